@@ -1,0 +1,194 @@
+"""Activity analysis: which names a piece of code reads, modifies and binds.
+
+Results are `Scope` objects annotated on function nodes (`Static.SCOPE`) and on the blocks of
+compound statements (`Static.BODY_SCOPE`, `Static.ORELSE_SCOPE`). Names are qualified names, so
+`self.x = 1` modifies `self.x` and reads `self`. Nested functions and lambdas are opaque: their
+free reads count as reads where they are defined, and their `nonlocal` writes as writes.
+"""
+import gast
+
+from autograph.pyct import anno, qual_names
+
+
+class Scope:
+    """The names read and modified by a block; for a function, also its declarations."""
+
+    def __init__(self):
+        self.read = set()
+        self.modified = set()
+        self.globals = set()
+        self.nonlocals = set()
+        self.params = set()
+
+    @property
+    def bound(self):
+        """The simple names this block binds."""
+        return {qn for qn in self.modified if not qn.is_composite}
+
+    def local_names(self):
+        """For a function scope: the names local to it."""
+        return {str(qn) for qn in self.bound} - self.globals - self.nonlocals | self.params
+
+    def __repr__(self):
+        return f'Scope(read={sorted(map(str, self.read))}, modified={sorted(map(str, self.modified))})'
+
+
+class _Collector(gast.NodeVisitor):
+    """Records reads and writes of the nodes it visits into every scope on its stack."""
+
+    def __init__(self, scopes):
+        self.scopes = scopes
+
+    def _read(self, qn):
+        for scope in self.scopes:
+            scope.read.add(qn)
+
+    def _write(self, qn):
+        for scope in self.scopes:
+            scope.modified.add(qn)
+
+    def _visit_qualified(self, node):
+        qn = qual_names.from_node(node)
+        if isinstance(node, gast.Name):
+            if isinstance(node.ctx, gast.Load):
+                self._read(qn)
+            elif isinstance(node.ctx, gast.Param):
+                self.scopes[-1].params.add(node.id)
+                self._write(qn)
+            else:
+                self._write(qn)
+            return
+        if isinstance(node.ctx, gast.Load):
+            if qn is not None:
+                self._read(qn)
+        elif qn is not None:
+            self._write(qn)
+        self.generic_visit(node)
+
+    visit_Name = visit_Attribute = visit_Subscript = _visit_qualified
+
+    def visit_AugAssign(self, node):
+        target = node.target
+        qn = qual_names.from_node(target)
+        if qn is not None:
+            self._read(qn)
+        self.visit(node.value)
+        self.visit(target)
+
+    def visit_Global(self, node):
+        self.scopes[-1].globals.update(node.names)
+
+    def visit_Nonlocal(self, node):
+        self.scopes[-1].nonlocals.update(node.names)
+
+    def visit_Import(self, node):
+        for alias in node.names:
+            self._write(qual_names.QN((alias.asname or alias.name).split('.')[0]))
+
+    visit_ImportFrom = visit_Import
+
+    def visit_FunctionDef(self, node):
+        for default in node.args.defaults + [d for d in node.args.kw_defaults if d]:
+            self.visit(default)
+        for decorator in node.decorator_list:
+            self.visit(decorator)
+        self._write(qual_names.QN(node.name))
+        self._visit_opaque(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node):
+        for child in node.bases + node.keywords + node.decorator_list:
+            self.visit(child)
+        self._write(qual_names.QN(node.name))
+        inner = Scope()
+        _Collector([inner]).visit_all(node.body)
+        for qn in inner.read - inner.modified:
+            self._read(qn)
+
+    def visit_Lambda(self, node):
+        for default in node.args.defaults + [d for d in node.args.kw_defaults if d]:
+            self.visit(default)
+        self._visit_opaque(node)
+
+    def _visit_comprehension(self, node):
+        inner = Scope()
+        collector = _Collector([inner])
+        for generator in node.generators:
+            collector.visit(generator)
+        for field in ('elt', 'key', 'value'):
+            if getattr(node, field, None) is not None:
+                collector.visit(getattr(node, field))
+        bound = {qn.root for qn in inner.modified}
+        for qn in inner.read:
+            if qn.root not in bound:
+                self._read(qn)
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _visit_comprehension
+
+    def _visit_opaque(self, node):
+        """A nested function: analysed on its own; its free names affect the enclosing scopes."""
+        inner = analyze(node)
+        local = inner.local_names()
+        for qn in inner.read:
+            if str(qn.root) not in local:
+                self._read(qn)
+        for name in inner.nonlocals | inner.globals:
+            if qual_names.QN(name) in inner.modified:
+                self._write(qual_names.QN(name))
+
+    def visit_all(self, nodes):
+        for node in nodes:
+            self.visit(node)
+
+    def visit_If(self, node):
+        self.visit(node.test)
+        self._visit_block(node, node.body, anno.Static.BODY_SCOPE)
+        self._visit_block(node, node.orelse, anno.Static.ORELSE_SCOPE)
+
+    def visit_While(self, node):
+        self.visit(node.test)
+        self._visit_block(node, node.body, anno.Static.BODY_SCOPE)
+        self._visit_block(node, node.orelse, anno.Static.ORELSE_SCOPE)
+
+    def visit_For(self, node):
+        self.visit(node.iter)
+        body = Scope()
+        self.scopes.append(body)
+        self.visit(node.target)
+        self.visit_all(node.body)
+        self.scopes.pop()
+        anno.setanno(node, anno.Static.BODY_SCOPE, body)
+        self._visit_block(node, node.orelse, anno.Static.ORELSE_SCOPE)
+
+    def _visit_block(self, node, statements, key):
+        scope = Scope()
+        self.scopes.append(scope)
+        self.visit_all(statements)
+        self.scopes.pop()
+        anno.setanno(node, key, scope)
+
+
+def analyze(fn_node):
+    """Annotates a FunctionDef or Lambda and the blocks inside it; returns the function's Scope."""
+    scope = Scope()
+    collector = _Collector([scope])
+    args = fn_node.args
+    for arg in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
+        if arg is not None:
+            collector.visit(arg)
+    body = fn_node.body if isinstance(fn_node.body, list) else [fn_node.body]
+    collector.visit_all(body)
+    anno.setanno(fn_node, anno.Static.SCOPE, scope)
+    return scope
+
+
+def reads_and_writes(nodes):
+    """The simple names that `nodes` read and bind, without entering compound statements' blocks.
+
+    Used for the nodes of the control-flow graph, which stand for one statement or one header.
+    """
+    scope = Scope()
+    _Collector([scope]).visit_all(nodes)
+    return ({str(qn.root) for qn in scope.read},
+            {str(qn) for qn in scope.modified if not qn.is_composite})

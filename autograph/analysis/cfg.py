@@ -1,0 +1,158 @@
+"""Control-flow graph of one function, at statement granularity.
+
+Simple statements are nodes; a compound statement contributes a node for its header (the test
+of an `if`/`while`, the iteration of a `for`, the items of a `with`) and its blocks' nodes.
+Nested functions and classes are single nodes. A loop's header also reads the names of its
+extra tests (the `break`/`return` flags added by the converters). `break`, `continue`, `return` and `raise` jump
+where Python would take them; an exception inside a `try` body may reach every handler.
+"""
+import gast
+
+from autograph.analysis import activity
+from autograph.pyct import anno
+
+
+class Node:
+    """One statement or header. `reads`/`writes` are the simple names it uses and binds."""
+
+    __slots__ = ('ast_node', 'reads', 'writes', 'next', 'prev')
+
+    def __init__(self, ast_node, header):
+        self.ast_node = ast_node
+        self.reads, self.writes = activity.reads_and_writes(header)
+        self.next = []
+        self.prev = []
+
+    def __repr__(self):
+        return f'Node({type(self.ast_node).__name__} line {getattr(self.ast_node, "lineno", "?")})'
+
+
+class Graph:
+    """`entry` and `exit` are empty nodes; `nodes` lists every node; `headers` maps a compound
+    statement to its header node and `joins` to the empty node control reaches after it."""
+
+    def __init__(self):
+        self.nodes = []
+        self.headers = {}
+        self.joins = {}
+
+
+class _Builder:
+
+    def __init__(self):
+        self.graph = Graph()
+        self.loops = []          # (header node, [break source nodes])
+        self.handlers = []       # stack of lists of nodes that an exception may reach
+
+    def new_node(self, ast_node, header):
+        node = Node(ast_node, header)
+        self.graph.nodes.append(node)
+        return node
+
+    @staticmethod
+    def connect(sources, target):
+        for source in sources:
+            source.next.append(target)
+            target.prev.append(source)
+
+    def block(self, statements, frontier):
+        """Adds `statements` after the nodes in `frontier`; returns the new frontier."""
+        for statement in statements:
+            frontier = self.statement(statement, frontier)
+        return frontier
+
+    def statement(self, stmt, frontier):
+        method = getattr(self, 'statement_' + type(stmt).__name__, None)
+        if method is None:
+            return [self._jump(stmt, [stmt], frontier)]
+        ends = method(stmt, frontier)
+        if stmt not in self.graph.headers:
+            return ends
+        join = self.new_node(None, [])
+        self.graph.joins[stmt] = join
+        self.connect(ends, join)
+        return [join]
+
+    def _header(self, stmt, header, frontier):
+        node = self.new_node(stmt, header)
+        self.graph.headers[stmt] = node
+        self.connect(frontier, node)
+        return node
+
+    def statement_If(self, stmt, frontier):
+        head = self._header(stmt, [stmt.test], frontier)
+        return self.block(stmt.body, [head]) + self.block(stmt.orelse, [head])
+
+    def _loop(self, stmt, head, frontier):
+        self.loops.append((head, []))
+        body_end = self.block(stmt.body, [head])
+        self.connect(body_end, head)
+        _, breaks = self.loops.pop()
+        return self.block(stmt.orelse, [head]) + breaks
+
+    def statement_While(self, stmt, frontier):
+        header = [stmt.test] + anno.getanno(stmt, anno.Basic.EXTRA_LOOP_TEST, [])
+        return self._loop(stmt, self._header(stmt, header, frontier), frontier)
+
+    def statement_For(self, stmt, frontier):
+        header = [stmt.iter, stmt.target] + anno.getanno(stmt, anno.Basic.EXTRA_LOOP_TEST, [])
+        return self._loop(stmt, self._header(stmt, header, frontier), frontier)
+
+    def statement_Break(self, stmt, frontier):
+        self.loops[-1][1].append(self._jump(stmt, [], frontier))
+        return []
+
+    def statement_Continue(self, stmt, frontier):
+        node = self._jump(stmt, [], frontier)
+        self.connect([node], self.loops[-1][0])
+        return []
+
+    def statement_Return(self, stmt, frontier):
+        self.connect([self._jump(stmt, [stmt], frontier)], self.graph.exit)
+        return []
+
+    def statement_Raise(self, stmt, frontier):
+        node = self._jump(stmt, [stmt], frontier)
+        self.connect([node], self.graph.exit)
+        if self.handlers:
+            self.handlers[-1].append(node)
+        return []
+
+    def _jump(self, stmt, header, frontier):
+        """A node for `stmt` after `frontier`; the caller decides where control goes next."""
+        node = self.new_node(stmt, header)
+        self.connect(frontier, node)
+        return node
+
+    def statement_With(self, stmt, frontier):
+        head = self._header(stmt, stmt.items, frontier)
+        return self.block(stmt.body, [head])
+
+    statement_AsyncWith = statement_With
+
+    def statement_Try(self, stmt, frontier):
+        head = self._header(stmt, [], frontier)
+        first_body_node = len(self.graph.nodes)
+        self.handlers.append([head])
+        body_end = self.block(stmt.body, [head])
+        raising = self.handlers.pop() + self.graph.nodes[first_body_node:]
+        ends = self.block(stmt.orelse, body_end)
+        for handler in stmt.handlers:
+            handler_head = self._header(handler, [handler.type] if handler.type else [], raising)
+            if handler.name:
+                handler_head.writes.add(handler.name)
+            ends += self.block(handler.body, [handler_head])
+        return self.block(stmt.finalbody, ends) if stmt.finalbody else ends
+
+    statement_TryStar = statement_Try
+
+
+def build(fn_node):
+    """The Graph of a FunctionDef's body (or a Lambda's expression)."""
+    builder = _Builder()
+    graph = builder.graph
+    graph.entry = builder.new_node(fn_node, [])
+    graph.exit = builder.new_node(None, [])
+    body = fn_node.body if isinstance(fn_node.body, list) else [gast.Expr(value=fn_node.body)]
+    builder.connect(builder.block(body, [graph.entry]), graph.exit)
+    return graph

@@ -1,0 +1,102 @@
+"""The compiler: user source -> converted source and a loadable factory.
+
+The converters run in the order of `CONVERTERS`, the one place that fixes it. Each takes the
+output of the previous one; `docs/design.md` explains why the order is what it is.
+"""
+import gast
+
+from autograph.converters import (asserts, break_statements, call_trees, conditional_expressions,
+                                  continue_statements, control_flow, directives, functions,
+                                  logical_expressions, return_statements, unsupported, variables)
+from autograph.pyct import loader, origin_info, parser, templates, transformer
+
+CONVERTERS = (
+    unsupported,              # refuse yield, async, ... before touching anything
+    functions,                # with ag__.FunctionScope(...) as fscope
+    directives,               # set_loop_options -> loop annotations
+    break_statements,         # break -> flag + extra loop test; loop else blocks
+    continue_statements,      # continue -> flag guarding the rest of the iteration
+    return_statements,        # return -> do_return/retval_; one return at the end
+    asserts,                  # assert -> ag__.assert_stmt
+    call_trees,               # f(x) -> ag__.converted_call(f, (x,), None, fscope)
+    control_flow,             # if/while/for -> ag__.if_stmt/while_stmt/for_stmt
+    conditional_expressions,  # a if c else b -> ag__.if_exp
+    logical_expressions,      # and/or/not -> ag__.and_/or_/not_
+    variables,                # reads -> ag__.ld
+)
+
+_PREFIX = 'tf__'
+
+
+class ConvertedEntity:
+    """The result of converting one function: its source and the code of its factory."""
+
+    def __init__(self, name, function_source, factory_code):
+        self.name = name
+        self.function_source = function_source
+        self.factory_code = factory_code
+
+
+def convert_tree(node, origin_lines, filename, first_lineno, function_name):
+    """Converts a parsed FunctionDef or Lambda in place and returns the new node.
+
+    Its nodes are first annotated with their origin in `filename` (line 1 of `origin_lines` is
+    line `first_lineno`). The top-level function is renamed `tf__<name>` and its default values
+    become None (the loader sets the real ones from the original function).
+    """
+    origin_info.resolve(node, origin_lines, filename, first_lineno, function_name)
+    ctx = transformer.Context(node, function_name)
+    if isinstance(node, gast.Lambda):
+        return _convert_lambda(node, ctx)
+    for converter in CONVERTERS:
+        node = converter.transform(node, ctx)
+    node.name = _PREFIX + node.name
+    args = node.args
+    args.defaults = [gast.Constant(value=None, kind=None) for _ in args.defaults]
+    args.kw_defaults = [d and gast.Constant(value=None, kind=None) for d in args.kw_defaults]
+    return node
+
+
+def _convert_lambda(node, ctx):
+    for converter in (call_trees, conditional_expressions, logical_expressions, variables):
+        node = converter.transform(node, ctx)
+    return templates.replace('name = value', name=_PREFIX + 'lambda', value=node)[0]
+
+
+def function_source(node):
+    """The source text of a converted function, as `to_code` shows it."""
+    source, _ = origin_info.unparse_with_source_map(gast.Module(body=[node], type_ignores=[]))
+    return source + '\n'
+
+
+_cache = {}
+
+
+def convert(fn):
+    """Converts a live function (or lambda); cached per code object."""
+    entity = _cache.get(fn.__code__)
+    if entity is None:
+        entity = _convert(fn)
+        _cache[fn.__code__] = entity
+    return entity
+
+
+def _convert(fn):
+    parsed = parser.parse_entity(fn)
+    node = convert_tree(parsed.node, parsed.lines, parsed.filename, parsed.first_lineno,
+                        fn.__name__)
+    name = node.targets[0].id if isinstance(node, gast.Assign) else node.name
+    module = templates.replace('''
+        def outer_factory():
+            free_variables
+            def inner_factory(ag__):
+                converted
+                return name
+            return inner_factory
+    ''', free_variables=[templates.replace('name = None', name=free)[0]
+                         for free in fn.__code__.co_freevars],
+        converted=[node], name=name)
+    module_source, source_map = origin_info.unparse_with_source_map(
+        gast.Module(body=module, type_ignores=[]))
+    factory_code = loader.compile_factory(module_source, source_map, fn.__qualname__)
+    return ConvertedEntity(fn.__name__, function_source(node), factory_code)

@@ -1,0 +1,1 @@
+"""One converter per construct. Their order is fixed in `autograph.conversion.CONVERTERS`."""

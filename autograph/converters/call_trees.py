@@ -1,0 +1,52 @@
+"""Every call in user code goes through `ag__.converted_call`, which converts the callee:
+
+    f(a, *rest, k=v, **kw)   ->   ag__.converted_call(f, (a, *rest), {'k': v, **kw}, fscope)
+
+Calls written by the compiler (marked GENERATED) stay as they are. A zero-argument `super()`
+gets its arguments spelled out (`super(__class__, self)`), because the converted function is not
+defined inside the class body that gives `super()` its implicit cell.
+"""
+import gast
+
+from autograph.pyct import anno, templates, transformer
+
+
+class CallTreeTransformer(transformer.Base):
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.functions = []
+
+    def visit_FunctionDef(self, node):
+        self.functions.append(node)
+        node = self.generic_visit(node)
+        self.functions.pop()
+        return node
+
+    def visit_Call(self, node):
+        node = self.generic_visit(node)
+        if anno.getanno(node, anno.Basic.GENERATED):
+            return node
+        if _is_zero_argument_super(node) and self.functions and self.functions[-1].args.args:
+            node.args = [templates.replace_as_expression('__class__'),
+                         gast.Name(id=self.functions[-1].args.args[0].id, ctx=gast.Load(),
+                                   annotation=None, type_comment=None)]
+            return node
+        args = gast.Tuple(elts=node.args, ctx=gast.Load())
+        kwargs = gast.Dict(keys=[gast.Constant(value=k.arg, kind=None) if k.arg else None
+                                 for k in node.keywords],
+                           values=[k.value for k in node.keywords]) \
+            if node.keywords else gast.Constant(value=None, kind=None)
+        scope = anno.getanno(self.functions[-1], anno.Basic.FUNCTION_SCOPE) \
+            if self.functions else None
+        return templates.replace_as_expression(
+            'ag__.converted_call(func, args, kwargs, scope)', func=node.func, args=args,
+            kwargs=kwargs, scope=scope or gast.Constant(value=None, kind=None))
+
+
+def _is_zero_argument_super(node):
+    return isinstance(node.func, gast.Name) and node.func.id == 'super' and not node.args
+
+
+def transform(node, ctx):
+    return CallTreeTransformer(ctx).visit(node)

@@ -1,0 +1,241 @@
+"""`if`, `while` and `for` become calls to `ag__.if_stmt`, `ag__.while_stmt` and `ag__.for_stmt`.
+
+The blocks become local functions that take no state as arguments: they read and assign the
+variables of the enclosing function through `nonlocal`. The operator saves and restores those
+variables with `get_state`/`set_state`, which is what lets it run both branches of a tensor `if`
+or trace a loop body once. The variables that travel are the ones the construct modifies and
+that are live at its entry or exit (activity and liveness analysis); those that may be unbound
+when the construct starts are set to `ag__.Undefined('name')` first.
+
+    if x > 0:               def get_state():
+        y = x                   return (y,)
+    else:                   def set_state(vars_):
+        y = -x                  nonlocal y
+    use(y)                      (y,) = vars_
+                            def if_body():
+                                nonlocal y
+                                y = x
+                            def else_body():
+                                nonlocal y
+                                y = -x
+                            y = ag__.Undefined('y')
+                            ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('y',), 1)
+"""
+import ast
+
+import gast
+
+from autograph import analysis
+from autograph.pyct import anno, templates, transformer
+
+_STATE_TEMPLATE = '''
+def get_state():
+    return state
+def set_state(vars_):
+    set_state_body
+'''
+
+
+class ControlFlowTransformer(transformer.Base):
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.function_scopes = []
+        self.enclosing_tries = []
+
+    def visit_FunctionDef(self, node):
+        analysis.analyze(node)
+        self.function_scopes.append(anno.getanno(node, anno.Static.SCOPE))
+        node = self.generic_visit(node)
+        self.function_scopes.pop()
+        return node
+
+    def visit_Try(self, node):
+        self.enclosing_tries.append(anno.getanno(node, anno.Basic.ORIGIN))
+        node.body = self.visit_block(node.body)
+        self.enclosing_tries.pop()
+        for handler in node.handlers:
+            handler.body = self.visit_block(handler.body)
+        node.orelse = self.visit_block(node.orelse)
+        node.finalbody = self.visit_block(node.finalbody)
+        return node
+
+    # The state of a construct
+
+    def _state(self, node, modified):
+        """The carried names of a construct, outputs first, and the number of outputs."""
+        live_in = anno.getanno(node, anno.Static.LIVE_IN)
+        live_out = anno.getanno(node, anno.Static.LIVE_OUT)
+        maybe_undefined = anno.getanno(node, anno.Static.MAYBE_UNDEFINED)
+        function_globals = self.function_scopes[-1].globals
+        simple = {str(qn) for qn in modified if not qn.is_composite} - function_globals
+        outputs = {name for name in simple if name in live_out}
+        inputs_only = {name for name in simple if name in live_in} - outputs
+        composites = {str(qn) for qn in modified if qn.is_composite
+                      and not {str(n) for n in qn.support_set()} & (simple | maybe_undefined)}
+        names = sorted(outputs | composites) + sorted(inputs_only)
+        return names, len(names) - len(inputs_only)
+
+    def _declarations(self, names, modified):
+        """`nonlocal`/`global` statements for a local function that runs a block."""
+        function_scope = self.function_scopes[-1]
+        simple = {str(qn) for qn in modified if not qn.is_composite}
+        nonlocals = sorted({n for n in names if n.isidentifier()}
+                           | (simple & function_scope.nonlocals))
+        global_names = sorted(simple & function_scope.globals)
+        declarations = [gast.Nonlocal(names=nonlocals)] if nonlocals else []
+        return declarations + ([gast.Global(names=global_names)] if global_names else [])
+
+    def _block_function(self, name, statements, names, modified, params=()):
+        declarations = self._declarations(names, modified)
+        body = _bind_nested_nonlocals(statements, declarations)
+        return templates.replace('def name(params):\n    body', name=name, params=list(params),
+                                 body=declarations + (body or [gast.Pass()]))[0]
+
+    def _state_functions(self, names):
+        get_state, set_state = self.ctx.namer.new('get_state'), self.ctx.namer.new('set_state')
+        vars_ = self.ctx.namer.new('vars_')
+        if names:
+            state = templates.replace_as_expression('(names,)', names=list(names))
+            set_state_body = templates.replace('(names,) = vars_', names=list(names), vars_=vars_)
+            simple = [n for n in names if n.isidentifier()]
+            if simple:
+                set_state_body.insert(0, gast.Nonlocal(names=simple))
+        else:
+            state, set_state_body = gast.Tuple(elts=[], ctx=gast.Load()), [gast.Pass()]
+        functions = templates.replace(_STATE_TEMPLATE, get_state=get_state, set_state=set_state,
+                                      vars_=vars_, state=state, set_state_body=set_state_body)
+        return functions, get_state, set_state
+
+    def _prelude(self, node, names):
+        """`name = ag__.Undefined('name')` for the carried names that may be unbound."""
+        maybe_undefined = anno.getanno(node, anno.Static.MAYBE_UNDEFINED)
+        return _undefined_assignments(n for n in names if n in maybe_undefined)
+
+    def _guard_try(self, value):
+        """Inside a `try` body, a tensor condition or iterable is refused at run time."""
+        if not self.enclosing_tries:
+            return value
+        construct = gast.Constant(value=f'a `try` statement ({self.enclosing_tries[-1]})',
+                                  kind=None)
+        return templates.replace_as_expression('ag__.python_only(value, construct)',
+                                               value=value, construct=construct)
+
+    # The constructs
+
+    def visit_If(self, node):
+        body_scope = anno.getanno(node, anno.Static.BODY_SCOPE)
+        orelse_scope = anno.getanno(node, anno.Static.ORELSE_SCOPE)
+        modified = body_scope.modified | orelse_scope.modified
+        names, nouts = self._state(node, modified)
+        node = self.generic_visit(node)
+        state_functions, get_state, set_state = self._state_functions(names)
+        if_body, else_body = self.ctx.namer.new('if_body'), self.ctx.namer.new('else_body')
+        return (state_functions
+                + [self._block_function(if_body, node.body, names, modified),
+                   self._block_function(else_body, node.orelse, names, modified)]
+                + self._prelude(node, names)
+                + templates.replace(
+                    'ag__.if_stmt(test, if_body, else_body, get_state, set_state, symbols, nouts)',
+                    test=self._guard_try(node.test), if_body=if_body, else_body=else_body,
+                    get_state=get_state, set_state=set_state, symbols=_strings(names),
+                    nouts=gast.Constant(value=nouts, kind=None)))
+
+    def _loop_parts(self, node):
+        modified = anno.getanno(node, anno.Static.BODY_SCOPE).modified
+        extra_tests = anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, [])
+        names, _ = self._state(node, modified)
+        options = anno.getanno(node, anno.Basic.LOOP_OPTIONS, {})
+        return modified, extra_tests, names, options
+
+    def visit_While(self, node):
+        modified, extra_tests, names, options = self._loop_parts(node)
+        node = self.generic_visit(node)
+        state_functions, get_state, set_state = self._state_functions(names)
+        loop_body, loop_test = self.ctx.namer.new('loop_body'), self.ctx.namer.new('loop_test')
+        test = gast.BoolOp(op=gast.And(), values=extra_tests + [node.test]) \
+            if extra_tests else node.test
+        return (state_functions
+                + [self._block_function(loop_body, node.body, names, modified)]
+                + templates.replace('def loop_test():\n    return test', loop_test=loop_test,
+                                    test=self._guard_try(test))
+                + self._prelude(node, names)
+                + templates.replace(
+                    'ag__.while_stmt(loop_test, loop_body, get_state, set_state, symbols, opts)',
+                    loop_test=loop_test, loop_body=loop_body, get_state=get_state,
+                    set_state=set_state, symbols=_strings(names), opts=_dict(options)))
+
+    def visit_For(self, node):
+        modified, extra_tests, names, options = self._loop_parts(node)
+        node = self.generic_visit(node)
+        state_functions, get_state, set_state = self._state_functions(names)
+        loop_body, itr = self.ctx.namer.new('loop_body'), self.ctx.namer.new('itr')
+        body = templates.replace('target = itr', target=node.target, itr=itr) + node.body
+        extra_test_functions, extra_test = [], gast.Constant(value=None, kind=None)
+        if extra_tests:
+            extra_test = self.ctx.namer.new('extra_test')
+            extra_test_functions = templates.replace(
+                'def extra_test():\n    return test', extra_test=extra_test,
+                test=gast.BoolOp(op=gast.And(), values=extra_tests)
+                if len(extra_tests) > 1 else extra_tests[0])
+        options = dict(options, iterate_names=gast.Constant(
+            value=ast.unparse(gast.gast_to_ast(node.target)), kind=None))
+        return (state_functions
+                + [self._block_function(loop_body, body, names, modified, params=[itr])]
+                + extra_test_functions
+                + self._prelude(node, names)
+                + templates.replace(
+                    'ag__.for_stmt(iter_, extra_test, loop_body, get_state, set_state, symbols, opts)',
+                    iter_=self._guard_try(node.iter), extra_test=extra_test, loop_body=loop_body,
+                    get_state=get_state, set_state=set_state, symbols=_strings(names),
+                    opts=_dict(options)))
+
+
+def _strings(names):
+    return gast.Tuple(elts=[gast.Constant(value=n, kind=None) for n in names], ctx=gast.Load())
+
+
+def _dict(options):
+    return gast.Dict(keys=[gast.Constant(value=k, kind=None) for k in options],
+                     values=list(options.values()))
+
+
+def _undefined_assignments(names):
+    statements = []
+    for name in names:
+        statements += templates.replace('name = ag__.Undefined(label)', name=name,
+                                        label=gast.Constant(value=name, kind=None))
+    return statements
+
+
+def _bind_nested_nonlocals(statements, declarations):
+    """Makes names that nested generated functions declare `nonlocal` local to this block.
+
+    When an inner construct carries a name that the enclosing construct does not, the inner
+    functions' `nonlocal` must find the name in the enclosing block function, not further out;
+    a leading `name = ag__.Undefined('name')` binds it there.
+    """
+    declared = {name for d in declarations for name in d.names}
+    bound, wanted = set(), set()
+    for node in _walk_block(statements):
+        if isinstance(node, gast.FunctionDef):
+            bound.add(node.name)
+            wanted.update(n for s in node.body if isinstance(s, gast.Nonlocal) for n in s.names)
+        elif isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
+            bound.add(node.id)
+    return _undefined_assignments(sorted(wanted - bound - declared)) + statements
+
+
+def _walk_block(statements):
+    """The nodes of a block, without entering nested functions and lambdas."""
+    pending = list(statements)
+    while pending:
+        node = pending.pop()
+        yield node
+        if isinstance(node, (gast.FunctionDef, gast.Lambda)):
+            continue
+        pending.extend(c for c in gast.iter_child_nodes(node))
+
+
+def transform(node, ctx):
+    return ControlFlowTransformer(ctx).visit(node)

@@ -1,0 +1,77 @@
+"""`return` becomes an assignment to `retval_` and a flag, so that it works inside graph control
+flow; the function returns once, at the end of its scope:
+
+    def f(x):                   with ag__.FunctionScope(...) as fscope:
+        if x > 0:                   do_return = False
+            return x                retval_ = ag__.UndefinedReturnValue()
+        return -x                   if x > 0:
+                                        try:
+                                            do_return = True
+                                            retval_ = x
+                                        except:
+                                            do_return = False
+                                            raise
+                                    else:
+                                        (the same for -x)
+                                    return fscope.ret(retval_, do_return)
+
+Statements after a `return` that may not have happened go under `if not do_return:`; a loop
+that may return gets the extra test `not do_return`.
+"""
+import gast
+
+from autograph.converters import jumps
+from autograph.pyct import anno, templates, transformer
+
+_RETURN_TEMPLATE = '''
+try:
+    do_return = True
+    retval_ = value
+except:
+    do_return = False
+    raise
+'''
+
+
+class _ReturnRewriter(jumps.JumpRewriter):
+
+    def __init__(self, ctx, flag, retval):
+        super().__init__(ctx, gast.Return, flag)
+        self.retval = retval
+
+    def replace_jump(self, node):
+        value = node.value or gast.Constant(value=None, kind=None)
+        return templates.replace(_RETURN_TEMPLATE, do_return=self.flag, retval_=self.retval,
+                                 value=value)
+
+    def _visit_loop(self, node):
+        node.body = self.rewrite_block(node.body)
+        extra_tests = anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, [])
+        anno.setanno(node, anno.Basic.EXTRA_LOOP_TEST,
+                     extra_tests + [templates.replace_as_expression('not flag', flag=self.flag)])
+        return node
+
+    visit_While = visit_For = _visit_loop
+
+
+class ReturnTransformer(transformer.Base):
+
+    def visit_FunctionDef(self, node):
+        node = self.generic_visit(node)
+        scope = anno.getanno(node, anno.Basic.FUNCTION_SCOPE)
+        with_node = node.body[-1]
+        if jumps.classify(with_node.body, gast.Return) == jumps.Jumps.NEVER:
+            return node
+        flag, retval = self.ctx.namer.new('do_return'), self.ctx.namer.new('retval_')
+        body = _ReturnRewriter(self.ctx, flag, retval).rewrite_block(with_node.body)
+        with_node.body = templates.replace('''
+            do_return = False
+            retval_ = ag__.UndefinedReturnValue()
+            body
+            return scope.ret(retval_, do_return)
+        ''', do_return=flag, retval_=retval, body=body, scope=scope)
+        return node
+
+
+def transform(node, ctx):
+    return ReturnTransformer(ctx).visit(node)

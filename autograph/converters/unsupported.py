@@ -1,0 +1,31 @@
+"""Refuses, at conversion time, the constructs AutoGraph cannot convert, naming the construct and
+the user's line: generators (`yield`), `async` functions and `await`."""
+import gast
+
+from autograph.pyct import anno, errors, transformer
+
+_UNSUPPORTED = {
+    gast.Yield: 'generators (`yield`)',
+    gast.YieldFrom: 'generators (`yield from`)',
+    gast.AsyncFunctionDef: '`async def` functions',
+    gast.Await: '`await`',
+    gast.AsyncFor: '`async for`',
+    gast.AsyncWith: '`async with`',
+}
+
+
+class UnsupportedFeatureCheck(transformer.Base):
+
+    def generic_visit(self, node):
+        construct = _UNSUPPORTED.get(type(node))
+        if construct is not None:
+            origin = anno.getanno(node, anno.Basic.ORIGIN)
+            raise errors.UnsupportedFeatureError(
+                f'{origin}: AutoGraph does not support {construct} (in '
+                f'{origin.function_name!r}: {origin.source_line.strip()}). Wrap the function '
+                'in ag.do_not_convert to run it as plain Python.')
+        return super().generic_visit(node)
+
+
+def transform(node, ctx):
+    return UnsupportedFeatureCheck(ctx).visit(node)

@@ -1,0 +1,12 @@
+"""Directives for converted code. They do nothing when the code runs unconverted."""
+
+
+def set_loop_options(shape_invariants=None, maximum_iterations=None):
+    """Options for the enclosing loop when AutoGraph turns it into a graph loop.
+
+    `shape_invariants` is a list of `(variable, shape)` pairs for loop variables whose shape
+    changes across iterations; `maximum_iterations` bounds the number of iterations. The
+    directives converter removes this call and hands its arguments to the loop operator, so
+    called at run time (unconverted code) it has no effect.
+    """
+    del shape_invariants, maximum_iterations

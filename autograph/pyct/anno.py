@@ -1,0 +1,53 @@
+"""Annotations attached to AST nodes by the analyses and read by the converters.
+
+Each node carries a private dict; keys are the members of `Basic` and `Static` (or plain strings
+for converter-private facts).
+"""
+import enum
+
+_FIELD = '___ag_anno'
+
+
+class Basic(enum.Enum):
+    ORIGIN = 'origin_info.Origin of the user code a node came from'
+    GENERATED = 'the node was written by a template, not by the user'
+    SKIP = 'converters leave this subtree alone'
+    EXTRA_LOOP_TEST = 'expressions that stop a loop early (break, return)'
+    LOOP_OPTIONS = 'keyword nodes of set_loop_options for a loop'
+    FUNCTION_SCOPE = 'the `with ag__.FunctionScope` block that wraps a function body'
+
+
+class Static(enum.Enum):
+    SCOPE = 'activity.Scope of a block, function or lambda'
+    BODY_SCOPE = 'activity.Scope of the body of a compound statement'
+    ORELSE_SCOPE = 'activity.Scope of the else block of an if'
+    ITERATE_SCOPE = 'activity.Scope of the target of a for loop'
+    COND_SCOPE = 'activity.Scope of the test of an if or while'
+    LIVE_IN = 'names live on entry to a statement'
+    LIVE_OUT = 'names live after a statement'
+    MAYBE_UNDEFINED = 'names that may be unbound on entry to a statement'
+
+
+def getanno(node, key, default=None):
+    return getattr(node, _FIELD, {}).get(key, default)
+
+
+def hasanno(node, key):
+    return key in getattr(node, _FIELD, {})
+
+
+def setanno(node, key, value):
+    annotations = getattr(node, _FIELD, None)
+    if annotations is None:
+        annotations = {}
+        setattr(node, _FIELD, annotations)
+    annotations[key] = value
+
+
+def delanno(node, key):
+    getattr(node, _FIELD, {}).pop(key, None)
+
+
+def copyanno(source, target, key):
+    if hasanno(source, key):
+        setanno(target, key, getanno(source, key))
