@@ -1,0 +1,273 @@
+"""`rt.cond` and `rt.while_loop`.
+
+On eager or Python values they run plain Python. On symbolic tensors (or, for while_loop,
+whenever a graph is being built) each branch, loop condition and loop body is traced into a
+FuncGraph that goes into the graph's function library, and one If/While op calls them. Outer
+tensors a branch or body uses become extra inputs of the op.
+"""
+from runtime import context, dtypes, nest
+from runtime.graph import FuncGraph, FunctionRef, tensor_graph, uid
+from runtime.ops import control
+from runtime.ops.core import convert_to_tensor, identity
+from runtime.ops.compare import less, logical_and
+from runtime.shapes import TensorShape, as_shape
+from runtime.tensor import SymbolicTensor, Tensor
+
+
+def _label(names, i, default):
+    return repr(names[i]) if names is not None and i < len(names) else default
+
+
+def cond(pred, true_fn=None, false_fn=None, name=None, *, names=None):
+    """`true_fn()` if `pred` else `false_fn()`.
+
+    With a symbolic `pred` both branches are traced and a StatelessIf (If when a branch has a
+    stateful op) chooses at run time; both must return the same structure and dtypes.
+    `names` optionally labels the top-level outputs in error messages.
+    """
+    if true_fn is None or false_fn is None:
+        raise TypeError('rt.cond needs both true_fn and false_fn.')
+    if hasattr(pred, '_as_tensor'):
+        pred = pred._as_tensor()
+    if not isinstance(pred, SymbolicTensor):
+        return true_fn() if pred else false_fn()
+    if pred.dtype is not dtypes.bool or pred.shape.rank not in (0, None):
+        raise TypeError(f'rt.cond needs a scalar bool predicate, got {pred.dtype.name} of shape '
+                        f'{pred.shape}.')
+    graph = tensor_graph([pred])
+    with graph.name_scope(name or 'cond') as scope:
+        then_graph, then_out = _trace_branch(true_fn, graph, f'{scope}_true_{uid()}', scope, names,
+                                             'true_fn')
+        else_graph, else_out = _trace_branch(false_fn, graph, f'{scope}_false_{uid()}', scope,
+                                             names, 'false_fn')
+        _check_branches(then_graph, then_out, else_graph, else_out, names)
+        outer = _align_captures([then_graph, else_graph])
+        shapes = [a.shape.most_specific_compatible_shape(b.shape)
+                  for a, b in zip(then_graph.outputs, else_graph.outputs)]
+        types = [t.dtype for t in then_graph.outputs]
+        stateful = then_graph.is_stateful() or else_graph.is_stateful()
+        attrs = {'Tcond': dtypes.bool, 'Tin': [t.dtype for t in outer], 'Tout': types,
+                 'then_branch': FunctionRef(then_graph.name),
+                 'else_branch': FunctionRef(else_graph.name), 'output_shapes': shapes,
+                 '_lower_using_switch_merge': True}
+        opdef = control.IF if stateful else control.STATELESS_IF
+        op = graph.create_op(opdef, [pred] + outer, attrs, scope, list(zip(types, shapes)))
+        with graph.exact_scope(scope):
+            results = [identity(t) for t in op.outputs]
+    if then_out is None:
+        return None
+    return nest.pack_sequence_as(then_out, results)
+
+
+def _trace_branch(fn, graph, fname, scope, names, which):
+    fg = FuncGraph(fname, graph, scope)
+    with fg.as_default():
+        out = fn()
+        flat = [] if out is None else nest.flatten(out)
+        tensors = []
+        for i, value in enumerate(flat):
+            if value is None:
+                raise ValueError(f'rt.cond: {which} returned None for output {i} '
+                                 f'({_label(names, i, "unnamed")}); every output of both branches '
+                                 f'must be a tensor or a value convertible to one.')
+            tensors.append(convert_to_tensor(value))
+        fg.outputs = [identity(t) for t in tensors]
+    graph.library[fname] = fg
+    return fg, out
+
+
+def _check_branches(then_graph, then_out, else_graph, else_out, names):
+    if (then_out is None) != (else_out is None):
+        raise ValueError('rt.cond: one branch returned None and the other returned values; '
+                         'both branches must return the same structure.')
+    problem = nest.structure_difference(then_out, else_out)
+    if problem:
+        raise ValueError('rt.cond: true_fn and false_fn must return the same structure. '
+                         + problem)
+    top = _top_level_index(then_out)
+    for i, (a, b) in enumerate(zip(then_graph.outputs, else_graph.outputs)):
+        if a.dtype is not b.dtype:
+            label = _label(names, top[i], f'output {i}')
+            raise TypeError(f'{label} has dtype {a.dtype.name} in the true branch but '
+                            f'{b.dtype.name} in the false branch; both branches must give it the '
+                            f'same dtype (use rt.cast).')
+
+
+def _top_level_index(structure):
+    """For each leaf of `structure`, the index of the top-level element it belongs to."""
+    if not isinstance(structure, (list, tuple)) or hasattr(structure, '_to_components'):
+        return [0] * len(nest.flatten(structure))
+    return [i for i, item in enumerate(structure) for _ in nest.flatten(item)]
+
+
+def _align_captures(graphs):
+    """The union of the graphs' captured outer tensors; each graph gets an input for each."""
+    outer = []
+    seen = set()
+    for g in graphs:
+        for value, _ in g.captures:
+            if id(value) not in seen:
+                seen.add(id(value))
+                outer.append(value)
+    for g in graphs:
+        g.inputs = g.inputs + [g.capture(v) for v in outer]
+    return outer
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=None, name=None,
+               *, names=None):
+    """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`.
+
+    Eagerly this is a Python loop. In a graph it builds one StatelessWhile (While when the body
+    or condition has a stateful op). A loop variable keeps its dtype, and its shape must stay
+    compatible with its shape invariant (its entry shape unless `shape_invariants` relaxes it).
+    `names` optionally labels the loop variables in error messages.
+    """
+    single = not isinstance(loop_vars, (list, tuple)) or hasattr(loop_vars, '_to_components')
+    args = (loop_vars,) if single else tuple(loop_vars)
+    graph = tensor_graph(nest.flatten(args))
+    if graph is None:
+        return _eager_while(cond, body, args, single, maximum_iterations)
+    with graph.name_scope(name or 'while') as scope:
+        flat = [convert_to_tensor(v) for v in _loop_leaves(args, names)]
+        invariants = _flat_invariants(args, shape_invariants, flat)
+        for i, (t, shape) in enumerate(zip(flat, invariants)):
+            if not t.shape.is_compatible_with(shape):
+                raise ValueError(f'Loop variable {_var_label(names, args, i)} enters the loop '
+                                 f'with shape {t.shape}, which is not compatible with its shape '
+                                 f'invariant {shape}.')
+        counted = maximum_iterations is not None
+        if counted:
+            counter_inputs = [convert_to_tensor(0), convert_to_tensor(maximum_iterations,
+                                                                      dtypes.int32)]
+            flat = counter_inputs + flat
+            invariants = [TensorShape([]), TensorShape([])] + invariants
+        cond_graph = _loop_graph(f'{scope}_cond_{uid()}', graph, scope, flat, invariants)
+        body_graph = _loop_graph(f'{scope}_body_{uid()}', graph, scope, flat, invariants)
+        offset = 2 if counted else 0
+        with cond_graph.as_default():
+            packed = _pack(args, cond_graph.inputs[offset:], single)
+            keep_going = convert_to_tensor(cond(*packed))
+            if keep_going.dtype is not dtypes.bool or keep_going.shape.rank not in (0, None):
+                raise TypeError(f'rt.while_loop: cond must return a scalar bool, got '
+                                f'{keep_going.dtype.name} of shape {keep_going.shape}.')
+            if counted:
+                keep_going = logical_and(less(cond_graph.inputs[0], cond_graph.inputs[1]),
+                                         keep_going)
+            cond_graph.outputs = [identity(keep_going)]
+        with body_graph.as_default():
+            packed = _pack(args, body_graph.inputs[offset:], single)
+            result = body(*packed)
+            if not single and len(args) == 1 and not isinstance(result, (list, tuple)):
+                result = (result,)
+            new_flat = _check_body_result(args, result, single, flat[offset:],
+                                          invariants[offset:], names)
+            if counted:
+                new_flat = [body_graph.inputs[0] + 1, body_graph.inputs[1]] + new_flat
+            body_graph.outputs = [identity(t) for t in new_flat]
+        graph.library[cond_graph.name] = cond_graph
+        graph.library[body_graph.name] = body_graph
+        outer = _align_captures([cond_graph, body_graph])
+        body_graph.outputs = body_graph.outputs + body_graph.inputs[len(flat):]
+        types = [t.dtype for t in flat] + [t.dtype for t in outer]
+        shapes = invariants + [t.shape for t in outer]
+        stateful = cond_graph.is_stateful() or body_graph.is_stateful()
+        attrs = {'T': types, 'cond': FunctionRef(cond_graph.name),
+                 'body': FunctionRef(body_graph.name), 'output_shapes': shapes,
+                 'parallel_iterations': 10, '_lower_using_switch_merge': True}
+        opdef = control.WHILE if stateful else control.STATELESS_WHILE
+        op = graph.create_op(opdef, flat + outer, attrs, scope, list(zip(types, shapes)))
+    results = op.outputs[offset:len(flat)]
+    packed = _pack(args, results, single)
+    return packed[0] if single else (list(packed) if isinstance(loop_vars, list) else
+                                     type(loop_vars)(*packed) if hasattr(loop_vars, '_fields')
+                                     else packed)
+
+
+def _eager_while(cond, body, args, single, maximum_iterations):
+    i = 0
+    while (maximum_iterations is None or i < maximum_iterations) and cond(*args):
+        result = body(*args)
+        if single or len(args) == 1 and not isinstance(result, (list, tuple)):
+            result = (result,)
+        args = tuple(result)
+        i += 1
+    return args[0] if single else type(args)(args)
+
+
+def _loop_leaves(args, names):
+    flat = nest.flatten(args)
+    for i, value in enumerate(flat):
+        if value is None:
+            raise ValueError(f'Loop variable {_var_label(names, args, i)} is None; a loop '
+                             f'variable must be a tensor or a value convertible to one.')
+    return flat
+
+
+def _var_label(names, args, flat_index):
+    top = _top_level_index(args)
+    i = top[flat_index] if flat_index < len(top) else flat_index
+    if names is not None and i < len(names):
+        return repr(names[i])
+    return f'#{i}'
+
+
+def _flat_invariants(args, shape_invariants, flat):
+    if shape_invariants is None:
+        return [t.shape for t in flat]
+    if not isinstance(shape_invariants, (list, tuple)) or len(args) == 1 and \
+            not isinstance(shape_invariants[0], (list, tuple, TensorShape)) or \
+            isinstance(shape_invariants, TensorShape):
+        shape_invariants = (shape_invariants,)
+    out = []
+    for arg, inv in zip(args, shape_invariants):
+        leaves = nest.flatten(arg)
+        if len(leaves) == 1:
+            out.append(as_shape(inv) if inv is not None else TensorShape(None))
+        else:
+            out.extend(as_shape(s) for s in nest.flatten(inv))
+    if len(out) != len(flat):
+        raise ValueError(f'shape_invariants has {len(out)} shapes for {len(flat)} loop '
+                         f'variables.')
+    return out
+
+
+def _loop_graph(fname, graph, scope, flat, invariants):
+    fg = FuncGraph(fname, graph, scope)
+    for t, shape in zip(flat, invariants):
+        fg.add_input(t.dtype, shape, 'loop_var')
+    return fg
+
+
+def _pack(args, tensors, single):
+    return nest.pack_sequence_as(args, list(tensors))
+
+
+def _check_body_result(args, result, single, flat, invariants, names):
+    structure = (result,) if single else result
+    problem = nest.structure_difference(tuple(args), tuple(structure))
+    if problem:
+        raise ValueError('rt.while_loop: body must return the same structure as loop_vars. '
+                         + problem)
+    out = []
+    for i, (value, entry, shape) in enumerate(zip(nest.flatten(structure), flat, invariants)):
+        label = _var_label(names, args, i)
+        if value is None:
+            raise ValueError(f'Loop variable {label} became None in the loop body; it must stay '
+                             f'a tensor of dtype {entry.dtype.name}.')
+        t = value if isinstance(value, Tensor) or hasattr(value, '_as_tensor') else \
+            convert_to_tensor(value, entry.dtype)
+        t = convert_to_tensor(t)
+        if t.dtype is not entry.dtype:
+            raise TypeError(f'Loop variable {label} enters the loop as {entry.dtype.name} but '
+                            f'has dtype {t.dtype.name} after one iteration; a loop variable must '
+                            f'keep its dtype (use rt.cast).')
+        if not t.shape.is_compatible_with(shape):
+            raise ValueError(
+                f'Loop variable {label} enters the loop with shape {entry.shape}, but has shape '
+                f'{t.shape} after one iteration. To allow the shape to vary, give it a shape '
+                f'invariant such as {entry.shape.most_specific_compatible_shape(t.shape)}: '
+                f'rt.while_loop(..., shape_invariants=...) or, in converted code, '
+                f'ag.experimental.set_loop_options(shape_invariants=[(var, shape)]).')
+        out.append(t)
+    return out

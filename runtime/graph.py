@@ -1,0 +1,335 @@
+"""Graphs: Operations and their SymbolicTensor outputs, name scopes, captures, function library.
+
+A `Graph` is a list of Operations in creation order. Creation order is a topological order
+(an op's inputs exist before it) and it is also program order, which the executor uses to run
+stateful ops in the order the user wrote them. A `FuncGraph` is a graph with inputs and outputs
+(a traced function, a cond branch or a loop body); outer tensors it uses become extra inputs
+("captures"). All FuncGraphs built under one top-level graph share its function library.
+"""
+import contextlib
+import itertools
+import sys
+
+from runtime import context, errors
+from runtime.shapes import TensorShape, as_shape
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+
+_uids = itertools.count(1)
+
+
+def uid():
+    """A process-wide counter for unique function names (`cond_true_30`)."""
+    return next(_uids)
+
+
+class Operation:
+    """A node: an op type from the registry, input tensors, attrs, and output tensors.
+
+    `payload` holds a Python object the kernel needs but GraphDef cannot carry (a variable's
+    storage, a random generator, an output stream).
+    """
+
+    __slots__ = ('graph', 'name', 'opdef', 'inputs', 'outputs', 'control_inputs', 'attrs',
+                 'payload', 'origin', '__weakref__')
+
+    def __init__(self, graph, name, opdef, inputs, attrs, control_inputs, payload=None):
+        self.graph = graph
+        self.name = name
+        self.opdef = opdef
+        self.inputs = inputs
+        self.attrs = attrs
+        self.control_inputs = control_inputs
+        self.payload = payload
+        self.outputs = []
+        self.origin = _user_frame()
+
+    @property
+    def type(self):
+        return self.opdef.name
+
+    @property
+    def stateful(self):
+        return self.opdef.is_stateful(self)
+
+    def get_attr(self, name):
+        try:
+            return self.attrs[name]
+        except KeyError:
+            raise ValueError(f'Operation {self.name!r} ({self.type}) has no attr {name!r}; '
+                             f'it has {sorted(self.attrs)}.') from None
+
+    @property
+    def node_def(self):
+        from runtime.graph_def import node_def
+        return node_def(self)
+
+    def __repr__(self):
+        return f"<rt.Operation '{self.name}' type={self.type}>"
+
+
+_RUNTIME_DIR = __file__.rsplit('/', 1)[0] + '/'
+
+
+def _user_frame():
+    """(file, line) of the innermost caller outside the runtime package."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(_RUNTIME_DIR):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    return frame.f_code.co_filename, frame.f_lineno
+
+
+class Graph:
+    def __init__(self):
+        self._ops = []
+        self._by_name = {}
+        self._names_in_use = {}
+        self._name_stack = ''
+        self._control_stack = []
+        self.library = {}
+        self.outer_graph = None
+        self._captures = {}
+        self._plans = {}
+
+    # ---- building ----------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def as_default(self):
+        context.graph_stack.append(self)
+        try:
+            yield self
+        finally:
+            context.graph_stack.pop()
+
+    def unique_name(self, name, mark_as_used=True):
+        """TensorFlow's naming: `name` under the current scope, `_1`, `_2`, ... on repeats."""
+        if self._name_stack:
+            name = f'{self._name_stack}/{name}'
+        key = name.lower()
+        i = self._names_in_use.get(key, 0)
+        if mark_as_used:
+            self._names_in_use[key] = i + 1
+        if i > 0:
+            base = key
+            while key in self._names_in_use:
+                key = f'{base}_{i}'
+                i += 1
+            if mark_as_used:
+                self._names_in_use[key] = 1
+            name = f'{name}_{i - 1}'
+        return name
+
+    @contextlib.contextmanager
+    def name_scope(self, name):
+        """Ops created inside are named `<scope>/...`; yields the unique scope name."""
+        saved = self._name_stack
+        scope = self.unique_name(name) if name else ''
+        self._name_stack = scope
+        try:
+            yield scope
+        finally:
+            self._name_stack = saved
+
+    @contextlib.contextmanager
+    def exact_scope(self, scope):
+        """Enter an already-unique scope name (the one an op is about to take)."""
+        saved = self._name_stack
+        self._name_stack = scope
+        try:
+            yield scope
+        finally:
+            self._name_stack = saved
+
+    @contextlib.contextmanager
+    def control_dependencies(self, ops):
+        """Ops created inside run after `ops` (Operations or tensors)."""
+        ops = [t.op if isinstance(t, SymbolicTensor) else t for t in ops]
+        self._control_stack.append(ops)
+        try:
+            yield
+        finally:
+            self._control_stack.pop()
+
+    def create_op(self, opdef, inputs, attrs, name, output_specs, payload=None):
+        """Add an Operation named exactly `name` (already unique) with the given outputs."""
+        inputs = [self.capture(t) if t.graph is not self else t for t in inputs]
+        control = [op for ops in self._control_stack for op in ops if op.graph is self]
+        op = Operation(self, name, opdef, inputs, attrs, control, payload)
+        op.outputs = [SymbolicTensor(op, i, dtype, shape)
+                      for i, (dtype, shape) in enumerate(output_specs)]
+        self._ops.append(op)
+        self._by_name[name] = op
+        self._plans.clear()
+        return op
+
+    def capture(self, tensor):
+        """An eager or outer-graph tensor used here. A plain graph embeds eager values as Const."""
+        if isinstance(tensor, EagerTensor):
+            found = self._captures.get(id(tensor))
+            if found is None:
+                from runtime.ops.core import const_node
+                found = self._captures[id(tensor)] = (
+                    tensor, const_node(self, tensor._value, tensor.dtype, 'Const'))
+            return found[1]
+        raise ValueError(f'Tensor {tensor.name!r} belongs to another graph and cannot be used '
+                         f'here; pass it as an input instead.')
+
+    def capture_resource(self, resource):
+        """The handle tensor of a variable's storage, created once per graph."""
+        from runtime.ops.state import var_handle
+        return var_handle(self, resource)
+
+    # ---- inspection --------------------------------------------------------------------------
+
+    def get_operations(self):
+        return list(self._ops)
+
+    def get_operation_by_name(self, name):
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f'The graph has no operation named {name!r}.') from None
+
+    def get_tensor_by_name(self, name):
+        op_name, _, index = name.rpartition(':')
+        if not op_name or not index.isdigit():
+            raise ValueError(f'A tensor name looks like "op_name:0", got {name!r}.')
+        op = self.get_operation_by_name(op_name)
+        try:
+            return op.outputs[int(index)]
+        except IndexError:
+            raise KeyError(f'Operation {op_name!r} has only {len(op.outputs)} outputs.') from None
+
+    def as_graph_def(self):
+        from runtime.graph_def import graph_def
+        return graph_def(self)
+
+    # ---- running -----------------------------------------------------------------------------
+
+    def run(self, fetches, feed_dict=None):
+        """Run the ops `fetches` need (plus every stateful op) and return numpy values.
+
+        `fetches` is a tensor or a nested structure of tensors; `feed_dict` maps placeholders
+        (tensors or their names) to values. Only needed ops run (non-strict execution).
+        """
+        from runtime import nest
+        from runtime.executor import compile_graph
+        from runtime.tensor import to_numpy
+        feed_dict = feed_dict or {}
+        feeds = [self.get_tensor_by_name(k) if isinstance(k, str) else k for k in feed_dict]
+        values = [v._value if isinstance(v, EagerTensor) else to_numpy(v, t.dtype)
+                  for t, v in zip(feeds, feed_dict.values())]
+        flat = [self.get_tensor_by_name(t) if isinstance(t, str) else t
+                for t in nest.flatten(fetches)]
+        run = compile_graph(self, feeds, flat)
+        return nest.pack_sequence_as(fetches, list(run(*values)))
+
+
+class FuncGraph(Graph):
+    """A graph with `inputs`/`outputs`: a traced function, a cond branch or a loop body.
+
+    Tensors from `outer_graph` (or eager tensors) that ops use are captured: each becomes a
+    Placeholder input, and `captures` maps the outer value to it, in order of first use.
+    """
+
+    def __init__(self, name, outer_graph=None, name_stack=''):
+        super().__init__()
+        self.name = name
+        self.outer_graph = outer_graph
+        if outer_graph is not None:
+            self.library = outer_graph.library
+        self._name_stack = name_stack
+        self.inputs = []
+        self.outputs = []
+
+    @property
+    def captures(self):
+        """[(outer value, placeholder)] in order of capture."""
+        return list(self._captures.values())
+
+    def add_input(self, dtype, shape, name):
+        from runtime.ops.core import placeholder_node
+        t = placeholder_node(self, dtype, as_shape(shape), name)
+        self.inputs.append(t)
+        return t
+
+    def capture(self, tensor):
+        found = self._captures.get(id(tensor))
+        if found is not None:
+            return found[1]
+        outer = self.outer_graph
+        if outer is not None and (isinstance(tensor, EagerTensor) or tensor.graph is not outer):
+            tensor = outer.capture(tensor)
+            found = self._captures.get(id(tensor))
+            if found is not None:
+                return found[1]
+        elif outer is None and isinstance(tensor, SymbolicTensor):
+            raise ValueError(f'Tensor {tensor.name!r} belongs to another graph and cannot be '
+                             f'used inside {self.name!r}.')
+        name = (tensor.op.name.replace('/', '_').lower() if isinstance(tensor, SymbolicTensor)
+                else 'capture')
+        with self.exact_scope(''):
+            placeholder = self.add_input(tensor.dtype, tensor.shape, name)
+        self.inputs.pop()  # captures come after the regular inputs; callers append them
+        if isinstance(tensor, SymbolicTensor):
+            placeholder.op.payload = tensor.op.payload  # a variable handle keeps its storage
+        self._captures[id(tensor)] = (tensor, placeholder)
+        return placeholder
+
+    def capture_resource(self, storage):
+        """A resource placeholder for a variable's storage (fed with the storage itself when the
+        function runs; nested graphs capture the enclosing graph's handle)."""
+        if self.outer_graph is not None:
+            return self.capture(self.outer_graph.capture_resource(storage))
+        found = self._captures.get(id(storage))
+        if found is None:
+            from runtime import dtypes
+            with self.exact_scope(''):
+                placeholder = self.add_input(dtypes.resource, TensorShape([]), storage.name)
+            self.inputs.pop()
+            placeholder.op.payload = storage
+            found = self._captures[id(storage)] = (storage, placeholder)
+        return found[1]
+
+    def capture_placeholders(self):
+        return [p for _, p in self._captures.values()]
+
+    def is_stateful(self):
+        return any(op.stateful for op in self._ops)
+
+
+class FunctionRef:
+    """The value of a `func` attr: the name of a function in the library."""
+
+    __slots__ = ('name',)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __eq__(self, other):
+        return isinstance(other, FunctionRef) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __repr__(self):
+        return f'FunctionRef({self.name!r})'
+
+
+def get_default_graph():
+    return context.current_graph()
+
+
+def tensor_graph(values):
+    """The graph a list of values lives in: the default graph, else a symbolic input's graph."""
+    g = context.current_graph()
+    if g is not None:
+        return g
+    for v in values:
+        if isinstance(v, SymbolicTensor):
+            return v.graph
+    return None
+
+
+__all__ = ['Graph', 'FuncGraph', 'Operation', 'Tensor', 'get_default_graph']

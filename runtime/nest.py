@@ -1,0 +1,125 @@
+"""Nested structures (lists, tuples, namedtuples, dicts, and composites like TensorArray).
+
+A composite is any object with `_to_components()` (a list) and `_from_components(list)`:
+it flattens into its component tensors and is rebuilt around new ones.
+"""
+
+
+def _is_namedtuple(x):
+    return isinstance(x, tuple) and hasattr(type(x), '_fields')
+
+
+def is_nested(x):
+    return isinstance(x, (list, tuple, dict)) or hasattr(x, '_to_components')
+
+
+def _children(x):
+    if isinstance(x, dict):
+        return [x[k] for k in sorted(x, key=_sort_key)]
+    if hasattr(x, '_to_components'):
+        return x._to_components()
+    return list(x)
+
+
+def _sort_key(k):
+    return (type(k).__name__, str(k))
+
+
+def flatten(structure):
+    """The leaves of `structure` in a deterministic order (dicts by sorted key)."""
+    out = []
+    _flatten_into(structure, out)
+    return out
+
+
+def _flatten_into(x, out):
+    if is_nested(x):
+        for child in _children(x):
+            _flatten_into(child, out)
+    else:
+        out.append(x)
+
+
+def pack_sequence_as(structure, flat):
+    """Rebuild `structure` with the leaves taken in order from `flat`."""
+    flat = list(flat)
+    result, used = _pack(structure, flat, 0)
+    if used != len(flat):
+        raise ValueError(f'Structure has {used} leaves but {len(flat)} values were given.')
+    return result
+
+
+def _pack(structure, flat, i):
+    if not is_nested(structure):
+        return flat[i], i + 1
+    if isinstance(structure, dict):
+        keys = sorted(structure, key=_sort_key)
+        values = {}
+        for k in keys:
+            values[k], i = _pack(structure[k], flat, i)
+        return type(structure)((k, values[k]) for k in structure), i
+    children = []
+    for child in _children(structure):
+        value, i = _pack(child, flat, i)
+        children.append(value)
+    if hasattr(structure, '_from_components'):
+        return structure._from_components(children), i
+    if _is_namedtuple(structure):
+        return type(structure)(*children), i
+    return type(structure)(children), i
+
+
+def map_structure(fn, *structures):
+    flats = [flatten(s) for s in structures]
+    for s in structures[1:]:
+        assert_same_structure(structures[0], s)
+    return pack_sequence_as(structures[0], [fn(*xs) for xs in zip(*flats)])
+
+
+def assert_same_structure(a, b):
+    """ValueError when `a` and `b` nest differently (types of containers and lengths)."""
+    problem = structure_difference(a, b)
+    if problem:
+        raise ValueError(problem)
+
+
+def structure_difference(a, b, path=''):
+    """A sentence describing the first difference between two structures, or '' if none."""
+    if is_nested(a) != is_nested(b):
+        return (f"The two structures don't have the same nested structure{_at(path)}: "
+                f'{_describe(a)} vs {_describe(b)}.')
+    if not is_nested(a):
+        return ''
+    if _kind(a) != _kind(b):
+        return (f"The two structures don't have the same sequence type{_at(path)}: "
+                f'{_describe(a)} vs {_describe(b)}.')
+    if isinstance(a, dict) and sorted(a, key=_sort_key) != sorted(b, key=_sort_key):
+        return f"The two dicts don't have the same keys{_at(path)}: {sorted(a)} vs {sorted(b)}."
+    ca, cb = _children(a), _children(b)
+    if len(ca) != len(cb):
+        return (f"The two structures don't have the same number of elements{_at(path)}: "
+                f'{len(ca)} vs {len(cb)}.')
+    for i, (x, y) in enumerate(zip(ca, cb)):
+        problem = structure_difference(x, y, f'{path}[{i}]')
+        if problem:
+            return problem
+    return ''
+
+
+def _kind(x):
+    if isinstance(x, list):
+        return list
+    if isinstance(x, tuple) and not _is_namedtuple(x):
+        return tuple
+    return type(x)
+
+
+def _at(path):
+    return f' at {path}' if path else ''
+
+
+def _describe(x):
+    if x is None:
+        return 'None'
+    text = repr(x)
+    return text if len(text) < 60 else type(x).__name__

@@ -1,0 +1,88 @@
+"""Comparisons, logical ops and `where`."""
+import numpy as np
+
+from runtime import dtypes
+from runtime.ops.core import convert_to_tensor, operands
+from runtime.ops.registry import (apply, broadcast, broadcast_bool, broadcast_shape, register,
+                                  same_as_input)
+from runtime.shapes import TensorShape
+
+_COMPARISONS = {
+    'equal': ('Equal', np.equal),
+    'not_equal': ('NotEqual', np.not_equal),
+    'greater': ('Greater', np.greater),
+    'greater_equal': ('GreaterEqual', np.greater_equal),
+    'less': ('Less', np.less),
+    'less_equal': ('LessEqual', np.less_equal),
+}
+OPS = {name: register(op, kernel, broadcast_bool, inputs=('x', 'y'), outputs=('z',))
+       for name, (op, kernel) in _COMPARISONS.items()}
+LOGICAL_AND = register('LogicalAnd', np.logical_and, broadcast, inputs=('x', 'y'),
+                       outputs=('z',), type_attrs=())
+LOGICAL_OR = register('LogicalOr', np.logical_or, broadcast, inputs=('x', 'y'), outputs=('z',),
+                      type_attrs=())
+LOGICAL_NOT = register('LogicalNot', np.logical_not, same_as_input, outputs=('y',), type_attrs=())
+
+
+def _comparison(public_name):
+    opdef = OPS[public_name]
+
+    def compare(x, y, name=None):
+        inputs, _ = operands(opdef.name, x, y)
+        return apply(opdef, inputs, name=name)
+    compare.__name__ = compare.__qualname__ = public_name
+    compare.__doc__ = f'Elementwise `{public_name}`, a bool tensor (op `{opdef.name}`).'
+    return compare
+
+
+equal = _comparison('equal')
+not_equal = _comparison('not_equal')
+greater = _comparison('greater')
+greater_equal = _comparison('greater_equal')
+less = _comparison('less')
+less_equal = _comparison('less_equal')
+
+
+def _bool_operands(op_name, *values):
+    inputs, dtype = operands(op_name, *values)
+    if dtype is not dtypes.bool:
+        raise TypeError(f'{op_name} needs bool tensors, got {dtype.name}.')
+    return inputs
+
+
+def logical_and(x, y, name=None):
+    return apply(LOGICAL_AND, _bool_operands('LogicalAnd', x, y), name=name)
+
+
+def logical_or(x, y, name=None):
+    return apply(LOGICAL_OR, _bool_operands('LogicalOr', x, y), name=name)
+
+
+def logical_not(x, name=None):
+    return apply(LOGICAL_NOT, _bool_operands('LogicalNot', x), name=name)
+
+
+def _select_infer(inputs, attrs):
+    shape = broadcast_shape(inputs[0].shape, broadcast_shape(inputs[1].shape, inputs[2].shape))
+    return [(inputs[1].dtype, shape)]
+
+
+SELECT = register('SelectV2', np.where, _select_infer, inputs=('condition', 't', 'e'),
+                  outputs=('output',), type_attrs=(('T', 1),))
+WHERE = register('Where', lambda x: np.argwhere(x).astype(np.int64),
+                 lambda inputs, attrs: [(dtypes.int64, TensorShape([None, inputs[0].shape.rank]))],
+                 inputs=('input',), outputs=('index',))
+
+
+def where(condition, x=None, y=None, name=None):
+    """Elementwise choice `x` where `condition` else `y` (op `SelectV2`); with only
+    `condition`, the int64 coordinates of its true elements (op `Where`)."""
+    condition = convert_to_tensor(condition)
+    if condition.dtype is not dtypes.bool:
+        raise TypeError(f'rt.where needs a bool condition, got {condition.dtype.name}.')
+    if x is None and y is None:
+        return apply(WHERE, [condition], name=name)
+    if x is None or y is None:
+        raise ValueError('rt.where needs both x and y, or neither.')
+    (x, y), _ = operands('SelectV2', x, y)
+    return apply(SELECT, [condition, x, y], name=name)

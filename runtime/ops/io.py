@@ -1,0 +1,97 @@
+"""Side effects: `rt.print` (PrintV2) and the assertions of `rt.debugging` (Assert)."""
+import sys
+
+import numpy as np
+
+from runtime import dtypes, errors
+from runtime.ops.core import convert_to_tensor
+from runtime.ops.registry import apply, no_outputs, register
+from runtime.tensor import Tensor, _format_value
+
+
+def _stream(output_stream):
+    if output_stream is None or output_stream == 'stdout':
+        return sys.stdout  # resolved when the op runs, so redirections apply
+    if output_stream == 'stderr':
+        return sys.stderr
+    return output_stream
+
+
+def _print_kernel(*values, template=(), sep=' ', end='\n', output_stream=None):
+    """`template` lists the printed pieces: a str is printed as is, None takes the next input."""
+    values = iter(values)
+    text = sep.join(piece if piece is not None else _format_value(next(values))
+                    for piece in template)
+    stream = _stream(output_stream)
+    stream.write(text + end)
+    flush = getattr(stream, 'flush', None)
+    if flush is not None:
+        flush()
+
+
+PRINT = register('PrintV2', _print_kernel, no_outputs, inputs=('inputs',), outputs=(),
+                 type_attrs=(), stateful=True)
+
+
+def print(*inputs, sep=' ', end='\n', output_stream=None, name=None):  # noqa: A001 - rt.print
+    """Print tensors (formatted like numpy) and Python values when the op runs: at once
+    eagerly, at each execution in a graph. Prints to `output_stream` or to whatever
+    `sys.stdout` is at that moment."""
+    template, tensors = [], []
+    for value in inputs:
+        if isinstance(value, Tensor) or hasattr(value, '_as_tensor'):
+            template.append(None)
+            tensors.append(convert_to_tensor(value))
+        else:
+            template.append(value if isinstance(value, str) else str(value))
+    attrs = {'template': tuple(template), 'sep': sep, 'end': end}
+    if output_stream is not None:
+        attrs['output_stream'] = output_stream
+    return apply(PRINT, tensors, attrs, name=name)
+
+
+def _assert_kernel(condition, *data, summarize=3):
+    if not np.all(condition):
+        shown = ', '.join(_format_value(d) for d in data)
+        raise errors.InvalidArgumentError(message=f'assertion failed: [{shown}]')
+
+
+ASSERT = register('Assert', _assert_kernel, no_outputs, inputs=('condition', 'data'),
+                  outputs=(), type_attrs=(), defaults={'summarize': 3}, stateful=True)
+
+
+def Assert(condition, data, summarize=None, name=None):
+    """Raise rt.errors.InvalidArgumentError listing `data` when `condition` is false at run
+    time (eagerly: now; in a graph: each time the op runs)."""
+    condition = convert_to_tensor(condition)
+    if condition.dtype is not dtypes.bool:
+        raise TypeError(f'Assert needs a bool condition, got {condition.dtype.name}.')
+    tensors = [convert_to_tensor(d) for d in data]
+    attrs = {} if summarize is None else {'summarize': summarize}
+    return apply(ASSERT, [condition] + tensors, attrs, name=name or 'Assert')
+
+
+def _assert_binary(compare, symbol, public_name):
+    def check(x, y, message='', summarize=None, name=None):
+        from runtime.ops.core import operands
+        from runtime.ops.reduce import reduce_all
+        (x, y), _ = operands(public_name, x, y)
+        x, y = convert_to_tensor(x), convert_to_tensor(y)
+        holds = reduce_all(compare(x, y))
+        prefix = f'{message} ' if message else ''
+        data = [f'{prefix}Condition x {symbol} y did not hold element-wise:', 'x =', x, 'y =', y]
+        return Assert(holds, data, summarize, name=name or public_name)
+    check.__name__ = check.__qualname__ = public_name
+    check.__doc__ = (f'Raise rt.errors.InvalidArgumentError with `message` unless x {symbol} y '
+                     f'holds elementwise.')
+    return check
+
+
+def _make_asserts():
+    from runtime.ops import compare
+    return (_assert_binary(compare.equal, '==', 'assert_equal'),
+            _assert_binary(compare.greater, '>', 'assert_greater'),
+            _assert_binary(compare.less, '<', 'assert_less'))
+
+
+assert_equal, assert_greater, assert_less = _make_asserts()

@@ -1,0 +1,226 @@
+"""Elementwise arithmetic, unary math, matmul and cast."""
+import numpy as np
+
+from runtime import dtypes, errors
+from runtime.ops.core import convert_to_tensor, operands
+from runtime.ops.registry import (apply, broadcast, broadcast_shape, register, same_as_input)
+from runtime.shapes import TensorShape
+from runtime.tensor import Tensor
+
+
+def _int_div_guard(kernel):
+    def guarded(x, y):
+        if x.dtype.kind in 'iu' and not np.all(y):
+            raise errors.InvalidArgumentError(message='Integer division by zero')
+        return kernel(x, y)
+    return guarded
+
+
+_BINARY = {  # public name: (TensorFlow op, kernel)
+    'add': ('AddV2', np.add),
+    'subtract': ('Sub', np.subtract),
+    'multiply': ('Mul', np.multiply),
+    'floordiv': ('FloorDiv', _int_div_guard(np.floor_divide)),
+    'mod': ('FloorMod', _int_div_guard(np.mod)),
+    'pow': ('Pow', np.power),
+    'maximum': ('Maximum', np.maximum),
+    'minimum': ('Minimum', np.minimum),
+}
+REAL_DIV = register('RealDiv', np.true_divide, broadcast, inputs=('x', 'y'), outputs=('z',))
+OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',))
+       for name, (op, kernel) in _BINARY.items()}
+
+
+def _binary_function(public_name, opdef):
+    def binary(x, y, name=None):
+        inputs, _ = operands(opdef.name, x, y)
+        return apply(opdef, inputs, name=name)
+    binary.__name__ = binary.__qualname__ = public_name
+    binary.__doc__ = f'Elementwise {public_name} with broadcasting (op `{opdef.name}`).'
+    return binary
+
+
+add = _binary_function('add', OPS['add'])
+subtract = _binary_function('subtract', OPS['subtract'])
+multiply = _binary_function('multiply', OPS['multiply'])
+floordiv = _binary_function('floordiv', OPS['floordiv'])
+mod = _binary_function('mod', OPS['mod'])
+pow = _binary_function('pow', OPS['pow'])  # noqa: A001 - rt.pow, as in TensorFlow
+maximum = _binary_function('maximum', OPS['maximum'])
+minimum = _binary_function('minimum', OPS['minimum'])
+
+# Integer true division gives floats, as in TensorFlow (the narrow ints go to float32).
+_TRUEDIV_DTYPE = {dtypes.int8: dtypes.float32, dtypes.uint8: dtypes.float32,
+                  dtypes.int16: dtypes.float32, dtypes.int32: dtypes.float64,
+                  dtypes.int64: dtypes.float64}
+
+
+def divide(x, y, name=None):
+    """`x / y` (op `RealDiv`); integer operands are cast to float first."""
+    inputs, dtype = operands('RealDiv', x, y)
+    target = _TRUEDIV_DTYPE.get(dtype)
+    if target is not None:
+        inputs = [cast(v, target) if isinstance(v, Tensor) else v.astype(target.np_dtype)
+                  for v in inputs]
+    return apply(REAL_DIV, inputs, name=name)
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def _relu(x):
+    return np.maximum(x, 0)
+
+
+_UNARY = {  # public name: (TensorFlow op, kernel, floats only)
+    'negative': ('Neg', np.negative, False),
+    'abs': ('Abs', np.abs, False),
+    'square': ('Square', np.square, False),
+    'sign': ('Sign', np.sign, False),
+    'relu': ('Relu', _relu, False),
+    'round': ('Round', np.round, False),
+    'sqrt': ('Sqrt', np.sqrt, True),
+    'exp': ('Exp', np.exp, True),
+    'log': ('Log', np.log, True),
+    'sin': ('Sin', np.sin, True),
+    'cos': ('Cos', np.cos, True),
+    'tanh': ('Tanh', np.tanh, True),
+    'sigmoid': ('Sigmoid', _sigmoid, True),
+    'floor': ('Floor', np.floor, True),
+    'ceil': ('Ceil', np.ceil, True),
+}
+UNARY_OPS = {name: register(op, kernel, same_as_input) for name, (op, kernel, _) in _UNARY.items()}
+
+
+def _unary_function(public_name):
+    opdef = UNARY_OPS[public_name]
+    floats_only = _UNARY[public_name][2]
+
+    def unary(x, name=None):
+        x = convert_to_tensor(x)
+        if floats_only and not x.dtype.is_floating:
+            raise TypeError(f'rt.{public_name} needs a floating-point tensor, got '
+                            f'{x.dtype.name}; use rt.cast(x, rt.float32) first.')
+        return apply(opdef, [x], name=name)
+    unary.__name__ = unary.__qualname__ = public_name
+    unary.__doc__ = f'Elementwise {public_name} (op `{opdef.name}`).'
+    return unary
+
+
+negative = _unary_function('negative')
+abs = _unary_function('abs')  # noqa: A001
+square = _unary_function('square')
+sign = _unary_function('sign')
+relu = _unary_function('relu')
+round = _unary_function('round')  # noqa: A001
+sqrt = _unary_function('sqrt')
+exp = _unary_function('exp')
+log = _unary_function('log')
+sin = _unary_function('sin')
+cos = _unary_function('cos')
+tanh = _unary_function('tanh')
+sigmoid = _unary_function('sigmoid')
+floor = _unary_function('floor')
+ceil = _unary_function('ceil')
+
+
+CLIP = register('ClipByValue', np.clip, same_as_input,
+                inputs=('t', 'clip_value_min', 'clip_value_max'), outputs=('output',))
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    inputs, _ = operands('ClipByValue', t, clip_value_min, clip_value_max)
+    return apply(CLIP, inputs, name=name)
+
+
+# ---- matmul -----------------------------------------------------------------------------------
+
+def _matmul_kernel(a, b, transpose_a=False, transpose_b=False):
+    if transpose_a:
+        a = a.T
+    if transpose_b:
+        b = b.T
+    return np.matmul(a, b)
+
+
+def _batch_matmul_kernel(x, y, adj_x=False, adj_y=False):
+    if adj_x:
+        x = np.swapaxes(x, -1, -2)
+    if adj_y:
+        y = np.swapaxes(y, -1, -2)
+    return np.matmul(x, y)
+
+
+def _matmul_infer(inputs, attrs):
+    a, b = (t.shape for t in inputs)
+    if a.rank is not None and a.rank != 2 or b.rank is not None and b.rank != 2:
+        raise ValueError(f'MatMul needs rank-2 inputs, got shapes {a} and {b}')
+    m, k = (a[1], a[0]) if attrs.get('transpose_a') else (a[0], a[1]) if a.rank else (None, None)
+    k2, n = (b[1], b[0]) if attrs.get('transpose_b') else (b[0], b[1]) if b.rank else (None, None)
+    if k is not None and k2 is not None and k != k2:
+        raise ValueError(f'Matrix size-incompatible: In[0]: {a}, In[1]: {b}')
+    return [(inputs[0].dtype, TensorShape([m, n]))]
+
+
+def _batch_matmul_infer(inputs, attrs):
+    a, b = (t.shape for t in inputs)
+    if a.rank is None or b.rank is None:
+        return [(inputs[0].dtype, TensorShape(None))]
+    da, db = a.as_list(), b.as_list()
+    if attrs.get('adj_x'):
+        da[-2:] = da[-2:][::-1]
+    if attrs.get('adj_y'):
+        db[-2:] = db[-2:][::-1]
+    if da[-1] is not None and db[-2] is not None and da[-1] != db[-2]:
+        raise ValueError(f'Matrix size-incompatible: In[0]: {a}, In[1]: {b}')
+    batch = broadcast_shape(TensorShape(da[:-2]), TensorShape(db[:-2])).as_list()
+    return [(inputs[0].dtype, TensorShape(batch + [da[-2], db[-1]]))]
+
+
+MATMUL = register('MatMul', _matmul_kernel, _matmul_infer, inputs=('a', 'b'),
+                  outputs=('product',), defaults={'transpose_a': False, 'transpose_b': False})
+BATCH_MATMUL = register('BatchMatMulV2', _batch_matmul_kernel, _batch_matmul_infer,
+                        inputs=('x', 'y'), outputs=('output',),
+                        defaults={'adj_x': False, 'adj_y': False})
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
+    """Matrix product (op `MatMul`; `BatchMatMulV2` when an input has rank above 2)."""
+    inputs, _ = operands('MatMul', a, b)
+    ranks = [t.shape.rank if isinstance(t, Tensor) else np.ndim(t) for t in inputs]
+    if ranks[0] == 2 and ranks[1] == 2:
+        attrs = {}
+        if transpose_a:
+            attrs['transpose_a'] = True
+        if transpose_b:
+            attrs['transpose_b'] = True
+        return apply(MATMUL, inputs, attrs, name=name)
+    if 1 in ranks or 0 in ranks:
+        raise ValueError(f'rt.matmul needs inputs of rank 2 or more, got ranks {ranks}.')
+    attrs = {}
+    if transpose_a:
+        attrs['adj_x'] = True
+    if transpose_b:
+        attrs['adj_y'] = True
+    return apply(BATCH_MATMUL, inputs, attrs, name=name)
+
+
+# ---- cast -------------------------------------------------------------------------------------
+
+def _cast_kernel(x, DstT):
+    return x.astype(DstT.np_dtype)
+
+
+CAST = register('Cast', _cast_kernel,
+                lambda inputs, attrs: [(attrs['DstT'], inputs[0].shape)],
+                type_attrs=(('SrcT', 0),), defaults={'Truncate': False})
+
+
+def cast(x, dtype, name=None):
+    """`x` converted to `dtype` (floats to ints truncate toward zero)."""
+    dtype = dtypes.as_dtype(dtype)
+    x = convert_to_tensor(x)
+    if x.dtype is dtype:
+        return x
+    return apply(CAST, [x], {'DstT': dtype}, name=name)

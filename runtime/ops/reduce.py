@@ -1,0 +1,131 @@
+"""Reductions (`Sum`, `Mean`, ...) and `argmax`/`argmin`."""
+import numpy as np
+
+from runtime import dtypes
+from runtime.ops.core import convert_to_tensor
+from runtime.ops.registry import apply, constant_value, register
+from runtime.shapes import TensorShape
+
+
+def _axes(axis):
+    return tuple(int(a) for a in np.ravel(axis))
+
+
+def _keep(fn):
+    """A numpy reduction that keeps the input dtype (integer means truncate, as TensorFlow)."""
+    def kernel(input, reduction_indices, keep_dims=False):
+        out = fn(input, axis=_axes(reduction_indices), keepdims=keep_dims)
+        return out.astype(input.dtype, copy=False)
+    return kernel
+
+
+def _reduce_infer(inputs, attrs):
+    x, axis = inputs
+    keep = attrs.get('keep_dims', False)
+    rank = x.shape.rank
+    axes = constant_value(axis)
+    if rank is None or axes is None:
+        return [(x.dtype, TensorShape(None))]
+    axes = {a % rank if rank else a for a in _axes(axes)}
+    dims = x.shape.as_list()
+    out = [1 if i in axes else d for i, d in enumerate(dims)] if keep else \
+        [d for i, d in enumerate(dims) if i not in axes]
+    return [(x.dtype, TensorShape(out))]
+
+
+_REDUCTIONS = {
+    'reduce_sum': ('Sum', np.sum),
+    'reduce_mean': ('Mean', np.mean),
+    'reduce_max': ('Max', np.max),
+    'reduce_min': ('Min', np.min),
+    'reduce_prod': ('Prod', np.prod),
+    'reduce_any': ('Any', np.any),
+    'reduce_all': ('All', np.all),
+}
+OPS = {name: register(op, _keep(fn), _reduce_infer, inputs=('input', 'reduction_indices'),
+                      outputs=('output',), type_attrs=(('T', 0), ('Tidx', 1)),
+                      defaults={'keep_dims': False})
+       for name, (op, fn) in _REDUCTIONS.items()}
+# Any/All have no T attr in TensorFlow; they only take bools.
+for _name in ('reduce_any', 'reduce_all'):
+    OPS[_name].type_attrs = (('Tidx', 1),)
+
+
+def _axis_operand(x, axis):
+    if axis is None:
+        rank = x.shape.rank
+        if rank is None:
+            from runtime.ops.array import range as range_, rank as rank_
+            return range_(0, rank_(x))
+        return np.arange(rank, dtype=np.int32)
+    if isinstance(axis, (int, list, tuple, np.integer, np.ndarray)):
+        return np.asarray(axis, dtype=np.int32)
+    return convert_to_tensor(axis)
+
+
+def _reduction(public_name):
+    opdef = OPS[public_name]
+    bool_only = public_name in ('reduce_any', 'reduce_all')
+
+    def reduce(input_tensor, axis=None, keepdims=False, name=None):
+        x = convert_to_tensor(input_tensor)
+        if bool_only != (x.dtype is dtypes.bool):
+            need = 'bool' if bool_only else 'numeric'
+            raise TypeError(f'rt.{public_name} needs a {need} tensor, got {x.dtype.name}.')
+        attrs = {'keep_dims': True} if keepdims else {}
+        return apply(opdef, [x, _axis_operand(x, axis)], attrs, name=name)
+    reduce.__name__ = reduce.__qualname__ = public_name
+    reduce.__doc__ = (f'{opdef.name} over `axis` (all axes when None), keeping reduced dims '
+                      f'as 1 when `keepdims`.')
+    return reduce
+
+
+reduce_sum = _reduction('reduce_sum')
+reduce_mean = _reduction('reduce_mean')
+reduce_max = _reduction('reduce_max')
+reduce_min = _reduction('reduce_min')
+reduce_prod = _reduction('reduce_prod')
+reduce_any = _reduction('reduce_any')
+reduce_all = _reduction('reduce_all')
+
+
+def _arg_kernel(fn):
+    def kernel(input, dimension, output_type=dtypes.int64):
+        return fn(input, axis=int(dimension)).astype(output_type.np_dtype)
+    return kernel
+
+
+def _arg_infer(inputs, attrs):
+    x, axis = inputs
+    out_type = attrs.get('output_type', dtypes.int64)
+    a = constant_value(axis)
+    if x.shape.rank is None or a is None:
+        return [(out_type, TensorShape(None))]
+    dims = x.shape.as_list()
+    del dims[int(a) % len(dims)]
+    return [(out_type, TensorShape(dims))]
+
+
+ARGMAX = register('ArgMax', _arg_kernel(np.argmax), _arg_infer, inputs=('input', 'dimension'),
+                  outputs=('output',), type_attrs=(('T', 0), ('Tidx', 1)),
+                  defaults={'output_type': dtypes.int64})
+ARGMIN = register('ArgMin', _arg_kernel(np.argmin), _arg_infer, inputs=('input', 'dimension'),
+                  outputs=('output',), type_attrs=(('T', 0), ('Tidx', 1)),
+                  defaults={'output_type': dtypes.int64})
+
+
+def argmax(input, axis=None, output_type=dtypes.int64, name=None):
+    return _arg(ARGMAX, input, axis, output_type, name)
+
+
+def argmin(input, axis=None, output_type=dtypes.int64, name=None):
+    return _arg(ARGMIN, input, axis, output_type, name)
+
+
+def _arg(opdef, input, axis, output_type, name):
+    x = convert_to_tensor(input)
+    output_type = dtypes.as_dtype(output_type)
+    attrs = {} if output_type is dtypes.int64 else {'output_type': output_type}
+    axis = np.int32(0 if axis is None else axis) if not hasattr(axis, 'dtype') or \
+        isinstance(axis, np.generic) else axis
+    return apply(opdef, [x, axis], attrs, name=name)

@@ -1,0 +1,69 @@
+"""Variable ops: a handle to a variable's storage, and reads and writes through it."""
+from runtime import dtypes
+from runtime.ops.registry import build, no_outputs, register
+from runtime.shapes import TensorShape
+
+
+class VariableStorage:
+    """The mutable cell behind an `rt.Variable`: its current numpy value."""
+
+    __slots__ = ('value', 'dtype', 'shape', 'name', '__weakref__')
+
+    def __init__(self, value, dtype, shape, name):
+        self.value = value
+        self.dtype = dtype
+        self.shape = shape
+        self.name = name
+
+
+def _handle_kernel(op, compile_function):
+    storage = op.payload
+    return lambda: storage
+
+
+def _read(resource):
+    return resource.value
+
+
+def _assign(resource, value):
+    resource.value = value
+
+
+def _assign_add(resource, value):
+    resource.value = resource.value + value
+
+
+def _assign_sub(resource, value):
+    resource.value = resource.value - value
+
+
+def _read_infer(inputs, attrs):
+    storage = inputs[0].op.payload
+    return [(attrs['dtype'], storage.shape if storage is not None else TensorShape(None))]
+
+
+VAR_HANDLE = register('VarHandleOp', None,
+                      lambda inputs, attrs: [(dtypes.resource, TensorShape([]))], inputs=(),
+                      outputs=('resource',), type_attrs=(), compile_kernel=_handle_kernel,
+                      foldable=False)
+READ = register('ReadVariableOp', _read, _read_infer, inputs=('resource',), outputs=('value',),
+                type_attrs=(), stateful=True)
+ASSIGN = register('AssignVariableOp', _assign, no_outputs, inputs=('resource', 'value'),
+                  outputs=(), type_attrs=(('dtype', 1),), stateful=True)
+ASSIGN_ADD = register('AssignAddVariableOp', _assign_add, no_outputs,
+                      inputs=('resource', 'value'), outputs=(), type_attrs=(('dtype', 1),),
+                      stateful=True)
+ASSIGN_SUB = register('AssignSubVariableOp', _assign_sub, no_outputs,
+                      inputs=('resource', 'value'), outputs=(), type_attrs=(('dtype', 1),),
+                      stateful=True)
+
+
+def var_handle(graph, storage):
+    """The VarHandleOp of `storage` in a plain graph, one per graph."""
+    found = graph._captures.get(id(storage))
+    if found is None:
+        handle = build(graph, VAR_HANDLE, [], {'dtype': storage.dtype, 'shape': storage.shape,
+                                               'shared_name': storage.name},
+                       storage.name, payload=storage)
+        found = graph._captures[id(storage)] = (storage, handle)
+    return found[1]

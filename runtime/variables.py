@@ -1,0 +1,133 @@
+"""`rt.Variable`: mutable state that graphs read and assign through a resource handle."""
+import numpy as np
+
+from runtime import context
+from runtime.ops import state
+from runtime.ops.core import convert_to_tensor
+from runtime.ops.registry import apply
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+
+_names = {}
+
+
+def _unique(name):
+    n = _names.get(name, 0)
+    _names[name] = n + 1
+    return name if n == 0 else f'{name}_{n}'
+
+
+class Variable:
+    """A tensor-valued cell. Use it wherever a tensor is expected; it reads its current value.
+
+    Created in eager mode (inside a function being traced it is created outside the graph, as
+    in TensorFlow's `init_scope`). Assignments keep the dtype and shape.
+    """
+
+    _creation_hooks = []  # tracing registers a check here (variables only on the first trace)
+
+    def __init__(self, initial_value, dtype=None, name=None, trainable=True):
+        for hook in Variable._creation_hooks:
+            hook(self)
+        if callable(initial_value):
+            with context.init_scope():
+                initial_value = initial_value()
+        if isinstance(initial_value, SymbolicTensor):
+            raise ValueError(
+                f'The initial value of a Variable must not depend on graph tensors (got '
+                f'{initial_value.name!r}). Create the variable from Python or eager values, '
+                f'e.g. outside the function, or pass a callable that builds its initial value.')
+        with context.init_scope():
+            value = convert_to_tensor(initial_value, dtype)
+        self.trainable = trainable
+        self._storage = state.VariableStorage(value._value, value.dtype, value.shape,
+                                              _unique(name or 'Variable'))
+
+    # ---- what a tensor has ------------------------------------------------------------------
+
+    @property
+    def dtype(self):
+        return self._storage.dtype
+
+    @property
+    def shape(self):
+        return self._storage.shape
+
+    @property
+    def name(self):
+        return f'{self._storage.name}:0'
+
+    def numpy(self):
+        return self._storage.value
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self._storage.value, dtype=dtype)
+
+    def read_value(self):
+        graph = context.current_graph()
+        if graph is None:
+            return EagerTensor(self._storage.value, self._storage.dtype)
+        handle = graph.capture_resource(self._storage)
+        return apply(state.READ, [handle], {'dtype': self._storage.dtype}, name='ReadVariableOp')
+
+    value = read_value
+
+    def _as_tensor(self):
+        return self.read_value()
+
+    # ---- writes ------------------------------------------------------------------------------
+
+    def _write(self, opdef, value, what):
+        if isinstance(value, Tensor) or hasattr(value, '_as_tensor'):
+            value = convert_to_tensor(value)
+        else:
+            value = convert_to_tensor(value, self.dtype)
+        if value.dtype is not self.dtype:
+            raise TypeError(f'Cannot {what} a {value.dtype.name} value to the {self.dtype.name} '
+                            f'variable {self._storage.name!r}; use rt.cast first.')
+        if not value.shape.is_compatible_with(self.shape):
+            raise ValueError(f'Cannot {what} a value of shape {value.shape} to the variable '
+                             f'{self._storage.name!r} of shape {self.shape}.')
+        graph = context.current_graph()
+        if graph is None and isinstance(value, EagerTensor):
+            kernel = opdef.kernel
+            kernel(self._storage, value._value)
+            return self
+        graph = graph or value.graph
+        handle = graph.capture_resource(self._storage)
+        apply(opdef, [handle, value], name=opdef.name)
+        return self
+
+    def assign(self, value, read_value=True):
+        return self._write(state.ASSIGN, value, 'assign')
+
+    def assign_add(self, delta, read_value=True):
+        return self._write(state.ASSIGN_ADD, delta, 'add')
+
+    def assign_sub(self, delta, read_value=True):
+        return self._write(state.ASSIGN_SUB, delta, 'subtract')
+
+    # ---- conversions ---------------------------------------------------------------------------
+
+    def __bool__(self):
+        return bool(self.read_value())
+
+    def __float__(self):
+        return float(self._storage.value)
+
+    def __int__(self):
+        return int(self._storage.value)
+
+    def __index__(self):
+        return int(self._storage.value)
+
+    def __len__(self):
+        return len(self.read_value())
+
+    def __iter__(self):
+        return iter(self.read_value())
+
+    def __repr__(self):
+        return (f"<rt.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
+                f'numpy={self._storage.value!r}>')
+
+    __hash__ = object.__hash__
