@@ -1,11 +1,12 @@
 """Elementwise arithmetic, unary math, matmul and cast."""
 import numpy as np
 
-from runtime import dtypes, errors
+from runtime import context, dtypes, errors
 from runtime.ops.core import convert_to_tensor, operands
-from runtime.ops.registry import (apply, broadcast, broadcast_shape, register, same_as_input)
+from runtime.ops.registry import (apply, broadcast, broadcast_shape, register, run_kernel,
+                                  same_as_input)
 from runtime.shapes import TensorShape
-from runtime.tensor import Tensor
+from runtime.tensor import EagerTensor, Tensor
 
 
 def _int_div_guard(kernel):
@@ -33,6 +34,9 @@ OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',))
 
 def _binary_function(public_name, opdef):
     def binary(x, y, name=None):
+        if type(x) is EagerTensor and type(y) is EagerTensor and x.dtype is y.dtype and \
+                not context.graph_stack:
+            return run_kernel(opdef, (x._value, y._value))
         inputs, _ = operands(opdef.name, x, y)
         return apply(opdef, inputs, name=name)
     binary.__name__ = binary.__qualname__ = public_name
@@ -187,6 +191,10 @@ BATCH_MATMUL = register('BatchMatMulV2', _batch_matmul_kernel, _batch_matmul_inf
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product (op `MatMul`; `BatchMatMulV2` when an input has rank above 2)."""
+    if type(a) is EagerTensor and type(b) is EagerTensor and a.dtype is b.dtype and \
+            not (transpose_a or transpose_b or context.graph_stack) and \
+            a._value.ndim == 2 == b._value.ndim:
+        return run_kernel(MATMUL, (a._value, b._value))
     inputs, _ = operands('MatMul', a, b)
     ranks = [t.shape.rank if isinstance(t, Tensor) else np.ndim(t) for t in inputs]
     if ranks[0] == 2 and ranks[1] == 2:

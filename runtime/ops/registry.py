@@ -87,6 +87,11 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
 
 def _run_eager(opdef, inputs, attrs):
     values = [t._value if type(t) is EagerTensor else t for t in inputs]
+    return run_kernel(opdef, values, attrs)
+
+
+def run_kernel(opdef, values, attrs=None):
+    """Run `opdef`'s kernel on numpy values now and wrap the results as eager tensors."""
     try:
         out = opdef.kernel(*values, **attrs) if attrs else opdef.kernel(*values)
     except errors.OpError as e:
