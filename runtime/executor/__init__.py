@@ -1,17 +1,43 @@
-"""The executor: compiles a graph once per (inputs, outputs) into a Python function and caches
-it on the graph. Running it walks nothing and looks nothing up by name."""
-from runtime.executor.codegen import compile_plan
+"""The executor: lower a graph to a Program, optimize it, generate Python code, compile it.
+
+The compiled function is cached on the graph per (inputs, outputs); running it walks nothing
+and looks nothing up by name. `optimized_program` shows what runs.
+"""
+from runtime.executor import passes
+from runtime.executor.codegen import generate
+from runtime.executor.ir import lower
+
+optimizations_enabled = True  # tests turn this off to compare against unoptimized runs
+
+
+def optimized_program(graph, inputs, outputs):
+    """The Program that runs for these inputs and outputs (`str()` of it is readable)."""
+    program = lower(graph, inputs, outputs)
+    return passes.optimize(program) if optimizations_enabled else passes.prune(program)
 
 
 def compile_graph(graph, inputs, outputs):
     """A cached callable (*input_values) -> tuple of the values of `outputs`."""
-    key = (tuple(map(id, inputs)), tuple(map(id, outputs)))
+    key = (tuple(map(id, inputs)), tuple(map(id, outputs)), optimizations_enabled)
     plan = graph._plans.get(key)
     if plan is None:
-        plan = graph._plans[key] = compile_plan(graph, inputs, outputs, compile_function)
+        program = optimized_program(graph, inputs, outputs)
+        plan = graph._plans[key] = generate(program, _library_programs(graph.library))
     return plan
 
 
 def compile_function(func_graph):
-    """The compiled plan of a library function: its inputs to its outputs."""
+    """The compiled plan of a FuncGraph: its inputs to its outputs."""
     return compile_graph(func_graph, func_graph.inputs, func_graph.outputs)
+
+
+def _library_programs(library):
+    cache = {}
+
+    def library_program(name):
+        program = cache.get(name)
+        if program is None:
+            fg = library[name]
+            program = cache[name] = optimized_program(fg, fg.inputs, fg.outputs)
+        return program
+    return library_program

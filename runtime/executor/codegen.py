@@ -1,98 +1,164 @@
-"""Lower a graph to one straight-line Python function and compile it.
+"""Lower a Program to one straight-line Python function and compile it.
 
-Each tensor becomes a local variable and each op one line calling its numpy kernel, which is
-bound as a global of the generated function; constants are globals too. The source is
-registered with `linecache`, so tracebacks show it. When a kernel fails, the line number of
-the failing frame tells which op it was, so the error names the op and where the user built it,
-at no cost on the normal path.
+Each tensor becomes a local variable and each node one line calling its numpy kernel, bound as
+a global of the generated module; constants are globals too. If becomes a Python `if` and While
+a Python `while`, with the code of their library functions inlined. The source is registered
+with `linecache`, so tracebacks show it. When a kernel fails, the line number of the failing
+frame tells which node it was, so the error names the op and where the user built it, at no
+cost on the normal path.
 """
 import itertools
 import linecache
 
 from runtime import errors
-from runtime.executor.plan import needed_ops
 from runtime.ops.registry import kernel_attrs
 
-_counter = itertools.count()
+_files = itertools.count()
 _LITERALS = (bool, int, float, str, type(None))
+_HEADER_LINES = 2  # `def run(...):` and `try:`
 
 
-def compile_plan(graph, inputs, outputs, compile_function):
-    """A function (*input_values) -> tuple of output values, running only the needed ops."""
-    names = {}
-    for i, t in enumerate(inputs):
-        names[id(t)] = f'p{i}'
-    ns = {'_reraise': _reraise}
-    body = []
-    line_ops = {}
-    for op in needed_ops(graph, outputs):
-        index = len(ns)
-        kind = op.opdef.name
-        if kind == 'Placeholder':
-            if id(op.outputs[0]) not in names:
-                raise errors.InvalidArgumentError(
-                    None, op, f'You must feed a value for placeholder tensor {op.name!r} with '
-                              f'dtype {op.attrs["dtype"].name} and shape {op.attrs["shape"]}.')
-            continue
-        if kind == 'Const':
-            const = f'c{index}'
-            ns[const] = op.attrs['value']
-            names[id(op.outputs[0])] = const
-            continue
-        kernel = f'k{index}'
-        args = [names[id(t)] for t in op.inputs]
-        if op.opdef.compile_kernel is not None:
-            ns[kernel] = op.opdef.compile_kernel(op, compile_function)
-        else:
-            ns[kernel] = op.opdef.kernel
-            for key, value in kernel_attrs(op).items():
-                if type(value) in _LITERALS:
-                    args.append(f'{key}={value!r}')
-                else:
-                    ns[f'a{index}_{key}'] = value
-                    args.append(f'{key}=a{index}_{key}')
-        call = f'{kernel}({", ".join(args)})'
-        outs = [f'v{index}_{j}' for j in range(len(op.outputs))]
-        for t, name in zip(op.outputs, outs):
-            names[id(t)] = name
-        if not outs:
-            body.append(call)
-        elif len(outs) == 1 and not isinstance(op.opdef.outputs, str):
-            body.append(f'{outs[0]} = {call}')
-        else:
-            body.append(f'{", ".join(outs)}, = {call}')
-        line_ops[len(body) + 2] = op  # lines 1-2 are `def` and `try:`
-    results = ''.join(f'{names[id(t)]}, ' for t in outputs)
-    filename = f'<rt plan {next(_counter)}: {getattr(graph, "name", "graph")}>'
-    params = ', '.join(f'p{i}' for i in range(len(inputs)))
+def generate(program, library_program):
+    """A function (*param values) -> tuple of output values.
+
+    `library_program(name)` returns the optimized Program of a library function.
+    """
+    emitter = _Emitter(library_program)
+    params = [f'p{i}' for i in range(len(program.params))]
+    results = emitter.emit(program, params, 2)
+    filename = f'<rt plan {next(_files)}: {program.name}>'
     source = '\n'.join(
-        [f'def run({params}):', '    try:'] + [f'        {line}' for line in body] +
-        [f'        return ({results})', '    except Exception as e:',
-         '        _reraise(e, _line_ops, _code)']) + '\n'
-    ns['_line_ops'] = line_ops
+        [f'def run({", ".join(params)}):', '    try:'] + emitter.lines +
+        [f'        return ({"".join(r + ", " for r in results)})', '    except Exception as e:',
+         '        _reraise(e, _line_nodes, _code)']) + '\n'
+    ns = emitter.ns
+    ns['_reraise'] = _reraise
+    ns['_line_nodes'] = emitter.line_nodes
     code = compile(source, filename, 'exec')
     exec(code, ns)
     ns['_code'] = ns['run'].__code__
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    return ns['run']
+    run = ns['run']
+    run.source = source
+    return run
 
 
-def _reraise(error, line_ops, code):
-    """Re-raise `error` from the generated function `code` as an OpError naming the op."""
+class _Emitter:
+    def __init__(self, library_program):
+        self.library_program = library_program
+        self.ns = {}
+        self.lines = []
+        self.line_nodes = {}
+        self._ids = itertools.count()
+
+    def fresh(self, prefix):
+        return f'{prefix}{next(self._ids)}'
+
+    def line(self, depth, text, node=None):
+        self.lines.append('    ' * depth + text)
+        if node is not None:
+            self.line_nodes[len(self.lines) + _HEADER_LINES] = node
+
+    def emit(self, program, args, depth):
+        """Emit `program` with its params bound to the expressions `args`; return its outputs."""
+        names = {(id(p), 0): a for p, a in zip(program.params, args)}
+        for node in program.nodes:
+            kind = node.opdef.name
+            if kind == 'Placeholder':
+                if (id(node), 0) not in names:
+                    raise errors.InvalidArgumentError(
+                        None, node, f'You must feed a value for placeholder tensor '
+                                    f'{node.name!r} with dtype {node.attrs["dtype"].name} and '
+                                    f'shape {node.attrs["shape"]}.')
+                continue
+            if kind == 'Const':
+                const = self.fresh('c')
+                self.ns[const] = node.attrs['value']
+                names[(id(node), 0)] = const
+                continue
+            inputs = [names[(id(n), i)] for n, i in node.inputs]
+            outs = [self.fresh('v') for _ in node.specs]
+            for i, out in enumerate(outs):
+                names[(id(node), i)] = out
+            structured = node.opdef.structured
+            if structured == 'if':
+                self.emit_if(node, inputs, outs, depth)
+            elif structured == 'while':
+                self.emit_while(node, inputs, outs, depth)
+            else:
+                self.emit_call(node, inputs, outs, depth)
+        return [names[(id(n), i)] for n, i in program.outputs]
+
+    def emit_call(self, node, inputs, outs, depth):
+        kernel = self.fresh('k')
+        args = list(inputs)
+        if node.opdef.compile_kernel is not None:
+            self.ns[kernel] = node.opdef.compile_kernel(node, None)
+        else:
+            self.ns[kernel] = node.opdef.kernel
+            for key, value in kernel_attrs(node).items():
+                if type(value) in _LITERALS:
+                    args.append(f'{key}={value!r}')
+                else:
+                    attr = self.fresh('a')
+                    self.ns[attr] = value
+                    args.append(f'{key}={attr}')
+        call = f'{kernel}({", ".join(args)})'
+        if not outs:
+            self.line(depth, call, node)
+        elif len(outs) == 1 and not isinstance(node.opdef.outputs, str):
+            self.line(depth, f'{outs[0]} = {call}', node)
+        else:
+            self.line(depth, f'{", ".join(outs)}, = {call}', node)
+
+    def emit_if(self, node, inputs, outs, depth):
+        self.line(depth, f'if {inputs[0]}:', node)
+        for branch, header in (('then_branch', None), ('else_branch', 'else:')):
+            if header:
+                self.line(depth, header)
+            start = len(self.lines)
+            results = self.emit(self.library_program(node.attrs[branch].name), inputs[1:],
+                                depth + 1)
+            if outs:
+                self.line(depth + 1, f'{_targets(outs)} = {_targets(results)}')
+            elif len(self.lines) == start:
+                self.line(depth + 1, 'pass')
+
+    def emit_while(self, node, inputs, outs, depth):
+        loop_vars = [self.fresh('w') for _ in inputs]
+        cond = self.library_program(node.attrs['cond'].name)
+        body = self.library_program(node.attrs['body'].name)
+        self.line(depth, f'{_targets(loop_vars)} = {_targets(inputs)}')
+        self.line(depth, 'while True:', node)
+        (keep_going,) = self.emit(cond, loop_vars, depth + 1)
+        self.line(depth + 1, f'if not {keep_going}:')
+        self.line(depth + 2, 'break')
+        results = self.emit(body, loop_vars, depth + 1)
+        self.line(depth + 1, f'{_targets(loop_vars)} = {_targets(results)}')
+        self.line(depth, f'{_targets(outs)} = {_targets(loop_vars[:len(outs)])}')
+
+
+def _targets(names):
+    return ', '.join(names) + (',' if len(names) == 1 else '')
+
+
+def _reraise(error, line_nodes, code):
+    """Re-raise `error` from the generated function `code` as an OpError naming the node."""
     if isinstance(error, errors.OpError) and error.op is not None:
         raise error
     tb = error.__traceback__
-    op = None
+    node = None
     while tb is not None:
         if tb.tb_frame.f_code is code:
-            op = line_ops.get(tb.tb_lineno)
+            node = line_nodes.get(tb.tb_lineno)
         tb = tb.tb_next
-    if op is None:
+    if node is None:
         raise error
     where = ''
-    if op.origin is not None:
-        filename, lineno = errors.user_location(*op.origin)
+    if node.origin is not None:
+        filename, lineno = errors.user_location(*node.origin)
         where = f' defined at {filename}:{lineno}'
-    message = f'{getattr(error, "message", None) or error}\n\t [[node {op.name} ({op.type}){where}]]'
+    message = (f'{getattr(error, "message", None) or error}\n\t [[node {node.name} '
+               f'({node.type}){where}]]')
     cls = type(error) if isinstance(error, errors.OpError) else errors.InvalidArgumentError
-    raise cls(None, op, message) from error
+    raise cls(None, node, message) from error

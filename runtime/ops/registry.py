@@ -23,17 +23,20 @@ class OpDef:
     metadata; `defaults` are the attrs a graph node records when the caller left them out (the
     kernel's keyword defaults are the same values).
     infer(inputs, attrs) -> [(dtype, shape)] for each output, from the input tensors.
-    compile_kernel(op, compile_function) -> callable(*input_values): for ops whose kernel
-    depends on the graph (If and While run compiled library functions).
+    compile_kernel(node, compile_function) -> callable(*input_values): for ops whose kernel
+    needs the node itself (its payload: a variable's storage, a random generator).
+    structured: 'if' or 'while' for control flow, which the executor lowers to a Python
+    `if`/`while` around the code of the library functions named in the attrs.
     """
 
     __slots__ = ('name', 'kernel', 'infer', 'inputs', 'outputs', 'type_attrs', 'defaults',
-                 'stateful', 'compile_kernel', 'foldable')
+                 'stateful', 'compile_kernel', 'structured', 'foldable')
 
     def __init__(self, name, kernel=None, infer=None, *, inputs=('x',), outputs=('y',),
                  type_attrs=(('T', 0),), defaults=None, stateful=False, compile_kernel=None,
-                 foldable=True):
+                 structured=None, foldable=True):
         self.name = name
+        self.structured = structured
         self.defaults = defaults or {}
         self.kernel = kernel
         self.infer = infer

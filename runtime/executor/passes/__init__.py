@@ -1,0 +1,18 @@
+"""Optimization passes over a Program, run in this order before code generation.
+
+Every pass keeps semantics: stateful nodes and their order are never touched, and every
+output keeps exactly its dtype and shape.
+"""
+from runtime.executor.passes.prune import prune
+from runtime.executor.passes.fold_if import fold_if
+from runtime.executor.passes.simplify import simplify
+from runtime.executor.passes.fold_constants import fold_constants
+from runtime.executor.passes.cse import cse
+
+PIPELINE = (prune, fold_constants, fold_if, simplify, fold_constants, cse, simplify, prune)
+
+
+def optimize(program):
+    for run_pass in PIPELINE:
+        run_pass(program)
+    return program

@@ -1,0 +1,29 @@
+"""Folding an If whose predicate is a constant: the chosen branch's nodes replace it."""
+from runtime.executor.ir import lower
+
+
+def fold_if(program):
+    nodes = []
+    subst = {}
+    for node in program.nodes:
+        node.inputs = [subst.get((id(n), i), (n, i)) for n, i in node.inputs]
+        pred, _ = node.inputs[0] if node.inputs else (None, None)
+        if node.opdef.structured != 'if' or pred.type != 'Const':
+            nodes.append(node)
+            continue
+        branch = node.attrs['then_branch' if pred.attrs['value'] else 'else_branch']
+        fg = program.library[branch.name]
+        inlined = lower(fg, fg.inputs, fg.outputs)
+        arg_subst = {(id(p), 0): ref for p, ref in zip(inlined.params, node.inputs[1:])}
+        inlined.substitute(arg_subst)
+        params = {id(p) for p in inlined.params}
+        for inner in inlined.nodes:
+            if id(inner) not in params:
+                inner.name = f'{node.name}/{inner.name}'
+                inner.control = inner.control + node.control
+                nodes.append(inner)
+        for i, ref in enumerate(inlined.outputs):
+            subst[(id(node), i)] = ref
+    program.nodes = nodes
+    program.substitute(subst)
+    return program
