@@ -1,0 +1,88 @@
+"""`converted_call`, through which converted code makes every call, and `to_graph`."""
+import functools
+import inspect
+import sys
+import types
+import weakref
+
+from autograph import api, conversion
+from autograph.operators import py_builtins
+from autograph.pyct import errors, loader
+
+# Code from these packages (and the standard library) is called as it is.
+_LEAVE_ALONE = frozenset({'runtime', 'autograph', 'numpy', 'gast'}) | frozenset(
+    sys.stdlib_module_names)
+
+_converted = weakref.WeakKeyDictionary()
+
+
+def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
+    """Calls `f(*args, **kwargs)`, converting `f` first when it is user code."""
+    kwargs = kwargs or {}
+    overload = py_builtins.OVERLOADS.get(f) if _hashable(f) else None
+    if overload is not None:
+        return overload(*args, **kwargs)
+    options = options or getattr(caller_fn_scope, 'options', None)
+    if options is not None and not options.recursive:
+        return f(*args, **kwargs)
+    if isinstance(f, functools.partial):
+        return converted_call(f.func, f.args + tuple(args), {**f.keywords, **kwargs},
+                              caller_fn_scope, options)
+    target, bound_args = _unbind(f)
+    if target is None:
+        return f(*args, **kwargs)
+    return _converted_function(target)(*bound_args, *args, **kwargs)
+
+
+def to_graph(func):
+    """The converted version of `func`, a Python function that builds graph control flow when
+    called on symbolic tensors. Bound methods stay bound."""
+    func = getattr(func, 'python_function', func)
+    if inspect.ismethod(func):
+        return types.MethodType(_converted_function(func.__func__), func.__self__)
+    return _converted_function(func)
+
+
+def _hashable(f):
+    try:
+        hash(f)
+    except TypeError:
+        return False
+    return True
+
+
+def _unbind(f):
+    """The plain function to convert for the callable `f`, with the arguments binding adds;
+    (None, ()) when `f` must be called as it is."""
+    if inspect.ismethod(f):
+        function, bound = f.__func__, (f.__self__,)
+    elif isinstance(f, types.FunctionType):
+        function, bound = f, ()
+    elif not isinstance(f, type) and isinstance(getattr(type(f), '__call__', None),
+                                                types.FunctionType):
+        function, bound = type(f).__call__, (f,)
+    else:
+        return None, ()
+    if not _is_user_code(function):
+        return None, ()
+    return function, bound
+
+
+def _is_user_code(function):
+    if api.is_marked_do_not_convert(function) or getattr(function, '__ag_converted__', False):
+        return False
+    module = (function.__module__ or '').split('.')[0]
+    return module not in _LEAVE_ALONE
+
+
+def _converted_function(function):
+    converted = _converted.get(function)
+    if converted is None:
+        try:
+            entity = conversion.convert(function)
+        except errors.SourceUnavailableError:
+            return function
+        converted = loader.instantiate(entity.factory_code, function, sys.modules[__package__])
+        converted.__ag_converted__ = True
+        _converted[function] = converted
+    return converted

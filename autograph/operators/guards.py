@@ -1,0 +1,58 @@
+"""Checks that the operators make on the values they receive."""
+import dis
+import types
+
+import runtime as rt
+from runtime.tensor import is_symbolic
+
+from autograph.operators import located
+from autograph.pyct import origin_info
+
+
+def python_only(value, construct):
+    """`value` itself; a symbolic tensor raises, because `construct` cannot hold graph control
+    flow (the compiler wraps conditions and iterables written inside a `try` body)."""
+    if is_symbolic(value):
+        raise NotImplementedError(located.message(
+            f'tensor control flow inside {construct} is not supported: the `try` would not see '
+            'errors raised when the graph runs. Move the `try` out of the function, or make the '
+            'condition a Python value.'))
+    return value
+
+
+def check_returned(do_return, function_name):
+    """In a graph, fails at run time when the function ended without running a `return`."""
+    if is_symbolic(do_return):
+        rt.debugging.Assert(do_return, [
+            f'{function_name}: loop must iterate at least once to initialize the return value '
+            '(a `return` inside a tensor loop did not run and nothing was returned after it)'])
+
+
+def check_no_global_writes(functions, construct):
+    """Refuses a tensor `if`/loop whose blocks assign a `global` (it would leak graph values)."""
+    for function in functions:
+        for code in _code_objects(function.__code__):
+            for instruction in dis.get_instructions(code):
+                if instruction.opname == 'STORE_GLOBAL':
+                    origin = origin_info.lookup(code.co_filename, _line_of(code, instruction))
+                    where = f'{origin}: ' if origin else ''
+                    raise NotImplementedError(located.message(
+                        f"{where}assigning the global '{instruction.argval}' inside a {construct} "
+                        'whose condition is a tensor is not supported; return the value or '
+                        'use an rt.Variable instead.'))
+
+
+def _code_objects(code):
+    yield code
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            yield from _code_objects(constant)
+
+
+def _line_of(code, instruction):
+    line = None
+    for offset, number in dis.findlinestarts(code):
+        if offset > instruction.offset:
+            break
+        line = number
+    return line

@@ -1,0 +1,87 @@
+"""Sequences that a graph loop iterates by index: a tensor's rows, an `rt.range`, and
+`enumerate`/`zip` over them. `size()` is a scalar int32 tensor; `at(k)` the item at index k."""
+import runtime as rt
+from runtime.tensor import is_symbolic
+
+
+class TensorSequence:
+    """A sequence of graph values. It can only be iterated by a converted `for` loop."""
+
+    def __iter__(self):
+        raise TypeError(f'{type(self).__name__} of symbolic tensors can only be iterated by a '
+                        '`for` loop in converted code (ag.function or ag.to_graph).')
+
+
+class Rows(TensorSequence):
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def size(self):
+        return rt.shape(self.tensor)[0]
+
+    def at(self, k):
+        return rt.gather(self.tensor, k)
+
+
+class Range(TensorSequence):
+    """The values of `rt.range(start, limit, delta)`, computed from the index: the Range op
+    itself never has to run."""
+
+    def __init__(self, start, limit, delta):
+        self.start, self.limit, self.delta = start, limit, delta
+
+    def size(self):
+        span = self.limit - self.start
+        if self.start.dtype.is_integer:
+            count = -((-span) // self.delta)
+        else:
+            count = rt.ceil(span / self.delta)
+        return rt.maximum(rt.cast(count, rt.int32), 0)
+
+    def at(self, k):
+        return self.start + rt.cast(k, self.start.dtype) * self.delta
+
+
+class Enumerate(TensorSequence):
+
+    def __init__(self, sequence, start):
+        self.sequence, self.start = sequence, start
+
+    def size(self):
+        return self.sequence.size()
+
+    def at(self, k):
+        return k + self.start, self.sequence.at(k)
+
+
+class Zip(TensorSequence):
+
+    def __init__(self, sequences):
+        self.sequences = sequences
+
+    def size(self):
+        sizes = [s.size() for s in self.sequences]
+        smallest = sizes[0]
+        for size in sizes[1:]:
+            smallest = rt.minimum(smallest, size)
+        return smallest
+
+    def at(self, k):
+        return tuple(s.at(k) for s in self.sequences)
+
+
+def as_sequence(value):
+    """The TensorSequence of a symbolic tensor (or the sequence itself); None otherwise."""
+    if isinstance(value, TensorSequence):
+        return value
+    if not is_symbolic(value):
+        return None
+    if value.op.type == 'Range':
+        return Range(*value.op.inputs[:3])
+    return Rows(value)
+
+
+def to_sequence(value):
+    """Like as_sequence, but a Python value becomes the rows of a tensor (for `zip`)."""
+    return as_sequence(value) or Rows(rt.convert_to_tensor(value))
