@@ -161,6 +161,8 @@ def is_symbolic(x):
 
 
 def _format_value(value):
+    if isinstance(value, bytes):
+        return _text(value)
     if isinstance(value, np.ndarray) and value.dtype == object:
         value = np.vectorize(_text, otypes=[object])(value) if value.size else value
     return str(value)

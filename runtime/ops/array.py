@@ -191,15 +191,17 @@ def _concat_infer(inputs, attrs):
     return [(values[0].dtype, TensorShape(dims))]
 
 
-CONCAT = register('ConcatV2', lambda *args: np.concatenate(args[:-1], axis=int(args[-1])),
-                  _concat_infer, inputs=('values',), outputs=('output',),
-                  type_attrs=(('T', 0),))
+def _concat_kernel(*args, N=None):
+    return np.concatenate(args[:-1], axis=int(args[-1]))
+
+
+CONCAT = register('ConcatV2', _concat_kernel, _concat_infer, inputs=('values',),
+                  outputs=('output',), type_attrs=(('T', 0), ('Tidx', -1)))
 
 
 def concat(values, axis, name=None):
     inputs, _ = operands('ConcatV2', *values)
-    return apply(CONCAT, inputs + [np.int32(axis)], {'N': len(inputs), 'Tidx': dtypes.int32},
-                 name=name)
+    return apply(CONCAT, inputs + [np.int32(axis)], {'N': len(inputs)}, name=name)
 
 
 def _pack_kernel(*values, axis=0, N=None):

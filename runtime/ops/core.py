@@ -38,9 +38,9 @@ def constant(value, dtype=None, shape=None, name=None):
     if isinstance(value, EagerTensor):
         value = value._value if dtype is None or dtype is value.dtype else value._value.astype(
             dtype.np_dtype)
-    arr = to_numpy(value, dtype)
     if dtype is None:
-        dtype = dtypes.from_numpy(arr.dtype)
+        dtype = infer_dtype(value)
+    arr = to_numpy(value, dtype)
     if shape is not None:
         arr = _reshape_constant(arr, list(as_shape(shape)))
     graph = context.current_graph()

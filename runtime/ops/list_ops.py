@@ -27,7 +27,7 @@ def _set_item(handle, index, item, dynamic_size=False):
     return tuple(items)
 
 
-def _get_item(handle, index, element_dtype=None):
+def _get_item(handle, index, element_dtype=None, _element_shape=None):
     index = int(index)
     if not 0 <= index < len(handle) or handle[index] is None:
         raise errors.InvalidArgumentError(

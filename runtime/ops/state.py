@@ -21,7 +21,7 @@ def _handle_kernel(op, compile_function):
     return lambda: storage
 
 
-def _read(resource):
+def _read(resource, dtype=None):
     return resource.value
 
 
