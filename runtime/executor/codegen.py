@@ -11,6 +11,7 @@ import itertools
 import linecache
 
 from runtime import errors
+from runtime.executor import parallel
 from runtime.ops.registry import kernel_attrs
 
 _files = itertools.count()
@@ -33,6 +34,8 @@ def generate(program, library_program):
          '        _reraise(e, _line_nodes, _code)']) + '\n'
     ns = emitter.ns
     ns['_reraise'] = _reraise
+    if emitter.uses_pool:
+        ns['_submit'] = parallel.submit
     ns['_line_nodes'] = emitter.line_nodes
     code = compile(source, filename, 'exec')
     exec(code, ns)
@@ -50,6 +53,7 @@ class _Emitter:
         self.lines = []
         self.line_nodes = {}
         self._ids = itertools.count()
+        self.uses_pool = False
 
     def fresh(self, prefix):
         return f'{prefix}{next(self._ids)}'
@@ -62,7 +66,11 @@ class _Emitter:
     def emit(self, program, args, depth):
         """Emit `program` with its params bound to the expressions `args`; return its outputs."""
         names = {(id(p), 0): a for p, a in zip(program.params, args)}
+        concurrent = parallel.concurrent_nodes(program)
+        pending = {}  # id(node) -> (future name, output name), awaited before the first use
         for node in program.nodes:
+            for ref, _ in node.inputs:
+                self.await_result(pending, ref, depth)
             kind = node.opdef.name
             if kind == 'Placeholder':
                 if (id(node), 0) not in names:
@@ -81,15 +89,27 @@ class _Emitter:
             for i, out in enumerate(outs):
                 names[(id(node), i)] = out
             structured = node.opdef.structured
-            if structured == 'if':
+            if id(node) in concurrent:
+                future = self.fresh('f')
+                self.emit_call(node, inputs, [future], depth, submit=True)
+                pending[id(node)] = (future, outs[0])
+            elif structured == 'if':
                 self.emit_if(node, inputs, outs, depth)
             elif structured == 'while':
                 self.emit_while(node, inputs, outs, depth)
             else:
                 self.emit_call(node, inputs, outs, depth)
+        for ref, _ in program.outputs:
+            self.await_result(pending, ref, depth)
         return [names[(id(n), i)] for n, i in program.outputs]
 
-    def emit_call(self, node, inputs, outs, depth):
+    def await_result(self, pending, node, depth):
+        waiting = pending.pop(id(node), None)
+        if waiting is not None:
+            future, out = waiting
+            self.line(depth, f'{out} = {future}.result()', node)
+
+    def emit_call(self, node, inputs, outs, depth, submit=False):
         kernel = self.fresh('k')
         args = list(inputs)
         if node.opdef.compile_kernel is not None:
@@ -104,6 +124,9 @@ class _Emitter:
                     self.ns[attr] = value
                     args.append(f'{key}={attr}')
         call = f'{kernel}({", ".join(args)})'
+        if submit:
+            self.uses_pool = True
+            call = f'_submit({", ".join([kernel] + args)})'
         if not outs:
             self.line(depth, call, node)
         elif len(outs) == 1 and not isinstance(node.opdef.outputs, str):

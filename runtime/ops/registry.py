@@ -27,15 +27,18 @@ class OpDef:
     needs the node itself (its payload: a variable's storage, a random generator).
     structured: 'if' or 'while' for control flow, which the executor lowers to a Python
     `if`/`while` around the code of the library functions named in the attrs.
+    cost(input_specs, output_specs) -> estimated parallelizable work in flops (None: none or
+    unknown), from (dtype, shape) pairs; ops without one cost their output size. The executor uses it to decide what runs in parallel.
     """
 
     __slots__ = ('name', 'kernel', 'infer', 'inputs', 'outputs', 'type_attrs', 'defaults',
-                 'stateful', 'compile_kernel', 'structured', 'foldable')
+                 'stateful', 'compile_kernel', 'structured', 'foldable', 'cost')
 
     def __init__(self, name, kernel=None, infer=None, *, inputs=('x',), outputs=('y',),
                  type_attrs=(('T', 0),), defaults=None, stateful=False, compile_kernel=None,
-                 structured=None, foldable=True):
+                 structured=None, foldable=True, cost=None):
         self.name = name
+        self.cost = cost
         self.structured = structured
         self.defaults = defaults or {}
         self.kernel = kernel

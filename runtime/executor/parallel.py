@@ -1,0 +1,52 @@
+"""Running independent heavy nodes on a thread pool (numpy releases the GIL in its kernels).
+
+The cost rule: a stateless node whose estimated work is at least `HEAVY_FLOPS` is started on
+the pool when another heavy node comes after it in program order but before the first node
+that uses its result; that other node then runs on the calling thread at the same time, and
+the result is awaited just before its first use. Below the threshold, handing work to a thread
+costs more (tens of microseconds) than it saves, so everything else runs inline.
+"""
+import concurrent.futures
+import os
+
+HEAVY_FLOPS = 2_000_000
+
+_pool = None
+
+
+def submit(kernel, *args, **kwargs):
+    global _pool
+    if _pool is None:
+        _pool = concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2,
+                                                      thread_name_prefix='rt-executor')
+    return _pool.submit(kernel, *args, **kwargs)
+
+
+def cost(node):
+    """Estimated flops of `node`, or 0 when its shapes are not known."""
+    if node.opdef.cost is not None:
+        return node.opdef.cost([n.specs[i] for n, i in node.inputs], node.specs) or 0
+    return sum(shape.num_elements() or 0 for _, shape in node.specs)
+
+
+def concurrent_nodes(program):
+    """ids of the nodes of `program` to start on the pool (see the module docstring)."""
+    if (os.cpu_count() or 1) < 2:
+        return set()
+    nodes = program.nodes
+    heavy = [i for i, node in enumerate(nodes)
+             if not node.opdef.stateful and node.opdef.structured is None and
+             node.opdef.compile_kernel is None and len(node.specs) == 1 and
+             cost(node) >= HEAVY_FLOPS]
+    if len(heavy) < 2:
+        return set()
+    first_use = {}
+    for j, node in enumerate(nodes):
+        for ref, _ in node.inputs:
+            first_use.setdefault(id(ref), j)
+    chosen = set()
+    for i in heavy:
+        use = first_use.get(id(nodes[i]), len(nodes))
+        if any(i < k < use for k in heavy if id(nodes[k]) not in chosen):
+            chosen.add(id(nodes[i]))
+    return chosen

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Benchmark: our graphs and eager ops against hand-written numpy, measured in the same run.
+
+    python3 tools/bench.py [--json] [--quick]
+
+Each figure is the best of several repeats (timeit), so other load on the machine inflates
+both sides of a ratio alike. Ratios are what the targets speak of; the absolute times are
+printed for reference.
+"""
+import argparse
+import json
+import sys
+import textwrap
+import timeit
+
+import numpy as np
+
+import autograph as ag
+import runtime as rt
+
+
+def best(fn, number, repeat):
+    """Seconds per call: the best of `repeat` runs of `number` calls."""
+    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+
+
+# ---- the seed's programs, and their hand-written numpy equivalents ------------------------------
+
+def power(x, y):
+    result = rt.eye(10, dtype=rt.int32)
+    for _ in range(y):
+        result = rt.matmul(x, result)
+    return result
+
+
+def power_numpy(x, y):
+    result = np.eye(10, dtype=np.int32)
+    for _ in range(y):
+        result = np.matmul(x, result)
+    return result
+
+
+def range_sum(n):
+    total = 0
+    for i in rt.range(n):
+        total += i
+    return total
+
+
+def range_sum_numpy(n):
+    total = np.int32(0)
+    for i in np.arange(n, dtype=np.int32):
+        total = total + i
+    return total
+
+
+SIMPLE_RELU = textwrap.dedent('''
+    def simple_relu(x):
+        if rt.greater(x, 0):
+            return x
+        else:
+            return 0
+''')
+
+
+def fresh_simple_relu():
+    """A new simple_relu with its own code object, so no conversion cache can answer."""
+    namespace = {'rt': rt}
+    exec(compile(SIMPLE_RELU, '<bench simple_relu>', 'exec'), namespace)
+    return namespace['simple_relu']
+
+
+def two_matmuls(a, b, c, d):
+    return rt.matmul(a, b) + rt.matmul(c, d)
+
+
+def two_matmuls_numpy(a, b, c, d):
+    return np.matmul(a, b) + np.matmul(c, d)
+
+
+def chain(x):
+    for _ in range(100):
+        x = x + 1.0
+    return x
+
+
+def chain_numpy(x):
+    one = np.float32(1.0)
+    for _ in range(100):
+        x = np.add(x, one)
+    return x
+
+
+def measure(quick):
+    scale = 0.2 if quick else 1.0
+    rep = 3 if quick else 7
+    n = lambda k: max(1, int(k * scale))  # noqa: E731
+    rows = []
+
+    def row(name, ours, reference, target, unit_ref='hand numpy', ratio=True):
+        rows.append({'figure': name, 'ours_us': ours * 1e6, 'reference_us': reference * 1e6,
+                     'reference': unit_ref, 'ratio': ours / reference if ratio else None,
+                     'target': target})
+
+    rt.random.set_seed(0)
+    x = rt.random.uniform(shape=[10, 10], minval=-1, maxval=2, dtype=rt.int32)
+    xv = x.numpy()
+    power_graph = ag.function(power)
+    power_graph(x, 100)
+    hand = best(lambda: power_numpy(xv, 100), n(300), rep)
+    row('power(x,100) graph / hand numpy', best(lambda: power_graph(x, 100), n(300), rep),
+        hand, '<= 1.10')
+    row('power(x,100) eager / hand numpy', best(lambda: power(x, 100), n(300), rep), hand,
+        '<= 2.0')
+
+    range_graph = ag.function(range_sum)
+    limit = rt.constant(1000)
+    range_graph(limit)
+    row('rt.range(1000) sum loop graph / Python loop on numpy scalars',
+        best(lambda: range_graph(limit), n(100), rep),
+        best(lambda: range_sum_numpy(1000), n(100), rep), '<= 1.5', 'Python loop')
+
+    relu = ag.function(fresh_simple_relu())
+    scalar = rt.constant(1)
+    relu(scalar)
+    bare = best(lambda: np.maximum(1, 0), n(100000), rep)
+    row('steady call of simple_relu on a scalar', best(lambda: relu(scalar), n(50000), rep),
+        bare, '<= 5 us (~8x np.maximum)', 'bare np.maximum')
+
+    def first_call():
+        ag.function(fresh_simple_relu())(scalar)
+    row('first call (convert + trace) of simple_relu', best(first_call, n(20), rep), bare,
+        '<= 5000 us', 'bare np.maximum', ratio=False)
+
+    def convert():
+        ag.to_code(fresh_simple_relu())
+    row('to_code(simple_relu)', best(convert, n(50), rep), bare, '<= 2000 us',
+        'bare np.maximum', ratio=False)
+
+    chain_graph = ag.function(chain, autograph=False)
+    one = rt.constant(1.0)
+    chain_graph(one)
+    chain_graph_ours = best(lambda: chain_graph(one), n(5000), rep)
+    chain_hand = best(lambda: chain_numpy(np.float32(1.0)), n(5000), rep)
+    row('chain of 100 scalar adds, graph / numpy loop (per-op cost = ours/100)',
+        chain_graph_ours, chain_hand, 'close to 1')
+
+    big = [rt.random.uniform([200, 200], maxval=10, dtype=rt.int32) for _ in range(4)]
+    big_np = [t.numpy() for t in big]
+    parallel = ag.function(two_matmuls)
+    parallel(*big)
+    row('two independent 200x200 int32 matmuls, graph / hand numpy (thread pool)',
+        best(lambda: parallel(*big), n(50), rep),
+        best(lambda: two_matmuls_numpy(*big_np), n(50), rep), '< 1.0 on 2+ cores')
+    return rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--json', action='store_true', help='print the figures as JSON')
+    parser.add_argument('--quick', action='store_true', help='fewer repeats (for tests)')
+    args = parser.parse_args(argv)
+    rows = measure(args.quick)
+    if args.json:
+        json.dump({'numpy': np.__version__, 'python': sys.version.split()[0], 'figures': rows},
+                  sys.stdout, indent=2)
+        print()
+        return
+    print(f'numpy {np.__version__}, Python {sys.version.split()[0]}')
+    print(f'{"figure":<72} {"ours µs":>10} {"ref µs":>10} {"ratio":>7}  target')
+    for r in rows:
+        ratio = f'{r["ratio"]:.2f}' if r['ratio'] is not None else '-'
+        print(f'{r["figure"]:<72} {r["ours_us"]:>10.1f} {r["reference_us"]:>10.2f} {ratio:>7}  '
+              f'{r["target"]}')
+
+
+if __name__ == '__main__':
+    main()
