@@ -117,10 +117,10 @@ def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - rt
 
 def _reshape_infer(inputs, attrs):
     x, shape = inputs
-    target = _shape_from(shape)
-    if target.rank is None:
-        return [(x.dtype, target)]
-    dims = target.as_list()
+    known = constant_value(shape)
+    if known is None:  # the rank is known from the shape operand's length, if at all
+        return [(x.dtype, _shape_from(shape))]
+    dims = [int(d) for d in np.ravel(known)]
     if -1 in dims:
         n = x.shape.num_elements()
         rest = 1
