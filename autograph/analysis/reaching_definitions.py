@@ -3,7 +3,8 @@
 A definition is a pair (name, node that binds it). At function entry each local name that is
 not a parameter has the pseudo-definition (name, None): "unbound". A name may be undefined at a
 point when its unbound pseudo-definition reaches that point. Each compound statement gets
-`Static.MAYBE_UNDEFINED`, the names that may be unbound on entry to its header.
+`Static.MAYBE_UNDEFINED`, the names that may be unbound on entry to its header, and
+`Static.MAYBE_DEFINED`, those that a real definition may reach there.
 """
 import gast
 
@@ -29,3 +30,5 @@ def analyze(graph, fn_node):
             reaching_in |= reaching_out[predecessor]
         anno.setanno(stmt, anno.Static.MAYBE_UNDEFINED,
                      frozenset(name for name, definition in reaching_in if definition is None))
+        anno.setanno(stmt, anno.Static.MAYBE_DEFINED,
+                     frozenset(name for name, definition in reaching_in if definition is not None))

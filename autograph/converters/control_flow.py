@@ -108,9 +108,19 @@ class ControlFlowTransformer(transformer.Base):
         return functions, get_state, set_state
 
     def _prelude(self, node, names):
-        """`name = ag__.Undefined('name')` for the carried names that may be unbound."""
+        """For the carried names that may be unbound: `name = ag__.Undefined('name')`, or
+        `name = ag__.ldu(lambda: name, 'name')` when they may also be bound."""
         maybe_undefined = anno.getanno(node, anno.Static.MAYBE_UNDEFINED)
-        return _undefined_assignments(n for n in names if n in maybe_undefined)
+        maybe_defined = anno.getanno(node, anno.Static.MAYBE_DEFINED)
+        statements = []
+        for name in names:
+            if name in maybe_undefined and name in maybe_defined:
+                statements += templates.replace(
+                    'name = ag__.ldu(lambda: name, label)', name=name,
+                    label=gast.Constant(value=name, kind=None))
+            elif name in maybe_undefined:
+                statements += _undefined_assignments([name])
+        return statements
 
     def _guard_try(self, value):
         """Inside a `try` body, a tensor condition or iterable is refused at run time."""

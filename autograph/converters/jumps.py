@@ -2,7 +2,7 @@
 
 Graph control flow has no jumps, so a jump becomes `flag = True` and every statement that Python
 would skip after it is put under `if not flag:`. When one branch of an `if` always jumps and the
-other never does, the statements after the `if` move into the other branch instead, which keeps
+other may complete, the statements after the `if` move into the other branch instead, which keeps
 the code simple and gives both branches of a tensor `if` the same outputs.
 """
 import enum
@@ -39,7 +39,8 @@ def _classify_statement(statement, kind):
         return Jumps.NEVER
     if isinstance(statement, gast.If):
         body, orelse = classify(statement.body, kind), classify(statement.orelse, kind)
-        return Jumps.ALWAYS if body == orelse == Jumps.ALWAYS else max(body, orelse)
+        return Jumps.ALWAYS if body == orelse == Jumps.ALWAYS else min(max(body, orelse),
+                                                                          Jumps.MAYBE)
     if isinstance(statement, _LOOPS):
         if kind is not gast.Return:
             return Jumps.NEVER      # break and continue belong to the inner loop
@@ -90,12 +91,12 @@ class JumpRewriter(transformer.Base):
         return result
 
     def _move_into_branch(self, node, rest):
-        """Moves `rest` into the branch of `node` that never jumps, if the other always does."""
+        """Moves `rest` into the branch of `node` that may complete, if the other always jumps."""
         body, orelse = classify(node.body, self.kind), classify(node.orelse, self.kind)
-        if body == Jumps.ALWAYS and orelse == Jumps.NEVER:
+        if body == Jumps.ALWAYS and orelse != Jumps.ALWAYS:
             node.orelse = node.orelse + rest
             return []
-        if orelse == Jumps.ALWAYS and body == Jumps.NEVER:
+        if orelse == Jumps.ALWAYS and body != Jumps.ALWAYS:
             node.body = node.body + rest
             return []
         return rest

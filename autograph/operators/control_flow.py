@@ -13,6 +13,7 @@ from autograph.operators import guards, located, tensor_iteration
 from autograph.operators.variables import Undefined, UndefinedReturnValue
 
 _UNSET = (Undefined, UndefinedReturnValue, type(None))
+_probes = []   # graphs of first iterations being traced (see _initialize_from_first_iteration)
 
 
 def if_exp(cond, if_true, if_false, expr_repr):
@@ -34,6 +35,9 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
 def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
     guards.check_no_global_writes((body, orelse), '`if` statement')
     initial = get_state()
+    if _probes:
+        _probe_if(body, orelse, get_state, set_state, initial, nouts)
+        return
     outputs = {}
 
     def branch(block, which, other):
@@ -64,6 +68,26 @@ def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
                              and (in_if is in_else or _equal_scalars(in_if, in_else)))
         final.append(in_if if same_python_value else result)
     set_state(tuple(final) + tuple(initial[nouts:]))
+
+
+def _probe_if(body, orelse, get_state, set_state, initial, nouts):
+    """While tracing a first iteration only types matter, and a loop variable may still be
+    unset (e.g. the return value before the `return` in the loop ran): each branch runs in a
+    throwaway graph and each output takes the type of the branch that sets it."""
+    outputs = []
+    for block in (body, orelse):
+        with FuncGraph('autograph_probe_branch', _probes[-1]).as_default():
+            set_state(initial)
+            block()
+            outputs.append(get_state()[:nouts])
+    merged = []
+    for in_if, in_else in zip(*outputs):
+        value = in_else if isinstance(in_if, _UNSET) or not isinstance(in_if, rt.Tensor) and \
+            isinstance(in_else, rt.Tensor) else in_if
+        if isinstance(value, rt.Tensor):
+            value = _probes[-1].add_input(value.dtype, value.shape, 'probe')
+        merged.append(value)
+    set_state(tuple(merged) + tuple(initial[nouts:]))
 
 
 def _equal_scalars(a, b):
@@ -214,12 +238,16 @@ def _initialize_from_first_iteration(test, body, get_state, set_state, symbol_na
     outer = context.current_graph()
     probe = FuncGraph('autograph_first_iteration', outer)
     probe.library = dict(outer.library)
-    with probe.as_default():
-        set_state(initial)
-        test()
-        body()
-        after_one = get_state()
-        types = {i: _shape_and_dtype(after_one[i], symbol_names[i]) for i in unset}
+    _probes.append(probe)
+    try:
+        with probe.as_default():
+            set_state(initial)
+            test()
+            body()
+            after_one = get_state()
+            types = {i: _shape_and_dtype(after_one[i], symbol_names[i]) for i in unset}
+    finally:
+        _probes.pop()
     for i, (shape, dtype) in types.items():
         initial[i] = rt.zeros([d if d is not None else 0 for d in shape.as_list()], dtype=dtype)
         if not shape.is_fully_defined():

@@ -21,11 +21,10 @@ class Static(enum.Enum):
     SCOPE = 'activity.Scope of a block, function or lambda'
     BODY_SCOPE = 'activity.Scope of the body of a compound statement'
     ORELSE_SCOPE = 'activity.Scope of the else block of an if'
-    ITERATE_SCOPE = 'activity.Scope of the target of a for loop'
-    COND_SCOPE = 'activity.Scope of the test of an if or while'
     LIVE_IN = 'names live on entry to a statement'
     LIVE_OUT = 'names live after a statement'
     MAYBE_UNDEFINED = 'names that may be unbound on entry to a statement'
+    MAYBE_DEFINED = 'names that a definition may reach on entry to a statement'
 
 
 def getanno(node, key, default=None):
