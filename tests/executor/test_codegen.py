@@ -1,0 +1,90 @@
+"""The generated code: straight-line Python, inlined control flow, errors that name the op."""
+import linecache
+
+import numpy as np
+import pytest
+
+import runtime as rt
+from runtime import executor
+from runtime.executor import parallel
+
+
+def test_a_graph_becomes_one_function_with_an_if_and_a_while():
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.int32, [], name='x')
+        out = rt.cond(x > 0, lambda: x, lambda: rt.negative(x))
+        _, total = rt.while_loop(lambda i, t: i < x, lambda i, t: (i + 1, t + i), [0, 0])
+    run = executor.compile_graph(g, [x], [out, total])
+    assert '\n        if ' in run.source and '\n        while True:' in run.source
+    assert run(np.int32(-4)) == (4, 0)
+    assert run(np.int32(5)) == (5, 10)
+    assert linecache.getline(run.__code__.co_filename, 1).startswith('def run(')
+
+
+def test_the_plan_is_compiled_once_and_cached():
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.float32, [], name='x')
+        y = x + 1.0
+    assert executor.compile_graph(g, [x], [y]) is executor.compile_graph(g, [x], [y])
+
+
+def test_a_failing_op_names_itself_and_the_users_line():
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.float32, [None], name='x')
+        picked = rt.gather(x, [5])  # the line the error must name
+    line = test_a_failing_op_names_itself_and_the_users_line.__code__.co_firstlineno + 4
+    with pytest.raises(rt.errors.InvalidArgumentError) as info:
+        g.run(picked, {x: np.zeros(2, np.float32)})
+    message = str(info.value)
+    assert 'GatherV2' in message and 'indices[0] = 5 is not in [0, 2)' in message
+    assert f'test_codegen.py:{line}' in message
+    assert info.value.op.name == 'GatherV2'
+
+
+def test_errors_inside_an_inlined_branch_name_the_branch_op():
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.int32, [], name='x')
+        out = rt.cond(x > 0, lambda: rt.gather(rt.constant([1, 2]), [x]), lambda: rt.constant([0]))
+    assert g.run(out, {x: -1}).tolist() == [0]
+    with pytest.raises(rt.errors.InvalidArgumentError, match=r'cond/GatherV2'):
+        g.run(out, {x: 7})
+
+
+def test_stateful_ops_run_in_program_order_even_when_unused(capsys):
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.int32, [], name='x')
+        rt.print('first', x)
+        y = x * 2
+        rt.print('second', y)
+        rt.print('third')
+    g.run(y, {x: 3})
+    assert capsys.readouterr().out == 'first 3\nsecond 6\nthird\n'
+
+
+def test_independent_heavy_matmuls_start_on_the_pool():
+    g = rt.Graph()
+    with g.as_default():
+        a, b, c, d = [rt.placeholder(rt.int32, [200, 200]) for _ in range(4)]
+        out = rt.matmul(a, b) + rt.matmul(c, d)
+    run = executor.compile_graph(g, [a, b, c, d], [out])
+    if parallel.concurrent_nodes(executor.optimized_program(g, [a, b, c, d], [out])):
+        assert '_submit(' in run.source and '.result()' in run.source
+    values = [np.random.default_rng(i).integers(0, 5, (200, 200)).astype(np.int32)
+              for i in range(4)]
+    np.testing.assert_array_equal(run(*values)[0], values[0] @ values[1] + values[2] @ values[3])
+
+
+def test_small_or_float_matmuls_stay_inline():
+    g = rt.Graph()
+    with g.as_default():
+        a, b = [rt.placeholder(rt.int32, [10, 10]) for _ in range(2)]
+        c, d = [rt.placeholder(rt.float32, [500, 500]) for _ in range(2)]
+        small = rt.matmul(a, b) + rt.matmul(b, a)
+        blas = rt.matmul(c, d) + rt.matmul(d, c)
+    assert '_submit(' not in executor.compile_graph(g, [a, b], [small]).source
+    assert '_submit(' not in executor.compile_graph(g, [c, d], [blas]).source
