@@ -29,12 +29,20 @@ _PREFIX = 'tf__'
 
 
 class ConvertedEntity:
-    """The result of converting one function: its source and the code of its factory."""
+    """The result of converting one function: the code of its factory and, on demand, the
+    source of the converted function."""
 
-    def __init__(self, name, function_source, factory_code):
+    def __init__(self, name, node, factory_code):
         self.name = name
-        self.function_source = function_source
+        self.node = node
         self.factory_code = factory_code
+        self._source = None
+
+    @property
+    def function_source(self):
+        if self._source is None:
+            self._source = function_source(self.node)
+        return self._source
 
 
 def convert_tree(node, origin_lines, filename, first_lineno, function_name):
@@ -99,4 +107,4 @@ def _convert(fn):
     module_source, source_map = origin_info.unparse_with_source_map(
         gast.Module(body=module, type_ignores=[]))
     factory_code = loader.compile_factory(module_source, source_map, fn.__qualname__)
-    return ConvertedEntity(fn.__name__, function_source(node), factory_code)
+    return ConvertedEntity(fn.__name__, node, factory_code)

@@ -180,10 +180,10 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
     initial = list(get_state())
     unset = [i for i, v in enumerate(initial) if isinstance(v, (Undefined, UndefinedReturnValue))]
     invariants = _shape_invariants(opts.get('shape_invariants'), initial)
+    must_iterate = [symbol_names[i] for i in unset if isinstance(initial[i], Undefined)]
     if unset:
         _initialize_from_first_iteration(test, body, get_state, set_state, symbol_names,
                                          initial, unset, invariants)
-    must_iterate = [symbol_names[i] for i in unset if isinstance(initial[i], Undefined)]
     set_state(initial)
     iterations = [rt.constant(0)]
 

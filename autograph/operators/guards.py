@@ -35,11 +35,11 @@ def check_no_global_writes(functions, construct):
             for instruction in dis.get_instructions(code):
                 if instruction.opname == 'STORE_GLOBAL':
                     origin = origin_info.lookup(code.co_filename, _line_of(code, instruction))
-                    where = f'{origin}: ' if origin else ''
+                    where = f' (at {origin})' if origin else ''
                     raise NotImplementedError(located.message(
-                        f"{where}assigning the global '{instruction.argval}' inside a {construct} "
-                        'whose condition is a tensor is not supported; return the value or '
-                        'use an rt.Variable instead.'))
+                        f"assigning the global '{instruction.argval}'{where} inside a "
+                        f'{construct} whose condition is a tensor is not supported; return the '
+                        'value or use an rt.Variable instead.'))
 
 
 def _code_objects(code):

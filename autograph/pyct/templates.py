@@ -18,12 +18,18 @@ import gast
 from autograph.pyct import anno, parser, qual_names
 
 
+_parsed = {}
+
+
 def replace(template, **subs):
     """Returns the statements of `template` with the placeholders in `subs` filled in."""
-    module = parser.parse(textwrap.dedent(template))
-    for node in gast.walk(module):
-        anno.setanno(node, anno.Basic.GENERATED, True)
-    return _Filler(subs).visit_block(module.body)
+    statements = _parsed.get(template)
+    if statements is None:
+        statements = parser.parse(textwrap.dedent(template)).body
+        for node in gast.walk(gast.Module(body=statements, type_ignores=[])):
+            anno.setanno(node, anno.Basic.GENERATED, True)
+        _parsed[template] = statements
+    return _Filler(subs).visit_block(copy_tree(statements))
 
 
 def replace_as_expression(template, **subs):

@@ -1,0 +1,81 @@
+"""`ag.to_code` shows readable Python; the CLI converts a file from its text without running it."""
+import os
+import subprocess
+import sys
+
+import autograph as ag
+import runtime as rt
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def simple_relu(x):
+    if rt.greater(x, 0):
+        return x
+    else:
+        return 0
+
+
+def test_to_code_of_simple_relu_is_python_using_if_stmt():
+    code = ag.to_code(simple_relu)
+    compile(code, '<to_code>', 'exec')
+    assert code.startswith('def tf__simple_relu(x):')
+    assert "with ag__.FunctionScope('simple_relu', 'fscope'" in code
+    assert ("ag__.if_stmt(ag__.converted_call(ag__.ld(rt).greater, (ag__.ld(x), 0), None, "
+            "fscope), if_body, else_body, get_state, set_state, ('do_return', 'retval_'), 2)"
+            in code)
+    assert 'return fscope.ret(retval_, do_return)' in code
+
+
+def test_set_loop_options_becomes_loop_options():
+    def f(x):
+        while x < 10:
+            ag.experimental.set_loop_options(maximum_iterations=3)
+            x = x + 1
+        return x
+
+    code = ag.to_code(f)
+    assert 'set_loop_options' not in code
+    assert "{'maximum_iterations': 3}" in code
+    assert ag.to_graph(f)(0) == 10
+
+
+def _cli(*args, cwd):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    return subprocess.run([sys.executable, '-m', 'autograph', 'convert', *args], cwd=cwd,
+                          env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_cli_converts_functions_and_methods_without_running_the_file(tmp_path):
+    marker = tmp_path / 'ran'
+    source = tmp_path / 'program.py'
+    source.write_text(
+        f'open({str(marker)!r}, "w").write("ran")\n\n'
+        'def f(x):\n    if x > 0:\n        x = -x\n    return x\n\n'
+        'class Model:\n    def step(self, y):\n        while y > 0:\n            y -= 1\n'
+        '        return y\n')
+    result = _cli(str(source), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert 'def tf__f(x):' in result.stdout and 'def tf__step(self, y):' in result.stdout
+    assert not marker.exists()
+    out = tmp_path / 'out.py'
+    result = _cli(str(source), '--function', 'Model.step', '--output', str(out), cwd=tmp_path)
+    assert result.returncode == 0 and 'ag__.while_stmt' in out.read_text()
+    assert 'tf__f' not in out.read_text()
+
+
+def test_cli_errors_are_one_line(tmp_path):
+    bad = tmp_path / 'bad.py'
+    bad.write_text('def f(:\n    pass\n')
+    good = tmp_path / 'good.py'
+    good.write_text('def f(x):\n    return x\n')
+    for args in ([str(bad)], [str(tmp_path / 'missing.py')], [str(good), '--function', 'g']):
+        result = _cli(*args, cwd=tmp_path)
+        assert result.returncode != 0
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_cli_loads_neither_numpy_nor_runtime():
+    result = subprocess.run([sys.executable, '/work/shared/tools/check_layers.py'], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout
