@@ -21,9 +21,13 @@ def __getattr__(name):
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'autograph' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    loaded = importlib.import_module(module)
+    # Bind every name this module serves: importing `autograph.function` sets the package
+    # attribute `function` to the module itself, which must not shadow `ag.function`.
+    for lazy_name, lazy_module in _LAZY.items():
+        if lazy_module == module:
+            globals()[lazy_name] = getattr(loaded, lazy_name)
+    return globals()[name]
 
 
 __all__ = ['to_code', 'to_graph', 'do_not_convert', 'experimental', 'function', 'Function',
