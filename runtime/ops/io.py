@@ -52,8 +52,8 @@ def print(*inputs, sep=' ', end='\n', output_stream=None, name=None):  # noqa: A
 
 def _assert_kernel(condition, *data, summarize=3):
     if not np.all(condition):
-        shown = ', '.join(_format_value(d) for d in data)
-        raise errors.InvalidArgumentError(message=f'assertion failed: [{shown}]')
+        shown = ' '.join(f'[{_format_value(d)}]' for d in data)
+        raise errors.InvalidArgumentError(message=f'assertion failed: {shown}')
 
 
 ASSERT = register('Assert', _assert_kernel, no_outputs, inputs=('condition', 'data'),
@@ -78,8 +78,8 @@ def _assert_binary(compare, symbol, public_name):
         (x, y), _ = operands(public_name, x, y)
         x, y = convert_to_tensor(x), convert_to_tensor(y)
         holds = reduce_all(compare(x, y))
-        prefix = f'{message} ' if message else ''
-        data = [f'{prefix}Condition x {symbol} y did not hold element-wise:', 'x =', x, 'y =', y]
+        data = ([message] if message else []) + [
+            f'Condition x {symbol} y did not hold element-wise:', 'x =', x, 'y =', y]
         return Assert(holds, data, summarize, name=name or public_name)
     check.__name__ = check.__qualname__ = public_name
     check.__doc__ = (f'Raise rt.errors.InvalidArgumentError with `message` unless x {symbol} y '
