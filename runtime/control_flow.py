@@ -255,9 +255,14 @@ def _check_body_result(args, result, single, flat, invariants, names):
         if value is None:
             raise ValueError(f'Loop variable {label} became None in the loop body; it must stay '
                              f'a tensor of dtype {entry.dtype.name}.')
-        t = value if isinstance(value, Tensor) or hasattr(value, '_as_tensor') else \
-            convert_to_tensor(value, entry.dtype)
-        t = convert_to_tensor(t)
+        if isinstance(value, Tensor) or hasattr(value, '_as_tensor'):
+            t = convert_to_tensor(value)
+        else:
+            try:
+                t = convert_to_tensor(value, entry.dtype)
+            except TypeError as e:
+                raise TypeError(f'Loop variable {label} enters the loop as {entry.dtype.name} but '
+                                f'the body sets it to {value!r}: {e}') from None
         if t.dtype is not entry.dtype:
             raise TypeError(f'Loop variable {label} enters the loop as {entry.dtype.name} but '
                             f'has dtype {t.dtype.name} after one iteration; a loop variable must '
