@@ -241,3 +241,12 @@ def test_seeded_graph_runs_are_reproducible_across_set_seed():
     np.testing.assert_array_equal(a1, b1)
     np.testing.assert_array_equal(a2, b2)
     assert (a1 != a2).any()
+
+
+def test_a_failing_op_on_constants_fails_when_the_graph_runs_not_when_it_is_built():
+    g = rt.Graph()
+    with g.as_default():
+        bad = rt.gather(rt.constant([0.0]), [1])
+        out = bad + 1.
+    with pytest.raises(rt.errors.InvalidArgumentError, match=r'GatherV2 \(GatherV2\)'):
+        g.run(out)
