@@ -13,7 +13,7 @@ optimizations_enabled = True  # tests turn this off to compare against unoptimiz
 def optimized_program(graph, inputs, outputs):
     """The Program that runs for these inputs and outputs (`str()` of it is readable)."""
     program = lower(graph, inputs, outputs)
-    return passes.optimize(program) if optimizations_enabled else passes.prune(program)
+    return passes.optimize(program, passes.PIPELINE if optimizations_enabled else (passes.prune,))
 
 
 def compile_graph(graph, inputs, outputs):
@@ -21,8 +21,7 @@ def compile_graph(graph, inputs, outputs):
     key = (tuple(map(id, inputs)), tuple(map(id, outputs)), optimizations_enabled)
     plan = graph._plans.get(key)
     if plan is None:
-        program = optimized_program(graph, inputs, outputs)
-        plan = graph._plans[key] = generate(program, _library_programs(graph.library))
+        plan = graph._plans[key] = generate(optimized_program(graph, inputs, outputs))
     return plan
 
 
@@ -30,14 +29,3 @@ def compile_function(func_graph):
     """The compiled plan of a FuncGraph: its inputs to its outputs."""
     return compile_graph(func_graph, func_graph.inputs, func_graph.outputs)
 
-
-def _library_programs(library):
-    cache = {}
-
-    def library_program(name):
-        program = cache.get(name)
-        if program is None:
-            fg = library[name]
-            program = cache[name] = optimized_program(fg, fg.inputs, fg.outputs)
-        return program
-    return library_program

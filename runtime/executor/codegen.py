@@ -9,22 +9,25 @@ cost on the normal path.
 """
 import itertools
 import linecache
+import operator
 
 from runtime import errors
 from runtime.executor import parallel
 from runtime.ops.registry import kernel_attrs
 
 _files = itertools.count()
+# Kernels that are Python operators are written inline (`v3 = v1 + v2`): same semantics,
+# no call. (Their numpy scalar fast path is why kernels use them; see runtime/ops/math.py.)
+_INFIX = {operator.add: '+', operator.sub: '-', operator.mul: '*', operator.truediv: '/',
+          operator.pow: '**', operator.lt: '<', operator.le: '<=', operator.gt: '>',
+          operator.ge: '>='}
 _LITERALS = (bool, int, float, str, type(None))
 _HEADER_LINES = 2  # `def run(...):` and `try:`
 
 
-def generate(program, library_program):
-    """A function (*param values) -> tuple of output values.
-
-    `library_program(name)` returns the optimized Program of a library function.
-    """
-    emitter = _Emitter(library_program)
+def generate(program):
+    """A function (*param values) -> tuple of output values."""
+    emitter = _Emitter()
     params = [f'p{i}' for i in range(len(program.params))]
     results = emitter.emit(program, params, 2)
     filename = f'<rt plan {next(_files)}: {program.name}>'
@@ -47,8 +50,7 @@ def generate(program, library_program):
 
 
 class _Emitter:
-    def __init__(self, library_program):
-        self.library_program = library_program
+    def __init__(self):
         self.ns = {}
         self.lines = []
         self.line_nodes = {}
@@ -110,6 +112,13 @@ class _Emitter:
             self.line(depth, f'{out} = {future}.result()', node)
 
     def emit_call(self, node, inputs, outs, depth, submit=False):
+        symbol = _INFIX.get(node.opdef.kernel)
+        if symbol is not None and not submit and len(outs) == 1 and not kernel_attrs(node):
+            self.line(depth, f'{outs[0]} = {inputs[0]} {symbol} {inputs[1]}', node)
+            return
+        if node.opdef.kernel is operator.neg and not submit:
+            self.line(depth, f'{outs[0]} = -{inputs[0]}', node)
+            return
         kernel = self.fresh('k')
         args = list(inputs)
         if node.opdef.compile_kernel is not None:
@@ -136,12 +145,11 @@ class _Emitter:
 
     def emit_if(self, node, inputs, outs, depth):
         self.line(depth, f'if {inputs[0]}:', node)
-        for branch, header in (('then_branch', None), ('else_branch', 'else:')):
+        for branch, header in zip(node.branches, (None, 'else:')):
             if header:
                 self.line(depth, header)
             start = len(self.lines)
-            results = self.emit(self.library_program(node.attrs[branch].name), inputs[1:],
-                                depth + 1)
+            results = self.emit(branch, inputs[1:], depth + 1)
             if outs:
                 self.line(depth + 1, f'{_targets(outs)} = {_targets(results)}')
             elif len(self.lines) == start:
@@ -149,16 +157,33 @@ class _Emitter:
 
     def emit_while(self, node, inputs, outs, depth):
         loop_vars = [self.fresh('w') for _ in inputs]
-        cond = self.library_program(node.attrs['cond'].name)
-        body = self.library_program(node.attrs['body'].name)
+        cond, body = node.branches
         self.line(depth, f'{_targets(loop_vars)} = {_targets(inputs)}')
+        head = len(self.lines)
         self.line(depth, 'while True:', node)
         (keep_going,) = self.emit(cond, loop_vars, depth + 1)
-        self.line(depth + 1, f'if not {keep_going}:')
-        self.line(depth + 2, 'break')
+        test = self.single_assignment(head + 1, keep_going)
+        if test is not None:  # the condition is one expression: `while a < b:`
+            del self.lines[head:]
+            self.line(depth, f'while {test}:', self.line_nodes.pop(head + 2 + _HEADER_LINES))
+        else:
+            self.line(depth + 1, f'if not {keep_going}:')
+            self.line(depth + 2, 'break')
         results = self.emit(body, loop_vars, depth + 1)
-        self.line(depth + 1, f'{_targets(loop_vars)} = {_targets(results)}')
+        changed = [(var, new) for var, new in zip(loop_vars, results) if var != new]
+        if changed:
+            self.line(depth + 1, f'{_targets([v for v, _ in changed])} = '
+                                 f'{_targets([n for _, n in changed])}')
+        elif test is not None and len(self.lines) == head + 1:
+            self.line(depth + 1, 'pass')
         self.line(depth, f'{_targets(outs)} = {_targets(loop_vars[:len(outs)])}')
+
+    def single_assignment(self, start, name):
+        """The expression if the lines from `start` on are exactly `name = <expression>`."""
+        if len(self.lines) != start + 1:
+            return None
+        target, _, expression = self.lines[start].strip().partition(' = ')
+        return expression if target == name else None
 
 
 def _targets(names):

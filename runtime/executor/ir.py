@@ -11,7 +11,11 @@ from runtime.ops.core import CONST
 
 
 class Node:
-    __slots__ = ('opdef', 'name', 'inputs', 'control', 'attrs', 'payload', 'origin', 'specs')
+    """One op. Control flow nodes hold their functions as `branches`: (then, else) for an If,
+    (cond, body) for a While; their params line up with the node's inputs after the predicate."""
+
+    __slots__ = ('opdef', 'name', 'inputs', 'control', 'attrs', 'payload', 'origin', 'specs',
+                 'branches')
 
     def __init__(self, opdef, name, inputs, control, attrs, payload, origin, specs):
         self.opdef = opdef
@@ -22,6 +26,7 @@ class Node:
         self.payload = payload
         self.origin = origin      # (file, line) where the user created the op
         self.specs = specs        # [(dtype, shape)] of the outputs
+        self.branches = ()
 
     @property
     def type(self):
@@ -37,12 +42,11 @@ class Node:
 
 
 class Program:
-    def __init__(self, name, nodes, params, outputs, library):
+    def __init__(self, name, nodes, params, outputs):
         self.name = name
         self.nodes = nodes
         self.params = params
         self.outputs = outputs
-        self.library = library
 
     def substitute(self, subst):
         """Redirect every use of `(node, i)` keys in `subst` (by id) to their replacements."""
@@ -61,10 +65,14 @@ class Program:
         self.outputs = [resolve(ref) for ref in self.outputs]
 
     def __str__(self):
+        return '\n'.join(self._lines(''))
+
+    def _lines(self, pad):
         names = {}
         for i, node in enumerate(self.params):
             names[(id(node), 0)] = node.name
-        lines = [f'program {self.name}({", ".join(_spec(n.name, n.specs[0]) for n in self.params)})']
+        lines = [f'{pad}program {self.name}'
+                 f'({", ".join(_spec(n.name, n.specs[0]) for n in self.params)})']
         for node in self.nodes:
             if node in self.params:
                 continue
@@ -76,10 +84,12 @@ class Program:
             if node.type == 'Const':
                 args = np.array2string(np.asarray(node.attrs['value'], dtype=object), threshold=6)
             head = ', '.join(_spec(o, s) for o, s in zip(outs, node.specs)) or '_'
-            lines.append(f'  {head} = {node.type}({args})')
-        lines.append('  return ' + ', '.join(names.get((id(n), i), f'{n.name}:{i}')
-                                             for n, i in self.outputs))
-        return '\n'.join(lines)
+            lines.append(f'{pad}  {head} = {node.type}({args})')
+            for branch in node.branches:
+                lines.extend(branch._lines(pad + '    '))
+        lines.append(f'{pad}  return ' + ', '.join(names.get((id(n), i), f'{n.name}:{i}')
+                                                   for n, i in self.outputs))
+        return lines
 
 
 def _spec(name, spec):
@@ -87,16 +97,27 @@ def _spec(name, spec):
     return f'{name}:{dtype.name}{list(shape) if shape.rank is not None else "[?]"}'
 
 
+_BRANCH_ATTRS = {'if': ('then_branch', 'else_branch'), 'while': ('cond', 'body')}
+
+
 def lower(graph, inputs, outputs):
-    """A Program copying `graph`'s ops; `inputs` become its parameters."""
+    """A Program copying `graph`'s ops (and, into If/While nodes, their library functions);
+    `inputs` become its parameters."""
     nodes = {}
     order = []
     for op in graph._ops:
         node = Node(op.opdef, op.name, [(nodes[id(t.op)], t.value_index) for t in op.inputs],
                     [nodes[id(c)] for c in op.control_inputs], dict(op.attrs), op.payload,
                     op.origin, [(t.dtype, t.shape) for t in op.outputs])
+        if op.opdef.structured:
+            node.branches = tuple(_lower_function(graph.library[op.attrs[attr].name])
+                                  for attr in _BRANCH_ATTRS[op.opdef.structured])
         nodes[id(op)] = node
         order.append(node)
     params = [nodes[id(t.op)] for t in inputs]
     outs = [(nodes[id(t.op)], t.value_index) for t in outputs]
-    return Program(getattr(graph, 'name', 'graph'), order, params, outs, graph.library)
+    return Program(getattr(graph, 'name', 'graph'), order, params, outs)
+
+
+def _lower_function(func_graph):
+    return lower(func_graph, func_graph.inputs, func_graph.outputs)

@@ -1,4 +1,6 @@
 """Comparisons, logical ops and `where`."""
+import operator
+
 import numpy as np
 
 from runtime import dtypes
@@ -7,13 +9,13 @@ from runtime.ops.registry import (apply, broadcast, broadcast_bool, broadcast_sh
                                   same_as_input)
 from runtime.shapes import TensorShape
 
-_COMPARISONS = {
+_COMPARISONS = {  # `operator` kernels: see runtime/ops/math.py
     'equal': ('Equal', np.equal),
     'not_equal': ('NotEqual', np.not_equal),
-    'greater': ('Greater', np.greater),
-    'greater_equal': ('GreaterEqual', np.greater_equal),
-    'less': ('Less', np.less),
-    'less_equal': ('LessEqual', np.less_equal),
+    'greater': ('Greater', operator.gt),
+    'greater_equal': ('GreaterEqual', operator.ge),
+    'less': ('Less', operator.lt),
+    'less_equal': ('LessEqual', operator.le),
 }
 OPS = {name: register(op, kernel, broadcast_bool, inputs=('x', 'y'), outputs=('z',))
        for name, (op, kernel) in _COMPARISONS.items()}

@@ -1,4 +1,6 @@
 """Elementwise arithmetic, unary math, matmul and cast."""
+import operator
+
 import numpy as np
 
 from runtime import context, dtypes, errors
@@ -17,17 +19,19 @@ def _int_div_guard(kernel):
     return guarded
 
 
+# The `operator` functions are numpy's ufuncs for arrays and take numpy's fast scalar path for
+# numpy scalars; the code generator writes them as infix operators.
 _BINARY = {  # public name: (TensorFlow op, kernel)
-    'add': ('AddV2', np.add),
-    'subtract': ('Sub', np.subtract),
-    'multiply': ('Mul', np.multiply),
-    'floordiv': ('FloorDiv', _int_div_guard(np.floor_divide)),
-    'mod': ('FloorMod', _int_div_guard(np.mod)),
-    'pow': ('Pow', np.power),
+    'add': ('AddV2', operator.add),
+    'subtract': ('Sub', operator.sub),
+    'multiply': ('Mul', operator.mul),
+    'floordiv': ('FloorDiv', _int_div_guard(operator.floordiv)),
+    'mod': ('FloorMod', _int_div_guard(operator.mod)),
+    'pow': ('Pow', operator.pow),
     'maximum': ('Maximum', np.maximum),
     'minimum': ('Minimum', np.minimum),
 }
-REAL_DIV = register('RealDiv', np.true_divide, broadcast, inputs=('x', 'y'), outputs=('z',))
+REAL_DIV = register('RealDiv', operator.truediv, broadcast, inputs=('x', 'y'), outputs=('z',))
 OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',))
        for name, (op, kernel) in _BINARY.items()}
 
@@ -78,7 +82,7 @@ def _relu(x):
 
 
 _UNARY = {  # public name: (TensorFlow op, kernel, floats only)
-    'negative': ('Neg', np.negative, False),
+    'negative': ('Neg', operator.neg, False),
     'abs': ('Abs', np.abs, False),
     'square': ('Square', np.square, False),
     'sign': ('Sign', np.sign, False),

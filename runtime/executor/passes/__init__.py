@@ -8,11 +8,17 @@ from runtime.executor.passes.fold_if import fold_if
 from runtime.executor.passes.simplify import simplify
 from runtime.executor.passes.fold_constants import fold_constants
 from runtime.executor.passes.cse import cse
+from runtime.executor.passes.loops import loops
 
-PIPELINE = (prune, fold_constants, fold_if, simplify, fold_constants, cse, simplify, prune)
+PIPELINE = (prune, fold_constants, fold_if, simplify, fold_constants, cse, simplify, loops,
+            prune)
 
 
-def optimize(program):
-    for run_pass in PIPELINE:
+def optimize(program, pipeline=PIPELINE):
+    """Run `pipeline` on the functions of control flow nodes first, then on `program`."""
+    for node in program.nodes:
+        for branch in node.branches:
+            optimize(branch, pipeline)
+    for run_pass in pipeline:
         run_pass(program)
     return program

@@ -1,5 +1,4 @@
 """Folding an If whose predicate is a constant: the chosen branch's nodes replace it."""
-from runtime.executor.ir import lower
 
 
 def fold_if(program):
@@ -11,9 +10,7 @@ def fold_if(program):
         if node.opdef.structured != 'if' or pred.type != 'Const':
             nodes.append(node)
             continue
-        branch = node.attrs['then_branch' if pred.attrs['value'] else 'else_branch']
-        fg = program.library[branch.name]
-        inlined = lower(fg, fg.inputs, fg.outputs)
+        inlined = node.branches[0 if pred.attrs['value'] else 1]
         arg_subst = {(id(p), 0): ref for p, ref in zip(inlined.params, node.inputs[1:])}
         inlined.substitute(arg_subst)
         params = {id(p) for p in inlined.params}

@@ -1,0 +1,89 @@
+"""Loop simplification for While nodes.
+
+- A loop variable the body passes through unchanged is loop-invariant: uses of the loop's
+  output become uses of its input, and when that input is a constant, the constant replaces the
+  variable inside the condition and the body, where simplification and folding can use it.
+- A loop variable that nothing after the loop uses, and that neither the condition, a stateful
+  node nor another live variable depends on, is removed (for example an iteration counter
+  that only a dropped check read).
+"""
+from runtime.executor.ir import Node
+from runtime.executor.passes.fold_constants import fold_constants
+from runtime.executor.passes.prune import prune
+from runtime.executor.passes.simplify import simplify
+
+
+def loops(program):
+    subst = {}
+    for node in program.nodes:
+        node.inputs = [subst.get((id(n), i), (n, i)) for n, i in node.inputs]
+        if node.opdef.structured == 'while':
+            _propagate_invariants(node, subst)
+    program.substitute(subst)
+    used = {(id(n), i) for node in program.nodes for n, i in node.inputs}
+    used.update((id(n), i) for n, i in program.outputs)
+    for node in program.nodes:
+        if node.opdef.structured == 'while':
+            _drop_dead_variables(program, node, used)
+    return program
+
+
+def _propagate_invariants(node, subst):
+    cond, body = node.branches
+    for k, (source, index) in enumerate(node.inputs):
+        if body.outputs[k] != (body.params[k], 0):
+            continue
+        subst[(id(node), k)] = (source, index)
+        if source.type != 'Const':
+            continue
+        for sub in (cond, body):
+            const = Node(source.opdef, source.name, [], [], dict(source.attrs), None,
+                         source.origin, list(source.specs))
+            sub.nodes.insert(0, const)
+            uses = {(id(sub.params[k]), 0): (const, 0)}
+            sub.substitute(uses)
+    for sub in (cond, body):
+        for run_pass in (fold_constants, simplify, prune):
+            run_pass(sub)
+
+
+def _drop_dead_variables(program, node, used):
+    cond, body = node.branches
+    count = len(node.inputs)
+    live = {k for k in range(count) if (id(node), k) in used}
+    live |= _params_reached(cond, cond.outputs)
+    while True:
+        reached = live | _params_reached(body, [body.outputs[k] for k in live])
+        if reached == live:
+            break
+        live = reached
+    if len(live) == count:
+        return
+    keep = sorted(live)
+    new_index = {k: i for i, k in enumerate(keep)}
+    node.inputs = [node.inputs[k] for k in keep]
+    node.specs = [node.specs[k] for k in keep]
+    cond.params = [cond.params[k] for k in keep]
+    body.params = [body.params[k] for k in keep]
+    body.outputs = [body.outputs[k] for k in keep]
+    for user in program.nodes:
+        user.inputs = [(n, new_index[i]) if n is node else (n, i) for n, i in user.inputs]
+    program.outputs = [(n, new_index[i]) if n is node else (n, i) for n, i in program.outputs]
+    prune(cond)
+    prune(body)
+
+
+def _params_reached(sub, roots):
+    """Indices of `sub`'s params that `roots` or any stateful node of `sub` depend on."""
+    seen = set()
+    stack = [n for n, _ in roots] + [n for n in sub.nodes if n.opdef.stateful]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        stack.extend(m for m, _ in n.inputs)
+        stack.extend(n.control)
+        for branch in n.branches:
+            stack.extend(m for m in branch.nodes if m.opdef.stateful)
+    return {k for k, p in enumerate(sub.params) if id(p) in seen}
