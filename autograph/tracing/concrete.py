@@ -1,0 +1,201 @@
+"""ConcreteFunction: one traced graph, its signature, and the compiled plan that runs it.
+
+`trace` runs a Python function once on placeholders named after its parameters and records
+the graph. Eager tensors and Variables it reads from closures or globals become captures:
+extra inputs after the arguments, fed with the tensor's value or the variable's storage (so a
+variable's current value is read at each call). Outputs get an Identity each, as in TensorFlow.
+"""
+import functools
+import threading
+
+from runtime import dtypes, nest
+from runtime.executor import compile_graph
+from runtime.graph import FuncGraph, uid
+from runtime.ops.core import convert_to_tensor, identity
+from runtime.shapes import TensorShape
+from runtime.tensor import EagerTensor
+from runtime.tensor_spec import TensorSpec
+from runtime.variables import Variable
+from autograph.tracing import describe, keys
+
+_local = threading.local()  # .variable_checks: one callback per trace running in this thread
+_traces_in_progress = [0]  # in any thread; `trace` runs under the Function's global trace lock
+
+
+def tracing_in_this_thread():
+    return bool(getattr(_local, 'variable_checks', None))
+
+
+def tracing_anywhere():
+    return _traces_in_progress[0] > 0
+
+
+def _on_variable_created(variable):
+    checks = getattr(_local, 'variable_checks', None)
+    if checks:
+        checks[-1](variable)
+
+
+if _on_variable_created not in Variable._creation_hooks:
+    Variable._creation_hooks.append(_on_variable_created)
+
+
+class ConcreteFunction:
+    """One graph of a Function, specialized to one input signature.
+
+    `graph` is the FuncGraph (`.inputs`: the arguments' placeholders, then the captures;
+    `.outputs`), `structured_input_signature` is `(args, kwargs)` with TensorSpecs for tensors,
+    and `structured_outputs` is what the Python function returned, tensors replaced by the
+    graph's outputs. Calling it checks the arguments against the signature.
+    """
+
+    def __init__(self, graph, binder, key, structured_input_signature, input_descriptions,
+                 structured_outputs, captures, run):
+        self.graph = graph
+        self.structured_input_signature = structured_input_signature
+        self.structured_outputs = structured_outputs
+        self._binder = binder
+        self._key = key
+        self._input_descriptions = input_descriptions
+        self._captures = captures
+        self._run = run
+        # Python-valued parameters may be left out when calling the ConcreteFunction.
+        self._traced_literals = {name: value for name, element, value in zip(
+            binder.names, key, structured_input_signature[0])
+            if element[0] in keys.LITERALS or element[0] is keys.VALUE}
+        leaves = nest.flatten(structured_outputs)
+        self._single_dtype = (structured_outputs.dtype if len(leaves) == 1 and leaves[0] is
+                              structured_outputs and structured_outputs is not None else None)
+        self._output_slots = []
+        index = 0
+        for leaf in leaves:
+            if leaf is None:
+                self._output_slots.append(None)
+            else:
+                self._output_slots.append((index, leaf.dtype))
+                index += 1
+
+    @property
+    def name(self):
+        return self.graph.name
+
+    def _call_flat(self, feeds):
+        """Run the graph on flat feeds (argument values, in key order) and pack the outputs."""
+        values = self._run(*feeds)
+        if self._single_dtype is not None:
+            return EagerTensor(values[0], self._single_dtype)
+        flat = [None if slot is None else EagerTensor(values[slot[0]], slot[1])
+                for slot in self._output_slots]
+        return nest.pack_sequence_as(self.structured_outputs, flat)
+
+    def __call__(self, *args, **kwargs):
+        values = self._binder.canonical(args, kwargs, fallback=self._traced_literals)
+        return self._call_flat(keys.feed(self._key, values, self._binder.names,
+                                         self._binder.name))
+
+    def pretty_printed_signature(self):
+        """Input Parameters / Output Type / Captures, one item a line."""
+        params = [f'  {name} ({self._binder.kind_name(i)}): {text}'
+                  for i, (name, text) in enumerate(zip(self._binder.names,
+                                                       self._input_descriptions))]
+        captures = [f'  {placeholder.op.name}: {_describe_capture(value)}'
+                    for value, placeholder in self._captures]
+        return '\n'.join(['Input Parameters:'] + (params or ['  None']) +
+                         ['Output Type:', '  ' + describe.describe_output(self.structured_outputs),
+                          'Captures:'] + (captures or ['  None']))
+
+    def __repr__(self):
+        return f'<ConcreteFunction {self._binder.name}{self._binder.signature} at {self.name}>'
+
+
+def _describe_capture(value):
+    if isinstance(value, EagerTensor):
+        return repr(TensorSpec(value.shape, value.dtype))
+    return f'VariableSpec(shape={value.shape}, dtype={value.dtype!r})'
+
+
+def trace(python_callable, binder, key, values, watch_object, check_variable):
+    """Trace `python_callable` on placeholders for the canonical `values` with cache key `key`.
+
+    Shapes come from the key (which may be relaxed), names from the parameters (or a
+    TensorSpec's name). `watch_object(obj)` is told about every object keyed by identity;
+    `check_variable(variable)` about every Variable created during the trace.
+    """
+    fg = FuncGraph(f'__inference_{binder.name}_{uid()}')
+    checks = _local.__dict__.setdefault('variable_checks', [])
+    checks.append(check_variable)
+    _traces_in_progress[0] += 1
+    try:
+        with fg.as_default():
+            symbolic = [_placeholders(fg, element, value, name, watch_object)
+                        for element, value, name in zip(key, values, binder.names)]
+            args, kwargs = binder.call_arguments(symbolic)
+            structured_outputs = _graph_outputs(python_callable(*args, **kwargs), binder.name)
+    finally:
+        checks.pop()
+        _traces_in_progress[0] -= 1
+    arg_inputs = list(fg.inputs)
+    is_argument = {id(p) for p in arg_inputs}
+    captures = [(value, p) for value, p in fg.captures if id(p) not in is_argument]
+    fg.inputs = arg_inputs + [p for _, p in captures]
+    fg.outputs = [t for t in nest.flatten(structured_outputs) if t is not None]
+    run = compile_graph(fg, [p for _, p in captures] + arg_inputs, fg.outputs)
+    if captures:
+        run = functools.partial(run, *[value._value if isinstance(value, EagerTensor) else value
+                                       for value, _ in captures])
+    signature_args = tuple(describe.structured(element, value, name)
+                           for element, value, name in zip(key, values, binder.names))
+    descriptions = [describe.describe(element, value) for element, value in zip(key, values)]
+    return ConcreteFunction(fg, binder, key, (signature_args, {}), descriptions,
+                            structured_outputs, captures, run)
+
+
+def _placeholders(fg, element, value, name, watch_object):
+    """The argument as the traced function sees it: placeholders for its tensors."""
+    if keys.is_tensor_leaf(element):
+        if len(element) == 3:
+            _variable_argument(fg, value._storage, name)
+            return value
+        if isinstance(value, TensorSpec) and value.name:
+            name = value.name
+        placeholder = fg.add_input(element[0], TensorShape(element[1]), name)
+        placeholder.op.attrs['_user_specified_name'] = name
+        return placeholder
+    kind, content = element
+    if kind is keys.OBJECT:
+        watch_object(value)
+        return value
+    if kind is keys.VALUE or kind in keys.LITERALS:
+        return value
+    if issubclass(kind, dict):
+        built = {k: _placeholders(fg, child, value[k], name, watch_object) for k, child in content}
+        return kind((k, built[k]) for k in value)
+    children = [_placeholders(fg, child, item, name, watch_object)
+                for child, item in zip(content, value)]
+    return kind(*children) if nest._is_namedtuple(value) else kind(children)
+
+
+def _variable_argument(fg, storage, name):
+    """A resource input for a Variable argument; the variable's reads and writes in the trace go
+    through it, so a call with another Variable of the same dtype and shape runs on that one."""
+    placeholder = fg.add_input(dtypes.resource, TensorShape([]), name)
+    placeholder.op.attrs['_user_specified_name'] = name
+    placeholder.op.payload = storage
+    fg._captures[id(storage)] = (storage, placeholder)
+
+
+def _graph_outputs(outputs, function_name):
+    """`outputs` with every leaf but None converted to a tensor and passed through Identity."""
+    leaves = []
+    for leaf in nest.flatten(outputs):
+        if leaf is None:
+            leaves.append(None)
+            continue
+        try:
+            tensor = convert_to_tensor(leaf)
+        except TypeError as e:
+            raise TypeError(f'{function_name}() returned {leaf!r}, which is not a tensor: {e} '
+                            f'A Function returns tensors, Variables, Python numbers, strings or '
+                            f'None, in lists, tuples, dicts and namedtuples.') from None
+        leaves.append(identity(tensor, name='Identity'))
+    return nest.pack_sequence_as(outputs, leaves)
