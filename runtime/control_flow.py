@@ -127,7 +127,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=
     args = (loop_vars,) if single else tuple(loop_vars)
     graph = tensor_graph(nest.flatten(args))
     if graph is None:
-        return _eager_while(cond, body, args, single, maximum_iterations)
+        return _eager_while(cond, body, loop_vars, args, single, maximum_iterations)
     with graph.name_scope(name or 'while') as scope:
         flat = [convert_to_tensor(v) for v in _loop_leaves(args, names)]
         invariants = _flat_invariants(args, shape_invariants, flat)
@@ -177,14 +177,19 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=
                  'parallel_iterations': 10, '_lower_using_switch_merge': True}
         opdef = control.WHILE if stateful else control.STATELESS_WHILE
         op = graph.create_op(opdef, flat + outer, attrs, scope, list(zip(types, shapes)))
-    results = op.outputs[offset:len(flat)]
-    packed = _pack(args, results, single)
-    return packed[0] if single else (list(packed) if isinstance(loop_vars, list) else
-                                     type(loop_vars)(*packed) if hasattr(loop_vars, '_fields')
-                                     else packed)
+    return _restructure(loop_vars, _pack(args, op.outputs[offset:len(flat)], single), single)
 
 
-def _eager_while(cond, body, args, single, maximum_iterations):
+def _restructure(loop_vars, values, single):
+    """`values` (a tuple, one per loop variable) in the container type of `loop_vars`."""
+    if single:
+        return values[0]
+    if hasattr(loop_vars, '_fields'):
+        return type(loop_vars)(*values)
+    return type(loop_vars)(values)
+
+
+def _eager_while(cond, body, loop_vars, args, single, maximum_iterations):
     i = 0
     while (maximum_iterations is None or i < maximum_iterations) and cond(*args):
         result = body(*args)
@@ -192,7 +197,7 @@ def _eager_while(cond, body, args, single, maximum_iterations):
             result = (result,)
         args = tuple(result)
         i += 1
-    return args[0] if single else type(args)(args)
+    return _restructure(loop_vars, args, single)
 
 
 def _loop_leaves(args, names):
@@ -245,6 +250,9 @@ def _pack(args, tensors, single):
 
 def _check_body_result(args, result, single, flat, invariants, names):
     structure = (result,) if single else result
+    if not isinstance(structure, (list, tuple)):
+        raise ValueError(f'rt.while_loop: body must return the same structure as loop_vars '
+                         f'({len(args)} loop variables), got a single {type(result).__name__}.')
     problem = nest.structure_difference(tuple(args), tuple(structure))
     if problem:
         raise ValueError('rt.while_loop: body must return the same structure as loop_vars. '

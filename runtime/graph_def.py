@@ -149,7 +149,7 @@ def _attr_field(value, dtype_hint=None):
         return 'shape', shape_proto(value)
     if isinstance(value, FunctionRef):
         return 'func', _Fields([('name', value.name)])
-    if isinstance(value, (np.ndarray, np.generic)):
+    if isinstance(value, (np.ndarray, np.generic)) or dtype_hint is not None:
         dtype = dtype_hint or dtypes.from_numpy(np.asarray(value).dtype)
         return 'tensor', tensor_proto(value, dtype)
     if isinstance(value, bool):
@@ -241,8 +241,9 @@ class GraphDef(_Message):
 # ---- from graphs ---------------------------------------------------------------------------------
 
 def _attrs(op):
-    hint = op.attrs.get('dtype') if op.opdef.name == 'Const' else None
-    return {k: AttrValue(v, hint) for k, v in op.attrs.items() if v is not None}
+    hint = op.attrs['dtype'] if op.opdef.name == 'Const' else None
+    return {k: AttrValue(v, hint if k == 'value' else None)
+            for k, v in op.attrs.items() if v is not None}
 
 
 def node_def(op, tensor_ref=None):

@@ -77,7 +77,7 @@ class _Emitter:
             if kind == 'Placeholder':
                 if (id(node), 0) not in names:
                     raise errors.InvalidArgumentError(
-                        None, node, f'You must feed a value for placeholder tensor '
+                        None, node.op, f'You must feed a value for placeholder tensor '
                                     f'{node.name!r} with dtype {node.attrs["dtype"].name} and '
                                     f'shape {node.attrs["shape"]}.')
                 continue
@@ -209,4 +209,4 @@ def _reraise(error, line_nodes, code):
     message = (f'{getattr(error, "message", None) or error}\n\t [[node {node.name} '
                f'({node.type}){where}]]')
     cls = type(error) if isinstance(error, errors.OpError) else errors.InvalidArgumentError
-    raise cls(None, node, message) from error
+    raise cls(None, node.op, message) from error

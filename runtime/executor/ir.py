@@ -14,10 +14,11 @@ class Node:
     """One op. Control flow nodes hold their functions as `branches`: (then, else) for an If,
     (cond, body) for a While; their params line up with the node's inputs after the predicate."""
 
-    __slots__ = ('opdef', 'name', 'inputs', 'control', 'attrs', 'payload', 'origin', 'specs',
-                 'branches')
+    __slots__ = ('op', 'opdef', 'name', 'inputs', 'control', 'attrs', 'payload', 'origin',
+                 'specs', 'branches')
 
-    def __init__(self, opdef, name, inputs, control, attrs, payload, origin, specs):
+    def __init__(self, op, opdef, name, inputs, control, attrs, payload, origin, specs):
+        self.op = op              # the graph Operation it copies (errors report it)
         self.opdef = opdef
         self.name = name
         self.inputs = inputs      # [(Node, output index)]
@@ -106,7 +107,7 @@ def lower(graph, inputs, outputs):
     nodes = {}
     order = []
     for op in graph._ops:
-        node = Node(op.opdef, op.name, [(nodes[id(t.op)], t.value_index) for t in op.inputs],
+        node = Node(op, op.opdef, op.name, [(nodes[id(t.op)], t.value_index) for t in op.inputs],
                     [nodes[id(c)] for c in op.control_inputs], dict(op.attrs), op.payload,
                     op.origin, [(t.dtype, t.shape) for t in op.outputs])
         if op.opdef.structured:

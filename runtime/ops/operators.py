@@ -20,7 +20,7 @@ _BINARY = {
 }
 _COMPARE = {
     'lt': compare.less, 'le': compare.less_equal, 'gt': compare.greater,
-    'ge': compare.greater_equal, 'eq': compare.equal, 'ne': compare.not_equal,
+    'ge': compare.greater_equal,
 }
 
 
@@ -36,6 +36,9 @@ def install(cls):
         setattr(cls, f'__r{name}__', _swap(fn))
     for name, fn in _COMPARE.items():
         setattr(cls, f'__{name}__', lambda self, other, fn=fn: fn(self, other))
+    # `t == None` is False and `t != None` True, as in TensorFlow 2 (no None tensor exists).
+    cls.__eq__ = lambda self, other: False if other is None else compare.equal(self, other)
+    cls.__ne__ = lambda self, other: True if other is None else compare.not_equal(self, other)
     cls.__and__ = _logical(compare.logical_and)
     cls.__rand__ = _swap(compare.logical_and)
     cls.__or__ = _logical(compare.logical_or)

@@ -124,7 +124,7 @@ def dtype_of_value(value):
     found = _BY_NUMPY.get(dt)
     if found is not None:
         return found
-    return dtypes.string if dt == _OBJECT else dtypes.variant
+    return dtypes.string if dt == _OBJECT or isinstance(value, bytes) else dtypes.variant
 
 
 def build(graph, opdef, inputs, attrs, name=None, payload=None, output_specs=None):

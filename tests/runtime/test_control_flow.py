@@ -112,8 +112,6 @@ def test_while_loop_on_eager_values_runs_python():
     assert rt.while_loop(lambda i: i < 10, lambda i: i + 1, (0,), maximum_iterations=3) == (3,)
 
 
-@pytest.mark.xfail(strict=True, reason='control_flow._eager_while returns a tuple for list '
-                   'loop_vars; the graph path returns a list (TF: same structure as loop_vars)')
 def test_eager_while_loop_returns_the_structure_of_loop_vars():
     out = rt.while_loop(lambda i: i < 3, lambda i: [i + 1], [rt.constant(0)])
     assert isinstance(out, list)
@@ -184,10 +182,6 @@ def test_maximum_iterations(graph):
     assert graph.run(capped, {n: 1000}) == 100
 
 
-@pytest.mark.xfail(strict=True, reason='control_flow._check_body_result calls tuple() on the '
-                   'body result; a single tensor returned for two loop vars raises '
-                   'OperatorNotAllowedInGraphError (iterating a symbolic tensor) instead of the '
-                   'structure ValueError')
 def test_body_must_return_the_loop_structure(graph):
     with pytest.raises(ValueError, match='structure'):
         rt.while_loop(lambda a, b: a < 3, lambda a, b: a + 1, (rt.constant(0), rt.constant(0)))

@@ -133,7 +133,5 @@ def test_integer_division_by_zero_is_an_InvalidArgumentError():
         rt.constant([1, 2]) % rt.constant([1, 0])
 
 
-@pytest.mark.xfail(strict=True, reason='registry.dtype_of_value: a rank-0 string kernel result is '
-                   'a Python bytes object (no .dtype), so its eager dtype comes out as variant')
 def test_an_op_on_a_scalar_string_keeps_the_string_dtype():
     assert rt.identity(rt.constant('a')).dtype is rt.string

@@ -171,8 +171,6 @@ def test_asserts_in_a_graph_raise_when_they_run(graph):
                                       'did not hold element-wise:] [x =] [-1] [y =] [0]')
 
 
-@pytest.mark.xfail(strict=True, reason='executor: OpError.op is the executor IR Node, not the '
-                   'rt.Operation that failed (errors.OpError documents `.op` as the Operation)')
 def test_the_error_of_a_failing_graph_op_carries_the_operation(graph):
     x = rt.placeholder(rt.float32, [1], name='x')
     bad = rt.gather(x, [1])

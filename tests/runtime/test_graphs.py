@@ -174,8 +174,6 @@ def test_graph_def_text_nests_and_quotes_like_protobuf():
     assert 'dim {\n            size: 2\n          }' in text
 
 
-@pytest.mark.xfail(strict=True, reason='graph_def._attr_field: a rank-0 string Const value is a '
-                   'Python bytes object, so it prints as `s: "..."` instead of a tensor')
 def test_a_scalar_string_const_prints_as_a_tensor():
     g = rt.Graph()
     with g.as_default():

@@ -37,7 +37,7 @@ def _propagate_invariants(node, subst):
         if source.type != 'Const':
             continue
         for sub in (cond, body):
-            const = Node(source.opdef, source.name, [], [], dict(source.attrs), None,
+            const = Node(source.op, source.opdef, source.name, [], [], dict(source.attrs), None,
                          source.origin, list(source.specs))
             sub.nodes.insert(0, const)
             uses = {(id(sub.params[k]), 0): (const, 0)}
