@@ -94,3 +94,9 @@ def test_symbolic_len_is_a_TypeError(graph):
 def test_placeholder_needs_a_graph():
     with pytest.raises(RuntimeError, match='Graph'):
         rt.placeholder(rt.float32)
+
+
+def test_comparing_a_tensor_with_none_is_a_python_bool():
+    t = rt.constant([1, 2])
+    assert (t == None) is False  # noqa: E711 - the comparison under test
+    assert (t != None) is True  # noqa: E711
