@@ -1,0 +1,29 @@
+"""tools/bench.py runs and reports every figure (no timing is asserted)."""
+import json
+import os
+import sys
+
+TOOLS = os.path.join(os.path.dirname(__file__), '..', '..', 'tools')
+sys.path.insert(0, TOOLS)
+
+import bench  # noqa: E402
+
+
+def test_bench_prints_every_figure_as_json(capsys):
+    bench.main(['--quick', '--json'])
+    report = json.loads(capsys.readouterr().out)
+    figures = [row['figure'] for row in report['figures']]
+    assert report['numpy']
+    for expected in ('power(x,100) graph', 'power(x,100) eager', 'rt.range(1000) sum loop',
+                     'steady call of simple_relu', 'first call', 'to_code(simple_relu)',
+                     'chain of 100 adds', 'two independent'):
+        assert any(f.startswith(expected) for f in figures), expected
+    for row in report['figures']:
+        assert row['ours_us'] > 0 and row['reference_us'] > 0
+
+
+def test_bench_prints_a_table(capsys):
+    bench.main(['--quick'])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith('numpy ') and 'ratio' in lines[1]
+    assert len(lines) == 2 + 8
