@@ -10,9 +10,9 @@ from autograph.api import to_code, do_not_convert
 from autograph import experimental
 
 _LAZY = {
-    'function': 'autograph.function',
-    'Function': 'autograph.function',
-    'ConcreteFunction': 'autograph.function',
+    'function': 'autograph.tracing.polymorphic_function',
+    'Function': 'autograph.tracing.polymorphic_function',
+    'ConcreteFunction': 'autograph.tracing.polymorphic_function',
     'to_graph': 'autograph.operators.call',
 }
 
@@ -21,13 +21,9 @@ def __getattr__(name):
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'autograph' has no attribute {name!r}")
-    loaded = importlib.import_module(module)
-    # Bind every name this module serves: importing `autograph.function` sets the package
-    # attribute `function` to the module itself, which must not shadow `ag.function`.
-    for lazy_name, lazy_module in _LAZY.items():
-        if lazy_module == module:
-            globals()[lazy_name] = getattr(loaded, lazy_name)
-    return globals()[name]
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
 
 __all__ = ['to_code', 'to_graph', 'do_not_convert', 'experimental', 'function', 'Function',
