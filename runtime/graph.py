@@ -123,13 +123,8 @@ class Graph:
     @contextlib.contextmanager
     def name_scope(self, name):
         """Ops created inside are named `<scope>/...`; yields the unique scope name."""
-        saved = self._name_stack
-        scope = self.unique_name(name) if name else ''
-        self._name_stack = scope
-        try:
+        with self.exact_scope(self.unique_name(name) if name else '') as scope:
             yield scope
-        finally:
-            self._name_stack = saved
 
     @contextlib.contextmanager
     def exact_scope(self, scope):

@@ -9,7 +9,7 @@
 """
 from runtime.executor.ir import Node
 from runtime.executor.passes.fold_constants import fold_constants
-from runtime.executor.passes.prune import prune
+from runtime.executor.passes.prune import prune, reachable
 from runtime.executor.passes.simplify import simplify
 
 
@@ -75,15 +75,5 @@ def _drop_dead_variables(program, node, used):
 
 def _params_reached(sub, roots):
     """Indices of `sub`'s params that `roots` or any stateful node of `sub` depend on."""
-    seen = set()
-    stack = [n for n, _ in roots] + [n for n in sub.nodes if n.opdef.stateful]
-    while stack:
-        n = stack.pop()
-        if id(n) in seen:
-            continue
-        seen.add(id(n))
-        stack.extend(m for m, _ in n.inputs)
-        stack.extend(n.control)
-        for branch in n.branches:
-            stack.extend(m for m in branch.nodes if m.opdef.stateful)
+    seen = reachable(sub, [node for node, _ in roots])
     return {k for k, p in enumerate(sub.params) if id(p) in seen}

@@ -1,17 +1,21 @@
 """Pruning: keep only the nodes the outputs need, plus every stateful node (non-strict)."""
 
 
-def prune(program):
-    needed = set()
-    stack = [node for node, _ in program.outputs]
-    stack += [node for node in program.nodes if node.opdef.stateful]
-    stack += program.params
+def reachable(program, roots):
+    """ids of the nodes that `roots` and the stateful nodes of `program` depend on."""
+    seen = set()
+    stack = list(roots) + [node for node in program.nodes if node.opdef.stateful]
     while stack:
         node = stack.pop()
-        if id(node) in needed:
+        if id(node) in seen:
             continue
-        needed.add(id(node))
+        seen.add(id(node))
         stack.extend(n for n, _ in node.inputs)
         stack.extend(node.control)
+    return seen
+
+
+def prune(program):
+    needed = reachable(program, [node for node, _ in program.outputs] + program.params)
     program.nodes = [node for node in program.nodes if id(node) in needed]
     return program
