@@ -6,7 +6,7 @@ a ConcreteFunction keeps no reference to the objects it was traced with.
 """
 import weakref
 
-from runtime.nest import _is_namedtuple
+from runtime.nest import _is_namedtuple, _sort_key
 from runtime.tensor_spec import TensorSpec
 from autograph.tracing.keys import LITERALS, OBJECT, VALUE, is_tensor_leaf
 
@@ -71,7 +71,8 @@ def describe_output(value):
     if value is None:
         return 'Literal[None]'
     if isinstance(value, dict):
-        return 'Dict[' + ', '.join(f'{k!r}: {describe_output(v)}' for k, v in value.items()) + ']'
+        return 'Dict[' + ', '.join(f'{k!r}: {describe_output(value[k])}'
+                                   for k in sorted(value, key=_sort_key)) + ']'
     if isinstance(value, (list, tuple)):
         children = [describe_output(v) for v in value]
         if _is_namedtuple(value):
