@@ -136,7 +136,7 @@ class Function:
 
     # ---- methods ---------------------------------------------------------------------------------
 
-    def __get__(self, instance, owner):
+    def __get__(self, instance, owner=None):
         if instance is None:
             return self
         bound = self._bound.get(id(instance))

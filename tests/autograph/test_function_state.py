@@ -121,7 +121,7 @@ def test_a_lazily_built_layer_serves_new_shapes_without_new_variables():
     layer = Dense()
     assert layer(rt.ones([1, 3])).shape == (1, 2)
     assert layer(rt.ones([4, 3])).shape == (4, 2)
-    assert Dense.__call__.__get__(layer).experimental_get_tracing_count() == 2
+    assert layer.__call__.experimental_get_tracing_count() == 2
 
 
 def test_creating_variables_on_a_later_trace_is_a_value_error():
