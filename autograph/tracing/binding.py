@@ -25,9 +25,13 @@ class Binder:
         self.signature = signature
         self.parameters = parameters
         self.names = tuple(p.name for p in parameters)
-        # Calls with exactly one positional value per parameter need no binding (the hot path).
+        # Calls with exactly one positional value per parameter need no binding (the hot path);
+        # other calls of a function with only positional parameters bind without `inspect`.
         plain = all(p.kind in _POSITIONAL for p in parameters)
         self.arity = len(parameters) if plain else -1
+        self._keyword_index = {p.name: i for i, p in enumerate(parameters)
+                               if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD}
+        self._defaults = [p.default for p in parameters]
 
     def canonical(self, args, kwargs, fallback=None):
         """One value per parameter, defaults applied, then values from `fallback` (a dict by
@@ -35,6 +39,10 @@ class Binder:
         arguments do not fit its parameters."""
         if not kwargs and len(args) == self.arity:
             return args
+        if self.arity >= 0 and not fallback:
+            values = self._bind_plain(args, kwargs)
+            if values is not None:
+                return values
         fallback = fallback or {}
         try:
             if fallback:
@@ -51,6 +59,23 @@ class Binder:
             raise TypeError(f'{self.name}(): missing a required argument: {missing[0]!r}')
         return tuple(arguments[name] if name in arguments else fallback[name]
                      for name in self.names)
+
+    def _bind_plain(self, args, kwargs):
+        """Bind to positional parameters; None when the call does not fit (then `inspect`
+        binds it again to word the error)."""
+        given = len(args)
+        if given > self.arity:
+            return None
+        values = list(args) + self._defaults[given:]
+        for name, value in kwargs.items():
+            index = self._keyword_index.get(name, -1)
+            if index < given:
+                return None
+            values[index] = value
+        for value in values:
+            if value is inspect.Parameter.empty:  # a required parameter was not given
+                return None
+        return tuple(values)
 
     def call_arguments(self, values):
         """(args, kwargs) that call the Python function with these canonical values."""

@@ -34,11 +34,12 @@ class RetracingWarning(UserWarning):
 def function(func=None, *, input_signature=None, autograph=True, reduce_retracing=False,
              jit_compile=None):
     """Make `func` a `Function` that runs as a graph: `@ag.function`, `@ag.function(...)` or
-    `ag.function(f)`. `jit_compile` is accepted for compatibility; graphs always compile."""
+    `ag.function(f)`. `jit_compile` is accepted for compatibility and ignored: every graph is
+    compiled to Python code by the executor."""
     if func is None:
         return functools.partial(function, input_signature=input_signature, autograph=autograph,
                                  reduce_retracing=reduce_retracing, jit_compile=jit_compile)
-    return Function(func, input_signature, autograph, reduce_retracing, jit_compile)
+    return Function(func, input_signature, autograph, reduce_retracing)
 
 
 class Function:
@@ -49,14 +50,13 @@ class Function:
     """
 
     def __init__(self, python_function, input_signature=None, autograph=True,
-                 reduce_retracing=False, jit_compile=None):
+                 reduce_retracing=False):
         if not callable(python_function):
             raise TypeError(f'ag.function needs a callable, got {python_function!r}.')
         self._python_function = python_function
         self._input_signature = _checked_signature(input_signature, python_function)
         self._autograph = autograph
         self._reduce_retracing = reduce_retracing
-        self._jit_compile = jit_compile
         self._converted_function = None
         self._bound = {}  # id(instance) -> the Function bound to that instance
         self._method_binder = None
@@ -161,8 +161,7 @@ class Function:
 
         bound = Function.__new__(Function)
         bound.__dict__.update({name: getattr(self, name) for name in (
-            '_python_function', '_input_signature', '_autograph', '_reduce_retracing',
-            '_jit_compile')})
+            '_python_function', '_input_signature', '_autograph', '_reduce_retracing')})
         bound._setup(self._method_binder, weakref.ref(instance, forget), self)
         self._bound[instance_id] = bound
         return bound
@@ -266,7 +265,7 @@ class Function:
                 f'pass tensors instead), (2) passing tensors whose shapes change (use '
                 f'input_signature with None dims, or reduce_retracing=True), or (3) creating '
                 f'the Function again and again, e.g. calling ag.function(f) in a loop (create '
-                f'it once and reuse it).', RetracingWarning, stacklevel=4)
+                f'it once and reuse it).', RetracingWarning, stacklevel=5)
         code = getattr(self._python_function, '__code__', None)
         if count == 1 and self._instance_ref is None and code is not None:
             functions = _functions_tracing_code[code] = _functions_tracing_code.get(code, 0) + 1
@@ -275,7 +274,7 @@ class Function:
                     f'{functions} different ag.function objects have traced {self._name}(). '
                     f'Each ag.function(f) has its own cache, so creating one in a loop traces '
                     f'every time: create the Function once and reuse it.', RetracingWarning,
-                    stacklevel=4)
+                    stacklevel=5)
 
     def _watch(self, obj):
         """Drop the graphs keyed by `obj`'s identity when it is garbage-collected."""

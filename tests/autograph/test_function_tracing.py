@@ -84,10 +84,14 @@ def test_defaults_and_keywords_are_bound_before_the_key_is_made():
     assert f.experimental_get_tracing_count() == 2
     with pytest.raises(TypeError, match=r"<lambda>\(\): missing a required argument: 'x'"):
         f()
+    with pytest.raises(TypeError, match=r"<lambda>\(\): got an unexpected keyword argument 'y'"):
+        f(x, y=1)
+    with pytest.raises(TypeError, match=r"multiple values for argument 'x'"):
+        f(x, x=x)
 
 
 def test_var_positional_and_var_keyword_parameters():
-    f = traced(lambda *xs, **named: rt.add_n(xs) if False else sum(xs) + named['k'])
+    f = traced(lambda *xs, **named: sum(xs) + named['k'])
     assert float(f(rt.constant(1.0), rt.constant(2.0), k=rt.constant(3.0))) == 6.0
     assert float(f(rt.constant(4.0), rt.constant(5.0), k=rt.constant(6.0))) == 15.0
     assert f.experimental_get_tracing_count() == 1
