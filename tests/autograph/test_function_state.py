@@ -1,4 +1,5 @@
 """Captures, variables, methods, eager mode and nesting of ag.function."""
+import functools
 import gc
 import weakref
 
@@ -38,6 +39,27 @@ def test_decorator_forms_and_attributes():
     assert plain.python_function is double
     assert plain.__name__ == 'double'
     assert 'double' in repr(plain)
+
+
+def test_callable_objects_and_partials_are_converted_and_traced():
+    pytest.importorskip('autograph.operators.call',
+                        reason='converting the `if` needs the AutoGraph compiler (ag.to_graph)')
+
+    class ClipAbove:
+        def __init__(self, limit):
+            self.limit = limit
+
+        def __call__(self, x):
+            if x > self.limit:
+                return self.limit * rt.ones_like(x)
+            return x
+
+    clip = ag.function(ClipAbove(2.0))
+    assert float(clip(rt.constant(5.0))) == 2.0
+    assert float(clip(rt.constant(1.0))) == 1.0
+    assert clip.experimental_get_tracing_count() == 1
+    triple = ag.function(functools.partial(rt.multiply, 3.0))
+    assert triple(rt.constant([1.0, 2.0])).numpy().tolist() == [3.0, 6.0]
 
 
 # ---- captures ----------------------------------------------------------------------------------
