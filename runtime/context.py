@@ -1,23 +1,35 @@
-"""Which graph ops are being added to. An empty stack means eager execution."""
-import contextlib
+"""Which graph ops are being added to, per thread. An empty stack means eager execution.
 
-graph_stack = []
+Each thread has its own stack, so eager work on one thread never lands in a graph another
+thread is tracing.
+"""
+import contextlib
+import threading
+
+
+class _State(threading.local):
+    def __init__(self):
+        self.graphs = []
+
+
+state = _State()
 
 
 def current_graph():
-    return graph_stack[-1] if graph_stack else None
+    graphs = state.graphs
+    return graphs[-1] if graphs else None
 
 
 def executing_eagerly():
-    return not graph_stack
+    return not state.graphs
 
 
 @contextlib.contextmanager
 def init_scope():
     """Run the body eagerly, outside every graph being built (used to create variables)."""
-    saved = graph_stack[:]
-    graph_stack.clear()
+    saved = state.graphs
+    state.graphs = []
     try:
         yield
     finally:
-        graph_stack[:] = saved
+        state.graphs = saved

@@ -5,7 +5,7 @@ whenever a graph is being built) each branch, loop condition and loop body is tr
 FuncGraph that goes into the graph's function library, and one If/While op calls them. Outer
 tensors a branch or body uses become extra inputs of the op.
 """
-from runtime import context, dtypes, nest
+from runtime import dtypes, nest
 from runtime.graph import FuncGraph, FunctionRef, tensor_graph, uid
 from runtime.ops import control
 from runtime.ops.core import convert_to_tensor, identity

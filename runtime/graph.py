@@ -10,7 +10,7 @@ import contextlib
 import itertools
 import sys
 
-from runtime import context, errors
+from runtime import context
 from runtime.shapes import TensorShape, as_shape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
@@ -96,11 +96,12 @@ class Graph:
 
     @contextlib.contextmanager
     def as_default(self):
-        context.graph_stack.append(self)
+        graphs = context.state.graphs
+        graphs.append(self)
         try:
             yield self
         finally:
-            context.graph_stack.pop()
+            graphs.pop()
 
     def unique_name(self, name, mark_as_used=True):
         """TensorFlow's naming: `name` under the current scope, `_1`, `_2`, ... on repeats."""
@@ -237,6 +238,7 @@ class FuncGraph(Graph):
         self._name_stack = name_stack
         self.inputs = []
         self.outputs = []
+        self._resource_inputs = {}
 
     @property
     def captures(self):
@@ -272,9 +274,21 @@ class FuncGraph(Graph):
         self._captures[id(tensor)] = (tensor, placeholder)
         return placeholder
 
+    def add_resource_input(self, storage, name):
+        """A resource input for a Variable argument: reads and writes of `storage` in this graph
+        go through it, so each call may pass another variable of the same dtype and shape."""
+        from runtime import dtypes
+        placeholder = self.add_input(dtypes.resource, TensorShape([]), name)
+        placeholder.op.payload = storage
+        self._resource_inputs[id(storage)] = placeholder
+        return placeholder
+
     def capture_resource(self, storage):
         """A resource placeholder for a variable's storage (fed with the storage itself when the
         function runs; nested graphs capture the enclosing graph's handle)."""
+        argument = self._resource_inputs.get(id(storage))
+        if argument is not None:
+            return argument
         if self.outer_graph is not None:
             return self.capture(self.outer_graph.capture_resource(storage))
         found = self._captures.get(id(storage))

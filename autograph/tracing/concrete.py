@@ -8,7 +8,7 @@ variable's current value is read at each call). Outputs get an Identity each, as
 import functools
 import threading
 
-from runtime import dtypes, nest
+from runtime import nest
 from runtime.executor import compile_graph
 from runtime.graph import FuncGraph, uid
 from runtime.ops.core import convert_to_tensor, identity
@@ -135,8 +135,7 @@ def trace(python_callable, binder, key, values, watch_object, check_variable):
         checks.pop()
         _traces_in_progress[0] -= 1
     arg_inputs = list(fg.inputs)
-    is_argument = {id(p) for p in arg_inputs}
-    captures = [(value, p) for value, p in fg.captures if id(p) not in is_argument]
+    captures = fg.captures
     fg.inputs = arg_inputs + [p for _, p in captures]
     fg.outputs = [t for t in nest.flatten(structured_outputs) if t is not None]
     run = compile_graph(fg, [p for _, p in captures] + arg_inputs, fg.outputs)
@@ -178,10 +177,8 @@ def _placeholders(fg, element, value, name, watch_object):
 def _variable_argument(fg, storage, name):
     """A resource input for a Variable argument; the variable's reads and writes in the trace go
     through it, so a call with another Variable of the same dtype and shape runs on that one."""
-    placeholder = fg.add_input(dtypes.resource, TensorShape([]), name)
+    placeholder = fg.add_resource_input(storage, name)
     placeholder.op.attrs['_user_specified_name'] = name
-    placeholder.op.payload = storage
-    fg._captures[id(storage)] = (storage, placeholder)
 
 
 def _graph_outputs(outputs, function_name):

@@ -80,7 +80,7 @@ class Function:
     def __call__(self, *args, **kwargs):
         if config.functions_run_eagerly():
             return self._callable(self._python_function)(*args, **kwargs)
-        if context.graph_stack and _inline():
+        if context.state.graphs and _inline():
             return self._callable(self._converted())(*args, **kwargs)
         binder = self._binder
         values = args if not kwargs and len(args) == binder.arity else binder.canonical(

@@ -39,7 +39,7 @@ OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',))
 def _binary_function(public_name, opdef):
     def binary(x, y, name=None):
         if type(x) is EagerTensor and type(y) is EagerTensor and x.dtype is y.dtype and \
-                not context.graph_stack:
+                not context.state.graphs:
             return run_kernel(opdef, (x._value, y._value))
         inputs, _ = operands(opdef.name, x, y)
         return apply(opdef, inputs, name=name)
@@ -209,7 +209,7 @@ BATCH_MATMUL = register('BatchMatMulV2', _batch_matmul_kernel, _batch_matmul_inf
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product (op `MatMul`; `BatchMatMulV2` when an input has rank above 2)."""
     if type(a) is EagerTensor and type(b) is EagerTensor and a.dtype is b.dtype and \
-            not (transpose_a or transpose_b or context.graph_stack) and \
+            not (transpose_a or transpose_b or context.state.graphs) and \
             a._value.ndim == 2 == b._value.ndim:
         return run_kernel(MATMUL, (a._value, b._value))
     inputs, _ = operands('MatMul', a, b)

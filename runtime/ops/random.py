@@ -6,7 +6,7 @@ the generators of ops created with an op-level `seed`.
 import numpy as np
 
 from runtime import dtypes
-from runtime.ops.registry import apply, register
+from runtime.ops.registry import register
 from runtime.ops.array import _shape_from, _shape_operand
 from runtime.ops.core import operands
 

@@ -80,7 +80,8 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
     Python operands first). Returns the output tensor, a list of them, or, for an op without
     outputs, None eagerly and the Operation in a graph.
     """
-    graph = context.graph_stack[-1] if context.graph_stack else None
+    graphs = context.state.graphs
+    graph = graphs[-1] if graphs else None
     if graph is None:
         for t in inputs:
             if type(t) is SymbolicTensor:

@@ -3,7 +3,6 @@ import collections
 import io
 import sys
 
-import numpy as np
 import pytest
 
 import autograph as ag

@@ -1,5 +1,4 @@
 """rt.cond and rt.while_loop, eagerly and in graphs (SPEC §2 "Control flow")."""
-import numpy as np
 import pytest
 
 import runtime as rt

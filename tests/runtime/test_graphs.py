@@ -1,7 +1,6 @@
 """Graphs: naming, lookup, control inputs and GraphDef text (SPEC §2 "Graphs")."""
 import re
 
-import numpy as np
 import pytest
 
 import runtime as rt
