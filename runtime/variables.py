@@ -16,6 +16,19 @@ def _unique(name):
     return name if n == 0 else f'{name}_{n}'
 
 
+def _lift(tensor):
+    """The value of a graph tensor that only constants feed, computed outside the graph."""
+    from runtime.executor import evaluate_constant
+    value = evaluate_constant(tensor)
+    if value is None:
+        raise ValueError(
+            f'The initial value of a Variable must not depend on function inputs or stateful '
+            f'ops (got {tensor.name!r}). Create the variable from Python values, constants or '
+            f'eager tensors, e.g. outside the function, or pass a callable that builds its '
+            f'initial value.')
+    return value
+
+
 class Variable:
     """A tensor-valued cell. Use it wherever a tensor is expected; it reads its current value.
 
@@ -32,10 +45,7 @@ class Variable:
             with context.init_scope():
                 initial_value = initial_value()
         if isinstance(initial_value, SymbolicTensor):
-            raise ValueError(
-                f'The initial value of a Variable must not depend on graph tensors (got '
-                f'{initial_value.name!r}). Create the variable from Python or eager values, '
-                f'e.g. outside the function, or pass a callable that builds its initial value.')
+            initial_value = _lift(initial_value)
         with context.init_scope():
             value = convert_to_tensor(initial_value, dtype)
         self.trainable = trainable

@@ -6,6 +6,7 @@ and looks nothing up by name. `optimized_program` shows what runs.
 from runtime.executor import passes
 from runtime.executor.codegen import generate
 from runtime.executor.ir import lower
+from runtime.executor.passes.prune import reachable
 
 optimizations_enabled = True  # tests turn this off to compare against unoptimized runs
 
@@ -29,3 +30,14 @@ def compile_function(func_graph):
     """The compiled plan of a FuncGraph: its inputs to its outputs."""
     return compile_graph(func_graph, func_graph.inputs, func_graph.outputs)
 
+
+
+def evaluate_constant(tensor):
+    """The value of a symbolic tensor computed from constants alone (no graph input, no
+    stateful op), or None. Used to lift a Variable's initializer out of a function's graph."""
+    program = lower(tensor.graph, [], [tensor])
+    needed = reachable(program, [program.outputs[0][0]], with_stateful=False)
+    program.nodes = [node for node in program.nodes if id(node) in needed]
+    if any(node.opdef.stateful or node.type == 'Placeholder' for node in program.nodes):
+        return None
+    return generate(passes.optimize(program))()[0]

@@ -167,3 +167,24 @@ def test_tensor_array_eager_while_loop():
                           lambda i, ta: (i + 1, ta.write(i, rt.cast(i, rt.float32) / 2)),
                           (rt.constant(0), ta))
     assert ta.stack().numpy().tolist() == [0., 0.5, 1.]
+
+
+def test_a_variable_initialized_from_graph_constants_is_lifted_out_of_the_graph():
+    g = rt.Graph()
+    with g.as_default():
+        v = rt.Variable(rt.ones([3, 2]) * 2.0)
+        x = rt.placeholder(rt.float32, [2])
+        with pytest.raises(ValueError, match='must not depend on function inputs'):
+            rt.Variable(x * 2.0)
+    assert v.numpy().tolist() == [[2.0, 2.0]] * 3
+
+
+def test_each_thread_builds_its_own_graph():
+    import threading
+    g = rt.Graph()
+    seen = []
+    with g.as_default():
+        worker = threading.Thread(target=lambda: seen.append(rt.constant(1) + 1))
+        worker.start()
+        worker.join()
+    assert int(seen[0]) == 2 and g.get_operations() == []

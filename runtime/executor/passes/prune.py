@@ -1,10 +1,12 @@
 """Pruning: keep only the nodes the outputs need, plus every stateful node (non-strict)."""
 
 
-def reachable(program, roots):
-    """ids of the nodes that `roots` and the stateful nodes of `program` depend on."""
+def reachable(program, roots, with_stateful=True):
+    """ids of the nodes that `roots` (and the stateful nodes of `program`) depend on."""
     seen = set()
-    stack = list(roots) + [node for node in program.nodes if node.opdef.stateful]
+    stack = list(roots)
+    if with_stateful:
+        stack += [node for node in program.nodes if node.opdef.stateful]
     while stack:
         node = stack.pop()
         if id(node) in seen:
