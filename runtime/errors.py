@@ -22,8 +22,10 @@ class OperatorNotAllowedInGraphError(TypeError):
     """A Python operation that needs a concrete value was applied to a symbolic tensor."""
 
 
-# A hook autograph sets so that op creation sites inside converted code point at the user's
-# source line: (filename, lineno) -> (filename, lineno). runtime never imports autograph.
+# Where a graph op was created: the innermost frame outside these library directories (the
+# runtime's own; autograph adds its package). `location_mappers` then map a frame of generated
+# code, (filename, lineno), to the user's line, or return None. runtime never imports autograph.
+library_paths = [__file__.rsplit('/', 1)[0] + '/']
 location_mappers = []
 
 

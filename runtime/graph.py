@@ -10,7 +10,7 @@ import contextlib
 import itertools
 import sys
 
-from runtime import context
+from runtime import context, errors
 from runtime.shapes import TensorShape, as_shape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
@@ -67,13 +67,11 @@ class Operation:
         return f"<rt.Operation '{self.name}' type={self.type}>"
 
 
-_RUNTIME_DIR = __file__.rsplit('/', 1)[0] + '/'
-
-
 def _user_frame():
-    """(file, line) of the innermost caller outside the runtime package."""
+    """(file, line) of the innermost caller outside the library (errors.library_paths)."""
+    library = tuple(errors.library_paths)
     frame = sys._getframe(2)
-    while frame is not None and frame.f_code.co_filename.startswith(_RUNTIME_DIR):
+    while frame is not None and frame.f_code.co_filename.startswith(library):
         frame = frame.f_back
     if frame is None:
         return None

@@ -1,8 +1,12 @@
 """The `ag__` namespace of converted code: the operators of docs/protocol.md.
 
-This package is the half of autograph that runs: it is the only part (with autograph.function)
-that imports `runtime`.
+This package is the half of autograph that runs: it is the only part (with autograph.tracing)
+that imports `runtime`. Importing it tells the runtime that graph ops created from converted code
+belong to the user's line, not to autograph's or to the generated file's.
 """
+import os
+
+from runtime import errors as _errors
 from autograph.operators.call import converted_call, to_graph
 from autograph.operators.control_flow import for_stmt, if_exp, if_stmt, while_stmt
 from autograph.operators.exceptions import assert_stmt
@@ -10,6 +14,17 @@ from autograph.operators.function_scope import ConversionOptions, FunctionScope
 from autograph.operators.guards import python_only
 from autograph.operators.logical import and_, not_, or_
 from autograph.operators.variables import Undefined, UndefinedReturnValue, ld, ldu
+
+from autograph.pyct import origin_info as _origin_info
+
+
+def _user_line(filename, lineno):
+    origin = _origin_info.lookup(filename, lineno)
+    return None if origin is None else (origin.filename, origin.lineno)
+
+
+_errors.library_paths.append(os.path.dirname(os.path.dirname(__file__)) + os.sep)
+_errors.location_mappers.append(_user_line)
 
 __all__ = ['converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stmt', 'while_stmt',
            'assert_stmt', 'ConversionOptions', 'FunctionScope', 'python_only', 'and_', 'not_',
