@@ -3,6 +3,7 @@ import functools
 import inspect
 import sys
 import types
+import warnings
 import weakref
 
 from autograph import api, conversion
@@ -80,7 +81,9 @@ def _converted_function(function):
     if converted is None:
         try:
             entity = conversion.convert(function)
-        except errors.SourceUnavailableError:
+        except errors.SourceUnavailableError as e:
+            warnings.warn(f'{e} It runs unconverted, so Python control flow on tensors in it '
+                          f'will fail.', stacklevel=3)
             return function
         converted = loader.instantiate(entity.factory_code, function, sys.modules[__package__])
         converted.__ag_converted__ = True

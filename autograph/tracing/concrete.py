@@ -9,7 +9,7 @@ import functools
 import threading
 
 from runtime import nest
-from runtime.executor import compile_graph
+from runtime.executor import compile_graph, optimized_program
 from runtime.graph import FuncGraph, uid
 from runtime.ops.core import convert_to_tensor, identity
 from runtime.shapes import TensorShape
@@ -19,15 +19,6 @@ from runtime.variables import Variable
 from autograph.tracing import describe, keys
 
 _local = threading.local()  # .variable_checks: one callback per trace running in this thread
-_traces_in_progress = [0]  # in any thread; `trace` runs under the Function's global trace lock
-
-
-def tracing_in_this_thread():
-    return bool(getattr(_local, 'variable_checks', None))
-
-
-def tracing_anywhere():
-    return _traces_in_progress[0] > 0
 
 
 def _on_variable_created(variable):
@@ -79,6 +70,11 @@ class ConcreteFunction:
     def name(self):
         return self.graph.name
 
+    def optimized_program(self):
+        """What runs when this function is called: the graph after the executor's optimization
+        passes (`print()` it; `self.graph` stays as traced)."""
+        return optimized_program(self.graph, self.graph.inputs, self.graph.outputs)
+
     def _call_flat(self, feeds):
         """Run the graph on flat feeds (argument values, in key order) and pack the outputs."""
         values = self._run(*feeds)
@@ -124,7 +120,6 @@ def trace(python_callable, binder, key, values, watch_object, check_variable):
     fg = FuncGraph(f'__inference_{binder.name}_{uid()}')
     checks = _local.__dict__.setdefault('variable_checks', [])
     checks.append(check_variable)
-    _traces_in_progress[0] += 1
     try:
         with fg.as_default():
             symbolic = [_placeholders(fg, element, value, name, watch_object)
@@ -133,7 +128,6 @@ def trace(python_callable, binder, key, values, watch_object, check_variable):
             structured_outputs = _graph_outputs(python_callable(*args, **kwargs), binder.name)
     finally:
         checks.pop()
-        _traces_in_progress[0] -= 1
     arg_inputs = list(fg.inputs)
     captures = fg.captures
     fg.inputs = arg_inputs + [p for _, p in captures]

@@ -15,8 +15,7 @@ import weakref
 from runtime import config, context
 from autograph.tracing import keys
 from autograph.tracing.binding import Binder
-from autograph.tracing.concrete import (ConcreteFunction, trace, tracing_anywhere,
-                                        tracing_in_this_thread)
+from autograph.tracing.concrete import ConcreteFunction, trace
 from runtime.nest import flatten
 from runtime.tensor_spec import TensorSpec
 
@@ -80,7 +79,7 @@ class Function:
     def __call__(self, *args, **kwargs):
         if config.functions_run_eagerly():
             return self._callable(self._python_function)(*args, **kwargs)
-        if context.state.graphs and _inline():
+        if context.state.graphs:  # called while this thread builds a graph: trace inline
             return self._callable(self._converted())(*args, **kwargs)
         binder = self._binder
         values = args if not kwargs and len(args) == binder.arity else binder.canonical(
@@ -304,13 +303,6 @@ def _converted(python_function):
         return autograph.to_graph(python_function)
     from autograph.operators.call import converted_call
     return lambda *args, **kwargs: converted_call(python_function, args, kwargs)
-
-
-def _inline():
-    """Whether a call made while a graph is being built should run inline in that graph: yes
-    when this thread is tracing or building a graph itself, no when the graph on the (shared)
-    stack belongs to a trace in another thread."""
-    return tracing_in_this_thread() or not tracing_anywhere()
 
 
 def _checked_signature(input_signature, python_function):
