@@ -11,6 +11,8 @@ import itertools
 import linecache
 import operator
 
+import numpy as np
+
 from runtime import errors
 from runtime.executor import parallel
 from runtime.ops.registry import kernel_attrs
@@ -65,12 +67,15 @@ class _Emitter:
         if node is not None:
             self.line_nodes[len(self.lines) + _HEADER_LINES] = node
 
-    def emit(self, program, args, depth):
-        """Emit `program` with its params bound to the expressions `args`; return its outputs."""
+    def emit(self, program, args, depth, skip=frozenset()):
+        """Emit `program` with its params bound to the expressions `args`; return its outputs
+        (None for an output of a node in `skip`, which is not emitted)."""
         names = {(id(p), 0): a for p, a in zip(program.params, args)}
         concurrent = parallel.concurrent_nodes(program)
         pending = {}  # id(node) -> (future name, output name), awaited before the first use
         for node in program.nodes:
+            if id(node) in skip:
+                continue
             for ref, _ in node.inputs:
                 self.await_result(pending, ref, depth)
             kind = node.opdef.name
@@ -103,7 +108,7 @@ class _Emitter:
                 self.emit_call(node, inputs, outs, depth)
         for ref, _ in program.outputs:
             self.await_result(pending, ref, depth)
-        return [names[(id(n), i)] for n, i in program.outputs]
+        return [names.get((id(n), i)) for n, i in program.outputs]
 
     def await_result(self, pending, node, depth):
         waiting = pending.pop(id(node), None)
@@ -159,6 +164,9 @@ class _Emitter:
         loop_vars = [self.fresh('w') for _ in inputs]
         cond, body = node.branches
         self.line(depth, f'{_targets(loop_vars)} = {_targets(inputs)}')
+        if '_counted' in node.attrs:
+            self.emit_counted(node, loop_vars, outs, depth)
+            return
         head = len(self.lines)
         self.line(depth, 'while True:', node)
         (keep_going,) = self.emit(cond, loop_vars, depth + 1)
@@ -178,12 +186,51 @@ class _Emitter:
             self.line(depth + 1, 'pass')
         self.line(depth, f'{_targets(outs)} = {_targets(loop_vars[:len(outs)])}')
 
+    def emit_counted(self, node, loop_vars, outs, depth):
+        """`for i in range(start, limit, step)` with numpy scalars of the counter's dtype."""
+        k, (kind, limit), step, increment = node.attrs['_counted']
+        self.ns['_counted'], self.ns['_counted_end'] = _counted, _counted_end
+        if kind == 'param':
+            limit = loop_vars[limit]
+        else:
+            name = self.fresh('c')
+            self.ns[name] = limit
+            limit = name
+        start, step_name = self.fresh('s'), self.fresh('c')
+        self.ns[step_name] = step
+        counter = loop_vars[k]
+        self.line(depth, f'{start} = {counter}')
+        head = len(self.lines)
+        self.line(depth, f'for {counter} in _counted({start}, {limit}, {step_name}):', node)
+        results = self.emit(node.branches[1], loop_vars, depth + 1, skip={id(increment)})
+        changed = [(var, new) for i, (var, new) in enumerate(zip(loop_vars, results))
+                   if i != k and var != new]
+        if changed:
+            self.line(depth + 1, f'{_targets([v for v, _ in changed])} = '
+                                 f'{_targets([n for _, n in changed])}')
+        elif len(self.lines) == head + 1:
+            self.line(depth + 1, 'pass')
+        self.line(depth, f'{counter} = _counted_end({start}, {limit}, {step_name})')
+        self.line(depth, f'{_targets(outs)} = {_targets(loop_vars[:len(outs)])}')
+
     def single_assignment(self, start, name):
         """The expression if the lines from `start` on are exactly `name = <expression>`."""
         if len(self.lines) != start + 1:
             return None
         target, _, expression = self.lines[start].strip().partition(' = ')
         return expression if target == name else None
+
+
+def _counted(start, limit, step):
+    """The values a counted loop's counter takes: numpy scalars of its dtype."""
+    return np.arange(start, limit, step, dtype=np.asarray(start).dtype)
+
+
+def _counted_end(start, limit, step):
+    """The counter's value after the loop: the first value not below `limit`, or `start`."""
+    start = np.asarray(start)
+    taken = len(range(int(start), int(limit), int(step)))
+    return (start + start.dtype.type(taken * int(step)))[()]
 
 
 def _targets(names):

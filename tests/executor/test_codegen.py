@@ -14,11 +14,11 @@ def test_a_graph_becomes_one_function_with_an_if_and_a_while():
     with g.as_default():
         x = rt.placeholder(rt.int32, [], name='x')
         out = rt.cond(x > 0, lambda: x, lambda: rt.negative(x))
-        _, total = rt.while_loop(lambda i, t: i < x, lambda i, t: (i + 1, t + i), [0, 0])
+        _, total = rt.while_loop(lambda i, t: t < x, lambda i, t: (i * 2, t + i), [1, 0])
     run = executor.compile_graph(g, [x], [out, total])
     assert '\n        if ' in run.source and '\n        while ' in run.source
     assert run(np.int32(-4)) == (4, 0)
-    assert run(np.int32(5)) == (5, 10)
+    assert run(np.int32(5)) == (5, 7)
     assert linecache.getline(run.__code__.co_filename, 1).startswith('def run(')
 
 
@@ -88,3 +88,20 @@ def test_small_or_float_matmuls_stay_inline():
         blas = rt.matmul(c, d) + rt.matmul(d, c)
     assert '_submit(' not in executor.compile_graph(g, [a, b], [small]).source
     assert '_submit(' not in executor.compile_graph(g, [c, d], [blas]).source
+
+
+@pytest.mark.parametrize('start, limit, step', [(0, 10, 1), (-3, 7, 3), (5, 5, 1), (9, 2, 2)])
+def test_a_counted_loop_becomes_a_for_loop_with_the_same_results(start, limit, step):
+    g = rt.Graph()
+    with g.as_default():
+        n = rt.placeholder(rt.int32, [], name='n')
+        i, total = rt.while_loop(lambda i, t: i < n, lambda i, t: (i + step, t + i * i),
+                                 [rt.constant(start), rt.constant(0)])
+    run = executor.compile_graph(g, [n], [i, total])
+    assert 'for ' in run.source and 'while ' not in run.source
+    expected_i, expected_total = start, 0
+    while expected_i < limit:
+        expected_i, expected_total = expected_i + step, expected_total + expected_i ** 2
+    got_i, got_total = run(np.int32(limit))
+    assert (got_i, got_total) == (expected_i, expected_total)
+    assert got_i.dtype == np.int32 and got_total.dtype == np.int32

@@ -199,3 +199,24 @@ def test_random_small_graphs_give_the_same_results_optimized(steps):
         outputs = values[-2:]
     feed = np.array([0.5, -1.5, 2.0], dtype=np.float32)
     assert_same(*run_both(g, [x], outputs, [feed]))
+
+
+def test_loop_pass_propagates_invariant_constants_and_drops_dead_variables():
+    g = rt.Graph()
+    with g.as_default():
+        n = rt.placeholder(rt.int32, [], name='n')
+        # (iterations, index, total, delta): the counter is never used, delta is a constant.
+        _, _, total, _ = rt.while_loop(
+            lambda c, i, t, d: i < n,
+            lambda c, i, t, d: (c + 1, i + 1, t + i * d, d),
+            [0, 0, 0, 1])
+    p = program_of(g, [n], [total])
+    loop = next(node for node in p.nodes if node.type == 'StatelessWhile')
+    assert len(loop.inputs) == 5  # four loop variables and the captured limit
+    body_ops = types(loop.branches[1])
+    passes.optimize(p)
+    loop = next(node for node in p.nodes if node.type == 'StatelessWhile')
+    assert len(loop.inputs) == 3  # index, total and the limit
+    assert types(loop.branches[1]).count('Mul') == 0 < body_ops.count('Mul')
+    assert loop.attrs['_counted'][0] == 0  # the index drives a Python `for`
+    assert run_both(g, [n], [total], [np.int32(10)])[0][0] == 45

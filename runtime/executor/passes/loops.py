@@ -6,6 +6,9 @@
 - A loop variable that nothing after the loop uses, and that neither the condition, a stateful
   node nor another live variable depends on, is removed (for example an iteration counter
   that only a dropped check read).
+- A counted loop (`while i < limit: ...; i = i + step` with an integer `i`, an invariant or
+  constant `limit` and a positive constant `step`) is marked with attr `_counted`, so the code
+  generator writes it as a Python `for` over the values `i` takes.
 """
 from runtime.executor.ir import Node
 from runtime.executor.passes.fold_constants import fold_constants
@@ -25,7 +28,43 @@ def loops(program):
     for node in program.nodes:
         if node.opdef.structured == 'while':
             _drop_dead_variables(program, node, used)
+            counted = _counted_form(node)
+            if counted is not None:
+                node.attrs['_counted'] = counted
     return program
+
+
+def _counted_form(node):
+    """(index of the counter, limit, step, increment node) of a counted loop, or None.
+
+    `limit` is ('param', j) for an invariant loop variable j, or ('const', value)."""
+    cond, body = node.branches
+    (test, _), = cond.outputs
+    params = {id(p): k for k, p in enumerate(cond.params)}
+    if test.type != 'Less' or test.inputs[0][1] != 0 or id(test.inputs[0][0]) not in params:
+        return None
+    k = params[id(test.inputs[0][0])]
+    bound = test.inputs[1][0]
+    if id(bound) in params and body.outputs[params[id(bound)]] == \
+            (body.params[params[id(bound)]], 0):
+        limit = ('param', params[id(bound)])
+    elif bound.type == 'Const':
+        limit = ('const', bound.attrs['value'])
+    else:
+        return None
+    if any(n is not test and n is not bound and id(n) not in params for n in cond.nodes):
+        return None
+    increment, index = body.outputs[k]
+    dtype = node.specs[k][0]
+    if increment.type != 'AddV2' or index != 0 or not dtype.is_integer or \
+            increment.inputs[0] != (body.params[k], 0) or increment.inputs[1][0].type != 'Const':
+        return None
+    step = increment.inputs[1][0].attrs['value']
+    if step.ndim != 0 or step <= 0:
+        return None
+    uses = sum(ref[0] is increment for n in body.nodes for ref in n.inputs)
+    uses += sum(ref[0] is increment for ref in body.outputs)
+    return (k, limit, step, increment) if uses == 1 else None
 
 
 def _propagate_invariants(node, subst):
