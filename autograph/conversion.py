@@ -8,7 +8,7 @@ import gast
 from autograph.converters import (asserts, break_statements, call_trees, conditional_expressions,
                                   continue_statements, control_flow, directives, functions,
                                   logical_expressions, return_statements, unsupported, variables)
-from autograph.pyct import loader, origin_info, parser, templates, transformer
+from autograph.pyct import loader, origin_info, parser, templates, transformer, unparser
 
 CONVERTERS = (
     unsupported,              # refuse yield, async, ... before touching anything
@@ -29,20 +29,32 @@ _PREFIX = 'tf__'
 
 
 class ConvertedEntity:
-    """The result of converting one function: the code of its factory and, on demand, the
-    source of the converted function."""
+    """The result of converting one function: its converted node, from which the source that
+    `to_code` shows and the compiled factory that loading needs are each made on first use."""
 
-    def __init__(self, name, node, factory_code):
-        self.name = name
+    def __init__(self, fn, node):
+        self.name = fn.__name__
         self.node = node
-        self.factory_code = factory_code
+        self._qualname = fn.__qualname__
+        self._free_variables = fn.__code__.co_freevars
         self._source = None
+        self._factory_code = None
 
     @property
     def function_source(self):
         if self._source is None:
             self._source = function_source(self.node)
         return self._source
+
+    @property
+    def factory_code(self):
+        if self._factory_code is None:
+            node = self.node
+            text, source_map = unparser.unparse(node, indent=2, with_source_map=True)
+            self._factory_code = loader.compile_factory(
+                text, source_map, _converted_name(node), self._free_variables, self._qualname,
+                blank_line=isinstance(node, gast.FunctionDef))
+        return self._factory_code
 
 
 def convert_tree(node, origin_lines, filename, first_lineno, function_name):
@@ -73,19 +85,27 @@ def _convert_lambda(node, ctx):
 
 def function_source(node):
     """The source text of a converted function, as `to_code` shows it."""
-    source, _ = origin_info.unparse_with_source_map(gast.Module(body=[node], type_ignores=[]))
-    return source + '\n'
+    return unparser.unparse(node) + '\n'
+
+
+def _converted_name(node):
+    return node.targets[0].id if isinstance(node, gast.Assign) else node.name
 
 
 _cache = {}
 
 
 def convert(fn):
-    """Converts a live function (or lambda); cached per code object."""
-    entity = _cache.get(fn.__code__)
+    """Converts a live function (or lambda); cached per code object and file.
+
+    Code objects of different files compare equal when their code and line numbers match, so
+    the file name is part of the key: each file's function keeps its own source map.
+    """
+    code = fn.__code__
+    key = (code, code.co_filename)
+    entity = _cache.get(key)
     if entity is None:
-        entity = _convert(fn)
-        _cache[fn.__code__] = entity
+        entity = _cache[key] = _convert(fn)
     return entity
 
 
@@ -93,18 +113,4 @@ def _convert(fn):
     parsed = parser.parse_entity(fn)
     node = convert_tree(parsed.node, parsed.lines, parsed.filename, parsed.first_lineno,
                         fn.__name__)
-    name = node.targets[0].id if isinstance(node, gast.Assign) else node.name
-    module = templates.replace('''
-        def outer_factory():
-            free_variables
-            def inner_factory(ag__):
-                converted
-                return name
-            return inner_factory
-    ''', free_variables=[templates.replace('name = None', name=free)[0]
-                         for free in fn.__code__.co_freevars],
-        converted=[node], name=name)
-    module_source, source_map = origin_info.unparse_with_source_map(
-        gast.Module(body=module, type_ignores=[]))
-    factory_code = loader.compile_factory(module_source, source_map, fn.__qualname__)
-    return ConvertedEntity(fn.__name__, node, factory_code)
+    return ConvertedEntity(fn, node)

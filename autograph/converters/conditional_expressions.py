@@ -1,15 +1,14 @@
 """`a if c else b` becomes `ag__.if_exp(c, lambda: a, lambda: b, 'a if c else b')`."""
-import ast
 
 import gast
 
-from autograph.pyct import templates, transformer
+from autograph.pyct import templates, transformer, unparser
 
 
 class ConditionalExpressionTransformer(transformer.Base):
 
     def visit_IfExp(self, node):
-        text = ast.unparse(gast.gast_to_ast(node))
+        text = unparser.unparse(node)
         node = self.generic_visit(node)
         return templates.replace_as_expression(
             'ag__.if_exp(test, lambda: body, lambda: orelse, text)', test=node.test,

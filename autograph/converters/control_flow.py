@@ -21,12 +21,11 @@ when the construct starts are set to `ag__.Undefined('name')` first.
                             y = ag__.Undefined('y')
                             ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('y',), 1)
 """
-import ast
 
 import gast
 
 from autograph import analysis
-from autograph.pyct import anno, templates, transformer
+from autograph.pyct import anno, templates, transformer, unparser
 
 _STATE_TEMPLATE = '''
 def get_state():
@@ -189,7 +188,7 @@ class ControlFlowTransformer(transformer.Base):
                 test=gast.BoolOp(op=gast.And(), values=extra_tests)
                 if len(extra_tests) > 1 else extra_tests[0])
         options = dict(options, iterate_names=gast.Constant(
-            value=ast.unparse(gast.gast_to_ast(node.target)), kind=None))
+            value=unparser.unparse(node.target), kind=None))
         return (state_functions
                 + [self._block_function(loop_body, body, names, modified, params=[itr])]
                 + extra_test_functions

@@ -25,15 +25,25 @@ INNER_FACTORY = 'inner_factory'
 _counter = itertools.count()
 
 
-def compile_factory(source, source_map, name):
-    """Compiles a generated module; returns the code object of its inner factory.
+def compile_factory(function_text, source_map, function_name, free_variables, name,
+                    blank_line):
+    """Compiles the factory module around a converted function; returns the code object of
+    its inner factory.
 
-    The source is registered with `linecache` (tracebacks and `inspect` show it) and its source
-    map with `origin_info`.
+    `function_text` is the function's source indented two levels and `source_map` maps its
+    lines (from 1) to origins; `function_name` is what the inner factory returns. The module
+    text is what `ast.unparse` writes for the factory (a blank line before a nested `def` when
+    `blank_line`). It is registered with `linecache` (tracebacks and `inspect` show it) and its
+    source map, shifted to the module's lines, with `origin_info`.
     """
+    head = (f'def {OUTER_FACTORY}():\n'
+            + ''.join(f'    {variable} = None\n' for variable in free_variables)
+            + f'\n    def {INNER_FACTORY}(ag__):\n' + ('\n' if blank_line else ''))
+    source = f'{head}{function_text}\n        return {function_name}\n    return {INNER_FACTORY}'
+    offset = head.count('\n')
     filename = f'<autograph generated {name} #{next(_counter)}>'
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    origin_info.register(filename, source_map)
+    origin_info.register(filename, {line + offset: origin for line, origin in source_map.items()})
     module_code = compile(source, filename, 'exec', dont_inherit=True)
     outer = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))
     return next(c for c in outer.co_consts

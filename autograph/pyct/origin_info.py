@@ -1,12 +1,11 @@
 """Source maps from generated code back to the user's code.
 
-Every node parsed from user code is annotated with an `Origin`. When a converted module is
-unparsed, `unparse_with_source_map` records for each generated line the origin of the innermost
-user statement or expression that produced it. The loader registers that map under the
+Every node parsed from user code is annotated with an `Origin`. When a converted function is
+unparsed, `unparser.unparse` records for each generated line the origin of the innermost
+user statement that produced it. The loader registers that map under the
 generated file name, so `user_location()` can answer "which user line is running?" from inside
 the operators.
 """
-import ast
 import sys
 from typing import NamedTuple
 
@@ -49,30 +48,6 @@ def resolve(tree, lines, filename, first_lineno, function_name):
         line = lines[lineno - 1] if lineno <= len(lines) else ''
         anno.setanno(node, anno.Basic.ORIGIN, Origin(
             filename, first_lineno + lineno - 1, node.col_offset, function_name, line))
-
-
-def unparse_with_source_map(module):
-    """Unparses a gast Module; returns (source, {generated line: Origin})."""
-    origins = []
-    for node in gast.walk(module):
-        origin = anno.getanno(node, anno.Basic.ORIGIN)
-        if origin is not None and isinstance(node, gast.stmt):
-            origins.append(origin)
-            node.lineno = len(origins)
-        elif hasattr(node, 'lineno'):
-            node.lineno = 0
-    converted = gast.gast_to_ast(module)
-    source = ast.unparse(converted)
-    source_map = {}
-    # ast.walk is breadth-first, so inner statements come later and win for their lines.
-    for marked, parsed in zip(ast.walk(converted), ast.walk(ast.parse(source))):
-        if type(marked) is not type(parsed):
-            break
-        marker = getattr(marked, 'lineno', 0)
-        if marker and isinstance(parsed, ast.stmt):
-            for line in range(parsed.lineno, parsed.end_lineno + 1):
-                source_map[line] = origins[marker - 1]
-    return source, source_map
 
 
 def register(filename, source_map):
