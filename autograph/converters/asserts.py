@@ -6,6 +6,8 @@ from autograph.pyct import templates, transformer
 
 class AssertTransformer(transformer.Base):
 
+    visits_expressions = False
+
     def visit_Assert(self, node):
         message = node.msg or gast.Constant(value=None, kind=None)
         return templates.replace('ag__.assert_stmt(test, lambda: message)',

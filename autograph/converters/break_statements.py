@@ -17,6 +17,8 @@ from autograph.pyct import anno, templates, transformer
 
 class BreakTransformer(transformer.Base):
 
+    visits_expressions = False
+
     def _visit_loop(self, node):
         node = self.generic_visit(node)
         orelse, node.orelse = node.orelse, []

@@ -15,6 +15,8 @@ from autograph.pyct import templates, transformer
 
 class ContinueTransformer(transformer.Base):
 
+    visits_expressions = False
+
     def _visit_loop(self, node):
         node = self.generic_visit(node)
         if jumps.classify(node.body, gast.Continue) != jumps.Jumps.NEVER:

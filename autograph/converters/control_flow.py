@@ -37,6 +37,8 @@ def set_state(vars_):
 
 class ControlFlowTransformer(transformer.Base):
 
+    visits_expressions = False
+
     def __init__(self, ctx):
         super().__init__(ctx)
         self.function_scopes = []

@@ -21,6 +21,8 @@ def _is_directive(statement):
 
 class DirectivesTransformer(transformer.Base):
 
+    visits_expressions = False
+
     def _visit_loop(self, node):
         options = {}
         for statement in [s for s in node.body if _is_directive(s)]:

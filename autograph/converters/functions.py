@@ -19,6 +19,8 @@ with ag__.FunctionScope(function_name, scope_name, ag__.ConversionOptions(recurs
 
 class FunctionTransformer(transformer.Base):
 
+    visits_expressions = False
+
     def __init__(self, ctx):
         super().__init__(ctx)
         self.depth = 0

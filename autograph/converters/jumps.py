@@ -61,6 +61,8 @@ class JumpRewriter(transformer.Base):
     differently by overriding `replace_jump`.
     """
 
+    visits_expressions = False
+
     def __init__(self, ctx, kind, flag):
         super().__init__(ctx)
         self.kind = kind

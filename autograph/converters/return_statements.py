@@ -56,6 +56,8 @@ class _ReturnRewriter(jumps.JumpRewriter):
 
 class ReturnTransformer(transformer.Base):
 
+    visits_expressions = False
+
     def visit_FunctionDef(self, node):
         node = self.generic_visit(node)
         scope = anno.getanno(node, anno.Basic.FUNCTION_SCOPE)

@@ -16,15 +16,16 @@ _UNSUPPORTED = {
 
 class UnsupportedFeatureCheck(transformer.Base):
 
-    def generic_visit(self, node):
-        construct = _UNSUPPORTED.get(type(node))
-        if construct is not None:
-            origin = anno.getanno(node, anno.Basic.ORIGIN)
-            raise errors.UnsupportedFeatureError(
-                f'{origin}: AutoGraph does not support {construct} (in '
-                f'{origin.function_name!r}: {origin.source_line.strip()}). Wrap the function '
-                'in ag.do_not_convert to run it as plain Python.')
-        return super().generic_visit(node)
+    def _refuse(self, node):
+        construct = _UNSUPPORTED[type(node)]
+        origin = anno.getanno(node, anno.Basic.ORIGIN)
+        raise errors.UnsupportedFeatureError(
+            f'{origin}: AutoGraph does not support {construct} (in '
+            f'{origin.function_name!r}: {origin.source_line.strip()}). Wrap the function '
+            'in ag.do_not_convert to run it as plain Python.')
+
+    visit_Yield = visit_YieldFrom = visit_AsyncFunctionDef = visit_Await = _refuse
+    visit_AsyncFor = visit_AsyncWith = _refuse
 
 
 def transform(node, ctx):

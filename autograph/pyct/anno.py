@@ -1,11 +1,12 @@
 """Annotations attached to AST nodes by the analyses and read by the converters.
 
-Each node carries a private dict; keys are the members of `Basic` and `Static` (or plain strings
-for converter-private facts).
+Each node carries a dict under the attribute `FIELD`; keys are the members of `Basic` and
+`Static` (or plain strings for converter-private facts).
 """
 import enum
 
-_FIELD = '___ag_anno'
+FIELD = '___ag_anno'
+_NONE = {}
 
 
 class Basic(enum.Enum):
@@ -15,6 +16,10 @@ class Basic(enum.Enum):
     EXTRA_LOOP_TEST = 'expressions that stop a loop early (break, return)'
     LOOP_OPTIONS = 'keyword nodes of set_loop_options for a loop'
     FUNCTION_SCOPE = 'the `with ag__.FunctionScope` block that wraps a function body'
+
+    # Members are singletons: hashing by identity is correct, and much faster than Enum's
+    # hash of the name (every visit of every node looks annotations up).
+    __hash__ = object.__hash__
 
 
 class Static(enum.Enum):
@@ -26,25 +31,27 @@ class Static(enum.Enum):
     MAYBE_UNDEFINED = 'names that may be unbound on entry to a statement'
     MAYBE_DEFINED = 'names that a definition may reach on entry to a statement'
 
+    __hash__ = object.__hash__
+
 
 def getanno(node, key, default=None):
-    return getattr(node, _FIELD, {}).get(key, default)
+    return getattr(node, FIELD, _NONE).get(key, default)
 
 
 def hasanno(node, key):
-    return key in getattr(node, _FIELD, {})
+    return key in getattr(node, FIELD, _NONE)
 
 
 def setanno(node, key, value):
-    annotations = getattr(node, _FIELD, None)
+    annotations = getattr(node, FIELD, None)
     if annotations is None:
         annotations = {}
-        setattr(node, _FIELD, annotations)
+        setattr(node, FIELD, annotations)
     annotations[key] = value
 
 
 def delanno(node, key):
-    getattr(node, _FIELD, {}).pop(key, None)
+    getattr(node, FIELD, _NONE).pop(key, None)
 
 
 def copyanno(source, target, key):

@@ -40,18 +40,30 @@ def replace_as_expression(template, **subs):
 
 def copy_tree(node):
     """Copies a gast subtree, sharing the annotation values (they describe the same code)."""
-    if isinstance(node, list):
+    if type(node) is list:
         return [copy_tree(n) for n in node]
     if not isinstance(node, gast.AST):
         return node
-    new = type(node)(**{f: copy_tree(getattr(node, f, None)) for f in node._fields})
-    for attribute in ('lineno', 'col_offset', 'end_lineno', 'end_col_offset'):
-        if hasattr(node, attribute):
-            setattr(new, attribute, getattr(node, attribute))
-    annotations = getattr(node, anno._FIELD, None)
+    node_class = type(node)
+    new = node_class()
+    source, target = node.__dict__, new.__dict__
+    for field in node_class._fields:
+        value = source.get(field)
+        if type(value) is list:
+            value = [copy_tree(v) for v in value]
+        elif isinstance(value, gast.AST):
+            value = copy_tree(value)
+        target[field] = value
+    for attribute in _COPIED_ATTRIBUTES:
+        if attribute in source:
+            target[attribute] = source[attribute]
+    annotations = source.get(anno.FIELD)
     if annotations:
-        setattr(new, anno._FIELD, dict(annotations))
+        target[anno.FIELD] = dict(annotations)
     return new
+
+
+_COPIED_ATTRIBUTES = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 
 
 def set_context(node, ctx_type):

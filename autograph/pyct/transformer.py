@@ -9,6 +9,7 @@ class Namer:
 
     def __init__(self, tree):
         self.taken = set()
+        self._last_suffix = {}   # base -> suffix it last got: every lower one is taken
         for node in gast.walk(tree):
             if isinstance(node, gast.Name):
                 self.taken.add(node.id)
@@ -16,10 +17,12 @@ class Namer:
                 self.taken.add(node.name)
 
     def new(self, base):
-        name, suffix = base, 0
+        suffix = self._last_suffix.get(base, 0)
+        name = f'{base}_{suffix}' if suffix else base
         while name in self.taken:
             suffix += 1
             name = f'{base}_{suffix}'
+        self._last_suffix[base] = suffix
         self.taken.add(name)
         return name
 
@@ -37,20 +40,65 @@ class Base(gast.NodeTransformer):
 
     Nodes a converter returns in place of a user node inherit that node's Origin, so errors in
     generated code still point at the user's line.
+
+    `visit` and `generic_visit` behave as `ast.NodeTransformer`'s, only faster: the visitor of
+    each node class is looked up once per converter class, and nodes that a visit would return
+    unchanged without looking at them (contexts, operators) are not visited. A converter whose
+    visitors are all for statements sets `visits_expressions = False`: `generic_visit` then only
+    enters blocks of statements, as expressions hold no statements and would come back
+    unchanged.
     """
+
+    visits_expressions = True
+    _visitor_table = {}    # {node class: visitor function or None}; one per class
 
     def __init__(self, ctx):
         self.ctx = ctx
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._visitor_table = {}
+
     def visit(self, node):
-        if anno.getanno(node, anno.Basic.SKIP):
+        annotations = getattr(node, anno.FIELD, None)
+        if annotations and annotations.get(anno.Basic.SKIP):
             return node
-        result = super().visit(node)
-        origin = anno.getanno(node, anno.Basic.ORIGIN)
-        if origin is not None and result is not node and result is not None:
-            for new in result if isinstance(result, list) else [result]:
-                _inherit_origin(new, origin)
+        node_class = type(node)
+        visitor = self._visitor_table.get(node_class, _UNKNOWN)
+        if visitor is _UNKNOWN:
+            visitor = _find_visitor(type(self), node_class)
+        if visitor is None:
+            return node
+        result = visitor(self, node)
+        if result is not node and result is not None and annotations:
+            origin = annotations.get(anno.Basic.ORIGIN)
+            if origin is not None:
+                _inherit_origin(result if isinstance(result, list) else [result], origin)
         return result
+
+    def generic_visit(self, node):
+        visitors = self._visitor_table
+        for field in node._fields if self.visits_expressions else _BLOCK_FIELDS:
+            old_value = getattr(node, field, None)
+            if isinstance(old_value, list):
+                new_values = []
+                for value in old_value:
+                    if isinstance(value, gast.AST) and visitors.get(type(value), True):
+                        value = self.visit(value)
+                        if value is None:
+                            continue
+                        if not isinstance(value, gast.AST):
+                            new_values.extend(value)
+                            continue
+                    new_values.append(value)
+                old_value[:] = new_values
+            elif isinstance(old_value, gast.AST) and visitors.get(type(old_value), True):
+                new_node = self.visit(old_value)
+                if new_node is None:
+                    delattr(node, field)
+                else:
+                    setattr(node, field, new_node)
+        return node
 
     def visit_block(self, statements):
         """Visits a list of statements; a visit may return a list that is spliced in."""
@@ -64,7 +112,33 @@ class Base(gast.NodeTransformer):
         return result
 
 
-def _inherit_origin(node, origin):
-    for child in gast.walk(node):
-        if isinstance(child, gast.stmt) and not anno.hasanno(child, anno.Basic.ORIGIN):
-            anno.setanno(child, anno.Basic.ORIGIN, origin)
+_UNKNOWN = object()
+
+
+def _find_visitor(transformer_class, node_class):
+    """The function that visits `node_class` nodes, or None for a class without fields that
+    only `Base.generic_visit` would visit (it returns such a node as it is); remembered in the
+    class's `_visitor_table`, where `generic_visit` also looks."""
+    function = getattr(transformer_class, 'visit_' + node_class.__name__,
+                       transformer_class.generic_visit)
+    if function is Base.generic_visit and not node_class._fields:
+        function = None
+    transformer_class._visitor_table[node_class] = function
+    return function
+
+
+# Statements only occur in these fields (of statements, handlers and match cases).
+_BLOCK_FIELDS = ('body', 'orelse', 'finalbody', 'handlers', 'cases')
+
+
+def _inherit_origin(nodes, origin):
+    """Gives `origin` to the statements in `nodes` and in their blocks that have none."""
+    pending = list(nodes)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, gast.stmt) and not anno.hasanno(node, anno.Basic.ORIGIN):
+            anno.setanno(node, anno.Basic.ORIGIN, origin)
+        for field in _BLOCK_FIELDS:
+            block = getattr(node, field, None)
+            if type(block) is list:
+                pending.extend(block)
