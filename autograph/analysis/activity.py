@@ -34,10 +34,31 @@ class Scope:
 
 
 class _Collector(gast.NodeVisitor):
-    """Records reads and writes of the nodes it visits into every scope on its stack."""
+    """Records reads and writes of the nodes it visits into every scope on its stack.
+
+    `visit` and `generic_visit` do what `ast.NodeVisitor`'s do, with the visitor of each node
+    class looked up once, and without visiting nodes that hold no nodes (nothing to record).
+    """
 
     def __init__(self, scopes):
         self.scopes = scopes
+
+    def visit(self, node):
+        visitor = _VISITORS.get(type(node), _UNKNOWN)
+        if visitor is _UNKNOWN:
+            visitor = _find_visitor(type(node))
+        if visitor is not None:
+            visitor(self, node)
+
+    def generic_visit(self, node):
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, gast.AST):
+                        self.visit(item)
+            elif isinstance(value, gast.AST):
+                self.visit(value)
 
     def _read(self, qn):
         for scope in self.scopes:
@@ -169,6 +190,21 @@ class _Collector(gast.NodeVisitor):
         anno.setanno(node, key, scope)
 
 
+_VISITORS = {}
+_UNKNOWN = object()
+
+
+def _find_visitor(node_class):
+    """The `_Collector` function that visits `node_class`, or None where there is nothing to
+    visit (no fields, or a constant)."""
+    visitor = getattr(_Collector, 'visit_' + node_class.__name__, _Collector.generic_visit)
+    if visitor is _Collector.generic_visit and (not node_class._fields
+                                                or node_class is gast.Constant):
+        visitor = None
+    _VISITORS[node_class] = visitor
+    return visitor
+
+
 def analyze(fn_node):
     """Annotates a FunctionDef or Lambda and the blocks inside it; returns the function's Scope."""
     scope = Scope()
@@ -188,6 +224,8 @@ def reads_and_writes(nodes):
 
     Used for the nodes of the control-flow graph, which stand for one statement or one header.
     """
+    if not nodes:
+        return set(), set()
     scope = Scope()
     _Collector([scope]).visit_all(nodes)
     return ({str(qn.root) for qn in scope.read},

@@ -1,4 +1,5 @@
 """A worklist solver for set-valued dataflow problems on a cfg.Graph."""
+import collections
 
 
 def solve(graph, transfer, forward, initial=frozenset(), entry_value=frozenset()):
@@ -11,10 +12,10 @@ def solve(graph, transfer, forward, initial=frozenset(), entry_value=frozenset()
     values = {node: initial for node in graph.nodes}
     inputs_of = (lambda n: n.prev) if forward else (lambda n: n.next)
     outputs_of = (lambda n: n.next) if forward else (lambda n: n.prev)
-    worklist = list(graph.nodes if forward else reversed(graph.nodes))
+    worklist = collections.deque(graph.nodes if forward else reversed(graph.nodes))
     pending = set(worklist)
     while worklist:
-        node = worklist.pop(0)
+        node = worklist.popleft()
         pending.discard(node)
         incoming = entry_value if forward and node is graph.entry else frozenset()
         for other in inputs_of(node):

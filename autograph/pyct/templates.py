@@ -29,7 +29,7 @@ def replace(template, **subs):
         for node in gast.walk(gast.Module(body=statements, type_ignores=[])):
             anno.setanno(node, anno.Basic.GENERATED, True)
         _parsed[template] = statements
-    return _Filler(subs).visit_block(copy_tree(statements))
+    return _Filler(subs).block(statements)
 
 
 def replace_as_expression(template, **subs):
@@ -44,23 +44,30 @@ def copy_tree(node):
         return [copy_tree(n) for n in node]
     if not isinstance(node, gast.AST):
         return node
-    node_class = type(node)
-    new = node_class()
-    source, target = node.__dict__, new.__dict__
-    for field in node_class._fields:
+    new, source, target = _shell(node)
+    for field in type(node)._fields:
         value = source.get(field)
         if type(value) is list:
             value = [copy_tree(v) for v in value]
         elif isinstance(value, gast.AST):
             value = copy_tree(value)
         target[field] = value
+    return new
+
+
+def _shell(node):
+    """A node of the class of `node` with its location and a copy of its annotations but no
+    fields yet; also returns both nodes' attribute dicts."""
+    node_class = type(node)
+    new = node_class.__new__(node_class)     # gast's __init__ sets nothing without arguments
+    source, target = node.__dict__, new.__dict__
     for attribute in _COPIED_ATTRIBUTES:
         if attribute in source:
             target[attribute] = source[attribute]
     annotations = source.get(anno.FIELD)
     if annotations:
         target[anno.FIELD] = dict(annotations)
-    return new
+    return new, source, target
 
 
 _COPIED_ATTRIBUTES = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
@@ -94,7 +101,9 @@ def _as_node(value, ctx):
     return node
 
 
-class _Filler(gast.NodeTransformer):
+class _Filler:
+    """Builds a copy of a template's nodes with the placeholders filled in (the template's own
+    nodes stay as they are, for the next use)."""
 
     def __init__(self, subs):
         self.subs = subs
@@ -107,62 +116,58 @@ class _Filler(gast.NodeTransformer):
         self.used.add(id(node))
         return node
 
-    def visit_block(self, statements):
+    def block(self, statements):
         result = []
         for statement in statements:
             if (isinstance(statement, gast.Expr) and isinstance(statement.value, gast.Name)
                     and isinstance(self.subs.get(statement.value.id), list)):
                 result.extend(self._fresh(s) for s in self.subs[statement.value.id])
-                continue
-            new = self.visit(statement)
-            result.extend(new if isinstance(new, list) else [new])
+            else:
+                result.append(self.fill(statement))
         return result
 
-    def generic_visit(self, node):
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if isinstance(value, list) and value and isinstance(value[0], gast.stmt):
-                setattr(node, field, self.visit_block(value))
-            elif isinstance(value, list):
-                setattr(node, field, self._visit_elements(value))
+    def fill(self, node):
+        """The copy of the template node `node`, or what replaces it."""
+        subs = self.subs
+        node_class = type(node)
+        if node_class is gast.Name and node.id in subs:
+            value = subs[node.id]
+            if isinstance(value, gast.AST):
+                value = self._fresh(value)
+            return _as_node(value, node.ctx)
+        new, source, target = _shell(node)
+        for field in node_class._fields:
+            value = source.get(field)
+            if type(value) is list:
+                value = self.block(value) if value and isinstance(value[0], gast.stmt) \
+                    else self._elements(value)
             elif isinstance(value, gast.AST):
-                setattr(node, field, self.visit(value))
-        return node
+                value = self.fill(value)
+            target[field] = value
+        if node_class is gast.FunctionDef:
+            new.name = str(subs.get(node.name, node.name))
+        elif node_class is gast.Nonlocal or node_class is gast.Global:
+            new.names = self._declared_names(node.names)
+        return new
 
-    def _visit_elements(self, values):
+    def _elements(self, values):
         result = []
         for value in values:
             if isinstance(value, gast.Name) and isinstance(self.subs.get(value.id), (list, tuple)):
                 result.extend(_as_node(self._fresh(v) if isinstance(v, gast.AST) else v, value.ctx)
                               for v in self.subs[value.id])
             elif isinstance(value, gast.AST):
-                result.append(self.visit(value))
+                result.append(self.fill(value))
             else:
                 result.append(value)
         return result
 
-    def visit_Name(self, node):
-        if node.id not in self.subs:
-            return node
-        value = self.subs[node.id]
-        if isinstance(value, gast.AST):
-            value = self._fresh(value)
-        return _as_node(value, node.ctx)
-
-    def visit_FunctionDef(self, node):
-        node.name = str(self.subs.get(node.name, node.name))
-        return self.generic_visit(node)
-
-    def _visit_declaration(self, node):
+    def _declared_names(self, declared):
         names = []
-        for name in node.names:
+        for name in declared:
             value = self.subs.get(name, name)
             if isinstance(value, (list, tuple)):
                 names.extend(str(v) for v in value)
             else:
                 names.append(str(value))
-        node.names = names
-        return node
-
-    visit_Nonlocal = _visit_declaration
-    visit_Global = _visit_declaration
+        return names

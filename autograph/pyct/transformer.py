@@ -69,6 +69,8 @@ class Base(gast.NodeTransformer):
             visitor = _find_visitor(type(self), node_class)
         if visitor is None:
             return node
+        if visitor is _UNLESS_ANNOTATED:
+            visitor = Base.generic_visit
         result = visitor(self, node)
         if result is not node and result is not None and annotations:
             origin = annotations.get(anno.Basic.ORIGIN)
@@ -83,7 +85,7 @@ class Base(gast.NodeTransformer):
             if isinstance(old_value, list):
                 new_values = []
                 for value in old_value:
-                    if isinstance(value, gast.AST) and visitors.get(type(value), True):
+                    if isinstance(value, gast.AST) and _needs_visit(visitors, value):
                         value = self.visit(value)
                         if value is None:
                             continue
@@ -92,7 +94,7 @@ class Base(gast.NodeTransformer):
                             continue
                     new_values.append(value)
                 old_value[:] = new_values
-            elif isinstance(old_value, gast.AST) and visitors.get(type(old_value), True):
+            elif isinstance(old_value, gast.AST) and _needs_visit(visitors, old_value):
                 new_node = self.visit(old_value)
                 if new_node is None:
                     delattr(node, field)
@@ -113,18 +115,32 @@ class Base(gast.NodeTransformer):
 
 
 _UNKNOWN = object()
+_UNLESS_ANNOTATED = object()
 
 
 def _find_visitor(transformer_class, node_class):
-    """The function that visits `node_class` nodes, or None for a class without fields that
-    only `Base.generic_visit` would visit (it returns such a node as it is); remembered in the
-    class's `_visitor_table`, where `generic_visit` also looks."""
+    """The function that visits `node_class` nodes, remembered in the class's `_visitor_table`
+    (where `generic_visit` also looks).
+
+    Where only `Base.generic_visit` would visit a node and it holds no nodes to visit, the
+    visit would return it as it is: the table says None for classes without fields and for
+    constants, and `_UNLESS_ANNOTATED` for names (only a parameter's annotation holds nodes).
+    """
     function = getattr(transformer_class, 'visit_' + node_class.__name__,
                        transformer_class.generic_visit)
-    if function is Base.generic_visit and not node_class._fields:
-        function = None
+    if function is Base.generic_visit:
+        if not node_class._fields or node_class is gast.Constant:
+            function = None
+        elif node_class is gast.Name:
+            function = _UNLESS_ANNOTATED
     transformer_class._visitor_table[node_class] = function
     return function
+
+
+def _needs_visit(visitors, node):
+    visitor = visitors.get(type(node), _UNKNOWN)
+    return visitor is not None and (visitor is not _UNLESS_ANNOTATED
+                                    or node.annotation is not None)
 
 
 # Statements only occur in these fields (of statements, handlers and match cases).

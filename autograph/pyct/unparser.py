@@ -53,13 +53,15 @@ def unparse(node, indent=0, with_source_map=False):
     With `with_source_map`, returns (source, {line: Origin}) where lines count from 1 at the
     first line of the returned source.
     """
-    origins = {} if with_source_map else None
+    if not with_source_map:
+        writer = _Unparser()
+        writer._indent = indent
+        return writer.visit(to_ast(node))
+    origins = {}
     tree = to_ast(node, origins)
-    writer = _Unparser(origins)
+    writer = _MappingUnparser(origins)
     writer._indent = indent
     source = writer.visit(tree)
-    if not with_source_map:
-        return source
     source_map = {}
     for start, end, origin in writer.spans:
         for line in range(start, end + 1):
@@ -68,8 +70,17 @@ def unparse(node, indent=0, with_source_map=False):
 
 
 class _Unparser(ast._Unparser):
-    """`ast`'s unparser that records (first line, last line, origin) of the statements in
-    `origins`, outer statements before the statements inside them."""
+
+    def get_type_comment(self, node):
+        # The generated code has no `# type: ignore` comments; its nodes have no line numbers.
+        if node.type_comment is not None:
+            return f' # type: {node.type_comment}'
+        return None
+
+
+class _MappingUnparser(_Unparser):
+    """Also records (first line, last line, origin) of the statements in `origins`, outer
+    statements before the statements inside them."""
 
     def __init__(self, origins=None, **options):
         super().__init__(**options)    # ast makes inner unparsers of f-strings with options
@@ -99,7 +110,7 @@ class _Unparser(ast._Unparser):
             self.spans[span][1] = self._current_line()
 
     def traverse(self, node):
-        if self.origins and isinstance(node, ast.stmt):
+        if isinstance(node, ast.stmt):
             span = self._begin(node)
             super().traverse(node)
             self._end(span)
@@ -113,18 +124,12 @@ class _Unparser(ast._Unparser):
             self.spans[self._pending][0] = self._current_line()
             self._pending = None
 
-    def get_type_comment(self, node):
-        # The generated module has no `# type: ignore` comments; its nodes have no line numbers.
-        if node.type_comment is not None:
-            return f' # type: {node.type_comment}'
-        return None
-
     def _write_docstring_and_traverse_body(self, node):
         docstring = self.get_raw_docstring(node)
         if not docstring:
             self.traverse(node.body)
             return
-        span = self._begin(node.body[0]) if self.origins else None
+        span = self._begin(node.body[0])
         self._write_docstring(docstring)
         self._end(span)
         self.traverse(node.body[1:])
@@ -138,7 +143,7 @@ class _Unparser(ast._Unparser):
         elifs = []
         while node.orelse and len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
             node = node.orelse[0]
-            elifs.append(self._begin(node) if self.origins else None)
+            elifs.append(self._begin(node))
             self.fill('elif ')
             self.traverse(node.test)
             with self.block():
