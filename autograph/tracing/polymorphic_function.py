@@ -3,8 +3,8 @@
 A `Function` keeps one `ConcreteFunction` (a traced graph) per cache key of its arguments
 (see `autograph.tracing.keys` and docs/tracing.md). A call binds the arguments to the
 parameters, makes the key, looks it up and runs the compiled graph; only a miss takes the
-trace lock. Traces are serialized process-wide, because the runtime's stack of graphs being
-built is shared by all threads.
+trace lock. Traces are serialized process-wide: concurrent first calls trace once, and the
+compiler's caches and the variable-creation checks only ever see one trace at a time.
 """
 import functools
 import threading
@@ -216,7 +216,6 @@ class Function:
 
         concrete = trace(self._callable(self._converted()), self._binder, key, values,
                          watch_object, self._check_variable)
-        self._cache[key] = concrete
         self._traces.append((key, concrete, frozenset(object_ids)))
         self._warn_if_retracing()
         return concrete
