@@ -96,11 +96,12 @@ class _Collector(gast.NodeVisitor):
         self.visit(node.value)
         self.visit(target)
 
+    # A declaration holds for the whole function wherever it stands: scopes[0] is the function's.
     def visit_Global(self, node):
-        self.scopes[-1].globals.update(node.names)
+        self.scopes[0].globals.update(node.names)
 
     def visit_Nonlocal(self, node):
-        self.scopes[-1].nonlocals.update(node.names)
+        self.scopes[0].nonlocals.update(node.names)
 
     def visit_Import(self, node):
         for alias in node.names:

@@ -1,5 +1,6 @@
 """Refuses, at conversion time, the constructs AutoGraph cannot convert, naming the construct and
-the user's line: generators (`yield`), `async` functions and `await`."""
+the user's line: generators (`yield`), `async` functions and `await`, and `match` statements
+(the control-flow analyses do not model pattern matching)."""
 import gast
 
 from autograph.pyct import anno, errors, transformer
@@ -11,6 +12,7 @@ _UNSUPPORTED = {
     gast.Await: '`await`',
     gast.AsyncFor: '`async for`',
     gast.AsyncWith: '`async with`',
+    gast.Match: '`match` statements',
 }
 
 
@@ -25,7 +27,7 @@ class UnsupportedFeatureCheck(transformer.Base):
             'in ag.do_not_convert to run it as plain Python.')
 
     visit_Yield = visit_YieldFrom = visit_AsyncFunctionDef = visit_Await = _refuse
-    visit_AsyncFor = visit_AsyncWith = _refuse
+    visit_AsyncFor = visit_AsyncWith = visit_Match = _refuse
 
 
 def transform(node, ctx):

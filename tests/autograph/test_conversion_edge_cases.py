@@ -1,0 +1,39 @@
+"""Valid Python the compiler must convert (or refuse by name), never crash on."""
+import pytest
+
+import autograph as ag
+from autograph.pyct import errors
+
+_cache = None
+
+
+def lazily_built(flag):
+    if not flag:
+        return 0
+    else:
+        global _cache  # a declaration inside a block holds for the whole function
+        if _cache is None:
+            _cache = 42
+        return _cache
+
+
+def test_a_global_declared_inside_a_block_converts_and_runs():
+    source = ag.to_code(lazily_built)
+    compile(source, '<converted>', 'exec')
+    assert 'nonlocal _cache' not in source
+    assert ag.to_graph(lazily_built)(True) == 42 and _cache == 42
+
+
+def matching(value):
+    match value:
+        case [x, y]:
+            return x + y
+        case _:
+            return 0
+
+
+def test_match_statements_are_refused_by_name_and_line():
+    line = matching.__code__.co_firstlineno + 1
+    with pytest.raises(errors.ConversionError, match=rf'test_conversion_edge_cases.py:{line}: '
+                                                     r'AutoGraph does not support `match`'):
+        ag.to_code(matching)
