@@ -37,11 +37,21 @@ def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
 
 def to_graph(func):
     """The converted version of `func`, a Python function that builds graph control flow when
-    called on symbolic tensors. Bound methods stay bound."""
+    called on symbolic tensors. Bound methods stay bound. Other callables (objects with
+    `__call__`, `functools.partial`, builtins) come back wrapped so that each call goes through
+    `converted_call`, which converts the user code they run."""
     func = getattr(func, 'python_function', func)
-    if inspect.ismethod(func):
+    if inspect.ismethod(func) and isinstance(func.__func__, types.FunctionType):
         return types.MethodType(_converted_function(func.__func__), func.__self__)
-    return _converted_function(func)
+    if isinstance(func, types.FunctionType):
+        return _converted_function(func)
+    if not callable(func):
+        raise TypeError(f'ag.to_graph needs a function or another callable, got {func!r}.')
+
+    @functools.wraps(func)
+    def call_converted(*args, **kwargs):
+        return converted_call(func, args, kwargs)
+    return call_converted
 
 
 def _hashable(f):

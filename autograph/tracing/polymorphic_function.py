@@ -13,6 +13,7 @@ import warnings
 import weakref
 
 from runtime import config, context
+from autograph.operators.call import to_graph
 from autograph.tracing import keys
 from autograph.tracing.binding import Binder
 from autograph.tracing.concrete import ConcreteFunction, trace
@@ -180,7 +181,7 @@ class Function:
         autograph=False. Converted once and shared by the instances of a method."""
         owner = self._owner
         if owner._converted_function is None:
-            owner._converted_function = (_converted(owner._python_function) if owner._autograph
+            owner._converted_function = (to_graph(owner._python_function) if owner._autograph
                                          else owner._python_function)
         return owner._converted_function
 
@@ -292,16 +293,6 @@ class Function:
         for key, concrete in list(self._cache.items()):
             if concrete in dead:
                 self._cache.pop(key, None)
-
-
-def _converted(python_function):
-    """`ag.to_graph` of a function or method; other callables (objects with `__call__`,
-    `functools.partial`) are called through `converted_call`, which converts what they run."""
-    if isinstance(python_function, (types.FunctionType, types.MethodType)):
-        import autograph
-        return autograph.to_graph(python_function)
-    from autograph.operators.call import converted_call
-    return lambda *args, **kwargs: converted_call(python_function, args, kwargs)
 
 
 def _checked_signature(input_signature, python_function):

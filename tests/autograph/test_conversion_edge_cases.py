@@ -37,3 +37,19 @@ def test_match_statements_are_refused_by_name_and_line():
     with pytest.raises(errors.ConversionError, match=rf'test_conversion_edge_cases.py:{line}: '
                                                      r'AutoGraph does not support `match`'):
         ag.to_code(matching)
+
+
+def test_to_graph_of_other_callables_calls_through_converted_call():
+    import functools
+
+    class Scale:
+        def __call__(self, x):
+            if x > 0:
+                return x * 2
+            return 0
+
+    assert ag.to_graph(Scale())(3) == 6
+    assert ag.to_graph(functools.partial(max, 4))(7) == 7
+    assert ag.to_graph(len)([1, 2]) == 2
+    with pytest.raises(TypeError, match='needs a function or another callable'):
+        ag.to_graph(3)
