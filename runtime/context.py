@@ -20,10 +20,6 @@ def current_graph():
     return graphs[-1] if graphs else None
 
 
-def executing_eagerly():
-    return not state.graphs
-
-
 @contextlib.contextmanager
 def init_scope():
     """Run the body eagerly, outside every graph being built (used to create variables)."""

@@ -49,7 +49,7 @@ class Operation:
 
     @property
     def stateful(self):
-        return self.opdef.is_stateful(self)
+        return self.opdef.stateful
 
     def get_attr(self, name):
         try:
@@ -298,9 +298,6 @@ class FuncGraph(Graph):
             placeholder.op.payload = storage
             found = self._captures[id(storage)] = (storage, placeholder)
         return found[1]
-
-    def capture_placeholders(self):
-        return [p for _, p in self._captures.values()]
 
     def is_stateful(self):
         return any(op.stateful for op in self._ops)

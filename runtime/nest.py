@@ -69,20 +69,6 @@ def _pack(structure, flat, i):
     return type(structure)(children), i
 
 
-def map_structure(fn, *structures):
-    flats = [flatten(s) for s in structures]
-    for s in structures[1:]:
-        assert_same_structure(structures[0], s)
-    return pack_sequence_as(structures[0], [fn(*xs) for xs in zip(*flats)])
-
-
-def assert_same_structure(a, b):
-    """ValueError when `a` and `b` nest differently (types of containers and lengths)."""
-    problem = structure_difference(a, b)
-    if problem:
-        raise ValueError(problem)
-
-
 def structure_difference(a, b, path=''):
     """A sentence describing the first difference between two structures, or '' if none."""
     if is_nested(a) != is_nested(b):

@@ -126,8 +126,3 @@ def _dim(d):
 
 def as_shape(value):
     return value if isinstance(value, TensorShape) else TensorShape(value)
-
-
-def unknown_shape(rank=None):
-    return TensorShape(None if rank is None else [None] * rank)
-

@@ -48,12 +48,3 @@ def setanno(node, key, value):
         annotations = {}
         setattr(node, FIELD, annotations)
     annotations[key] = value
-
-
-def delanno(node, key):
-    getattr(node, FIELD, _NONE).pop(key, None)
-
-
-def copyanno(source, target, key):
-    if hasanno(source, key):
-        setanno(target, key, getanno(source, key))

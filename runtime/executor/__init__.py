@@ -26,10 +26,6 @@ def compile_graph(graph, inputs, outputs):
     return plan
 
 
-def compile_function(func_graph):
-    """The compiled plan of a FuncGraph: its inputs to its outputs."""
-    return compile_graph(func_graph, func_graph.inputs, func_graph.outputs)
-
 
 
 def evaluate_constant(tensor):

@@ -127,7 +127,7 @@ class _Emitter:
         kernel = self.fresh('k')
         args = list(inputs)
         if node.opdef.compile_kernel is not None:
-            self.ns[kernel] = node.opdef.compile_kernel(node, None)
+            self.ns[kernel] = node.opdef.compile_kernel(node.attrs, node.payload)
         else:
             self.ns[kernel] = node.opdef.kernel
             for key, value in kernel_attrs(node).items():

@@ -45,11 +45,9 @@ def _int_infer(inputs, attrs):
 
 
 def _kernel_with_generator(kernel):
-    """A compile_kernel factory: the op's generator travels in its payload."""
-    def compile_kernel(op, compile_function):
-        generator = op.payload
-        attrs = {k: v for k, v in op.attrs.items() if k == 'dtype'}
-        if attrs:
+    """A compile_kernel: the op's generator travels in its payload."""
+    def compile_kernel(attrs, generator):
+        if 'dtype' in attrs:
             return lambda shape: kernel(shape, attrs['dtype'], generator)
         return lambda shape, minval, maxval: kernel(shape, minval, maxval, generator)
     return compile_kernel
@@ -76,18 +74,10 @@ def _run(opdef, inputs, attrs, seed, name):
         attrs['seed2'] = int(seed)
     graph = context.current_graph()
     if graph is None:
-        kernel = opdef.compile_kernel(_EagerOp(attrs, generator), None)
+        kernel = opdef.compile_kernel(attrs, generator)
         value = kernel(*[getattr(v, '_value', v) for v in inputs])
         return EagerTensor(value, dtype_of_value(value))
     return build(graph, opdef, inputs, attrs, name, payload=generator)
-
-
-class _EagerOp:
-    """What compile_kernel reads of an op, for an eager call."""
-
-    def __init__(self, attrs, payload):
-        self.attrs = attrs
-        self.payload = payload
 
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):

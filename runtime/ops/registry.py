@@ -23,8 +23,8 @@ class OpDef:
     metadata; `defaults` are the attrs a graph node records when the caller left them out (the
     kernel's keyword defaults are the same values).
     infer(inputs, attrs) -> [(dtype, shape)] for each output, from the input tensors.
-    compile_kernel(node, compile_function) -> callable(*input_values): for ops whose kernel
-    needs the node itself (its payload: a variable's storage, a random generator).
+    compile_kernel(attrs, payload) -> callable(*input_values): for ops whose kernel needs the
+    node's payload (a variable's storage, a random generator); eager calls use it too.
     structured: 'if' or 'while' for control flow, which the executor lowers to a Python
     `if`/`while` around the code of the library functions named in the attrs.
     cost(input_specs, output_specs) -> estimated parallelizable work in flops (None: none or
@@ -49,9 +49,6 @@ class OpDef:
         self.stateful = stateful
         self.compile_kernel = compile_kernel
         self.foldable = foldable and not stateful
-
-    def is_stateful(self, op):
-        return self.stateful
 
     def input_name(self, i):
         return self.inputs[i] if i < len(self.inputs) else f'{self.inputs[-1]}_{i}'

@@ -16,8 +16,7 @@ class VariableStorage:
         self.name = name
 
 
-def _handle_kernel(op, compile_function):
-    storage = op.payload
+def _handle_kernel(attrs, storage):
     return lambda: storage
 
 
