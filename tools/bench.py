@@ -14,6 +14,7 @@ import linecache
 import sys
 import textwrap
 import timeit
+import tracemalloc
 
 import numpy as np
 
@@ -103,6 +104,116 @@ def chain_numpy(x):
     return x
 
 
+# ---- issue 10's control-flow and memory workloads: ours, hand numpy, plain Python -----------------
+
+def collatz(limit):
+    """Total Collatz steps for the starts 1..limit (nested while, %, //, !=)."""
+    total = 0
+    start = 1
+    while start <= limit:
+        x = start
+        while x != 1:
+            if x % 2 == 0:
+                x = x // 2
+            else:
+                x = 3 * x + 1
+            total += 1
+        start += 1
+    return total
+
+
+def collatz_numpy(limit):
+    total, start = np.int32(0), np.int32(1)
+    one, two, three = np.int32(1), np.int32(2), np.int32(3)
+    while start <= limit:
+        x = start
+        while x != one:
+            if x % two == 0:
+                x = x // two
+            else:
+                x = three * x + one
+            total = total + one
+        start = start + one
+    return total
+
+
+def if_chain(n):
+    """An if/elif chain inside a counted loop."""
+    acc = 0
+    for i in rt.range(n):
+        k = i % 3
+        if k == 0:
+            acc = acc + i
+        elif k == 1:
+            acc = acc - 1
+        else:
+            acc = acc + 2
+    return acc
+
+
+def if_chain_numpy(n):
+    acc = np.int32(0)
+    zero, one, two, three = np.int32(0), np.int32(1), np.int32(2), np.int32(3)
+    for i in np.arange(n, dtype=np.int32):
+        k = i % three
+        if k == zero:
+            acc = acc + i
+        elif k == one:
+            acc = acc - one
+        else:
+            acc = acc + two
+    return acc
+
+
+def if_chain_python(n):
+    acc = 0
+    for i in range(n):
+        k = i % 3
+        if k == 0:
+            acc = acc + i
+        elif k == 1:
+            acc = acc - 1
+        else:
+            acc = acc + 2
+    return acc
+
+
+def tensor_array_rows(x):
+    """Write each row of x, doubled, into a TensorArray, then stack."""
+    rows = rt.TensorArray(rt.float32, size=x.shape[0])
+    for i in rt.range(x.shape[0]):
+        rows = rows.write(i, x[i] * 2.0)
+    return rows.stack()
+
+
+def tensor_array_rows_numpy(x):
+    rows = []
+    two = np.float32(2.0)
+    for i in range(x.shape[0]):
+        rows.append(x[i] * two)
+    return np.stack(rows)
+
+
+def elementwise(x):
+    y = ((x * 2.0 + 1.0) * x - 3.0) / (x + 5.0)
+    return rt.reduce_sum(rt.exp(rt.tanh(y)))
+
+
+def elementwise_numpy(x):
+    y = ((x * np.float32(2.0) + np.float32(1.0)) * x - np.float32(3.0)) / (x + np.float32(5.0))
+    return np.sum(np.exp(np.tanh(y)))
+
+
+def peak_bytes(fn):
+    """Peak memory allocated during one call of `fn` (tracemalloc; numpy reports to it)."""
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def measure(quick):
     scale = 0.2 if quick else 1.0
     rep = 3 if quick else 7
@@ -163,6 +274,49 @@ def measure(quick):
     row('two independent 200x200 int32 matmuls, graph / hand numpy (thread pool)',
         best(lambda: parallel(*big), n(50), rep),
         best(lambda: two_matmuls_numpy(*big_np), n(50), rep), '< 1.0 on 2+ cores')
+
+    collatz_graph = ag.function(collatz)
+    hundred = rt.constant(100)
+    collatz_graph(hundred)
+    assert int(collatz_graph(hundred)) == collatz(100) == collatz_numpy(np.int32(100))
+    hand = best(lambda: collatz_numpy(np.int32(100)), n(10), rep)
+    row('Collatz steps for 1..100, graph / hand numpy',
+        best(lambda: collatz_graph(hundred), n(10), rep), hand, '<= 1.5')
+    row('Collatz steps for 1..100, plain Python / hand numpy',
+        best(lambda: collatz(100), n(10), rep), hand, '(reference)')
+
+    chain_if = ag.function(if_chain)
+    steps = rt.constant(500)
+    chain_if(steps)
+    assert int(chain_if(steps)) == if_chain_python(500) == int(if_chain_numpy(500))
+    hand = best(lambda: if_chain_numpy(500), n(100), rep)
+    row('if/elif chain in a 500-step loop, graph / hand numpy',
+        best(lambda: chain_if(steps), n(100), rep), hand, '<= 1.5')
+    row('if/elif chain in a 500-step loop, plain Python / hand numpy',
+        best(lambda: if_chain_python(500), n(100), rep), hand, '(reference)')
+
+    ta_graph = ag.function(tensor_array_rows)
+    matrix = rt.constant(np.arange(1600, dtype=np.float32).reshape(200, 8))
+    ta_graph(matrix)
+    np.testing.assert_array_equal(ta_graph(matrix).numpy(),
+                                  tensor_array_rows_numpy(matrix.numpy()))
+    row('200 TensorArray writes of x[i] * 2 then stack, graph / hand numpy',
+        best(lambda: ta_graph(matrix), n(100), rep),
+        best(lambda: tensor_array_rows_numpy(matrix.numpy()), n(100), rep), '<= 1.5')
+
+    chain_graph = ag.function(elementwise)
+    million = rt.constant(np.random.default_rng(0).random(1_000_000, dtype=np.float32))
+    million_np = million.numpy()
+    chain_graph(million)
+    row('elementwise chain on 1M float32, graph / hand numpy',
+        best(lambda: chain_graph(million), n(20), rep),
+        best(lambda: elementwise_numpy(million_np), n(20), rep), '<= 1.3')
+    ours_peak = peak_bytes(lambda: chain_graph(million))
+    numpy_peak = peak_bytes(lambda: elementwise_numpy(million_np))
+    rows.append({'figure': 'elementwise chain on 1M float32, peak memory / numpy\'s (MB)',
+                 'ours_us': ours_peak / 1e6, 'reference_us': numpy_peak / 1e6,
+                 'reference': 'hand numpy', 'ratio': ours_peak / numpy_peak,
+                 'target': '<= 1.2'})
     return rows
 
 
