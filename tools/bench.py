@@ -15,6 +15,7 @@ import sys
 import textwrap
 import timeit
 import tracemalloc
+from typing import NamedTuple
 
 import numpy as np
 
@@ -123,6 +124,7 @@ def collatz(limit):
 
 
 def collatz_numpy(limit):
+    """Hand numpy: the same loops on numpy int32 scalars (plain Python: `collatz(100)`)."""
     total, start = np.int32(0), np.int32(1)
     one, two, three = np.int32(1), np.int32(2), np.int32(3)
     while start <= limit:
@@ -275,48 +277,73 @@ def measure(quick):
         best(lambda: parallel(*big), n(50), rep),
         best(lambda: two_matmuls_numpy(*big_np), n(50), rep), '< 1.0 on 2+ cores')
 
-    collatz_graph = ag.function(collatz)
-    hundred = rt.constant(100)
-    collatz_graph(hundred)
-    assert int(collatz_graph(hundred)) == collatz(100) == collatz_numpy(np.int32(100))
-    hand = best(lambda: collatz_numpy(np.int32(100)), n(10), rep)
-    row('Collatz steps for 1..100, graph / hand numpy',
-        best(lambda: collatz_graph(hundred), n(10), rep), hand, '<= 1.5')
-    row('Collatz steps for 1..100, plain Python / hand numpy',
-        best(lambda: collatz(100), n(10), rep), hand, '(reference)')
+    for workload in WORKLOADS:
+        rows.extend(measure_workload(workload, n, rep))
+    return rows
 
-    chain_if = ag.function(if_chain)
-    steps = rt.constant(500)
-    chain_if(steps)
-    assert int(chain_if(steps)) == if_chain_python(500) == int(if_chain_numpy(500))
-    hand = best(lambda: if_chain_numpy(500), n(100), rep)
-    row('if/elif chain in a 500-step loop, graph / hand numpy',
-        best(lambda: chain_if(steps), n(100), rep), hand, '<= 1.5')
-    row('if/elif chain in a 500-step loop, plain Python / hand numpy',
-        best(lambda: if_chain_python(500), n(100), rep), hand, '(reference)')
 
-    ta_graph = ag.function(tensor_array_rows)
-    matrix = rt.constant(np.arange(1600, dtype=np.float32).reshape(200, 8))
-    ta_graph(matrix)
-    np.testing.assert_array_equal(ta_graph(matrix).numpy(),
-                                  tensor_array_rows_numpy(matrix.numpy()))
-    row('200 TensorArray writes of x[i] * 2 then stack, graph / hand numpy',
-        best(lambda: ta_graph(matrix), n(100), rep),
-        best(lambda: tensor_array_rows_numpy(matrix.numpy()), n(100), rep), '<= 1.5')
+class Workload(NamedTuple):
+    """One of issue 10's programs: `function` (an rt program, run through `ag.function`) on
+    `arguments()`, against `numpy` (hand-written) and `python` (plain Python, or None) on
+    `numpy_arguments()`. `number` calls make one timing sample; `memory` also compares peak
+    memory; `target` is the ratio to hand numpy aimed for."""
+    name: str
+    function: object
+    arguments: object
+    numpy: object
+    numpy_arguments: object
+    python: object
+    number: int
+    target: str
+    memory: bool = False
 
-    chain_graph = ag.function(elementwise)
-    million = rt.constant(np.random.default_rng(0).random(1_000_000, dtype=np.float32))
-    million_np = million.numpy()
-    chain_graph(million)
-    row('elementwise chain on 1M float32, graph / hand numpy',
-        best(lambda: chain_graph(million), n(20), rep),
-        best(lambda: elementwise_numpy(million_np), n(20), rep), '<= 1.3')
-    ours_peak = peak_bytes(lambda: chain_graph(million))
-    numpy_peak = peak_bytes(lambda: elementwise_numpy(million_np))
-    rows.append({'figure': 'elementwise chain on 1M float32, peak memory / numpy\'s (MB)',
-                 'ours_us': ours_peak / 1e6, 'reference_us': numpy_peak / 1e6,
-                 'reference': 'hand numpy', 'ratio': ours_peak / numpy_peak,
-                 'target': '<= 1.2'})
+
+WORKLOADS = [
+    Workload('Collatz steps for 1..100', collatz, lambda: (rt.constant(100),), collatz_numpy,
+             lambda: (np.int32(100),), collatz, 10, '<= 1.5'),
+    Workload('if/elif chain in a 500-step loop', if_chain, lambda: (rt.constant(500),),
+             if_chain_numpy, lambda: (500,), if_chain_python, 100, '<= 1.5'),
+    Workload('200 TensorArray writes of x[i] * 2 then stack', tensor_array_rows,
+             lambda: (rt.constant(np.arange(1600, dtype=np.float32).reshape(200, 8)),),
+             tensor_array_rows_numpy,
+             lambda: (np.arange(1600, dtype=np.float32).reshape(200, 8),), None, 100, '<= 1.5'),
+    Workload('elementwise chain on 1M float32', elementwise,
+             lambda: (rt.constant(np.random.default_rng(0).random(1_000_000, dtype=np.float32)),),
+             elementwise_numpy,
+             lambda: (np.random.default_rng(0).random(1_000_000, dtype=np.float32),), None, 20,
+             '<= 1.3', memory=True),
+]
+
+# The executors each workload runs on: column name -> `ag.function` options. A backend adds
+# itself here (e.g. 'jit_compile=True': {'jit_compile': True}) and gets its own rows.
+EXECUTORS = {'graph': {}}
+
+
+def measure_workload(workload, n, rep):
+    """Rows for one workload: each executor and plain Python, as ratios to hand numpy."""
+    args, numpy_args = workload.arguments(), workload.numpy_arguments()
+    expected = workload.numpy(*numpy_args)
+    hand = best(lambda: workload.numpy(*numpy_args), n(workload.number), rep)
+    rows = []
+
+    def row(label, seconds, target):
+        rows.append({'figure': f'{workload.name}, {label} / hand numpy', 'ours_us': seconds * 1e6,
+                     'reference_us': hand * 1e6, 'reference': 'hand numpy',
+                     'ratio': seconds / hand, 'target': target})
+
+    for label, options in EXECUTORS.items():
+        compiled = ag.function(workload.function, **options)
+        np.testing.assert_allclose(np.asarray(compiled(*args)), expected, rtol=1e-5)
+        row(label, best(lambda: compiled(*args), n(workload.number), rep), workload.target)
+        if workload.memory:
+            ours, theirs = (peak_bytes(lambda: compiled(*args)),
+                            peak_bytes(lambda: workload.numpy(*numpy_args)))
+            rows.append({'figure': f'{workload.name}, {label} peak memory (MB) / numpy\'s',
+                         'ours_us': ours / 1e6, 'reference_us': theirs / 1e6,
+                         'reference': 'hand numpy', 'ratio': ours / theirs, 'target': '<= 1.2'})
+    if workload.python is not None:
+        row('plain Python', best(lambda: workload.python(*numpy_args), n(workload.number), rep),
+            '(reference)')
     return rows
 
 

@@ -1,39 +1,35 @@
 """The executor: lower a graph to a Program, optimize it, generate Python code, compile it.
 
-The compiled function is cached on the graph per (inputs, outputs); running it walks nothing
-and looks nothing up by name. `optimized_program` shows what runs.
+The compiled function is cached on the graph per (inputs, outputs, pipeline); running it walks
+nothing and looks nothing up by name. `optimized_program` shows what runs.
 """
 from runtime.executor import passes
 from runtime.executor.codegen import generate
 from runtime.executor.ir import lower
 from runtime.executor.passes.prune import reachable
 
-optimizations_enabled = True  # tests turn this off to compare against unoptimized runs
+
+def optimized_program(graph, inputs, outputs, pipeline=passes.PIPELINE):
+    """The Program that runs for these inputs and outputs (`str()` of it is readable).
+    `pipeline` is the sequence of passes (`passes.UNOPTIMIZED` only prunes)."""
+    return passes.optimize(lower(graph, inputs, outputs), pipeline)
 
 
-def optimized_program(graph, inputs, outputs):
-    """The Program that runs for these inputs and outputs (`str()` of it is readable)."""
-    program = lower(graph, inputs, outputs)
-    return passes.optimize(program, passes.PIPELINE if optimizations_enabled else (passes.prune,))
-
-
-def compile_graph(graph, inputs, outputs):
+def compile_graph(graph, inputs, outputs, pipeline=passes.PIPELINE):
     """A cached callable (*input_values) -> tuple of the values of `outputs`."""
-    key = (tuple(map(id, inputs)), tuple(map(id, outputs)), optimizations_enabled)
+    key = (tuple(map(id, inputs)), tuple(map(id, outputs)), pipeline)
     plan = graph._plans.get(key)
     if plan is None:
-        plan = graph._plans[key] = generate(optimized_program(graph, inputs, outputs))
+        plan = graph._plans[key] = generate(optimized_program(graph, inputs, outputs, pipeline))
     return plan
-
-
 
 
 def evaluate_constant(tensor):
     """The value of a symbolic tensor computed from constants alone (no graph input, no
     stateful op), or None. Used to lift a Variable's initializer out of a function's graph."""
     program = lower(tensor.graph, [], [tensor])
-    needed = reachable(program, [program.outputs[0][0]], with_stateful=False)
-    program.nodes = [node for node in program.nodes if id(node) in needed]
+    needed = reachable(program, [program.outputs[0].node], with_stateful=False)
+    program.retain(needed.__contains__)
     if any(node.opdef.stateful or node.type == 'Placeholder' for node in program.nodes):
         return None
     return generate(passes.optimize(program))()[0]

@@ -5,7 +5,7 @@ import numpy as np
 
 from runtime import dtypes, errors
 from runtime.ops.core import constant, convert_to_tensor, operands
-from runtime.ops.registry import apply, constant_value, register, same_as_input
+from runtime.ops.registry import OpDef, apply, constant_value, register, same_as_input
 from runtime.shapes import TensorShape, as_shape
 from runtime.tensor import Tensor
 
@@ -424,12 +424,46 @@ def _strided_slice_infer(inputs, attrs):
     return [(x.dtype, TensorShape(out))]
 
 
+def _scalar_index_infer(inputs, attrs):
+    x = inputs[0]
+    return [(x.dtype, TensorShape(None) if x.shape.rank is None else x.shape[1:])]
+
+
+# Not a TensorFlow op, so not in the registry and never in a graph: the executor's form of
+# `x[i]` for a scalar integer `i`, which StridedSlice's rewrite produces (below).
+SCALAR_INDEX = OpDef('ScalarIndex', lambda input, index: input[index], _scalar_index_infer,
+                     inputs=('input', 'index'), outputs=('output',), type_attrs=(),
+                     infix='{0}[{1}]')
+
+
+def _strided_slice_rewrite(node):
+    """`x[i]` as TensorFlow builds it for a scalar `i` (StridedSlice of x, Pack(i), Pack(i + 1),
+    [1] shrinking axis 0), or with a constant `i`, becomes the subscript `x[i]` (ScalarIndex):
+    no Pack, no index decoding at run time. Only the begin index matters on a shrunk axis."""
+    attrs = node.attrs
+    if attrs.get('shrink_axis_mask', 0) != 1 or any(
+            attrs.get(k, 0) for k in ('begin_mask', 'end_mask', 'ellipsis_mask',
+                                      'new_axis_mask')):
+        return None
+    x, begin, _, strides = node.inputs
+    if x.shape.rank == 0 or strides.constant is None or np.ravel(strides.constant).tolist() != [1]:
+        return None
+    if begin.constant is not None:
+        if np.size(begin.constant) != 1:
+            return None
+        return SCALAR_INDEX, [x, np.ravel(begin.constant)[0]]
+    if begin.node.opdef is PACK and len(begin.node.inputs) == 1 and \
+            begin.node.inputs[0].shape.rank == 0:
+        return SCALAR_INDEX, [x, begin.node.inputs[0]]
+    return None
+
+
 STRIDED_SLICE = register(
     'StridedSlice', _strided_slice_kernel, _strided_slice_infer,
     inputs=('input', 'begin', 'end', 'strides'), outputs=('output',),
     type_attrs=(('T', 0), ('Index', 1)),
     defaults={'begin_mask': 0, 'end_mask': 0, 'ellipsis_mask': 0, 'new_axis_mask': 0,
-              'shrink_axis_mask': 0})
+              'shrink_axis_mask': 0}, rewrite=_strided_slice_rewrite)
 
 
 def strided_slice(tensor, index):

@@ -9,16 +9,18 @@ from runtime.ops.registry import (apply, broadcast, broadcast_bool, broadcast_sh
                                   same_as_input)
 from runtime.shapes import TensorShape
 
-_COMPARISONS = {  # `operator` kernels: see runtime/ops/math.py
-    'equal': ('Equal', np.equal),
-    'not_equal': ('NotEqual', np.not_equal),
-    'greater': ('Greater', operator.gt),
-    'greater_equal': ('GreaterEqual', operator.ge),
-    'less': ('Less', operator.lt),
-    'less_equal': ('LessEqual', operator.le),
+# `operator` kernels: see runtime/ops/math.py. Equal and NotEqual compare strings too: numpy's
+# `==` on object arrays compares elementwise, as np.equal does.
+_COMPARISONS = {  # public name: (TensorFlow op, kernel, infix form)
+    'equal': ('Equal', np.equal, '{0} == {1}'),
+    'not_equal': ('NotEqual', np.not_equal, '{0} != {1}'),
+    'greater': ('Greater', operator.gt, '{0} > {1}'),
+    'greater_equal': ('GreaterEqual', operator.ge, '{0} >= {1}'),
+    'less': ('Less', operator.lt, '{0} < {1}'),
+    'less_equal': ('LessEqual', operator.le, '{0} <= {1}'),
 }
-OPS = {name: register(op, kernel, broadcast_bool, inputs=('x', 'y'), outputs=('z',))
-       for name, (op, kernel) in _COMPARISONS.items()}
+OPS = {name: register(op, kernel, broadcast_bool, inputs=('x', 'y'), outputs=('z',), infix=infix)
+       for name, (op, kernel, infix) in _COMPARISONS.items()}
 LOGICAL_AND = register('LogicalAnd', np.logical_and, broadcast, inputs=('x', 'y'),
                        outputs=('z',), type_attrs=())
 LOGICAL_OR = register('LogicalOr', np.logical_or, broadcast, inputs=('x', 'y'), outputs=('z',),

@@ -1,7 +1,8 @@
 """TensorList ops, the functional storage behind `rt.TensorArray`.
 
-A list value is a Python tuple of numpy values (a `variant` tensor); writes return a new tuple,
-so a list can be a loop variable like any other value.
+A list value (a `variant` tensor) is a `TensorList`: a write returns a new list value and
+leaves the one written to unchanged, so a list can be a loop variable like any other value;
+yet a write costs O(1), not a copy of the elements.
 """
 import numpy as np
 
@@ -10,33 +11,83 @@ from runtime.ops.registry import register
 from runtime.shapes import TensorShape
 
 
+class TensorList:
+    """An immutable list of numpy values (None: not written yet) with O(1) writes.
+
+    The newest version of a list owns a Python list of the items. A write changes that list in
+    place and hands it to the new version; the version written to keeps only what it lost
+    (index, old item, old length, newer version) and rebuilds its items from the newer version
+    if it is read again (Baker's trick for persistent arrays). A loop that always writes the
+    newest version never copies; reading or writing an older version costs one copy.
+    """
+
+    __slots__ = ('_items', '_undo')
+
+    def __init__(self, items):
+        self._items = items
+        self._undo = None
+
+    def items(self):
+        """This version's items: a list to read, never to change."""
+        if self._undo is not None:
+            undos = []
+            version = self
+            while version._undo is not None:
+                undos.append(version._undo)
+                version = version._undo[3]
+            items = list(version._items)
+            for index, item, length, _ in reversed(undos):
+                del items[length:]
+                if index < length:
+                    items[index] = item
+            self._items, self._undo = items, None  # this version owns a copy now
+        return self._items
+
+    def write(self, index, item):
+        """A new version with `item` at `index` (growing with None when past the end)."""
+        items = self.items()
+        length = len(items)
+        old = items[index] if index < length else None
+        if index >= length:
+            items.extend([None] * (index + 1 - length))
+        items[index] = item
+        newer = TensorList(items)
+        self._items, self._undo = None, (index, old, length, newer)
+        return newer
+
+    def __len__(self):
+        return len(self.items())
+
+    def __repr__(self):
+        return f'TensorList({self.items()!r})'
+
+
 def _reserve(num_elements, element_dtype=None, element_shape=None):
-    return (None,) * int(num_elements)
+    return TensorList([None] * int(num_elements))
 
 
 def _set_item(handle, index, item, dynamic_size=False):
     index = int(index)
-    if index < 0 or index >= len(handle) and not dynamic_size:
+    size = len(handle)
+    if index < 0 or index >= size and not dynamic_size:
         raise errors.InvalidArgumentError(
-            message=f'TensorArray index {index} is out of range for size {len(handle)}; create '
+            message=f'TensorArray index {index} is out of range for size {size}; create '
                     f'it with dynamic_size=True to let it grow.')
-    items = list(handle)
-    if index >= len(items):
-        items.extend([None] * (index + 1 - len(items)))
-    items[index] = item
-    return tuple(items)
+    return handle.write(index, item)
 
 
 def _get_item(handle, index, element_dtype=None, _element_shape=None):
     index = int(index)
-    if not 0 <= index < len(handle) or handle[index] is None:
+    items = handle.items()
+    if not 0 <= index < len(items) or items[index] is None:
         raise errors.InvalidArgumentError(
             message=f'TensorArray read of index {index}, which was never written '
-                    f'(size {len(handle)}).')
-    return handle[index]
+                    f'(size {len(items)}).')
+    return items[index]
 
 
 def _stack(handle, element_dtype=None, element_shape=None):
+    handle = handle.items()
     if any(item is None for item in handle):
         missing = [i for i, item in enumerate(handle) if item is None]
         raise errors.InvalidArgumentError(

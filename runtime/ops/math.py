@@ -11,29 +11,24 @@ from runtime.shapes import TensorShape
 from runtime.tensor import EagerTensor, Tensor
 
 
-def _int_div_guard(kernel):
-    def guarded(x, y):
-        if x.dtype.kind in 'iu' and not np.all(y):
-            raise errors.InvalidArgumentError(message='Integer division by zero')
-        return kernel(x, y)
-    return guarded
-
-
 # The `operator` functions are numpy's ufuncs for arrays and take numpy's fast scalar path for
 # numpy scalars; the code generator writes them as infix operators.
-_BINARY = {  # public name: (TensorFlow op, kernel)
-    'add': ('AddV2', operator.add),
-    'subtract': ('Sub', operator.sub),
-    'multiply': ('Mul', operator.mul),
-    'floordiv': ('FloorDiv', _int_div_guard(operator.floordiv)),
-    'mod': ('FloorMod', _int_div_guard(operator.mod)),
-    'pow': ('Pow', operator.pow),
-    'maximum': ('Maximum', np.maximum),
-    'minimum': ('Minimum', np.minimum),
+_BINARY = {  # public name: (TensorFlow op, kernel, infix form)
+    'add': ('AddV2', operator.add, '{0} + {1}'),
+    'subtract': ('Sub', operator.sub, '{0} - {1}'),
+    'multiply': ('Mul', operator.mul, '{0} * {1}'),
+    'floordiv': ('FloorDiv', operator.floordiv, '{0} // {1}'),
+    'mod': ('FloorMod', operator.mod, '{0} % {1}'),
+    'pow': ('Pow', operator.pow, '{0} ** {1}'),
+    'maximum': ('Maximum', np.maximum, None),
+    'minimum': ('Minimum', np.minimum, None),
 }
-REAL_DIV = register('RealDiv', operator.truediv, broadcast, inputs=('x', 'y'), outputs=('z',))
-OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',))
-       for name, (op, kernel) in _BINARY.items()}
+_DIVISIONS = {'floordiv', 'mod'}  # integer division by zero is an error, as in TensorFlow
+REAL_DIV = register('RealDiv', operator.truediv, broadcast, inputs=('x', 'y'), outputs=('z',),
+                    infix='{0} / {1}')
+OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',), infix=infix,
+                      nonzero=(1,) if name in _DIVISIONS else ())
+       for name, (op, kernel, infix) in _BINARY.items()}
 
 
 def _binary_function(public_name, opdef):
@@ -98,7 +93,9 @@ _UNARY = {  # public name: (TensorFlow op, kernel, floats only)
     'floor': ('Floor', np.floor, True),
     'ceil': ('Ceil', np.ceil, True),
 }
-UNARY_OPS = {name: register(op, kernel, same_as_input) for name, (op, kernel, _) in _UNARY.items()}
+UNARY_OPS = {name: register(op, kernel, same_as_input,
+                            infix='-{0}' if kernel is operator.neg else None)
+             for name, (op, kernel, _) in _UNARY.items()}
 
 
 def _unary_function(public_name):

@@ -29,15 +29,27 @@ class OpDef:
     `if`/`while` around the code of the library functions named in the attrs.
     cost(input_specs, output_specs) -> estimated parallelizable work in flops (None: none or
     unknown), from (dtype, shape) pairs; ops without one cost their output size. The executor uses it to decide what runs in parallel.
+    infix: a Python expression template equal to the kernel, like `'{0} == {1}'` (`{i}` is the
+    i-th input); the code generator writes it inline instead of calling the kernel.
+    nonzero: positions of inputs that must hold no zero when they are integers (division); the
+    check runs before the kernel (`check_nonzero`), and the executor drops it when a pass
+    proves the input non-zero (a constant divisor).
+    rewrite(node) -> (opdef, inputs) | None: a cheaper equivalent of an executor IR node of
+    this op (runtime/executor/ir.py), given what produces its inputs; `inputs` are IR Values or
+    numpy constants. The executor's simplify pass applies it.
     """
 
     __slots__ = ('name', 'kernel', 'infer', 'inputs', 'outputs', 'type_attrs', 'defaults',
-                 'stateful', 'compile_kernel', 'structured', 'foldable', 'cost')
+                 'stateful', 'compile_kernel', 'structured', 'foldable', 'cost', 'infix',
+                 'nonzero', 'rewrite')
 
     def __init__(self, name, kernel=None, infer=None, *, inputs=('x',), outputs=('y',),
                  type_attrs=(('T', 0),), defaults=None, stateful=False, compile_kernel=None,
-                 structured=None, foldable=True, cost=None):
+                 structured=None, foldable=True, cost=None, infix=None, nonzero=(), rewrite=None):
         self.name = name
+        self.rewrite = rewrite
+        self.infix = infix
+        self.nonzero = nonzero
         self.cost = cost
         self.structured = structured
         self.defaults = defaults or {}
@@ -97,6 +109,8 @@ def _run_eager(opdef, inputs, attrs):
 def run_kernel(opdef, values, attrs=None):
     """Run `opdef`'s kernel on numpy values now and wrap the results as eager tensors."""
     try:
+        for i in opdef.nonzero:
+            check_nonzero(values[i])
         out = opdef.kernel(*values, **attrs) if attrs else opdef.kernel(*values)
     except errors.OpError as e:
         if not e.message.endswith(']'):
@@ -110,6 +124,12 @@ def run_kernel(opdef, values, attrs=None):
     if n == 0:
         return None
     return [EagerTensor(v, dtype_of_value(v)) for v in out]
+
+
+def check_nonzero(value):
+    """The division guard of ops with `nonzero` inputs: an integer divisor holding a zero."""
+    if value.dtype.kind in 'iu' and not value.all():
+        raise errors.InvalidArgumentError(message='Integer division by zero')
 
 
 _BY_NUMPY = dtypes._BY_NUMPY

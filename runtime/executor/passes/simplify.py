@@ -1,9 +1,16 @@
 """Arithmetic simplification: `x*1`, `x/1`, `x+0`, `x-0`, `-(-x)` and Identity become `x`.
 
 A rewrite happens only when `x` already has the node's dtype and shape, so broadcasting
-against the constant could not have changed the result's shape.
+against the constant could not have changed the result's shape. Then each op's own rewrite
+rule (`OpDef.rewrite`, like StridedSlice's `x[i]` -> ScalarIndex) replaces the node's op and
+inputs in place.
 """
 import numpy as np
+
+from runtime.executor.ir import Node
+from runtime.ops.core import CONST
+from runtime.ops.registry import dtype_of_value
+from runtime.shapes import TensorShape
 
 _NEUTRAL = {  # op: (neutral value, operand positions the constant may take)
     'AddV2': (0, (0, 1)),
@@ -14,38 +21,58 @@ _NEUTRAL = {  # op: (neutral value, operand positions the constant may take)
 
 
 def simplify(program):
-    subst = {}
-    for node in program.nodes:
-        node.inputs = [subst.get((id(n), i), (n, i)) for n, i in node.inputs]
+    for node in list(program.nodes):
         kind = node.type
         replacement = None
         if kind == 'Identity' and not node.control:
             replacement = node.inputs[0]
         elif kind == 'Neg':
-            source, _ = node.inputs[0]
+            source = node.inputs[0].node
             if source.type == 'Neg':
                 replacement = source.inputs[0]
         elif kind in _NEUTRAL:
             replacement = _neutral_operand(node, *_NEUTRAL[kind])
         if replacement is not None:
-            subst[(id(node), 0)] = replacement
-    program.substitute(subst)
+            program.replace_all_uses_with(node.outputs[0], replacement)
+        elif node.opdef.rewrite is not None and not node.control:
+            _apply_rewrite(program, node)
     return program
+
+
+def _apply_rewrite(program, node):
+    rewritten = node.opdef.rewrite(node)
+    if rewritten is None:
+        return
+    opdef, inputs = rewritten
+    values = []
+    for value in inputs:
+        if not hasattr(value, 'users'):  # a numpy constant: a new Const node before `node`
+            dtype = dtype_of_value(value)
+            const = Node(node.op, CONST, f'{node.name}/{opdef.input_name(len(values))}', [],
+                         [], {'dtype': dtype, 'value': value}, None, node.origin,
+                         [(dtype, TensorShape(np.shape(value)))])
+            program.nodes.insert(program.nodes.index(node), const)
+            value = const.outputs[0]
+        values.append(value)
+    node.opdef = opdef
+    node.inputs = values
+    node.attrs = {}
+    node.checks = ()
 
 
 def _neutral_operand(node, neutral, positions):
     for pos in positions:
-        const, _ = node.inputs[pos]
-        if const.type != 'Const':
+        value = node.inputs[pos].constant
+        if value is None:
             continue
-        value = np.asarray(const.attrs['value'])
+        value = np.asarray(value)
         if value.dtype == object or not np.all(value == neutral):
             continue
-        other_node, other_index = node.inputs[1 - pos]
-        dtype, shape = other_node.specs[other_index]
-        if dtype is not node.specs[0][0] or not _keeps_shape(shape, value, node.specs[0][1]):
+        other = node.inputs[1 - pos]
+        out = node.outputs[0]
+        if other.dtype is not out.dtype or not _keeps_shape(other.shape, value, out.shape):
             continue
-        return node.inputs[1 - pos]
+        return other
     return None
 
 
