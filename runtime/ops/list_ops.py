@@ -21,18 +21,17 @@ class TensorList:
     newest version never copies; reading or writing an older version costs one copy.
     """
 
-    __slots__ = ('_items', '_undo')
+    __slots__ = ('_items', '_undo')  # the newest version has `_items`, the others `_undo`
 
     def __init__(self, items):
         self._items = items
-        self._undo = None
 
     def items(self):
         """This version's items: a list to read, never to change."""
-        if self._undo is not None:
+        if self._items is None:
             undos = []
             version = self
-            while version._undo is not None:
+            while version._items is None:
                 undos.append(version._undo)
                 version = version._undo[3]
             items = list(version._items)
@@ -40,20 +39,8 @@ class TensorList:
                 del items[length:]
                 if index < length:
                     items[index] = item
-            self._items, self._undo = items, None  # this version owns a copy now
+            self._items = items  # this version owns a copy now
         return self._items
-
-    def write(self, index, item):
-        """A new version with `item` at `index` (growing with None when past the end)."""
-        items = self.items()
-        length = len(items)
-        old = items[index] if index < length else None
-        if index >= length:
-            items.extend([None] * (index + 1 - length))
-        items[index] = item
-        newer = TensorList(items)
-        self._items, self._undo = None, (index, old, length, newer)
-        return newer
 
     def __len__(self):
         return len(self.items())
@@ -62,18 +49,39 @@ class TensorList:
         return f'TensorList({self.items()!r})'
 
 
+_NONE = type(None)
+
+
 def _reserve(num_elements, element_dtype=None, element_shape=None):
     return TensorList([None] * int(num_elements))
 
 
 def _set_item(handle, index, item, dynamic_size=False):
+    """A new version of `handle` with `item` at `index` (see TensorList; this runs once per
+    write of a loop, so it is written for speed)."""
     index = int(index)
-    size = len(handle)
-    if index < 0 or index >= size and not dynamic_size:
+    items = handle._items
+    if items is None:
+        items = handle.items()
+    length = len(items)
+    if 0 <= index < length:
+        old = items[index]
+        items[index] = item
+    elif index >= length and dynamic_size:
+        old = None
+        items.extend([None] * (index - length))
+        items.append(item)
+    else:
         raise errors.InvalidArgumentError(
-            message=f'TensorArray index {index} is out of range for size {size}; create '
+            message=f'TensorArray index {index} is out of range for size {length}; create '
                     f'it with dynamic_size=True to let it grow.')
-    return handle.write(index, item)
+    newer = _new(TensorList)
+    newer._items = items
+    handle._items, handle._undo = None, (index, old, length, newer)
+    return newer
+
+
+_new = object.__new__
 
 
 def _get_item(handle, index, element_dtype=None, _element_shape=None):
@@ -88,7 +96,7 @@ def _get_item(handle, index, element_dtype=None, _element_shape=None):
 
 def _stack(handle, element_dtype=None, element_shape=None):
     handle = handle.items()
-    if any(item is None for item in handle):
+    if _NONE in map(type, handle):
         missing = [i for i, item in enumerate(handle) if item is None]
         raise errors.InvalidArgumentError(
             message=f'TensorArray.stack(): elements {missing} were never written.')
