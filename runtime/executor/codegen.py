@@ -151,6 +151,29 @@ def _makes_new_arrays(node):
     return isinstance(node.opdef.kernel, np.ufunc)
 
 
+def _direct_targets(program, args, targets, counter=None):
+    """{value: name} for outputs of `program` (a branch or loop body whose params are bound to
+    the names `args`) that can be assigned to their target names at once (`total = total + i`,
+    not `add = total + i` and later `total = add`): an output computed by a node of the
+    program, that is no other output, into a name whose bound params are not read after that
+    node nor returned."""
+    position = {node: j for j, node in enumerate(program.nodes)}
+    direct = {}
+    for k, (value, target) in enumerate(zip(program.outputs, targets)):
+        node = value.node
+        if k == counter or target is None or node in program.params or \
+                node.type == 'Const' or value in direct or \
+                sum(v is value for v in program.outputs) != 1:
+            continue
+        bound = [p.outputs[0] for p, name in zip(program.params, args) if name == target]
+        if any(old in program.outputs or
+               any(position.get(user, -1) > position[node] for user in old.users)
+               for old in bound):
+            continue
+        direct[value] = target
+    return direct
+
+
 def _worth_freeing(value):
     shape = value.shape
     if shape.rank is None:
@@ -184,10 +207,12 @@ class _Emitter:
         self.globals[name] = _RUNTIME_NAMES[name] or globals()[name]
         return name
 
-    def emit(self, program, args, depth, skip=frozenset()):
+    def emit(self, program, args, depth, skip=frozenset(), targets=None):
         """Emit `program` with its params bound to the names `args`. Returns its outputs' names
         (None for an output of a node in `skip`, which is not emitted) and those of them that
-        are locals this block made and large (the caller frees them once it has copied them)."""
+        are locals this block made and large (the caller frees them once it has copied them).
+        `targets` maps values to the names they are assigned to (a loop variable)."""
+        targets = targets or {}
         names = {p.outputs[0]: a for p, a in zip(program.params, args)}
         concurrent = parallel.concurrent_nodes(program)
         position = {node: j for j, node in enumerate(program.nodes)}
@@ -217,8 +242,9 @@ class _Emitter:
             inputs = [names[v] for v in node.inputs]
             dying = [v for v in dict.fromkeys(node.inputs)
                      if last_use.get(v) == j and v in owned and v not in outputs]
-            outs = [self.names.create_name(node.name if len(node.outputs) == 1 else
-                                           f'{node.name}_{i}') for i in range(len(node.outputs))]
+            outs = [targets.get(v) or self.names.create_name(
+                node.name if len(node.outputs) == 1 else f'{node.name}_{i}')
+                for i, v in enumerate(node.outputs)]
             names.update(zip(node.outputs, outs))
             owned.update(v for v in node.outputs if _worth_freeing(v))
             structured = node.opdef.structured
@@ -318,9 +344,12 @@ class _Emitter:
             if header:
                 self.line(depth, header)
             start = len(self.lines)
-            results, leftovers = self.emit(branch, inputs[1:], depth + 1)
-            if outs:
-                self.line(depth + 1, f'{_targets(outs)} = {_targets(results)}')
+            results, leftovers = self.emit(branch, inputs[1:], depth + 1,
+                                           targets=_direct_targets(branch, inputs[1:], outs))
+            copies = [(out, result) for out, result in zip(outs, results) if out != result]
+            if copies:
+                self.line(depth + 1, f'{_targets([o for o, _ in copies])} = '
+                                     f'{_targets([r for _, r in copies])}')
                 self.free(depth + 1, leftovers, outs)
             elif len(self.lines) == start:
                 self.line(depth + 1, 'pass')
@@ -353,7 +382,8 @@ class _Emitter:
 
     def emit_body(self, body, loop_vars, depth, head, counter=None, skip=frozenset()):
         """The loop body, then the loop variables that changed take their new values."""
-        results, leftovers = self.emit(body, loop_vars, depth + 1, skip=skip)
+        targets = _direct_targets(body, loop_vars, loop_vars, counter)
+        results, leftovers = self.emit(body, loop_vars, depth + 1, skip=skip, targets=targets)
         changed = [(var, new) for i, (var, new) in enumerate(zip(loop_vars, results))
                    if i != counter and var != new]
         if changed:
@@ -406,9 +436,9 @@ def _counted(start, limit, step):
 
 def _counted_end(start, limit, step):
     """The counter's value after the loop: the first value not below `limit`, or `start`."""
-    start = np.asarray(start)
     taken = len(range(int(start), int(limit), int(step)))
-    return (start + start.dtype.type(taken * int(step)))[()]
+    scalar = np.asarray(start).dtype.type
+    return scalar(start) + scalar(taken * int(step))
 
 
 def _targets(names):

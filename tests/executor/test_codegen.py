@@ -1,9 +1,11 @@
 """The generated code: straight-line Python, inlined control flow, errors that name the op."""
 import linecache
+import re
 
 import numpy as np
 import pytest
 
+import autograph as ag
 import runtime as rt
 from runtime import executor
 from runtime.executor import parallel
@@ -105,3 +107,35 @@ def test_a_counted_loop_becomes_a_for_loop_with_the_same_results(start, limit, s
     got_i, got_total = run(np.int32(limit))
     assert (got_i, got_total) == (expected_i, expected_total)
     assert got_i.dtype == np.int32 and got_total.dtype == np.int32
+
+
+def test_loop_variables_assigned_in_place_keep_python_semantics():
+    @ag.function
+    def mix(n):
+        a, b, x, y = 0, 1, 1, 0
+        for i in rt.range(n):
+            a, b = b, a + b  # the old `a` is read after the new `b` is computed
+            x = x + 1
+            y = y + x * 2  # reads the new x
+            if i % 2 == 0:
+                a, b = b, a  # a swap inside a branch
+            else:
+                x = x - i
+        return a, b, x, y
+
+    def by_hand(n):
+        a, b, x, y = 0, 1, 1, 0
+        for i in range(n):
+            a, b = b, a + b
+            x = x + 1
+            y = y + x * 2
+            if i % 2 == 0:
+                a, b = b, a
+            else:
+                x = x - i
+        return a, b, x, y
+
+    for n in (0, 1, 5, 12):
+        assert [int(v) for v in mix(rt.constant(n))] == list(by_hand(n))
+    source = mix.get_concrete_function(rt.constant(3))._run.source
+    assert re.search(r'(\w+) = \1 \+ mul', source)  # `y = y + x * 2` assigns y at once
