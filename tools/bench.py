@@ -4,7 +4,8 @@
     python3 tools/bench.py [--json] [--quick]
 
 Each figure is the best of several repeats (timeit), so other load on the machine inflates
-both sides of a ratio alike. Ratios are what the targets speak of; the absolute times are
+both sides of a ratio alike; issue 10's workloads time ours and hand numpy in turns and report
+the median ratio of the turns. Ratios are what the targets speak of; the absolute times are
 printed for reference.
 """
 import argparse
@@ -26,6 +27,17 @@ import runtime as rt
 def best(fn, number, repeat):
     """Seconds per call: the best of `repeat` runs of `number` calls."""
     return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+
+
+def paired(ours, reference, number, repeat):
+    """(ours, reference, ratio): seconds per call, each the best of `repeat` runs of `number`
+    calls, the two run in turn, and the median of the ratios of the turns (robust to load
+    that comes and goes: both sides of a turn see the same machine)."""
+    timer_ours, timer_ref = timeit.Timer(ours), timeit.Timer(reference)
+    pairs = [(timer_ours.timeit(number) / number, timer_ref.timeit(number) / number)
+             for _ in range(repeat)]
+    ratios = sorted(a / b for a, b in pairs)
+    return (min(a for a, _ in pairs), min(b for _, b in pairs), ratios[len(ratios) // 2])
 
 
 # ---- the seed's programs, and their hand-written numpy equivalents ------------------------------
@@ -323,18 +335,19 @@ def measure_workload(workload, n, rep):
     """Rows for one workload: each executor and plain Python, as ratios to hand numpy."""
     args, numpy_args = workload.arguments(), workload.numpy_arguments()
     expected = workload.numpy(*numpy_args)
-    hand = best(lambda: workload.numpy(*numpy_args), n(workload.number), rep)
     rows = []
 
-    def row(label, seconds, target):
-        rows.append({'figure': f'{workload.name}, {label} / hand numpy', 'ours_us': seconds * 1e6,
-                     'reference_us': hand * 1e6, 'reference': 'hand numpy',
-                     'ratio': seconds / hand, 'target': target})
+    def row(label, fn, target):
+        ours, hand, ratio = paired(fn, lambda: workload.numpy(*numpy_args), n(workload.number),
+                                   2 * rep + 1)
+        rows.append({'figure': f'{workload.name}, {label} / hand numpy', 'ours_us': ours * 1e6,
+                     'reference_us': hand * 1e6, 'reference': 'hand numpy', 'ratio': ratio,
+                     'target': target})
 
     for label, options in EXECUTORS.items():
         compiled = ag.function(workload.function, **options)
         np.testing.assert_allclose(np.asarray(compiled(*args)), expected, rtol=1e-5)
-        row(label, best(lambda: compiled(*args), n(workload.number), rep), workload.target)
+        row(label, lambda: compiled(*args), workload.target)
         if workload.memory:
             ours, theirs = (peak_bytes(lambda: compiled(*args)),
                             peak_bytes(lambda: workload.numpy(*numpy_args)))
@@ -342,8 +355,7 @@ def measure_workload(workload, n, rep):
                          'ours_us': ours / 1e6, 'reference_us': theirs / 1e6,
                          'reference': 'hand numpy', 'ratio': ours / theirs, 'target': '<= 1.2'})
     if workload.python is not None:
-        row('plain Python', best(lambda: workload.python(*numpy_args), n(workload.number), rep),
-            '(reference)')
+        row('plain Python', lambda: workload.python(*numpy_args), '(reference)')
     return rows
 
 
