@@ -137,5 +137,6 @@ def test_loop_variables_assigned_in_place_keep_python_semantics():
 
     for n in (0, 1, 5, 12):
         assert [int(v) for v in mix(rt.constant(n))] == list(by_hand(n))
-    source = mix.get_concrete_function(rt.constant(3))._run.source
+    graph = mix.get_concrete_function(rt.constant(3)).graph
+    source = executor.compile_graph(graph, graph.inputs, graph.outputs).source
     assert re.search(r'(\w+) = \1 \+ mul', source)  # `y = y + x * 2` assigns y at once

@@ -5,6 +5,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import autograph as ag
 import runtime as rt
@@ -121,11 +122,14 @@ def test_indexing_with_a_loop_counter_is_a_plain_subscript():
 
     x = rt.constant([1.0, 2.0, 4.0])
     assert total(x).numpy() == 7.0
-    program = total.get_concrete_function(x).optimized_program()
+    concrete = total.get_concrete_function(x)
+    program = concrete.optimized_program()
     (loop,) = [node for node in program.nodes if node.branches]
     kinds = {node.type for node in loop.branches[1].nodes}
     assert 'ScalarIndex' in kinds and not kinds & {'Pack', 'StridedSlice'}
-    assert 'x_1[loop_var_1]' in total.get_concrete_function(x)._run.source
+    source = executor.compile_graph(concrete.graph, concrete.graph.inputs,
+                                    concrete.graph.outputs).source
+    assert 'x_1[loop_var_1]' in source
 
 
 def test_an_out_of_range_index_names_the_strided_slice():
@@ -177,3 +181,35 @@ def test_a_loop_of_tensor_array_writes_does_not_copy_the_list():
     for i in range(1000):
         handle = list_ops.SET_ITEM.kernel(handle, np.int32(i), np.float32(i))
     assert handle.items() is items  # the one list, written in place
+
+
+_ELEMENTWISE = [lambda a, b: a + b, lambda a, b: a - b, lambda a, b: a * b,
+                lambda a, b: rt.maximum(a, b), lambda a, b: -a, lambda a, b: rt.tanh(a),
+                lambda a, b: rt.reshape(rt.reshape(a, [32, 64]), [2048]),  # views
+                lambda a, b: rt.identity(a), lambda a, b: a * 0.5 + b]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(_ELEMENTWISE) - 1), st.integers(0, 50),
+                          st.integers(0, 50)), min_size=1, max_size=10),
+       st.integers(0, 50))
+def test_freeing_and_buffer_reuse_never_change_results(steps, extra):
+    def build(x, y):
+        values = [x, y]
+        for kind, a, b in steps:
+            values.append(_ELEMENTWISE[kind](values[a % len(values)], values[b % len(values)]))
+        return [values[-1], values[extra % len(values)], values[len(values) // 2]]
+
+    g = rt.Graph()
+    with g.as_default():
+        x, y = rt.placeholder(rt.float32, [2048], name='x'), rt.placeholder(rt.float32, [2048])
+        outputs = build(x, y)
+    xv = np.linspace(-2, 2, 2048, dtype=np.float32)
+    yv = np.cos(xv)
+    kept = xv.copy(), yv.copy()
+    got = executor.compile_graph(g, [x, y], outputs)(xv, yv)
+    expected = build(rt.constant(xv), rt.constant(yv))
+    for a, b in zip(got, expected):
+        np.testing.assert_allclose(a, b.numpy(), rtol=1e-6)
+    np.testing.assert_array_equal(xv, kept[0])
+    np.testing.assert_array_equal(yv, kept[1])
