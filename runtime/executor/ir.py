@@ -8,27 +8,28 @@ that use it (`users`), so a pass rewrites every use at once with
 JAX's `Var`). Lowering copies a graph, so the user's graph is never changed; `str(program)`
 prints the optimized form, one node per line (runtime/executor/printer.py).
 """
+from dataclasses import dataclass, field
+
 from runtime.executor.printer import format_program
 from runtime.ops.core import CONST
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class Value:
     """One output of a node: `value.node.outputs[value.index]`.
 
     `dtype` and `shape` are the tensor's static type (shape may be partial); `users` is the
     set of nodes that take it as an input, in the order they started using it (an insertion-
     ordered dict used as a set). A Program's outputs are not users; passes that redirect uses
-    go through `Program.replace_all_uses_with`, which updates both.
+    go through `Program.replace_all_uses_with`, which updates both. Values compare and hash by
+    identity.
     """
 
-    __slots__ = ('node', 'index', 'dtype', 'shape', 'users')
-
-    def __init__(self, node, index, dtype, shape):
-        self.node = node
-        self.index = index
-        self.dtype = dtype
-        self.shape = shape
-        self.users = {}
+    node: 'Node'
+    index: int
+    dtype: object
+    shape: object
+    users: dict = field(default_factory=dict)
 
     @property
     def constant(self):
@@ -110,17 +111,15 @@ class Node:
         return f'<Node {self.name} ({self.type})>'
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class Program:
     """A function: `params` (Placeholder Nodes, fed in order), `nodes` in program order
     (params included), `outputs` (Values). `name` names it in printouts."""
 
-    __slots__ = ('name', 'nodes', 'params', 'outputs')
-
-    def __init__(self, name, nodes, params, outputs):
-        self.name = name
-        self.nodes = nodes
-        self.params = params
-        self.outputs = outputs
+    name: str
+    nodes: list
+    params: list
+    outputs: list
 
     def replace_all_uses_with(self, old, new):
         """Make every user of Value `old`, and the program's outputs, read Value `new`."""
