@@ -154,16 +154,16 @@ def lower(graph, inputs, outputs):
     order = []
     for op in graph._ops:
         node = Node(op, op.opdef, op.name,
-                    [nodes[id(t.op)].outputs[t.value_index] for t in op.inputs],
-                    [nodes[id(c)] for c in op.control_inputs], dict(op.attrs), op.payload,
+                    [nodes[t.op].outputs[t.value_index] for t in op.inputs],
+                    [nodes[c] for c in op.control_inputs], dict(op.attrs), op.payload,
                     op.origin, [(t.dtype, t.shape) for t in op.outputs])
         if op.opdef.structured:
             node.branches = tuple(_lower_function(graph.library[op.attrs[attr].name])
                                   for attr in _BRANCH_ATTRS[op.opdef.structured])
-        nodes[id(op)] = node
+        nodes[op] = node
         order.append(node)
-    params = [nodes[id(t.op)] for t in inputs]
-    outs = [nodes[id(t.op)].outputs[t.value_index] for t in outputs]
+    params = [nodes[t.op] for t in inputs]
+    outs = [nodes[t.op].outputs[t.value_index] for t in outputs]
     return Program(getattr(graph, 'name', 'graph'), order, params, outs)
 
 
