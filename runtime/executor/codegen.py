@@ -126,19 +126,13 @@ def inline_expression(node, args):
 
 
 def _is_fresh(value):
-    """Whether `value` is a new, private buffer the generated code may overwrite: a large array
-    of known shape made by an elementwise op (not a view, parameter or constant)."""
+    """Whether `value` is a new, private buffer the generated code may overwrite: an array of
+    known shape made by an elementwise op (not a view, parameter or constant) and read only by
+    elementwise ops (so no view of it outlives it)."""
     shape = value.shape
-    if not shape.is_fully_defined() or shape.rank == 0:
-        return False
     node = value.node
-    infix = node.opdef.infix
-    if infix is not None:
-        match = _BINARY_INFIX.fullmatch(infix)
-        elementwise = infix == '-{0}' or match is not None and match.group(1) in _AUGMENTED
-    else:
-        elementwise = isinstance(node.opdef.kernel, np.ufunc) and node.opdef.kernel.nout == 1
-    return elementwise and node.opdef.compile_kernel is None and not node.checks and \
+    return shape.is_fully_defined() and shape.rank != 0 and _makes_new_arrays(node) and \
+        len(node.outputs) == 1 and node.opdef.compile_kernel is None and \
         all(_makes_new_arrays(user) for user in value.users)
 
 
