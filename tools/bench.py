@@ -4,8 +4,8 @@
     python3 tools/bench.py [--json] [--quick]
 
 Each figure is the best of several repeats (timeit), so other load on the machine inflates
-both sides of a ratio alike; issue 10's workloads time ours and hand numpy in turns and report
-the median ratio of the turns. Ratios are what the targets speak of; the absolute times are
+both sides of a ratio alike; issue 10's workloads time ours and hand numpy in many short turns,
+each side keeping its best. Ratios are what the targets speak of; the absolute times are
 printed for reference.
 """
 import argparse
@@ -31,13 +31,13 @@ def best(fn, number, repeat):
 
 def paired(ours, reference, number, repeat):
     """(ours, reference, ratio): seconds per call, each the best of `repeat` runs of `number`
-    calls, the two run in turn, and the median of the ratios of the turns (robust to load
-    that comes and goes: both sides of a turn see the same machine)."""
+    calls, the two timed in turns so that both sides get the machine's quiet moments; the
+    ratio is of the two bests."""
     timer_ours, timer_ref = timeit.Timer(ours), timeit.Timer(reference)
     pairs = [(timer_ours.timeit(number) / number, timer_ref.timeit(number) / number)
              for _ in range(repeat)]
-    ratios = sorted(a / b for a, b in pairs)
-    return (min(a for a, _ in pairs), min(b for _, b in pairs), ratios[len(ratios) // 2])
+    best_ours, best_ref = min(a for a, _ in pairs), min(b for _, b in pairs)
+    return best_ours, best_ref, best_ours / best_ref
 
 
 # ---- the seed's programs, and their hand-written numpy equivalents ------------------------------
@@ -338,8 +338,8 @@ def measure_workload(workload, n, rep):
     rows = []
 
     def row(label, fn, target):
-        ours, hand, ratio = paired(fn, lambda: workload.numpy(*numpy_args), n(workload.number),
-                                   2 * rep + 1)
+        ours, hand, ratio = paired(fn, lambda: workload.numpy(*numpy_args),
+                                   max(1, n(workload.number) // 5), 5 * rep)
         rows.append({'figure': f'{workload.name}, {label} / hand numpy', 'ours_us': ours * 1e6,
                      'reference_us': hand * 1e6, 'reference': 'hand numpy', 'ratio': ratio,
                      'target': target})
