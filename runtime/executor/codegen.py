@@ -44,6 +44,9 @@ _RUNTIME_NAMES = {'run': None, 'e': None, '_reraise': None, **{
                   '_counted': None, '_counted_end': None, '_check_nonzero': check_nonzero}
 
 
+_PYTHON_NAMES = frozenset(keyword.kwlist) | frozenset(dir(builtins))
+
+
 class PythonCode(NamedTuple):
     """Generated source, the globals it needs (kernels, constants, helpers) and a map from
     its line numbers to the Nodes they run."""
@@ -56,7 +59,7 @@ class Namespace:
     """Unique, legal Python identifiers made from op names (torch.fx's `_Namespace`)."""
 
     def __init__(self, reserved=()):
-        self._taken = set(reserved) | set(keyword.kwlist) | set(dir(builtins))
+        self._taken = set(reserved) | _PYTHON_NAMES
         self._counts = {}
 
     def create_name(self, candidate, snake_case=True):
