@@ -101,3 +101,17 @@ def from_numpy(np_dtype):
         return string
     raise TypeError(f'numpy dtype {np_dtype} has no runtime dtype; supported: '
                     f'{", ".join(d.name for d in PUBLIC)}.')
+
+
+_OBJECT = np.dtype(object)
+
+
+def of_value(value):
+    """The dtype of a kernel's output value (object arrays and bytes are strings; other Python
+    objects, such as a TensorArray's tuple, are variants)."""
+    found = _BY_NUMPY.get(getattr(value, 'dtype', None))
+    if found is not None:
+        return found
+    if getattr(value, 'dtype', None) == _OBJECT or isinstance(value, bytes):
+        return string
+    return variant

@@ -8,7 +8,7 @@ from runtime.tensor import Tensor
 from runtime.variables import Variable
 
 
-def _swap(fn):
+def _reflected(fn):
     def reflected(self, other):
         return fn(other, self)
     return reflected
@@ -24,25 +24,19 @@ _COMPARE = {
 }
 
 
-def _logical(fn):
-    def logical(self, other):
-        return fn(self, other)
-    return logical
-
-
 def install(cls):
     for name, fn in _BINARY.items():
         setattr(cls, f'__{name}__', lambda self, other, fn=fn: fn(self, other))
-        setattr(cls, f'__r{name}__', _swap(fn))
+        setattr(cls, f'__r{name}__', _reflected(fn))
     for name, fn in _COMPARE.items():
         setattr(cls, f'__{name}__', lambda self, other, fn=fn: fn(self, other))
     # `t == None` is False and `t != None` True, as in TensorFlow 2 (no None tensor exists).
     cls.__eq__ = lambda self, other: False if other is None else compare.equal(self, other)
     cls.__ne__ = lambda self, other: True if other is None else compare.not_equal(self, other)
-    cls.__and__ = _logical(compare.logical_and)
-    cls.__rand__ = _swap(compare.logical_and)
-    cls.__or__ = _logical(compare.logical_or)
-    cls.__ror__ = _swap(compare.logical_or)
+    cls.__and__ = compare.logical_and
+    cls.__rand__ = _reflected(compare.logical_and)
+    cls.__or__ = compare.logical_or
+    cls.__ror__ = _reflected(compare.logical_or)
     cls.__invert__ = lambda self: compare.logical_not(self)
     cls.__neg__ = lambda self: math.negative(self)
     cls.__pos__ = lambda self: self
