@@ -40,7 +40,7 @@ def _key(node):
         value = np.asarray(node.attrs['value'])
         if value.dtype == object or value.nbytes > _MAX_CONST_BYTES:
             return None
-        return ('Const', node.attrs['dtype'].name, value.shape, value.tobytes())
+        return (CONST, node.attrs['dtype'].name, value.shape, value.tobytes())
     try:
         attrs = tuple(sorted((k, _freeze(v)) for k, v in node.attrs.items()))
         hash(attrs)
