@@ -6,7 +6,7 @@ FuncGraph that goes into the graph's function library, and one If/While op calls
 tensors a branch or body uses become extra inputs of the op.
 """
 from runtime import dtypes, nest
-from runtime.convert import convert_to_tensor
+from runtime.convert import convert_for_write, convert_to_tensor
 from runtime.graph import FuncGraph, uid
 from runtime.graph_def import FunctionRef
 from runtime.ops import control
@@ -266,14 +266,11 @@ def _check_body_result(args, result, single, flat, invariants, names):
         if value is None:
             raise ValueError(f'Loop variable {label} became None in the loop body; it must stay '
                              f'a tensor of dtype {entry.dtype.name}.')
-        if isinstance(value, Tensor) or hasattr(value, '_as_tensor'):
-            t = convert_to_tensor(value)
-        else:
-            try:
-                t = convert_to_tensor(value, entry.dtype)
-            except TypeError as e:
-                raise TypeError(f'Loop variable {label} enters the loop as {entry.dtype.name} but '
-                                f'the body sets it to {value!r}: {e}') from None
+        try:
+            t = convert_for_write(value, entry.dtype)
+        except TypeError as e:
+            raise TypeError(f'Loop variable {label} enters the loop as {entry.dtype.name} but '
+                            f'the body sets it to {value!r}: {e}') from None
         if t.dtype is not entry.dtype:
             raise TypeError(f'Loop variable {label} enters the loop as {entry.dtype.name} but '
                             f'has dtype {t.dtype.name} after one iteration; a loop variable must '

@@ -36,10 +36,10 @@ class Variable:
     in TensorFlow's `init_scope`). Assignments keep the dtype and shape.
     """
 
-    _creation_hooks = []  # tracing registers a check here (variables only on the first trace)
+    creation_hooks = []  # tracing registers a check here (variables only on the first trace)
 
     def __init__(self, initial_value, dtype=None, name=None, trainable=True):
-        for hook in Variable._creation_hooks:
+        for hook in Variable.creation_hooks:
             hook(self)
         if callable(initial_value):
             with context.init_scope():

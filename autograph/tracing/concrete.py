@@ -28,8 +28,8 @@ def _on_variable_created(variable):
         checks[-1](variable)
 
 
-if _on_variable_created not in Variable._creation_hooks:
-    Variable._creation_hooks.append(_on_variable_created)
+if _on_variable_created not in Variable.creation_hooks:
+    Variable.creation_hooks.append(_on_variable_created)
 
 
 class ConcreteFunction:
