@@ -97,14 +97,9 @@ class Graph:
 
     # ---- building ----------------------------------------------------------------------------
 
-    @contextlib.contextmanager
     def as_default(self):
-        graphs = context.state.graphs
-        graphs.append(self)
-        try:
-            yield self
-        finally:
-            graphs.pop()
+        """`with graph.as_default():` adds the ops created inside to this graph."""
+        return context.building(self)
 
     def unique_name(self, name, mark_as_used=True):
         """TensorFlow's naming: `name` under the current scope, `_1`, `_2`, ... on repeats."""
