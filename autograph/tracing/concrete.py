@@ -11,7 +11,8 @@ import threading
 from runtime import nest
 from runtime.executor import compile_graph, optimized_program
 from runtime.graph import FuncGraph, uid
-from runtime.ops.core import convert_to_tensor, identity
+from runtime.convert import convert_to_tensor
+from runtime.ops.array import identity
 from runtime.shapes import TensorShape
 from runtime.tensor import EagerTensor
 from runtime.tensor_spec import TensorSpec
@@ -27,8 +28,8 @@ def _on_variable_created(variable):
         checks[-1](variable)
 
 
-if _on_variable_created not in Variable._creation_hooks:
-    Variable._creation_hooks.append(_on_variable_created)
+if _on_variable_created not in Variable.creation_hooks:
+    Variable.creation_hooks.append(_on_variable_created)
 
 
 class ConcreteFunction:
@@ -134,7 +135,7 @@ def trace(python_callable, binder, key, values, watch_object, check_variable):
     fg.outputs = [t for t in nest.flatten(structured_outputs) if t is not None]
     run = compile_graph(fg, [p for _, p in captures] + arg_inputs, fg.outputs)
     if captures:
-        run = functools.partial(run, *[value._value if isinstance(value, EagerTensor) else value
+        run = functools.partial(run, *[value.value if isinstance(value, EagerTensor) else value
                                        for value, _ in captures])
     signature_args = tuple(describe.structured(element, value, name)
                            for element, value, name in zip(key, values, binder.names))
@@ -147,7 +148,7 @@ def _placeholders(fg, element, value, name, watch_object):
     """The argument as the traced function sees it: placeholders for its tensors."""
     if keys.is_tensor_leaf(element):
         if len(element) == 3:
-            _variable_argument(fg, value._storage, name)
+            _variable_argument(fg, value.storage, name)
             return value
         if isinstance(value, TensorSpec) and value.name:
             name = value.name
@@ -165,7 +166,7 @@ def _placeholders(fg, element, value, name, watch_object):
         return kind((k, built[k]) for k in value)
     children = [_placeholders(fg, child, item, name, watch_object)
                 for child, item in zip(content, value)]
-    return kind(*children) if nest._is_namedtuple(value) else kind(children)
+    return kind(*children) if nest.is_namedtuple(value) else kind(children)
 
 
 def _variable_argument(fg, storage, name):

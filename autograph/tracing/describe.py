@@ -6,7 +6,7 @@ a ConcreteFunction keeps no reference to the objects it was traced with.
 """
 import weakref
 
-from runtime.nest import _is_namedtuple, _sort_key
+from runtime.nest import is_namedtuple, sort_key
 from runtime.tensor_spec import TensorSpec
 from autograph.tracing.keys import LITERALS, OBJECT, VALUE, is_tensor_leaf
 
@@ -44,7 +44,7 @@ def describe(element, value):
         return 'Dict[' + ', '.join(f'{k!r}: {describe(child, value[k])}'
                                    for k, child in content) + ']'
     children = [describe(child, item) for child, item in zip(content, value)]
-    if _is_namedtuple(value):
+    if is_namedtuple(value):
         fields = ', '.join(f'{f}={c}' for f, c in zip(kind._fields, children))
         return f'{kind.__name__}[{fields}]'
     return f'{"List" if issubclass(kind, list) else "Tuple"}[{", ".join(children)}]'
@@ -63,7 +63,7 @@ def structured(element, value, name):
     if issubclass(kind, dict):
         return kind((k, structured(child, value[k], None)) for k, child in content)
     children = [structured(child, item, None) for child, item in zip(content, value)]
-    return kind(*children) if _is_namedtuple(value) else kind(children)
+    return kind(*children) if is_namedtuple(value) else kind(children)
 
 
 def describe_output(value):
@@ -72,10 +72,10 @@ def describe_output(value):
         return 'Literal[None]'
     if isinstance(value, dict):
         return 'Dict[' + ', '.join(f'{k!r}: {describe_output(value[k])}'
-                                   for k in sorted(value, key=_sort_key)) + ']'
+                                   for k in sorted(value, key=sort_key)) + ']'
     if isinstance(value, (list, tuple)):
         children = [describe_output(v) for v in value]
-        if _is_namedtuple(value):
+        if is_namedtuple(value):
             fields = ', '.join(f'{f}={c}' for f, c in zip(type(value)._fields, children))
             return f'{type(value).__name__}[{fields}]'
         return f'{"List" if isinstance(value, list) else "Tuple"}[{", ".join(children)}]'

@@ -16,10 +16,10 @@ Tensor leaves are the only elements whose first item is a DType, which is how `a
 """
 import numpy as np
 
-from runtime.dtypes import DType
-from runtime.nest import _sort_key
-from runtime.ops.registry import dtype_of_value
-from runtime.tensor import EagerTensor, SymbolicTensor, to_numpy
+from runtime.convert import to_numpy
+from runtime.dtypes import DType, of_value as dtype_of_value
+from runtime.nest import sort_key
+from runtime.tensor import EagerTensor, SymbolicTensor
 from runtime.tensor_spec import TensorSpec
 from runtime.variables import Variable
 
@@ -36,7 +36,7 @@ def make_key(values, feeds, allow_specs=False):
     key = []
     for value in values:
         if type(value) is EagerTensor:
-            array = value._value
+            array = value.value
             key.append((value.dtype, array.shape))
             feeds.append(array)
         else:
@@ -49,20 +49,20 @@ def _key(value, feeds, allow_specs):
     if kind in LITERALS:
         return kind, value
     if kind is EagerTensor:
-        array = value._value
+        array = value.value
         feeds.append(array)
         return value.dtype, array.shape
     if kind is np.ndarray or isinstance(value, np.generic):
         feeds.append(value)
         return dtype_of_value(value), value.shape
     if isinstance(value, Variable):
-        feeds.append(value._storage)
+        feeds.append(value.storage)
         return value.dtype, tuple(value.shape), VARIABLE
     if isinstance(value, (list, tuple)):
         return kind, tuple([_key(item, feeds, allow_specs) for item in value])
     if isinstance(value, dict):
         return kind, tuple([(k, _key(value[k], feeds, allow_specs))
-                            for k in sorted(value, key=_sort_key)])
+                            for k in sorted(value, key=sort_key)])
     if isinstance(value, TensorSpec):
         if not allow_specs:
             raise TypeError(f'Got {value!r} as an argument of a call. TensorSpecs describe '
@@ -139,8 +139,8 @@ def feed(key, values, labels, function_name, allow_specs=False):
     feeds = []
     for element, value, label in zip(key, values, labels):
         if type(value) is EagerTensor and type(element) is tuple and len(element) == 2 and \
-                value.dtype is element[0] and value._value.shape == element[1]:
-            feeds.append(value._value)
+                value.dtype is element[0] and value.value.shape == element[1]:
+            feeds.append(value.value)
         else:
             _feed(element, value, label, function_name, feeds, allow_specs)
     return feeds
@@ -166,7 +166,7 @@ def _feed(element, value, label, function_name, feeds, allow_specs):
                              f'a graph for a new value.')
         return
     if isinstance(kind, type) and issubclass(kind, dict):
-        if not isinstance(value, dict) or sorted(value, key=_sort_key) != [k for k, _ in
+        if not isinstance(value, dict) or sorted(value, key=sort_key) != [k for k, _ in
                                                                            element[1]]:
             raise ValueError(f'{function_name}(): argument {label!r} must be a dict with keys '
                              f'{[k for k, _ in element[1]]}, got {value!r}.')
@@ -192,7 +192,7 @@ def _tensor_value(element, value, label, function_name, allow_specs):
     if isinstance(value, Variable):
         value = value.read_value()
     if isinstance(value, EagerTensor):
-        got_dtype, array = value.dtype, value._value
+        got_dtype, array = value.dtype, value.value
     elif isinstance(value, (np.ndarray, np.generic)):
         got_dtype, array = dtype_of_value(value), value
     elif isinstance(value, TensorSpec) and allow_specs:
@@ -227,4 +227,4 @@ def _feed_variable(element, value, label, function_name, feeds):
             shape, tuple(value.shape)):
         raise TypeError(f'{function_name}(): argument {label!r} must be an rt.Variable of dtype '
                         f'{dtype.name} and shape {shape}, got {value!r}.')
-    feeds.append(value._storage)
+    feeds.append(value.storage)

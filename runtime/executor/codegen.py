@@ -29,7 +29,7 @@ import numpy as np
 
 from runtime import errors
 from runtime.executor import parallel
-from runtime.ops.registry import check_nonzero, kernel_attrs
+from runtime.ops.registry import CONST, PLACEHOLDER, check_nonzero
 
 _files = itertools.count()
 _LITERALS = (bool, int, float, str, type(None))
@@ -122,7 +122,7 @@ def inline_expression(node, args):
     when it must be a call: no infix form, a check to run first, attrs the kernel takes, or
     operands that are strings (numpy's `==` on bytes gives a Python bool)."""
     infix = node.opdef.infix
-    if infix is None or node.checks or len(node.outputs) != 1 or kernel_attrs(node) or \
+    if infix is None or node.checks or len(node.outputs) != 1 or node.opdef.kernel_attrs(node.attrs) or \
             any(v.dtype.np_dtype == object for v in node.inputs):
         return None
     return infix.format(*args)
@@ -135,7 +135,7 @@ def _is_fresh(value):
     shape = value.shape
     node = value.node
     return shape.is_fully_defined() and shape.rank != 0 and _makes_new_arrays(node) and \
-        len(node.outputs) == 1 and node.opdef.compile_kernel is None and \
+        len(node.outputs) == 1 and node.opdef.bind_kernel is None and \
         all(_makes_new_arrays(user) for user in value.users)
 
 
@@ -159,7 +159,7 @@ def _direct_targets(program, args, targets, counter=None):
     for k, (value, target) in enumerate(zip(program.outputs, targets)):
         node = value.node
         if k == counter or target is None or node in program.params or \
-                node.type == 'Const' or value in direct or \
+                node.opdef is CONST or value in direct or \
                 sum(v is value for v in program.outputs) != 1:
             continue
         bound = [p.outputs[0] for p, name in zip(program.params, args) if name == target]
@@ -225,15 +225,15 @@ class _Emitter:
                 continue
             for value in node.inputs:
                 self.await_result(pending, value, names, depth)
-            kind = node.opdef.name
-            if kind == 'Placeholder':
+            opdef = node.opdef
+            if opdef is PLACEHOLDER:
                 if node.outputs[0] not in names:
                     raise errors.InvalidArgumentError(
                         None, node.op, f'You must feed a value for placeholder tensor '
                                        f'{node.name!r} with dtype {node.attrs["dtype"].name} and '
                                        f'shape {node.attrs["shape"]}.')
                 continue
-            if kind == 'Const':
+            if opdef is CONST:
                 names[node.outputs[0]] = self.constant(node.name, node.attrs['value'])
                 continue
             inputs = [names[v] for v in node.inputs]
@@ -244,14 +244,14 @@ class _Emitter:
                 for i, v in enumerate(node.outputs)]
             names.update(zip(node.outputs, outs))
             owned.update(v for v in node.outputs if _worth_freeing(v))
-            structured = node.opdef.structured
+            control_flow = opdef.control_flow
             if node in concurrent:
                 future = self.names.create_name(f'{node.name}_future')
                 self.emit_call(node, inputs, [future], depth, submit=True)
                 pending[node.outputs[0]] = future
-            elif structured == 'if':
+            elif control_flow == 'if':
                 self.emit_if(node, inputs, outs, depth)
-            elif structured == 'while':
+            elif control_flow == 'while':
                 self.emit_while(node, inputs, outs, depth)
             else:
                 reuse = None if concurrent else self.reusable(node, dying)
@@ -267,7 +267,7 @@ class _Emitter:
 
     def reusable(self, node, dying):
         """The position of an input whose buffer the node's result may take, or None."""
-        if len(node.outputs) != 1 or node.checks or node.opdef.compile_kernel is not None:
+        if len(node.outputs) != 1 or node.checks or node.opdef.bind_kernel is not None:
             return None
         out = node.outputs[0]
         for pos, value in enumerate(node.inputs):
@@ -279,7 +279,8 @@ class _Emitter:
                     if pos == 0 and match is not None and match.group(1) in _AUGMENTED and \
                             inline_expression(node, ['a', 'b']) is not None:
                         return pos
-                elif isinstance(node.opdef.kernel, np.ufunc) and not kernel_attrs(node):
+                elif isinstance(node.opdef.kernel, np.ufunc) and \
+                        not node.opdef.kernel_attrs(node.attrs):
                     return pos
         return None
 
@@ -291,9 +292,9 @@ class _Emitter:
 
     def kernel(self, node):
         opdef = node.opdef
-        if opdef.compile_kernel is not None:
+        if opdef.bind_kernel is not None:
             name = self.names.create_name(opdef.name, snake_case=False)
-            self.globals[name] = opdef.compile_kernel(node.attrs, node.payload)
+            self.globals[name] = opdef.bind_kernel(node.attrs, node.payload)
             return name
         name = self.kernels.get(opdef)
         if name is None:
@@ -316,8 +317,8 @@ class _Emitter:
                     self.line(depth, f'{outs[0]} = {expression}', node)
                 return
         args = list(inputs)
-        if node.opdef.compile_kernel is None:
-            for key, value in kernel_attrs(node).items():
+        if node.opdef.bind_kernel is None:
+            for key, value in node.opdef.kernel_attrs(node.attrs).items():
                 if type(value) in _LITERALS:
                     args.append(f'{key}={value!r}')
                 else:
@@ -393,7 +394,7 @@ class _Emitter:
     def single_expression(self, cond, loop_vars):
         """The loop condition as one expression, when `cond` is one inline op on its params
         and constants."""
-        computed = [n for n in cond.nodes if n not in cond.params and n.type != 'Const']
+        computed = [n for n in cond.nodes if n not in cond.params and n.opdef is not CONST]
         if len(computed) != 1 or cond.outputs[0] is not computed[0].outputs[0]:
             return None
         test = computed[0]

@@ -11,7 +11,7 @@ prints the optimized form, one node per line (runtime/executor/printer.py).
 from dataclasses import dataclass, field
 
 from runtime.executor.printer import format_program
-from runtime.ops.core import CONST
+from runtime.ops.registry import CONST
 
 
 @dataclass(slots=True, eq=False, repr=False)
@@ -152,14 +152,14 @@ def lower(graph, inputs, outputs):
     `inputs` (tensors of Placeholders) become its parameters."""
     nodes = {}
     order = []
-    for op in graph._ops:
+    for op in graph.operations:
         node = Node(op, op.opdef, op.name,
                     [nodes[t.op].outputs[t.value_index] for t in op.inputs],
                     [nodes[c] for c in op.control_inputs], dict(op.attrs), op.payload,
                     op.origin, [(t.dtype, t.shape) for t in op.outputs])
-        if op.opdef.structured:
+        if op.opdef.control_flow:
             node.branches = tuple(_lower_function(graph.library[op.attrs[attr].name])
-                                  for attr in _BRANCH_ATTRS[op.opdef.structured])
+                                  for attr in _BRANCH_ATTRS[op.opdef.control_flow])
         nodes[op] = node
         order.append(node)
     params = [nodes[t.op] for t in inputs]

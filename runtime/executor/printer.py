@@ -6,6 +6,8 @@
 """
 import numpy as np
 
+from runtime.ops.registry import CONST
+
 
 def format_program(program):
     return '\n'.join(_lines(program, ''))
@@ -24,7 +26,7 @@ def _lines(program, pad):
                 for v in node.outputs]
         names.update(zip(node.outputs, outs))
         args = ', '.join(_name(names, v) for v in node.inputs)
-        if node.type == 'Const':
+        if node.opdef is CONST:
             args = np.array2string(np.asarray(node.attrs['value'], dtype=object), threshold=6)
         head = ', '.join(_spec(o, v) for o, v in zip(outs, node.outputs)) or '_'
         lines.append(f'{pad}  {head} = {node.type}({args})')

@@ -6,15 +6,15 @@ division by a non-zero constant runs no guard.
 """
 import numpy as np
 
-from runtime.ops.registry import check_nonzero, kernel_attrs
+from runtime.ops.registry import check_nonzero
 
 
 def fold_constants(program):
     for node in program.nodes:
         _drop_passing_checks(node)
         opdef = node.opdef
-        if (not opdef.foldable or opdef.kernel is None or opdef.compile_kernel is not None or
-                opdef.structured or not node.inputs or len(node.outputs) != 1 or
+        if (not opdef.foldable or opdef.kernel is None or opdef.bind_kernel is not None or
+                opdef.control_flow or not node.inputs or len(node.outputs) != 1 or
                 node.control or node.checks or
                 any(value.constant is None for value in node.inputs)):
             continue
@@ -22,7 +22,8 @@ def fold_constants(program):
         if not (dtype.is_numeric or dtype.is_bool):
             continue
         try:
-            value = opdef.kernel(*[v.constant for v in node.inputs], **kernel_attrs(node))
+            value = opdef.kernel(*[v.constant for v in node.inputs],
+                                 **opdef.kernel_attrs(node.attrs))
         except Exception:  # noqa: BLE001 - the op raises when (and only if) it runs
             continue
         value = np.asarray(value, dtype=dtype.np_dtype)

@@ -4,7 +4,7 @@
 def fold_if(program):
     nodes = []
     for node in program.nodes:
-        pred = node.inputs[0].constant if node.opdef.structured == 'if' else None
+        pred = node.inputs[0].constant if node.opdef.control_flow == 'if' else None
         if pred is None:
             nodes.append(node)
             continue

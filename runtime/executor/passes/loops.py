@@ -18,10 +18,10 @@ from runtime.executor.passes.simplify import simplify
 
 def loops(program):
     for node in program.nodes:
-        if node.opdef.structured == 'while':
+        if node.opdef.control_flow == 'while':
             _propagate_invariants(program, node)
     for node in program.nodes:
-        if node.opdef.structured == 'while':
+        if node.opdef.control_flow == 'while':
             _drop_dead_variables(program, node)
             counted = _counted_form(node)
             if counted is not None:
@@ -37,7 +37,7 @@ def _counted_form(node):
     (test_value,) = cond.outputs
     test = test_value.node
     params = {p.outputs[0]: k for k, p in enumerate(cond.params)}
-    if test.type != 'Less' or test.inputs[0] not in params:
+    if test.opdef.infix != '{0} < {1}' or test.inputs[0] not in params:
         return None
     k = params[test.inputs[0]]
     bound = test.inputs[1]
@@ -52,7 +52,7 @@ def _counted_form(node):
     counter_next = body.outputs[k]
     increment = counter_next.node
     dtype = node.outputs[k].dtype
-    if increment.type != 'AddV2' or counter_next.index != 0 or not dtype.is_integer or \
+    if increment.opdef.infix != '{0} + {1}' or counter_next.index != 0 or not dtype.is_integer or \
             increment.inputs[0] is not body.params[k].outputs[0] or \
             increment.inputs[1].constant is None:
         return None

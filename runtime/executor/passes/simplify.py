@@ -1,37 +1,32 @@
 """Arithmetic simplification: `x*1`, `x/1`, `x+0`, `x-0`, `-(-x)` and Identity become `x`.
 
-A rewrite happens only when `x` already has the node's dtype and shape, so broadcasting
-against the constant could not have changed the result's shape. Then each op's own rewrite
+The identities are `OpDef` fields: `neutral` (a constant operand that gives back the other one)
+and `involution` (f(f(x)) == x). A rewrite happens only when `x` already has the node's dtype
+and shape, so broadcasting against the constant could not have changed the result's shape. Then each op's own rewrite
 rule (`OpDef.rewrite`, like StridedSlice's `x[i]` -> ScalarIndex) replaces the node's op and
 inputs in place.
 """
 import numpy as np
 
 from runtime.executor.ir import Node
-from runtime.ops.core import CONST
-from runtime.ops.registry import dtype_of_value
+from runtime.dtypes import of_value
+from runtime.ops.registry import CONST, IDENTITY
 from runtime.shapes import TensorShape
 
-_NEUTRAL = {  # op: (neutral value, operand positions the constant may take)
-    'AddV2': (0, (0, 1)),
-    'Sub': (0, (1,)),
-    'Mul': (1, (0, 1)),
-    'RealDiv': (1, (1,)),
-}
 
 
 def simplify(program):
     for node in list(program.nodes):
-        kind = node.type
+        opdef = node.opdef
         replacement = None
-        if kind == 'Identity' and not node.control:
+        if opdef is IDENTITY and not node.control:
             replacement = node.inputs[0]
-        elif kind == 'Neg':
+        elif opdef.involution:
             source = node.inputs[0].node
-            if source.type == 'Neg':
+            if source.opdef is opdef:
                 replacement = source.inputs[0]
-        elif kind in _NEUTRAL:
-            replacement = _neutral_operand(node, *_NEUTRAL[kind])
+        elif opdef.neutral is not None:
+            replacement = _neutral_operand(node, *opdef.neutral)
         if replacement is not None:
             program.replace_all_uses_with(node.outputs[0], replacement)
         elif node.opdef.rewrite is not None and not node.control:
@@ -47,7 +42,7 @@ def _apply_rewrite(program, node):
     values = []
     for value in inputs:
         if not hasattr(value, 'users'):  # a numpy constant: a new Const node before `node`
-            dtype = dtype_of_value(value)
+            dtype = of_value(value)
             const = Node(node.op, CONST, f'{node.name}/{opdef.input_name(len(values))}', [],
                          [], {'dtype': dtype, 'value': value}, None, node.origin,
                          [(dtype, TensorShape(np.shape(value)))])
