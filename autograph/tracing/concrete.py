@@ -9,6 +9,7 @@ import functools
 import threading
 
 from runtime import nest
+from runtime.errors import InvalidArgumentError
 from runtime.executor import compile_graph, optimized_program
 from runtime.graph import FuncGraph, uid
 from runtime.ops.core import convert_to_tensor, identity
@@ -87,7 +88,7 @@ class ConcreteFunction:
     def __call__(self, *args, **kwargs):
         values = self._binder.canonical(args, kwargs, fallback=self._traced_literals)
         return self._call_flat(keys.feed(self._key, values, self._binder.names,
-                                         self._binder.name))
+                                         self._binder.name, tensor_error=InvalidArgumentError))
 
     def pretty_printed_signature(self):
         """Input Parameters / Output Type / Captures, one item a line."""

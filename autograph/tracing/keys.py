@@ -17,12 +17,14 @@ Tensor leaves are the only elements whose first item is a DType, which is how `a
 import numpy as np
 
 from runtime.dtypes import DType
+from runtime.errors import InvalidArgumentError
 from runtime.nest import _sort_key
 from runtime.ops.registry import dtype_of_value
 from runtime.tensor import EagerTensor, SymbolicTensor, to_numpy
 from runtime.tensor_spec import TensorSpec
 from runtime.variables import Variable
 
+NAN = float('nan')  # the one NaN in keys (NaN != NaN, but a tuple compares `is` first)
 VARIABLE = 'Variable'
 OBJECT = 'Object'
 VALUE = 'Value'
@@ -37,7 +39,10 @@ def make_key(values, feeds, allow_specs=False):
     for value in values:
         if type(value) is EagerTensor:
             array = value._value
-            key.append((value.dtype, array.shape))
+            try:
+                key.append((value.dtype, array.shape))
+            except AttributeError:  # a scalar string tensor holds `bytes`
+                key.append((value.dtype, ()))
             feeds.append(array)
         else:
             key.append(_key(value, feeds, allow_specs))
@@ -47,11 +52,13 @@ def make_key(values, feeds, allow_specs=False):
 def _key(value, feeds, allow_specs):
     kind = type(value)
     if kind in LITERALS:
+        if value != value:  # NaN: one key for every NaN, so that f(x, nan) traces once
+            return kind, NAN
         return kind, value
     if kind is EagerTensor:
         array = value._value
         feeds.append(array)
-        return value.dtype, array.shape
+        return value.dtype, np.shape(array)
     if kind is np.ndarray or isinstance(value, np.generic):
         feeds.append(value)
         return dtype_of_value(value), value.shape
@@ -131,53 +138,60 @@ def _relax_shape(a, b):
     return tuple(x if x == y else None for x, y in zip(a, b))
 
 
-def feed(key, values, labels, function_name, allow_specs=False):
-    """The feeds of a call checked against a traced key: tensors are converted and checked
-    (TypeError for a dtype, ValueError for a shape), Python values must equal the traced ones.
-    `labels` names each top-level value for error messages. With `allow_specs`, TensorSpecs
-    are checked like tensors (for get_concrete_function) and feed nothing."""
+def feed(key, values, labels, function_name, allow_specs=False, tensor_error=TypeError):
+    """The feeds of a call checked against a traced key: tensors are converted and checked,
+    Python values must equal the traced ones. `labels` names each top-level value for error
+    messages. With `allow_specs`, TensorSpecs are checked like tensors (for
+    get_concrete_function) and feed nothing.
+
+    Errors follow TensorFlow: a structure or Python value that does not match is a TypeError;
+    a tensor of another dtype or shape raises `tensor_error` (TypeError for a Function's
+    input_signature, `rt.errors.InvalidArgumentError` for a ConcreteFunction)."""
     feeds = []
     for element, value, label in zip(key, values, labels):
         if type(value) is EagerTensor and type(element) is tuple and len(element) == 2 and \
-                value.dtype is element[0] and value._value.shape == element[1]:
+                value.dtype is element[0] and getattr(value._value, 'shape', ()) == element[1]:
             feeds.append(value._value)
         else:
-            _feed(element, value, label, function_name, feeds, allow_specs)
+            _feed(element, value, label, function_name, feeds, allow_specs, tensor_error)
     return feeds
 
 
-def _feed(element, value, label, function_name, feeds, allow_specs):
+def _feed(element, value, label, function_name, feeds, allow_specs, tensor_error):
     if is_tensor_leaf(element):
         if len(element) == 3:
-            _feed_variable(element, value, label, function_name, feeds)
+            _feed_variable(element, value, label, function_name, feeds, tensor_error)
         else:
-            feeds.append(_tensor_value(element, value, label, function_name, allow_specs))
+            feeds.append(_tensor_value(element, value, label, function_name, allow_specs,
+                                       tensor_error))
         return
     kind = element[0]
     if kind is OBJECT or kind is VALUE or kind in LITERALS:
         if kind is OBJECT:
             matches = id(value) == element[1]
         else:
-            matches = (kind is VALUE or type(value) is kind) and value == element[1]
+            matches = (kind is VALUE or type(value) is kind) and (
+                value == element[1] or (value != value and element[1] != element[1]))
         if not matches:
-            raise ValueError(f'{function_name}(): argument {label!r} is {value!r}, but this graph '
-                             f'was traced for {_expected(element)}. Python values are baked into '
-                             f'the graph; call the Function (not the ConcreteFunction) to trace '
-                             f'a graph for a new value.')
+            raise TypeError(f'{function_name}(): argument {label!r} is {value!r}, but this graph '
+                            f'was traced for {_expected(element)}. Python values are baked into '
+                            f'the graph; call the Function (not the ConcreteFunction) to trace '
+                            f'a graph for a new value.')
         return
     if isinstance(kind, type) and issubclass(kind, dict):
         if not isinstance(value, dict) or sorted(value, key=_sort_key) != [k for k, _ in
                                                                            element[1]]:
-            raise ValueError(f'{function_name}(): argument {label!r} must be a dict with keys '
-                             f'{[k for k, _ in element[1]]}, got {value!r}.')
+            raise TypeError(f'{function_name}(): argument {label!r} must be a dict with keys '
+                            f'{[k for k, _ in element[1]]}, got {value!r}.')
         for k, child in element[1]:
-            _feed(child, value[k], f'{label}[{k!r}]', function_name, feeds, allow_specs)
+            _feed(child, value[k], f'{label}[{k!r}]', function_name, feeds, allow_specs,
+                  tensor_error)
         return
     if not isinstance(value, (list, tuple)) or len(value) != len(element[1]):
-        raise ValueError(f'{function_name}(): argument {label!r} must be a {kind.__name__} of '
-                         f'{len(element[1])} elements, got {value!r}.')
+        raise TypeError(f'{function_name}(): argument {label!r} must be a {kind.__name__} of '
+                        f'{len(element[1])} elements, got {value!r}.')
     for i, (child, item) in enumerate(zip(element[1], value)):
-        _feed(child, item, f'{label}[{i}]', function_name, feeds, allow_specs)
+        _feed(child, item, f'{label}[{i}]', function_name, feeds, allow_specs, tensor_error)
 
 
 def _expected(element):
@@ -187,7 +201,13 @@ def _expected(element):
     return repr(value)
 
 
-def _tensor_value(element, value, label, function_name, allow_specs):
+def _mismatch(error_type, message):
+    if error_type is InvalidArgumentError:
+        return InvalidArgumentError(message=message)
+    return error_type(message)
+
+
+def _tensor_value(element, value, label, function_name, allow_specs, tensor_error):
     dtype, shape = element
     if isinstance(value, Variable):
         value = value.read_value()
@@ -200,20 +220,22 @@ def _tensor_value(element, value, label, function_name, allow_specs):
     else:
         try:
             array = to_numpy(value, dtype)
-        except TypeError as e:
+        except (TypeError, ValueError) as e:
             raise TypeError(f'{function_name}(): argument {label!r} must be a tensor matching '
                             f'{_spec(element)}; {value!r} does not convert: {e}') from None
         got_dtype = dtype
     if got_dtype is not dtype:
-        raise TypeError(f'{function_name}(): argument {label!r} has dtype {got_dtype.name}, but '
+        raise _mismatch(tensor_error if array is not None else TypeError,
+                        f'{function_name}(): argument {label!r} has dtype {got_dtype.name}, but '
                         f'{_spec(element)} is expected. Convert it with rt.cast(..., {dtype!r}).')
     if array is not None:
         got_shape = np.shape(array)
     else:
         got_shape = None if value.shape.rank is None else tuple(value.shape)
     if not shape_accepts(shape, got_shape):
-        raise ValueError(f'{function_name}(): argument {label!r} has shape {got_shape}, which '
-                         f'does not match {_spec(element)} (a None dim accepts any size).')
+        raise _mismatch(tensor_error if array is not None else TypeError,
+                        f'{function_name}(): argument {label!r} has shape {got_shape}, which '
+                        f'does not match {_spec(element)} (a None dim accepts any size).')
     return array
 
 
@@ -221,10 +243,11 @@ def _spec(element):
     return repr(TensorSpec(element[1], element[0]))
 
 
-def _feed_variable(element, value, label, function_name, feeds):
+def _feed_variable(element, value, label, function_name, feeds, tensor_error):
     dtype, shape, _ = element
     if not isinstance(value, Variable) or value.dtype is not dtype or not shape_accepts(
             shape, tuple(value.shape)):
-        raise TypeError(f'{function_name}(): argument {label!r} must be an rt.Variable of dtype '
-                        f'{dtype.name} and shape {shape}, got {value!r}.')
+        raise _mismatch(tensor_error, f'{function_name}(): argument {label!r} must be an '
+                                      f'rt.Variable of dtype {dtype.name} and shape {shape}, '
+                                      f'got {value!r}.')
     feeds.append(value._storage)

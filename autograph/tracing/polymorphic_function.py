@@ -32,10 +32,12 @@ class RetracingWarning(UserWarning):
 
 
 def function(func=None, *, input_signature=None, autograph=True, reduce_retracing=False,
-             jit_compile=None):
+             jit_compile=None, experimental_relax_shapes=None):
     """Make `func` a `Function` that runs as a graph: `@ag.function`, `@ag.function(...)` or
     `ag.function(f)`. `jit_compile` is accepted for compatibility and ignored: every graph is
-    compiled to Python code by the executor."""
+    compiled to Python code by the executor. `experimental_relax_shapes` is TensorFlow's older
+    name of `reduce_retracing` (either being true turns it on)."""
+    reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
     if func is None:
         return functools.partial(function, input_signature=input_signature, autograph=autograph,
                                  reduce_retracing=reduce_retracing, jit_compile=jit_compile)
