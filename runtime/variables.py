@@ -17,16 +17,10 @@ def _unique(name):
 
 
 def _lift(tensor):
-    """The value of a graph tensor that only constants feed, computed outside the graph."""
+    """The value of a graph tensor that only constants feed, computed outside the graph; None
+    when it depends on graph inputs or stateful ops."""
     from runtime.executor import evaluate_constant
-    value = evaluate_constant(tensor)
-    if value is None:
-        raise ValueError(
-            f'The initial value of a Variable must not depend on function inputs or stateful '
-            f'ops (got {tensor.name!r}). Create the variable from Python values, constants or '
-            f'eager tensors, e.g. outside the function, or pass a callable that builds its '
-            f'initial value.')
-    return value
+    return evaluate_constant(tensor)
 
 
 class Variable:
@@ -44,13 +38,35 @@ class Variable:
         if callable(initial_value):
             with context.init_scope():
                 initial_value = initial_value()
+        self.trainable = trainable
         if isinstance(initial_value, SymbolicTensor):
-            initial_value = _lift(initial_value)
+            lifted = _lift(initial_value)
+            if lifted is None:
+                self._initialize_in_graph(initial_value, dtype, name)
+                return
+            initial_value = lifted
         with context.init_scope():
             value = convert_to_tensor(initial_value, dtype)
-        self.trainable = trainable
         self._storage = state.VariableStorage(value._value, value.dtype, value.shape,
                                               _unique(name or 'Variable'))
+
+    def _initialize_in_graph(self, initial_value, dtype, name):
+        """An uninitialized variable whose initial value is assigned by the graph being traced
+        (allowed on a Function's first trace: the tracer runs that graph once, then retraces)."""
+        graph = initial_value.graph
+        if getattr(graph, 'deferred_initializers', None) is None:
+            raise ValueError(
+                f'The initial value of a Variable must not depend on function inputs or stateful '
+                f'ops here (got {initial_value.name!r}); only the first trace of an ag.function '
+                f'may initialize a variable from its inputs. Create the variable from Python '
+                f'values, constants or eager tensors, or pass a callable that builds its initial '
+                f'value.')
+        value = convert_to_tensor(initial_value, dtype)
+        self._storage = state.VariableStorage(None, value.dtype, value.shape,
+                                              _unique(name or 'Variable'))
+        handle = graph.capture_resource(self._storage)
+        apply(state.ASSIGN, [handle, value], name='Initializer/AssignVariableOp')
+        graph.deferred_initializers.append(self._storage)
 
     # ---- what a tensor has ------------------------------------------------------------------
 

@@ -51,6 +51,7 @@ class ConcreteFunction:
         self._input_descriptions = input_descriptions
         self._captures = captures
         self._run = run
+        self.initialized_variables = ()  # storages this graph initializes (runs once, then retraced)
         # Python-valued parameters may be left out when calling the ConcreteFunction.
         self._traced_literals = {name: value for name, element, value in zip(
             binder.names, key, structured_input_signature[0])
@@ -111,14 +112,19 @@ def _describe_capture(value):
     return f'VariableSpec(shape={value.shape}, dtype={value.dtype!r})'
 
 
-def trace(python_callable, binder, key, values, watch_object, check_variable):
+def trace(python_callable, binder, key, values, watch_object, check_variable,
+          initialize_variables=False):
     """Trace `python_callable` on placeholders for the canonical `values` with cache key `key`.
 
     Shapes come from the key (which may be relaxed), names from the parameters (or a
     TensorSpec's name). `watch_object(obj)` is told about every object keyed by identity;
-    `check_variable(variable)` about every Variable created during the trace.
+    `check_variable(variable)` about every Variable created during the trace. With
+    `initialize_variables`, a Variable created from a value that depends on the inputs is
+    initialized by the graph (listed in `initialized_variables` of the result).
     """
     fg = FuncGraph(f'__inference_{binder.name}_{uid()}')
+    if initialize_variables:
+        fg.deferred_initializers = []
     checks = _local.__dict__.setdefault('variable_checks', [])
     checks.append(check_variable)
     try:
@@ -140,8 +146,10 @@ def trace(python_callable, binder, key, values, watch_object, check_variable):
     signature_args = tuple(describe.structured(element, value, name)
                            for element, value, name in zip(key, values, binder.names))
     descriptions = [describe.describe(element, value) for element, value in zip(key, values)]
-    return ConcreteFunction(fg, binder, key, (signature_args, {}), descriptions,
-                            structured_outputs, captures, run)
+    concrete = ConcreteFunction(fg, binder, key, (signature_args, {}), descriptions,
+                                structured_outputs, captures, run)
+    concrete.initialized_variables = tuple(fg.deferred_initializers or ())
+    return concrete
 
 
 def _placeholders(fg, element, value, name, watch_object):

@@ -2,9 +2,9 @@
 
 A `Function` keeps one `ConcreteFunction` (a traced graph) per cache key of its arguments
 (see `autograph.tracing.keys` and docs/tracing.md). A call binds the arguments to the
-parameters, makes the key, looks it up and runs the compiled graph; only a miss takes the
-trace lock. Traces are serialized process-wide: concurrent first calls trace once, and the
-compiler's caches and the variable-creation checks only ever see one trace at a time.
+parameters, makes the key, looks it up and runs the compiled graph; only a miss that must trace
+takes the Function's own lock, so concurrent first calls of one Function trace once while
+different Functions trace in parallel (each thread has its own stack of graphs being built).
 """
 import functools
 import threading
@@ -21,8 +21,9 @@ from runtime.nest import flatten
 from runtime.tensor_spec import TensorSpec
 
 RETRACING_THRESHOLD = 5
-_trace_lock = threading.RLock()
-_functions_tracing_code = {}  # code object -> how many Function objects have traced it
+ACCEPTED_KEYS_CACHED = 64  # keys a relaxed graph accepts are cached up to this many, then looked up
+_functions_tracing_code = weakref.WeakKeyDictionary()  # code -> Functions that traced it
+_code_counts_lock = threading.Lock()
 
 __all__ = ['function', 'Function', 'ConcreteFunction', 'RetracingWarning']
 
@@ -76,6 +77,10 @@ class Function:
         self._watched = {}  # id(obj) -> weakref to obj, for objects in keys
         self._signature_key = None
         self._signature_concrete = None
+        self._lock = threading.RLock()  # held while tracing; see docs/tracing.md "Threads"
+        self._variables_initialized = False  # the first trace is done: no more new variables
+        self._initializing_traces = 0
+        self._counted_for_code = False
 
     # ---- calling ---------------------------------------------------------------------------
 
@@ -93,13 +98,17 @@ class Function:
         key = keys.make_key(values, feeds)
         concrete = self._cache.get(key)
         if concrete is None:
-            concrete = self._concrete_for(key, values)
+            return self._call_miss(key, values, feeds)
         return concrete._call_flat(feeds)
 
     def _call_with_signature(self, values):
         key = self._signature_key or self._make_signature_key()
         feeds = keys.feed(key, values, self._binder.names, self._name)
-        concrete = self._signature_concrete or self._trace_signature()
+        concrete = self._signature_concrete
+        if concrete is None:
+            concrete, outputs = self._trace_signature(feeds)
+            if outputs is not None:
+                return outputs
         return concrete._call_flat(feeds)
 
     def get_concrete_function(self, *args, **kwargs):
@@ -110,7 +119,7 @@ class Function:
                 values = self._binder.canonical(args, kwargs)
                 key = self._signature_key or self._make_signature_key()
                 keys.feed(key, values, self._binder.names, self._name, allow_specs=True)
-            return self._signature_concrete or self._trace_signature()
+            return self._signature_concrete or self._trace_signature()[0]
         values = self._binder.canonical(args, kwargs)
         key = keys.make_key(values, [], allow_specs=True)
         return self._cache.get(key) or self._concrete_for(key, values)
@@ -126,8 +135,9 @@ class Function:
         return self._input_signature
 
     def experimental_get_tracing_count(self):
-        """How many graphs this Function has traced."""
-        return len(self._traces)
+        """How many graphs this Function holds, plus the first-call graph that initialized its
+        variables from its inputs, if any (that one ran once and is gone)."""
+        return len(self._traces) + self._initializing_traces
 
     def pretty_printed_concrete_signatures(self):
         """The signature of every traced graph, in trace order, separated by blank lines."""
@@ -189,28 +199,77 @@ class Function:
 
     # ---- tracing ---------------------------------------------------------------------------------
 
-    def _concrete_for(self, key, values):
-        """The graph for a cache miss: one that accepts the key, or a new trace."""
-        with _trace_lock:
-            concrete = self._cache.get(key)
-            if concrete is not None:
+    def _lookup(self, key):
+        """A traced graph that accepts `key` (one traced with `None` dims), or None. Not cached
+        per key: with reduce_retracing every new shape would otherwise add a cache entry."""
+        for traced_key, concrete, _ in self._traces:
+            if keys.accepts(traced_key, key):
                 return concrete
-            for traced_key, concrete, _ in self._traces:
-                if keys.accepts(traced_key, key):
-                    self._cache[key] = concrete
-                    return concrete
-            trace_key = key
-            if self._reduce_retracing:
-                for traced_key, _, _ in reversed(self._traces):
-                    relaxed = keys.relax(traced_key, key)
-                    if relaxed is not None:
-                        trace_key = relaxed
-                        break
-            concrete = self._trace(trace_key, values)
+        return None
+
+    def _call_miss(self, key, values, feeds):
+        """A call whose key is not cached: run a graph that accepts it, or trace one."""
+        concrete = self._lookup(key)
+        if concrete is None:
+            with self._lock:
+                concrete = self._cache.get(key) or self._lookup(key)
+                if concrete is None:
+                    concrete, outputs = self._trace_and_cache(key, values, feeds)
+                    if outputs is not None:
+                        return outputs
+        if len(self._cache) < ACCEPTED_KEYS_CACHED:
             self._cache[key] = concrete
+        return concrete._call_flat(feeds)
+
+    def _trace_and_cache(self, key, values, feeds):
+        """Trace for `key` (relaxed with reduce_retracing) and cache it; with the lock held.
+        Returns (concrete, outputs): outputs are those of the call when its graph initialized
+        variables (it ran once, here), else None."""
+        trace_key = key
+        if self._reduce_retracing:
+            for traced_key, _, _ in reversed(self._traces):
+                relaxed = keys.relax(traced_key, key)
+                if relaxed is not None:
+                    trace_key = relaxed
+                    break
+        concrete, outputs = self._trace(trace_key, values, feeds)
+        self._cache[trace_key] = concrete
+        return concrete, outputs
+
+    def _concrete_for(self, key, values):
+        """The graph for get_concrete_function: one that accepts the key, or a new trace."""
+        concrete = self._lookup(key)
+        if concrete is not None:
+            return concrete
+        with self._lock:
+            concrete = self._cache.get(key) or self._lookup(key)
+            if concrete is None:
+                concrete, _ = self._trace_and_cache(key, values, None)
             return concrete
 
-    def _trace(self, key, values):
+    def _trace(self, key, values, feeds):
+        """Trace a graph; with the lock held. A first trace may create variables whose initial
+        values depend on the inputs: its graph assigns them, so it runs once, now, on `feeds`
+        (the call being made), and the function is traced again without creating them, as in
+        TensorFlow. Returns (the graph for later calls, the outputs of that first run or None)."""
+        first = not self._traces and not self._variables_initialized
+        concrete = self._trace_once(key, values, initialize_variables=first)
+        if not concrete.initialized_variables:
+            self._variables_initialized = self._variables_initialized or first
+            return concrete, None
+        if feeds is None:
+            names = ', '.join(storage.name for storage in concrete.initialized_variables)
+            raise ValueError(
+                f'{self._name}() creates variables ({names}) whose initial values depend on its '
+                f'inputs, so a graph cannot be made for it before it runs: call the Function '
+                f'once first (that call initializes them), or create them from values that do '
+                f'not depend on the inputs.')
+        outputs = concrete._call_flat(feeds)
+        self._variables_initialized = True
+        self._initializing_traces += 1
+        return self._trace_once(key, values, initialize_variables=False), outputs
+
+    def _trace_once(self, key, values, initialize_variables):
         object_ids = []
 
         def watch_object(obj):
@@ -218,9 +277,10 @@ class Function:
             self._watch(obj)
 
         concrete = trace(self._callable(self._converted()), self._binder, key, values,
-                         watch_object, self._check_variable)
-        self._traces.append((key, concrete, frozenset(object_ids)))
-        self._warn_if_retracing()
+                         watch_object, self._check_variable, initialize_variables)
+        if not concrete.initialized_variables:
+            self._traces.append((key, concrete, frozenset(object_ids)))
+            self._warn_if_retracing()
         return concrete
 
     def _make_signature_key(self):
@@ -235,20 +295,23 @@ class Function:
         self._signature_key = keys.make_key(values, [], allow_specs=True)
         return self._signature_key
 
-    def _trace_signature(self):
-        with _trace_lock:
-            if self._signature_concrete is None:
-                key = self._signature_key or self._make_signature_key()
-                values = list(self._input_signature) + [
-                    p.default for p in self._binder.parameters[len(self._input_signature):]]
-                self._signature_concrete = self._trace(key, values)
-            return self._signature_concrete
+    def _trace_signature(self, feeds=None):
+        """The one graph of a Function with an input_signature, and the outputs of this call
+        when tracing it ran it (see `_trace`)."""
+        with self._lock:
+            if self._signature_concrete is not None:
+                return self._signature_concrete, None
+            key = self._signature_key or self._make_signature_key()
+            values = list(self._input_signature) + [
+                p.default for p in self._binder.parameters[len(self._input_signature):]]
+            self._signature_concrete, outputs = self._trace(key, values, feeds)
+            return self._signature_concrete, outputs
 
     def _check_variable(self, variable):
-        if self._traces:
+        if self._traces or self._variables_initialized:
             raise ValueError(
                 f'{self._name}() created a new rt.Variable while tracing graph number '
-                f'{len(self._traces) + 1}. An ag.function may create variables only on its first '
+                f'{self.experimental_get_tracing_count() + 1}. An ag.function may create variables only on its first '
                 f'trace; they are kept and later traces (for new dtypes, shapes or Python '
                 f'values) must reuse them. Create the variable outside the function, or create it '
                 f'once and keep it, e.g. `if self.v is None: self.v = rt.Variable(...)`.')
@@ -265,8 +328,11 @@ class Function:
                 f'the Function again and again, e.g. calling ag.function(f) in a loop (create '
                 f'it once and reuse it).', RetracingWarning, stacklevel=5)
         code = getattr(self._python_function, '__code__', None)
-        if count == 1 and self._instance_ref is None and code is not None:
-            functions = _functions_tracing_code[code] = _functions_tracing_code.get(code, 0) + 1
+        if not self._counted_for_code and self._instance_ref is None and code is not None:
+            self._counted_for_code = True
+            with _code_counts_lock:
+                functions = _functions_tracing_code[code] = _functions_tracing_code.get(code,
+                                                                                        0) + 1
             if functions == RETRACING_THRESHOLD + 1:
                 warnings.warn(
                     f'{functions} different ag.function objects have traced {self._name}(). '

@@ -103,3 +103,85 @@ def test_a_scalar_string_tensor_is_an_argument_like_any_tensor():
     assert echo(rt.constant('abc')).numpy() == b'abc'
     assert echo(rt.constant('abcd')).numpy() == b'abcd'
     assert echo.experimental_get_tracing_count() == 1
+
+
+class Lazy:
+    """A layer that builds its state on the first call, from the input (the way lazily built
+    Keras layers are written)."""
+
+    def __init__(self):
+        self.v = None
+
+    @ag.function
+    def __call__(self, x):
+        print('tracing', x.shape)
+        if self.v is None:
+            self.v = rt.Variable(rt.zeros_like(x) + x * 2)
+        self.v.assign_add(x)
+        return self.v.read_value()
+
+
+def test_a_variable_initialized_from_the_input_is_initialized_once_by_the_first_call(capsys):
+    layer = Lazy()
+    # As in TensorFlow: the first call runs a graph that initializes the variable, then the
+    # function is traced again without creating it (Python side effects happen twice).
+    assert layer(rt.constant([1.0, 2.0])).numpy().tolist() == [3.0, 6.0]
+    assert capsys.readouterr().out == 'tracing (2,)\ntracing (2,)\n'
+    assert layer(rt.constant([5.0, 5.0])).numpy().tolist() == [8.0, 11.0]
+    assert layer(rt.constant([1.0, 1.0])).numpy().tolist() == [9.0, 12.0]
+    assert capsys.readouterr().out == ''
+    assert layer.__call__.experimental_get_tracing_count() == 2
+    assert layer.v.numpy().tolist() == [9.0, 12.0]
+
+
+def test_a_variable_from_the_input_cannot_be_made_by_get_concrete_function():
+    layer = Lazy()
+    with pytest.raises(ValueError, match=r'creates variables \(Variable.*\) whose initial values '
+                                         r'depend on its inputs.*call the Function once first'):
+        layer.__call__.get_concrete_function(rt.TensorSpec([2], rt.float32))
+
+
+def test_a_function_creating_a_variable_from_its_input_on_every_trace_is_an_error():
+    @ag.function
+    def fresh(x):
+        return rt.Variable(x).read_value()
+
+    with pytest.raises(ValueError, match=r'fresh\(\) created a new rt.Variable while tracing '
+                                         r'graph number 2'):
+        fresh(rt.constant(1.0))
+
+
+def test_a_variable_from_the_input_in_a_function_with_an_input_signature():
+    class Scaler:
+        def __init__(self):
+            self.total = None
+
+        @ag.function(input_signature=[rt.TensorSpec([None], rt.float32)])
+        def add(self, x):
+            if self.total is None:
+                self.total = rt.Variable(rt.reduce_sum(x))
+            else:
+                self.total.assign_add(rt.reduce_sum(x))
+            return self.total.read_value()
+
+    scaler = Scaler()
+    assert float(scaler.add(rt.constant([1.0, 2.0]))) == 3.0
+    assert float(scaler.add(rt.constant([4.0]))) == 7.0
+
+
+def test_a_variable_from_constants_is_still_lifted_in_one_trace():
+    class Counter:
+        def __init__(self):
+            self.count = None
+
+        @ag.function
+        def __call__(self, x):
+            if self.count is None:
+                self.count = rt.Variable(rt.ones([]) * 10.0)
+            self.count.assign_add(x)
+            return self.count.read_value()
+
+    counter = Counter()
+    assert float(counter(rt.constant(1.0))) == 11.0
+    assert float(counter(rt.constant(1.0))) == 12.0
+    assert counter.__call__.experimental_get_tracing_count() == 1
