@@ -26,6 +26,7 @@ CONVERTERS = (
 )
 
 _PREFIX = 'tf__'
+_RESERVED = 'ag__'  # the operators module in converted code
 
 
 class ConvertedEntity:
@@ -65,6 +66,7 @@ def convert_tree(node, origin_lines, filename, first_lineno, function_name):
     become None (the loader sets the real ones from the original function).
     """
     origin_info.resolve(node, origin_lines, filename, first_lineno, function_name)
+    _rename_reserved(node)
     ctx = transformer.Context(node, function_name)
     if isinstance(node, gast.Lambda):
         return _convert_lambda(node, ctx)
@@ -75,6 +77,17 @@ def convert_tree(node, origin_lines, filename, first_lineno, function_name):
     args.defaults = [gast.Constant(value=None, kind=None) for _ in args.defaults]
     args.kw_defaults = [d and gast.Constant(value=None, kind=None) for d in args.kw_defaults]
     return node
+
+
+def _rename_reserved(node):
+    """Renames the user's own variables and parameters called `ag__`, the name by which
+    converted code reaches the operators (a parameter `ag__` would hide them). Code that only
+    reads `ag__` is left alone: it is generated code converted again (a nested lambda)."""
+    names = [child for child in gast.walk(node)
+             if isinstance(child, gast.Name) and child.id == _RESERVED]
+    if any(not isinstance(name.ctx, gast.Load) for name in names):
+        for name in names:
+            name.id = _RESERVED + 'user'
 
 
 def _convert_lambda(node, ctx):

@@ -6,7 +6,9 @@ parameters, makes the key, looks it up and runs the compiled graph; only a miss 
 takes the Function's own lock, so concurrent first calls of one Function trace once while
 different Functions trace in parallel (each thread has its own stack of graphs being built).
 """
+import dataclasses
 import functools
+import inspect
 import threading
 import types
 import warnings
@@ -26,6 +28,16 @@ _functions_tracing_code = weakref.WeakKeyDictionary()  # code -> Functions that 
 _code_counts_lock = threading.Lock()
 
 __all__ = ['function', 'Function', 'ConcreteFunction', 'RetracingWarning']
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FunctionOptions:
+    """What `ag.function(...)` was given; shared by a Function and its bound methods."""
+    python_function: object
+    input_signature: tuple
+    autograph: bool
+    reduce_retracing: bool
+    calls_through: bool  # a builtin or ufunc (no Python code to trace): called as it is
 
 
 class RetracingWarning(UserWarning):
@@ -56,20 +68,25 @@ class Function:
                  reduce_retracing=False):
         if not callable(python_function):
             raise TypeError(f'ag.function needs a callable, got {python_function!r}.')
-        self._python_function = python_function
-        self._input_signature = _checked_signature(input_signature, python_function)
-        self._autograph = autograph
-        self._reduce_retracing = reduce_retracing
+        options = FunctionOptions(python_function,
+                                  _checked_signature(input_signature, python_function),
+                                  autograph, reduce_retracing, not _has_python_code(python_function))
         self._converted_function = None
         self._bound = {}  # id(instance) -> the Function bound to that instance
         self._method_binder = None
         name = getattr(python_function, '__name__', type(python_function).__name__)
-        self._setup(Binder(python_function, name), None, self)
+        binder = None if options.calls_through else Binder(python_function, name)
+        self._setup(options, binder, name, None, self)
 
-    def _setup(self, binder, instance_ref, owner):
+    def _setup(self, options, binder, name, instance_ref, owner):
+        """The state of a Function, the one made by `ag.function` and each bound method alike."""
+        self._options = options
+        self._python_function = options.python_function
+        self._input_signature = options.input_signature
+        self._calls_through = options.calls_through
         functools.update_wrapper(self, self._python_function, updated=())
         self._binder = binder
-        self._name = binder.name
+        self._name = name
         self._instance_ref = instance_ref
         self._owner = owner
         self._cache = {}  # key -> ConcreteFunction; also holds keys a relaxed graph accepts
@@ -85,7 +102,7 @@ class Function:
     # ---- calling ---------------------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
-        if config.functions_run_eagerly():
+        if self._calls_through or config.functions_run_eagerly():
             return self._callable(self._python_function)(*args, **kwargs)
         if context.state.graphs:  # called while this thread builds a graph: trace inline
             return self._callable(self._converted())(*args, **kwargs)
@@ -114,6 +131,9 @@ class Function:
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (values, tensors or rt.TensorSpecs), traced
         if needed. With an input_signature, no arguments are needed."""
+        if self._calls_through:
+            raise TypeError(f'ag.function({self._python_function!r}) has no Python code to '
+                            f'trace, so it has no graph: it is called as it is.')
         if self._input_signature is not None:
             if args or kwargs:
                 values = self._binder.canonical(args, kwargs)
@@ -161,7 +181,7 @@ class Function:
             raise TypeError(f'{type(instance).__name__}.{self._name} is an ag.function method, '
                             f'which needs weak references to the instance: add "__weakref__" to '
                             f'the __slots__ of {type(instance).__name__}.')
-        if self._method_binder is None:
+        if self._method_binder is None and not self._calls_through:
             self._method_binder = Binder(self._python_function, self._name, skip_first=True)
         instance_id = id(instance)
         owner_ref = weakref.ref(self)
@@ -172,9 +192,8 @@ class Function:
                 owner._bound.pop(instance_id, None)
 
         bound = Function.__new__(Function)
-        bound.__dict__.update({name: getattr(self, name) for name in (
-            '_python_function', '_input_signature', '_autograph', '_reduce_retracing')})
-        bound._setup(self._method_binder, weakref.ref(instance, forget), self)
+        bound._setup(self._options, self._method_binder, self._name,
+                     weakref.ref(instance, forget), self)
         self._bound[instance_id] = bound
         return bound
 
@@ -193,8 +212,8 @@ class Function:
         autograph=False. Converted once and shared by the instances of a method."""
         owner = self._owner
         if owner._converted_function is None:
-            owner._converted_function = (to_graph(owner._python_function) if owner._autograph
-                                         else owner._python_function)
+            owner._converted_function = (to_graph(owner._python_function)
+                                         if owner._options.autograph else owner._python_function)
         return owner._converted_function
 
     # ---- tracing ---------------------------------------------------------------------------------
@@ -226,7 +245,7 @@ class Function:
         Returns (concrete, outputs): outputs are those of the call when its graph initialized
         variables (it ran once, here), else None."""
         trace_key = key
-        if self._reduce_retracing:
+        if self._options.reduce_retracing:
             for traced_key, _, _ in reversed(self._traces):
                 relaxed = keys.relax(traced_key, key)
                 if relaxed is not None:
@@ -374,3 +393,15 @@ def _checked_signature(input_signature, python_function):
             raise TypeError(f'input_signature may only hold rt.TensorSpec (possibly nested in '
                             f'lists, tuples and dicts), got {leaf!r}.')
     return tuple(input_signature)
+
+
+def _has_python_code(func):
+    """Whether calling `func` runs Python code that can be traced (a function, method, partial
+    of one, or an object whose class defines `__call__` in Python); builtins such as `len`
+    and numpy ufuncs such as `np.add` have none."""
+    if isinstance(func, functools.partial):
+        return _has_python_code(func.func)
+    if inspect.isfunction(func) or inspect.ismethod(func):
+        return True
+    return not isinstance(func, type) and isinstance(getattr(type(func), '__call__', None),
+                                                     types.FunctionType)
