@@ -3,6 +3,10 @@
 The converters run in the order of `CONVERTERS`, the one place that fixes it. Each takes the
 output of the previous one; `docs/design.md` explains why the order is what it is.
 """
+import contextlib
+import sys
+import threading
+
 import gast
 
 from autograph.converters import (asserts, break_statements, call_trees, conditional_expressions,
@@ -26,6 +30,7 @@ CONVERTERS = (
 )
 
 _PREFIX = 'tf__'
+DEEP_RECURSION_LIMIT = 20_000
 _RESERVED = 'ag__'  # the operators module in converted code
 
 
@@ -56,6 +61,30 @@ class ConvertedEntity:
                 text, source_map, _converted_name(node), self._free_variables, self._qualname,
                 blank_line=isinstance(node, gast.FunctionDef))
         return self._factory_code
+
+
+_recursion_lock = threading.Lock()
+_deep_conversions = 0
+_saved_recursion_limit = None
+
+
+@contextlib.contextmanager
+def deep_recursion():
+    """Lets the compiler's passes, which recurse once per nesting level of the syntax tree,
+    convert deeply nested code (an if/elif chain of a few hundred branches nests that deep)."""
+    global _deep_conversions, _saved_recursion_limit
+    with _recursion_lock:
+        if _deep_conversions == 0:
+            _saved_recursion_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_saved_recursion_limit, DEEP_RECURSION_LIMIT))
+        _deep_conversions += 1
+    try:
+        yield
+    finally:
+        with _recursion_lock:
+            _deep_conversions -= 1
+            if _deep_conversions == 0:
+                sys.setrecursionlimit(_saved_recursion_limit)
 
 
 def convert_tree(node, origin_lines, filename, first_lineno, function_name):
@@ -123,7 +152,8 @@ def convert(fn):
 
 
 def _convert(fn):
-    parsed = parser.parse_entity(fn)
-    node = convert_tree(parsed.node, parsed.lines, parsed.filename, parsed.first_lineno,
-                        fn.__name__)
+    with deep_recursion():
+        parsed = parser.parse_entity(fn)
+        node = convert_tree(parsed.node, parsed.lines, parsed.filename, parsed.first_lineno,
+                            fn.__name__)
     return ConvertedEntity(fn, node)

@@ -17,6 +17,7 @@ from runtime.shapes import TensorShape
 from runtime.tensor import EagerTensor
 from runtime.tensor_spec import TensorSpec
 from runtime.variables import Variable
+from autograph.conversion import deep_recursion
 from autograph.tracing import describe, keys
 
 _local = threading.local()  # .variable_checks: one callback per trace running in this thread
@@ -114,6 +115,15 @@ def _describe_capture(value):
 
 def trace(python_callable, binder, key, values, watch_object, check_variable,
           initialize_variables=False):
+    """See `_trace`; runs with room for deep recursion, which graph building, lowering and
+    optimizing use once per level of nested control flow (a long tensor if/elif chain)."""
+    with deep_recursion():
+        return _trace(python_callable, binder, key, values, watch_object, check_variable,
+                      initialize_variables)
+
+
+def _trace(python_callable, binder, key, values, watch_object, check_variable,
+           initialize_variables):
     """Trace `python_callable` on placeholders for the canonical `values` with cache key `key`.
 
     Shapes come from the key (which may be relaxed), names from the parameters (or a

@@ -25,6 +25,7 @@ _INFIX = {operator.add: '+', operator.sub: '-', operator.mul: '*', operator.true
           operator.ge: '>='}
 _LITERALS = (bool, int, float, str, type(None))
 _HEADER_LINES = 2  # `def run(...):` and `try:`
+_MAX_INLINE_DEPTH = 40  # branches of Ifs nested deeper run as plans of their own
 
 
 def generate(program):
@@ -154,7 +155,16 @@ class _Emitter:
             if header:
                 self.line(depth, header)
             start = len(self.lines)
-            results = self.emit(branch, inputs[1:], depth + 1)
+            if depth >= _MAX_INLINE_DEPTH:  # e.g. a long if/elif chain: Python refuses code
+                plan = self.fresh('g')      # nested 100 blocks deep, so call a plan of its own
+                self.ns[plan] = generate(branch)
+                results = [self.fresh('v') for _ in branch.outputs]
+                if results:
+                    self.line(depth + 1, f'{_targets(results)} = {plan}({", ".join(inputs[1:])})')
+                else:
+                    self.line(depth + 1, f'{plan}({", ".join(inputs[1:])})')
+            else:
+                results = self.emit(branch, inputs[1:], depth + 1)
             if outs:
                 self.line(depth + 1, f'{_targets(outs)} = {_targets(results)}')
             elif len(self.lines) == start:
