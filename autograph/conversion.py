@@ -6,6 +6,7 @@ output of the previous one; `docs/design.md` explains why the order is what it i
 import contextlib
 import sys
 import threading
+import weakref
 
 import gast
 
@@ -134,20 +135,23 @@ def _converted_name(node):
     return node.targets[0].id if isinstance(node, gast.Assign) else node.name
 
 
-_cache = {}
+_cache = weakref.WeakKeyDictionary()  # code object -> {file name: ConvertedEntity}
 
 
 def convert(fn):
-    """Converts a live function (or lambda); cached per code object and file.
+    """Converts a live function (or lambda); cached per code object and file, for as long as
+    the code object lives (then its generated source leaves `linecache` too).
 
     Code objects of different files compare equal when their code and line numbers match, so
     the file name is part of the key: each file's function keeps its own source map.
     """
     code = fn.__code__
-    key = (code, code.co_filename)
-    entity = _cache.get(key)
+    by_file = _cache.get(code)
+    if by_file is None:
+        by_file = _cache.setdefault(code, {})
+    entity = by_file.get(code.co_filename)
     if entity is None:
-        entity = _cache[key] = _convert(fn)
+        entity = by_file[code.co_filename] = _convert(fn)
     return entity
 
 

@@ -10,6 +10,7 @@ cost on the normal path.
 import itertools
 import linecache
 import operator
+import weakref
 
 import numpy as np
 
@@ -48,6 +49,7 @@ def generate(program):
     ns['_code'] = ns['run'].__code__
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     run = ns['run']
+    weakref.finalize(run, linecache.cache.pop, filename, None)  # the source goes with the plan
     run.source = source
     return run
 

@@ -319,3 +319,27 @@ def test_a_long_if_elif_chain_runs_on_python_values_and_on_tensors(tmp_path):
     classify = ag.function(module.classify)
     assert [int(classify(rt.constant(i))) for i in (0, 42, 99, 100)] == [0, 420, 990, -1]
     assert classify.experimental_get_tracing_count() == 1
+
+
+def test_generated_sources_leave_linecache_when_their_functions_die(tmp_path):
+    import gc
+    import linecache
+
+    def generated():
+        return sum(1 for name in linecache.cache
+                   if name.startswith(('<autograph generated', '<rt plan')))
+
+    gc.collect()
+    before = generated()
+    for i in range(5):
+        path = tmp_path / f'model{i}.py'
+        path.write_text(f'def step(x):\n    if x > {i}:\n        x = x - 1\n    return x\n')
+        spec = importlib.util.spec_from_file_location(f'model{i}', path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        step = ag.function(module.step)
+        assert int(step(rt.constant(10))) == 9
+        assert generated() > before
+        del step, module, spec
+    gc.collect()
+    assert generated() <= before
