@@ -55,8 +55,7 @@ class ConcreteFunction:
         self.initialized_variables = ()  # storages this graph initializes (runs once, then retraced)
         # Python-valued parameters may be left out when calling the ConcreteFunction.
         self._traced_literals = {name: value for name, element, value in zip(
-            binder.names, key, structured_input_signature[0])
-            if element[0] in keys.LITERALS or element[0] is keys.VALUE}
+            binder.names, key, structured_input_signature[0]) if keys.is_python_value(element)}
         leaves = nest.flatten(structured_outputs)
         self._single_dtype = (structured_outputs.dtype if len(leaves) == 1 and leaves[0] is
                               structured_outputs and structured_outputs is not None else None)
@@ -164,27 +163,28 @@ def _trace(python_callable, binder, key, values, watch_object, check_variable,
 
 def _placeholders(fg, element, value, name, watch_object):
     """The argument as the traced function sees it: placeholders for its tensors."""
-    if keys.is_tensor_leaf(element):
-        if len(element) == 3:
-            _variable_argument(fg, value._storage, name)
-            return value
+    kind = type(element)
+    if kind is keys.TensorKey:
         if isinstance(value, TensorSpec) and value.name:
             name = value.name
-        placeholder = fg.add_input(element[0], TensorShape(element[1]), name)
+        placeholder = fg.add_input(element.dtype, TensorShape(element.shape), name)
         placeholder.op.attrs['_user_specified_name'] = name
         return placeholder
-    kind, content = element
-    if kind is keys.OBJECT:
+    if kind is keys.VariableKey:
+        _variable_argument(fg, value._storage, name)
+        return value
+    if kind is keys.ObjectKey:
         watch_object(value)
         return value
-    if kind is keys.VALUE or kind in keys.LITERALS:
+    if kind is not keys.ContainerKey:
         return value
-    if issubclass(kind, dict):
-        built = {k: _placeholders(fg, child, value[k], name, watch_object) for k, child in content}
-        return kind((k, built[k]) for k in value)
+    if issubclass(element.kind, dict):
+        built = {k: _placeholders(fg, child, value[k], name, watch_object)
+                 for k, child in element.children}
+        return element.kind((k, built[k]) for k in value)
     children = [_placeholders(fg, child, item, name, watch_object)
-                for child, item in zip(content, value)]
-    return kind(*children) if nest._is_namedtuple(value) else kind(children)
+                for child, item in zip(element.children, value)]
+    return element.kind(*children) if nest._is_namedtuple(value) else element.kind(children)
 
 
 def _variable_argument(fg, storage, name):

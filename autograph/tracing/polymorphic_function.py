@@ -244,7 +244,7 @@ class Function:
         """Trace for `key` (relaxed with reduce_retracing) and cache it; with the lock held.
         Returns (concrete, outputs): outputs are those of the call when its graph initialized
         variables (it ran once, here), else None."""
-        trace_key = key
+        trace_key = key = keys.canonical(key)
         if self._options.reduce_retracing:
             for traced_key, _, _ in reversed(self._traces):
                 relaxed = keys.relax(traced_key, key)
@@ -311,7 +311,7 @@ class Function:
                             f'input_signature gives {len(specs)} specs; give one spec per '
                             f'parameter (parameters after the specs need default values).')
         values = specs + [p.default for p in parameters[len(specs):]]
-        self._signature_key = keys.make_key(values, [], allow_specs=True)
+        self._signature_key = keys.canonical(keys.make_key(values, [], allow_specs=True))
         return self._signature_key
 
     def _trace_signature(self, feeds=None):
