@@ -163,28 +163,20 @@ def _trace(python_callable, binder, key, values, watch_object, check_variable,
 
 def _placeholders(fg, element, value, name, watch_object):
     """The argument as the traced function sees it: placeholders for its tensors."""
-    kind = type(element)
-    if kind is keys.TensorKey:
-        if isinstance(value, TensorSpec) and value.name:
-            name = value.name
-        placeholder = fg.add_input(element.dtype, TensorShape(element.shape), name)
-        placeholder.op.attrs['_user_specified_name'] = name
-        return placeholder
-    if kind is keys.VariableKey:
-        _variable_argument(fg, value._storage, name)
+    def leaf(element, value):
+        kind = type(element)
+        if kind is keys.TensorKey:
+            label = value.name if isinstance(value, TensorSpec) and value.name else name
+            placeholder = fg.add_input(element.dtype, TensorShape(element.shape), label)
+            placeholder.op.attrs['_user_specified_name'] = label
+            return placeholder
+        if kind is keys.VariableKey:
+            _variable_argument(fg, value._storage, name)
+        elif kind is keys.ObjectKey:
+            watch_object(value)
         return value
-    if kind is keys.ObjectKey:
-        watch_object(value)
-        return value
-    if kind is not keys.ContainerKey:
-        return value
-    if issubclass(element.kind, dict):
-        built = {k: _placeholders(fg, child, value[k], name, watch_object)
-                 for k, child in element.children}
-        return element.kind((k, built[k]) for k in value)
-    children = [_placeholders(fg, child, item, name, watch_object)
-                for child, item in zip(element.children, value)]
-    return element.kind(*children) if nest._is_namedtuple(value) else element.kind(children)
+
+    return keys.rebuild(element, value, leaf)
 
 
 def _variable_argument(fg, storage, name):

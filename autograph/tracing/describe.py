@@ -9,7 +9,7 @@ import weakref
 from runtime.nest import _is_namedtuple, _sort_key
 from runtime.tensor_spec import TensorSpec
 from autograph.tracing.keys import (TENSOR_LEAVES, ContainerKey, ObjectKey, TensorKey,
-                                    VariableKey)
+                                    VariableKey, rebuild)
 
 
 class WeakObject:
@@ -52,20 +52,16 @@ def describe(element, value):
 
 
 def structured(element, value, name):
-    """The argument as it appears in `structured_input_signature`: TensorSpecs for tensors,
-    Python values as themselves, objects as `WeakObject`s."""
-    kind = type(element)
-    if kind in TENSOR_LEAVES:
-        return TensorSpec(element.shape, element.dtype, name)
-    if kind is ObjectKey:
-        return WeakObject(value)
-    if kind is not ContainerKey:
-        return value
-    if issubclass(element.kind, dict):
-        return element.kind((k, structured(child, value[k], None)) for k, child in
-                            element.children)
-    children = [structured(child, item, None) for child, item in zip(element.children, value)]
-    return element.kind(*children) if _is_namedtuple(value) else element.kind(children)
+    """The argument as it appears in `structured_input_signature`: TensorSpecs for tensors
+    (named `name` at the top level), Python values as themselves, objects as `WeakObject`s."""
+    def leaf(leaf_element, leaf_value):
+        kind = type(leaf_element)
+        if kind in TENSOR_LEAVES:
+            return TensorSpec(leaf_element.shape, leaf_element.dtype,
+                              name if leaf_element is element else None)
+        return WeakObject(leaf_value) if kind is ObjectKey else leaf_value
+
+    return rebuild(element, value, leaf)
 
 
 def describe_output(value):

@@ -24,7 +24,7 @@ import numpy as np
 
 from runtime.dtypes import DType
 from runtime.errors import InvalidArgumentError
-from runtime.nest import _sort_key
+from runtime.nest import _is_namedtuple, _sort_key
 from runtime.ops.registry import dtype_of_value
 from runtime.tensor import EagerTensor, SymbolicTensor, to_numpy
 from runtime.tensor_spec import TensorSpec
@@ -126,6 +126,20 @@ def _key(value, feeds, allow_specs):
                         f'neither a tensor, a Python value, a container of those, nor an object '
                         f'that can be referenced weakly or hashed.') from None
     return HashableKey(value)
+
+
+def rebuild(element, value, leaf):
+    """`value` with its containers rebuilt (same types, dicts in their own order) and each leaf
+    replaced by `leaf(element, value)`; leaves are visited in key order (dicts by sorted key),
+    the order of the feeds."""
+    if type(element) is not ContainerKey:
+        return leaf(element, value)
+    kind = element.kind
+    if issubclass(kind, dict):
+        built = {k: rebuild(child, value[k], leaf) for k, child in element.children}
+        return kind((k, built[k]) for k in value)
+    children = [rebuild(child, item, leaf) for child, item in zip(element.children, value)]
+    return kind(*children) if _is_namedtuple(value) else kind(children)
 
 
 def is_python_value(element):
