@@ -114,32 +114,27 @@ def convert_file(path, names):
                            f'(found: {", ".join(found) or "none"})')
     parts = []
     for name in names or list(found):
-        converted = _convert_function(found[name], name, lines, path)
-        if converted is not None:
-            parts.append(converted)
+        try:
+            parts.append(_convert_function(found[name], lines, path))
+        except errors.ConversionError as e:
+            message = f'{name!r}: {" ".join(str(e).split())}'
+            if names:  # asked for by name: an error, not a note
+                raise CLIError(f'cannot convert {message}') from None
+            print(f'autograph: note: skipped {message}', file=sys.stderr)
     return '\n'.join(parts)
 
 
-def _convert_function(node, name, lines, path):
-    """The converted source of one function, or None (with a note on stderr) when it holds a
-    construct AutoGraph does not convert."""
+def _convert_function(node, lines, path):
+    """The converted source of one function; ConversionError if it holds a construct
+    AutoGraph does not convert."""
     if isinstance(node, gast.AsyncFunctionDef):
-        _note(f'skipped {name!r}: {path}:{node.lineno}: AutoGraph does not convert '
-              f'`async def` functions. Wrap the function in ag.do_not_convert to run it as '
-              f'plain Python.')
-        return None
+        raise errors.UnsupportedFeatureError(
+            f'{path}:{node.lineno}: AutoGraph does not convert `async def` functions. Wrap the '
+            f'function in ag.do_not_convert to run it as plain Python.')
     node.decorator_list = []  # decorators run on the original function, not on its conversion
-    try:
-        with conversion.deep_recursion():
-            converted = conversion.convert_tree(node, lines, path, 1, node.name)
-            return conversion.function_source(converted)
-    except errors.ConversionError as e:
-        _note(f'skipped {name!r}: {" ".join(str(e).split())}')
-        return None
-
-
-def _note(message):
-    print(f'autograph: note: {message}', file=sys.stderr)
+    with conversion.deep_recursion():
+        converted = conversion.convert_tree(node, lines, path, 1, node.name)
+        return conversion.function_source(converted)
 
 
 def _functions(module):

@@ -293,6 +293,10 @@ def test_the_cli_skips_functions_it_cannot_convert_and_converts_the_rest(tmp_pat
     compile(out, 'out.py', 'exec')
     assert 'def tf__f(x):' in out and 'def tf__call(self, x):' in out
     assert 'numbers' not in out and 'fetch' not in out
+    asked = convert(source, '--function', 'f', '--function', 'fetch', cwd=tmp_path)
+    assert asked.returncode == 1 and asked.stdout == b''
+    assert asked.stderr.decode().splitlines() == [
+        "autograph: error: cannot convert 'fetch': " + notes[1].split(": ", 3)[3]]
 
 
 @pytest.mark.parametrize('branches', [100, 300])
