@@ -374,11 +374,18 @@ class Function:
         self._watched[object_id] = weakref.ref(obj, forget)
 
     def _forget_object(self, object_id):
+        """Runs from the garbage collector, in any thread, maybe while another thread traces:
+        it takes no lock (that thread might wait on this one) and edits the lists in place."""
         self._watched.pop(object_id, None)
-        dead = [concrete for _, concrete, ids in self._traces if object_id in ids]
-        self._traces = [entry for entry in self._traces if entry[1] not in dead]
+        dead = [entry for entry in self._traces if object_id in entry[2]]
+        for entry in dead:
+            try:
+                self._traces.remove(entry)
+            except ValueError:  # removed meanwhile
+                pass
+        dead_functions = [entry[1] for entry in dead]
         for key, concrete in list(self._cache.items()):
-            if concrete in dead:
+            if concrete in dead_functions:
                 self._cache.pop(key, None)
 
 
