@@ -336,6 +336,8 @@ class Function:
                 f'once and keep it, e.g. `if self.v is None: self.v = rt.Variable(...)`.')
 
     def _warn_if_retracing(self):
+        # stacklevel 7 is the user's call: _warn_if_retracing, _trace_once, _trace,
+        # _trace_and_cache, _call_miss, __call__.
         count = len(self._traces)
         if count == RETRACING_THRESHOLD + 1:
             warnings.warn(
@@ -345,7 +347,7 @@ class Function:
                 f'pass tensors instead), (2) passing tensors whose shapes change (use '
                 f'input_signature with None dims, or reduce_retracing=True), or (3) creating '
                 f'the Function again and again, e.g. calling ag.function(f) in a loop (create '
-                f'it once and reuse it).', RetracingWarning, stacklevel=5)
+                f'it once and reuse it).', RetracingWarning, stacklevel=7)
         code = getattr(self._python_function, '__code__', None)
         if not self._counted_for_code and self._instance_ref is None and code is not None:
             self._counted_for_code = True
@@ -357,7 +359,7 @@ class Function:
                     f'{functions} different ag.function objects have traced {self._name}(). '
                     f'Each ag.function(f) has its own cache, so creating one in a loop traces '
                     f'every time: create the Function once and reuse it.', RetracingWarning,
-                    stacklevel=5)
+                    stacklevel=7)
 
     def _watch(self, obj):
         """Drop the graphs keyed by `obj`'s identity when it is garbage-collected."""

@@ -209,6 +209,7 @@ def test_retracing_warns_after_five_traces_naming_the_function_and_causes():
         scaled(rt.constant(1.0), 6.0)
     message = str(record[0].message)
     assert 'Python scalars' in message and 'shapes' in message and 'loop' in message
+    assert record[0].filename == __file__  # the warning points at the user's call
     assert scaled.experimental_get_tracing_count() == 6
 
 
