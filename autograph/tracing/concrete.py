@@ -52,7 +52,7 @@ class ConcreteFunction:
         self._input_descriptions = input_descriptions
         self._captures = captures
         self._run = run
-        self.initialized_variables = ()  # storages this graph initializes (runs once, then retraced)
+        self.initialized_variables = ()  # storages this graph initializes (it runs once)
         # Python-valued parameters may be left out when calling the ConcreteFunction.
         self._traced_literals = {name: value for name, element, value in zip(
             binder.names, key, structured_input_signature[0]) if keys.is_python_value(element)}

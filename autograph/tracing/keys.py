@@ -236,8 +236,8 @@ def feed(key, values, labels, function_name, allow_specs=False, tensor_error=Typ
     input_signature, `rt.errors.InvalidArgumentError` for a ConcreteFunction)."""
     feeds = []
     for element, value, label in zip(key, values, labels):
-        if type(value) is EagerTensor and type(element) is TensorKey and \
-                value.dtype is element.dtype and getattr(value._value, 'shape', ()) == element.shape:
+        if type(value) is EagerTensor and type(element) is TensorKey and value.dtype is \
+                element.dtype and getattr(value._value, 'shape', ()) == element.shape:
             feeds.append(value._value)
         else:
             _feed(element, value, label, function_name, feeds, allow_specs, tensor_error)

@@ -68,9 +68,9 @@ class Function:
                  reduce_retracing=False):
         if not callable(python_function):
             raise TypeError(f'ag.function needs a callable, got {python_function!r}.')
-        options = FunctionOptions(python_function,
-                                  _checked_signature(input_signature, python_function),
-                                  autograph, reduce_retracing, not _has_python_code(python_function))
+        options = FunctionOptions(
+            python_function, _checked_signature(input_signature, python_function), autograph,
+            reduce_retracing, calls_through=not _has_python_code(python_function))
         self._converted_function = None
         self._bound = {}  # id(instance) -> the Function bound to that instance
         self._method_binder = None
@@ -330,10 +330,11 @@ class Function:
         if self._traces or self._variables_initialized:
             raise ValueError(
                 f'{self._name}() created a new rt.Variable while tracing graph number '
-                f'{self.experimental_get_tracing_count() + 1}. An ag.function may create variables only on its first '
-                f'trace; they are kept and later traces (for new dtypes, shapes or Python '
-                f'values) must reuse them. Create the variable outside the function, or create it '
-                f'once and keep it, e.g. `if self.v is None: self.v = rt.Variable(...)`.')
+                f'{self.experimental_get_tracing_count() + 1}. An ag.function may create '
+                f'variables only on its first trace; they are kept and later traces (for new '
+                f'dtypes, shapes or Python values) must reuse them. Create the variable outside '
+                f'the function, or create it once and keep it, e.g. `if self.v is None: '
+                f'self.v = rt.Variable(...)`.')
 
     def _warn_if_retracing(self):
         # stacklevel 7 is the user's call: _warn_if_retracing, _trace_once, _trace,
