@@ -72,6 +72,11 @@ class ConcreteFunction:
     def name(self):
         return self.graph.name
 
+    @property
+    def key(self):
+        """The cache key this graph was traced for."""
+        return self._key
+
     def optimized_program(self):
         """What runs when this function is called: the graph after the executor's optimization
         passes (`print()` it; `self.graph` stays as traced)."""

@@ -97,6 +97,7 @@ class Function:
         self._lock = threading.RLock()  # held while tracing; see docs/tracing.md "Threads"
         self._variables_initialized = False  # the first trace is done: no more new variables
         self._initializing_traces = 0
+        self._pending_initializer = None  # a graph initializing variables, not run yet
         self._counted_for_code = False
 
     # ---- calling ---------------------------------------------------------------------------
@@ -270,20 +271,29 @@ class Function:
         """Trace a graph; with the lock held. A first trace may create variables whose initial
         values depend on the inputs: its graph assigns them, so it runs once, now, on `feeds`
         (the call being made), and the function is traced again without creating them, as in
-        TensorFlow. Returns (the graph for later calls, the outputs of that first run or None)."""
-        first = not self._traces and not self._variables_initialized
-        concrete = self._trace_once(key, values, initialize_variables=first)
-        if not concrete.initialized_variables:
-            self._variables_initialized = self._variables_initialized or first
-            return concrete, None
+        TensorFlow. Returns (the graph for later calls, the outputs of that first run or None).
+
+        Without `feeds` (get_concrete_function) that graph cannot run: it is kept, the error
+        says to call the Function, and the first call it accepts runs it."""
+        pending = self._pending_initializer
+        if pending is not None and feeds is not None and keys.accepts(pending.key, key):
+            concrete = pending  # traced by get_concrete_function; the variables exist already
+        else:
+            first = not self._traces and not self._variables_initialized
+            concrete = self._trace_once(key, values, initialize_variables=first)
+            if not concrete.initialized_variables:
+                self._variables_initialized = self._variables_initialized or first
+                return concrete, None
         if feeds is None:
+            self._pending_initializer = concrete
             names = ', '.join(storage.name for storage in concrete.initialized_variables)
             raise ValueError(
                 f'{self._name}() creates variables ({names}) whose initial values depend on its '
                 f'inputs, so a graph cannot be made for it before it runs: call the Function '
-                f'once first (that call initializes them), or create them from values that do '
-                f'not depend on the inputs.')
+                f'first (that call initializes them), or create them from values that do not '
+                f'depend on the inputs.')
         outputs = concrete._call_flat(feeds)
+        self._pending_initializer = None
         self._variables_initialized = True
         self._initializing_traces += 1
         return self._trace_once(key, values, initialize_variables=False), outputs

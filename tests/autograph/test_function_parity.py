@@ -134,11 +134,15 @@ def test_a_variable_initialized_from_the_input_is_initialized_once_by_the_first_
     assert layer.v.numpy().tolist() == [9.0, 12.0]
 
 
-def test_a_variable_from_the_input_cannot_be_made_by_get_concrete_function():
+def test_a_variable_from_the_input_cannot_be_made_by_get_concrete_function(capsys):
     layer = Lazy()
     with pytest.raises(ValueError, match=r'creates variables \(Variable.*\) whose initial values '
-                                         r'depend on its inputs.*call the Function once first'):
+                                         r'depend on its inputs.*call the Function first'):
         layer.__call__.get_concrete_function(rt.TensorSpec([2], rt.float32))
+    # Unlike TensorFlow (whose variable stays uninitialized), the next call initializes it.
+    assert layer(rt.constant([1.0, 2.0])).numpy().tolist() == [3.0, 6.0]
+    assert layer(rt.constant([1.0, 1.0])).numpy().tolist() == [4.0, 7.0]
+    assert capsys.readouterr().out == 'tracing (2,)\ntracing (2,)\n'
 
 
 def test_a_function_creating_a_variable_from_its_input_on_every_trace_is_an_error():
