@@ -255,9 +255,9 @@ def test_the_cli_reads_files_as_python_does(tmp_path, name, data):
 def test_the_cli_reports_a_file_it_cannot_read_in_one_line(tmp_path, data, message):
     source = tmp_path / 'bad.py'
     source.write_bytes(data)
-    result = convert(source, cwd=tmp_path)
+    result = convert(source, '--output', tmp_path / 'out.py', cwd=tmp_path)
     assert result.returncode == 1
-    assert result.stdout == b''
+    assert result.stdout == b'' and not (tmp_path / 'out.py').exists()
     assert len(result.stderr.splitlines()) == 1, result.stderr
     assert result.stderr.startswith(b'autograph: error: ') and message in result.stderr
 
