@@ -12,7 +12,8 @@ from runtime import nest
 from runtime.errors import InvalidArgumentError
 from runtime.executor import compile_graph, optimized_program
 from runtime.graph import FuncGraph, uid
-from runtime.ops.core import convert_to_tensor, identity
+from runtime.convert import convert_to_tensor
+from runtime.ops.array import identity
 from runtime.shapes import TensorShape
 from runtime.tensor import EagerTensor
 from runtime.tensor_spec import TensorSpec
@@ -29,8 +30,8 @@ def _on_variable_created(variable):
         checks[-1](variable)
 
 
-if _on_variable_created not in Variable._creation_hooks:
-    Variable._creation_hooks.append(_on_variable_created)
+if _on_variable_created not in Variable.creation_hooks:
+    Variable.creation_hooks.append(_on_variable_created)
 
 
 class ConcreteFunction:
@@ -155,7 +156,7 @@ def _trace(python_callable, binder, key, values, watch_object, check_variable,
     fg.outputs = [t for t in nest.flatten(structured_outputs) if t is not None]
     run = compile_graph(fg, [p for _, p in captures] + arg_inputs, fg.outputs)
     if captures:
-        run = functools.partial(run, *[value._value if isinstance(value, EagerTensor) else value
+        run = functools.partial(run, *[value.value if isinstance(value, EagerTensor) else value
                                        for value, _ in captures])
     signature_args = tuple(describe.structured(element, value, name)
                            for element, value, name in zip(key, values, binder.names))
@@ -176,7 +177,7 @@ def _placeholders(fg, element, value, name, watch_object):
             placeholder.op.attrs['_user_specified_name'] = label
             return placeholder
         if kind is keys.VariableKey:
-            _variable_argument(fg, value._storage, name)
+            _variable_argument(fg, value.storage, name)
         elif kind is keys.ObjectKey:
             watch_object(value)
         return value

@@ -6,7 +6,7 @@ a ConcreteFunction keeps no reference to the objects it was traced with.
 """
 import weakref
 
-from runtime.nest import _is_namedtuple, _sort_key
+from runtime.nest import is_namedtuple, sort_key
 from runtime.tensor_spec import TensorSpec
 from autograph.tracing.keys import (TENSOR_LEAVES, ContainerKey, ObjectKey, TensorKey,
                                     VariableKey, rebuild)
@@ -45,7 +45,7 @@ def describe(element, value):
         return 'Dict[' + ', '.join(f'{k!r}: {describe(child, value[k])}'
                                    for k, child in element.children) + ']'
     children = [describe(child, item) for child, item in zip(element.children, value)]
-    if _is_namedtuple(value):
+    if is_namedtuple(value):
         fields = ', '.join(f'{f}={c}' for f, c in zip(element.kind._fields, children))
         return f'{element.kind.__name__}[{fields}]'
     return f'{"List" if issubclass(element.kind, list) else "Tuple"}[{", ".join(children)}]'
@@ -70,10 +70,10 @@ def describe_output(value):
         return 'Literal[None]'
     if isinstance(value, dict):
         return 'Dict[' + ', '.join(f'{k!r}: {describe_output(value[k])}'
-                                   for k in sorted(value, key=_sort_key)) + ']'
+                                   for k in sorted(value, key=sort_key)) + ']'
     if isinstance(value, (list, tuple)):
         children = [describe_output(v) for v in value]
-        if _is_namedtuple(value):
+        if is_namedtuple(value):
             fields = ', '.join(f'{f}={c}' for f, c in zip(type(value)._fields, children))
             return f'{type(value).__name__}[{fields}]'
         return f'{"List" if isinstance(value, list) else "Tuple"}[{", ".join(children)}]'

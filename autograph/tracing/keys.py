@@ -22,11 +22,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from runtime.dtypes import DType
+from runtime.convert import to_numpy
+from runtime.dtypes import DType, of_value as dtype_of_value
 from runtime.errors import InvalidArgumentError
-from runtime.nest import _is_namedtuple, _sort_key
-from runtime.ops.registry import dtype_of_value
-from runtime.tensor import EagerTensor, SymbolicTensor, to_numpy
+from runtime.nest import is_namedtuple, sort_key
+from runtime.tensor import EagerTensor, SymbolicTensor
 from runtime.tensor_spec import TensorSpec
 from runtime.variables import Variable
 
@@ -74,7 +74,7 @@ def make_key(values, feeds, allow_specs=False):
     key = []
     for value in values:
         if type(value) is EagerTensor:
-            array = value._value
+            array = value.value
             try:
                 key.append((value.dtype, array.shape))
             except AttributeError:  # a scalar string tensor holds `bytes`
@@ -95,20 +95,20 @@ def _key(value, feeds, allow_specs):
     if kind in LITERALS:
         return LiteralKey(kind, NAN if value != value else value)
     if kind is EagerTensor:
-        array = value._value
+        array = value.value
         feeds.append(array)
         return TensorKey(value.dtype, np.shape(array))
     if kind is np.ndarray or isinstance(value, np.generic):
         feeds.append(value)
         return TensorKey(dtype_of_value(value), value.shape)
     if isinstance(value, Variable):
-        feeds.append(value._storage)
+        feeds.append(value.storage)
         return VariableKey(value.dtype, tuple(value.shape))
     if isinstance(value, (list, tuple)):
         return ContainerKey(kind, tuple([_key(item, feeds, allow_specs) for item in value]))
     if isinstance(value, dict):
         return ContainerKey(kind, tuple([(k, _key(value[k], feeds, allow_specs))
-                                         for k in sorted(value, key=_sort_key)]))
+                                         for k in sorted(value, key=sort_key)]))
     if isinstance(value, TensorSpec):
         if not allow_specs:
             raise TypeError(f'Got {value!r} as an argument of a call. TensorSpecs describe '
@@ -139,7 +139,7 @@ def rebuild(element, value, leaf):
         built = {k: rebuild(child, value[k], leaf) for k, child in element.children}
         return kind((k, built[k]) for k in value)
     children = [rebuild(child, item, leaf) for child, item in zip(element.children, value)]
-    return kind(*children) if _is_namedtuple(value) else kind(children)
+    return kind(*children) if is_namedtuple(value) else kind(children)
 
 
 def is_python_value(element):
@@ -237,8 +237,8 @@ def feed(key, values, labels, function_name, allow_specs=False, tensor_error=Typ
     feeds = []
     for element, value, label in zip(key, values, labels):
         if type(value) is EagerTensor and type(element) is TensorKey and value.dtype is \
-                element.dtype and getattr(value._value, 'shape', ()) == element.shape:
-            feeds.append(value._value)
+                element.dtype and getattr(value.value, 'shape', ()) == element.shape:
+            feeds.append(value.value)
         else:
             _feed(element, value, label, function_name, feeds, allow_specs, tensor_error)
     return feeds
@@ -261,7 +261,7 @@ def _feed(element, value, label, function_name, feeds, allow_specs, tensor_error
             _value_mismatch(function_name, label, value, repr(expected))
     elif issubclass(element.kind, dict):
         names = [k for k, _ in element.children]
-        if not isinstance(value, dict) or sorted(value, key=_sort_key) != names:
+        if not isinstance(value, dict) or sorted(value, key=sort_key) != names:
             raise TypeError(f'{function_name}(): argument {label!r} must be a dict with keys '
                             f'{names}, got {value!r}.')
         for k, child in element.children:
@@ -293,7 +293,7 @@ def _tensor_value(element, value, label, function_name, allow_specs, tensor_erro
     if isinstance(value, Variable):
         value = value.read_value()
     if isinstance(value, EagerTensor):
-        got_dtype, array = value.dtype, value._value
+        got_dtype, array = value.dtype, value.value
     elif isinstance(value, (np.ndarray, np.generic)):
         got_dtype, array = dtype_of_value(value), value
     elif isinstance(value, TensorSpec) and allow_specs:
@@ -331,4 +331,4 @@ def _feed_variable(element, value, label, function_name, feeds, tensor_error):
         raise _mismatch(tensor_error, f'{function_name}(): argument {label!r} must be an '
                                       f'rt.Variable of dtype {dtype.name} and shape {shape}, '
                                       f'got {value!r}.')
-    feeds.append(value._storage)
+    feeds.append(value.storage)

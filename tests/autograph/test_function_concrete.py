@@ -109,7 +109,7 @@ def test_captures_are_listed_in_the_signature():
         'Output Type:\n'
         '  TensorSpec(shape=(2,), dtype=rt.float32, name=None)\n'
         'Captures:\n'
-        f'  {counter._storage.name}: VariableSpec(shape=(), dtype=rt.int32)\n'
+        f'  {counter.storage.name}: VariableSpec(shape=(), dtype=rt.int32)\n'
         '  capture: TensorSpec(shape=(2,), dtype=rt.float32, name=None)')
     assert len(concrete.graph.inputs) == 3
 
