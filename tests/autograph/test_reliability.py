@@ -11,7 +11,9 @@ Each section is a group of small user programs that must hold under stress:
 The runtime half (fork after a parallel graph, memory flat over many calls, outputs that never
 alias internal buffers) goes in sections 4 and on.
 """
+import gc
 import importlib.util
+import linecache
 import os
 import subprocess
 import sys
@@ -326,9 +328,6 @@ def test_a_long_if_elif_chain_runs_on_python_values_and_on_tensors(tmp_path):
 
 
 def test_generated_sources_leave_linecache_when_their_functions_die(tmp_path):
-    import gc
-    import linecache
-
     def generated():
         return sum(1 for name in linecache.cache
                    if name.startswith(('<autograph generated', '<rt plan')))

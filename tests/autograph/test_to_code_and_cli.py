@@ -4,6 +4,7 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import autograph as ag
@@ -79,7 +80,6 @@ def test_cli_errors_are_one_line(tmp_path):
 
 
 def test_to_code_of_something_without_python_source_is_a_type_error_naming_it():
-    import numpy as np  # the ufunc case; this test module otherwise needs only the runtime
     for thing, shown in ((len, 'builtin_function_or_method <built-in function len>'),
                          (Exception, "class <class 'Exception'>"),
                          (np.add, "ufunc <ufunc 'add'>")):
