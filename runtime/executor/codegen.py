@@ -23,6 +23,7 @@ import keyword
 import linecache
 import operator
 import re
+import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -34,6 +35,7 @@ from runtime.ops.registry import CONST, PLACEHOLDER, check_nonzero
 _files = itertools.count()
 _LITERALS = (bool, int, float, str, type(None))
 _HEADER_LINES = 2  # `def run(...):` and `try:`
+_MAX_INLINE_DEPTH = 40  # branches of Ifs nested deeper run as plans of their own
 _FREE_ELEMENTS = 1024  # values this small (or scalars) are not worth a `del`
 _IN_PLACE = {'+': operator.iadd, '-': operator.isub, '*': operator.imul, '/': operator.itruediv,
              '//': operator.ifloordiv, '%': operator.imod, '**': operator.ipow}
@@ -113,6 +115,7 @@ def load(code, name='graph'):
     run = namespace['run']
     namespace['_code'] = run.__code__
     linecache.cache[filename] = (len(code.source), None, code.source.splitlines(True), filename)
+    weakref.finalize(run, linecache.cache.pop, filename, None)  # the source goes with the plan
     run.source = code.source
     return run
 
@@ -342,8 +345,15 @@ class _Emitter:
             if header:
                 self.line(depth, header)
             start = len(self.lines)
-            results, leftovers = self.emit(branch, inputs[1:], depth + 1,
-                                           targets=_direct_targets(branch, inputs[1:], outs))
+            if depth >= _MAX_INLINE_DEPTH:  # e.g. a long if/elif chain: Python refuses code
+                plan = self.constant(f'{node.name}_branch', generate(branch))  # nested 100
+                results = [self.names.create_name(out) for out in outs]        # blocks deep
+                call = f'{plan}({", ".join(inputs[1:])})'
+                self.line(depth + 1, f'{", ".join(results)}, = {call}' if results else call, node)
+                leftovers = []
+            else:
+                results, leftovers = self.emit(branch, inputs[1:], depth + 1,
+                                               targets=_direct_targets(branch, inputs[1:], outs))
             copies = [(out, result) for out, result in zip(outs, results) if out != result]
             if copies:
                 self.line(depth + 1, f'{_targets([o for o, _ in copies])} = '
