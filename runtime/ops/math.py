@@ -3,7 +3,7 @@ import operator
 
 import numpy as np
 
-from runtime import dtypes, errors
+from runtime import dtypes
 from runtime.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import broadcast, broadcast_shape, same_as_input
