@@ -69,6 +69,11 @@ class Variable:
     def numpy(self):
         return self._storage.value
 
+    @property
+    def storage(self):
+        """The VariableStorage that graphs' resource handles of this variable point to."""
+        return self._storage
+
     def __array__(self, dtype=None, copy=None):
         return np.asarray(self._storage.value, dtype=dtype)
 

@@ -70,6 +70,16 @@ class ConcreteFunction:
     def name(self):
         return self.graph.name
 
+    @property
+    def parameter_names(self):
+        """The Python function's parameter names, in order."""
+        return self._binder.names
+
+    def __reduce__(self):
+        # autograph.saved_model imports this module: imported here to break the cycle.
+        from autograph.saved_model import reduce_function
+        return reduce_function(self)
+
     def optimized_program(self):
         """What runs when this function is called: the graph after the executor's optimization
         passes (`print()` it; `self.graph` stays as traced)."""

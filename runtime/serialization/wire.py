@@ -163,8 +163,7 @@ def _decode_message(fields, data, pos, end):
         name, spec = found
         if spec.label == MAP:
             key_kind, value_kind = spec.kind
-            entry = _decode_message({'key': _entry(1, key_kind), 'value': _entry(2, value_kind)},
-                                    data, raw[0], raw[1])
+            entry = _decode_message(_entry_fields(spec.kind), data, raw[0], raw[1])
             message.setdefault(name, {})[entry.get('key', _default(key_kind))] = entry.get(
                 'value', _default(value_kind))
         elif spec.label == REP:
@@ -193,8 +192,15 @@ def _numbers(fields):
     return found
 
 
-def _entry(number, kind):
-    return Field(number, kind)
+_ENTRY_FIELDS = {}
+
+
+def _entry_fields(kinds):
+    """The fields of a map entry message: key = 1, value = 2."""
+    found = _ENTRY_FIELDS.get(kinds)
+    if found is None:
+        found = _ENTRY_FIELDS[kinds] = {'key': Field(1, kinds[0]), 'value': Field(2, kinds[1])}
+    return found
 
 
 def _default(kind):
