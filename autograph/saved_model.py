@@ -519,21 +519,28 @@ class _Loader:
         outputs = signature_def.get('outputs', {})
         tensor_names = [info['name'] for info in inputs.values()] + [
             info['name'] for info in outputs.values()]
-        prefixes = {n.split('/', 1)[0] for n in tensor_names if '/' in n}
-        if len(prefixes) == 1:
-            graph = self.graph(prefixes.pop())
-        else:  # a SavedModel whose signature tensors are not under one scope: the whole graph
-            graph = self.whole_graph()
+        prefixes = {n.split('/', 1)[0] for n in tensor_names}
+        prefix = prefixes.pop() if len(prefixes) == 1 else None
+        if prefix in self.meta['concrete']:
+            graph = self.graph(prefix)
+        else:  # written by another program: the nodes the signature's outputs need
+            graph = self.needed_graph(name, [n.split(':')[0] for n in tensor_names])
         feeds = {k: graph.get_tensor_by_name(info['name']) for k, info in inputs.items()}
         fetches = {k: graph.get_tensor_by_name(info['name']) for k, info in outputs.items()}
         return RestoredSignature(name, graph, feeds, fetches)
 
-    def whole_graph(self):
-        if '' not in self.graphs:
-            nodes = [n for group in self.by_prefix.values() for n in group]
-            self.graphs[''] = serialization.import_graph_def(
-                {'node': nodes, 'library': self.library}, self.payload)
-        return self.graphs['']
+    def needed_graph(self, name, roots):
+        by_name = {n['name']: n for group in self.by_prefix.values() for n in group}
+        needed, stack = {}, list(roots)
+        while stack:
+            node = by_name.get(stack.pop())
+            if node is not None and node['name'] not in needed:
+                needed[node['name']] = node
+                stack.extend(i.lstrip('^').split(':')[0] for i in node.get('input', []))
+        nodes = [n for n in by_name.values() if n['name'] in needed]
+        graph = self.graphs[name] = serialization.import_graph_def(
+            {'node': nodes, 'library': self.library}, self.payload)
+        return graph
 
 
 def _decode_arg(encoded):
@@ -676,8 +683,7 @@ class RestoredFunction:
         if len(errors) == 1:
             raise errors[0]
         expected = '\n  '.join(_describe_signature(c) for c in self.concrete_functions)
-        kind = TypeError if all(isinstance(e, TypeError) for e in errors) else ValueError
-        raise kind(f'No saved graph of this function accepts these arguments: {args!r} '
+        raise ValueError(f'No saved graph of this function accepts these arguments: {args!r} '
                    f'{kwargs!r}. The saved graphs take:\n  {expected}')
 
     def get_concrete_function(self, *args, **kwargs):

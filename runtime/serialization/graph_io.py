@@ -6,6 +6,8 @@ turns attrs back into runtime values (dtypes, shapes, numpy arrays, function ref
 rebuilds library functions (If/While branches, loop bodies) as FuncGraphs in the graph's
 library. Nodes may come in any order; inputs are resolved by name.
 """
+import inspect
+
 import numpy as np
 
 from runtime import dtypes
@@ -277,6 +279,7 @@ class _Importer:
         specs = self._output_specs(opdef, data, attrs, name, payload)
         if graph.unique_name(name) != name:
             raise ValueError(f'Two nodes are named {name!r}.')
+        attrs = _supported_attrs(opdef, attrs, name)
         op = graph.create_op(opdef, data, attrs, name, specs, payload)
         op.control_inputs = control
         op.origin = None
@@ -292,9 +295,44 @@ class _Importer:
                              f'inference).')
         try:
             return opdef.infer(inputs, attrs)
-        except (ValueError, TypeError, KeyError, IndexError) as e:
+        except KeyError as e:
+            raise ValueError(f'Node {name!r} ({opdef.name}) lacks the attr {e}.') from None
+        except (ValueError, TypeError, IndexError) as e:
             raise ValueError(f'Node {name!r} ({opdef.name}) with input shapes '
                              f'{[str(t.shape) for t in inputs]}: {e}') from None
+
+
+def _kernel_parameters(opdef):
+    """The keyword parameters of `opdef`'s kernel, or None when it takes any (or has none)."""
+    if opdef.kernel is None:
+        return None
+    try:
+        parameters = inspect.signature(opdef.kernel).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return None
+    return {p.name for p in parameters}
+
+
+def _supported_attrs(opdef, attrs, node_name):
+    """`attrs` without the ones another writer (TensorFlow) records but this runtime's kernel
+    does not take, as long as they hold their neutral value (`grad_a: false`); a set attr the
+    kernel cannot honour is an error naming it."""
+    accepted = _kernel_parameters(opdef)
+    if accepted is None:
+        return attrs
+    kept = {}
+    type_attrs = {name for name, _ in opdef.type_attrs}
+    for key, value in attrs.items():
+        if key in accepted or key in type_attrs or key.startswith('_') or key in opdef.defaults:
+            kept[key] = value
+        elif isinstance(value, (bool, int, str, bytes, list)) and not value:
+            continue
+        else:
+            raise ValueError(f'Node {node_name!r} ({opdef.name}) has attr {key}={value!r}, which '
+                             f'the runtime\'s {opdef.name} does not support.')
+    return kept
 
 
 def _topological(node_defs):

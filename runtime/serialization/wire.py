@@ -45,10 +45,11 @@ def _key(number, wire_type, out):
 
 
 def _encode_message(fields, message, out):
-    for name, value in message.items():
-        spec = fields.get(name)
-        if spec is None:
+    for name in message:
+        if name not in fields:
             raise KeyError(f'{name!r} is not a field of this message; fields: {sorted(fields)}')
+    for name, spec in _in_number_order(fields):  # protobuf writes fields by number
+        value = message.get(name)
         if value is None:
             continue
         if spec.label == MAP:
@@ -182,6 +183,14 @@ def _decode_message(fields, data, pos, end):
 
 
 _NUMBER_CACHE = {}
+_ORDER_CACHE = {}
+
+
+def _in_number_order(fields):
+    found = _ORDER_CACHE.get(id(fields))
+    if found is None:
+        found = _ORDER_CACHE[id(fields)] = sorted(fields.items(), key=lambda f: f[1].number)
+    return found
 
 
 def _numbers(fields):
