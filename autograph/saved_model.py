@@ -394,8 +394,9 @@ def _restore(saved_model, variables, path, variables_path):
             from None
     try:
         loader = _Loader(meta, meta_graph, path)
+        loader.saved_model = saved_model
         loader.variables(variables, variables_path)
-        root = loader.build(meta['root'])
+        root = loader.build(meta['root'], ())
         root.signatures = {name: loader.signature(name, sig)
                            for name, sig in meta_graph.get('signature_def', {}).items()}
     except (KeyError, IndexError, TypeError) as e:
@@ -496,21 +497,22 @@ class _Loader:
                 inputs, outputs, meta['outputs'])
         return found
 
-    def build(self, node):
+    def build(self, node, path):
         kind = node['kind']
         if kind == 'variable':
             return self.variable_objects[node['path']]
         if kind == 'function':
             concretes = [self.concrete(p) for p in node['concrete']]
-            return RestoredFunction(concretes)
+            return RestoredFunction(concretes, _Origin(self, path))
         if kind == 'list':
-            return [None if item is None else self.build(item) for item in node['items']]
+            return [None if item is None else self.build(item, path + (i,))
+                    for i, item in enumerate(node['items'])]
         if kind == 'dict':
-            return {k: self.build(v) for k, v in node['items'].items()}
+            return {k: self.build(v, path + (k,)) for k, v in node['items'].items()}
         if kind == 'module':
             obj = Restored()
             for name, child in node['children'].items():
-                setattr(obj, name, self.build(child))
+                setattr(obj, name, self.build(child, path + (name,)))
             return obj
         raise ValueError(f'unknown object kind {kind!r}')
 
@@ -667,8 +669,9 @@ def _tensor_feed(spec, value, label, function_name):
 class RestoredFunction:
     """A loaded ag.Function: the graphs it had, chosen by the arguments of each call."""
 
-    def __init__(self, concretes):
+    def __init__(self, concretes, origin):
         self.concrete_functions = list(concretes)
+        self._origin = origin
         self.__name__ = concretes[0].name if concretes else 'restored'
 
     def __call__(self, *args, **kwargs):
@@ -696,8 +699,8 @@ class RestoredFunction:
         raise ValueError('No saved graph of this function accepts these arguments.')
 
     def __reduce__(self):
-        raise TypeError('A loaded function cannot be pickled again; pickle the original '
-                        'ConcreteFunction or ag.Function.')
+        # Pickles as the SavedModel it came from, with the current values of its variables.
+        return _restore_pickled, (self._origin.payload(),)
 
     def __repr__(self):
         return f'<restored ag.Function with {len(self.concrete_functions)} graph(s)>'
@@ -759,6 +762,27 @@ def _pickle_payload(fn):
     return package.saved_model, package.variables
 
 
+class _Origin:
+    """Where a restored function came from: the SavedModel bytes, the loaded variables and the
+    function's path from the root object."""
+
+    __slots__ = ('saved_model', 'variables', 'path')
+
+    def __init__(self, loader, path):
+        self.saved_model = loader.saved_model
+        self.variables = [loader.variable_objects[spec['path']]
+                          for spec in loader.meta['variables']]
+        self.path = path
+
+    def payload(self):
+        buffer = io.BytesIO()
+        np.savez(buffer, **{f'v{i}': _plain_array(v) for i, v in enumerate(self.variables)})
+        return self.saved_model, buffer.getvalue(), self.path
+
+
 def _restore_pickled(payload):
-    saved_model, variables = payload
-    return _restore(saved_model, variables, '<pickled function>', '<pickled variables>')
+    saved_model, variables, *rest = payload
+    obj = _restore(saved_model, variables, '<pickled function>', '<pickled variables>')
+    for key in (rest[0] if rest else ()):
+        obj = obj[key] if isinstance(obj, (list, dict)) else getattr(obj, key)
+    return obj

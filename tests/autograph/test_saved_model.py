@@ -268,3 +268,13 @@ def test_pickled_functions_run_in_another_process():
                           cwd='/', env={**os.environ, 'PYTHONPATH': ROOT}, timeout=60)
     assert done.returncode == 0, done.stderr.decode()
     assert done.stdout.decode().strip() == '[1.0, 4.0, 10.0]'
+
+
+def test_restored_functions_pickle_again_with_their_current_variable_values(tmp_path):
+    _, export = saved_counter(tmp_path)
+    m = ag.saved_model.load(export)
+    m.count.assign(2.0)
+    loop = pickle.loads(pickle.dumps(m.loop))
+    assert float(loop(rt.constant(1))['total'].numpy()) == 12.0  # count 2 + offset 10
+    again = pickle.loads(pickle.dumps(pickle.loads(pickle.dumps(clipped_square))))
+    np.testing.assert_array_equal(again(rt.constant([4.0])).numpy(), [10.0])
