@@ -13,6 +13,10 @@ from autograph.pyct import errors, parser
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ['graph']:
+        from autograph import graph_picture  # loads the runtime: only for this command
+        return graph_picture.main(argv[1:])
     arguments = _argument_parser().parse_args(argv)
     try:
         source = _convert_file(arguments.file, arguments.function)
@@ -35,6 +39,8 @@ def _argument_parser():
     convert.add_argument('--function', action='append', metavar='NAME',
                          help='convert only this function (or Class.method); repeatable')
     convert.add_argument('--output', metavar='OUT.py', help='write the result here')
+    commands.add_parser('graph', help='trace a function and draw its graph (autograph graph '
+                                      '--help)')
     return root
 
 

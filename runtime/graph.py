@@ -10,7 +10,7 @@ import contextlib
 import itertools
 import sys
 
-from runtime import context, errors
+from runtime import context, errors, graph_picture
 from runtime.shapes import TensorShape, as_shape
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
@@ -198,6 +198,11 @@ class Graph:
     def as_graph_def(self):
         from runtime.graph_def import graph_def
         return graph_def(self)
+
+    def to_dot(self):
+        """Graphviz DOT text of this graph: op types and shapes on the nodes, If/While
+        functions as nested clusters (runtime/graph_picture.py)."""
+        return graph_picture.to_dot(self)
 
     # ---- running -----------------------------------------------------------------------------
 
