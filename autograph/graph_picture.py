@@ -14,7 +14,6 @@ The signature grammar (docs/saving.md):
 
 for example `"float32[None,3], int32[]"` or `"x: float32[2, 2]"`.
 """
-import argparse
 import html
 import importlib.util
 import os
@@ -206,22 +205,8 @@ def write_picture(concrete, output):
     return None
 
 
-def add_arguments(parser):
-    parser.add_argument('file', help='the Python file that defines the function (it is run)')
-    parser.add_argument('--function', required=True, metavar='NAME',
-                        help='the function to trace')
-    parser.add_argument('--signature', default='', metavar='SPEC',
-                        help='argument specs, e.g. "float32[None,3], int32[]" (not needed for '
-                             'an ag.function with an input_signature)')
-    parser.add_argument('--output', metavar='OUT', help='OUT.dot, OUT.svg or OUT.html '
-                                                         '(default: DOT text on stdout)')
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog='autograph graph',
-                                     description='Trace a function and draw its graph.')
-    add_arguments(parser)
-    arguments = parser.parse_args(argv)
+def run(arguments):
+    """Trace and draw; returns the exit status (errors are one line on stderr)."""
     try:
         fn = load_function(arguments.file, arguments.function)
         specs = parse_signature(arguments.signature) if arguments.signature.strip() else []

@@ -22,7 +22,7 @@ import numpy as np
 from runtime import dtypes, nest, serialization
 from runtime.executor import compile_graph
 from runtime.module import Module, walk
-from runtime.ops.core import convert_to_tensor
+from runtime.convert import convert_to_tensor
 from runtime.shapes import TensorShape
 from runtime.tensor import EagerTensor, SymbolicTensor
 from runtime.tensor_spec import TensorSpec

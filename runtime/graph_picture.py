@@ -36,7 +36,7 @@ def kind(op):
         return 'input'
     if op.type == 'Const':
         return 'const'
-    if op.opdef.structured:
+    if op.opdef.control_flow:
         return 'control'
     if op.stateful:
         return 'stateful'
@@ -63,7 +63,7 @@ class _Writer:
         ids = {}
         for op in graph.get_operations():
             node_id = ids[id(op)] = self.fresh('n')
-            if op.opdef.structured:
+            if op.opdef.control_flow:
                 self.structured(graph, op, node_id, depth, scope)
             else:
                 self.lines.append(f'{pad}{node_id} [label={_quote(_label(op))}, '
@@ -87,8 +87,8 @@ class _Writer:
                           f'color="#d9822b";')
         self.lines.append(f'{pad}  {node_id} [label={_quote(_label(op))}, '
                           f'fillcolor="{_COLORS["control"]}", shape=hexagon];')
-        first_data = 1 if op.opdef.structured == 'if' else 0
-        for attr in _BRANCH_ATTRS[op.opdef.structured]:
+        first_data = 1 if op.opdef.control_flow == 'if' else 0
+        for attr in _BRANCH_ATTRS[op.opdef.control_flow]:
             ref = op.attrs.get(attr)
             function = graph.library.get(ref.name) if ref is not None else None
             if function is None:

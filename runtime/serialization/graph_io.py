@@ -11,7 +11,8 @@ import inspect
 import numpy as np
 
 from runtime import dtypes
-from runtime.graph import FuncGraph, FunctionRef, Graph
+from runtime.graph import FuncGraph, Graph
+from runtime.graph_def import FunctionRef
 from runtime.ops.registry import REGISTRY
 from runtime.serialization import text_format, wire
 from runtime.shapes import TensorShape
@@ -273,7 +274,7 @@ class _Importer:
             else:
                 data.append(ref(built, text, name))
         for attr in ('then_branch', 'else_branch', 'cond', 'body'):
-            if opdef.structured and isinstance(attrs.get(attr), FunctionRef):
+            if opdef.control_flow and isinstance(attrs.get(attr), FunctionRef):
                 self.function(attrs[attr].name)
         payload = self.payloads(op_type, attrs) if self.payloads else None
         specs = self._output_specs(opdef, data, attrs, name, payload)
@@ -286,8 +287,8 @@ class _Importer:
         built[name] = op
 
     def _output_specs(self, opdef, inputs, attrs, name, payload):
-        if opdef.structured:
-            types = attrs.get('Tout' if opdef.structured == 'if' else 'T', [])
+        if opdef.control_flow:
+            types = attrs.get('Tout' if opdef.control_flow == 'if' else 'T', [])
             shapes = attrs.get('output_shapes') or [TensorShape(None)] * len(types)
             return list(zip(types, shapes))
         if opdef.infer is None:
