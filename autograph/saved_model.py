@@ -16,6 +16,7 @@ import io
 import json
 import os
 import zipfile
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -53,12 +54,11 @@ def save(obj, export_dir, signatures=None):
         f.write(package.saved_model)
 
 
+@dataclass(slots=True)
 class _Package:
-    __slots__ = ('saved_model', 'variables')
-
-    def __init__(self, saved_model, variables):
-        self.saved_model = saved_model
-        self.variables = variables
+    """The bytes of a save: saved_model.pb and the variables file."""
+    saved_model: bytes
+    variables: bytes
 
 
 def _package(obj, signatures, strict):
