@@ -123,7 +123,10 @@ def attr_from_proto(message):
     if kind == 'list':
         for field in ('s', 'i', 'f', 'b', 'type', 'shape', 'tensor', 'func'):
             if field in value:
-                return [_attr_scalar(field, v) for v in value[field]]
+                items = [_attr_scalar(field, v) for v in value[field]]
+                if field == 's':  # graph_def writes a None item (an empty slot) as "{}"
+                    items = [None if v == '{}' else v for v in items]
+                return items
         return []
     return _attr_scalar(kind, value)
 

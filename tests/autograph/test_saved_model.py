@@ -278,3 +278,18 @@ def test_restored_functions_pickle_again_with_their_current_variable_values(tmp_
     assert float(loop(rt.constant(1))['total'].numpy()) == 12.0  # count 2 + offset 10
     again = pickle.loads(pickle.dumps(pickle.loads(pickle.dumps(clipped_square))))
     np.testing.assert_array_equal(again(rt.constant([4.0])).numpy(), [10.0])
+
+
+def test_random_ops_and_prints_run_in_restored_functions(tmp_path, capsys):
+    @ag.function(input_signature=[rt.TensorSpec([], rt.int32)])
+    def noisy(n):
+        rt.print('drawing', n)
+        return rt.random.uniform([n, 2], seed=7)
+
+    export = str(tmp_path / 'noisy')
+    ag.saved_model.save(noisy, export)
+    loaded = ag.saved_model.load(export)
+    capsys.readouterr()
+    values = loaded(rt.constant(3)).numpy()
+    assert values.shape == (3, 2) and ((values >= 0) & (values < 1)).all()
+    assert capsys.readouterr().out == 'drawing 3\n'
