@@ -70,6 +70,11 @@ def _package(obj, signatures, strict):
             signatures = _single_concrete(obj)
     elif isinstance(obj, Module):
         root = writer.module(obj)
+        if signatures is None:  # as TensorFlow: the one method with an input_signature
+            with_signature = [f for _, f in _attributes(obj)
+                              if isinstance(f, Function) and f.input_signature is not None]
+            if len(with_signature) == 1:
+                signatures = with_signature[0]
     else:
         raise TypeError(f'ag.saved_model.save saves an rt.Module, an ag.Function or a '
                         f'ConcreteFunction, got {type(obj).__name__}.')
@@ -408,14 +413,15 @@ def _restore(saved_model, variables, path, variables_path):
 def _restore_signatures_only(meta_graph, path):
     """A SavedModel written by another program (no object graph): its signatures only."""
     loader = _Loader({'concrete': {}, 'variables': []}, meta_graph, path)
-    root = Restored()
+    root = Restored('root')
     root.signatures = {name: loader.signature(name, sig)
                        for name, sig in meta_graph.get('signature_def', {}).items()}
     return root
 
 
-class Restored:
-    """A loaded object: attributes as saved; callable when it saved a `__call__` function."""
+class Restored(Module):
+    """A loaded object: attributes as saved; callable when it saved a `__call__` function.
+    An rt.Module, so `.variables`, `.trainable_variables` and `.submodules` work."""
 
     def __call__(self, *args, **kwargs):
         function = self.__dict__.get('__call__')
@@ -424,7 +430,8 @@ class Restored:
         return function(*args, **kwargs)
 
     def __repr__(self):
-        names = sorted(k for k in vars(self) if k != 'signatures')
+        names = sorted(k for k in vars(self) if k != 'signatures' and
+                       (not k.startswith('_') or k == '__call__'))
         return f'<ag.saved_model loaded object with {", ".join(names) or "no attributes"}>'
 
 
@@ -510,7 +517,7 @@ class _Loader:
         if kind == 'dict':
             return {k: self.build(v, path + (k,)) for k, v in node['items'].items()}
         if kind == 'module':
-            obj = Restored()
+            obj = Restored(node.get('name') or 'module')
             for name, child in node['children'].items():
                 setattr(obj, name, self.build(child, path + (name,)))
             return obj

@@ -81,7 +81,8 @@ out['loop64'] = int(m.loop(rt.constant(2, rt.int64))['steps'].numpy())
 out['count'] = float(m.count.numpy())
 sig = m.signatures['serving_default'](x=rt.constant([[1., 1., 1.]]))
 out['signature'] = {k: v.numpy().tolist() for k, v in sig.items()}
-out['modules'] = sorted(k for k in vars(m) if k != 'signatures')
+out['modules'] = sorted(k for k in vars(m) if k != 'signatures' and
+                        (not k.startswith('_') or k == '__call__'))
 out['offset'] = float(m.inner.offset.numpy())
 print(json.dumps(out))
 '''
@@ -293,3 +294,16 @@ def test_random_ops_and_prints_run_in_restored_functions(tmp_path, capsys):
     values = loaded(rt.constant(3)).numpy()
     assert values.shape == (3, 2) and ((values >= 0) & (values < 1)).all()
     assert capsys.readouterr().out == 'drawing 3\n'
+
+
+def test_a_module_saved_without_signatures_serves_its_one_signature_method(tmp_path):
+    m = Counter()
+    export = str(tmp_path / 'plain')
+    ag.saved_model.save(m, export)
+    loaded = ag.saved_model.load(export)
+    assert list(loaded.signatures) == ['serving_default']
+    out = loaded.signatures['serving_default'](x=rt.constant([[1., 1., 1.]]))
+    np.testing.assert_array_equal(out['output_0'].numpy(), [[2., 4., 6.]])
+    # the loaded object is a Module: its variables are found the same way
+    assert sorted(float(np.sum(v.numpy())) for v in loaded.variables) == [1.0, 6.0, 10.0]
+    assert [s.name for s in loaded.submodules] == ['inner']
