@@ -8,6 +8,8 @@ which outer tensors feed which function arguments. `graph.to_dot()` calls `to_do
 """
 from typing import NamedTuple
 
+from runtime import errors
+
 _BRANCH_ATTRS = {'if': ('then_branch', 'else_branch'), 'while': ('cond', 'body')}
 _COLORS = {'input': '#cfe2ff', 'const': '#e9ecef', 'control': '#ffe5b4', 'stateful': '#f8d7da',
            'op': '#ffffff'}
@@ -120,7 +122,10 @@ def _info(op, node_id, scope):
         else:
             attrs[key] = str(value.name) if hasattr(value, 'name') and not isinstance(
                 value, str) else str(value)
-    origin = f'{op.origin[0]}:{op.origin[1]}' if op.origin else ''
+    origin = ''
+    if op.origin:
+        filename, lineno = errors.user_location(*op.origin)  # generated code -> user's line
+        origin = f'{filename}:{lineno}'
     return NodeInfo(node_id, op.name, op.type, [spec_text(t) for t in op.outputs],
                     [t.name for t in op.inputs] + [f'^{c.name}' for c in op.control_inputs],
                     attrs, origin, scope)

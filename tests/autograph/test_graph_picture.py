@@ -142,6 +142,7 @@ def test_the_html_page_renders_in_a_headless_browser(tmp_path):
                      '--output', str(page)]) == 0
     text = page.read_text()
     assert 'http://' not in text.split('<svg', 1)[0] and '<script src' not in text  # no fetches
+    assert 'relu.py:6' in text  # ops point at the user's line, not the generated code
     done = subprocess.run(
         [_browser(), '--headless', '--no-sandbox', '--disable-gpu',
          '--disable-background-networking', '--disable-dev-shm-usage', '--no-first-run',
