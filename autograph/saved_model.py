@@ -398,8 +398,7 @@ def _restore(saved_model, variables, path, variables_path):
         raise ValueError(f'{path}: the object graph of the SavedModel is damaged ({e}).') \
             from None
     try:
-        loader = _Loader(meta, meta_graph, path)
-        loader.saved_model = saved_model
+        loader = _Loader(meta, meta_graph, path, saved_model)
         loader.variables(variables, variables_path)
         root = loader.build(meta['root'], ())
         root.signatures = {name: loader.signature(name, sig)
@@ -412,7 +411,7 @@ def _restore(saved_model, variables, path, variables_path):
 
 def _restore_signatures_only(meta_graph, path):
     """A SavedModel written by another program (no object graph): its signatures only."""
-    loader = _Loader({'concrete': {}, 'variables': []}, meta_graph, path)
+    loader = _Loader({'concrete': {}, 'variables': []}, meta_graph, path, None)
     root = Restored('root')
     root.signatures = {name: loader.signature(name, sig)
                        for name, sig in meta_graph.get('signature_def', {}).items()}
@@ -436,9 +435,13 @@ class Restored(Module):
 
 
 class _Loader:
-    def __init__(self, meta, meta_graph, path):
+    """Builds the loaded object from a SavedModel message: each function's graph imported once,
+    variables created from the variables file."""
+
+    def __init__(self, meta, meta_graph, path, saved_model):
         self.meta = meta
         self.path = path
+        self.saved_model = saved_model  # the bytes, so restored functions pickle again
         graph_def = meta_graph.get('graph_def', {})
         self.library = graph_def.get('library', {})
         self.by_prefix = {}
