@@ -110,12 +110,13 @@ def _describe_capture(value):
     return f'VariableSpec(shape={value.shape}, dtype={value.dtype!r})'
 
 
-def trace(python_callable, binder, key, values, watch_object, check_variable):
+def trace(python_callable, binder, key, values, watch_object, check_variable, jit_compile=False):
     """Trace `python_callable` on placeholders for the canonical `values` with cache key `key`.
 
     Shapes come from the key (which may be relaxed), names from the parameters (or a
     TensorSpec's name). `watch_object(obj)` is told about every object keyed by identity;
-    `check_variable(variable)` about every Variable created during the trace.
+    `check_variable(variable)` about every Variable created during the trace. With
+    `jit_compile`, the graph runs as native code (compiled on the first call).
     """
     fg = FuncGraph(f'__inference_{binder.name}_{uid()}')
     checks = _local.__dict__.setdefault('variable_checks', [])
@@ -132,7 +133,7 @@ def trace(python_callable, binder, key, values, watch_object, check_variable):
     captures = fg.captures
     fg.inputs = arg_inputs + [p for _, p in captures]
     fg.outputs = [t for t in nest.flatten(structured_outputs) if t is not None]
-    run = compile_graph(fg, [p for _, p in captures] + arg_inputs, fg.outputs)
+    run = compile_graph(fg, [p for _, p in captures] + arg_inputs, fg.outputs, jit_compile)
     if captures:
         run = functools.partial(run, *[value._value if isinstance(value, EagerTensor) else value
                                        for value, _ in captures])

@@ -34,12 +34,12 @@ class RetracingWarning(UserWarning):
 def function(func=None, *, input_signature=None, autograph=True, reduce_retracing=False,
              jit_compile=None):
     """Make `func` a `Function` that runs as a graph: `@ag.function`, `@ag.function(...)` or
-    `ag.function(f)`. `jit_compile` is accepted for compatibility and ignored: every graph is
-    compiled to Python code by the executor."""
+    `ag.function(f)`. With `jit_compile=True` each graph is compiled to native code with numba
+    on its first call (docs/jit.md); None and False use the default executor."""
     if func is None:
         return functools.partial(function, input_signature=input_signature, autograph=autograph,
                                  reduce_retracing=reduce_retracing, jit_compile=jit_compile)
-    return Function(func, input_signature, autograph, reduce_retracing)
+    return Function(func, input_signature, autograph, reduce_retracing, jit_compile)
 
 
 class Function:
@@ -50,13 +50,14 @@ class Function:
     """
 
     def __init__(self, python_function, input_signature=None, autograph=True,
-                 reduce_retracing=False):
+                 reduce_retracing=False, jit_compile=None):
         if not callable(python_function):
             raise TypeError(f'ag.function needs a callable, got {python_function!r}.')
         self._python_function = python_function
         self._input_signature = _checked_signature(input_signature, python_function)
         self._autograph = autograph
         self._reduce_retracing = reduce_retracing
+        self._jit_compile = bool(jit_compile)
         self._converted_function = None
         self._bound = {}  # id(instance) -> the Function bound to that instance
         self._method_binder = None
@@ -161,7 +162,8 @@ class Function:
 
         bound = Function.__new__(Function)
         bound.__dict__.update({name: getattr(self, name) for name in (
-            '_python_function', '_input_signature', '_autograph', '_reduce_retracing')})
+            '_python_function', '_input_signature', '_autograph', '_reduce_retracing',
+            '_jit_compile')})
         bound._setup(self._method_binder, weakref.ref(instance, forget), self)
         self._bound[instance_id] = bound
         return bound
@@ -216,7 +218,7 @@ class Function:
             self._watch(obj)
 
         concrete = trace(self._callable(self._converted()), self._binder, key, values,
-                         watch_object, self._check_variable)
+                         watch_object, self._check_variable, self._jit_compile)
         self._traces.append((key, concrete, frozenset(object_ids)))
         self._warn_if_retracing()
         return concrete

@@ -9,21 +9,23 @@ from runtime.ops.registry import (apply, broadcast, broadcast_bool, broadcast_sh
                                   same_as_input)
 from runtime.shapes import TensorShape
 
-_COMPARISONS = {  # `operator` kernels: see runtime/ops/math.py
-    'equal': ('Equal', np.equal),
-    'not_equal': ('NotEqual', np.not_equal),
-    'greater': ('Greater', operator.gt),
-    'greater_equal': ('GreaterEqual', operator.ge),
-    'less': ('Less', operator.lt),
-    'less_equal': ('LessEqual', operator.le),
+_COMPARISONS = {  # `operator` kernels: see runtime/ops/math.py; native forms
+    'equal': ('Equal', np.equal, '{0} == {1}'),
+    'not_equal': ('NotEqual', np.not_equal, '{0} != {1}'),
+    'greater': ('Greater', operator.gt, '{0} > {1}'),
+    'greater_equal': ('GreaterEqual', operator.ge, '{0} >= {1}'),
+    'less': ('Less', operator.lt, '{0} < {1}'),
+    'less_equal': ('LessEqual', operator.le, '{0} <= {1}'),
 }
-OPS = {name: register(op, kernel, broadcast_bool, inputs=('x', 'y'), outputs=('z',))
-       for name, (op, kernel) in _COMPARISONS.items()}
+OPS = {name: register(op, kernel, broadcast_bool, inputs=('x', 'y'), outputs=('z',),
+                      native=native)
+       for name, (op, kernel, native) in _COMPARISONS.items()}
 LOGICAL_AND = register('LogicalAnd', np.logical_and, broadcast, inputs=('x', 'y'),
-                       outputs=('z',), type_attrs=())
+                       outputs=('z',), type_attrs=(), native='np.logical_and({0}, {1})')
 LOGICAL_OR = register('LogicalOr', np.logical_or, broadcast, inputs=('x', 'y'), outputs=('z',),
-                      type_attrs=())
-LOGICAL_NOT = register('LogicalNot', np.logical_not, same_as_input, outputs=('y',), type_attrs=())
+                      type_attrs=(), native='np.logical_or({0}, {1})')
+LOGICAL_NOT = register('LogicalNot', np.logical_not, same_as_input, outputs=('y',), type_attrs=(),
+                       native='np.logical_not({0})')
 
 
 def _comparison(public_name):
@@ -70,7 +72,7 @@ def _select_infer(inputs, attrs):
 
 
 SELECT = register('SelectV2', np.where, _select_infer, inputs=('condition', 't', 'e'),
-                  outputs=('output',), type_attrs=(('T', 1),))
+                  outputs=('output',), type_attrs=(('T', 1),), native='select({0}, {1}, {2})')
 WHERE = register('Where', lambda x: np.argwhere(x).astype(np.int64),
                  lambda inputs, attrs: [(dtypes.int64, TensorShape([None, inputs[0].shape.rank]))],
                  inputs=('input',), outputs=('index',))

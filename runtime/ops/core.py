@@ -11,7 +11,7 @@ CONST = register('Const', infer=lambda inputs, attrs: [(attrs['dtype'], TensorSh
 PLACEHOLDER = register('Placeholder', infer=lambda inputs, attrs: [(attrs['dtype'],
                        attrs['shape'])], inputs=(), outputs=('output',), type_attrs=())
 IDENTITY = register('Identity', lambda x: x, same_as_input, inputs=('input',),
-                    outputs=('output',))
+                    outputs=('output',), native='{0}')
 
 
 def const_node(graph, value, dtype, name):

@@ -21,19 +21,20 @@ def _int_div_guard(kernel):
 
 # The `operator` functions are numpy's ufuncs for arrays and take numpy's fast scalar path for
 # numpy scalars; the code generator writes them as infix operators.
-_BINARY = {  # public name: (TensorFlow op, kernel)
-    'add': ('AddV2', operator.add),
-    'subtract': ('Sub', operator.sub),
-    'multiply': ('Mul', operator.mul),
-    'floordiv': ('FloorDiv', _int_div_guard(operator.floordiv)),
-    'mod': ('FloorMod', _int_div_guard(operator.mod)),
-    'pow': ('Pow', operator.pow),
-    'maximum': ('Maximum', np.maximum),
-    'minimum': ('Minimum', np.minimum),
+_BINARY = {  # public name: (TensorFlow op, kernel, native form)
+    'add': ('AddV2', operator.add, '{0} + {1}'),
+    'subtract': ('Sub', operator.sub, '{0} - {1}'),
+    'multiply': ('Mul', operator.mul, '{0} * {1}'),
+    'floordiv': ('FloorDiv', _int_div_guard(operator.floordiv), 'floordiv({0}, {1})'),
+    'mod': ('FloorMod', _int_div_guard(operator.mod), 'floormod({0}, {1})'),
+    'pow': ('Pow', operator.pow, '{0} ** {1}'),
+    'maximum': ('Maximum', np.maximum, 'np.maximum({0}, {1})'),
+    'minimum': ('Minimum', np.minimum, 'np.minimum({0}, {1})'),
 }
-REAL_DIV = register('RealDiv', operator.truediv, broadcast, inputs=('x', 'y'), outputs=('z',))
-OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',))
-       for name, (op, kernel) in _BINARY.items()}
+REAL_DIV = register('RealDiv', operator.truediv, broadcast, inputs=('x', 'y'), outputs=('z',),
+                    native='{0} / {1}')
+OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',), native=native)
+       for name, (op, kernel, native) in _BINARY.items()}
 
 
 def _binary_function(public_name, opdef):
@@ -81,24 +82,25 @@ def _relu(x):
     return np.maximum(x, 0)
 
 
-_UNARY = {  # public name: (TensorFlow op, kernel, floats only)
-    'negative': ('Neg', operator.neg, False),
-    'abs': ('Abs', np.abs, False),
-    'square': ('Square', np.square, False),
-    'sign': ('Sign', np.sign, False),
-    'relu': ('Relu', _relu, False),
-    'round': ('Round', np.round, False),
-    'sqrt': ('Sqrt', np.sqrt, True),
-    'exp': ('Exp', np.exp, True),
-    'log': ('Log', np.log, True),
-    'sin': ('Sin', np.sin, True),
-    'cos': ('Cos', np.cos, True),
-    'tanh': ('Tanh', np.tanh, True),
-    'sigmoid': ('Sigmoid', _sigmoid, True),
-    'floor': ('Floor', np.floor, True),
-    'ceil': ('Ceil', np.ceil, True),
+_UNARY = {  # public name: (TensorFlow op, kernel, floats only, native form)
+    'negative': ('Neg', operator.neg, False, '-{0}'),
+    'abs': ('Abs', np.abs, False, 'np.abs({0})'),
+    'square': ('Square', np.square, False, '{0} * {0}'),
+    'sign': ('Sign', np.sign, False, 'np.sign({0})'),
+    'relu': ('Relu', _relu, False, 'np.maximum({0}, 0)'),
+    'round': ('Round', np.round, False, 'np.rint({0})'),
+    'sqrt': ('Sqrt', np.sqrt, True, 'np.sqrt({0})'),
+    'exp': ('Exp', np.exp, True, 'np.exp({0})'),
+    'log': ('Log', np.log, True, 'np.log({0})'),
+    'sin': ('Sin', np.sin, True, 'np.sin({0})'),
+    'cos': ('Cos', np.cos, True, 'np.cos({0})'),
+    'tanh': ('Tanh', np.tanh, True, 'np.tanh({0})'),
+    'sigmoid': ('Sigmoid', _sigmoid, True, '1 / (1 + np.exp(-{0}))'),
+    'floor': ('Floor', np.floor, True, 'np.floor({0})'),
+    'ceil': ('Ceil', np.ceil, True, 'np.ceil({0})'),
 }
-UNARY_OPS = {name: register(op, kernel, same_as_input) for name, (op, kernel, _) in _UNARY.items()}
+UNARY_OPS = {name: register(op, kernel, same_as_input, native=native)
+             for name, (op, kernel, _, native) in _UNARY.items()}
 
 
 def _unary_function(public_name):
@@ -134,7 +136,8 @@ ceil = _unary_function('ceil')
 
 
 CLIP = register('ClipByValue', np.clip, same_as_input,
-                inputs=('t', 'clip_value_min', 'clip_value_max'), outputs=('output',))
+                inputs=('t', 'clip_value_min', 'clip_value_max'), outputs=('output',),
+                native='np.minimum(np.maximum({0}, {1}), {2})')
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -200,7 +203,7 @@ def _matmul_cost(input_specs, output_specs):
 
 MATMUL = register('MatMul', _matmul_kernel, _matmul_infer, inputs=('a', 'b'),
                   outputs=('product',), defaults={'transpose_a': False, 'transpose_b': False},
-                  cost=_matmul_cost)
+                  cost=_matmul_cost, native='matmul({0}, {1}, {transpose_a}, {transpose_b})')
 BATCH_MATMUL = register('BatchMatMulV2', _batch_matmul_kernel, _batch_matmul_infer,
                         inputs=('x', 'y'), outputs=('output',),
                         defaults={'adj_x': False, 'adj_y': False}, cost=_matmul_cost)
@@ -239,7 +242,8 @@ def _cast_kernel(x, DstT):
 
 CAST = register('Cast', _cast_kernel,
                 lambda inputs, attrs: [(attrs['DstT'], inputs[0].shape)],
-                type_attrs=(('SrcT', 0),), defaults={'Truncate': False})
+                type_attrs=(('SrcT', 0),), defaults={'Truncate': False},
+                native='{0}')  # the native backend casts every result to its dtype
 
 
 def cast(x, dtype, name=None):

@@ -29,15 +29,20 @@ class OpDef:
     `if`/`while` around the code of the library functions named in the attrs.
     cost(input_specs, output_specs) -> estimated parallelizable work in flops (None: none or
     unknown), from (dtype, shape) pairs; ops without one cost their output size. The executor uses it to decide what runs in parallel.
+    native: how `jit_compile=True` writes the op in numba-compiled code: a Python expression
+    template over the inputs `{0}`, `{1}`... and attrs `{name}`, which may call numpy and the
+    helpers of runtime/executor/native/helpers.py; None: no native lowering (unless the native
+    backend lowers the op itself, see runtime/executor/native/lower.py).
     """
 
     __slots__ = ('name', 'kernel', 'infer', 'inputs', 'outputs', 'type_attrs', 'defaults',
-                 'stateful', 'compile_kernel', 'structured', 'foldable', 'cost')
+                 'stateful', 'compile_kernel', 'structured', 'foldable', 'cost', 'native')
 
     def __init__(self, name, kernel=None, infer=None, *, inputs=('x',), outputs=('y',),
                  type_attrs=(('T', 0),), defaults=None, stateful=False, compile_kernel=None,
-                 structured=None, foldable=True, cost=None):
+                 structured=None, foldable=True, cost=None, native=None):
         self.name = name
+        self.native = native
         self.cost = cost
         self.structured = structured
         self.defaults = defaults or {}

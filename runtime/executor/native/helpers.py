@@ -1,0 +1,248 @@
+"""numba helpers that the native forms of ops call (see OpDef.native), and the dtype casts.
+
+Imported only when a `jit_compile=True` function is first called (it imports numba). The
+helpers are `overload`s: numba picks the implementation for the argument types when it compiles
+the caller, so one name serves scalars and arrays of every dtype at no run-time cost.
+Errors are raised with constant messages; the caller re-runs the graph with the default
+executor to report them with the op and the user's line (see runtime/executor/native).
+"""
+import numba
+import numpy as np
+from numba import types
+from numba.extending import overload
+
+# Every name here that the generated code calls; `namespace()` hands them to it.
+EXPORTS = {}
+
+
+def _export(stub):
+    EXPORTS[stub.__name__] = stub
+    return stub
+
+
+def _is_int(numba_type):
+    dtype = numba_type.dtype if isinstance(numba_type, types.Array) else numba_type
+    return isinstance(dtype, types.Integer)
+
+
+# ---- dtype casts: every value keeps the dtype TensorFlow gives it ------------------------------
+
+def _array_cast(np_type):
+    """A helper that returns an array of dtype `np_type` (itself when it already is one)."""
+    target = numba.from_dtype(np.dtype(np_type))
+
+    def stub(x):
+        raise NotImplementedError  # only called from numba-compiled code
+
+    stub.__name__ = f'as_{np.dtype(np_type).name}'
+
+    @overload(stub)
+    def implement(x):
+        if isinstance(x, types.Array):
+            if x.dtype == target:
+                return lambda x: x
+            if target == types.boolean:
+                return lambda x: x != 0
+            return lambda x: x.astype(np_type)
+        if isinstance(x, (types.Number, types.Boolean)):  # a value broadcast to an array
+            return lambda x: np.full(1, x, np_type)
+        return None
+
+    return _export(stub)
+
+
+def _scalar_cast(np_type):
+    """A helper that returns a scalar of dtype `np_type` (from a scalar or a 0-d array)."""
+    def stub(x):
+        raise NotImplementedError
+
+    stub.__name__ = f'to_{np.dtype(np_type).name}'
+    is_bool = np_type is np.bool_
+
+    @overload(stub)
+    def implement(x):
+        if isinstance(x, types.Array):
+            if is_bool:
+                return lambda x: x[()] != 0
+            return lambda x: np_type(x[()])
+        if is_bool:
+            return lambda x: x != 0
+        return lambda x: np_type(x)
+
+    return _export(stub)
+
+
+NUMPY_TYPES = (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+               np.uint64, np.float16, np.float32, np.float64)
+for _np_type in NUMPY_TYPES:
+    _array_cast(_np_type)
+    _scalar_cast(_np_type)
+
+
+# ---- helpers named by native forms -------------------------------------------------------------
+
+@_export
+def floordiv(x, y):
+    raise NotImplementedError
+
+
+@overload(floordiv)
+def _floordiv(x, y):
+    if not _is_int(y):
+        return lambda x, y: x // y
+    if isinstance(y, types.Array):
+        def checked(x, y):
+            if (y == 0).any():
+                raise ZeroDivisionError('Integer division by zero')
+            return x // y
+        return checked
+
+    def checked_scalar(x, y):
+        if y == 0:
+            raise ZeroDivisionError('Integer division by zero')
+        return x // y
+    return checked_scalar
+
+
+@_export
+def floormod(x, y):
+    raise NotImplementedError
+
+
+@overload(floormod)
+def _floormod(x, y):
+    if not _is_int(y):
+        return lambda x, y: x % y
+    if isinstance(y, types.Array):
+        def checked(x, y):
+            if (y == 0).any():
+                raise ZeroDivisionError('Integer division by zero')
+            return x % y
+        return checked
+
+    def checked_scalar(x, y):
+        if y == 0:
+            raise ZeroDivisionError('Integer division by zero')
+        return x % y
+    return checked_scalar
+
+
+@_export
+def select(condition, x, y):
+    raise NotImplementedError
+
+
+@overload(select)
+def _select(condition, x, y):
+    if not any(isinstance(t, types.Array) for t in (condition, x, y)):
+        return lambda condition, x, y: x if condition else y
+    return lambda condition, x, y: np.where(condition, x, y)
+
+
+@_export
+def zeros_like(x):
+    raise NotImplementedError
+
+
+@overload(zeros_like)
+def _zeros_like(x):
+    if isinstance(x, types.Array):
+        return lambda x: np.zeros_like(x)
+    return lambda x: x - x
+
+
+@_export
+def ones_like(x):
+    raise NotImplementedError
+
+
+@overload(ones_like)
+def _ones_like(x):
+    if isinstance(x, types.Array):
+        return lambda x: np.ones_like(x)
+    return lambda x: x - x + 1
+
+
+@_export
+@numba.njit(cache=True)
+def arange(start, limit, delta):
+    if delta == 0:
+        raise ValueError('Requires delta != 0')
+    return np.arange(start, limit, delta)
+
+
+@_export
+@numba.njit(cache=True)
+def matmul(a, b, transpose_a, transpose_b):
+    """`a @ b` as loops: numba's np.dot needs SciPy and takes no integer matrices. Integer
+    products wrap around in the dtype's width, as numpy's do."""
+    if transpose_a:
+        a = a.T
+    if transpose_b:
+        b = b.T
+    n, k = a.shape
+    k2, m = b.shape
+    if k != k2:
+        raise ValueError('Matrix size-incompatible')
+    out = np.zeros((n, m), a.dtype)
+    for i in range(n):
+        for p in range(k):
+            a_ip = a[i, p]
+            for j in range(m):
+                out[i, j] += a_ip * b[p, j]
+    return out
+
+
+@_export
+@numba.njit(cache=True)
+def counted_end(start, limit, step):
+    """The counter of a counted loop after it: the first value not below `limit`, or `start`."""
+    if limit <= start:
+        return start
+    return start + ((limit - start + step - 1) // step) * step
+
+
+@_export
+@numba.njit(cache=True)
+def check_index(index, size):
+    """`index` (negative counts from the end) if within `size`, else IndexError."""
+    if index < 0:
+        index += size
+    if index < 0 or index >= size:
+        raise IndexError('index out of range')
+    return index
+
+
+@_export
+@numba.njit(cache=True)
+def list_set(data, written, index, item):
+    """data[index] = item: element by element (numba's array assignment compiles slowly)."""
+    if index < 0 or index >= data.shape[0]:
+        raise IndexError('TensorArray index out of range')
+    row = data[index:index + 1].reshape(-1)
+    flat = np.asarray(item).reshape(-1) if np.asarray(item).flags.c_contiguous else \
+        np.ascontiguousarray(np.asarray(item)).reshape(-1)
+    for k in range(row.shape[0]):
+        row[k] = flat[k]
+    written[index] = True
+
+
+@_export
+@numba.njit(cache=True)
+def list_get(data, written, index):
+    if index < 0 or index >= data.shape[0] or not written[index]:
+        raise IndexError('TensorArray read of an element never written')
+    return data[index]
+
+
+@_export
+@numba.njit(cache=True)
+def list_check_written(written):
+    for i in range(written.shape[0]):
+        if not written[i]:
+            raise IndexError('TensorArray.stack(): elements were never written')
+
+
+def namespace():
+    """The globals of generated code: numpy and the helpers."""
+    return {'np': np, **EXPORTS}

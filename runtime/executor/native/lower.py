@@ -1,0 +1,594 @@
+"""Lower an optimized Program to the source of one numba-compilable function.
+
+Every value becomes a local holding a scalar (rank 0) or a numpy array, cast back to its
+TensorFlow dtype after each op (numba widens integer arithmetic to int64). An op is written
+from its `OpDef.native` form, or by a lowering in `SPECIAL` below for the ops whose form
+depends on their operands (reductions, slicing, TensorLists). If and While become Python
+`if`/`while` with their functions inlined; a counted loop becomes `for ... in range(...)`.
+A TensorList is a pair of arrays `(data, written)` allocated when it is reserved; a write
+updates them in place when nothing can see the old list, else copies them first.
+
+Anything else raises `Unsupported`, naming the node. This module does not import numba.
+"""
+import itertools
+from typing import NamedTuple
+
+import numpy as np
+
+from runtime import dtypes
+from runtime.ops import array, list_ops, reduce
+from runtime.shapes import TensorShape
+
+
+class Unsupported(Exception):
+    """A node the native backend cannot lower; `.node` is it."""
+
+    def __init__(self, node, reason):
+        super().__init__(reason)
+        self.node = node
+        self.reason = reason
+
+
+class NativeSource(NamedTuple):
+    source: str              # `def native(<params>, <constants>): ... return (<outputs>,)`
+    constants: list          # array constants, passed after the params (scalars are literals)
+    output_specs: list       # [(dtype, shape)] of the outputs
+
+
+# ---- the IR as this backend reads it: values are (node, output index) pairs ---------------------
+
+def _key(ref):
+    node, index = ref
+    return id(node), index
+
+
+def _spec(ref):
+    node, index = ref
+    return node.specs[index]
+
+
+def _uses(program):
+    """key of each value -> [(user node, operand position)], with ('output', k) for outputs."""
+    uses = {}
+    for node in program.nodes:
+        for position, ref in enumerate(node.inputs):
+            uses.setdefault(_key(ref), []).append((node, position))
+    for k, ref in enumerate(program.outputs):
+        uses.setdefault(_key(ref), []).append(('output', k))
+    return uses
+
+
+# ---- rendering ------------------------------------------------------------------------------------
+
+def _literal(value):
+    if isinstance(value, dtypes.DType):
+        return f'np.{value.np_dtype.name}'
+    if isinstance(value, (bool, int, float, str, type(None))):
+        return repr(value)
+    if isinstance(value, (tuple, list)):
+        return repr(tuple(value))
+    if isinstance(value, (np.integer, np.floating, np.bool_)):
+        return repr(value.item())
+    raise TypeError(f'attr value {value!r} has no literal form')
+
+
+def _np_name(dtype):
+    if not (dtype.is_numeric or dtype.is_bool) or dtype.np_dtype.kind not in 'biuf' or \
+            dtype.np_dtype.itemsize < 4 and dtype.np_dtype.kind == 'f':
+        return None
+    return dtype.np_dtype.name
+
+
+def _scalar_literal(value, dtype):
+    """Source for a scalar constant of `dtype` (part of the source, so a cache key)."""
+    value = dtype.np_dtype.type(value)
+    if dtype.is_bool:
+        return repr(bool(value))
+    if dtype.is_integer:
+        return f'np.{dtype.np_dtype.name}({int(value)})'
+    number = float(value)
+    if np.isnan(number):
+        text = 'np.nan'
+    elif np.isinf(number):
+        text = 'np.inf' if number > 0 else '-np.inf'
+    else:
+        text = repr(number)
+    return f'np.{dtype.np_dtype.name}({text})'
+
+
+def _cast(node, expr, spec):
+    """`expr` converted to the dtype of `spec`: a scalar for rank 0, else an array."""
+    dtype, shape = spec
+    name = _np_name(dtype)
+    if name is None:
+        raise Unsupported(node, f'its output has dtype {dtype.name}, which native code cannot '
+                                f'hold')
+    if shape.rank is None:
+        raise Unsupported(node, 'its output has an unknown rank')
+    return f'to_{name}({expr})' if shape.rank == 0 else f'as_{name}({expr})'
+
+
+class _Lists:
+    """TensorList values: which belong to one list (through writes, loops and conds), the
+    element dtype and shape of each list, and whether its writes may update it in place."""
+
+    def __init__(self, program):
+        self.parent = {}
+        self.refs = {}
+        self.element_shape = {}
+        self.element_dtype = {}
+        self.shared = set()  # roots of lists whose old values stay visible after a write
+        self.growing = set()
+        self._collect(program)
+
+    def find(self, key):
+        while self.parent.get(key, key) != key:
+            key = self.parent[key]
+        return key
+
+    def union(self, a, b):
+        a, b = self.find(a), self.find(b)
+        if a != b:
+            self.parent[a] = b
+            for table in (self.element_shape, self.element_dtype):
+                if a in table:
+                    table.setdefault(b, table.pop(a))
+
+    def describe(self, key, dtype=None, shape=None):
+        root = self.find(key)
+        self.parent.setdefault(root, root)
+        if dtype is not None:
+            self.element_dtype.setdefault(root, dtype)
+        if shape is not None:
+            known = self.element_shape.get(root, TensorShape(None))
+            self.element_shape[root] = known.merge_with(shape)
+
+    def _collect(self, program):
+        self._link(program)
+        for program_ in self._programs(program):
+            uses = _uses(program_)
+            order = {id(node): i for i, node in enumerate(program_.nodes)}
+            for key, users in uses.items():
+                if key not in self.parent:
+                    continue
+                consumers = [u for u in users if u[0] == 'output' or u[0].opdef not in _READS]
+                last_consumer = max((order[id(u[0])] for u in consumers if u[0] != 'output'),
+                                    default=len(program_.nodes))
+                late_read = any(u[0] != 'output' and u[0].opdef in _READS and
+                                order[id(u[0])] > last_consumer for u in users)
+                if len(consumers) > 1 or late_read:
+                    self.shared.add(key)
+        self.shared = {self.find(key) for key in self.shared}
+
+    def _programs(self, program):
+        yield program
+        for node in program.nodes:
+            for branch in node.branches:
+                yield from self._programs(branch)
+
+    def _link(self, program):
+        for node in program.nodes:
+            opdef = node.opdef
+            out = (id(node), 0)
+            if opdef is list_ops.RESERVE:
+                self.describe(out, node.attrs['element_dtype'], node.attrs['element_shape'])
+            elif opdef is list_ops.SET_ITEM:
+                self.union(_key(node.inputs[0]), out)
+                self.describe(out, node.attrs['element_dtype'], _spec(node.inputs[2])[1])
+                if node.attrs.get('dynamic_size'):
+                    self.growing.add(out)
+            elif opdef is list_ops.GET_ITEM:
+                self.describe(_key(node.inputs[0]), node.attrs['element_dtype'],
+                              node.attrs['_element_shape'])
+            elif opdef is list_ops.STACK:
+                self.describe(_key(node.inputs[0]), node.attrs['element_dtype'],
+                              node.attrs['element_shape'])
+            elif opdef is list_ops.LENGTH:
+                self.describe(_key(node.inputs[0]))
+            structured = opdef.structured
+            if structured == 'while':
+                cond, body = node.branches
+                for k, ref in enumerate(node.inputs):
+                    if _spec(ref)[0] is dtypes.variant:
+                        for other in ((id(cond.params[k]), 0), (id(body.params[k]), 0),
+                                      _key(body.outputs[k]), (id(node), k)):
+                            self.union(_key(ref), other)
+            elif structured == 'if':
+                for k, ref in enumerate(node.inputs[1:]):
+                    if _spec(ref)[0] is dtypes.variant:
+                        for branch in node.branches:
+                            self.union(_key(ref), (id(branch.params[k]), 0))
+                for k, spec in enumerate(node.specs):
+                    if spec[0] is dtypes.variant:
+                        for branch in node.branches:
+                            self.union((id(node), k), _key(branch.outputs[k]))
+            elif opdef.native == '{0}' and node.inputs and \
+                    _spec(node.inputs[0])[0] is dtypes.variant:  # Identity
+                self.union(_key(node.inputs[0]), out)
+            for branch in node.branches:
+                self._link(branch)
+        self.growing = {self.find(key) for key in self.growing}
+
+    def layout(self, node, ref):
+        """(numpy dtype name, element dims) of the list that `ref` is a value of."""
+        root = self.find(_key(ref))
+        if root in self.growing:
+            raise Unsupported(node, 'its TensorArray has dynamic_size=True; give it a fixed size')
+        shape = self.element_shape.get(root, TensorShape(None))
+        dtype = self.element_dtype.get(root)
+        if dtype is None or not shape.is_fully_defined() or _np_name(dtype) is None:
+            raise Unsupported(node, f'its TensorArray elements have shape {shape}, not a fixed '
+                                    f'one; give element_shape or write elements of one shape')
+        return _np_name(dtype), shape.as_list()
+
+    def in_place(self, ref):
+        return self.find(_key(ref)) not in self.shared
+
+
+_READS = {list_ops.GET_ITEM, list_ops.STACK, list_ops.LENGTH}
+
+
+class Lowering:
+    def __init__(self, program):
+        self.lines = []
+        self.constants = []
+        self.constant_names = []
+        self._ids = itertools.count()
+        self.lists = _Lists(program)
+        self.uses = {}
+        self.names = {}  # key of each value -> the local (or constant) holding it
+
+    def value_names(self, ref):
+        return self.names[_key(ref)]
+
+    def fresh(self, prefix):
+        return f'{prefix}{next(self._ids)}'
+
+    def line(self, depth, text):
+        self.lines.append('    ' * depth + text)
+
+    def emit(self, program, args, depth, skip=frozenset()):
+        """Emit `program` with its params bound to the names `args`; return its outputs."""
+        names = self.names
+        names.update(((id(p), 0), a) for p, a in zip(program.params, args))
+        uses = _uses(program)
+        self.uses.update(uses)
+        for node in program.nodes:
+            if id(node) in skip:
+                continue
+            opdef = node.opdef
+            if opdef.name == 'Placeholder':
+                if (id(node), 0) not in names:
+                    raise Unsupported(node, 'it is a placeholder that is not fed')
+                continue
+            if opdef.name == 'Const':
+                names[(id(node), 0)] = self.constant(node)
+                continue
+            inputs = [names.get(_key(ref)) for ref in node.inputs]
+            if opdef.structured == 'if':
+                outs = self.emit_if(node, inputs, depth)
+            elif opdef.structured == 'while':
+                outs = self.emit_while(node, inputs, depth)
+            else:
+                lower_op = SPECIAL.get(opdef)
+                if lower_op is not None:
+                    outs = lower_op(self, node, inputs, depth)
+                else:
+                    outs = self.emit_form(node, inputs, depth)
+            for i, out in enumerate(outs):
+                names[(id(node), i)] = out
+        return [names.get(_key(ref)) for ref in program.outputs]
+
+    def constant(self, node):
+        value = node.attrs['value']
+        dtype = node.specs[0][0]
+        if dtype is dtypes.variant or _np_name(dtype) is None:
+            raise Unsupported(node, f'it is a constant of dtype {dtype.name}')
+        if np.ndim(value) == 0:
+            return _scalar_literal(value, dtype)
+        name = self.fresh('c')
+        self.constants.append(np.ascontiguousarray(value, dtype=dtype.np_dtype))
+        self.constant_names.append(name)
+        return name
+
+    def emit_form(self, node, inputs, depth):
+        form = native_form(node.opdef)
+        if form is None:
+            raise Unsupported(node, 'the op has no native lowering')
+        if len(node.specs) != 1:
+            raise Unsupported(node, 'the op has several outputs')
+        attrs = {key: _literal(value) for key, value in
+                 {**node.opdef.defaults, **node.attrs}.items()
+                 if not key.startswith('_') and '{' + key + '}' in form}
+        out = self.fresh('v')
+        self.line(depth, f'{out} = {_cast(node, form.format(*inputs, **attrs), node.specs[0])}')
+        return [out]
+
+    def emit_if(self, node, inputs, depth):
+        outs = [self.fresh('v') for _ in node.specs]
+        self.line(depth, f'if {inputs[0]}:')
+        for branch, header in zip(node.branches, (None, 'else:')):
+            if header:
+                self.line(depth, header)
+            start = len(self.lines)
+            results = self.emit(branch, inputs[1:], depth + 1)
+            if outs:
+                self.line(depth + 1, f'{_targets(outs)} = {_targets(results)}')
+            elif len(self.lines) == start:
+                self.line(depth + 1, 'pass')
+        return outs
+
+    def emit_while(self, node, inputs, depth):
+        for spec in node.specs:
+            if spec[0] is not dtypes.variant:
+                _cast(node, '', spec)  # raises for a loop variable native code cannot hold
+        loop_vars = [self.fresh('w') for _ in inputs]
+        cond, body = node.branches
+        if loop_vars:
+            self.line(depth, f'{_targets(loop_vars)} = {_targets(inputs)}')
+        counted = node.attrs.get('_counted')
+        if counted is not None:
+            self.emit_counted(node, loop_vars, counted, depth)
+            return list(loop_vars[:len(node.specs)])
+        self.line(depth, 'while True:')
+        (keep_going,) = self.emit(cond, loop_vars, depth + 1)
+        self.line(depth + 1, f'if not {keep_going}:')
+        self.line(depth + 2, 'break')
+        results = self.emit(body, loop_vars, depth + 1)
+        self.assign_changed(loop_vars, results, depth + 1, skip=None)
+        return list(loop_vars[:len(node.specs)])
+
+    def emit_counted(self, node, loop_vars, counted, depth):
+        """`for j in range(start, limit, step)`, the counter cast to its dtype in the body."""
+        k, (kind, limit), step, increment = counted
+        dtype = _np_name(node.specs[k][0])
+        if kind == 'param':
+            limit = loop_vars[limit]
+        else:
+            limit = _scalar_literal(limit, node.specs[k][0])
+        step = _scalar_literal(step, node.specs[k][0])
+        start, j = self.fresh('s'), self.fresh('j')
+        counter = loop_vars[k]
+        self.line(depth, f'{start} = {counter}')
+        self.line(depth, f'for {j} in range({start}, {limit}, {step}):')
+        self.line(depth + 1, f'{counter} = to_{dtype}({j})')
+        results = self.emit(node.branches[1], loop_vars, depth + 1, skip={id(increment)})
+        self.assign_changed(loop_vars, results, depth + 1, skip=k)
+        self.line(depth, f'{counter} = to_{dtype}(counted_end({start}, {limit}, {step}))')
+
+    def assign_changed(self, loop_vars, results, depth, skip):
+        changed = [(var, new) for i, (var, new) in enumerate(zip(loop_vars, results))
+                   if i != skip and var != new]
+        if changed:
+            self.line(depth, f'{_targets([v for v, _ in changed])} = '
+                             f'{_targets([n for _, n in changed])}')
+
+
+def native_form(opdef):
+    """The op's expression template for native code, or None."""
+    return opdef.native
+
+
+def _targets(names):
+    return ', '.join(names) + (',' if len(names) == 1 else '')
+
+
+# ---- ops lowered here: their form depends on operand values or they hold lists -------------------
+
+def _constant_value(lowering, ref):
+    node, _ = ref
+    return node.attrs['value'] if node.type == 'Const' else None
+
+
+def _reduction(function):
+    def lower(lowering, node, inputs, depth):
+        x_spec = _spec(node.inputs[0])
+        axes = _constant_value(lowering, node.inputs[1])
+        rank = x_spec[1].rank
+        if axes is None or rank is None:
+            raise Unsupported(node, 'its axes or its input rank are not known when tracing')
+        axes = {int(a) % rank for a in np.ravel(axes)} if rank else set()
+        out = lowering.fresh('v')
+        if rank == 0 or not axes:
+            expr = inputs[0]
+        elif axes == set(range(rank)):
+            expr = f'{function}({inputs[0]})'
+            if node.attrs.get('keep_dims'):
+                expr = f'np.full({(1,) * rank!r}, {expr})'
+        elif len(axes) == 1 and function in ('np.sum', 'np.prod') and \
+                not node.attrs.get('keep_dims'):
+            expr = f'{function}({inputs[0]}, axis={axes.pop()})'
+        else:
+            raise Unsupported(node, 'native code reduces over all axes or one (sum, prod)')
+        lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
+        return [out]
+    return lower
+
+
+def _reshape(lowering, node, inputs, depth):
+    shape = node.specs[0][1]
+    if not shape.is_fully_defined():
+        raise Unsupported(node, 'its output shape is not known when tracing')
+    out = lowering.fresh('v')
+    expr = f'np.ascontiguousarray({inputs[0]}).reshape({tuple(shape.as_list())!r})'
+    if shape.rank == 0:
+        expr = f'{inputs[0]}'
+    lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
+    return [out]
+
+
+def _fill(lowering, node, inputs, depth):
+    rank = node.specs[0][1].rank
+    if rank is None:
+        raise Unsupported(node, 'its output rank is not known when tracing')
+    dims = ', '.join(f'int({inputs[0]}[{i}])' for i in range(rank))
+    out = lowering.fresh('v')
+    lowering.line(depth, f'{out} = {_cast(node, f"np.full(({dims},), {inputs[1]})", node.specs[0])}')
+    return [out]
+
+
+def _pack(lowering, node, inputs, depth):
+    if _only_indexes(lowering, node):
+        return [None]  # StridedSlice reads the packed scalars directly
+    axis = node.attrs.get('axis', 0)
+    out = lowering.fresh('v')
+    if all(_spec(ref)[1].rank == 0 for ref in node.inputs):
+        expr = f'np.array([{", ".join(inputs)}])'
+    elif axis == 0:
+        expr = f'np.stack(({", ".join(inputs)},))'
+    else:
+        raise Unsupported(node, 'native code stacks arrays along axis 0 only')
+    lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
+    return [out]
+
+
+def _only_indexes(lowering, node):
+    users = lowering.uses.get((id(node), 0), [])
+    return bool(users) and all(user != 'output' and user.opdef is array.STRIDED_SLICE and
+                               position > 0 for user, position in users)
+
+
+def _index_items(lowering, node, ref, names):
+    """Per dimension, the expression of begin/end/stride `ref` (a Const or a Pack of scalars)."""
+    value = _constant_value(lowering, ref)
+    if value is not None:
+        return [repr(int(v)) for v in np.ravel(value)]
+    producer, _ = ref
+    if producer.opdef is array.PACK and all(_spec(r)[1].rank == 0 for r in producer.inputs):
+        return [names(r) for r in producer.inputs]
+    raise Unsupported(node, 'its begin, end and strides are not scalars known to native code')
+
+
+def _strided_slice(lowering, node, inputs, depth):
+    masks = {k: node.attrs.get(k, 0) for k in ('begin_mask', 'end_mask', 'ellipsis_mask',
+                                                'new_axis_mask', 'shrink_axis_mask')}
+    if masks['ellipsis_mask'] or masks['new_axis_mask']:
+        raise Unsupported(node, 'native code slices without `...` and `None`')
+    x_shape = _spec(node.inputs[0])[1]
+    if x_shape.rank is None:
+        raise Unsupported(node, 'its input rank is not known when tracing')
+    names = lowering.value_names
+    begin, end, strides = (_index_items(lowering, node, ref, names) for ref in node.inputs[1:])
+    items = []
+    for k, (b, e, s) in enumerate(zip(begin, end, strides)):
+        bit = 1 << k
+        if masks['shrink_axis_mask'] & bit:
+            items.append(f'check_index({b}, {inputs[0]}.shape[{k}])')
+        else:
+            items.append(f'{"" if masks["begin_mask"] & bit else b}:'
+                         f'{"" if masks["end_mask"] & bit else e}:{s}')
+    out = lowering.fresh('v')
+    expr = f'{inputs[0]}[{", ".join(items)}{"," if len(items) == 1 else ""}]'
+    lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
+    return [out]
+
+
+def _gather(lowering, node, inputs, depth):
+    axis = _constant_value(lowering, node.inputs[2])
+    if axis is None or int(axis) != 0 or _spec(node.inputs[1])[1].rank != 0:
+        raise Unsupported(node, 'native code gathers one scalar index along axis 0')
+    out = lowering.fresh('v')
+    expr = f'{inputs[0]}[check_index({inputs[1]}, {inputs[0]}.shape[0])]'
+    lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
+    return [out]
+
+
+def _list_reserve(lowering, node, inputs, depth):
+    dtype, dims = lowering.lists.layout(node, (node, 0))
+    out = lowering.fresh('t')
+    size = f'int({inputs[0]})'
+    lowering.line(depth, f'{out} = (np.empty(({size}, {"".join(f"{d}, " for d in dims)}), '
+                         f'np.{dtype}), np.zeros({size}, np.bool_))')
+    return [out]
+
+
+def _list_set(lowering, node, inputs, depth):
+    handle, index, item = inputs
+    lowering.lists.layout(node, node.inputs[0])
+    out = lowering.fresh('t')
+    if lowering.lists.in_place(node.inputs[0]):
+        lowering.line(depth, f'{out} = {handle}')
+    else:
+        lowering.line(depth, f'{out} = ({handle}[0].copy(), {handle}[1].copy())')
+    lowering.line(depth, f'list_set({out}[0], {out}[1], {index}, {item})')
+    return [out]
+
+
+def _list_get(lowering, node, inputs, depth):
+    handle, index = inputs
+    lowering.lists.layout(node, node.inputs[0])
+    out = lowering.fresh('v')
+    expr = f'list_get({handle}[0], {handle}[1], {index})'
+    if node.specs[0][1].rank:
+        expr += '.copy()'
+    lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
+    return [out]
+
+
+def _list_stack(lowering, node, inputs, depth):
+    (handle,) = inputs
+    dtype, dims = lowering.lists.layout(node, node.inputs[0])
+    out = lowering.fresh('v')
+    users = [u for u, _ in lowering.uses.get(_key(node.inputs[0]), [])]
+    alone = all(u != 'output' and u.opdef in _READS for u in users)
+    lowering.line(depth, f'list_check_written({handle}[1])')
+    expr = f'{handle}[0]' if alone and lowering.lists.in_place(node.inputs[0]) else \
+        f'{handle}[0].copy()'
+    lowering.line(depth, f'{out} = {expr}')
+    return [out]
+
+
+def _list_length(lowering, node, inputs, depth):
+    out = lowering.fresh('v')
+    lowering.line(depth, f'{out} = to_int32(len({inputs[0]}[1]))')
+    return [out]
+
+
+SPECIAL = {
+    **{opdef: _reduction(function) for opdef, function in (
+        (reduce.OPS['reduce_sum'], 'np.sum'), (reduce.OPS['reduce_mean'], 'np.mean'),
+        (reduce.OPS['reduce_max'], 'np.max'), (reduce.OPS['reduce_min'], 'np.min'),
+        (reduce.OPS['reduce_prod'], 'np.prod'), (reduce.OPS['reduce_any'], 'np.any'),
+        (reduce.OPS['reduce_all'], 'np.all'))},
+    array.RESHAPE: _reshape,
+    array.FILL: _fill,
+    array.PACK: _pack,
+    array.STRIDED_SLICE: _strided_slice,
+    array.GATHER: _gather,
+    list_ops.RESERVE: _list_reserve,
+    list_ops.SET_ITEM: _list_set,
+    list_ops.GET_ITEM: _list_get,
+    list_ops.STACK: _list_stack,
+    list_ops.LENGTH: _list_length,
+}
+
+
+def lowerable(opdef):
+    """Whether native code can hold `opdef` (for some operands)."""
+    return opdef in SPECIAL or native_form(opdef) is not None or opdef.structured is not None \
+        or opdef.name in ('Const', 'Placeholder')
+
+
+def lower(program):
+    """The NativeSource of `program` (already optimized); raises Unsupported."""
+    lowering = Lowering(program)
+    params = [f'p{i}' for i in range(len(program.params))]
+    args = []
+    for name, node in zip(params, program.params):
+        dtype, shape = node.specs[0]
+        if dtype is dtypes.resource or _np_name(dtype) is None:
+            raise Unsupported(node, f'it is an input of dtype {dtype.name}')
+        if shape.rank == 0:  # a 0-d array argument becomes a scalar
+            lowering.line(1, f'{name}s = to_{_np_name(dtype)}({name})')
+            name = f'{name}s'
+        args.append(name)
+    results = lowering.emit(program, args, 1)
+    for ref, result in zip(program.outputs, results):
+        if _spec(ref)[0] is dtypes.variant or result is None:
+            raise Unsupported(ref[0], 'its value is a TensorArray returned from the function; '
+                                      'return .stack() instead')
+    header = f'def native({", ".join(params + lowering.constant_names)}):'
+    source = '\n'.join([header] + lowering.lines +
+                       [f'    return ({"".join(r + ", " for r in results)})']) + '\n'
+    return NativeSource(source, lowering.constants,
+                        [_spec(ref) for ref in program.outputs])
