@@ -214,17 +214,38 @@ def check_index(index, size):
 
 
 @_export
-@numba.njit(cache=True)
 def list_set(data, written, index, item):
-    """data[index] = item: element by element (numba's array assignment compiles slowly)."""
-    if index < 0 or index >= data.shape[0]:
-        raise IndexError('TensorArray index out of range')
-    row = data[index:index + 1].reshape(-1)
-    flat = np.asarray(item).reshape(-1) if np.asarray(item).flags.c_contiguous else \
-        np.ascontiguousarray(np.asarray(item)).reshape(-1)
-    for k in range(row.shape[0]):
-        row[k] = flat[k]
-    written[index] = True
+    raise NotImplementedError
+
+
+@overload(list_set)
+def _list_set(data, written, index, item):
+    """data[index] = item, written out per element (numba's array assignment compiles
+    slowly)."""
+    if not isinstance(item, types.Array):
+        def set_scalar(data, written, index, item):
+            if index < 0 or index >= data.shape[0]:
+                raise IndexError('TensorArray index out of range')
+            data[index] = item
+            written[index] = True
+        return set_scalar
+    if item.ndim == 1:
+        def set_row(data, written, index, item):
+            if index < 0 or index >= data.shape[0]:
+                raise IndexError('TensorArray index out of range')
+            for k in range(item.shape[0]):
+                data[index, k] = item[k]
+            written[index] = True
+        return set_row
+
+    def set_array(data, written, index, item):
+        if index < 0 or index >= data.shape[0]:
+            raise IndexError('TensorArray index out of range')
+        row = data[index]
+        for k in np.ndindex(item.shape):
+            row[k] = item[k]
+        written[index] = True
+    return set_array
 
 
 @_export

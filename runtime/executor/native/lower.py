@@ -253,8 +253,14 @@ class Lowering:
         names.update(((id(p), 0), a) for p, a in zip(program.params, args))
         uses = _uses(program)
         self.uses.update(uses)
+        chains = _chains(program.nodes, uses)
         for node in program.nodes:
             if id(node) in skip:
+                continue
+            chain = chains.get(id(node))
+            if chain is not None:
+                if chain[0] is node:
+                    self.emit_chain(chain, depth)
                 continue
             opdef = node.opdef
             if opdef.name == 'Placeholder':
@@ -291,7 +297,7 @@ class Lowering:
         self.constant_names.append(name)
         return name
 
-    def emit_form(self, node, inputs, depth):
+    def emit_form(self, node, inputs, depth, out=None):
         form = native_form(node.opdef)
         if form is None:
             raise Unsupported(node, 'the op has no native lowering')
@@ -300,9 +306,21 @@ class Lowering:
         attrs = {key: _literal(value) for key, value in
                  {**node.opdef.defaults, **node.attrs}.items()
                  if not key.startswith('_') and '{' + key + '}' in form}
-        out = self.fresh('v')
+        out = out or self.fresh('v')
         self.line(depth, f'{out} = {_cast(node, form.format(*inputs, **attrs), node.specs[0])}')
         return [out]
+
+    def emit_chain(self, chain, depth):
+        """k nodes of one op, each feeding the next at one operand (an unrolled loop, such as
+        the seed's `power`), written as a loop: one call site to compile, not k."""
+        first, second = chain[0], chain[1]
+        position = next(p for p, ref in enumerate(second.inputs) if ref[0] is first)
+        inputs = [self.names.get(_key(ref)) for ref in first.inputs]
+        (out,) = self.emit_form(first, inputs, depth)
+        inputs[position] = out
+        self.line(depth, f'for _ in range({len(chain) - 1}):')
+        self.emit_form(second, inputs, depth + 1, out)
+        self.names[(id(chain[-1]), 0)] = out
 
     def emit_if(self, node, inputs, depth):
         outs = [self.fresh('v') for _ in node.specs]
@@ -362,6 +380,51 @@ class Lowering:
         if changed:
             self.line(depth, f'{_targets([v for v, _ in changed])} = '
                              f'{_targets([n for _, n in changed])}')
+
+
+_MIN_CHAIN = 4
+
+
+def _chains(nodes, uses):
+    """id of each node in a chain -> the chain: runs of at least _MIN_CHAIN nodes written from
+    one native form, with equal attrs and specs, each the only user of the one before, which
+    it takes at one fixed operand, all other operands the same values."""
+    chains = {}
+    i = 0
+    while i < len(nodes):
+        j, position = i, None
+        while j + 1 < len(nodes):
+            link = _link(nodes[i], nodes[j], nodes[j + 1], uses)
+            if link is None or position is not None and link != position:
+                break
+            position = link
+            j += 1
+        if j + 1 - i >= _MIN_CHAIN:
+            chain = nodes[i:j + 1]
+            chains.update((id(node), chain) for node in chain)
+        i = j + 1
+    return chains
+
+
+def _link(first, previous, node, uses):
+    """The operand position at which `node` continues a chain after `previous`, or None."""
+    opdef = node.opdef
+    if opdef is not previous.opdef or native_form(opdef) is None or opdef in SPECIAL or \
+            opdef.structured or len(node.specs) != 1 or node.control or \
+            node.specs != previous.specs:
+        return None
+    positions = [p for p, (source, index) in enumerate(node.inputs) if source is previous]
+    if len(positions) != 1 or uses.get((id(previous), 0)) != [(node, positions[0])]:
+        return None
+    try:
+        if node.attrs != previous.attrs:
+            return None
+    except ValueError:  # attrs holding arrays
+        return None
+    position = positions[0]
+    same = all(p == position or (ref[0] is other[0] and ref[1] == other[1])
+               for p, (ref, other) in enumerate(zip(node.inputs, first.inputs)))
+    return position if same else None
 
 
 def native_form(opdef):
