@@ -70,7 +70,7 @@ def load(numba, source, name):
             f.write(text)
         os.replace(temporary, path)
     module = sys.modules.get(module_name)
-    if module is None:  # numba finds the module of a cached function by name
+    if getattr(module, '__file__', None) != path:  # numba finds a cached function's module by name
         spec = importlib.util.spec_from_file_location(module_name, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)

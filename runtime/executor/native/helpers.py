@@ -250,6 +250,15 @@ def _list_set(data, written, index, item):
 
 @_export
 @numba.njit(cache=True)
+def check_bounds(index, size):
+    """`index` if 0 <= index < size (gather indices do not count from the end)."""
+    if index < 0 or index >= size:
+        raise IndexError('index out of range')
+    return index
+
+
+@_export
+@numba.njit(cache=True)
 def list_get(data, written, index):
     if index < 0 or index >= data.shape[0] or not written[index]:
         raise IndexError('TensorArray read of an element never written')

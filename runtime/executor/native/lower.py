@@ -458,11 +458,14 @@ def _reduction(function):
             expr = f'{function}({inputs[0]})'
             if node.attrs.get('keep_dims'):
                 expr = f'np.full({(1,) * rank!r}, {expr})'
-        elif len(axes) == 1 and function in ('np.sum', 'np.prod') and \
+        elif len(axes) == 1 and function in ('np.sum', 'np.mean') and \
                 not node.attrs.get('keep_dims'):
-            expr = f'{function}({inputs[0]}, axis={axes.pop()})'
+            axis = axes.pop()
+            expr = f'np.sum({inputs[0]}, axis={axis})'
+            if function == 'np.mean':  # integer means truncate toward zero, as the cast does
+                expr = f'{expr} / {inputs[0]}.shape[{axis}]'
         else:
-            raise Unsupported(node, 'native code reduces over all axes or one (sum, prod)')
+            raise Unsupported(node, 'native code reduces over all axes, or over one with sum and mean')
         lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
         return [out]
     return lower
@@ -474,10 +477,60 @@ def _reshape(lowering, node, inputs, depth):
         raise Unsupported(node, 'its output shape is not known when tracing')
     out = lowering.fresh('v')
     expr = f'np.ascontiguousarray({inputs[0]}).reshape({tuple(shape.as_list())!r})'
-    if shape.rank == 0:
-        expr = f'{inputs[0]}'
+    if _spec(node.inputs[0])[1].rank == 0:
+        expr = inputs[0] if shape.rank == 0 else f'np.full({tuple(shape.as_list())!r}, {inputs[0]})'
+    elif shape.rank == 0:
+        expr = f'np.ascontiguousarray({inputs[0]}).reshape(-1)[0]'
     lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
     return [out]
+
+
+def _transpose(lowering, node, inputs, depth):
+    perm = _constant_value(lowering, node.inputs[1])
+    if perm is None:
+        raise Unsupported(node, 'its permutation is not known when tracing')
+    out = lowering.fresh('v')
+    expr = f'np.ascontiguousarray({inputs[0]}.transpose({tuple(int(p) for p in perm)!r}))'
+    lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
+    return [out]
+
+
+def _concat(lowering, node, inputs, depth):
+    axis = _constant_value(lowering, node.inputs[-1])
+    rank = node.specs[0][1].rank
+    if axis is None or rank is None:
+        raise Unsupported(node, 'its axis or rank is not known when tracing')
+    out = lowering.fresh('v')
+    expr = f'np.concatenate(({", ".join(inputs[:-1])},), axis={int(axis) % rank})'
+    lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
+    return [out]
+
+
+def _shape_of(lowering, node, inputs, depth):
+    """Shape, Size and Rank of an array whose rank is known."""
+    rank = _spec(node.inputs[0])[1].rank
+    if rank is None:
+        raise Unsupported(node, 'its input rank is not known when tracing')
+    x = inputs[0]
+    expr = {array.SHAPE: f'np.array([{"".join(f"{x}.shape[{i}], " for i in range(rank))}])'
+            if rank else 'np.zeros(0, np.int64)',
+            array.SIZE: f'{x}.size' if rank else '1',
+            array.RANK: repr(rank)}[node.opdef]
+    out = lowering.fresh('v')
+    lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
+    return [out]
+
+
+def _arg_reduction(function):
+    def lower(lowering, node, inputs, depth):
+        axis = _constant_value(lowering, node.inputs[1])
+        rank = _spec(node.inputs[0])[1].rank
+        if axis is None or rank != 1:
+            raise Unsupported(node, 'native code takes argmax/argmin of vectors')
+        out = lowering.fresh('v')
+        lowering.line(depth, f'{out} = {_cast(node, f"{function}({inputs[0]})", node.specs[0])}')
+        return [out]
+    return lower
 
 
 def _fill(lowering, node, inputs, depth):
@@ -551,7 +604,7 @@ def _gather(lowering, node, inputs, depth):
     if axis is None or int(axis) != 0 or _spec(node.inputs[1])[1].rank != 0:
         raise Unsupported(node, 'native code gathers one scalar index along axis 0')
     out = lowering.fresh('v')
-    expr = f'{inputs[0]}[check_index({inputs[1]}, {inputs[0]}.shape[0])]'
+    expr = f'{inputs[0]}[check_bounds({inputs[1]}, {inputs[0]}.shape[0])]'
     lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
     return [out]
 
@@ -579,12 +632,13 @@ def _list_set(lowering, node, inputs, depth):
 
 def _list_get(lowering, node, inputs, depth):
     handle, index = inputs
-    lowering.lists.layout(node, node.inputs[0])
+    _, dims = lowering.lists.layout(node, node.inputs[0])
     out = lowering.fresh('v')
     expr = f'list_get({handle}[0], {handle}[1], {index})'
-    if node.specs[0][1].rank:
+    if dims:
         expr += '.copy()'
-    lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
+    spec = (node.specs[0][0], TensorShape(dims))
+    lowering.line(depth, f'{out} = {_cast(node, expr, spec)}')
     return [out]
 
 
@@ -614,6 +668,15 @@ SPECIAL = {
         (reduce.OPS['reduce_prod'], 'np.prod'), (reduce.OPS['reduce_any'], 'np.any'),
         (reduce.OPS['reduce_all'], 'np.all'))},
     array.RESHAPE: _reshape,
+    array.EXPAND_DIMS: _reshape,
+    array.SQUEEZE: _reshape,
+    array.TRANSPOSE: _transpose,
+    array.CONCAT: _concat,
+    array.SHAPE: _shape_of,
+    array.SIZE: _shape_of,
+    array.RANK: _shape_of,
+    reduce.ARGMAX: _arg_reduction('np.argmax'),
+    reduce.ARGMIN: _arg_reduction('np.argmin'),
     array.FILL: _fill,
     array.PACK: _pack,
     array.STRIDED_SLICE: _strided_slice,
