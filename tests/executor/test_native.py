@@ -1,8 +1,9 @@
 """`jit_compile=True`: graphs compiled to native code with numba give the default executor's
 results, report what they cannot compile, and compile once.
 
-numba compiles slowly, so each program here is compiled once per session (the Functions are
-module-level) and covers many ops; the bench workloads of tools/bench_jit.py run too.
+numba compiles slowly (seconds for array-heavy graphs on a cold cache), so each program here
+covers many ops and is compiled once; `pytest --jit tests/runtime tests/autograph` runs the
+other graph tests natively (see tests/conftest.py and docs/jit.md).
 """
 import os
 import sys
@@ -95,11 +96,25 @@ def float_math(x, s):
     z = rt.square(x) / (x + 5.0) + rt.floor(x) + rt.ceil(x) * rt.round(x * s)
     w = rt.relu(x - 0.5) + rt.clip_by_value(x, -1.0, 1.0) + rt.log(rt.abs(x) + 1.0)
     u = rt.sin(s) * rt.cos(s) + s ** 2.0 - x // 2.0 + x % 3.0
-    return y, z, w, u, rt.reduce_sum(y + w), rt.reduce_mean(z, axis=0), rt.reduce_max(u)
+    return y, z, w, u
 
 
-def test_float_math_on_arrays_and_scalars_matches_within_1e_6():
+def test_float_math_matches_within_1e_6():
     default, jit = both(float_math)
+    for x, s in [(-3.0, 0.5), (0.25, -2.25), (2.5, 1.5)]:
+        args = rt.constant(x), rt.constant(s)
+        for got, expected in zip(jit(*args), default(*args)):
+            assert_same(got, expected)
+
+
+def arrays(x, s):
+    """Elementwise ops with broadcasting, and reductions."""
+    y = rt.exp(-x) * s + rt.maximum(x, 0.0)
+    return y, rt.reduce_sum(y), rt.reduce_mean(y, axis=0), rt.reduce_max(x - s), x[1] / y
+
+
+def test_array_math_and_reductions_match_within_1e_6():
+    default, jit = both(arrays)
     x = rt.constant(np.linspace(-3, 3, 12, dtype=np.float32).reshape(3, 4))
     for s in (rt.constant(0.5), rt.constant(-2.25)):
         for got, expected in zip(jit(x, s), default(x, s)):
@@ -129,10 +144,7 @@ def indexing(x, i):
     reversed_column = x[::-1, 1]
     picked = rt.gather(x, rt.abs(i))
     flat = rt.reshape(x, [-1])
-    joined = rt.concat([x, x * 2.0], axis=1)
-    return (row, rows, reversed_column, picked, flat[i * 2], rt.transpose(x),
-            joined, rt.reduce_sum(x, axis=0), rt.expand_dims(row, 0), rt.argmax(flat, axis=0),
-            rt.shape(rt.reshape(flat, [4, 3]))[0] + rt.size(x), rt.range(i, 10, 3))
+    return row, rows, reversed_column, picked, flat[i * 2], rt.transpose(x)
 
 
 def test_indexing_slicing_and_reshaping():

@@ -273,6 +273,128 @@ def list_check_written(written):
             raise IndexError('TensorArray.stack(): elements were never written')
 
 
+# ---- reductions as loops: numba's np.sum(axis=...) and np.max take seconds to compile -----------
+
+def _accumulator(numba_type):
+    """The accumulator's start for sums of `numba_type` elements: float64 or int64."""
+    dtype = numba_type.dtype
+    return 0.0 if isinstance(dtype, types.Float) else 0
+
+
+@_export
+def sum_all(x):
+    raise NotImplementedError
+
+
+@overload(sum_all)
+def _sum_all(x):
+    start = _accumulator(x)
+
+    def implement(x):
+        total = start
+        for value in np.ascontiguousarray(x).ravel():
+            total += value
+        return total
+    return implement
+
+
+@_export
+def prod_all(x):
+    raise NotImplementedError
+
+
+@overload(prod_all)
+def _prod_all(x):
+    start = 1.0 if isinstance(x.dtype, types.Float) else 1
+
+    def implement(x):
+        total = start
+        for value in np.ascontiguousarray(x).ravel():
+            total *= value
+        return total
+    return implement
+
+
+@_export
+def mean_all(x):
+    raise NotImplementedError
+
+
+@overload(mean_all)
+def _mean_all(x):
+    return lambda x: sum_all(x) / x.size
+
+
+@_export
+@numba.njit(cache=True)
+def max_all(x):
+    flat = np.ascontiguousarray(x).ravel()
+    if flat.shape[0] == 0:
+        raise ValueError('zero-size array to reduction operation maximum')
+    best = flat[0]
+    for value in flat:
+        if value > best or value != value:
+            best = value
+            if value != value:
+                break
+    return best
+
+
+@_export
+@numba.njit(cache=True)
+def min_all(x):
+    flat = np.ascontiguousarray(x).ravel()
+    if flat.shape[0] == 0:
+        raise ValueError('zero-size array to reduction operation minimum')
+    best = flat[0]
+    for value in flat:
+        if value < best or value != value:
+            best = value
+            if value != value:
+                break
+    return best
+
+
+@_export
+@numba.njit(cache=True)
+def any_all(x):
+    for value in np.ascontiguousarray(x).ravel():
+        if value:
+            return True
+    return False
+
+
+@_export
+@numba.njit(cache=True)
+def all_all(x):
+    for value in np.ascontiguousarray(x).ravel():
+        if not value:
+            return False
+    return True
+
+
+@_export
+def sum_axis(x, axis):
+    raise NotImplementedError
+
+
+@overload(sum_axis)
+def _sum_axis(x, axis):
+    """Sum of a 2-D array over axis 0 or 1 (float64 or int64)."""
+    if x.ndim != 2:
+        return None
+    accumulator = np.float64 if isinstance(x.dtype, types.Float) else np.int64
+
+    def implement(x, axis):
+        rows, columns = x.shape
+        out = np.zeros(columns if axis == 0 else rows, accumulator)
+        for i in range(rows):
+            for j in range(columns):
+                out[j if axis == 0 else i] += x[i, j]
+        return out
+    return implement
+
+
 def namespace():
     """The globals of generated code: numpy and the helpers."""
     return {'np': np, **EXPORTS}
