@@ -250,6 +250,13 @@ def _list_set(data, written, index, item):
 
 @_export
 @numba.njit(cache=True)
+def list_check_index(written, index):
+    if index < 0 or index >= written.shape[0]:
+        raise IndexError('TensorArray index out of range')
+
+
+@_export
+@numba.njit(cache=True)
 def check_bounds(index, size):
     """`index` if 0 <= index < size (gather indices do not count from the end)."""
     if index < 0 or index >= size:

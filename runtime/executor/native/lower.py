@@ -237,6 +237,8 @@ class Lowering:
         self.lists = _Lists(program)
         self.uses = {}
         self.names = {}  # key of each value -> the local (or constant) holding it
+        self.fused = {}  # key of a value computed inside its user's loop -> its element
+        self.chained = set()  # ids of the nodes of chains
 
     def value_names(self, ref):
         return self.names[_key(ref)]
@@ -254,6 +256,7 @@ class Lowering:
         uses = _uses(program)
         self.uses.update(uses)
         chains = _chains(program.nodes, uses)
+        self.chained.update(chains)
         for node in program.nodes:
             if id(node) in skip:
                 continue
@@ -314,33 +317,60 @@ class Lowering:
     def emit_elementwise(self, node, form, inputs, attrs, out, depth):
         """An elementwise op on arrays of shapes known when tracing, as a loop nest over its
         output applying the scalar form: numba compiles that in a fraction of the time of its
-        array expressions. False when the op is not elementwise or a shape is unknown."""
+        array expressions. An op whose only user is such a loop over the same shape is fused
+        into it (no array in between). False when the op is not elementwise or a shape is
+        unknown."""
         dtype, shape = node.specs[0]
-        if not _elementwise(node.opdef) or not shape.rank or not shape.is_fully_defined():
-            return False
-        dims = shape.as_list()
-        indexes = [self.fresh('e') for _ in dims]
-        elements = []
-        for ref, name in zip(node.inputs, inputs):
-            operand = _spec(ref)[1]
-            if not operand.is_fully_defined() or operand.rank > len(dims):
-                return False
-            offset = len(dims) - operand.rank
-            at = []
-            for k, size in enumerate(operand.as_list()):
-                if size not in (1, dims[offset + k]):
-                    return False
-                at.append('0' if size != dims[offset + k] else indexes[offset + k])
-            elements.append(f'{name}[{", ".join(at)}]' if at else name)
         name = _np_name(dtype)
-        if name is None:
+        if name is None or not _elementwise(node.opdef) or not shape.rank or \
+                not shape.is_fully_defined() or \
+                any(not _spec(ref)[1].is_fully_defined() or _spec(ref)[1].rank > shape.rank or
+                    any(size not in (1, whole) for size, whole in zip(
+                        reversed(_spec(ref)[1].as_list()), reversed(shape.as_list())))
+                    for ref in node.inputs):
             return False
-        self.line(depth, f'{out} = np.empty({tuple(dims)!r}, np.{name})')
+
+        def element(indexes):
+            dims = shape.as_list()
+            elements = []
+            for ref, operand_name in zip(node.inputs, inputs):
+                fused = self.fused.pop(_key(ref), None)
+                if fused is not None:
+                    elements.append(fused(indexes))
+                    continue
+                operand = _spec(ref)[1].as_list()
+                offset = len(dims) - len(operand)
+                at = ['0' if size != dims[offset + k] else indexes[offset + k]
+                      for k, size in enumerate(operand)]
+                elements.append(f'{operand_name}[{", ".join(at)}]' if at else operand_name)
+            return f'to_{name}({form.format(*elements, **attrs)})'
+
+        if self.fusible(node):
+            self.fused[(id(node), 0)] = element
+            return True
+        self.line(depth, f'{out} = np.empty({tuple(shape.as_list())!r}, np.{name})')
+        indexes = self.loop_nest(shape.as_list(), depth)
+        self.line(depth + len(indexes), f'{out}[{", ".join(indexes)}] = {element(indexes)}')
+        return True
+
+    def loop_nest(self, dims, depth):
+        indexes = [self.fresh('e') for _ in dims]
         for k, (index, size) in enumerate(zip(indexes, dims)):
             self.line(depth + k, f'for {index} in range({size}):')
-        value = form.format(*elements, **attrs)
-        self.line(depth + len(dims), f'{out}[{", ".join(indexes)}] = to_{name}({value})')
-        return True
+        return indexes
+
+    def fusible(self, node):
+        """Whether `node`'s value is needed only as the elements of one loop over its shape:
+        an elementwise op of the same output shape, or a TensorArray write of it."""
+        users = self.uses.get((id(node), 0), [])
+        if len(users) != 1 or users[0][0] == 'output' or id(users[0][0]) in self.chained:
+            return False
+        user, position = users[0]
+        if user.opdef is list_ops.SET_ITEM:
+            return position == 2
+        return _elementwise(user.opdef) and user.opdef.native is not None and \
+            user.specs[0][1] == node.specs[0][1] and _spec(user.inputs[position])[1] == \
+            node.specs[0][1] and user.specs[0][1].is_fully_defined()
 
     def emit_chain(self, chain, depth):
         """k nodes of one op, each feeding the next at one operand (an unrolled loop, such as
@@ -663,13 +693,20 @@ def _list_reserve(lowering, node, inputs, depth):
 
 def _list_set(lowering, node, inputs, depth):
     handle, index, item = inputs
-    lowering.lists.layout(node, node.inputs[0])
+    _, dims = lowering.lists.layout(node, node.inputs[0])
     out = lowering.fresh('t')
     if lowering.lists.in_place(node.inputs[0]):
         lowering.line(depth, f'{out} = {handle}')
     else:
         lowering.line(depth, f'{out} = ({handle}[0].copy(), {handle}[1].copy())')
-    lowering.line(depth, f'list_set({out}[0], {out}[1], {index}, {item})')
+    fused = lowering.fused.pop(_key(node.inputs[2]), None)
+    if fused is None:
+        lowering.line(depth, f'list_set({out}[0], {out}[1], {index}, {item})')
+        return [out]
+    lowering.line(depth, f'list_check_index({out}[1], {index})')  # the item, row by row
+    indexes = lowering.loop_nest(dims, depth)
+    lowering.line(depth + len(dims), f'{out}[0][{", ".join([index] + indexes)}] = {fused(indexes)}')
+    lowering.line(depth, f'{out}[1][{index}] = True')
     return [out]
 
 
