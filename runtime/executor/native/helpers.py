@@ -250,6 +250,16 @@ def _list_set(data, written, index, item):
 
 @_export
 @numba.njit(cache=True)
+def list_reserve(size, template):
+    """A TensorList of `size` elements shaped like `template[0]`: (data, written)."""
+    if size < 0:
+        raise ValueError('TensorArray size must be non-negative')
+    return (np.empty((size,) + template.shape[1:], template.dtype),
+            np.zeros(size, np.bool_))
+
+
+@_export
+@numba.njit(cache=True)
 def list_check_index(written, index):
     if index < 0 or index >= written.shape[0]:
         raise IndexError('TensorArray index out of range')

@@ -684,10 +684,11 @@ def _gather(lowering, node, inputs, depth):
 
 def _list_reserve(lowering, node, inputs, depth):
     dtype, dims = lowering.lists.layout(node, (node, 0))
+    template = lowering.fresh('c')  # an empty array of the element dtype and rank
+    lowering.constants.append(np.empty([0] + dims, dtype))
+    lowering.constant_names.append(template)
     out = lowering.fresh('t')
-    size = f'int({inputs[0]})'
-    lowering.line(depth, f'{out} = (np.empty(({size}, {"".join(f"{d}, " for d in dims)}), '
-                         f'np.{dtype}), np.zeros({size}, np.bool_))')
+    lowering.line(depth, f'{out} = list_reserve({inputs[0]}, {template})')
     return [out]
 
 
