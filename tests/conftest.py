@@ -49,11 +49,11 @@ def jit_mode(request, monkeypatch):
     if not request.config.getoption('--jit'):
         yield
         return
-    import runtime.executor
+    import runtime.graph
     from autograph.tracing import concrete
 
-    monkeypatch.setattr(runtime.executor, 'compile_graph', jit_where_possible)
-    monkeypatch.setattr(concrete, 'compile_graph', jit_where_possible)
+    for module in (runtime.executor, runtime.graph, concrete):
+        monkeypatch.setattr(module, 'compile_graph', jit_where_possible)
     yield
 
 

@@ -7,6 +7,7 @@ from runtime.executor import passes
 from runtime.executor.codegen import generate
 from runtime.executor.ir import lower
 from runtime.executor.passes.prune import reachable
+from runtime.ops.registry import PLACEHOLDER
 
 optimizations_enabled = True  # tests turn this off to compare against unoptimized runs
 
@@ -40,6 +41,6 @@ def evaluate_constant(tensor):
     program = lower(tensor.graph, [], [tensor])
     needed = reachable(program, [program.outputs[0][0]], with_stateful=False)
     program.nodes = [node for node in program.nodes if id(node) in needed]
-    if any(node.opdef.stateful or node.type == 'Placeholder' for node in program.nodes):
+    if any(node.opdef.stateful or node.opdef is PLACEHOLDER for node in program.nodes):
         return None
     return generate(passes.optimize(program))()[0]

@@ -15,8 +15,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from runtime import dtypes
-from runtime.ops import array, compare, list_ops, math, reduce, registry
+from runtime import convert, dtypes
+from runtime.ops import array, compare, infer, list_ops, math, reduce, registry
 from runtime.shapes import TensorShape
 
 
@@ -185,15 +185,15 @@ class _Lists:
                               node.attrs['element_shape'])
             elif opdef is list_ops.LENGTH:
                 self.describe(_key(node.inputs[0]))
-            structured = opdef.structured
-            if structured == 'while':
+            control_flow = opdef.control_flow
+            if control_flow == 'while':
                 cond, body = node.branches
                 for k, ref in enumerate(node.inputs):
                     if _spec(ref)[0] is dtypes.variant:
                         for other in ((id(cond.params[k]), 0), (id(body.params[k]), 0),
                                       _key(body.outputs[k]), (id(node), k)):
                             self.union(_key(ref), other)
-            elif structured == 'if':
+            elif control_flow == 'if':
                 for k, ref in enumerate(node.inputs[1:]):
                     if _spec(ref)[0] is dtypes.variant:
                         for branch in node.branches:
@@ -202,8 +202,7 @@ class _Lists:
                     if spec[0] is dtypes.variant:
                         for branch in node.branches:
                             self.union((id(node), k), _key(branch.outputs[k]))
-            elif opdef.native == '{0}' and node.inputs and \
-                    _spec(node.inputs[0])[0] is dtypes.variant:  # Identity
+            elif opdef is registry.IDENTITY and _spec(node.inputs[0])[0] is dtypes.variant:
                 self.union(_key(node.inputs[0]), out)
             for branch in node.branches:
                 self._link(branch)
@@ -266,17 +265,17 @@ class Lowering:
                     self.emit_chain(chain, depth)
                 continue
             opdef = node.opdef
-            if opdef.name == 'Placeholder':
+            if opdef is registry.PLACEHOLDER:
                 if (id(node), 0) not in names:
                     raise Unsupported(node, 'it is a placeholder that is not fed')
                 continue
-            if opdef.name == 'Const':
+            if opdef is registry.CONST:
                 names[(id(node), 0)] = self.constant(node)
                 continue
             inputs = [names.get(_key(ref)) for ref in node.inputs]
-            if opdef.structured == 'if':
+            if opdef.control_flow == 'if':
                 outs = self.emit_if(node, inputs, depth)
-            elif opdef.structured == 'while':
+            elif opdef.control_flow == 'while':
                 outs = self.emit_while(node, inputs, depth)
             else:
                 lower_op = SPECIAL.get(opdef)
@@ -472,7 +471,7 @@ def _link(first, previous, node, uses):
     """The operand position at which `node` continues a chain after `previous`, or None."""
     opdef = node.opdef
     if opdef is not previous.opdef or native_form(opdef) is None or opdef in SPECIAL or \
-            opdef.structured or len(node.specs) != 1 or node.control or \
+            opdef.control_flow or len(node.specs) != 1 or node.control or \
             node.specs != previous.specs:
         return None
     positions = [p for p, (source, index) in enumerate(node.inputs) if source is previous]
@@ -495,12 +494,13 @@ def _elementwise(opdef):
     return opdef.infer in _ELEMENTWISE_INFERENCE or opdef in (math.CAST, compare.SELECT)
 
 
-_ELEMENTWISE_INFERENCE = (registry.broadcast, registry.broadcast_bool, registry.same_as_input)
+_ELEMENTWISE_INFERENCE = (infer.broadcast, infer.broadcast_bool, infer.same_as_input)
 
 
 def native_form(opdef):
-    """The op's expression template for native code, or None."""
-    return opdef.native
+    """The op's expression template for native code (its native form, else its infix form),
+    or None."""
+    return opdef.native or opdef.infix
 
 
 def _targets(names):
@@ -511,7 +511,7 @@ def _targets(names):
 
 def _constant_value(lowering, ref):
     node, _ = ref
-    return node.attrs['value'] if node.type == 'Const' else None
+    return node.attrs['value'] if node.opdef is registry.CONST else None
 
 
 def _reduction(function):
@@ -643,7 +643,7 @@ def _index_items(lowering, node, ref, names):
     if value is not None:
         return [repr(int(v)) for v in np.ravel(value)]
     producer, _ = ref
-    if producer.opdef is array.PACK and all(_spec(r)[1].rank == 0 for r in producer.inputs):
+    if producer.opdef is convert.PACK and all(_spec(r)[1].rank == 0 for r in producer.inputs):
         return [names(r) for r in producer.inputs]
     raise Unsupported(node, 'its begin, end and strides are not scalars known to native code')
 
@@ -759,7 +759,7 @@ SPECIAL = {
     reduce.ARGMAX: _arg_reduction('np.argmax'),
     reduce.ARGMIN: _arg_reduction('np.argmin'),
     array.FILL: _fill,
-    array.PACK: _pack,
+    convert.PACK: _pack,
     array.STRIDED_SLICE: _strided_slice,
     array.GATHER: _gather,
     list_ops.RESERVE: _list_reserve,
@@ -772,8 +772,8 @@ SPECIAL = {
 
 def lowerable(opdef):
     """Whether native code can hold `opdef` (for some operands)."""
-    return opdef in SPECIAL or native_form(opdef) is not None or opdef.structured is not None \
-        or opdef.name in ('Const', 'Placeholder')
+    return opdef in SPECIAL or native_form(opdef) is not None or opdef.control_flow is not None \
+        or opdef in (registry.CONST, registry.PLACEHOLDER)
 
 
 def lower(program):
