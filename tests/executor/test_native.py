@@ -180,15 +180,18 @@ def loops(x, n):
     rows = rt.TensorArray(rt.int32, size=n)
     for k in rt.range(n):
         rows = rows.write(k, k * count)
-    return total, count, rows.stack(), rows.read(n - 1), rows.size()
+    forked = rows.write(0, 100)  # a TensorArray is a value: `rows` keeps its element 0
+    return total, count, rows.stack(), rows.read(n - 1), rows.size(), forked.stack()
 
 
 def test_loops_with_arrays_conds_and_tensor_arrays():
     default, jit = both(loops)
     x = rt.constant([1.0, 2.0, 3.0])
     for n in (rt.constant(1), rt.constant(6)):
-        for got, expected in zip(jit(x, n), default(x, n)):
+        results = jit(x, n)
+        for got, expected in zip(results, default(x, n)):
             assert_same(got, expected)
+        assert results[2].numpy()[0] == 0 and results[5].numpy()[0] == 100
 
 
 def test_an_op_without_a_native_lowering_fails_on_the_first_call_naming_it_and_the_line():

@@ -1,8 +1,10 @@
 """numba helpers that the native forms of ops call (see OpDef.native), and the dtype casts.
 
-Imported only when a `jit_compile=True` function is first called (it imports numba). The
+Imported only when a `jit_compile=True` function is first called (it imports numba). Most
 helpers are `overload`s: numba picks the implementation for the argument types when it compiles
-the caller, so one name serves scalars and arrays of every dtype at no run-time cost.
+the caller, so one name serves scalars and arrays of every dtype at no run-time cost; their
+Python bodies give the same meaning with numpy. The others are `njit(cache=True)` functions,
+compiled once per machine.
 Errors are raised with constant messages; the caller re-runs the graph with the default
 executor to report them with the op and the user's line (see runtime/executor/native).
 """
@@ -32,7 +34,9 @@ def _array_cast(np_type):
     target = numba.from_dtype(np.dtype(np_type))
 
     def stub(x):
-        raise NotImplementedError  # only called from numba-compiled code
+        """The Python meaning of the helper (numba compiles the overload below)."""
+        x = np.asarray(x)
+        return x != 0 if np_type is np.bool_ else x.astype(np_type, copy=False)
 
     stub.__name__ = f'as_{np.dtype(np_type).name}'
 
@@ -54,7 +58,9 @@ def _array_cast(np_type):
 def _scalar_cast(np_type):
     """A helper that returns a scalar of dtype `np_type` (from a scalar or a 0-d array)."""
     def stub(x):
-        raise NotImplementedError
+        """The Python meaning of the helper (numba compiles the overload below)."""
+        x = np.asarray(x)[()]
+        return np.bool_(x != 0) if np_type is np.bool_ else np_type(x)
 
     stub.__name__ = f'to_{np.dtype(np_type).name}'
     is_bool = np_type is np.bool_
@@ -83,7 +89,10 @@ for _np_type in NUMPY_TYPES:
 
 @_export
 def floordiv(x, y):
-    raise NotImplementedError
+    """x // y; integer division by zero raises ZeroDivisionError."""
+    if np.asarray(y).dtype.kind in 'iu' and not np.all(y):
+        raise ZeroDivisionError('Integer division by zero')
+    return x // y
 
 
 @overload(floordiv)
@@ -106,7 +115,10 @@ def _floordiv(x, y):
 
 @_export
 def floormod(x, y):
-    raise NotImplementedError
+    """x % y; integer division by zero raises ZeroDivisionError."""
+    if np.asarray(y).dtype.kind in 'iu' and not np.all(y):
+        raise ZeroDivisionError('Integer division by zero')
+    return x % y
 
 
 @overload(floormod)
@@ -129,7 +141,8 @@ def _floormod(x, y):
 
 @_export
 def select(condition, x, y):
-    raise NotImplementedError
+    """`x` where `condition` else `y`, elementwise."""
+    return np.where(condition, x, y)[()]
 
 
 @overload(select)
@@ -141,7 +154,7 @@ def _select(condition, x, y):
 
 @_export
 def zeros_like(x):
-    raise NotImplementedError
+    return np.zeros_like(x)[()]
 
 
 @overload(zeros_like)
@@ -153,7 +166,7 @@ def _zeros_like(x):
 
 @_export
 def ones_like(x):
-    raise NotImplementedError
+    return np.ones_like(x)[()]
 
 
 @overload(ones_like)
@@ -215,7 +228,11 @@ def check_index(index, size):
 
 @_export
 def list_set(data, written, index, item):
-    raise NotImplementedError
+    """Element `index` of a TensorList (`data`, `written`) becomes `item`."""
+    if index < 0 or index >= data.shape[0]:
+        raise IndexError('TensorArray index out of range')
+    data[index] = item
+    written[index] = True
 
 
 @overload(list_set)
@@ -300,7 +317,9 @@ def _accumulator(numba_type):
 
 @_export
 def sum_all(x):
-    raise NotImplementedError
+    """The sum of all elements, accumulated in float64 or int64."""
+    x = np.asarray(x)
+    return np.sum(x, dtype=np.float64 if x.dtype.kind == 'f' else np.int64)
 
 
 @overload(sum_all)
@@ -317,7 +336,9 @@ def _sum_all(x):
 
 @_export
 def prod_all(x):
-    raise NotImplementedError
+    """The product of all elements, accumulated in float64 or int64."""
+    x = np.asarray(x)
+    return np.prod(x, dtype=np.float64 if x.dtype.kind == 'f' else np.int64)
 
 
 @overload(prod_all)
@@ -334,7 +355,7 @@ def _prod_all(x):
 
 @_export
 def mean_all(x):
-    raise NotImplementedError
+    return sum_all(x) / np.size(x)
 
 
 @overload(mean_all)
@@ -392,7 +413,8 @@ def all_all(x):
 
 @_export
 def sum_axis(x, axis):
-    raise NotImplementedError
+    """The sums of a matrix over `axis`, accumulated in float64 or int64."""
+    return np.sum(x, axis=axis, dtype=np.float64 if x.dtype.kind == 'f' else np.int64)
 
 
 @overload(sum_axis)

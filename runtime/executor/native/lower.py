@@ -117,7 +117,8 @@ class _Lists:
         self.refs = {}
         self.element_shape = {}
         self.element_dtype = {}
-        self.shared = set()  # roots of lists whose old values stay visible after a write
+        self.owned = set()  # keys of list values that a write may update in place
+        self.unconsumed = set()  # keys of list values that are only read
         self.growing = set()
         self._collect(program)
 
@@ -145,26 +146,38 @@ class _Lists:
 
     def _collect(self, program):
         self._link(program)
-        for program_ in self._programs(program):
-            uses = _uses(program_)
-            order = {id(node): i for i, node in enumerate(program_.nodes)}
-            for key, users in uses.items():
-                if key not in self.parent:
-                    continue
-                consumers = [u for u in users if u[0] == 'output' or u[0].opdef not in _READS]
-                last_consumer = max((order[id(u[0])] for u in consumers if u[0] != 'output'),
-                                    default=len(program_.nodes))
-                late_read = any(u[0] != 'output' and u[0].opdef in _READS and
-                                order[id(u[0])] > last_consumer for u in users)
-                if len(consumers) > 1 or late_read:
-                    self.shared.add(key)
-        self.shared = {self.find(key) for key in self.shared}
+        self._ownership(program, set())
 
-    def _programs(self, program):
-        yield program
+    def _ownership(self, program, owned_params):
+        """Mark the list values of `program` a write may update in place: one consumer (a
+        write, loop, cond or output), no read after it, and, for a param, an owned value
+        outside (`owned_params`: the indices of those)."""
+        order = {id(node): i for i, node in enumerate(program.nodes)}
+        params = {(id(p), 0): k for k, p in enumerate(program.params)}
+        for key, users in _uses(program).items():
+            if key not in self.parent:
+                continue
+            consumers = [u for u in users if u[0] == 'output' or u[0].opdef not in _READS]
+            last = max((order[id(u[0])] for u in consumers if u[0] != 'output'),
+                       default=len(program.nodes))
+            late_read = any(u[0] != 'output' and u[0].opdef in _READS and order[id(u[0])] > last
+                            for u in users)
+            if len(consumers) <= 1 and not late_read and params.get(key, -1) in \
+                    owned_params | ({-1} if key not in params else set()):
+                self.owned.add(key)
+            if not consumers:
+                self.unconsumed.add(key)
         for node in program.nodes:
-            for branch in node.branches:
-                yield from self._programs(branch)
+            control_flow = node.opdef.control_flow
+            if control_flow == 'while':
+                owned = {k for k, ref in enumerate(node.inputs) if _key(ref) in self.owned}
+                cond, body = node.branches
+                self._ownership(cond, set())  # the body gets the values the condition saw
+                self._ownership(body, owned)
+            elif control_flow == 'if':
+                owned = {k for k, ref in enumerate(node.inputs[1:]) if _key(ref) in self.owned}
+                for branch in node.branches:
+                    self._ownership(branch, owned)
 
     def _link(self, program):
         for node in program.nodes:
@@ -221,7 +234,7 @@ class _Lists:
         return _np_name(dtype), shape.as_list()
 
     def in_place(self, ref):
-        return self.find(_key(ref)) not in self.shared
+        return _key(ref) in self.owned
 
 
 _READS = {list_ops.GET_ITEM, list_ops.STACK, list_ops.LENGTH}
@@ -727,10 +740,9 @@ def _list_stack(lowering, node, inputs, depth):
     (handle,) = inputs
     dtype, dims = lowering.lists.layout(node, node.inputs[0])
     out = lowering.fresh('v')
-    users = [u for u, _ in lowering.uses.get(_key(node.inputs[0]), [])]
-    alone = all(u != 'output' and u.opdef in _READS for u in users)
     lowering.line(depth, f'list_check_written({handle}[1])')
-    expr = f'{handle}[0]' if alone and lowering.lists.in_place(node.inputs[0]) else \
+    # no copy when nothing writes the list afterwards
+    expr = f'{handle}[0]' if _key(node.inputs[0]) in lowering.lists.unconsumed else \
         f'{handle}[0].copy()'
     lowering.line(depth, f'{out} = {expr}')
     return [out]
