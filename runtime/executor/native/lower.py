@@ -397,6 +397,7 @@ class Lowering:
         self.names[(id(chain[-1]), 0)] = out
 
     def emit_if(self, node, inputs, depth):
+        _check_depth(node, depth)
         outs = [self.fresh('v') for _ in node.specs]
         self.line(depth, f'if {inputs[0]}:')
         for branch, header in zip(node.branches, (None, 'else:')):
@@ -411,6 +412,7 @@ class Lowering:
         return outs
 
     def emit_while(self, node, inputs, depth):
+        _check_depth(node, depth)
         for spec in node.specs:
             if spec[0] is not dtypes.variant:
                 _cast(node, '', spec)  # raises for a loop variable native code cannot hold
@@ -457,6 +459,14 @@ class Lowering:
 
 
 _MIN_CHAIN = 4
+_MAX_DEPTH = 40  # Python refuses code nested 100 blocks deep; loop nests need some of them
+
+
+def _check_depth(node, depth):
+    if depth > _MAX_DEPTH:
+        raise Unsupported(node, f'its control flow is nested more than {_MAX_DEPTH} levels deep '
+                                f'(a long if/elif chain on tensors); use a lookup with '
+                                f'rt.gather or fewer branches')
 
 
 def _chains(nodes, uses):
