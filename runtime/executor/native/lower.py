@@ -380,7 +380,7 @@ class Lowering:
         user, position = users[0]
         if user.opdef is list_ops.SET_ITEM:
             return position == 2
-        return _elementwise(user.opdef) and user.opdef.native is not None and \
+        return _elementwise(user.opdef) and native_form(user.opdef) is not None and \
             user.specs[0][1] == node.specs[0][1] and _spec(user.inputs[position])[1] == \
             node.specs[0][1] and user.specs[0][1].is_fully_defined()
 
