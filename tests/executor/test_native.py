@@ -254,3 +254,11 @@ def test_jit_compile_none_or_false_uses_the_default_executor(jit_compile):
     assert f(rt.constant(10)).numpy() == 45
     run = f.get_concrete_function(rt.constant(10))._run
     assert not isinstance(run, native.NativePlan) and 'def run(' in run.source
+
+
+def test_elementwise_ops_fuse_into_their_user_with_no_array_in_between():
+    jit = ag.function(bench_jit.tensor_array_rows, jit_compile=True)
+    n = rt.constant(200)
+    jit(n)
+    source = jit.get_concrete_function(n)._run.source
+    assert 'np.empty(' not in source and 'list_set(' not in source  # rows written in place
