@@ -209,15 +209,29 @@ def test_an_op_without_a_native_lowering_fails_on_the_first_call_naming_it_and_t
     assert concrete is noisy.get_concrete_function(rt.constant(1))
 
 
-def test_a_variable_is_not_lowered():
-    v = rt.Variable(1.0)
+def test_variables_are_read_and_written_like_the_default_executor():
+    def make():
+        scale, count, total = rt.Variable(1.0), rt.Variable(0), rt.Variable(np.zeros(3, np.float32))
 
-    @ag.function(jit_compile=True)
-    def read(x):
-        return x + v
+        def step(x, n):
+            for _ in rt.range(n):
+                count.assign_add(1)
+                if x > 0:
+                    scale.assign(scale * 2.0)
+                else:
+                    scale.assign_sub(1.0)
+                total.assign(total + x)
+            return scale + x, count.read_value()
+        return step, (scale, count, total)
 
-    with pytest.raises(rt.errors.InvalidArgumentError, match='jit_compile=True'):
-        read(rt.constant(1.0))
+    (default_step, default_vars), (jit_step, jit_vars) = make(), make()
+    default, jit = ag.function(default_step), ag.function(jit_step, jit_compile=True)
+    for x, n in [(1.0, 3), (-1.0, 2), (0.5, 0)]:
+        args = rt.constant(x), rt.constant(n)
+        for got, expected in zip(jit(*args), default(*args)):
+            assert_same(got, expected)
+        for got, expected in zip(jit_vars, default_vars):
+            assert_same(got.read_value(), expected.read_value())
 
 
 def test_new_values_neither_retrace_nor_recompile(monkeypatch):

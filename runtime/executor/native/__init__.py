@@ -8,8 +8,8 @@ later calls go straight to the compiled code. numba is imported then, and only t
 
 When native code raises (an integer division by zero, an index out of range, a TensorArray
 element never written), the graph runs again with the default executor, which raises the
-same error naming the op and the user's line. Nothing stateful is lowered, so running again
-has no other effect.
+same error naming the op and the user's line. Variables are written back only when native
+code returns, and nothing else stateful is lowered, so running again has no other effect.
 """
 import threading
 
@@ -64,7 +64,9 @@ class NativePlan:
         except Unsupported as e:
             raise _unsupported_error(program, e.node, e.reason) from None
         function = cache.load(numba, native.source, program.name)
-        args = list(values) + native.constants
+        args = [value.value if i in native.variable_params else value
+                for i, value in enumerate(values)]
+        args += [storage.value for storage in native.storages] + native.constants
         try:
             function.compile(tuple(numba.typeof(v) for v in args))
         except numba.core.errors.NumbaError as e:
@@ -94,30 +96,49 @@ def _unsupported_error(program, node, reason):
 
 
 def _wrapper(function, native, default_plan, arity):
-    """A Python function calling `function` and giving outputs their numpy scalar types."""
+    """A Python function calling `function`: variables' values in, written values back to
+    their storages, outputs given their numpy scalar types."""
     params = [f'p{i}' for i in range(arity)]
-    constants = [f'c{i}' for i in range(len(native.constants))]
-    namespace = {'native': function, 'failed': _failed, 'default_plan': default_plan}
-    namespace.update(zip(constants, native.constants))
-    outs = []
-    for k, (dtype, shape) in enumerate(native.output_specs):
-        if shape.rank == 0:
-            namespace[f't{k}'] = dtype.np_dtype.type
-            outs.append(f't{k}(r[{k}])')
-        else:
-            outs.append(f'r[{k}]')
-    args = ', '.join(params + constants)
+    namespace = {'native': function, 'failed': failed, 'default_plan': default_plan}
+    arguments = [f'{p}.value' if i in native.variable_params else p
+                 for i, p in enumerate(params)]
+    for k, storage in enumerate(native.storages):
+        namespace[f's{k}'] = storage
+        arguments.append(f's{k}.value')
+    for k, constant in enumerate(native.constants):
+        namespace[f'c{k}'] = constant
+        arguments.append(f'c{k}')
+    outs = [_converted(namespace, f'r[{k}]', spec)
+            for k, spec in enumerate(native.output_specs)]
+    write_back = []
+    for k, (source, spec) in enumerate(native.written):
+        target = f'p{source}' if isinstance(source, int) else \
+            f's{native.storages.index(source)}'
+        value = _converted(namespace, f'r[{len(outs) + k}]', spec)
+        write_back.append(f'    {target}.value = {value}\n')
     source = (f'def run({", ".join(params)}):\n'
               f'    try:\n'
-              f'        r = native({args})\n'
+              f'        r = native({", ".join(arguments)})\n'
               f'    except Exception as e:\n'
               f'        return failed(e, default_plan, ({"".join(p + ", " for p in params)}))\n'
+              + ''.join(write_back) +
               f'    return ({"".join(o + ", " for o in outs)})\n')
     exec(compile(source, '<rt native call>', 'exec'), namespace)
     return namespace['run']
 
 
-def _failed(error, default_plan, values):
+def _converted(namespace, expr, spec):
+    """`expr` as a numpy scalar of the spec's dtype when its rank is 0 (numba returns Python
+    numbers), else as it is (an array of that dtype)."""
+    dtype, shape = spec
+    if shape.rank != 0:
+        return expr
+    name = f'to_{dtype.np_dtype.name}'
+    namespace[name] = dtype.np_dtype.type
+    return f'{name}({expr})'
+
+
+def failed(error, default_plan, values):
     """Native code raised: the default executor raises the same error, naming the op."""
     default_plan()(*values)
     raise errors.InvalidArgumentError(

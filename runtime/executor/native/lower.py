@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from runtime import convert, dtypes
-from runtime.ops import array, compare, infer, list_ops, math, reduce, registry
+from runtime.ops import array, compare, infer, list_ops, math, reduce, registry, state
 from runtime.shapes import TensorShape
 
 
@@ -33,6 +33,10 @@ class NativeSource(NamedTuple):
     source: str              # `def native(<params>, <constants>): ... return (<outputs>,)`
     constants: list          # array constants, passed after the params (scalars are literals)
     output_specs: list       # [(dtype, shape)] of the outputs
+    variable_params: list    # indices of the params that are variables (fed their storage)
+    storages: list           # VariableStorages of graph variables: their values follow the params
+    written: list            # [(param index or storage, (dtype, shape))] of the variables
+                             # written, whose final values follow the outputs
 
 
 # ---- the IR as this backend reads it: values are (node, output index) pairs ---------------------
@@ -251,6 +255,20 @@ class Lowering:
         self.names = {}  # key of each value -> the local (or constant) holding it
         self.fused = {}  # key of a value computed inside its user's loop -> its element
         self.chained = set()  # ids of the nodes of chains
+        self.variables = {}  # local holding a variable's value -> its VariableStorage or param
+        self.assigned = set()  # those locals that writes change
+
+    def variable(self, node, storage, source):
+        """The local holding the value of the variable `storage` (`source`: the param index
+        or the storage that gives its value at each call)."""
+        for name, (known, _) in self.variables.items():
+            if known is storage:
+                return name
+        if storage is None or storage.shape.rank is None or _np_name(storage.dtype) is None:
+            raise Unsupported(node, 'it is a variable whose dtype or rank native code cannot hold')
+        name = self.fresh('r')
+        self.variables[name] = (storage, source)
+        return name
 
     def value_names(self, ref):
         return self.names[_key(ref)]
@@ -414,12 +432,15 @@ class Lowering:
     def emit_while(self, node, inputs, depth):
         _check_depth(node, depth)
         for spec in node.specs:
-            if spec[0] is not dtypes.variant:
+            if spec[0] not in (dtypes.variant, dtypes.resource):
                 _cast(node, '', spec)  # raises for a loop variable native code cannot hold
-        loop_vars = [self.fresh('w') for _ in inputs]
+        # a variable passes through as the local holding its value, which its writes update
+        loop_vars = [name if name in self.variables else self.fresh('w') for name in inputs]
         cond, body = node.branches
-        if loop_vars:
-            self.line(depth, f'{_targets(loop_vars)} = {_targets(inputs)}')
+        fresh = [(var, name) for var, name in zip(loop_vars, inputs) if var != name]
+        if fresh:
+            self.line(depth, f'{_targets([v for v, _ in fresh])} = '
+                             f'{_targets([n for _, n in fresh])}')
         counted = node.attrs.get('_counted')
         if counted is not None:
             self.emit_counted(node, loop_vars, counted, depth)
@@ -705,6 +726,29 @@ def _gather(lowering, node, inputs, depth):
     return [out]
 
 
+def _var_handle(lowering, node, inputs, depth):
+    """A variable of a plain graph: its value is an argument, as for a resource input."""
+    return [lowering.variable(node, node.payload, node.payload)]
+
+
+def _read_variable(lowering, node, inputs, depth):
+    out = lowering.fresh('v')
+    lowering.line(depth, f'{out} = {inputs[0]}')
+    return [out]
+
+
+def _assign_variable(update):
+    def lower(lowering, node, inputs, depth):
+        variable, value = inputs
+        storage, _ = lowering.variables[variable]
+        expr = update.format(variable, value)
+        spec = (node.inputs[1][0].specs[node.inputs[1][1]][0], storage.shape)
+        lowering.line(depth, f'{variable} = {_cast(node, expr, spec)}')
+        lowering.assigned.add(variable)
+        return []
+    return lower
+
+
 def _list_reserve(lowering, node, inputs, depth):
     dtype, dims = lowering.lists.layout(node, (node, 0))
     template = lowering.fresh('c')  # an empty array of the element dtype and rank
@@ -784,6 +828,11 @@ SPECIAL = {
     convert.PACK: _pack,
     array.STRIDED_SLICE: _strided_slice,
     array.GATHER: _gather,
+    state.VAR_HANDLE: _var_handle,
+    state.READ: _read_variable,
+    state.ASSIGN: _assign_variable('{1}'),
+    state.ASSIGN_ADD: _assign_variable('{0} + {1}'),
+    state.ASSIGN_SUB: _assign_variable('{0} - {1}'),
     list_ops.RESERVE: _list_reserve,
     list_ops.SET_ITEM: _list_set,
     list_ops.GET_ITEM: _list_get,
@@ -803,9 +852,12 @@ def lower(program):
     lowering = Lowering(program)
     params = [f'p{i}' for i in range(len(program.params))]
     args = []
-    for name, node in zip(params, program.params):
+    for index, (name, node) in enumerate(zip(params, program.params)):
         dtype, shape = node.specs[0]
-        if dtype is dtypes.resource or _np_name(dtype) is None:
+        if dtype is dtypes.resource:
+            args.append(lowering.variable(node, node.payload, index))
+            continue
+        if _np_name(dtype) is None:
             raise Unsupported(node, f'it is an input of dtype {dtype.name}')
         if shape.rank == 0:  # a 0-d array argument becomes a scalar
             lowering.line(1, f'{name}s = to_{_np_name(dtype)}({name})')
@@ -816,8 +868,28 @@ def lower(program):
         if _spec(ref)[0] is dtypes.variant or result is None:
             raise Unsupported(ref[0], 'its value is a TensorArray returned from the function; '
                                       'return .stack() instead')
-    header = f'def native({", ".join(params + lowering.constant_names)}):'
-    source = '\n'.join([header] + lowering.lines +
-                       [f'    return ({"".join(r + ", " for r in results)})']) + '\n'
+    # a variable's value is an argument (its param, or one after the params for a graph
+    # variable); the values of the variables written are returned after the outputs
+    inputs = list(params)
+    prologue = []
+    storages = []
+    for name, (storage, source) in lowering.variables.items():
+        if isinstance(source, int):
+            argument = params[source]
+        else:
+            argument = f's{len(storages)}'
+            storages.append(source)
+            inputs.append(argument)
+        prologue.append(f'    {name} = {_cast(None, argument, (storage.dtype, storage.shape))}')
+    written = [(name, storage, source) for name, (storage, source) in lowering.variables.items()
+               if name in lowering.assigned]
+    returned = results + [name for name, _, _ in written]
+    header = f'def native({", ".join(inputs + lowering.constant_names)}):'
+    source = '\n'.join([header] + prologue + lowering.lines +
+                       [f'    return ({"".join(r + ", " for r in returned)})']) + '\n'
     return NativeSource(source, lowering.constants,
-                        [_spec(ref) for ref in program.outputs])
+                        [_spec(ref) for ref in program.outputs],
+                        [source for _, source in lowering.variables.values()
+                         if isinstance(source, int)],
+                        storages, [(source, (storage.dtype, storage.shape))
+                         for _, storage, source in written])
