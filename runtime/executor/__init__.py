@@ -16,12 +16,19 @@ def optimized_program(graph, inputs, outputs, pipeline=passes.PIPELINE):
     return passes.optimize(lower(graph, inputs, outputs), pipeline)
 
 
-def compile_graph(graph, inputs, outputs, pipeline=passes.PIPELINE):
-    """A cached callable (*input_values) -> tuple of the values of `outputs`."""
-    key = (tuple(map(id, inputs)), tuple(map(id, outputs)), pipeline)
+def compile_graph(graph, inputs, outputs, jit_compile=False, pipeline=passes.PIPELINE):
+    """A cached callable (*input_values) -> tuple of the values of `outputs`; with
+    `jit_compile`, one that compiles the graph to native code on its first call."""
+    key = (tuple(map(id, inputs)), tuple(map(id, outputs)), pipeline, bool(jit_compile))
     plan = graph._plans.get(key)
     if plan is None:
-        plan = graph._plans[key] = generate(optimized_program(graph, inputs, outputs, pipeline))
+        if jit_compile:
+            from runtime.executor import native  # deferred: only jit_compile=True functions use it
+            plan = native.NativePlan(lambda: optimized_program(graph, inputs, outputs, pipeline),
+                                     lambda: compile_graph(graph, inputs, outputs, pipeline=pipeline))
+        else:
+            plan = generate(optimized_program(graph, inputs, outputs, pipeline))
+        graph._plans[key] = plan
     return plan
 
 

@@ -63,6 +63,10 @@ class OpDef:
     rewrite(node) -> (opdef, inputs) | None: a cheaper equivalent of an executor IR node of this
         op (runtime/executor/ir.py), given what produces its inputs; `inputs` are IR Values or
         numpy constants. The executor's simplify pass applies it.
+    native: how `jit_compile=True` writes the op in numba-compiled code, when `infix` does not
+        serve: an expression template over the operands `{0}`... and attrs `{name}`, which may
+        call numpy and the helpers of runtime/executor/native/helpers.py. None: `infix`, else
+        no native form (runtime/executor/native/lower.py lowers some ops itself).
     """
 
     name: str
@@ -84,6 +88,7 @@ class OpDef:
     gradient: Callable | None = None
     nonzero: tuple = ()
     rewrite: Callable | None = None
+    native: str | None = None
 
     def __post_init__(self):
         self.foldable = self.foldable and not self.stateful
@@ -142,4 +147,4 @@ PLACEHOLDER = register('Placeholder', infer=lambda inputs, attrs: [(attrs['dtype
                        attrs['shape'])], inputs=(), outputs=('output',), type_attrs=(),
                        gradient=NO_GRADIENT)
 IDENTITY = register('Identity', lambda x: x, _same_as_input, inputs=('input',),
-                    outputs=('output',), gradient=lambda op, grad: [grad])
+                    outputs=('output',), gradient=lambda op, grad: [grad], native='{0}')

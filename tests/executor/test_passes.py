@@ -141,7 +141,7 @@ def test_optimized_program_prints_what_runs():
 
 def run_both(graph, inputs, outputs, feeds):
     optimized = executor.compile_graph(graph, inputs, outputs)(*feeds)
-    plain = executor.compile_graph(graph, inputs, outputs, passes.UNOPTIMIZED)(*feeds)
+    plain = executor.compile_graph(graph, inputs, outputs, pipeline=passes.UNOPTIMIZED)(*feeds)
     return optimized, plain
 
 
