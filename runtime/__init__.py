@@ -25,3 +25,12 @@ from runtime.ops import operators as _operators, control as _control, list_ops a
 from runtime.variables import Variable
 from runtime.tensor_array import TensorArray
 from runtime.control_flow import cond, while_loop
+
+# ---- the array, structural and functional surface (SPEC §7) ---------------------------------
+from runtime import nest
+from runtime.ops.manipulation import (broadcast_to, linspace, meshgrid, newaxis, one_hot, pad,
+                                      repeat, reverse, slice, split, tile, unstack)
+from runtime.ops.indexing import (boolean_mask, gather_nd, scatter_nd,
+                                  tensor_scatter_nd_update)
+from runtime.scopes import control_dependencies, group, init_scope, name_scope, no_op
+from runtime.control_flow import switch_case

@@ -11,6 +11,7 @@ class _State(threading.local):
     def __init__(self):
         self.graphs = []
         self.tapes = []  # this thread's active gradient tapes, innermost last
+        self.name_scope = ''  # the eager name scope (`outer/inner/`), named Variables use it
 
 
 state = _State()
@@ -50,6 +51,15 @@ def recording(tape):
     finally:
         _count(active_tapes, -1)
         state.tapes.remove(tape)
+
+
+def current_name_scope():
+    """The name scope ops and Variables created now are named under (`outer/inner/`, or '')."""
+    graphs = state.graphs
+    if graphs:
+        scope = graphs[-1].current_scope
+        return f'{scope}/' if scope else ''
+    return state.name_scope
 
 
 def current_graph():

@@ -41,6 +41,7 @@ class Variable:
     def __init__(self, initial_value, dtype=None, name=None, trainable=True):
         for hook in Variable.creation_hooks:
             hook(self)
+        scope = context.current_name_scope()  # `outer/` under rt.name_scope('outer')
         if callable(initial_value):
             with context.init_scope():
                 initial_value = initial_value()
@@ -50,7 +51,7 @@ class Variable:
             value = convert_to_tensor(initial_value, dtype)
         self.trainable = trainable
         self.storage = state.VariableStorage(value.value, value.dtype, value.shape,
-                                              _unique(name or 'Variable'))
+                                              _unique(scope + (name or 'Variable')))
 
     # ---- what a tensor has ------------------------------------------------------------------
 

@@ -36,7 +36,7 @@ def _get_item(handle, index, element_dtype=None, _element_shape=None):
     return handle[index]
 
 
-def _stack(handle, element_dtype=None, element_shape=None):
+def _stack(handle, element_dtype=None, element_shape=None, num_elements=-1):
     if any(item is None for item in handle):
         missing = [i for i, item in enumerate(handle) if item is None]
         raise errors.InvalidArgumentError(
@@ -64,9 +64,103 @@ GET_ITEM = register('TensorListGetItem', _get_item,
                     lambda inputs, attrs: [(attrs['element_dtype'], attrs['_element_shape'])],
                     inputs=('input_handle', 'index'), outputs=('item',), type_attrs=())
 STACK = register('TensorListStack', _stack,
-                 lambda inputs, attrs: [(attrs['element_dtype'], TensorShape([None]).concatenate(
-                     attrs['element_shape']))],
-                 inputs=('input_handle',), outputs=('tensor',), type_attrs=())
+                 lambda inputs, attrs: [(attrs['element_dtype'], TensorShape(
+                     [None if attrs.get('num_elements', -1) < 0 else attrs['num_elements']]
+                 ).concatenate(attrs['element_shape']))],
+                 inputs=('input_handle',), outputs=('tensor',), type_attrs=(),
+                 defaults={'num_elements': -1})
 LENGTH = register('TensorListLength', _length,
                   lambda inputs, attrs: [(dtypes.int32, TensorShape([]))],
                   inputs=('input_handle',), outputs=('length',), type_attrs=())
+
+
+# ---- whole-tensor ops: TensorArray.unstack / gather / scatter / concat --------------------------
+
+def _elements(handle):
+    """The items of a list value, to read."""
+    return list(handle)
+
+
+def _new_list(items):
+    """A list value holding `items`."""
+    return tuple(items)
+
+
+def _written(items, indices, what):
+    for i in indices:
+        if not 0 <= i < len(items) or items[i] is None:
+            raise errors.InvalidArgumentError(
+                message=f'TensorArray.{what}(): index {i} was never written (size '
+                        f'{len(items)}).')
+
+
+def _empty(element_dtype, element_shape, leading=0):
+    dims = [d or 0 for d in (element_shape or TensorShape([])).as_list()] \
+        if element_shape is not None and element_shape.rank is not None else []
+    return np.zeros([leading] + dims, dtype=element_dtype.np_dtype)
+
+
+def _from_tensor(tensor, element_dtype=None, element_shape=None):
+    return _new_list(list(tensor))
+
+
+def _gather(handle, indices, element_dtype=None, element_shape=None):
+    items = _elements(handle)
+    indices = [int(i) for i in np.ravel(indices)]
+    _written(items, indices, 'gather')
+    if not indices:
+        return _empty(element_dtype, element_shape)
+    return np.stack([items[i] for i in indices])
+
+
+def _scatter(handle, tensor, indices, dynamic_size=False):
+    items = _elements(handle)
+    indices = [int(i) for i in np.ravel(indices)]
+    if len(indices) != len(tensor):
+        raise errors.InvalidArgumentError(
+            message=f'TensorArray.scatter(): {len(indices)} indices for {len(tensor)} values.')
+    for i, value in zip(indices, tensor):
+        if i < 0 or i >= len(items) and not dynamic_size:
+            raise errors.InvalidArgumentError(
+                message=f'TensorArray index {i} is out of range for size {len(items)}; create '
+                        f'it with dynamic_size=True to let it grow.')
+        if i >= len(items):
+            items.extend([None] * (i + 1 - len(items)))
+        items[i] = value
+    return _new_list(items)
+
+
+def _concat(handle, element_dtype=None, element_shape=None):
+    items = _elements(handle)
+    _written(items, range(len(items)), 'concat')
+    lengths = np.array([np.shape(item)[0] for item in items], dtype=np.int64)
+    if not items:
+        return _empty(element_dtype, element_shape), lengths
+    return np.concatenate(items), lengths
+
+
+def _list_tensor_infer(leading):
+    def infer(inputs, attrs):
+        return [(attrs['element_dtype'], TensorShape([leading(inputs)]).concatenate(
+            attrs['element_shape']))]
+    return infer
+
+
+def _concat_infer(inputs, attrs):
+    shape = attrs['element_shape']
+    rest = TensorShape(None) if shape.rank is None else TensorShape([None]).concatenate(shape[1:])
+    return [(attrs['element_dtype'], rest), (dtypes.int64, TensorShape([None]))]
+
+
+FROM_TENSOR = register('TensorListFromTensor', _from_tensor, _variant_scalar,
+                       inputs=('tensor',), outputs=('output_handle',),
+                       type_attrs=(('element_dtype', 0),))
+GATHER = register('TensorListGather', _gather,
+                  _list_tensor_infer(lambda inputs: inputs[1].shape[0]
+                                     if inputs[1].shape.rank == 1 else None),
+                  inputs=('input_handle', 'indices'), outputs=('values',), type_attrs=())
+SCATTER = register('TensorListScatterIntoExistingList', _scatter, _variant_scalar,
+                   inputs=('input_handle', 'tensor', 'indices'), outputs=('output_handle',),
+                   type_attrs=(('element_dtype', 1),), defaults={'dynamic_size': False})
+CONCAT = register('TensorListConcatV2', _concat, _concat_infer, inputs=('input_handle',),
+                  outputs=('tensor', 'lengths'), type_attrs=())
