@@ -34,3 +34,5 @@ from runtime.ops.indexing import (boolean_mask, gather_nd, scatter_nd,
                                   tensor_scatter_nd_update)
 from runtime.scopes import control_dependencies, group, init_scope, name_scope, no_op
 from runtime.control_flow import switch_case
+from runtime.functional import foldl, foldr, map_fn, scan
+from runtime.ops.py_func import numpy_function, py_function

@@ -49,10 +49,13 @@ class TensorArray:
                      {'element_dtype': self.dtype, '_element_shape': self.element_shape},
                      name=name)
 
-    def stack(self, name=None, num_elements=None):
-        """All elements stacked along a new first dimension (`num_elements`: their number
-        when known while tracing, for the static shape)."""
-        attrs = {'element_dtype': self.dtype, 'element_shape': self.element_shape}
+    def stack(self, name=None, num_elements=None, element_shape=None):
+        """All elements stacked along a new first dimension. While tracing, `num_elements` (their
+        number) and `element_shape` (what the writes are known to hold) sharpen the static
+        shape of the result."""
+        shape = self.element_shape if element_shape is None else \
+            self.element_shape.merge_with(element_shape)
+        attrs = {'element_dtype': self.dtype, 'element_shape': shape}
         if num_elements is not None:
             attrs['num_elements'] = int(num_elements)
         return apply(list_ops.STACK, [self.handle], attrs, name=name)

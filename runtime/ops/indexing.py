@@ -79,7 +79,8 @@ def gather_nd(params, indices, batch_dims=0, name=None):
 
 # ---- ScatterNd and TensorScatterUpdate -----------------------------------------------------
 
-def _scatter_kernel(tensor, indices, updates, op_name, add):
+def scatter_into(tensor, indices, updates, op_name, add):
+    """A copy of `tensor` with `updates` put (or added) at the index tuples `indices`."""
     out = np.array(tensor, copy=True)
     idx = np.asarray(indices)
     k = idx.shape[-1]
@@ -95,7 +96,7 @@ def _scatter_kernel(tensor, indices, updates, op_name, add):
 
 
 def _scatter_nd_kernel(indices, updates, shape):
-    return _scatter_kernel(np.zeros(tuple(shape), np.asarray(updates).dtype), indices, updates,
+    return scatter_into(np.zeros(tuple(shape), np.asarray(updates).dtype), indices, updates,
                            'ScatterNd', add=True)
 
 
@@ -135,7 +136,7 @@ SCATTER_ND = register('ScatterNd', _scatter_nd_kernel, _scatter_nd_infer,
                       gradient=lambda op, grad: [None, gather_nd(grad, op.inputs[0]), None])
 TENSOR_SCATTER_UPDATE = register(
     'TensorScatterUpdate',
-    lambda tensor, indices, updates: _scatter_kernel(tensor, indices, updates,
+    lambda tensor, indices, updates: scatter_into(tensor, indices, updates,
                                                      'TensorScatterUpdate', add=False),
     _tensor_scatter_infer, inputs=('tensor', 'indices', 'updates'), outputs=('output',),
     type_attrs=(('T', 0), ('Tindices', 1)), gradient=_tensor_scatter_gradient)
