@@ -108,6 +108,12 @@ class Variable:
         apply(opdef, [self._handle([value]), value], name=opdef.name)
         return self
 
+    @property
+    def handle(self):
+        """The resource the ops reading and writing this variable take: its storage eagerly,
+        the graph's handle of it while a graph is built."""
+        return self._handle(())
+
     def _handle(self, values):
         """The storage eagerly, else the graph's handle of it (the graph `values` go into)."""
         graph = graph_of(values)
