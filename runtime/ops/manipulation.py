@@ -447,11 +447,11 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     if indices.dtype not in (dtypes.uint8, dtypes.int8, dtypes.int32, dtypes.int64):
         raise TypeError(f'rt.one_hot needs integer indices (uint8, int8, int32 or int64), got '
                         f'{indices.dtype.name}.')
-    given = [v for v in (on_value, off_value) if isinstance(v, Tensor)]
+    given = [v for v in (on_value, off_value) if v is not None]
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
-    elif given:
-        dtype = given[0].dtype
+    elif given:  # the dtype of on_value (or off_value), as TensorFlow assumes
+        dtype = convert_to_tensor(given[0]).dtype
     else:
         dtype = dtypes.float32
     values = []
