@@ -64,8 +64,7 @@ class TensorArray:
         """A TensorArray holding the slices of `value` along its first axis (op
         `TensorListFromTensor`); its size becomes value's first dimension."""
         value = self._checked(value, 'unstack', leading=True)
-        return self._with(apply(list_ops.FROM_TENSOR, [value],
-                                {'element_shape': value.shape[1:]}, name=name),
+        return self._with(list_ops.from_tensor(value),
                           self.element_shape.merge_with(value.shape[1:]))
 
     def scatter(self, indices, value, name=None):

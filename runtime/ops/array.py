@@ -345,9 +345,8 @@ def rank(input, name=None):
 
 # ---- indexing: StridedSlice, encoded with TensorFlow's begin/end/strides and bit masks --------
 
-def index_tuple(begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
-                shrink_axis_mask=0):
-    """The numpy index that StridedSlice's operands and masks encode."""
+def _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+                 shrink_axis_mask):
     index = []
     for k in builtins.range(len(begin)):
         bit = 1 << k
@@ -363,9 +362,16 @@ def index_tuple(begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, 
     return tuple(index)
 
 
+def index_tuple(begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                shrink_axis_mask=0):
+    """The numpy index that StridedSlice's operands and masks (as keywords) encode."""
+    return _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+                        shrink_axis_mask)
+
+
 def _strided_slice_kernel(input, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0,
                           new_axis_mask=0, shrink_axis_mask=0):
-    index = index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask,
+    index = _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask,
                          new_axis_mask, shrink_axis_mask)
     try:
         return input[index]

@@ -6,6 +6,7 @@ so a list can be a loop variable like any other value.
 import numpy as np
 
 from runtime import dtypes, errors
+from runtime.ops.dispatch import apply
 from runtime.ops.registry import register
 from runtime.shapes import TensorShape
 
@@ -100,8 +101,13 @@ def _empty(element_dtype, element_shape, leading=0):
     return np.zeros([leading] + dims, dtype=element_dtype.np_dtype)
 
 
-def _from_tensor(tensor, element_dtype=None, element_shape=None):
-    return _new_list(list(tensor))
+def from_tensor(tensor):
+    """The list of `tensor`'s rows (op `TensorListFromTensor`; its element shape, -1 for an
+    unknown dim, is an input as in TensorFlow)."""
+    shape = tensor.shape
+    element = [] if shape.rank is None else [-1 if d is None else d for d in shape.as_list()[1:]]
+    return apply(FROM_TENSOR, [tensor, np.array(element, dtype=np.int32)],
+                 {'element_dtype': tensor.dtype})
 
 
 def _gather(handle, indices, element_dtype=None, element_shape=None):
@@ -152,9 +158,11 @@ def _concat_infer(inputs, attrs):
     return [(attrs['element_dtype'], rest), (dtypes.int64, TensorShape([None]))]
 
 
-FROM_TENSOR = register('TensorListFromTensor', _from_tensor, _variant_scalar,
-                       inputs=('tensor',), outputs=('output_handle',),
-                       type_attrs=(('element_dtype', 0),))
+FROM_TENSOR = register('TensorListFromTensor',
+                       lambda tensor, element_shape, element_dtype=None: _new_list(list(tensor)),
+                       _variant_scalar,
+                       inputs=('tensor', 'element_shape'), outputs=('output_handle',),
+                       type_attrs=(('shape_type', 1),))
 GATHER = register('TensorListGather', _gather,
                   _list_tensor_infer(lambda inputs: inputs[1].shape[0]
                                      if inputs[1].shape.rank == 1 else None),
