@@ -32,7 +32,8 @@ from runtime.ops.manipulation import (broadcast_to, linspace, meshgrid, newaxis,
                                       repeat, reverse, slice, split, tile, unstack)
 from runtime.ops.indexing import (boolean_mask, gather_nd, scatter_nd,
                                   tensor_scatter_nd_update)
-from runtime.scopes import control_dependencies, group, init_scope, name_scope, no_op
+from runtime.context import name_scope
+from runtime.scopes import control_dependencies, group, init_scope, no_op
 from runtime.control_flow import switch_case
 from runtime.functional import foldl, foldr, map_fn, scan
 from runtime.ops.py_func import numpy_function, py_function

@@ -9,6 +9,7 @@ from runtime import dtypes, nest
 from runtime.control_flow import while_loop
 from runtime.convert import convert_to_tensor
 from runtime.ops.array import shape
+from runtime.context import name_scope
 from runtime.tensor_array import TensorArray
 from runtime.tensor_spec import TensorSpec
 
@@ -88,9 +89,12 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     structure of slices. Give `fn_output_signature` (a dtype, an rt.TensorSpec, or a structure
     of them; `dtype` is its old name) when fn's results differ from elems in structure or dtype.
     """
+    with name_scope(name or 'map'):
+        return _map(fn, elems, fn_output_signature if fn_output_signature is not None else dtype)
+
+
+def _map(fn, elems, fn_output_signature):
     what = 'rt.map_fn'
-    if fn_output_signature is None:
-        fn_output_signature = dtype
     flat, n = _elements(elems, what)
     structure, out_types = _signature_dtypes(fn_output_signature, flat, elems, what)
     inputs = _unstacked(flat, n)
@@ -104,7 +108,7 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
             shapes[k] = ta.element_shape
         return (i + 1, *written)
 
-    _, *arrays = while_loop(lambda i, *_: i < n, body, (0, *results), name=name or 'map')
+    _, *arrays = while_loop(lambda i, *_: i < n, body, (0, *results))
     return nest.pack_sequence_as(structure, _stacked(arrays, shapes, n))
 
 
@@ -112,6 +116,11 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, sw
          infer_shape=True, reverse=False, name=None):
     """The running values of `a = fn(a, x)` over the slices x of `elems`, stacked. `a` starts
     at `initializer` (if None: the first slice, which then is not passed to fn)."""
+    with name_scope(name or 'scan'):
+        return _scan(fn, elems, initializer, reverse)
+
+
+def _scan(fn, elems, initializer, reverse):
     what = 'rt.scan'
     flat, n = _elements(elems, what)
     inputs = _unstacked(flat, n)
@@ -137,11 +146,16 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, sw
         return (k + 1, i + step, new_flat, *_written(arrays, i, new_flat, structure, what))
 
     _, _, _, *arrays = while_loop(lambda k, *_: k < count, body,
-                                  (0, first, acc_flat, *results), name=name or 'scan')
+                                  (0, first, acc_flat, *results))
     return nest.pack_sequence_as(structure, _stacked(arrays, [a.shape for a in acc_flat], n))
 
 
 def _fold(fn, elems, initializer, reverse, name, what):
+    with name_scope(name or what.split('.')[-1]):
+        return _fold_in_scope(fn, elems, initializer, reverse, what)
+
+
+def _fold_in_scope(fn, elems, initializer, reverse, what):
     flat, n = _elements(elems, what)
     inputs = _unstacked(flat, n)
 
@@ -159,8 +173,7 @@ def _fold(fn, elems, initializer, reverse, name, what):
         new = fn(nest.pack_sequence_as(structure, acc), read(i))
         return k + 1, i + step, _accumulated(structure, new, what)
 
-    _, _, result = while_loop(lambda k, *_: k < count, body, (0, first, acc_flat),
-                              name=name or what.split('.')[-1])
+    _, _, result = while_loop(lambda k, *_: k < count, body, (0, first, acc_flat))
     return nest.pack_sequence_as(structure, result)
 
 

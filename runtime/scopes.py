@@ -1,10 +1,5 @@
-"""Scopes and grouping: `rt.name_scope`, `rt.control_dependencies`, `rt.init_scope`,
-`rt.group`, `rt.no_op`.
-
-`name_scope` names graph ops `outer/inner/Add` and, eagerly as in a graph, prefixes the names
-of Variables created inside (`outer/v:0`); one `name_scope` object may be entered again and
-again (a Module's `self.name_scope`).
-"""
+"""Scopes and grouping: `rt.control_dependencies`, `rt.init_scope`, `rt.group`, `rt.no_op`
+(`rt.name_scope` is `runtime.context.name_scope`)."""
 import contextlib
 
 from runtime import context, nest
@@ -12,49 +7,6 @@ from runtime.graph import FuncGraph
 from runtime.ops import control
 from runtime.ops.dispatch import build
 from runtime.tensor import SymbolicTensor
-
-
-class name_scope:  # noqa: N801 - TensorFlow's name
-    """`with rt.name_scope('outer'):` names ops and Variables created inside `outer/...`.
-
-    `__enter__` returns the scope's full name with a trailing slash (`'outer/inner/'`). In a
-    graph a repeated scope name gets a suffix (`outer_1`), as TensorFlow does; eagerly it does
-    not. A name ending in '/' is used as the whole scope, not nested.
-    """
-
-    def __init__(self, name):
-        if name is not None and not isinstance(name, str):
-            raise TypeError(f'rt.name_scope needs a str name, got {type(name).__name__}.')
-        self._name = name
-        self._exits = []
-
-    @property
-    def name(self):
-        return self._name
-
-    def __enter__(self):
-        graph = context.current_graph()
-        name = self._name or ''
-        if graph is None:
-            saved = context.state.name_scope
-            if name.endswith('/'):
-                scope = name
-            else:
-                scope = f'{saved}{name}/' if name else ''
-            context.state.name_scope = scope
-            self._exits.append(lambda: setattr(context.state, 'name_scope', saved))
-            return scope
-        if name.endswith('/'):
-            block = graph.exact_scope(name[:-1])
-        else:
-            block = graph.name_scope(name)
-        scope = block.__enter__()
-        self._exits.append(lambda: block.__exit__(None, None, None))
-        return f'{scope}/' if scope else ''
-
-    def __exit__(self, *exc):
-        self._exits.pop()()
-        return False
 
 
 def _as_op(value):

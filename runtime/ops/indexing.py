@@ -11,6 +11,7 @@ from runtime.ops.dispatch import apply
 from runtime.ops.math import cast
 from runtime.ops.reduce import reduce_prod
 from runtime.ops.registry import register
+from runtime.context import name_scope
 from runtime.shapes import TensorShape
 from runtime.tensor import Tensor
 
@@ -174,8 +175,11 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
 def boolean_mask(tensor, mask, axis=None, name='boolean_mask'):
     """The elements (or slices) of `tensor` where `mask` is True, flattened over the mask's
     dimensions: Reshape, Where, Squeeze and GatherV2, as TensorFlow builds it."""
-    x = convert_to_tensor(tensor)
-    mask = convert_to_tensor(mask)
+    with name_scope(name):
+        return _boolean_mask(convert_to_tensor(tensor), convert_to_tensor(mask), axis)
+
+
+def _boolean_mask(x, mask, axis):
     if mask.dtype is not dtypes.bool:
         raise TypeError(f'rt.boolean_mask needs a bool mask, got {mask.dtype.name}.')
     k = mask.shape.rank
@@ -199,4 +203,4 @@ def boolean_mask(tensor, mask, axis=None, name='boolean_mask'):
         leading = reduce_prod(dims[axis:axis + k], axis=[0], keepdims=True)
         flat = reshape(x, concat([dims[:axis], leading, dims[axis + k:]], 0))
     positions = squeeze(where(reshape(mask, [-1])), axis=[1])
-    return gather(flat, positions, axis=axis, name=name)
+    return gather(flat, positions, axis=axis)

@@ -10,6 +10,7 @@ import builtins
 import numpy as np
 
 from runtime import dtypes
+from runtime.context import name_scope
 from runtime.convert import convert_to_tensor, stack, unify_operands
 from runtime.ops.array import (concat, expand_dims, gather, range, reshape, shape, shape_from,
                                shape_operand)
@@ -505,7 +506,11 @@ def repeat(input, repeats, axis=None, name=None):
     """Each element of `input` repeated `repeats` times along `axis` (flattened when axis is
     None); `repeats` a scalar or one count per element. Built from Tile/Reshape, or, for
     per-element counts, from a mask and GatherV2, as TensorFlow does."""
-    x = convert_to_tensor(input)
+    with name_scope(name or 'Repeat'):
+        return _repeat(convert_to_tensor(input), repeats, axis)
+
+
+def _repeat(x, repeats, axis):
     if axis is None:
         x, axis = reshape(x, [-1]), 0
     axis = _axis_of(x, int(axis), 'rt.repeat')
@@ -540,6 +545,11 @@ def meshgrid(*args, indexing='xy', name=None):
     """N-D coordinate grids from 1-D tensors ('xy': Cartesian, 'ij': matrix indexing)."""
     if indexing not in ('xy', 'ij'):
         raise ValueError(f'indexing must be "xy" or "ij", got {indexing!r}.')
+    with name_scope(name or 'meshgrid'):
+        return _meshgrid(args, indexing)
+
+
+def _meshgrid(args, indexing):
     tensors = [reshape(convert_to_tensor(a), [-1]) for a in args]
     n = len(tensors)
     if n == 0:
