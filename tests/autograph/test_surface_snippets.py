@@ -310,3 +310,31 @@ def test_nest_map_structure():
     assert rt.nest.flatten({'b': 1, 'a': (2, 3)}) == [2, 3, 1]
     with pytest.raises(ValueError):
         rt.nest.map_structure(lambda a, b: a, [1, 2], [1])
+
+
+# ---- user functions handed to map_fn / switch_case are converted too -------------------------
+
+def zero_if_large(row):
+    if rt.reduce_sum(row) > 3.:
+        return row * 0.
+    return row
+
+
+def halve_until_small(x):
+    while rt.reduce_max(x) > 1.:
+        x = x / 2.
+    return x
+
+
+@ag.function
+def clean(batch, mode):
+    rows = rt.map_fn(zero_if_large, batch)
+    return rt.switch_case(mode, [lambda: rows, lambda: halve_until_small(rows)])
+
+
+def test_functions_given_to_map_fn_and_switch_case_are_converted():
+    batch = rt.constant([[1., 1.], [2., 2.], [0.5, 3.]])
+    assert clean(batch, rt.constant(0)).numpy().tolist() == [[1., 1.], [0., 0.], [0., 0.]]
+    batch = rt.constant([[1., 1.5], [1., 1.]])
+    assert clean(batch, rt.constant(1)).numpy().tolist() == [[0.5, 0.75], [0.5, 0.5]]
+    assert rt.map_fn(zero_if_large, batch).numpy().tolist() == [[1., 1.5], [1., 1.]]
