@@ -6,6 +6,7 @@ so a list can be a loop variable like any other value.
 import numpy as np
 
 from runtime import dtypes, errors
+from runtime.ops.array import concat, fill, reshape, shape, zeros_like
 from runtime.ops.dispatch import apply
 from runtime.ops.registry import register
 from runtime.shapes import TensorShape
@@ -158,6 +159,42 @@ def _concat_infer(inputs, attrs):
     return [(attrs['element_dtype'], rest), (dtypes.int64, TensorShape([None]))]
 
 
+def _split(tensor, element_shape, lengths, element_dtype=None):
+    ends = np.cumsum(np.asarray(lengths, dtype=np.int64))
+    if len(ends) and ends[-1] != np.shape(tensor)[0]:
+        raise errors.InvalidArgumentError(
+            message=f'TensorListSplit: the lengths add up to {int(ends[-1])}, but the tensor has '
+                    f'{np.shape(tensor)[0]} rows.')
+    return _new_list(np.split(tensor, ends[:-1]) if len(ends) else [])
+
+
+# The gradient of a list is the list of its elements' gradients (see the grad branch's design):
+# the ops reading a list put their gradients back into one, the ops filling a list read theirs.
+
+def _zeros_list(handle, like):
+    """A list as long as `handle` of zeros shaped like `like`'s rows."""
+    count = reshape(apply(LENGTH, [handle]), [1])
+    dims = concat([count, shape(like)[1:]], 0)
+    return from_tensor(fill(dims, like.dtype.np_dtype.type(0)))
+
+
+def _gather_gradient(op, grad):
+    handle, indices = op.inputs
+    return [apply(SCATTER, [_zeros_list(handle, grad), grad, indices]), None]
+
+
+def _scatter_gradient(op, grad):
+    handle, tensor, indices = op.inputs
+    rows = apply(GATHER, [grad, indices], {'element_dtype': tensor.dtype,
+                                           'element_shape': tensor.shape[1:]})
+    return [apply(SCATTER, [grad, zeros_like(tensor), indices]), rows, None]
+
+
+def _concat_gradient(op, grad, lengths_grad):
+    return [apply(SPLIT, [grad, np.array(-1, np.int32), op.outputs[1]],
+                  {'element_dtype': grad.dtype})]
+
+
 FROM_TENSOR = register('TensorListFromTensor',
                        lambda tensor, element_shape, element_dtype=None: _new_list(list(tensor)),
                        _variant_scalar,
@@ -166,9 +203,19 @@ FROM_TENSOR = register('TensorListFromTensor',
 GATHER = register('TensorListGather', _gather,
                   _list_tensor_infer(lambda inputs: inputs[1].shape[0]
                                      if inputs[1].shape.rank == 1 else None),
-                  inputs=('input_handle', 'indices'), outputs=('values',), type_attrs=())
+                  inputs=('input_handle', 'indices'), outputs=('values',), type_attrs=(),
+                  gradient=_gather_gradient)
 SCATTER = register('TensorListScatterIntoExistingList', _scatter, _variant_scalar,
                    inputs=('input_handle', 'tensor', 'indices'), outputs=('output_handle',),
-                   type_attrs=(('element_dtype', 1),), defaults={'dynamic_size': False})
+                   type_attrs=(('element_dtype', 1),), defaults={'dynamic_size': False},
+                   gradient=_scatter_gradient)
 CONCAT = register('TensorListConcatV2', _concat, _concat_infer, inputs=('input_handle',),
-                  outputs=('tensor', 'lengths'), type_attrs=())
+                  outputs=('tensor', 'lengths'), type_attrs=(), gradient=_concat_gradient)
+SPLIT = register('TensorListSplit', _split, _variant_scalar,
+                 inputs=('tensor', 'element_shape', 'lengths'), outputs=('output_handle',),
+                 type_attrs=(('element_dtype', 0), ('shape_type', 1)),
+                 gradient=lambda op, grad: [apply(CONCAT, [grad], {
+                     'element_dtype': op.inputs[0].dtype,
+                     'element_shape': TensorShape([None]).concatenate(op.inputs[0].shape[1:])
+                     if op.inputs[0].shape.rank is not None else TensorShape(None)})[0],
+                     None, None])

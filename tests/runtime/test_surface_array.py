@@ -218,3 +218,28 @@ def test_non_differentiable_ops_say_so():
                  'StatelessRandomUniformV2', 'ResourceScatterNdUpdate',
                  'ResourceStridedSliceAssign', 'EagerPyFunc', 'PyFunc'):
         assert REGISTRY[name].gradient is NO_GRADIENT, name
+
+
+def test_tensor_array_gradients_flow_through_scatter_gather_and_concat():
+    """Back through `TensorArray(3).scatter([2, 0, 1], x)` then `.gather([1, 2])` (or
+    `.concat()`), calling each op's gradient in turn, equals finite differences."""
+    x = np.array([[0.5, -1.0], [2.0, 0.25], [1.5, 3.0]])
+    cot = {'gather': np.array([[1., 2.], [3., -1.]]), 'concat': np.arange(6.) - 2.}
+
+    def forward(value, read):
+        ta = rt.TensorArray(rt.float64, size=3).scatter([2, 0, 1], rt.constant(value))
+        return (ta.gather([1, 2]) if read == 'gather' else ta.concat()).numpy()
+
+    for read in ('gather', 'concat'):
+        g = rt.Graph()
+        with g.as_default():
+            p = rt.placeholder(rt.float64, [3, 2])
+            ta = rt.TensorArray(rt.float64, size=3).scatter([2, 0, 1], p)
+            out = ta.gather([1, 2]) if read == 'gather' else ta.concat()
+            read_op, scatter_op = out.op, ta.handle.op
+            grads = [rt.constant(cot[read])] + [None] * (len(read_op.outputs) - 1)
+            list_grad = read_op.opdef.gradient(read_op, *grads)[0]
+            x_grad = scatter_op.opdef.gradient(scatter_op, list_grad)[1]
+            analytic = g.run(x_grad, {p: x})
+        numeric = _numeric_vjp(lambda v: forward(v, read), [x], 0, cot[read])
+        np.testing.assert_allclose(analytic, numeric, rtol=1e-6, err_msg=read)
