@@ -14,9 +14,15 @@ from runtime.tensor import Tensor
 
 
 class TensorArray:
-    def __init__(self, dtype, size=0, dynamic_size=False, element_shape=None, *, handle=None):
+    def __init__(self, dtype, size=0, dynamic_size=False, clear_after_read=None,
+                 tensor_array_name=None, infer_shape=True, element_shape=None,
+                 colocate_with_first_write_call=True, name=None, *, handle=None):
+        """TensorFlow's signature; `clear_after_read`, `tensor_array_name`,
+        `colocate_with_first_write_call` and `name` change nothing here (reads never clear an
+        element, as TensorFlow 2 inside functions), and the element shape is always inferred
+        from the writes."""
         self.dtype = dtypes.as_dtype(dtype)
-        self.dynamic_size = dynamic_size
+        self.dynamic_size = bool(dynamic_size)
         self.element_shape = TensorShape(element_shape)
         if handle is None:
             size = size if isinstance(size, Tensor) else np.int32(size)
