@@ -220,6 +220,29 @@ class VariableSlice:
     def __array__(self, dtype=None, copy=None):
         return np.asarray(self.numpy(), dtype=dtype)
 
+    def __bool__(self):
+        return bool(self._as_tensor())
+
+    def __float__(self):
+        return float(self._as_tensor())
+
+    def __int__(self):
+        return int(self._as_tensor())
+
+    def __index__(self):
+        return self._as_tensor().__index__()
+
+    def __len__(self):
+        return len(self._as_tensor())
+
+    def __iter__(self):
+        return iter(self._as_tensor())
+
     def __repr__(self):
-        return f'<rt.Variable slice {self.variable.name}[{self.index!r}]>'
+        return repr(self._as_tensor())
+
+    def __str__(self):
+        return str(self._as_tensor())
+
+    __hash__ = object.__hash__
 
