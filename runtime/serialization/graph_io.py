@@ -276,9 +276,11 @@ class _Importer:
                 control.append(ref(built, text[1:], name).op)
             else:
                 data.append(ref(built, text, name))
-        for attr in ('then_branch', 'else_branch', 'cond', 'body'):
-            if opdef.control_flow and isinstance(attrs.get(attr), FunctionRef):
-                self.function(attrs[attr].name)
+        if opdef.control_flow:  # its functions (a Case's are a list), imported first
+            for value in attrs.values():
+                for item in value if isinstance(value, list) else [value]:
+                    if isinstance(item, FunctionRef):
+                        self.function(item.name)
         payload = self.payloads(op_type, attrs) if self.payloads else None
         specs = self._output_specs(opdef, data, attrs, name, payload)
         if graph.unique_name(name) != name:
@@ -291,7 +293,7 @@ class _Importer:
 
     def _output_specs(self, opdef, inputs, attrs, name, payload):
         if opdef.control_flow:
-            types = attrs.get('Tout' if opdef.control_flow == 'if' else 'T', [])
+            types = attrs.get('T' if opdef.control_flow == 'while' else 'Tout', [])
             shapes = attrs.get('output_shapes') or [TensorShape(None)] * len(types)
             return list(zip(types, shapes))
         if opdef.infer is None:

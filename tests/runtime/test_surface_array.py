@@ -243,3 +243,22 @@ def test_tensor_array_gradients_flow_through_scatter_gather_and_concat():
             analytic = g.run(x_grad, {p: x})
         numeric = _numeric_vjp(lambda v: forward(v, read), [x], 0, cot[read])
         np.testing.assert_allclose(analytic, numeric, rtol=1e-6, err_msg=read)
+
+
+def test_a_graph_with_the_new_ops_survives_graph_def_serialization():
+    from runtime import serialization
+    g = rt.Graph()
+    with g.as_default():
+        i = rt.placeholder(rt.int32, [], name='i')
+        x = rt.placeholder(rt.float32, [3], name='x')
+        rt.identity(rt.switch_case(i, [lambda: x * 2., lambda: x + 1., lambda: -x]), name='case')
+        rt.identity(rt.map_fn(lambda r: r * 3., x), name='mapped')
+        rt.identity(rt.split(x, 3)[2], name='part')
+        rt.identity(rt.boolean_mask(x, rt.constant([True, False, True])), name='masked')
+    copy = serialization.import_graph_def(serialization.parse_graph_def(
+        serialization.serialize_graph(g)))
+    case, mapped, part, masked = copy.run(['case:0', 'mapped:0', 'part:0', 'masked:0'],
+                                          {'i:0': 2, 'x:0': np.arange(3, dtype=np.float32)})
+    assert case.tolist() == [0., -1., -2.] and mapped.tolist() == [0., 3., 6.]
+    assert part.tolist() == [2.] and masked.tolist() == [0., 2.]
+    assert copy.get_operation_by_name('switch_case/indexed_case').type == 'StatelessCase'
