@@ -33,6 +33,13 @@ def spec_text(tensor):
     return f'{tensor.dtype.name}[{dims}]'
 
 
+def _branches(op):
+    """(label, FunctionRef or None) for each function of a control flow op."""
+    if op.opdef.control_flow == 'case':
+        return [(f'branch {k}', ref) for k, ref in enumerate(op.attrs.get('branches', []))]
+    return [(attr, op.attrs.get(attr)) for attr in _BRANCH_ATTRS[op.opdef.control_flow]]
+
+
 def kind(op):
     if op.type == 'Placeholder':
         return 'input'
@@ -89,9 +96,8 @@ class _Writer:
                           f'color="#d9822b";')
         self.lines.append(f'{pad}  {node_id} [label={_quote(_label(op))}, '
                           f'fillcolor="{_COLORS["control"]}", shape=hexagon];')
-        first_data = 1 if op.opdef.control_flow == 'if' else 0
-        for attr in _BRANCH_ATTRS[op.opdef.control_flow]:
-            ref = op.attrs.get(attr)
+        first_data = 0 if op.opdef.control_flow == 'while' else 1  # after a predicate/index
+        for attr, ref in _branches(op):
             function = graph.library.get(ref.name) if ref is not None else None
             if function is None:
                 continue

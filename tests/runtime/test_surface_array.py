@@ -262,3 +262,14 @@ def test_a_graph_with_the_new_ops_survives_graph_def_serialization():
     assert case.tolist() == [0., -1., -2.] and mapped.tolist() == [0., 3., 6.]
     assert part.tolist() == [2.] and masked.tolist() == [0., 2.]
     assert copy.get_operation_by_name('switch_case/indexed_case').type == 'StatelessCase'
+
+
+def test_the_graph_picture_draws_each_case_branch():
+    from runtime.graph_picture import to_dot
+    g = rt.Graph()
+    with g.as_default():
+        i = rt.placeholder(rt.int32, [], name='i')
+        rt.switch_case(i, [lambda: rt.constant(1.), lambda: rt.constant(2.)])
+    dot = to_dot(g)
+    assert 'switch_case/indexed_case (StatelessCase)' in dot
+    assert 'branch 0: ' in dot and 'branch 1: ' in dot
