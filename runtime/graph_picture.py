@@ -10,7 +10,6 @@ from typing import NamedTuple
 
 from runtime import errors
 
-_BRANCH_ATTRS = {'if': ('then_branch', 'else_branch'), 'while': ('cond', 'body')}
 _COLORS = {'input': '#cfe2ff', 'const': '#e9ecef', 'control': '#ffe5b4', 'stateful': '#f8d7da',
            'op': '#ffffff'}
 
@@ -34,10 +33,16 @@ def spec_text(tensor):
 
 
 def _branches(op):
-    """(label, FunctionRef or None) for each function of a control flow op."""
-    if op.opdef.control_flow == 'case':
-        return [(f'branch {k}', ref) for k, ref in enumerate(op.attrs.get('branches', []))]
-    return [(attr, op.attrs.get(attr)) for attr in _BRANCH_ATTRS[op.opdef.control_flow]]
+    """(label, FunctionRef or None) for each function of a control flow op: the attr's name
+    (`then_branch`), or `branch k` for the k-th of a list-valued attr."""
+    out = []
+    for attr in op.opdef.function_attrs:
+        value = op.attrs.get(attr)
+        if isinstance(value, (list, tuple)):
+            out.extend((f'branch {k}', ref) for k, ref in enumerate(value))
+        else:
+            out.append((attr, value))
+    return out
 
 
 def kind(op):

@@ -99,16 +99,6 @@ def _spec(name, spec):
     return f'{name}:{dtype.name}{list(shape) if shape.rank is not None else "[?]"}'
 
 
-_BRANCH_ATTRS = {'if': ('then_branch', 'else_branch'), 'while': ('cond', 'body')}
-
-
-def _branch_refs(op):
-    """The FunctionRefs of a control flow op: a Case's list attr `branches`, else one attr each."""
-    if op.opdef.control_flow == 'case':
-        return op.attrs['branches']
-    return [op.attrs[attr] for attr in _BRANCH_ATTRS[op.opdef.control_flow]]
-
-
 def lower(graph, inputs, outputs):
     """A Program copying `graph`'s ops (and, into If/While nodes, their library functions);
     `inputs` become its parameters."""
@@ -120,7 +110,7 @@ def lower(graph, inputs, outputs):
                     op.origin, [(t.dtype, t.shape) for t in op.outputs])
         if op.opdef.control_flow:
             node.branches = tuple(_lower_function(graph.library[ref.name])
-                                  for ref in _branch_refs(op))
+                                  for ref in op.opdef.functions(op.attrs))
         nodes[id(op)] = node
         order.append(node)
     params = [nodes[id(t.op)] for t in inputs]

@@ -11,12 +11,13 @@ from runtime.ops.registry import NO_GRADIENT, register
 def _if(name, stateful):
     return register(name, inputs=('cond', 'input'), outputs='output', type_attrs=(('Tcond', 0),),
                     stateful=stateful, control_flow='if',
+                    function_attrs=('then_branch', 'else_branch'),
                     defaults={'_lower_using_switch_merge': True})
 
 
 def _while(name, stateful):
     return register(name, inputs=('input',), outputs='output', type_attrs=(), stateful=stateful,
-                    control_flow='while',
+                    control_flow='while', function_attrs=('cond', 'body'),
                     defaults={'parallel_iterations': 10, '_lower_using_switch_merge': True})
 
 
@@ -28,7 +29,7 @@ STATELESS_WHILE = _while('StatelessWhile', False)
 
 def _case(name, stateful):
     return register(name, inputs=('branch_index', 'input'), outputs='output', type_attrs=(),
-                    stateful=stateful, control_flow='case',
+                    stateful=stateful, control_flow='case', function_attrs=('branches',),
                     defaults={'_lower_using_switch_merge': True})
 
 

@@ -276,11 +276,9 @@ class _Importer:
                 control.append(ref(built, text[1:], name).op)
             else:
                 data.append(ref(built, text, name))
-        if opdef.control_flow:  # its functions (a Case's are a list), imported first
-            for value in attrs.values():
-                for item in value if isinstance(value, list) else [value]:
-                    if isinstance(item, FunctionRef):
-                        self.function(item.name)
+        for ref in opdef.functions(attrs):  # a control flow op's functions, imported first
+            if isinstance(ref, FunctionRef):
+                self.function(ref.name)
         payload = self.payloads(op_type, attrs) if self.payloads else None
         specs = self._output_specs(opdef, data, attrs, name, payload)
         if graph.unique_name(name) != name:
