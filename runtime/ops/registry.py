@@ -49,8 +49,13 @@ class OpDef:
     neutral: (value, positions): a constant equal to `value` at one of `positions` makes the op
         return its other operand (`x + 0`, `x * 1`).
     involution: f(f(x)) == x (`-(-x)`).
-    gradient(op, *output_grads) -> a sequence of input gradients (None where an input has
-        none); None: the op has no gradient (yet).
+    gradient(op, *output_grads) -> a sequence of input gradients, one per input (None where an
+        input has none), built from public op functions so gradient graphs are ordinary graphs.
+        `op` has `.inputs`, `.outputs`, `.attrs`, `.get_attr(name)` and `.opdef` (a graph
+        Operation, or the eager tape's record of the op); an output nothing depends on gets a
+        zero gradient when another output has one. `NO_GRADIENT`: deliberately not
+        differentiable (comparisons, integer results, shapes, random numbers); None: no gradient
+        declared, which is an error when a gradient must flow through the op (docs/gradients.md).
     """
 
     name: str
@@ -96,6 +101,11 @@ class OpDef:
         return f'OpDef({self.name})'
 
 
+def NO_GRADIENT(op, *output_grads):
+    """The `gradient` of an op that is deliberately not differentiable: no input gets one."""
+    return [None] * len(op.inputs)
+
+
 def register(name, kernel=None, infer=None, **fields):
     """Declare op `name` (see `OpDef` for the fields) and return its OpDef."""
     if name in REGISTRY:
@@ -111,8 +121,10 @@ def _same_as_input(inputs, attrs):
 
 
 CONST = register('Const', infer=lambda inputs, attrs: [(attrs['dtype'], TensorShape(
-    np.shape(attrs['value'])))], inputs=(), outputs=('output',), type_attrs=())
+    np.shape(attrs['value'])))], inputs=(), outputs=('output',), type_attrs=(),
+    gradient=NO_GRADIENT)
 PLACEHOLDER = register('Placeholder', infer=lambda inputs, attrs: [(attrs['dtype'],
-                       attrs['shape'])], inputs=(), outputs=('output',), type_attrs=())
+                       attrs['shape'])], inputs=(), outputs=('output',), type_attrs=(),
+                       gradient=NO_GRADIENT)
 IDENTITY = register('Identity', lambda x: x, _same_as_input, inputs=('input',),
-                    outputs=('output',))
+                    outputs=('output',), gradient=lambda op, grad: [grad])
