@@ -25,3 +25,4 @@ from runtime.ops import operators as _operators, control as _control, list_ops a
 from runtime.variables import Variable
 from runtime.tensor_array import TensorArray
 from runtime.control_flow import cond, while_loop
+from runtime.gradients import GradientTape

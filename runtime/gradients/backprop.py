@@ -1,0 +1,99 @@
+"""The backward walk shared by gradient tapes and the gradients of If/While bodies.
+
+`backprop(ops, targets, target_grads, sources)` walks recorded ops (graph Operations, or the
+eager tape's `EagerOp` records) in reverse, asks each op's `OpDef.gradient` for its input
+gradients and sums what reaches each tensor. Only ops on a path from a source to a target run
+their gradient functions, and only float tensors (and variable handles) receive gradients.
+"""
+from dataclasses import dataclass
+from typing import Any
+
+from runtime import dtypes
+from runtime.ops.array import zeros_like
+from runtime.ops.math import add
+from runtime.ops.registry import OpDef
+
+
+@dataclass(slots=True, eq=False)
+class EagerOp:
+    """The eager tape's record of an op that ran: what a gradient function reads from a graph
+    Operation (`inputs`, `outputs`, `attrs` with the op's defaults, `get_attr`, `opdef`)."""
+
+    opdef: OpDef
+    inputs: list
+    attrs: dict
+    outputs: list
+
+    @property
+    def type(self):
+        return self.opdef.name
+
+    def get_attr(self, name):
+        try:
+            return self.attrs[name]
+        except KeyError:
+            raise ValueError(f'Op {self.opdef.name} has no attr {name!r}; it has '
+                             f'{sorted(self.attrs)}.') from None
+
+
+def differentiable(t: Any):
+    """Whether gradients flow into `t`: float tensors, and variable handles (a graph's resource
+    tensor or, eagerly, the variable's storage, whose dtype is the variable's)."""
+    dtype = getattr(t, 'dtype', None)
+    return dtype is not None and (dtype.is_floating or dtype is dtypes.resource)
+
+
+def _total(grads):
+    total = grads[0]
+    for g in grads[1:]:
+        total = add(total, g)
+    return total
+
+
+def backprop(ops, targets, target_grads, sources):
+    """Gradients of `targets` (with incoming gradients `target_grads`) for each of `sources`.
+
+    `ops` are in the order they ran. Returns one entry per source: the summed gradient, or None
+    when no gradient reaches it.
+    """
+    reached = {id(s) for s in sources}
+    live = []
+    for op in ops:  # forward: the ops that depend on a source
+        for t in op.inputs:
+            if id(t) in reached:
+                live.append(op)
+                reached.update(id(out) for out in op.outputs)
+                break
+    pending = {}  # id(tensor) -> gradients that reached it, not yet summed
+    for t, g in zip(targets, target_grads):
+        if g is not None and id(t) in reached:
+            pending.setdefault(id(t), []).append(g)
+    for op in reversed(live):
+        outputs = op.outputs
+        incoming = [pending.get(id(t)) for t in outputs]
+        if not any(incoming):
+            continue
+        opdef = op.opdef
+        if opdef.gradient is None:
+            raise LookupError(
+                f'No gradient is declared for op {opdef.name!r}; declare `gradient=` (or '
+                f'NO_GRADIENT) where it is registered (docs/gradients.md).')
+        grads = []
+        for t, gs in zip(outputs, incoming):
+            if gs:
+                g = _total(gs) if len(gs) > 1 else gs[0]
+                pending[id(t)] = [g]
+            elif t.dtype.is_floating:
+                g = zeros_like(t)  # an output nothing used, next to one that was
+            else:
+                g = None
+            grads.append(g)
+        input_grads = opdef.gradient(op, *grads)
+        for t, g in zip(op.inputs, input_grads):
+            if g is not None and id(t) in reached and differentiable(t):
+                pending.setdefault(id(t), []).append(g)
+    result = []
+    for s in sources:
+        gs = pending.get(id(s))
+        result.append(None if not gs else _total(gs) if len(gs) > 1 else gs[0])
+    return result
