@@ -6,7 +6,7 @@ so a list can be a loop variable like any other value.
 import numpy as np
 
 from runtime import dtypes, errors
-from runtime.ops.registry import register
+from runtime.ops.registry import NO_GRADIENT, register
 from runtime.shapes import TensorShape
 
 
@@ -56,17 +56,22 @@ def _variant_scalar(inputs, attrs):
 
 
 RESERVE = register('TensorListReserve', _reserve, _variant_scalar,
-                   inputs=('num_elements',), outputs=('handle',), type_attrs=())
+                   inputs=('num_elements',), outputs=('handle',), type_attrs=(),
+                   gradient=NO_GRADIENT)
 SET_ITEM = register('TensorListSetItem', _set_item, _variant_scalar,
                     inputs=('input_handle', 'index', 'item'), outputs=('output_handle',),
-                    type_attrs=(('element_dtype', 2),), defaults={'dynamic_size': False})
+                    type_attrs=(('element_dtype', 2),), defaults={'dynamic_size': False},
+                    gradient=NO_GRADIENT)
 GET_ITEM = register('TensorListGetItem', _get_item,
                     lambda inputs, attrs: [(attrs['element_dtype'], attrs['_element_shape'])],
-                    inputs=('input_handle', 'index'), outputs=('item',), type_attrs=())
+                    inputs=('input_handle', 'index'), outputs=('item',), type_attrs=(),
+                    gradient=NO_GRADIENT)
 STACK = register('TensorListStack', _stack,
                  lambda inputs, attrs: [(attrs['element_dtype'], TensorShape([None]).concatenate(
                      attrs['element_shape']))],
-                 inputs=('input_handle',), outputs=('tensor',), type_attrs=())
+                 inputs=('input_handle',), outputs=('tensor',), type_attrs=(),
+                 gradient=NO_GRADIENT)
 LENGTH = register('TensorListLength', _length,
                   lambda inputs, attrs: [(dtypes.int32, TensorShape([]))],
-                  inputs=('input_handle',), outputs=('length',), type_attrs=())
+                  inputs=('input_handle',), outputs=('length',), type_attrs=(),
+                  gradient=NO_GRADIENT)

@@ -9,7 +9,7 @@ from runtime import dtypes
 from runtime.convert import unify_operands
 from runtime.ops.array import shape_from, shape_operand
 from runtime.ops.dispatch import apply
-from runtime.ops.registry import register
+from runtime.ops.registry import NO_GRADIENT, register
 
 _global = {'seed': None, 'generator': np.random.default_rng()}
 
@@ -56,14 +56,16 @@ def _kernel_with_generator(kernel):
 
 UNIFORM = register('RandomUniform', None, _random_infer, inputs=('shape',), outputs=('output',),
                    type_attrs=(('T', 0),), defaults={'seed': 0, 'seed2': 0}, stateful=True,
-                   bind_kernel=_kernel_with_generator(_uniform))
+                   bind_kernel=_kernel_with_generator(_uniform), gradient=NO_GRADIENT)
 UNIFORM_INT = register('RandomUniformInt', None, _int_infer,
                        inputs=('shape', 'minval', 'maxval'), outputs=('output',),
                        type_attrs=(('T', 0), ('Tout', 1)), defaults={'seed': 0, 'seed2': 0},
-                       stateful=True, bind_kernel=_kernel_with_generator(_uniform_int))
+                       stateful=True, bind_kernel=_kernel_with_generator(_uniform_int),
+                       gradient=NO_GRADIENT)
 NORMAL = register('RandomStandardNormal', None, _random_infer, inputs=('shape',),
                   outputs=('output',), type_attrs=(('T', 0),), defaults={'seed': 0, 'seed2': 0},
-                  stateful=True, bind_kernel=_kernel_with_generator(_normal))
+                  stateful=True, bind_kernel=_kernel_with_generator(_normal),
+                  gradient=NO_GRADIENT)
 
 
 def _run(opdef, inputs, attrs, seed, name):
