@@ -26,3 +26,4 @@ from runtime.variables import Variable
 from runtime.tensor_array import TensorArray
 from runtime.control_flow import cond, while_loop
 from runtime.gradients import GradientTape
+from runtime import optimizers

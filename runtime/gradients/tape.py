@@ -148,7 +148,7 @@ class GradientTape:
             if isinstance(s, Variable):
                 keys.append(self._handle(s) if id(s) in self._watched_variables else None)
             elif isinstance(s, Tensor):
-                keys.append(s)
+                keys.append(s if id(s) in self._tracked else None)  # watched or recorded
             else:
                 raise ValueError(f'GradientTape.gradient: sources must be tensors or Variables, '
                                  f'got {s!r}.')
