@@ -17,9 +17,9 @@ from runtime.ops.compare import (equal, greater, greater_equal, less, less_equal
                                  logical_not, logical_or, not_equal, where)
 from runtime.ops.reduce import (argmax, argmin, reduce_all, reduce_any, reduce_max, reduce_mean,
                                 reduce_min, reduce_prod, reduce_sum)
-from runtime.ops.array import (cast, concat, expand_dims, eye, fill, gather, identity, ones,
-                               ones_like, placeholder, range, rank, reshape, shape, size, squeeze,
-                               stack, stop_gradient, transpose, zeros, zeros_like)
+from runtime.ops.array import (broadcast_to, cast, concat, expand_dims, eye, fill, gather,
+                               identity, ones, ones_like, placeholder, range, rank, reshape, shape,
+                               size, squeeze, stack, stop_gradient, transpose, zeros, zeros_like)
 from runtime.ops.io import print
 from runtime.ops import operators as _operators, control as _control, list_ops as _list_ops  # noqa: F401 - registers ops
 from runtime.variables import Variable

@@ -6,16 +6,28 @@ training step traced once creates them during that trace and never retraces for 
 """
 import numpy as np
 
-
+from runtime import context
+from runtime.convert import convert_to_tensor
+from runtime.ops import training
 from runtime.ops.array import cast
-from runtime.ops.math import sqrt
+from runtime.ops.dispatch import apply, graph_of
 from runtime.variables import Variable
 
 __all__ = ['Optimizer', 'SGD', 'Adam']
 
 
+def _handle(variable, graph):
+    """What ops in `graph` (None: eagerly) reach `variable`'s storage through."""
+    return variable.storage if graph is None else graph.capture_resource(variable.storage)
+
+
 class Optimizer:
-    """The shared part: iterations, slot variables, `apply_gradients`."""
+    """The shared part: iterations, slot variables, `apply_gradients`.
+
+    A subclass gives `prepare(dtype)` (values shared by every variable of one step, computed
+    once) and `update(grad, variable, handle, shared)`, which adds the one training op
+    (`runtime.ops.training`) that updates the variable.
+    """
 
     def __init__(self, learning_rate, name):
         self.learning_rate = learning_rate
@@ -42,27 +54,42 @@ class Optimizer:
     def apply_gradients(self, grads_and_vars):
         """Update each variable with its gradient (pairs whose gradient is None are skipped);
         returns the `iterations` Variable."""
-        pairs = [(g, v) for g, v in grads_and_vars if g is not None]
-        for g, v in pairs:
+        pairs = []
+        for g, v in grads_and_vars:
+            if g is None:
+                continue
             if not isinstance(v, Variable):
                 raise TypeError(f'{type(self).__name__}.apply_gradients updates rt.Variables, '
                                 f'got {v!r}.')
             if not v.dtype.is_floating:
                 raise TypeError(f'Cannot train the {v.dtype.name} variable {v.name!r}; only '
                                 f'float variables have gradients.')
+            g = convert_to_tensor(g)
+            if g.dtype is not v.dtype:
+                raise TypeError(f'The gradient of {v.name!r} is {g.dtype.name} but the variable '
+                                f'is {v.dtype.name}.')
+            pairs.append((g, v))
         iterations = self.iterations
+        shared = {}
         for g, v in pairs:
-            self.update(g, v, iterations)
+            if v.dtype not in shared:
+                shared[v.dtype] = self.prepare(v.dtype, iterations)
+            graph = context.current_graph() or graph_of([g])
+            self.update(g, v, graph, shared[v.dtype])
         iterations.assign_add(np.int64(1))
         return iterations
 
-    def update(self, grad, variable, iterations):
+    def prepare(self, dtype, iterations):
+        return None
+
+    def update(self, grad, variable, graph, shared):
         raise NotImplementedError
 
 
 class SGD(Optimizer):
     """Gradient descent: `w -= learning_rate * g`; with momentum, TensorFlow's
-    `velocity = momentum * velocity - learning_rate * g; w += velocity`."""
+    `velocity = momentum * velocity - learning_rate * g; w += velocity` (ops
+    `ResourceApplyGradientDescent` / `ResourceApplyKerasMomentum`)."""
 
     def __init__(self, learning_rate=0.01, momentum=0.0, name='SGD'):
         super().__init__(learning_rate, name)
@@ -70,17 +97,19 @@ class SGD(Optimizer):
             raise ValueError(f'SGD momentum must be in [0, 1], got {momentum}.')
         self.momentum = momentum
 
-    def update(self, grad, variable, iterations):
+    def update(self, grad, variable, graph, shared):
+        lr = variable.dtype.np_dtype.type(self.learning_rate)
         if self.momentum:
             velocity = self.slot(variable, 'momentum')
-            velocity.assign(self.momentum * velocity - self.learning_rate * grad)
-            variable.assign_add(velocity)
+            apply(training.APPLY_KERAS_MOMENTUM,
+                  [_handle(variable, graph), _handle(velocity, graph), lr, grad,
+                   variable.dtype.np_dtype.type(self.momentum)])
         else:
-            variable.assign_sub(self.learning_rate * grad)
+            apply(training.APPLY_GRADIENT_DESCENT, [_handle(variable, graph), lr, grad])
 
 
 class Adam(Optimizer):
-    """Adam, TensorFlow's formula: with t = iterations + 1,
+    """Adam, TensorFlow's formula (op `ResourceApplyAdam`): with t = iterations + 1,
     `alpha = lr * sqrt(1 - beta_2**t) / (1 - beta_1**t)`, `m += (g - m) * (1 - beta_1)`,
     `v += (g*g - v) * (1 - beta_2)`, `w -= alpha * m / (sqrt(v) + epsilon)`."""
 
@@ -88,12 +117,17 @@ class Adam(Optimizer):
         super().__init__(learning_rate, name)
         self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
 
-    def update(self, grad, variable, iterations):
-        m, v = self.slot(variable, 'm'), self.slot(variable, 'v')
-        step = cast(iterations + np.int64(1), variable.dtype)
-        alpha = self.learning_rate * sqrt(1 - self.beta_2 ** step) / (1 - self.beta_1 ** step)
-        m.assign_add((grad - m) * (1 - self.beta_1))
-        v.assign_add((grad * grad - v) * (1 - self.beta_2))
-        variable.assign_sub(alpha * m / (sqrt(v) + self.epsilon))
+    def prepare(self, dtype, iterations):
+        """beta_1**t and beta_2**t, once per step."""
+        step = cast(iterations + np.int64(1), dtype)
+        kind = dtype.np_dtype.type
+        return kind(self.beta_1) ** step, kind(self.beta_2) ** step
 
-
+    def update(self, grad, variable, graph, shared):
+        kind = variable.dtype.np_dtype.type
+        beta1_power, beta2_power = shared
+        apply(training.APPLY_ADAM,
+              [_handle(variable, graph), _handle(self.slot(variable, 'm'), graph),
+               _handle(self.slot(variable, 'v'), graph), beta1_power, beta2_power,
+               kind(self.learning_rate), kind(self.beta_1), kind(self.beta_2),
+               kind(self.epsilon), grad])

@@ -21,16 +21,23 @@ class EagerOp:
 
     opdef: OpDef
     inputs: list
-    attrs: dict
+    given_attrs: dict | None  # as the caller passed them; `attrs` adds the defaults
     outputs: list
 
     @property
     def type(self):
         return self.opdef.name
 
+    @property
+    def attrs(self):
+        return {**self.opdef.defaults, **(self.given_attrs or {})}
+
     def get_attr(self, name):
+        given = self.given_attrs
+        if given and name in given:
+            return given[name]
         try:
-            return self.attrs[name]
+            return self.opdef.defaults[name]
         except KeyError:
             raise ValueError(f'Op {self.opdef.name} has no attr {name!r}; it has '
                              f'{sorted(self.attrs)}.') from None

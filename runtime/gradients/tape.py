@@ -9,7 +9,7 @@ it records that graph's Operations, and `gradient` adds the gradient ops to the 
 import numpy as np
 
 from runtime import context, dtypes, nest
-from runtime.convert import convert_to_tensor
+from runtime.convert import constant, convert_to_tensor
 from runtime.gradients.backprop import EagerOp, backprop
 from runtime.ops.array import ones_like, reshape, zeros, zeros_like
 from runtime.convert import stack
@@ -67,10 +67,9 @@ class GradientTape:
                 outputs = [outputs]
             elif type(outputs) is not list or type(outputs[0]) is not EagerTensor:
                 return  # an op of a graph being traced: that graph's tapes see it
-            all_attrs = {**opdef.defaults, **attrs} if attrs else opdef.defaults
             op = EagerOp(opdef, [t if isinstance(t, (Tensor, VariableStorage)) else
                                  EagerTensor(t, dtypes.of_value(t)) for t in inputs],
-                         all_attrs, outputs)
+                         attrs, outputs)
         else:
             first = outputs[0] if type(outputs) is list else outputs
             op = getattr(first, 'op', first)
@@ -156,7 +155,7 @@ class GradientTape:
         for t, g in zip(targets, grads):
             if t.dtype.is_floating:
                 float_targets.append(t)
-                target_grads.append(g if g is not None else ones_like(t))
+                target_grads.append(g if g is not None else _ones_for(t))
         sources = [k for k, s in zip(keys, flat_sources)
                    if k is not None and s.dtype.is_floating]
         found = backprop(self._ops, float_targets, target_grads, sources) if sources else []
@@ -203,6 +202,15 @@ class GradientTape:
                 f'gradients (or jacobians); this is the second call of {what}(). Create the '
                 f'tape with rt.GradientTape(persistent=True) to ask it more than once.')
         self._used = True
+
+
+def _ones_for(target):
+    """The default output gradient: ones of the target's shape, a constant when the shape is
+    known (so in a graph what only depends on it folds away)."""
+    if target.shape.is_fully_defined():
+        return constant(np.ones(target.shape.as_list(), dtype=target.dtype.np_dtype),
+                        target.dtype)
+    return ones_like(target)
 
 
 class _Paused:

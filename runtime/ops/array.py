@@ -6,7 +6,7 @@ import numpy as np
 from runtime import context, dtypes, errors
 from runtime.convert import constant, convert_to_tensor, stack, unify_operands
 from runtime.ops.dispatch import apply, build
-from runtime.ops.infer import constant_value, same_as_input
+from runtime.ops.infer import constant_value, known_shape, same_as_input
 from runtime.ops.registry import IDENTITY, NO_GRADIENT, PLACEHOLDER, register
 from runtime.shapes import TensorShape, as_shape
 from runtime.tensor import Tensor
@@ -62,8 +62,9 @@ def stop_gradient(input, name=None):
 
 def static_or_dynamic_shape(x):
     """`x`'s shape as an int32 numpy vector when fully known (no op), else an op `Shape`."""
-    if x.shape.is_fully_defined():
-        return np.array(x.shape.as_list(), dtype=np.int32)
+    known = known_shape(x)
+    if known is not None:
+        return np.array(known, dtype=np.int32)
     return apply(SHAPE, [x])
 
 
@@ -83,6 +84,27 @@ FILL = register('Fill', lambda dims, value: np.full(tuple(dims), value),
                     None, _reduce_sum_all(grad)])
 ZEROS_LIKE = register('ZerosLike', np.zeros_like, same_as_input, gradient=NO_GRADIENT)
 ONES_LIKE = register('OnesLike', np.ones_like, same_as_input, gradient=NO_GRADIENT)
+
+
+def _broadcast_to_infer(inputs, attrs):
+    return [(inputs[0].dtype, shape_from(inputs[1]))]
+
+
+def _broadcast_to_gradient(op, grad):
+    # runtime.ops.reduce imports this module: importing it here breaks the cycle
+    from runtime.ops.reduce import unbroadcast
+    return [unbroadcast(grad, op.inputs[0]), None]
+
+
+BROADCAST_TO = register('BroadcastTo', lambda input, shape: np.broadcast_to(
+    input, tuple(shape)).copy(), _broadcast_to_infer, inputs=('input', 'shape'),
+    outputs=('output',), type_attrs=(('T', 0), ('Tidx', 1)), gradient=_broadcast_to_gradient)
+
+
+def broadcast_to(input, shape, name=None):
+    """`input` repeated along its size-1 and missing leading dims to `shape` (op
+    `BroadcastTo`, numpy's broadcasting rules)."""
+    return apply(BROADCAST_TO, [convert_to_tensor(input), shape_operand(shape)], name=name)
 
 
 def _reduce_sum_all(x):
@@ -198,9 +220,10 @@ RESHAPE = register('Reshape', lambda tensor, shape: np.reshape(tensor, tuple(sha
 
 def _reshape_like(grad, x):
     """`grad` reshaped to `x`'s shape (the gradient of every op that only reshapes)."""
-    if grad.shape == x.shape and x.shape.is_fully_defined():
+    known = known_shape(x)
+    if known is not None and known == known_shape(grad):
         return grad
-    return reshape(grad, static_or_dynamic_shape(x))
+    return apply(RESHAPE, [grad, static_or_dynamic_shape(x)])
 
 
 def reshape(tensor, shape, name=None):

@@ -140,7 +140,7 @@ def _relu(x):
 
 
 def _relu_grad_kernel(gradients, features):
-    return np.where(features > 0, gradients, np.zeros_like(gradients))
+    return gradients * (features > 0)
 
 
 RELU_GRAD = register('ReluGrad', _relu_grad_kernel, same_as_input,

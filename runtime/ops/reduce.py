@@ -5,11 +5,12 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.convert import convert_to_tensor
-from runtime.ops.array import (ONES_LIKE, ZEROS_LIKE, cast, expand_dims, range as range_,
-                               rank as rank_, reshape, shape as shape_, size as size_)
+from runtime.ops.array import (BROADCAST_TO, ONES_LIKE, RESHAPE, cast, expand_dims, range as range_,
+                               rank as rank_, reshape, shape as shape_, size as size_,
+                               static_or_dynamic_shape)
 from runtime.ops.compare import equal, where
 from runtime.ops.dispatch import apply, op_function
-from runtime.ops.infer import constant_value
+from runtime.ops.infer import constant_value, known_shape
 from runtime.ops.registry import NO_GRADIENT, register
 from runtime.shapes import TensorShape
 
@@ -56,8 +57,9 @@ _REDUCTIONS = {  # public name: (TensorFlow op, numpy reduction, type attrs)
 def _kept_shape(x, axis):
     """The shape of `x` reduced over `axis` with keep_dims: numpy when known, else an op."""
     axes = constant_value(axis)
-    if x.shape.is_fully_defined() and axes is not None:
-        dims = x.shape.as_list()
+    known = known_shape(x)
+    if known is not None and axes is not None:
+        dims = list(known)
         for a in np.ravel(axes):
             dims[int(a) % len(dims)] = 1
         return np.array(dims, dtype=np.int32)
@@ -69,13 +71,14 @@ def _kept_shape(x, axis):
 
 def _kept(grad, x, axis, keep_dims):
     """A reduction's output (or its gradient) in keep_dims form, which broadcasts against x."""
-    return grad if keep_dims else reshape(grad, _kept_shape(x, axis))
+    return grad if keep_dims else apply(RESHAPE, [grad, _kept_shape(x, axis)])
 
 
 def _broadcast_like(grad, x):
-    if grad.shape == x.shape and x.shape.is_fully_defined():
+    known = known_shape(x)
+    if known is not None and known == known_shape(grad):
         return grad
-    return grad + apply(ZEROS_LIKE, [x])
+    return apply(BROADCAST_TO, [grad, static_or_dynamic_shape(x)])
 
 
 def _sum_gradient(op, grad):
@@ -83,14 +86,16 @@ def _sum_gradient(op, grad):
     return [_broadcast_like(_kept(grad, x, axis, op.get_attr('keep_dims')), x), None]
 
 
-def _mean_gradient(op, grad):
-    x, axis = op.inputs
-    y = op.outputs[0]
+def _mean_count(op, grad):
+    """How many elements each output element of a Mean averages."""
+    x, y = op.inputs[0], op.outputs[0]
     if x.shape.is_fully_defined() and y.shape.is_fully_defined():
-        count = x.shape.num_elements() // max(y.shape.num_elements(), 1)
-    else:
-        count = cast(size_(x), grad.dtype) / cast(size_(y), grad.dtype)
-    return [_sum_gradient(op, grad)[0] / count, None]
+        return x.shape.num_elements() // max(y.shape.num_elements(), 1)
+    return cast(size_(x), grad.dtype) / cast(size_(y), grad.dtype)
+
+
+def _mean_gradient(op, grad):
+    return _sum_gradient(op, grad / _mean_count(op, grad))
 
 
 def _extremum_gradient(op, grad):
@@ -220,16 +225,15 @@ def unbroadcast(grad, x):
     op at all when the shapes agree); otherwise op `BroadcastGradientArgs` picks the axes when
     the graph runs.
     """
-    gs, xs = grad.shape, x.shape
-    if gs.is_fully_defined() and xs.is_fully_defined():
-        gl, xl = gs.as_list(), xs.as_list()
+    gl, xl = known_shape(grad), known_shape(x)
+    if gl is not None and xl is not None:
         if gl == xl:
             return grad
         lead = len(gl) - len(xl)
         axes = list(builtins.range(lead)) + [lead + i for i, d in enumerate(xl)
                                               if d == 1 and gl[lead + i] != 1]
-        out = reduce_sum(grad, axes) if axes else grad
-        return out if out.shape.as_list() == xl else reshape(out, xl)
+        out = apply(OPS['reduce_sum'], [grad, np.array(axes, dtype=np.int32)]) if axes else grad
+        return out if known_shape(out) == xl else apply(RESHAPE, [out, np.array(xl, np.int32)])
     full = shape_(x)
     axes, _ = apply(BROADCAST_GRADIENT_ARGS, [full, shape_(grad)])
     return reshape(reduce_sum(grad, axes), full)

@@ -77,6 +77,7 @@ CASES = {
                   [np.array([0.5, -1.25, 1.75])], h=2.0 ** -10)],
     'Fill': [Case(lambda v: rt.fill([2, 3], v) * rt.constant([1.0, 2.0, 3.0], rt.float64),
                   [u()])],
+    'BroadcastTo': [Case(lambda x: rt.broadcast_to(x, [2, 3, 2]) ** 2, [u(3, 1)])],
     'Reshape': [Case(lambda x: rt.reshape(x, [3, 2]) ** 2, [u(2, 3)])],
     'Transpose': [Case(lambda x: rt.transpose(x) * rt.constant([[1.0, 2.0]], rt.float64),
                        [u(2, 3)])],
