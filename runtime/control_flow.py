@@ -14,7 +14,7 @@ from runtime.ops.array import identity
 from runtime.ops.dispatch import graph_of, record
 from runtime.ops.compare import less, logical_and
 from runtime.shapes import TensorShape, as_shape
-from runtime.tensor import SymbolicTensor, Tensor
+from runtime.tensor import SymbolicTensor
 
 
 def _label(names, i, default):

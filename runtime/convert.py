@@ -36,7 +36,8 @@ def infer_dtype(value):
             return dtypes.string
         if dtypes.bool in kinds:
             if len(kinds) > 1:
-                raise TypeError(f'Cannot convert {value!r} to a tensor: it mixes bools and numbers.')
+                raise TypeError(f'Cannot convert {value!r} to a tensor: it mixes bools and '
+                                f'numbers.')
             return dtypes.bool
         floats = [k for k in kinds if k.is_floating]
         if floats:

@@ -97,14 +97,9 @@ class Graph:
 
     # ---- building ----------------------------------------------------------------------------
 
-    @contextlib.contextmanager
     def as_default(self):
-        graphs = context.state.graphs
-        graphs.append(self)
-        try:
-            yield self
-        finally:
-            graphs.pop()
+        """`with graph.as_default():` adds the ops created inside to this graph."""
+        return context.building(self)
 
     def unique_name(self, name, mark_as_used=True):
         """TensorFlow's naming: `name` under the current scope, `_1`, `_2`, ... on repeats."""
@@ -243,22 +238,31 @@ class FuncGraph(Graph):
         self.inputs = []
         self.outputs = []
         self._resource_inputs = {}
+        # A list while the tracer lets Variables created here be initialized in this graph
+        # (from values that depend on its inputs); each such variable's storage is appended.
+        self.deferred_initializers = None
 
     @property
     def captures(self):
         """[(outer value, placeholder)] in order of capture."""
         return list(self._captures.values())
 
-    def add_input(self, dtype, shape, name, as_capture=False):
+    def add_input(self, dtype, shape, name, as_capture=False, payload=None):
         """A Placeholder input. Regular inputs are appended to `inputs`; captures are not (they
-        come after the regular inputs, and callers append them)."""
+        come after the regular inputs, and callers append them) and take unscoped names."""
+        attrs = {'dtype': dtype, 'shape': as_shape(shape)}
         if as_capture:
             with self.exact_scope(''):
-                t = build(self, PLACEHOLDER, [], {'dtype': dtype, 'shape': as_shape(shape)}, name)
-        else:
-            t = build(self, PLACEHOLDER, [], {'dtype': dtype, 'shape': as_shape(shape)}, name)
-            self.inputs.append(t)
+                return build(self, PLACEHOLDER, [], attrs, name, payload)
+        t = build(self, PLACEHOLDER, [], attrs, name, payload)
+        self.inputs.append(t)
         return t
+
+    def _add_capture(self, value, dtype, shape, name, payload):
+        """The placeholder standing for the outer `value`, recorded in `captures`."""
+        placeholder = self.add_input(dtype, shape, name, as_capture=True, payload=payload)
+        self._captures[id(value)] = (value, placeholder)
+        return placeholder
 
     def capture(self, tensor):
         found = self._captures.get(id(tensor))
@@ -273,19 +277,15 @@ class FuncGraph(Graph):
         elif outer is None and isinstance(tensor, SymbolicTensor):
             raise ValueError(f'Tensor {tensor.name!r} belongs to another graph and cannot be '
                              f'used inside {self.name!r}.')
-        name = (tensor.op.name.replace('/', '_').lower() if isinstance(tensor, SymbolicTensor)
-                else 'capture')
-        placeholder = self.add_input(tensor.dtype, tensor.shape, name, as_capture=True)
-        if isinstance(tensor, SymbolicTensor):
-            placeholder.op.payload = tensor.op.payload  # a variable handle keeps its storage
-        self._captures[id(tensor)] = (tensor, placeholder)
-        return placeholder
+        if isinstance(tensor, SymbolicTensor):  # a variable handle keeps its storage (payload)
+            return self._add_capture(tensor, tensor.dtype, tensor.shape,
+                                     tensor.op.name.replace('/', '_').lower(), tensor.op.payload)
+        return self._add_capture(tensor, tensor.dtype, tensor.shape, 'capture', None)
 
     def add_resource_input(self, storage, name):
         """A resource input for a Variable argument: reads and writes of `storage` in this graph
         go through it, so each call may pass another variable of the same dtype and shape."""
-        placeholder = self.add_input(dtypes.resource, TensorShape([]), name)
-        placeholder.op.payload = storage
+        placeholder = self.add_input(dtypes.resource, TensorShape([]), name, payload=storage)
         self._resource_inputs[id(storage)] = placeholder
         return placeholder
 
@@ -298,12 +298,9 @@ class FuncGraph(Graph):
         if self.outer_graph is not None:
             return self.capture(self.outer_graph.capture_resource(storage))
         found = self._captures.get(id(storage))
-        if found is None:
-            placeholder = self.add_input(dtypes.resource, TensorShape([]), storage.name,
-                                         as_capture=True)
-            placeholder.op.payload = storage
-            found = self._captures[id(storage)] = (storage, placeholder)
-        return found[1]
+        if found is not None:
+            return found[1]
+        return self._add_capture(storage, dtypes.resource, TensorShape([]), storage.name, storage)
 
     def is_stateful(self):
         return any(op.stateful for op in self.operations)

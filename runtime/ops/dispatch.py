@@ -11,8 +11,10 @@ from runtime.ops.registry import CONST
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
 _state = context.state
+_building_graphs = context.building_graphs
 _active_tapes = context.active_tapes
 _dtype_of = dtypes.of_value
+_by_numpy = dtypes.NUMERIC_BY_NUMPY.get
 
 
 def apply(opdef, inputs, attrs=None, name=None, payload=None):
@@ -22,34 +24,27 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
     `convert_inputs`, any operands (that converts them). Returns the output tensor, a list of
     them, or, for an op without outputs, None eagerly and the Operation in a graph.
     """
-    graphs = _state.graphs
-    if graphs:
-        if opdef.convert_inputs is not None:
-            inputs = opdef.convert_inputs(opdef.name, inputs)
-        return _build(graphs[-1], opdef, inputs, attrs, name, payload)
+    if _building_graphs[0] and _state.graphs:
+        return _build_in_default_graph(opdef, inputs, attrs, name, payload)
     convert = opdef.convert_inputs
-    if convert is not None:
-        if len(inputs) == 2:
-            # The fast path (binary elementwise ops, the hot case): two eager tensors of one
-            # dtype need no conversion.
-            x, y = inputs
-            if type(x) is EagerTensor and type(y) is EagerTensor and x.dtype is y.dtype:
-                return _run(opdef, inputs, (x.value, y.value), attrs, payload)
-        inputs = convert(opdef.name, inputs)
-    values = []
-    for t in inputs:
-        kind = type(t)
-        if kind is EagerTensor:
-            values.append(t.value)
-        elif kind is SymbolicTensor:  # eager code using a graph tensor adds to its graph
-            return _build(t.op.graph, opdef, inputs, attrs, name, payload)
-        else:
-            values.append(t)
-    return _run(opdef, inputs, values, attrs, payload)
-
-
-def _run(opdef, inputs, values, attrs, payload):
-    """Run `opdef`'s kernel on numpy `values` now and wrap the results as eager tensors."""
+    if convert is not None and len(inputs) == 2 and type(inputs[0]) is EagerTensor and \
+            type(inputs[1]) is EagerTensor and inputs[0].dtype is inputs[1].dtype:
+        # The fast path (binary ops, the hot case): two eager tensors of one dtype need no
+        # conversion.
+        values = (inputs[0].value, inputs[1].value)
+    else:
+        if convert is not None:
+            inputs = convert(opdef.name, inputs)
+        values = []
+        for t in inputs:
+            kind = type(t)
+            if kind is EagerTensor:
+                values.append(t.value)
+            elif kind is SymbolicTensor:  # eager code using a graph tensor adds to its graph
+                return _build(t.op.graph, opdef, inputs, attrs, name, payload)
+            else:
+                values.append(t)
+    # Run the kernel now; its failures become InvalidArgumentError naming the op.
     try:
         if opdef.bind_kernel is not None:
             out = opdef.bind_kernel(attrs or {}, payload)(*values)
@@ -63,7 +58,11 @@ def _run(opdef, inputs, values, attrs, payload):
         raise errors.InvalidArgumentError(None, None, f'{e} [Op:{opdef.name}]') from e
     n = len(opdef.outputs)
     if n == 1:
-        outputs = EagerTensor(out, _dtype_of(out))
+        try:
+            dtype = _by_numpy(out.dtype)  # numeric and bool: the common case of `_dtype_of`
+        except AttributeError:
+            dtype = None
+        outputs = EagerTensor(out, dtype or _dtype_of(out))
     elif n == 0:
         outputs = None
     else:
@@ -71,6 +70,12 @@ def _run(opdef, inputs, values, attrs, payload):
     if _active_tapes[0]:  # the gradient-tape hook: the one place eager ops are recorded
         record(opdef, inputs, attrs, outputs)
     return outputs
+
+
+def _build_in_default_graph(opdef, inputs, attrs, name, payload):
+    if opdef.convert_inputs is not None:
+        inputs = opdef.convert_inputs(opdef.name, inputs)
+    return _build(_state.graphs[-1], opdef, inputs, attrs, name, payload)
 
 
 def _build(graph, opdef, inputs, attrs, name, payload):

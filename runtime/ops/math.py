@@ -316,18 +316,25 @@ def _batch_matmul_gradient(op, grad):
 
 MATMUL = register('MatMul', _matmul_kernel, _matmul_infer, inputs=('a', 'b'),
                   outputs=('product',), defaults={'transpose_a': False, 'transpose_b': False},
-                  cost=_matmul_cost, gradient=_matmul_gradient)
+                  cost=_matmul_cost, convert_inputs=unify_inputs, infix='{0} @ {1}',
+                  gradient=_matmul_gradient)
 BATCH_MATMUL = register('BatchMatMulV2', _batch_matmul_kernel, _batch_matmul_infer,
                         inputs=('x', 'y'), outputs=('output',),
                         defaults={'adj_x': False, 'adj_y': False}, cost=_matmul_cost,
+                        convert_inputs=unify_inputs, infix='{0} @ {1}',
                         gradient=_batch_matmul_gradient)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product (op `MatMul`; `BatchMatMulV2` when an input has rank above 2)."""
-    if not (isinstance(a, Tensor) and isinstance(b, Tensor) and a.dtype is b.dtype):
+    try:  # the hot case: two eager matrices (only eager tensors have numpy `.value`s)
+        plain = a.value.ndim == 2 == b.value.ndim and not (transpose_a or transpose_b)
+    except AttributeError:
+        plain = False
+    if plain:
+        return apply(MATMUL, (a, b), None, name)
+    if not (isinstance(a, Tensor) and isinstance(b, Tensor)):
         (a, b), _ = unify_operands('MatMul', a, b)
-    inputs = (a, b)
     ranks = [a.ndim if isinstance(a, Tensor) else np.ndim(a),
              b.ndim if isinstance(b, Tensor) else np.ndim(b)]
     if ranks[0] == 2 and ranks[1] == 2:
@@ -336,7 +343,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
             attrs = {'transpose_a': True} if transpose_a else {}
             if transpose_b:
                 attrs['transpose_b'] = True
-        return apply(MATMUL, inputs, attrs, name)
+        return apply(MATMUL, (a, b), attrs, name)
     if 1 in ranks or 0 in ranks:
         raise ValueError(f'rt.matmul needs inputs of rank 2 or more, got ranks {ranks}.')
     attrs = {}
@@ -344,4 +351,4 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
         attrs['adj_x'] = True
     if transpose_b:
         attrs['adj_y'] = True
-    return apply(BATCH_MATMUL, inputs, attrs, name=name)
+    return apply(BATCH_MATMUL, (a, b), attrs, name=name)

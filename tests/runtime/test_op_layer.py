@@ -3,6 +3,7 @@ the executor reads OpDef fields instead of naming op types."""
 import ast
 import operator
 import pathlib
+import threading
 
 import numpy as np
 import pytest
@@ -18,6 +19,10 @@ INFIX_OPS = sorted(name for name, opdef in REGISTRY.items() if opdef.infix)
 
 
 def _operand_pairs(opdef):
+    if '@' in opdef.infix:
+        m = np.arange(6, dtype=np.float32).reshape(2, 3)
+        yield from ((m, m.T), (m.T, m), (m.astype(np.int32), m.T.astype(np.int32)))
+        return
     for a in SAMPLES:
         for b in SAMPLES:
             if a.dtype != b.dtype or (a.dtype == bool and opdef.name not in (
@@ -144,3 +149,33 @@ def test_the_executor_names_no_op_types():
             if isinstance(node, ast.Constant) and node.value in REGISTRY:
                 named.append(f'{path.name}:{node.lineno} {node.value!r}')
     assert named == []
+
+
+def test_string_equality_in_a_graph_keeps_numpy_semantics():
+    g = rt.Graph()
+    with g.as_default():
+        s = rt.placeholder(rt.string, [], name='s')
+        same = rt.equal(s, 'yes')
+    result = g.run(same, {s: 'yes'})
+    assert result.dtype == np.bool_ and bool(result)
+
+
+def test_a_graph_built_on_one_thread_leaves_eager_ops_on_others_eager():
+    entered, release = threading.Event(), threading.Event()
+    g = rt.Graph()
+    built = []
+
+    def build():
+        with g.as_default():
+            entered.set()
+            release.wait(5)
+            built.append(rt.constant(1.0) + 1.0)
+
+    worker = threading.Thread(target=build)
+    worker.start()
+    entered.wait(5)
+    eager = rt.constant(2.0) * 3.0  # runs now, on this thread, although g is being built
+    release.set()
+    worker.join(5)
+    assert eager.numpy() == 6.0 and eager.graph is None
+    assert built[0].graph is g and context.building_graphs[0] == 0

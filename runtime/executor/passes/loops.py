@@ -42,7 +42,8 @@ def _counted_form(node):
     cond, body = node.branches
     (test, _), = cond.outputs
     params = {id(p): k for k, p in enumerate(cond.params)}
-    if test.opdef.infix != '{0} < {1}' or test.inputs[0][1] != 0 or id(test.inputs[0][0]) not in params:
+    if test.opdef.infix != '{0} < {1}' or test.inputs[0][1] != 0 or \
+            id(test.inputs[0][0]) not in params:
         return None
     k = params[id(test.inputs[0][0])]
     bound = test.inputs[1][0]
