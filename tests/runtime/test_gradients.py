@@ -192,3 +192,21 @@ def test_higher_order_gradients_inside_a_function():
     x = 0.3
     t = np.tanh(x)
     np.testing.assert_allclose(second(rt.constant(x)).numpy(), -2 * t * (1 - t * t), rtol=1e-6)
+
+
+def test_an_eager_tape_sees_through_a_call_of_a_function():
+    w = rt.Variable(2.0)
+
+    @ag.function
+    def model(x):
+        if x > 0:
+            return w * x * x
+        return -w * x
+
+    x = rt.constant(3.0)
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = model(x)
+    gx, gw = tape.gradient(y, [x, w])
+    assert (float(y), float(gx), float(gw)) == (18.0, 12.0, 9.0)
+    assert float(model(x)) == 18.0  # without a tape it runs its graph
