@@ -9,9 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from runtime import dtypes
+from runtime.ops import list_ops
 from runtime.ops.array import zeros_like
 from runtime.ops.math import add
 from runtime.ops.registry import OpDef
+from runtime.shapes import TensorShape
 
 
 @dataclass(slots=True, eq=False)
@@ -44,17 +46,27 @@ class EagerOp:
 
 
 def differentiable(t: Any):
-    """Whether gradients flow into `t`: float tensors, and variable handles (a graph's resource
-    tensor or, eagerly, the variable's storage, whose dtype is the variable's)."""
+    """Whether gradients flow into `t`: float tensors, variable handles (a graph's resource
+    tensor or, eagerly, the variable's storage, whose dtype is the variable's) and TensorLists
+    (`variant`; their gradient is the list of their elements' gradients)."""
     dtype = getattr(t, 'dtype', None)
-    return dtype is not None and (dtype.is_floating or dtype is dtypes.resource)
+    return dtype is not None and (dtype.is_floating or dtype is dtypes.resource or
+                                  dtype is dtypes.variant)
 
 
 def _total(grads):
     total = grads[0]
     for g in grads[1:]:
-        total = add(total, g)
+        total = add_gradients(total, g)
     return total
+
+
+def add_gradients(a, b):
+    """a + b for two gradients of one tensor (elementwise for TensorList gradients)."""
+    if a.dtype is dtypes.variant:
+        x = list_ops.stack_list(a, b.dtype, TensorShape(None))
+        return list_ops.from_tensor(x + list_ops.stack_list(b, b.dtype, TensorShape(None)))
+    return add(a, b)
 
 
 def backprop(ops, targets, target_grads, sources):

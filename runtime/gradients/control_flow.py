@@ -19,7 +19,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.control_flow import cond, while_loop
-from runtime.gradients.backprop import backprop, differentiable
+from runtime.gradients.backprop import add_gradients, backprop, differentiable
 from runtime.ops import list_ops
 from runtime.ops.array import identity, zeros, zeros_like
 from runtime.ops.compare import greater
@@ -77,6 +77,12 @@ def _zeros_for(t):
     return zeros_like(t)
 
 
+def _zeros_like_gradient(g):
+    if g.dtype is dtypes.variant:  # a list of zeros shaped like the list's elements
+        return list_ops.from_tensor(zeros_like(list_ops.stack_list(g, g.dtype, TensorShape(None))))
+    return zeros_like(g)
+
+
 def _differentiate(function, inputs, output_grads):
     """Re-run `function` on `inputs` and return the gradient of each input (None for
     non-differentiable inputs), given the gradients of its outputs."""
@@ -98,7 +104,8 @@ def if_gradient(op, grads):
     """The gradient of an If/StatelessIf: an If over the branches' gradients."""
     pred, inputs = op.inputs[0], list(op.inputs[1:])
     grads = _output_grads(op, grads)
-    wanted = [i for i, t in enumerate(inputs) if differentiable(t)]
+    wanted = [i for i, t in enumerate(inputs) if differentiable(t) and
+              t.dtype is not dtypes.variant]
     if not wanted:
         return [None] * len(op.inputs)
 
@@ -154,8 +161,10 @@ def while_gradient(op, grads):
                        shape_invariants=invariants, name='gradients/forward')
     count, stacks = state[0], state[1:1 + len(carried)]
 
-    # 2. The reverse loop.
-    carried_grads = [i for i in carried if inputs[i].dtype.is_floating]
+    # 2. The reverse loop. A TensorList loop variable carries its gradient (a list) when one
+    # reaches the loop's output.
+    carried_grads = [i for i in carried if inputs[i].dtype.is_floating or
+                     inputs[i].dtype is dtypes.variant and grads[i] is not None]
     summed = [i for i in range(n) if invariant[i] and differentiable(inputs[i])]
     if not carried_grads and not summed:
         return [None] * n
@@ -174,9 +183,10 @@ def while_gradient(op, grads):
         for i, g in zip(carried_grads, carried_state):
             output_grads[i] = g
         found = _differentiate(body_fn, assemble(values), output_grads)
-        new_carried = [found[i] if found[i] is not None else zeros_like(g)
+        new_carried = [found[i] if found[i] is not None else _zeros_like_gradient(g)
                        for i, g in zip(carried_grads, carried_state)]
-        new_sums = [s + found[i] if found[i] is not None else s for i, s in zip(summed, sums)]
+        new_sums = [add_gradients(s, found[i]) if found[i] is not None else s
+                    for i, s in zip(summed, sums)]
         return (k, *new_carried, *new_sums)
 
     initial_sums = [grads[i] if grads[i] is not None and inputs[i].dtype.is_floating

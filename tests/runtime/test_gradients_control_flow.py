@@ -118,3 +118,32 @@ def test_a_loop_variable_the_target_does_not_depend_on_gives_none():
     gx, gy = f(rt.constant(1.5), rt.constant(3.0))
     np.testing.assert_allclose(gx.numpy(), 8.0)  # 1.5 -> 12 in three doublings
     np.testing.assert_allclose(gy.numpy(), 0.0)
+
+
+def test_a_tensor_array_written_in_a_converted_loop_passes_gradients():
+    @ag.function
+    def f(x, n):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            out = rt.TensorArray(rt.float32, size=n)
+            h = x
+            for i in rt.range(n):
+                h = rt.tanh(h) * x
+                out = out.write(i, h * rt.cast(i, rt.float32))
+            loss = rt.reduce_sum(out.stack())
+        return loss, tape.gradient(loss, x)
+
+    def eager(x, n):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            total, h = 0.0, x
+            for i in range(n):
+                h = rt.tanh(h) * x
+                total += rt.reduce_sum(h * float(i))
+        return total, tape.gradient(total, x)
+
+    x = rt.constant([0.3, -0.7])
+    loss, g = f(x, rt.constant(4))
+    eager_loss, eager_g = eager(x, 4)
+    np.testing.assert_allclose(loss.numpy(), eager_loss.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(g.numpy(), eager_g.numpy(), rtol=1e-5)
