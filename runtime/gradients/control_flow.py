@@ -70,11 +70,12 @@ def _local(t):
 
 
 def _zeros_for(t):
-    """Zeros of the value `t` carries: its own shape, or a variable's for a handle."""
+    """Zeros of the value `t` carries: its own shape, a variable's for a handle, a list of
+    zeros like its elements for a TensorList (which must have every element set)."""
     if t.dtype is dtypes.resource:
         storage = t.op.payload
         return zeros(storage.shape, storage.dtype)
-    return zeros_like(t)
+    return _zeros_like_gradient(t)
 
 
 def _zeros_like_gradient(g):

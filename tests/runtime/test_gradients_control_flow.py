@@ -147,3 +147,55 @@ def test_a_tensor_array_written_in_a_converted_loop_passes_gradients():
     eager_loss, eager_g = eager(x, 4)
     np.testing.assert_allclose(loss.numpy(), eager_loss.numpy(), rtol=1e-6)
     np.testing.assert_allclose(g.numpy(), eager_g.numpy(), rtol=1e-5)
+
+
+def test_nested_loops_a_break_and_a_second_derivative_through_a_loop():
+    @ag.function
+    def nested(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in rt.range(3):
+                for _ in rt.range(2):
+                    y = rt.sin(y) * x
+        return tape.gradient(y, x)
+
+    def nested_eager(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in range(6):
+                y = rt.sin(y) * x
+        return tape.gradient(y, x)
+
+    x = rt.constant([0.4, 0.9])
+    np.testing.assert_allclose(nested(x).numpy(), nested_eager(x).numpy(), rtol=1e-5)
+
+    @ag.function
+    def until_negative(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            total = rt.constant(0.0)
+            for v in x:
+                if v < 0:
+                    break
+                total += v * v
+        return tape.gradient(total, x)
+
+    np.testing.assert_allclose(until_negative(rt.constant([1.0, 2.0, -1.0, 3.0])).numpy(),
+                               [2.0, 4.0, 0.0, 0.0])
+
+    @ag.function
+    def cube_derivatives(x):
+        with rt.GradientTape() as outer:
+            outer.watch(x)
+            with rt.GradientTape() as inner:
+                inner.watch(x)
+                y = x
+                for _ in rt.range(2):
+                    y = y * x
+            dy = inner.gradient(y, x)
+        return dy, outer.gradient(dy, x)
+
+    dy, d2y = cube_derivatives(rt.constant(2.0))
+    assert (float(dy), float(d2y)) == (12.0, 12.0)  # 3x^2, 6x
