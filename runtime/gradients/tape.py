@@ -171,6 +171,9 @@ class GradientTape:
     def jacobian(self, target, sources, unconnected_gradients='none'):
         """d(target[i...])/d(source[j...]) of shape target.shape + source.shape, one gradient
         per element of `target` (for small cases)."""
+        if unconnected_gradients not in _UNCONNECTED:
+            raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got "
+                             f'{unconnected_gradients!r}.')
         self._consume('jacobian')
         flat_sources = nest.flatten(sources)
         with _Paused(self):
@@ -184,14 +187,16 @@ class GradientTape:
                 seed = np.zeros(n, dtype=target.dtype.np_dtype)
                 seed[i] = 1
                 seed = convert_to_tensor(seed.reshape(target.shape.as_list()))
-                rows.append(self._gradients([target], [seed], flat_sources, 'zero'))
+                rows.append(self._gradients([target], [seed], flat_sources, 'none'))
             result = []
             for j, s in enumerate(flat_sources):
-                if not s.dtype.is_floating or not target.dtype.is_floating:
+                column = [row[j] for row in rows]
+                if not s.dtype.is_floating or not target.dtype.is_floating or (
+                        unconnected_gradients == 'none' and all(g is None for g in column)):
                     result.append(None)
                     continue
-                column = stack([row[j] for row in rows]) if n else zeros(
-                    [0] + s.shape.as_list(), s.dtype)
+                column = stack([zeros_like(s) if g is None else g for g in column]) if n else \
+                    zeros([0] + s.shape.as_list(), s.dtype)
                 result.append(reshape(column, target.shape.as_list() + s.shape.as_list()))
         return nest.pack_sequence_as(sources, result)
 

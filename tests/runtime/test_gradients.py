@@ -210,3 +210,18 @@ def test_an_eager_tape_sees_through_a_call_of_a_function():
     gx, gw = tape.gradient(y, [x, w])
     assert (float(y), float(gx), float(gw)) == (18.0, 12.0, 9.0)
     assert float(model(x)) == 18.0  # without a tape it runs its graph
+
+
+def test_jacobian_inside_a_function_and_of_an_unconnected_source():
+    @ag.function
+    def jac(x, other):
+        with rt.GradientTape(persistent=True) as tape:
+            tape.watch([x, other])
+            y = x * x
+        return tape.jacobian(y, x), tape.jacobian(y, other), tape.jacobian(
+            y, other, unconnected_gradients='zero')
+
+    j, none, zero = jac(rt.constant([1.0, 3.0]), rt.constant(5.0))
+    np.testing.assert_allclose(j.numpy(), [[2.0, 0.0], [0.0, 6.0]])
+    assert none is None
+    np.testing.assert_allclose(zero.numpy(), [0.0, 0.0])
