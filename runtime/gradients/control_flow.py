@@ -17,7 +17,7 @@ control flow lowers, optimizes and prints like the user's own).
 """
 import numpy as np
 
-from runtime import dtypes
+from runtime import context, dtypes
 from runtime.control_flow import cond, while_loop
 from runtime.gradients.backprop import add_gradients, backprop, differentiable
 from runtime.ops import list_ops
@@ -27,7 +27,6 @@ from runtime.ops.dispatch import apply, build
 from runtime.ops.registry import PLACEHOLDER
 from runtime.shapes import TensorShape
 from runtime.tensor import SymbolicTensor
-from runtime import context
 
 
 def library_function(op, attr):

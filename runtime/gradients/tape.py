@@ -9,12 +9,11 @@ it records that graph's Operations, and `gradient` adds the gradient ops to the 
 import numpy as np
 
 from runtime import context, dtypes, nest
-from runtime.convert import constant, convert_to_tensor
+from runtime.convert import constant, convert_to_tensor, stack
 from runtime.gradients.backprop import EagerOp, backprop
 from runtime.ops.array import ones_like, reshape, zeros, zeros_like
-from runtime.convert import stack
 from runtime.ops.state import VariableStorage
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+from runtime.tensor import EagerTensor, Tensor
 from runtime.variables import Variable
 
 _UNCONNECTED = ('none', 'zero')

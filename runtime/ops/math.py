@@ -5,7 +5,7 @@ import numpy as np
 
 from runtime import dtypes, errors
 from runtime.convert import convert_to_tensor, unify_inputs, unify_operands
-from runtime.ops.array import CAST, ONES_LIKE, ZEROS_LIKE, cast  # noqa: F401 - cast: its old home
+from runtime.ops.array import ONES_LIKE, ZEROS_LIKE, cast
 from runtime.ops.compare import greater, greater_equal, less, less_equal, logical_and, where
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import broadcast, broadcast_shape, same_as_input

@@ -52,7 +52,7 @@ _REDUCTIONS = {  # public name: (TensorFlow op, numpy reduction, type attrs)
     'reduce_any': ('Any', np.any, _BOOL),
     'reduce_all': ('All', np.all, _BOOL),
 }
-# ---- gradients (docs/gradients.md) ----------------------------------------------------------------
+# ---- gradients (docs/gradients.md) ------------------------------------------------------------
 
 def _kept_shape(x, axis):
     """The shape of `x` reduced over `axis` with keep_dims: numpy when known, else an op."""
@@ -200,7 +200,7 @@ def _arg(opdef, input, axis, output_type, name):
     return apply(opdef, [x, axis], attrs, name=name)
 
 
-# ---- reducing a broadcast gradient back to its operand's shape ------------------------------------
+# ---- reducing a broadcast gradient back to its operand's shape --------------------------------
 
 def _broadcast_gradient_args_kernel(s0, s1):
     """The axes to sum the gradient of each operand over (padded dims of size 1; summing a
