@@ -25,5 +25,5 @@ from runtime.ops import operators as _operators, control as _control, list_ops a
 from runtime.variables import Variable
 from runtime.tensor_array import TensorArray
 from runtime.control_flow import cond, while_loop
-from runtime.gradients import GradientTape
+from runtime.gradients import GradientTape, UnconnectedGradients
 from runtime import optimizers

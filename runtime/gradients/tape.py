@@ -6,6 +6,8 @@ handle, or an output of an op it kept) and, on `gradient`, walks them backwards
 (`runtime.gradients.backprop`). Opened while a graph is being built (inside an `ag.function`),
 it records that graph's Operations, and `gradient` adds the gradient ops to the same graph.
 """
+import enum
+
 import numpy as np
 
 from runtime import context, dtypes, nest
@@ -15,6 +17,16 @@ from runtime.ops.array import ones_like, reshape, zeros, zeros_like
 from runtime.ops.state import VariableStorage
 from runtime.tensor import EagerTensor, Tensor
 from runtime.variables import Variable
+
+
+
+class UnconnectedGradients(str, enum.Enum):
+    """What `gradient` gives for a source the target does not depend on (TensorFlow's
+    `tf.UnconnectedGradients`); the plain strings 'none' and 'zero' work too."""
+
+    NONE = 'none'
+    ZERO = 'zero'
+
 
 _UNCONNECTED = ('none', 'zero')
 
@@ -122,9 +134,7 @@ class GradientTape:
 
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients='none'):
         """d(target)/d(sources), with `sources`' nested structure (see SPEC §4)."""
-        if unconnected_gradients not in _UNCONNECTED:
-            raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got "
-                             f'{unconnected_gradients!r}.')
+        unconnected_gradients = _unconnected(unconnected_gradients)
         self._consume('gradient')
         flat_sources = nest.flatten(sources)
         with _Paused(self):
@@ -170,9 +180,7 @@ class GradientTape:
     def jacobian(self, target, sources, unconnected_gradients='none'):
         """d(target[i...])/d(source[j...]) of shape target.shape + source.shape, one gradient
         per element of `target` (for small cases)."""
-        if unconnected_gradients not in _UNCONNECTED:
-            raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got "
-                             f'{unconnected_gradients!r}.')
+        unconnected_gradients = _unconnected(unconnected_gradients)
         self._consume('jacobian')
         flat_sources = nest.flatten(sources)
         with _Paused(self):
@@ -206,6 +214,13 @@ class GradientTape:
                 f'gradients (or jacobians); this is the second call of {what}(). Create the '
                 f'tape with rt.GradientTape(persistent=True) to ask it more than once.')
         self._used = True
+
+
+def _unconnected(value):
+    if value not in _UNCONNECTED:
+        raise ValueError(f"unconnected_gradients must be 'none' or 'zero' (or "
+                         f'rt.UnconnectedGradients.NONE/ZERO), got {value!r}.')
+    return str(value.value if isinstance(value, UnconnectedGradients) else value)
 
 
 def _ones_for(target):

@@ -59,6 +59,9 @@ def test_unconnected_sources_give_none_or_zeros():
     assert tape.gradient(y, unused) is None
     zero = tape.gradient(y, unused, unconnected_gradients='zero')
     assert zero.shape == (1, 1) and zero.numpy()[0, 0] == 0.0
+    assert tape.gradient(y, unused, unconnected_gradients=rt.UnconnectedGradients.NONE) is None
+    zero = tape.gradient(y, unused, unconnected_gradients=rt.UnconnectedGradients.ZERO)
+    assert zero.numpy()[0, 0] == 0.0
     with pytest.raises(ValueError, match='unconnected_gradients'):
         tape.gradient(y, x, unconnected_gradients='zeros')
 
