@@ -75,13 +75,15 @@ def backprop(ops, targets, target_grads, sources):
     `ops` are in the order they ran. Returns one entry per source: the summed gradient, or None
     when no gradient reaches it.
     """
-    reached = {id(s) for s in sources}
+    source_ids = {id(s) for s in sources}
+    reached = set(source_ids)
     live = []
     for op in ops:  # forward: the ops that depend on a source
         for t in op.inputs:
             if id(t) in reached:
                 live.append(op)
-                reached.update(id(out) for out in op.outputs)
+                for out in op.outputs:
+                    reached.add(id(out))
                 break
     pending = {}  # id(tensor) -> gradients that reached it, not yet summed
     for t, g in zip(targets, target_grads):
@@ -89,28 +91,32 @@ def backprop(ops, targets, target_grads, sources):
             pending.setdefault(id(t), []).append(g)
     for op in reversed(live):
         outputs = op.outputs
-        incoming = [pending.get(id(t)) for t in outputs]
-        if not any(incoming):
-            continue
+        if len(outputs) == 1:  # the common case, without the lists
+            key = id(outputs[0])
+            gs = pending.get(key) if key in source_ids else pending.pop(key, None)
+            if not gs:
+                continue
+            grads = [gs[0] if len(gs) == 1 else _total(gs)]
+        else:
+            incoming = [pending.get(id(t)) for t in outputs]
+            if not any(incoming):
+                continue
+            grads = [(gs[0] if len(gs) == 1 else _total(gs)) if gs else
+                     zeros_like(t) if t.dtype.is_floating else None  # an unused output
+                     for t, gs in zip(outputs, incoming)]
         opdef = op.opdef
         if opdef.gradient is None:
             raise LookupError(
                 f'No gradient is declared for op {opdef.name!r}; declare `gradient=` (or '
                 f'NO_GRADIENT) where it is registered (docs/gradients.md).')
-        grads = []
-        for t, gs in zip(outputs, incoming):
-            if gs:
-                g = _total(gs) if len(gs) > 1 else gs[0]
-                pending[id(t)] = [g]
-            elif t.dtype.is_floating:
-                g = zeros_like(t)  # an output nothing used, next to one that was
-            else:
-                g = None
-            grads.append(g)
         input_grads = opdef.gradient(op, *grads)
         for t, g in zip(op.inputs, input_grads):
             if g is not None and id(t) in reached and differentiable(t):
-                pending.setdefault(id(t), []).append(g)
+                gs = pending.get(id(t))
+                if gs is None:
+                    pending[id(t)] = [g]
+                else:
+                    gs.append(g)
     result = []
     for s in sources:
         gs = pending.get(id(s))

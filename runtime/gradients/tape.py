@@ -75,12 +75,12 @@ class GradientTape:
             return
         if self._graph is None:
             if type(outputs) is EagerTensor:
-                outputs = [outputs]
-            elif type(outputs) is not list or type(outputs[0]) is not EagerTensor:
+                tracked[id(outputs)] = outputs
+                self._ops.append(EagerOp(opdef, _eager_inputs(inputs), attrs, [outputs]))
+                return
+            if type(outputs) is not list or type(outputs[0]) is not EagerTensor:
                 return  # an op of a graph being traced: that graph's tapes see it
-            op = EagerOp(opdef, [t if isinstance(t, (Tensor, VariableStorage)) else
-                                 EagerTensor(t, dtypes.of_value(t)) for t in inputs],
-                         attrs, outputs)
+            op = EagerOp(opdef, _eager_inputs(inputs), attrs, outputs)
         else:
             first = outputs[0] if type(outputs) is list else outputs
             op = getattr(first, 'op', first)
@@ -214,6 +214,15 @@ class GradientTape:
                 f'gradients (or jacobians); this is the second call of {what}(). Create the '
                 f'tape with rt.GradientTape(persistent=True) to ask it more than once.')
         self._used = True
+
+
+def _eager_inputs(inputs):
+    """An eager op's inputs as tensors (numpy operands wrapped; a variable's storage kept)."""
+    for t in inputs:
+        if type(t) is not EagerTensor:
+            return [t if isinstance(t, (Tensor, VariableStorage)) else
+                    EagerTensor(t, dtypes.of_value(t)) for t in inputs]
+    return list(inputs)
 
 
 def _unconnected(value):
