@@ -10,6 +10,7 @@ from runtime import context
 from runtime.convert import convert_to_tensor
 from runtime.ops import training
 from runtime.ops.array import cast
+from runtime.module import Module
 from runtime.ops.dispatch import apply, graph_of
 from runtime.variables import Variable
 
@@ -21,26 +22,22 @@ def _handle(variable, graph):
     return variable.storage if graph is None else graph.capture_resource(variable.storage)
 
 
-class Optimizer:
+class Optimizer(Module):
     """The shared part: iterations, slot variables, `apply_gradients`.
 
-    A subclass gives `prepare(dtype)` (values shared by every variable of one step, computed
-    once) and `update(grad, variable, handle, shared)`, which adds the one training op
-    (`runtime.ops.training`) that updates the variable.
+    An `rt.Module`: its `variables` are `iterations` and the slot variables, so a Module that
+    holds an optimizer saves them too. A subclass gives `prepare(dtype, iterations)` (values
+    shared by every variable of one step, computed once) and `update(grad, variable, graph,
+    shared)`, which adds the one training op (`runtime.ops.training`) that updates the variable.
     """
 
     def __init__(self, learning_rate, name):
+        super().__init__(name)
         self.learning_rate = learning_rate
-        self.name = name
-        self._iterations = None
+        # How many times `apply_gradients` ran (an int64 Variable, as in TensorFlow).
+        self.iterations = Variable(np.int64(0), name=f'{name}/iter', trainable=False)
+        self.slot_variables = []  # in order of creation
         self._slots = {}  # id(variable) -> {slot name: Variable}
-
-    @property
-    def iterations(self):
-        """How many times `apply_gradients` ran (an int64 Variable, as in TensorFlow)."""
-        if self._iterations is None:
-            self._iterations = Variable(np.int64(0), name=f'{self.name}/iter', trainable=False)
-        return self._iterations
 
     def slot(self, variable, name):
         """The slot variable `name` of `variable` (zeros like it), created on first use."""
@@ -49,6 +46,7 @@ class Optimizer:
             slots[name] = Variable(np.zeros(variable.shape.as_list(),
                                             dtype=variable.dtype.np_dtype),
                                    name=f'{variable.storage.name}/{name}', trainable=False)
+            self.slot_variables.append(slots[name])
         return slots[name]
 
     def apply_gradients(self, grads_and_vars):

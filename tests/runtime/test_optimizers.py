@@ -88,3 +88,30 @@ def test_apply_gradients_refuses_what_it_cannot_train():
         optimizer.apply_gradients([(rt.constant(1.0), rt.constant(2.0))])
     with pytest.raises(TypeError, match='int32'):
         optimizer.apply_gradients([(rt.constant(1), rt.Variable(2))])
+
+
+def test_an_optimizer_is_a_module_so_a_saved_trainer_keeps_its_slots(tmp_path):
+    class Trainer(rt.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = rt.Variable([[0.5], [-0.5]])
+            self.optimizer = rt.optimizers.Adam(0.1)
+
+        @ag.function(input_signature=(rt.TensorSpec([None, 2], rt.float32),
+                                      rt.TensorSpec([None, 1], rt.float32)))
+        def step(self, x, y):
+            with rt.GradientTape() as tape:
+                loss = rt.reduce_mean(rt.square(rt.relu(rt.matmul(x, self.w)) - y))
+            self.optimizer.apply_gradients([(tape.gradient(loss, self.w), self.w)])
+            return loss
+
+    trainer = Trainer()
+    x, y = rt.constant([[1.0, 2.0], [3.0, 1.0]]), rt.constant([[1.0], [2.0]])
+    trainer.step(x, y)
+    optimizer = trainer.optimizer
+    assert [v.name for v in optimizer.variables] == [
+        optimizer.iterations.name] + [v.name for v in optimizer.slot_variables]
+    assert len(optimizer.slot_variables) == 2 and not optimizer.trainable_variables
+    ag.saved_model.save(trainer, str(tmp_path))
+    loaded = ag.saved_model.load(str(tmp_path))
+    np.testing.assert_allclose(loaded.step(x, y).numpy(), trainer.step(x, y).numpy())
