@@ -148,6 +148,7 @@ class GradientTape:
                     raise ValueError(f'output_gradients has {len(grads)} tensors for '
                                      f'{len(targets)} targets; give one per target.')
             result = self._gradients(targets, grads, flat_sources, unconnected_gradients)
+        self._release()
         return nest.pack_sequence_as(sources, result)
 
     def _gradients(self, targets, grads, flat_sources, unconnected):
@@ -205,7 +206,14 @@ class GradientTape:
                 column = stack([zeros_like(s) if g is None else g for g in column]) if n else \
                     zeros([0] + s.shape.as_list(), s.dtype)
                 result.append(reshape(column, target.shape.as_list() + s.shape.as_list()))
+        self._release()
         return nest.pack_sequence_as(sources, result)
+
+    def _release(self):
+        """A non-persistent tape drops its records once used (their tensors can be freed)."""
+        if not self._persistent:
+            self._ops = []
+            self._tracked = {}
 
     def _consume(self, what):
         if self._used and not self._persistent:
