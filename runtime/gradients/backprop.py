@@ -106,9 +106,12 @@ def backprop(ops, targets, target_grads, sources):
                      for t, gs in zip(outputs, incoming)]
         opdef = op.opdef
         if opdef.gradient is None:
+            origin = getattr(op, 'origin', None)
+            where = f' (created at {origin[0]}:{origin[1]})' if origin else ''
             raise LookupError(
-                f'No gradient is declared for op {opdef.name!r}; declare `gradient=` (or '
-                f'NO_GRADIENT) where it is registered (docs/gradients.md).')
+                f'No gradient is declared for op {opdef.name!r}{where}, which the gradient '
+                f'passes through; declare `gradient=` (or NO_GRADIENT) where the op is '
+                f'registered (docs/gradients.md), or wrap its input in rt.stop_gradient.')
         input_grads = opdef.gradient(op, *grads)
         for t, g in zip(op.inputs, input_grads):
             if g is not None and id(t) in reached and differentiable(t):
