@@ -25,7 +25,9 @@ def _cast_gradient(op, grad):
 
 CAST = register('Cast', _cast_kernel,
                 lambda inputs, attrs: [(attrs['DstT'], inputs[0].shape)],
-                type_attrs=(('SrcT', 0),), defaults={'Truncate': False}, gradient=_cast_gradient)
+                type_attrs=(('SrcT', 0),), defaults={'Truncate': False},
+                native='{0}',  # the native backend casts every result to its dtype
+                gradient=_cast_gradient)
 
 
 def cast(x, dtype, name=None):
@@ -82,8 +84,10 @@ FILL = register('Fill', lambda dims, value: np.full(tuple(dims), value),
                 inputs=('dims', 'value'), outputs=('output',),
                 type_attrs=(('T', 1), ('index_type', 0)), gradient=lambda op, grad: [
                     None, _reduce_sum_all(grad)])
-ZEROS_LIKE = register('ZerosLike', np.zeros_like, same_as_input, gradient=NO_GRADIENT)
-ONES_LIKE = register('OnesLike', np.ones_like, same_as_input, gradient=NO_GRADIENT)
+ZEROS_LIKE = register('ZerosLike', np.zeros_like, same_as_input, native='zeros_like({0})',
+                      gradient=NO_GRADIENT)
+ONES_LIKE = register('OnesLike', np.ones_like, same_as_input, native='ones_like({0})',
+                     gradient=NO_GRADIENT)
 
 
 def _broadcast_to_infer(inputs, attrs):
@@ -181,7 +185,8 @@ def _range_infer(inputs, attrs):
 
 
 RANGE = register('Range', _range_kernel, _range_infer, inputs=('start', 'limit', 'delta'),
-                 outputs=('output',), type_attrs=(('Tidx', 0),), gradient=NO_GRADIENT)
+                 outputs=('output',), type_attrs=(('Tidx', 0),), native='arange({0}, {1}, {2})',
+                 gradient=NO_GRADIENT)
 
 
 def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - rt.range

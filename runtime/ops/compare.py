@@ -25,11 +25,12 @@ OPS = {name: register(op, kernel, broadcast_bool, inputs=('x', 'y'), outputs=('z
                       convert_inputs=unify_inputs, infix=infix, gradient=NO_GRADIENT)
        for name, (op, kernel, infix) in _COMPARISONS.items()}
 LOGICAL_AND = register('LogicalAnd', np.logical_and, broadcast, inputs=('x', 'y'),
-                       outputs=('z',), type_attrs=(), gradient=NO_GRADIENT)
+                       outputs=('z',), type_attrs=(), native='np.logical_and({0}, {1})',
+                       gradient=NO_GRADIENT)
 LOGICAL_OR = register('LogicalOr', np.logical_or, broadcast, inputs=('x', 'y'), outputs=('z',),
-                      type_attrs=(), gradient=NO_GRADIENT)
+                      type_attrs=(), native='np.logical_or({0}, {1})', gradient=NO_GRADIENT)
 LOGICAL_NOT = register('LogicalNot', np.logical_not, same_as_input, outputs=('y',), type_attrs=(),
-                       involution=True, gradient=NO_GRADIENT)
+                       involution=True, native='np.logical_not({0})', gradient=NO_GRADIENT)
 
 
 def _comparison(public_name):
@@ -83,7 +84,8 @@ def _select_gradient(op, grad):
 
 
 SELECT = register('SelectV2', np.where, _select_infer, inputs=('condition', 't', 'e'),
-                  outputs=('output',), type_attrs=(('T', 1),), gradient=_select_gradient)
+                  outputs=('output',), type_attrs=(('T', 1),), native='select({0}, {1}, {2})',
+                  gradient=_select_gradient)
 WHERE = register('Where', lambda x: np.argwhere(x).astype(np.int64),
                  lambda inputs, attrs: [(dtypes.int64, TensorShape([None, inputs[0].shape.rank]))],
                  inputs=('input',), outputs=('index',), gradient=NO_GRADIENT)

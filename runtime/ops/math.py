@@ -91,9 +91,18 @@ _BINARY = {  # public name: (TensorFlow op, kernel, infix, neutral, gradient)
 }
 REAL_DIV = register('RealDiv', operator.truediv, broadcast, inputs=('x', 'y'), outputs=('z',),
                     infix='{0} / {1}', neutral=(1, (1,)), gradient=_div_gradient)
+_NATIVE = {  # TensorFlow op: native form where the infix form does not serve (OpDef.native)
+    'FloorDiv': 'floordiv({0}, {1})', 'FloorMod': 'floormod({0}, {1})',
+    'Maximum': 'np.maximum({0}, {1})', 'Minimum': 'np.minimum({0}, {1})',
+    'Abs': 'np.abs({0})', 'Square': '{0} * {0}', 'Sign': 'np.sign({0})',
+    'Relu': 'np.maximum({0}, 0)', 'Round': 'np.rint({0})', 'Sqrt': 'np.sqrt({0})',
+    'Exp': 'np.exp({0})', 'Log': 'np.log({0})', 'Sin': 'np.sin({0})', 'Cos': 'np.cos({0})',
+    'Tanh': 'np.tanh({0})', 'Sigmoid': '1 / (1 + np.exp(-{0}))', 'Floor': 'np.floor({0})',
+    'Ceil': 'np.ceil({0})',
+}
 OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',),
                       convert_inputs=unify_inputs, infix=infix, neutral=neutral,
-                      gradient=gradient)
+                      native=_NATIVE.get(op), gradient=gradient)
        for name, (op, kernel, infix, neutral, gradient) in _BINARY.items()}
 
 
@@ -182,7 +191,7 @@ _UNARY = {  # public name: (TensorFlow op, kernel, floats only)
 }
 # Round, Floor and Ceil are piecewise constant: not differentiable, as in TensorFlow.
 UNARY_OPS = {name: register(op, kernel, same_as_input, infix='-{0}' if op == 'Neg' else None,
-                            involution=op == 'Neg',
+                            involution=op == 'Neg', native=_NATIVE.get(op),
                             gradient=_UNARY_GRADIENTS.get(name, NO_GRADIENT))
              for name, (op, kernel, _) in _UNARY.items()}
 
@@ -227,7 +236,8 @@ def _clip_gradient(op, grad):
 
 CLIP = register('ClipByValue', np.clip, same_as_input,
                 inputs=('t', 'clip_value_min', 'clip_value_max'), outputs=('output',),
-                convert_inputs=unify_inputs, gradient=_clip_gradient)
+                convert_inputs=unify_inputs, native='np.minimum(np.maximum({0}, {1}), {2})',
+                gradient=_clip_gradient)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -317,6 +327,7 @@ def _batch_matmul_gradient(op, grad):
 MATMUL = register('MatMul', _matmul_kernel, _matmul_infer, inputs=('a', 'b'),
                   outputs=('product',), defaults={'transpose_a': False, 'transpose_b': False},
                   cost=_matmul_cost, convert_inputs=unify_inputs, infix='{0} @ {1}',
+                  native='matmul({0}, {1}, {transpose_a}, {transpose_b})',
                   gradient=_matmul_gradient)
 BATCH_MATMUL = register('BatchMatMulV2', _batch_matmul_kernel, _batch_matmul_infer,
                         inputs=('x', 'y'), outputs=('output',),
