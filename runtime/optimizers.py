@@ -116,9 +116,12 @@ class Adam(Optimizer):
         self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
 
     def prepare(self, dtype, iterations):
-        """beta_1**t and beta_2**t, once per step."""
-        step = cast(iterations + np.int64(1), dtype)
+        """beta_1**t and beta_2**t, once per step (numpy scalars eagerly, ops in a graph)."""
         kind = dtype.np_dtype.type
+        if context.current_graph() is None:
+            step = kind(iterations.numpy() + 1)
+            return kind(self.beta_1) ** step, kind(self.beta_2) ** step
+        step = cast(iterations + np.int64(1), dtype)
         return kind(self.beta_1) ** step, kind(self.beta_2) ** step
 
     def update(self, grad, variable, graph, shared):
