@@ -215,7 +215,6 @@ class _Emitter:
         targets = targets or {}
         names = {p.outputs[0]: a for p, a in zip(program.params, args)}
         concurrent = parallel.concurrent_nodes(program)
-        position = {node: j for j, node in enumerate(program.nodes)}
         last_use = {}
         for j, node in enumerate(program.nodes):
             for value in node.inputs:
@@ -254,6 +253,8 @@ class _Emitter:
                 pending[node.outputs[0]] = future
             elif control_flow == 'if':
                 self.emit_if(node, inputs, outs, depth)
+            elif control_flow == 'case':
+                self.emit_case(node, inputs, outs, depth)
             elif control_flow == 'while':
                 self.emit_while(node, inputs, outs, depth)
             else:
@@ -341,26 +342,45 @@ class _Emitter:
 
     def emit_if(self, node, inputs, outs, depth):
         self.line(depth, f'if {inputs[0]}:', node)
-        for branch, header in zip(node.branches, (None, 'else:')):
-            if header:
-                self.line(depth, header)
-            start = len(self.lines)
-            if depth >= _MAX_INLINE_DEPTH:  # e.g. a long if/elif chain: Python refuses code
-                plan = self.constant(f'{node.name}_branch', generate(branch))  # nested 100
-                results = [self.names.create_name(out) for out in outs]        # blocks deep
-                call = f'{plan}({", ".join(inputs[1:])})'
-                self.line(depth + 1, f'{", ".join(results)}, = {call}' if results else call, node)
-                leftovers = []
+        self.emit_branch(node, node.branches[0], inputs[1:], outs, depth + 1)
+        self.line(depth, 'else:')
+        self.emit_branch(node, node.branches[1], inputs[1:], outs, depth + 1)
+
+    def emit_case(self, node, inputs, outs, depth):
+        """`if i == 0: ... elif i == 1: ... else: <last branch>` (an index out of range runs
+        the last branch, as TensorFlow's Case does)."""
+        *indexed, default = node.branches
+        for k, branch in enumerate(indexed):
+            if k == 0:
+                self.line(depth, f'if {inputs[0]} == 0:', node)
             else:
-                results, leftovers = self.emit(branch, inputs[1:], depth + 1,
-                                               targets=_direct_targets(branch, inputs[1:], outs))
-            copies = [(out, result) for out, result in zip(outs, results) if out != result]
-            if copies:
-                self.line(depth + 1, f'{_targets([o for o, _ in copies])} = '
-                                     f'{_targets([r for _, r in copies])}')
-                self.free(depth + 1, leftovers, outs)
-            elif len(self.lines) == start:
-                self.line(depth + 1, 'pass')
+                self.line(depth, f'elif {inputs[0]} == {k}:')
+            self.emit_branch(node, branch, inputs[1:], outs, depth + 1)
+        if indexed:
+            self.line(depth, 'else:')
+        self.emit_branch(node, default, inputs[1:], outs, depth + 1 if indexed else depth,
+                         block=bool(indexed))
+
+    def emit_branch(self, node, branch, args, outs, depth, block=True):
+        """One branch of an If or a Case at `depth`, its results assigned to `outs` (`block`:
+        it is the body of an `if`/`else`, which must not be empty)."""
+        start = len(self.lines)
+        if depth > _MAX_INLINE_DEPTH:  # e.g. a long if/elif chain: Python refuses code nested
+            plan = self.constant(f'{node.name}_branch', generate(branch))  # 100 blocks deep
+            results = [self.names.create_name(out) for out in outs]
+            call = f'{plan}({", ".join(args)})'
+            self.line(depth, f'{", ".join(results)}, = {call}' if results else call, node)
+            leftovers = []
+        else:
+            results, leftovers = self.emit(branch, args, depth,
+                                           targets=_direct_targets(branch, args, outs))
+        copies = [(out, result) for out, result in zip(outs, results) if out != result]
+        if copies:
+            self.line(depth, f'{_targets([o for o, _ in copies])} = '
+                             f'{_targets([r for _, r in copies])}')
+            self.free(depth, leftovers, outs)
+        elif block and len(self.lines) == start:
+            self.line(depth, 'pass')
 
     def free(self, depth, names, keep=()):
         names = [n for n in names if n not in keep]

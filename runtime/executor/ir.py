@@ -53,8 +53,9 @@ class Node:
     - `op`: the graph Operation it copies and `origin` (file, line) where the user created it,
       for errors.
     - `branches`: for control flow, its functions as Programs: (then, else) for an If,
-      (cond, body) for a While; their params line up with the node's inputs after the
-      predicate (If) or with all its inputs (While).
+      (cond, body) for a While, one per index for a Case; their params line up with the
+      node's inputs after the predicate (If) or the index (Case), or with all its inputs
+      (While).
     - `checks`: input positions whose run-time check (`opdef.nonzero`) still runs; a pass
       removes a position once it has proved the check passes.
     """
@@ -144,11 +145,8 @@ class Program:
         return format_program(self)
 
 
-_BRANCH_ATTRS = {'if': ('then_branch', 'else_branch'), 'while': ('cond', 'body')}
-
-
 def lower(graph, inputs, outputs):
-    """A Program copying `graph`'s ops (and, into If/While nodes, their library functions);
+    """A Program copying `graph`'s ops (and, into If/Case/While nodes, their library functions);
     `inputs` (tensors of Placeholders) become its parameters."""
     nodes = {}
     order = []
@@ -158,8 +156,8 @@ def lower(graph, inputs, outputs):
                     [nodes[c] for c in op.control_inputs], dict(op.attrs), op.payload,
                     op.origin, [(t.dtype, t.shape) for t in op.outputs])
         if op.opdef.control_flow:
-            node.branches = tuple(_lower_function(graph.library[op.attrs[attr].name])
-                                  for attr in _BRANCH_ATTRS[op.opdef.control_flow])
+            node.branches = tuple(_lower_function(graph.library[ref.name])
+                                  for ref in op.opdef.functions(op.attrs))
         nodes[op] = node
         order.append(node)
     params = [nodes[t.op] for t in inputs]

@@ -24,6 +24,22 @@ def test_a_graph_becomes_one_function_with_an_if_and_a_while():
     assert linecache.getline(run.__code__.co_filename, 1).startswith('def run(')
 
 
+def test_a_case_becomes_an_if_elif_chain_whose_last_branch_takes_other_indices():
+    g = rt.Graph()
+    with g.as_default():
+        i = rt.placeholder(rt.int32, [], name='i')
+        x = rt.placeholder(rt.float32, [1000], name='x')
+        big = x * 3.0
+        out = rt.switch_case(i, [lambda: rt.reduce_sum(big * 2.0), lambda: rt.reduce_sum(x),
+                                 lambda: rt.reduce_max(big)])
+    run = executor.compile_graph(g, [i, x], [out])
+    assert re.search(r'\n        if i == 0:\n.*\n        elif i == 1:\n.*\n        else:\n',
+                     run.source, re.S)
+    x_value = np.arange(1000, dtype=np.float32)
+    assert [run(np.int32(k), x_value)[0] for k in (0, 1, 2, 7, -1)] == [
+        2997000.0, 499500.0, 2997.0, 2997.0, 2997.0]
+
+
 def test_the_plan_is_compiled_once_and_cached():
     g = rt.Graph()
     with g.as_default():
