@@ -25,3 +25,12 @@ from runtime.ops import operators as _operators, control as _control, list_ops a
 from runtime.variables import Variable
 from runtime.tensor_array import TensorArray
 from runtime.control_flow import cond, while_loop
+
+# ---- the math-like half of SPEC §7: rt.math, rt.nn, rt.linalg, rt.strings, more rt.debugging
+from runtime import linalg, math, nn, strings  # noqa: E402 - after the ops they re-export
+from runtime.ops.elementwise import (acos, add_n, asin, atan, cosh, sinh, tan,  # noqa: E402
+                                     truediv)
+from runtime.ops.linalg import clip_by_norm, einsum, norm  # noqa: E402
+from runtime.ops.scan import argsort, cumsum, sort  # noqa: E402
+from runtime.ops.stats import reduce_logsumexp  # noqa: E402
+# ---- end of the math-like half

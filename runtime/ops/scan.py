@@ -1,0 +1,267 @@
+"""Ops along an axis: cumulative sums and products, top-k, sorting, segment sums.
+
+`rt.sort`/`rt.argsort` are built as TensorFlow builds them: `TopKV2` over the last axis with
+`k` = its length (on the negated values for ascending order; a `Transpose` moves another axis
+last), so the graph holds the same ops as TensorFlow's.
+"""
+from typing import NamedTuple
+
+import numpy as np
+
+from runtime import dtypes, errors
+from runtime.convert import convert_to_tensor
+from runtime.ops.array import expand_dims, gather, range as range_, shape as shape_, transpose
+from runtime.ops.compare import equal
+from runtime.ops.dispatch import apply
+from runtime.ops.infer import constant_value, same_as_input
+from runtime.ops.math import cast, divide, negative
+from runtime.ops.reduce import reduce_sum
+from runtime.ops.registry import NO_GRADIENT, register
+from runtime.shapes import TensorShape
+from runtime.tensor import Tensor
+
+
+# ---- Cumsum / Cumprod --------------------------------------------------------------------------
+
+def _cumulative_kernel(accumulate, identity):
+    def kernel(x, axis, exclusive=False, reverse=False):
+        a = int(axis)
+        if reverse:
+            x = np.flip(x, a)
+        out = accumulate(x, axis=a, dtype=x.dtype)
+        if exclusive:
+            first = np.full_like(np.take(out, [0], axis=a), identity)
+            out = np.concatenate([first, np.take(out, np.arange(out.shape[a] - 1), axis=a)], a)
+        return np.flip(out, a) if reverse else out
+    return kernel
+
+
+def _cumsum_gradient(op, grad):
+    return [cumsum(grad, op.inputs[1], exclusive=op.get_attr('exclusive'),
+                   reverse=not op.get_attr('reverse')), None]
+
+
+def _cumprod_gradient(op, grad):
+    """TensorFlow's formula (for inputs without zeros): cumsum of y * grad the other way, / x."""
+    x = convert_to_tensor(op.inputs[0])
+    exclusive, reverse = op.get_attr('exclusive'), op.get_attr('reverse')
+    back = cumsum(op.outputs[0] * grad, op.inputs[1], exclusive=exclusive, reverse=not reverse)
+    return [divide(back, x), None]
+
+
+_CUMULATIVE_ATTRS = {'exclusive': False, 'reverse': False}
+CUMSUM = register('Cumsum', _cumulative_kernel(np.cumsum, 0), same_as_input,
+                  inputs=('x', 'axis'), outputs=('out',), type_attrs=(('T', 0), ('Tidx', 1)),
+                  defaults=_CUMULATIVE_ATTRS, gradient=_cumsum_gradient)
+CUMPROD = register('Cumprod', _cumulative_kernel(np.cumprod, 1), same_as_input,
+                   inputs=('x', 'axis'), outputs=('out',), type_attrs=(('T', 0), ('Tidx', 1)),
+                   defaults=_CUMULATIVE_ATTRS, gradient=_cumprod_gradient)
+
+
+def _cumulative(opdef, x, axis, exclusive, reverse, name):
+    x = convert_to_tensor(x)
+    if x.dtype.is_bool or x.dtype is dtypes.string:
+        raise TypeError(f'{opdef.name} needs a numeric tensor, got {x.dtype.name}.')
+    attrs = {'exclusive': bool(exclusive), 'reverse': bool(reverse)}
+    axis = np.int32(axis) if isinstance(axis, (int, np.integer)) else axis
+    return apply(opdef, [x, axis], attrs, name=name)
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Cumulative sum along `axis` (op `Cumsum`); `exclusive` leaves each element out of its
+    own sum, `reverse` sums from the end."""
+    return _cumulative(CUMSUM, x, axis, exclusive, reverse, name)
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Cumulative product along `axis` (op `Cumprod`), with `exclusive` and `reverse` as
+    `cumsum`."""
+    return _cumulative(CUMPROD, x, axis, exclusive, reverse, name)
+
+
+# ---- TopKV2, sort, argsort ---------------------------------------------------------------------
+
+def _top_k_kernel(input, k, sorted=True):
+    k = int(k)
+    n = input.shape[-1]
+    if k < 0 or k > n:
+        raise errors.InvalidArgumentError(message=f'input must have at least k={k} columns, '
+                                                  f'got {n}')
+    # Descending, ties broken by the lower index (TensorFlow's order): a stable ascending sort
+    # of the reversed row, read backwards.
+    order = n - 1 - np.flip(np.argsort(np.flip(input, -1), axis=-1, kind='stable'), -1)
+    indices = order[..., :k].astype(np.int32)
+    return np.take_along_axis(input, indices, -1), indices
+
+
+def _top_k_infer(inputs, attrs):
+    x, k = inputs
+    k = constant_value(k)
+    if x.shape.rank is None:
+        return [(x.dtype, TensorShape(None)), (dtypes.int32, TensorShape(None))]
+    if x.shape.rank == 0:
+        raise ValueError('top_k needs an input of rank 1 or more, got a scalar')
+    dims = x.shape.as_list()[:-1] + [None if k is None else int(k)]
+    return [(x.dtype, TensorShape(dims)), (dtypes.int32, TensorShape(dims))]
+
+
+def _top_k_gradient(op, grad, indices_grad):
+    """Each value's gradient goes back to the input position it came from: a one-hot of the
+    indices over the last axis, weighted by `grad` and summed over the k picks."""
+    x = convert_to_tensor(op.inputs[0])
+    n = shape_(x)[-1]
+    picked = equal(expand_dims(op.outputs[1], -1), range_(n))  # [..., k, n]
+    return [reduce_sum(expand_dims(grad, -1) * cast(picked, grad.dtype), axis=-2), None]
+
+
+TOP_K = register('TopKV2', _top_k_kernel, _top_k_infer, inputs=('input', 'k'),
+                 outputs=('values', 'indices'), type_attrs=(('T', 0), ('Tk', 1)),
+                 defaults={'sorted': True}, gradient=_top_k_gradient)
+
+
+def top_k(input, k=1, sorted=True, name=None):
+    """The `k` largest entries of the last axis and their int32 indices (op `TopKV2`); equal
+    values keep their order. Returns (values, indices)."""
+    x = convert_to_tensor(input)
+    k = np.int32(k) if isinstance(k, (int, np.integer)) else k
+    values, indices = apply(TOP_K, [x, k], {'sorted': bool(sorted)}, name=name)
+    return TopKResult(values, indices)
+
+
+class TopKResult(NamedTuple):
+    """`top_k`'s result, as in TensorFlow."""
+    values: Tensor
+    indices: Tensor
+
+
+def _sort_along(x, axis, direction, pick):
+    x = convert_to_tensor(x)
+    if direction not in ('ASCENDING', 'DESCENDING'):
+        raise ValueError(f'direction must be "ASCENDING" or "DESCENDING", got {direction!r}')
+    rank = x.shape.rank
+    if rank is None:
+        raise ValueError('sort needs a tensor of known rank')
+    if rank == 0:
+        raise ValueError('sort needs a tensor of rank 1 or more, got a scalar')
+    axis = int(axis)
+    if not -rank <= axis < rank:
+        raise ValueError(f'axis {axis} is out of range for a tensor of rank {rank}')
+    axis %= rank
+    perm = None
+    if axis != rank - 1:
+        perm = list(range(rank))
+        perm[axis], perm[-1] = perm[-1], perm[axis]
+        x = transpose(x, perm)
+    ascending = direction == 'ASCENDING'
+    keys = negative(x) if ascending else x
+    n = x.shape[-1]
+    values, indices = top_k(keys, shape_(x)[-1] if n is None else n)
+    out = pick(values, indices, ascending)
+    return transpose(out, perm) if perm else out
+
+
+def sort(values, axis=-1, direction='ASCENDING', name=None):
+    """`values` sorted along `axis` (TensorFlow's graph: `TopKV2`, with `Neg` for ascending)."""
+    return _sort_along(values, axis, direction,
+                       lambda v, i, ascending: negative(v) if ascending else v)
+
+
+def argsort(values, axis=-1, direction='ASCENDING', stable=False, name=None):
+    """The int32 indices that sort `values` along `axis` (op `TopKV2`); equal values keep
+    their order, so the sort is always stable."""
+    return _sort_along(values, axis, direction, lambda v, i, ascending: i)
+
+
+# ---- InTopKV2 ------------------------------------------------------------------------------------
+
+def _in_top_k_kernel(predictions, targets, k):
+    rows = np.arange(predictions.shape[0])
+    if np.any((targets < 0) | (targets >= predictions.shape[1])):
+        raise errors.InvalidArgumentError(message=f'targets out of range [0, '
+                                                  f'{predictions.shape[1]}): {targets}')
+    target = predictions[rows, targets]
+    above = (predictions > target[:, None]).sum(axis=1)
+    return (above < int(k)) & np.isfinite(target)
+
+
+IN_TOP_K = register('InTopKV2', _in_top_k_kernel,
+                    lambda inputs, attrs: [(dtypes.bool, TensorShape([inputs[0].shape[0]]
+                                            if inputs[0].shape.rank else None))],
+                    inputs=('predictions', 'targets', 'k'), outputs=('precision',),
+                    type_attrs=(('T', 1),), gradient=NO_GRADIENT)
+
+
+def in_top_k(targets, predictions, k, name=None):
+    """Whether each row's `targets` entry is among the `k` largest `predictions` (ties count;
+    op `InTopKV2`)."""
+    predictions = convert_to_tensor(predictions)
+    targets = convert_to_tensor(targets)
+    k = np.asarray(k, targets.dtype.np_dtype) if isinstance(k, (int, np.integer)) else k
+    return apply(IN_TOP_K, [predictions, targets, k], name=name)
+
+
+# ---- SegmentSum / UnsortedSegmentSum -------------------------------------------------------------
+
+def _segment_sum_kernel(data, segment_ids):
+    ids = np.asarray(segment_ids)
+    if ids.size and (np.any(np.diff(ids) < 0) or ids[0] < 0):
+        raise errors.InvalidArgumentError(message=f'segment ids must be sorted and '
+                                                  f'non-negative, got {ids}')
+    n = int(ids[-1]) + 1 if ids.size else 0
+    return _unsorted_segment_sum_kernel(data, ids, n)
+
+
+def _unsorted_segment_sum_kernel(data, segment_ids, num_segments):
+    ids = np.asarray(segment_ids)
+    n = int(num_segments)
+    if np.any(ids >= n):
+        raise errors.InvalidArgumentError(message=f'segment ids must be < num_segments={n}, '
+                                                  f'got {ids}')
+    out = np.zeros((n,) + data.shape[ids.ndim:], dtype=data.dtype)
+    keep = ids >= 0  # negative ids are dropped, as in TensorFlow
+    np.add.at(out, ids[keep], data[keep])
+    return out
+
+
+def _segment_infer(inputs, attrs):
+    data, ids = inputs[0], inputs[1]
+    n = constant_value(inputs[2]) if len(inputs) > 2 else None
+    if data.shape.rank is None or ids.shape.rank is None:
+        return [(data.dtype, TensorShape(None))]
+    dims = [None if n is None else int(n)] + data.shape.as_list()[ids.shape.rank:]
+    return [(data.dtype, TensorShape(dims))]
+
+
+def _segment_gradient(op, grad):
+    return [gather(grad, op.inputs[1])] + [None] * (len(op.inputs) - 1)
+
+
+SEGMENT_SUM = register('SegmentSum', _segment_sum_kernel, _segment_infer,
+                       inputs=('data', 'segment_ids'), outputs=('output',),
+                       type_attrs=(('T', 0), ('Tindices', 1)), gradient=_segment_gradient)
+UNSORTED_SEGMENT_SUM = register('UnsortedSegmentSum', _unsorted_segment_sum_kernel,
+                                _segment_infer, inputs=('data', 'segment_ids', 'num_segments'),
+                                outputs=('output',),
+                                type_attrs=(('T', 0), ('Tindices', 1), ('Tnumsegments', 2)),
+                                gradient=_segment_gradient)
+
+
+def _ids(segment_ids):
+    ids = convert_to_tensor(segment_ids)
+    if not ids.dtype.is_integer:
+        raise TypeError(f'segment_ids must be int32 or int64, got {ids.dtype.name}.')
+    return ids
+
+
+def segment_sum(data, segment_ids, name=None):
+    """Sums of the rows of `data` that share a (sorted) segment id (op `SegmentSum`)."""
+    return apply(SEGMENT_SUM, [convert_to_tensor(data), _ids(segment_ids)], name=name)
+
+
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
+    """Sums of the rows of `data` per segment id, ids in any order, `num_segments` rows (op
+    `UnsortedSegmentSum`)."""
+    if isinstance(num_segments, (int, np.integer)):
+        num_segments = np.int32(num_segments)
+    return apply(UNSORTED_SEGMENT_SUM, [convert_to_tensor(data), _ids(segment_ids),
+                                        num_segments], name=name)
