@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pytest
 
+import autograph as ag
 import runtime as rt
 
 from conftest import check_op_row, check_value, run_in_graph
@@ -204,3 +205,273 @@ ROWS = [
                          ids=[r[0] for r in ROWS])
 def test_op_eagerly_in_a_graph_and_against_numpy(program, inputs, expected, op_type):
     check_op_row(program, inputs, expected, op_type, rtol=2e-6, atol=1e-6)
+
+
+# ---- names, dtypes and defaults ------------------------------------------------------------------
+
+def test_one_function_object_per_op_under_every_name():
+    assert rt.math.sigmoid is rt.sigmoid is rt.nn.sigmoid
+    assert rt.math.tanh is rt.tanh is rt.nn.tanh
+    assert rt.math.softplus is rt.nn.softplus
+    assert rt.math.reduce_sum is rt.reduce_sum and rt.math.argmax is rt.argmax
+    assert rt.math.floormod is rt.math.mod is rt.mod
+    assert rt.math.cumsum is rt.cumsum and rt.math.add_n is rt.add_n
+    assert rt.linalg.matmul is rt.matmul and rt.linalg.eye is rt.eye
+    assert rt.linalg.einsum is rt.einsum and rt.linalg.norm is rt.norm
+    assert rt.nn.l2_normalize is rt.math.l2_normalize is rt.linalg.l2_normalize
+    assert rt.nn.swish is rt.nn.silu and rt.nn.top_k is rt.math.top_k
+    for module in (rt.math, rt.nn, rt.linalg, rt.strings, rt.debugging):
+        for name in module.__all__:
+            assert callable(getattr(module, name)), (module.__name__, name)
+
+
+def test_index_results_have_tensorflows_dtypes():
+    x = rt.constant([[1., 5., 3.]])
+    assert rt.math.argmax(x, 1).dtype is rt.int64
+    assert rt.math.argmin(x, 1, output_type=rt.int32).dtype is rt.int32
+    values, indices = rt.math.top_k(x, 2)
+    assert indices.dtype is rt.int32 and values.numpy().tolist() == [[5., 3.]]
+    assert rt.argsort(x).dtype is rt.int32
+    assert rt.math.count_nonzero(x).dtype is rt.int64
+    assert rt.math.is_nan(x).dtype is rt.bool
+
+
+def test_string_tensors_give_bytes_and_length_counts_bytes_by_default():
+    s = rt.constant(['héllo', 'ok'])
+    assert s.numpy().tolist() == ['héllo'.encode(), b'ok']
+    assert rt.strings.upper(s).numpy()[1] == b'OK'
+    assert rt.strings.length(s).numpy().tolist() == [6, 2]
+    assert rt.strings.length(s, unit='UTF8_CHAR').numpy().tolist() == [5, 2]
+    assert rt.strings.to_number(rt.constant('2.5')).dtype is rt.float32
+    assert rt.strings.to_number(rt.constant('7'), out_type=rt.int64).numpy() == 7
+    assert rt.strings.join(['a', 'b', 'c']).numpy() == b'abc'
+    assert rt.strings.format('{} and {}', (1, 'x')).numpy() == b'1 and "x"'
+    assert rt.strings.as_string(rt.constant([True, False])).numpy().tolist() == [b'true',
+                                                                                b'false']
+
+
+def test_ops_record_tensorflows_attrs_in_the_graph(graph):
+    x = rt.placeholder(rt.float32, [None, 4])
+    c = rt.math.cumsum(x, axis=1, exclusive=True, reverse=True)
+    assert c.op.get_attr('exclusive') is True and c.op.get_attr('reverse') is True
+    assert rt.nn.leaky_relu(x).op.get_attr('alpha') == 0.2
+    assert rt.math.top_k(x, 2).values.op.get_attr('sorted') is True
+    assert rt.einsum('ij,kj->ik', x, x).op.get_attr('equation') == 'ij,kj->ik'
+    assert rt.nn.bias_add(x, rt.zeros([4])).op.get_attr('data_format') == 'NHWC'
+    assert rt.strings.length(rt.constant(['a']), unit='UTF8_CHAR').op.get_attr('unit') == \
+        'UTF8_CHAR'
+    text = str(graph.as_graph_def())
+    assert 'op: "Cumsum"' in text and 'op: "TopKV2"' in text and 'op: "Einsum"' in text
+
+
+def test_shape_inference_of_the_new_ops(graph):
+    x = rt.placeholder(rt.float32, [None, 5])
+    assert rt.math.top_k(x, 3).indices.shape == (None, 3)
+    assert rt.math.reduce_logsumexp(x, axis=1).shape == (None,)
+    assert rt.nn.softmax_cross_entropy_with_logits(labels=x, logits=x).shape == (None,)
+    assert rt.math.unsorted_segment_sum(x, rt.placeholder(rt.int32, [None]), 4).shape == (4, 5)
+    assert rt.linalg.qr(rt.placeholder(rt.float32, [7, 3])).q.shape == (7, 3)
+    assert rt.linalg.det(rt.placeholder(rt.float32, [2, 3, 3])).shape == (2,)
+    assert rt.einsum('bij,bjk->bik', rt.placeholder(rt.float32, [2, 3, 4]),
+                     rt.placeholder(rt.float32, [2, 4, 6])).shape == (2, 3, 6)
+    assert rt.strings.join([rt.placeholder(rt.string, [3]), 'x']).shape == (3,)
+    with pytest.raises(ValueError):
+        rt.linalg.inv(rt.placeholder(rt.float32, [2, 3]))
+    with pytest.raises(ValueError):
+        rt.einsum('ij,jk->ik', rt.placeholder(rt.float32, [2, 3]),
+                  rt.placeholder(rt.float32, [4, 2]))
+
+
+# ---- errors --------------------------------------------------------------------------------------
+
+def test_float_only_ops_refuse_integers_with_a_TypeError():
+    for fn in (rt.math.log1p, rt.math.rsqrt, rt.math.erf, rt.nn.softmax, rt.nn.elu,
+               rt.nn.l2_loss, rt.linalg.inv):
+        with pytest.raises(TypeError, match='int32'):
+            fn(rt.constant([[1, 2], [3, 4]]))
+    with pytest.raises(TypeError):
+        rt.math.divide_no_nan(rt.constant([1]), rt.constant([0]))
+    with pytest.raises(TypeError):
+        rt.strings.length(rt.constant([1]))
+
+
+def test_failures_when_ops_run_are_InvalidArgumentErrors():
+    logits = rt.constant([[1., 2.], [3., 4.]])
+    with pytest.raises(rt.errors.InvalidArgumentError, match='label value of 5'):
+        rt.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 5], logits=logits)
+    with pytest.raises(rt.errors.InvalidArgumentError, match='not invertible'):
+        rt.linalg.inv(rt.constant([[1., 2.], [2., 4.]]))
+    with pytest.raises(rt.errors.InvalidArgumentError, match='Cholesky'):
+        rt.linalg.cholesky(rt.constant([[1., 2.], [2., 1.]]))
+    with pytest.raises(rt.errors.InvalidArgumentError, match='could not correctly convert'):
+        rt.strings.to_number('twelve')
+    with pytest.raises(rt.errors.InvalidArgumentError, match='bad input : Tensor had NaN'):
+        rt.debugging.check_numerics(rt.constant([1., np.nan]), 'bad input')
+    with pytest.raises(rt.errors.InvalidArgumentError):
+        rt.math.top_k(rt.constant([1., 2.]), 3)
+    with pytest.raises(rt.errors.InvalidArgumentError):
+        rt.math.segment_sum(rt.constant([1., 2.]), [1, 0])
+
+
+def test_a_failing_op_in_a_graph_raises_when_the_graph_runs():
+    g, out, _ = run_in_graph(lambda x: rt.linalg.inv(x) * 1.0, np.eye(2, dtype=np.float32))
+    p = g.get_operation_by_name('in0').outputs[0]
+    with pytest.raises(rt.errors.InvalidArgumentError, match='not invertible'):
+        g.run(out, {p: np.zeros((2, 2), np.float32)})
+
+
+def test_argument_errors_are_raised_at_the_call():
+    x = rt.constant([[1., 2.], [3., 4.]])
+    with pytest.raises(ValueError, match='rate'):
+        rt.nn.dropout(x, rate=1.5)
+    with pytest.raises(ValueError, match='same shape'):
+        rt.nn.softmax_cross_entropy_with_logits(labels=rt.constant([[1., 0., 0.]]), logits=x)
+    with pytest.raises(ValueError, match='Rank mismatch'):
+        rt.nn.sparse_softmax_cross_entropy_with_logits(labels=[[0]], logits=x)
+    with pytest.raises(ValueError, match='direction'):
+        rt.sort(x, direction='UP')
+    with pytest.raises(ValueError, match='ord'):
+        rt.norm(x, ord=-1)
+    with pytest.raises(ValueError, match='placeholder'):
+        rt.strings.format('{} {}', [x])
+    with pytest.raises(ValueError, match='unit'):
+        rt.strings.length('a', unit='CHAR')
+
+
+# ---- rt.debugging ----------------------------------------------------------------------------------
+
+def test_static_assertion_failures_are_ValueErrors_at_trace_time():
+    @ag.function
+    def f(x):
+        rt.debugging.assert_rank(x, 3)
+        return x
+
+    with pytest.raises(ValueError, match='must have rank 3'):
+        f(rt.constant([[1.]]))
+
+    @ag.function
+    def g(x, y):
+        rt.debugging.assert_shapes([(x, ('N', 'D')), (y, ('N',))])
+        return x
+
+    with pytest.raises(ValueError, match="'N'"):
+        g(rt.constant([[1., 2.]]), rt.constant([1., 2.]))
+    assert g(rt.constant([[1., 2.]]), rt.constant([1.])).shape == (1, 2)
+
+
+def test_assertions_known_only_at_run_time_raise_InvalidArgumentError():
+    @ag.function(input_signature=[rt.TensorSpec(None, rt.float32)])
+    def f(x):
+        rt.debugging.assert_rank(x, 2)
+        return x + 1
+
+    assert f(rt.constant([[1.]])).numpy().tolist() == [[2.]]
+    with pytest.raises(rt.errors.InvalidArgumentError):
+        f(rt.constant([1.]))
+
+    @ag.function(input_signature=[rt.TensorSpec([None, None], rt.float32),
+                                  rt.TensorSpec([None], rt.float32)])
+    def g(x, y):
+        rt.debugging.assert_shapes([(x, ('N', 2)), (y, ('N',))])
+        rt.debugging.assert_near(rt.reduce_sum(x, 1), y, atol=1e-3)
+        return y
+
+    assert g(rt.constant([[1., 2.]]), rt.constant([3.])).numpy().tolist() == [3.]
+    with pytest.raises(rt.errors.InvalidArgumentError):
+        g(rt.constant([[1., 2.]]), rt.constant([3., 3.]))
+    with pytest.raises(rt.errors.InvalidArgumentError):
+        g(rt.constant([[1., 2., 3.]]), rt.constant([6.]))
+    with pytest.raises(rt.errors.InvalidArgumentError, match='tolerance'):
+        g(rt.constant([[1., 2.]]), rt.constant([3.5]))
+
+
+def test_sign_assertions_and_assert_type():
+    rt.debugging.assert_non_negative(rt.constant([0, 1]))
+    rt.debugging.assert_positive(rt.constant([0.5]))
+    with pytest.raises(rt.errors.InvalidArgumentError, match='x > 0'):
+        rt.debugging.assert_positive(rt.constant([0.5, 0.]))
+    with pytest.raises(rt.errors.InvalidArgumentError, match='x >= 0'):
+        rt.debugging.assert_non_negative(rt.constant([-1]))
+    rt.debugging.assert_type(rt.constant(1.), rt.float32)
+    with pytest.raises(TypeError, match='float32'):
+        rt.debugging.assert_type(rt.constant(1), rt.float32)
+
+
+# ---- dropout -------------------------------------------------------------------------------------
+
+def test_dropout_keeps_a_fraction_and_scales_it_and_draws_anew_in_each_graph_run():
+    x = rt.ones([100, 100])
+    y = rt.nn.dropout(x, rate=0.25, seed=1).numpy()
+    assert set(np.unique(y)) <= {0.0, np.float32(1 / 0.75)}
+    assert 0.7 < (y > 0).mean() < 0.8
+    assert rt.nn.dropout(x, rate=0.0) is x
+
+    @ag.function
+    def drop(x):
+        return rt.nn.dropout(x, rate=0.5)
+
+    first, second = drop(x).numpy(), drop(x).numpy()
+    assert (first != second).any()
+    assert set(np.unique(first)) <= {0.0, 2.0}
+
+
+# ---- small programs ported from TensorFlow --------------------------------------------------------
+
+def test_a_softmax_classifier_forward_pass_in_a_function():
+    rng = np.random.default_rng(0)
+    features = rng.normal(size=(8, 5)).astype(np.float32)
+    classes = rng.integers(0, 3, size=8)
+    w = rt.Variable(rng.normal(size=(5, 3)).astype(np.float32))
+    b = rt.Variable(np.zeros(3, np.float32))
+
+    @ag.function
+    def forward(x, labels):
+        logits = rt.nn.bias_add(rt.matmul(x, w), b)
+        one_hot = rt.cast(rt.equal(rt.expand_dims(labels, 1), rt.range(3, dtype=rt.int64)),
+                          rt.float32)
+        loss = rt.reduce_mean(rt.nn.softmax_cross_entropy_with_logits(labels=one_hot,
+                                                                      logits=logits))
+        probs = rt.nn.softmax(logits)
+        accuracy = rt.reduce_mean(rt.cast(rt.equal(rt.argmax(probs, axis=1), labels),
+                                          rt.float32))
+        return loss, probs, accuracy
+
+    loss, probs, accuracy = forward(rt.constant(features), rt.constant(classes, rt.int64))
+    logits = features @ w.numpy()
+    expected = np.mean(-np_log_softmax(logits)[np.arange(8), classes])
+    np.testing.assert_allclose(loss.numpy(), expected, rtol=1e-5)
+    np.testing.assert_allclose(probs.numpy().sum(1), 1, rtol=1e-6)
+    assert accuracy.numpy() == np.mean(logits.argmax(1) == classes)
+    graph = forward.get_concrete_function(rt.constant(features),
+                                          rt.constant(classes, rt.int64)).graph
+    types = {op.type for op in graph.get_operations()}
+    assert {'SoftmaxCrossEntropyWithLogits', 'Softmax', 'BiasAdd', 'ArgMax'} <= types
+
+
+def test_a_small_linear_algebra_program():
+    @ag.function
+    def least_squares(a, y):
+        gram = rt.matmul(a, a, transpose_a=True)
+        chol = rt.linalg.cholesky(gram)
+        x = rt.linalg.solve(gram, rt.matmul(a, y, transpose_a=True))
+        residual = rt.norm(rt.matmul(a, x) - y)
+        return x, residual, 2.0 * rt.reduce_sum(rt.math.log(rt.linalg.diag_part(chol)))
+
+    rng = np.random.default_rng(1)
+    a = rng.normal(size=(10, 3))
+    y = rng.normal(size=(10, 1))
+    x, residual, logdet = least_squares(rt.constant(a), rt.constant(y))
+    expected, res, *_ = np.linalg.lstsq(a, y, rcond=None)
+    np.testing.assert_allclose(x.numpy(), expected, rtol=1e-8)
+    np.testing.assert_allclose(residual.numpy() ** 2, res[0], rtol=1e-8)
+    np.testing.assert_allclose(logdet.numpy(), np.linalg.slogdet(a.T @ a)[1], rtol=1e-10)
+    np.testing.assert_allclose(rt.linalg.logdet(rt.constant(a.T @ a)).numpy(), logdet.numpy())
+
+
+def test_sort_and_top_k_keep_the_order_of_equal_values():
+    x = rt.constant([3, 1, 3, 2, 1])
+    assert rt.argsort(x).numpy().tolist() == [1, 4, 3, 0, 2]
+    assert rt.argsort(x, direction='DESCENDING').numpy().tolist() == [0, 2, 3, 1, 4]
+    assert rt.math.top_k(x, 2).indices.numpy().tolist() == [0, 2]
+    assert rt.sort(rt.constant([[2., 1.], [0., 3.]]), axis=0).numpy().tolist() == [[0., 1.],
+                                                                                  [2., 3.]]
