@@ -118,7 +118,7 @@ def _substr_kernel(input, pos, len, unit='BYTE'):
             raise errors.InvalidArgumentError(message=f'pos {p} out of range for string b'
                                                       f"'{s.decode('utf-8', 'replace')}' at "
                                                       f'index {index}')
-        p %= size + 1 if p < 0 else size + 1
+        p = p + size if p < 0 else p
         out[index] = s[p:p + n] if n >= 0 else s[p:]
     return out[()] if out.ndim == 0 else out
 

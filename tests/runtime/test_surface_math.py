@@ -246,6 +246,7 @@ def test_string_tensors_give_bytes_and_length_counts_bytes_by_default():
     assert rt.strings.to_number(rt.constant('7'), out_type=rt.int64).numpy() == 7
     assert rt.strings.join(['a', 'b', 'c']).numpy() == b'abc'
     assert rt.strings.format('{} and {}', (1, 'x')).numpy() == b'1 and "x"'
+    assert rt.strings.substr(rt.constant(['hello']), -3, 2).numpy().tolist() == [b'll']
     assert rt.strings.as_string(rt.constant([True, False])).numpy().tolist() == [b'true',
                                                                                 b'false']
 
