@@ -270,7 +270,7 @@ def _diag_part_infer(inputs, attrs):
 
 def _diag_gradient(op, grad):
     """The diagonal gets its entries of `grad`; the padding value gets all the others."""
-    on_diagonal = diag_part(grad, k=int(np.ravel(constant_value(op.inputs[1]))[0]))
+    on_diagonal = diag_part(grad, k=op.inputs[1])
     return [on_diagonal, None, None, None, reduce_sum(grad) - reduce_sum(on_diagonal)]
 
 
@@ -278,8 +278,8 @@ def _diag_part_gradient(op, grad):
     """One diagonal is read whole, so the padding value is never used: its gradient is 0."""
     x = convert_to_tensor(op.inputs[0])
     dims = shape_(x)
-    return [diag(grad, k=int(np.ravel(constant_value(op.inputs[1]))[0]), num_rows=dims[-2],
-                 num_cols=dims[-1]), None, zeros_like(convert_to_tensor(op.inputs[2]))]
+    return [diag(grad, k=op.inputs[1], num_rows=dims[-2], num_cols=dims[-1]), None,
+            zeros_like(convert_to_tensor(op.inputs[2]))]
 
 
 def _band_kernel(input, num_lower, num_upper):
@@ -314,14 +314,14 @@ def diag(diagonal, name=None, k=0, num_rows=-1, num_cols=-1, padding_value=0, al
     `MatrixDiagV3`)."""
     d = convert_to_tensor(diagonal)
     pad = np.asarray(padding_value, d.dtype.np_dtype)
-    return apply(MATRIX_DIAG, [d, np.int32(k), _int_operand(num_rows), _int_operand(num_cols),
+    return apply(MATRIX_DIAG, [d, _int_operand(k), _int_operand(num_rows), _int_operand(num_cols),
                                pad], {'align': align}, name=name)
 
 
 def diag_part(input, name=None, k=0, padding_value=0, align='RIGHT_LEFT'):
     """Diagonal `k` of each matrix (op `MatrixDiagPartV3`)."""
     x = convert_to_tensor(input)
-    return apply(MATRIX_DIAG_PART, [x, np.int32(k), np.asarray(padding_value, x.dtype.np_dtype)],
+    return apply(MATRIX_DIAG_PART, [x, _int_operand(k), np.asarray(padding_value, x.dtype.np_dtype)],
                  {'align': align}, name=name)
 
 
