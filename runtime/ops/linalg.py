@@ -13,7 +13,7 @@ from runtime.convert import convert_to_tensor, unify_inputs
 from runtime.ops.array import expand_dims, ones_like, shape as shape_, squeeze, transpose, zeros_like
 from runtime.ops.compare import greater, where
 from runtime.ops.dispatch import apply
-from runtime.ops.infer import constant_value
+from runtime.ops.infer import broadcast_shape, constant_value
 from runtime.ops.math import abs as abs_, log, matmul, maximum, pow as pow_, sqrt
 from runtime.ops.reduce import reduce_max, reduce_sum
 from runtime.ops.registry import register
@@ -383,8 +383,8 @@ def _einsum_infer(inputs, attrs):
         if '...' in sub:
             head, tail = sub.split('...')
             n_batch = len(shape) - len(head) - len(tail)
-            batch = shape[len(head):len(head) + n_batch] if batch is None or len(batch) < \
-                n_batch else batch
+            here = TensorShape(shape[len(head):len(head) + n_batch])
+            batch = here if batch is None else broadcast_shape(batch, here)
             shape = shape[:len(head)] + shape[len(head) + n_batch:]
             sub = head + tail
         if len(sub) != len(shape):
@@ -397,15 +397,12 @@ def _einsum_infer(inputs, attrs):
                                  f'another')
             if known is None or known == 1:
                 dims[c] = d
-    result = []
-    for part in out.split('...') if '...' in out else [out]:
-        if result or out.startswith('...') and not result:
-            pass
-        result.append([dims.get(c) for c in part])
     if '...' in out:
-        shape = result[0] + (batch or []) + result[1]
+        head, tail = out.split('...')
+        shape = [dims.get(c) for c in head] + (batch.as_list() if batch else []) + \
+            [dims.get(c) for c in tail]
     else:
-        shape = result[0]
+        shape = [dims.get(c) for c in out]
     return [(inputs[0].dtype, TensorShape(shape))]
 
 
