@@ -238,6 +238,9 @@ class FuncGraph(Graph):
         self.inputs = []
         self.outputs = []
         self._resource_inputs = {}
+        # A list while the tracer lets Variables created here be initialized in this graph
+        # (from values that depend on its inputs); each such variable's storage is appended.
+        self.deferred_initializers = None
 
     @property
     def captures(self):

@@ -17,16 +17,6 @@ def _unique(name):
     return name if n == 0 else f'{name}_{n}'
 
 
-def _lift(tensor):
-    """The value of a graph tensor that only constants feed, computed outside the graph."""
-    value = evaluate_constant(tensor)
-    if value is None:
-        raise ValueError(
-            f'The initial value of a Variable must not depend on function inputs or stateful '
-            f'ops (got {tensor.name!r}). Create the variable from Python values, constants or '
-            f'eager tensors, e.g. outside the function, or pass a callable that builds its '
-            f'initial value.')
-    return value
 
 
 class Variable:
@@ -44,13 +34,36 @@ class Variable:
         if callable(initial_value):
             with context.init_scope():
                 initial_value = initial_value()
+        self.trainable = trainable
         if isinstance(initial_value, SymbolicTensor):
-            initial_value = _lift(initial_value)
+            # Lifted out of the graph when only constants feed it (TensorFlow's init_scope).
+            lifted = evaluate_constant(initial_value)
+            if lifted is None:
+                self._initialize_in_graph(initial_value, dtype, name)
+                return
+            initial_value = lifted
         with context.init_scope():
             value = convert_to_tensor(initial_value, dtype)
-        self.trainable = trainable
         self.storage = state.VariableStorage(value.value, value.dtype, value.shape,
-                                              _unique(name or 'Variable'))
+                                             _unique(name or 'Variable'))
+
+    def _initialize_in_graph(self, initial_value, dtype, name):
+        """An uninitialized variable whose initial value is assigned by the graph being traced
+        (allowed on a Function's first trace: the tracer runs that graph once, then retraces)."""
+        graph = initial_value.graph
+        if getattr(graph, 'deferred_initializers', None) is None:
+            raise ValueError(
+                f'The initial value of a Variable must not depend on function inputs or stateful '
+                f'ops here (got {initial_value.name!r}); only the first trace of an ag.function '
+                f'may initialize a variable from its inputs. Create the variable from Python '
+                f'values, constants or eager tensors, or pass a callable that builds its initial '
+                f'value.')
+        value = convert_to_tensor(initial_value, dtype)
+        self.storage = state.VariableStorage(None, value.dtype, value.shape,
+                                             _unique(name or 'Variable'))
+        handle = graph.capture_resource(self.storage)
+        apply(state.ASSIGN, [handle, value], name='Initializer/AssignVariableOp')
+        graph.deferred_initializers.append(self.storage)
 
     # ---- what a tensor has ------------------------------------------------------------------
 

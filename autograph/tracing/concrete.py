@@ -9,6 +9,7 @@ import functools
 import threading
 
 from runtime import nest
+from runtime.errors import InvalidArgumentError
 from runtime.executor import compile_graph, optimized_program
 from runtime.graph import FuncGraph, uid
 from runtime.convert import convert_to_tensor
@@ -17,6 +18,7 @@ from runtime.shapes import TensorShape
 from runtime.tensor import EagerTensor
 from runtime.tensor_spec import TensorSpec
 from runtime.variables import Variable
+from autograph.conversion import deep_recursion
 from autograph.tracing import describe, keys
 
 _local = threading.local()  # .variable_checks: one callback per trace running in this thread
@@ -51,10 +53,10 @@ class ConcreteFunction:
         self._input_descriptions = input_descriptions
         self._captures = captures
         self._run = run
+        self.initialized_variables = ()  # storages this graph initializes (it runs once)
         # Python-valued parameters may be left out when calling the ConcreteFunction.
         self._traced_literals = {name: value for name, element, value in zip(
-            binder.names, key, structured_input_signature[0])
-            if element[0] in keys.LITERALS or element[0] is keys.VALUE}
+            binder.names, key, structured_input_signature[0]) if keys.is_python_value(element)}
         leaves = nest.flatten(structured_outputs)
         self._single_dtype = (structured_outputs.dtype if len(leaves) == 1 and leaves[0] is
                               structured_outputs and structured_outputs is not None else None)
@@ -70,6 +72,11 @@ class ConcreteFunction:
     @property
     def name(self):
         return self.graph.name
+
+    @property
+    def key(self):
+        """The cache key this graph was traced for."""
+        return self._key
 
     def optimized_program(self):
         """What runs when this function is called: the graph after the executor's optimization
@@ -88,7 +95,7 @@ class ConcreteFunction:
     def __call__(self, *args, **kwargs):
         values = self._binder.canonical(args, kwargs, fallback=self._traced_literals)
         return self._call_flat(keys.feed(self._key, values, self._binder.names,
-                                         self._binder.name))
+                                         self._binder.name, tensor_error=InvalidArgumentError))
 
     def pretty_printed_signature(self):
         """Input Parameters / Output Type / Captures, one item a line."""
@@ -111,14 +118,28 @@ def _describe_capture(value):
     return f'VariableSpec(shape={value.shape}, dtype={value.dtype!r})'
 
 
-def trace(python_callable, binder, key, values, watch_object, check_variable):
+def trace(python_callable, binder, key, values, watch_object, check_variable,
+          initialize_variables=False):
+    """See `_trace`; runs with room for deep recursion, which graph building, lowering and
+    optimizing use once per level of nested control flow (a long tensor if/elif chain)."""
+    with deep_recursion():
+        return _trace(python_callable, binder, key, values, watch_object, check_variable,
+                      initialize_variables)
+
+
+def _trace(python_callable, binder, key, values, watch_object, check_variable,
+           initialize_variables):
     """Trace `python_callable` on placeholders for the canonical `values` with cache key `key`.
 
     Shapes come from the key (which may be relaxed), names from the parameters (or a
     TensorSpec's name). `watch_object(obj)` is told about every object keyed by identity;
-    `check_variable(variable)` about every Variable created during the trace.
+    `check_variable(variable)` about every Variable created during the trace. With
+    `initialize_variables`, a Variable created from a value that depends on the inputs is
+    initialized by the graph (listed in `initialized_variables` of the result).
     """
     fg = FuncGraph(f'__inference_{binder.name}_{uid()}')
+    if initialize_variables:
+        fg.deferred_initializers = []
     checks = _local.__dict__.setdefault('variable_checks', [])
     checks.append(check_variable)
     try:
@@ -140,33 +161,28 @@ def trace(python_callable, binder, key, values, watch_object, check_variable):
     signature_args = tuple(describe.structured(element, value, name)
                            for element, value, name in zip(key, values, binder.names))
     descriptions = [describe.describe(element, value) for element, value in zip(key, values)]
-    return ConcreteFunction(fg, binder, key, (signature_args, {}), descriptions,
-                            structured_outputs, captures, run)
+    concrete = ConcreteFunction(fg, binder, key, (signature_args, {}), descriptions,
+                                structured_outputs, captures, run)
+    concrete.initialized_variables = tuple(fg.deferred_initializers or ())
+    return concrete
 
 
 def _placeholders(fg, element, value, name, watch_object):
     """The argument as the traced function sees it: placeholders for its tensors."""
-    if keys.is_tensor_leaf(element):
-        if len(element) == 3:
+    def leaf(element, value):
+        kind = type(element)
+        if kind is keys.TensorKey:
+            label = value.name if isinstance(value, TensorSpec) and value.name else name
+            placeholder = fg.add_input(element.dtype, TensorShape(element.shape), label)
+            placeholder.op.attrs['_user_specified_name'] = label
+            return placeholder
+        if kind is keys.VariableKey:
             _variable_argument(fg, value.storage, name)
-            return value
-        if isinstance(value, TensorSpec) and value.name:
-            name = value.name
-        placeholder = fg.add_input(element[0], TensorShape(element[1]), name)
-        placeholder.op.attrs['_user_specified_name'] = name
-        return placeholder
-    kind, content = element
-    if kind is keys.OBJECT:
-        watch_object(value)
+        elif kind is keys.ObjectKey:
+            watch_object(value)
         return value
-    if kind is keys.VALUE or kind in keys.LITERALS:
-        return value
-    if issubclass(kind, dict):
-        built = {k: _placeholders(fg, child, value[k], name, watch_object) for k, child in content}
-        return kind((k, built[k]) for k in value)
-    children = [_placeholders(fg, child, item, name, watch_object)
-                for child, item in zip(content, value)]
-    return kind(*children) if nest.is_namedtuple(value) else kind(children)
+
+    return keys.rebuild(element, value, leaf)
 
 
 def _variable_argument(fg, storage, name):

@@ -9,6 +9,7 @@ cost on the normal path.
 """
 import itertools
 import linecache
+import weakref
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from runtime.ops.registry import CONST, PLACEHOLDER
 _files = itertools.count()
 _LITERALS = (bool, int, float, str, type(None))
 _HEADER_LINES = 2  # `def run(...):` and `try:`
+_MAX_INLINE_DEPTH = 40  # branches of Ifs nested deeper run as plans of their own
 
 
 def generate(program):
@@ -41,6 +43,7 @@ def generate(program):
     ns['_code'] = ns['run'].__code__
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     run = ns['run']
+    weakref.finalize(run, linecache.cache.pop, filename, None)  # the source goes with the plan
     run.source = source
     return run
 
@@ -149,7 +152,16 @@ class _Emitter:
             if header:
                 self.line(depth, header)
             start = len(self.lines)
-            results = self.emit(branch, inputs[1:], depth + 1)
+            if depth >= _MAX_INLINE_DEPTH:  # e.g. a long if/elif chain: Python refuses code
+                plan = self.fresh('g')      # nested 100 blocks deep, so call a plan of its own
+                self.ns[plan] = generate(branch)
+                results = [self.fresh('v') for _ in branch.outputs]
+                if results:
+                    self.line(depth + 1, f'{_targets(results)} = {plan}({", ".join(inputs[1:])})')
+                else:
+                    self.line(depth + 1, f'{plan}({", ".join(inputs[1:])})')
+            else:
+                results = self.emit(branch, inputs[1:], depth + 1)
             if outs:
                 self.line(depth + 1, f'{_targets(outs)} = {_targets(results)}')
             elif len(self.lines) == start:

@@ -1,7 +1,11 @@
 """`ag.to_code` shows readable Python; the CLI converts a file from its text without running it."""
 import os
+import re
 import subprocess
 import sys
+
+import numpy as np
+import pytest
 
 import autograph as ag
 import runtime as rt
@@ -73,3 +77,12 @@ def test_cli_errors_are_one_line(tmp_path):
         result = _cli(*args, cwd=tmp_path)
         assert result.returncode != 0
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_to_code_of_something_without_python_source_is_a_type_error_naming_it():
+    for thing, shown in ((len, 'builtin_function_or_method <built-in function len>'),
+                         (Exception, "class <class 'Exception'>"),
+                         (np.add, "ufunc <ufunc 'add'>")):
+        with pytest.raises(TypeError, match=re.escape(f'got the {shown}, which has no Python '
+                                                      f'source to convert')):
+            ag.to_code(thing)
