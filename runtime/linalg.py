@@ -1,7 +1,8 @@
 """`rt.linalg`: matrix products, inverses, solves, factorizations, diagonals and norms."""
 from runtime.ops.array import eye
 from runtime.ops.linalg import (band_part, cholesky, det, diag, diag_part, einsum, inv, logdet,
-                                matrix_transpose, matvec, norm, qr, solve, trace)
+                                matrix_transpose, matvec, norm, qr, solve, trace,
+                                triangular_solve)
 from runtime.ops.math import matmul
 from runtime.ops.stats import l2_normalize
 
@@ -9,4 +10,4 @@ adjoint = matrix_transpose  # real dtypes only: the conjugate transpose is the t
 
 __all__ = ['adjoint', 'band_part', 'cholesky', 'det', 'diag', 'diag_part', 'einsum', 'eye',
            'inv', 'l2_normalize', 'logdet', 'matmul', 'matrix_transpose', 'matvec', 'norm', 'qr',
-           'solve', 'trace']
+           'solve', 'trace', 'triangular_solve']

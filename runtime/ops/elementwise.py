@@ -42,6 +42,9 @@ _UNARY = {  # public name: (TensorFlow op, kernel, gradient(x, y, grad))
     'asin': ('Asin', np.arcsin, lambda x, y, g: g * rsqrt(1.0 - x * x)),
     'acos': ('Acos', np.arccos, lambda x, y, g: negative(g) * rsqrt(1.0 - x * x)),
     'atan': ('Atan', np.arctan, lambda x, y, g: divide(g, 1.0 + x * x)),
+    'asinh': ('Asinh', np.arcsinh, lambda x, y, g: g * rsqrt(x * x + 1.0)),
+    'acosh': ('Acosh', np.arccosh, lambda x, y, g: g * rsqrt(x * x - 1.0)),
+    'atanh': ('Atanh', np.arctanh, lambda x, y, g: divide(g, 1.0 - x * x)),
     'sinh': ('Sinh', np.sinh, lambda x, y, g: g * cosh(x)),
     'cosh': ('Cosh', np.cosh, lambda x, y, g: g * sinh(x)),
     'erf': ('Erf', _vectorized(pymath.erf),
@@ -88,6 +91,9 @@ tan = _unary('tan')
 asin = _unary('asin')
 acos = _unary('acos')
 atan = _unary('atan')
+asinh = _unary('asinh')
+acosh = _unary('acosh')
+atanh = _unary('atanh')
 sinh = _unary('sinh')
 cosh = _unary('cosh')
 erf = _unary('erf')

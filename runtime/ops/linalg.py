@@ -10,7 +10,8 @@ import numpy as np
 
 from runtime import errors
 from runtime.convert import convert_to_tensor, unify_inputs
-from runtime.ops.array import expand_dims, ones_like, shape as shape_, squeeze, transpose, zeros_like
+from runtime.ops.array import (expand_dims, ones_like, shape as shape_, squeeze, transpose,
+                               zeros_like)
 from runtime.ops.compare import greater, where
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import broadcast_shape, constant_value
@@ -129,6 +130,43 @@ def solve(matrix, rhs, adjoint=False, name=None):
     matrix = _check_float(convert_to_tensor(matrix), 'solve')
     attrs = {'adjoint': True} if adjoint else None
     return apply(MATRIX_SOLVE, (matrix, rhs), attrs, name=name)
+
+
+def _triangle(matrix, lower):
+    return np.tril(matrix) if lower else np.triu(matrix)
+
+
+def _triangular_solve_kernel(matrix, rhs, lower=True, adjoint=False):
+    m = _triangle(matrix, lower)  # the other triangle is ignored, as in TensorFlow
+    if adjoint:
+        m = np.swapaxes(m, -1, -2)
+    return np.linalg.solve(m, rhs).astype(rhs.dtype)
+
+
+def _triangular_solve_gradient(op, grad):
+    matrix = convert_to_tensor(op.inputs[0])
+    lower, adjoint = op.get_attr('lower'), op.get_attr('adjoint')
+    grad_rhs = triangular_solve(matrix, grad, lower=lower, adjoint=not adjoint)
+    x = op.outputs[0]
+    grad_matrix = -matmul(x, grad_rhs, transpose_b=True) if adjoint else \
+        -matmul(grad_rhs, x, transpose_b=True)
+    return [band_part(grad_matrix, -1, 0) if lower else band_part(grad_matrix, 0, -1), grad_rhs]
+
+
+MATRIX_TRIANGULAR_SOLVE = register(
+    'MatrixTriangularSolve', _linalg_error(_triangular_solve_kernel, 'Input matrix is not '
+                                                                     'invertible.'),
+    _solve_infer, inputs=('matrix', 'rhs'), outputs=('output',),
+    defaults={'lower': True, 'adjoint': False}, convert_inputs=unify_inputs,
+    gradient=_triangular_solve_gradient)
+
+
+def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
+    """`x` with `matrix @ x == rhs` for a triangular `matrix` (lower unless `lower=False`; the
+    other triangle is not read; op `MatrixTriangularSolve`)."""
+    matrix = _check_float(convert_to_tensor(matrix), 'triangular_solve')
+    return apply(MATRIX_TRIANGULAR_SOLVE, (matrix, rhs),
+                 {'lower': bool(lower), 'adjoint': bool(adjoint)}, name=name)
 
 
 # ---- Cholesky, Qr ------------------------------------------------------------------------------
@@ -321,7 +359,8 @@ def diag(diagonal, name=None, k=0, num_rows=-1, num_cols=-1, padding_value=0, al
 def diag_part(input, name=None, k=0, padding_value=0, align='RIGHT_LEFT'):
     """Diagonal `k` of each matrix (op `MatrixDiagPartV3`)."""
     x = convert_to_tensor(input)
-    return apply(MATRIX_DIAG_PART, [x, _int_operand(k), np.asarray(padding_value, x.dtype.np_dtype)],
+    pad = np.asarray(padding_value, x.dtype.np_dtype)
+    return apply(MATRIX_DIAG_PART, [x, _int_operand(k), pad],
                  {'align': align}, name=name)
 
 

@@ -6,12 +6,13 @@ import numpy as np
 
 from runtime import errors
 from runtime.convert import convert_to_tensor, unify_inputs
-from runtime.ops.array import expand_dims, reshape, shape as shape_, transpose
+from runtime.ops.array import expand_dims, gather, reshape, shape as shape_, transpose
 from runtime.ops.compare import greater, greater_equal, less, logical_and, where
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.elementwise import erfc, log1p
 from runtime.ops.infer import broadcast_shape, same_as_input
-from runtime.ops.math import abs as abs_, exp, multiply, negative, relu, sigmoid, tanh
+from runtime.ops.linalg import clip_by_norm
+from runtime.ops.math import abs as abs_, exp, multiply, negative, relu, sigmoid, square, tanh
 from runtime.ops.random import uniform
 from runtime.ops.reduce import reduce_sum
 from runtime.ops.registry import register
@@ -51,10 +52,17 @@ def _selu_kernel(features):
         np.minimum(features, 0)))).astype(features.dtype)
 
 
+def _softsign_gradient(op, grad):
+    x = convert_to_tensor(op.inputs[0])
+    return [grad / square(1.0 + abs_(x))]
+
+
 _ACTIVATIONS = {  # public name: (TensorFlow op, kernel, gradient)
     'relu6': ('Relu6', lambda features: np.clip(features, 0, 6), _relu6_gradient),
     'elu': ('Elu', _elu_kernel, _elu_gradient),
     'selu': ('Selu', _selu_kernel, _selu_gradient),
+    'softsign': ('Softsign', lambda features: features / (1 + np.abs(features)),
+                 _softsign_gradient),
 }
 ACTIVATION_OPS = {name: register(op, kernel, same_as_input, inputs=('features',),
                                  outputs=('activations',), gradient=gradient)
@@ -85,6 +93,7 @@ def _check_float(x, public_name):
 relu6 = _activation('relu6')
 elu = _activation('elu')
 selu = _activation('selu')
+softsign = _activation('softsign')
 
 
 def leaky_relu(features, alpha=0.2, name=None):
@@ -396,3 +405,17 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
                                  dtype=x.dtype, seed=seed), rate)
     return where(keep, scaled, 0.0, name=name)
 
+
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """The rows of `params` at `ids` (op `GatherV2`, as TensorFlow builds it for one table);
+    with `max_norm`, rows whose L2 norm is larger are scaled down to it."""
+    if isinstance(params, (list, tuple)):
+        if len(params) != 1:
+            raise ValueError('rt.nn.embedding_lookup takes one table; sharded tables (a list '
+                             'of several) are not supported, concatenate them first.')
+        params = params[0]
+    rows = gather(params, ids, name=name)
+    if max_norm is None:
+        return rows
+    return clip_by_norm(rows, max_norm, axes=[-1])

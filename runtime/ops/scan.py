@@ -9,13 +9,14 @@ from typing import NamedTuple
 import numpy as np
 
 from runtime import dtypes, errors
-from runtime.convert import convert_to_tensor
-from runtime.ops.array import expand_dims, gather, range as range_, shape as shape_, transpose
+from runtime.convert import convert_to_tensor, stack
+from runtime.ops.array import (expand_dims, gather, ones_like, range as range_, reshape,
+                               shape as shape_, transpose)
 from runtime.ops.compare import equal
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value, same_as_input
-from runtime.ops.math import cast, divide, negative
-from runtime.ops.reduce import reduce_sum
+from runtime.ops.math import cast, divide, exp, maximum, minimum, negative
+from runtime.ops.reduce import reduce_max, reduce_sum
 from runtime.ops.registry import NO_GRADIENT, register
 from runtime.shapes import TensorShape
 from runtime.tensor import Tensor
@@ -265,3 +266,109 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
         num_segments = np.int32(num_segments)
     return apply(UNSORTED_SEGMENT_SUM, [convert_to_tensor(data), _ids(segment_ids),
                                         num_segments], name=name)
+
+
+# ---- CumulativeLogsumexp -----------------------------------------------------------------------
+
+def _cumulative_logsumexp_kernel(x, axis, exclusive=False, reverse=False):
+    a = int(axis)
+    if reverse:
+        x = np.flip(x, a)
+    out = np.logaddexp.accumulate(x, axis=a).astype(x.dtype)
+    if exclusive:
+        first = np.full_like(np.take(out, [0], axis=a), -np.inf)
+        out = np.concatenate([first, np.take(out, np.arange(out.shape[a] - 1), axis=a)], a)
+    return np.flip(out, a) if reverse else out
+
+
+def _cumulative_logsumexp_gradient(op, grad):
+    """Output i sums exp(x_j) over the j it covers, so x_j gets exp(x_j) times the sum of
+    grad_i * exp(-y_i) over the outputs covering it: a cumsum the other way."""
+    x = convert_to_tensor(op.inputs[0])
+    back = cumsum(grad * exp(negative(op.outputs[0])), op.inputs[1],
+                  exclusive=op.get_attr('exclusive'), reverse=not op.get_attr('reverse'))
+    return [back * exp(x), None]
+
+
+CUMULATIVE_LOGSUMEXP = register('CumulativeLogsumexp', _cumulative_logsumexp_kernel,
+                                same_as_input, inputs=('x', 'axis'), outputs=('out',),
+                                type_attrs=(('T', 0), ('Tidx', 1)), defaults=_CUMULATIVE_ATTRS,
+                                gradient=_cumulative_logsumexp_gradient)
+
+
+def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+    """`log(cumsum(exp(x)))` along `axis`, computed stably (op `CumulativeLogsumexp`; floats)."""
+    x = convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        raise TypeError(f'rt.math.cumulative_logsumexp needs a floating-point tensor, got '
+                        f'{x.dtype.name}.')
+    return _cumulative(CUMULATIVE_LOGSUMEXP, x, axis, exclusive, reverse, name)
+
+
+# ---- bincount, confusion_matrix ----------------------------------------------------------------
+
+def _bincount_kernel(input, size, weights, binary_output=False):
+    values = np.ravel(input)
+    if values.size and values.min() < 0:
+        raise errors.InvalidArgumentError(message=f'Input arr must be non-negative, got '
+                                                  f'{values.min()}')
+    n = int(size)
+    keep = values < n
+    w = np.ravel(weights)[keep] if np.size(weights) else None
+    counts = np.bincount(values[keep], weights=w, minlength=n)[:n]
+    if binary_output:
+        counts = counts > 0
+    return counts.astype(np.asarray(weights).dtype)
+
+
+DENSE_BINCOUNT = register('DenseBincount', _bincount_kernel,
+                          lambda inputs, attrs: [(inputs[2].dtype, TensorShape(
+                              [None if constant_value(inputs[1]) is None
+                               else int(constant_value(inputs[1]))]))],
+                          inputs=('input', 'size', 'weights'), outputs=('output',),
+                          type_attrs=(('Tidx', 0), ('T', 2)), defaults={'binary_output': False},
+                          gradient=NO_GRADIENT)
+
+
+def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32, name=None,
+             axis=None, binary_output=False):
+    """How often each value 0, 1, ... occurs in `arr` (weighted by `weights`), as a 1-D tensor
+    of length `max(arr) + 1` bounded by `minlength`/`maxlength` (op `DenseBincount`)."""
+    if axis not in (None, 0, -1):
+        raise ValueError('rt.math.bincount supports axis=None only (counts over all values).')
+    arr = convert_to_tensor(arr)
+    if not arr.dtype.is_integer:
+        raise TypeError(f'bincount needs integer values, got {arr.dtype.name}.')
+    size = maximum(reduce_max(arr) + 1, 0) if arr.shape.num_elements() != 0 else \
+        np.asarray(0, arr.dtype.np_dtype)
+    if minlength is not None:
+        size = maximum(size, minlength)
+    if maxlength is not None:
+        size = minimum(size, maxlength)
+    if weights is None:
+        weights = np.zeros([0], dtypes.as_dtype(dtype).np_dtype)
+    else:
+        weights = convert_to_tensor(weights)
+    attrs = {'binary_output': True} if binary_output else None
+    return apply(DENSE_BINCOUNT, [arr, size, weights], attrs, name=name)
+
+
+def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=dtypes.int32,
+                     name=None):
+    """The `num_classes` x `num_classes` matrix counting (label, prediction) pairs, rows
+    labels (weighted by `weights`). Built from `UnsortedSegmentSum` over `label * n +
+    prediction` (TensorFlow builds a `ScatterNd`; the result is the same)."""
+    labels = cast(convert_to_tensor(labels), dtypes.int64)
+    predictions = cast(convert_to_tensor(predictions), dtypes.int64)
+    if num_classes is None:
+        num_classes = maximum(reduce_max(labels), reduce_max(predictions)) + 1
+    elif not isinstance(num_classes, Tensor):
+        num_classes = np.int64(num_classes)
+    else:
+        num_classes = cast(num_classes, dtypes.int64)
+    dtype = dtypes.as_dtype(dtype)
+    counts = ones_like(labels, dtype=dtype) if weights is None else \
+        cast(convert_to_tensor(weights), dtype)
+    flat = unsorted_segment_sum(counts, labels * num_classes + predictions,
+                                num_classes * num_classes)
+    return reshape(flat, stack([num_classes, num_classes]))

@@ -209,7 +209,7 @@ def to_number(input, out_type=dtypes.float32, name=None):
     return apply(STRING_TO_NUMBER, [_string_input(input, 'to_number')], attrs, name=name)
 
 
-# ---- StringFormat ----------------------------------------------------------------------------------
+# ---- StringFormat --------------------------------------------------------------------------------
 
 def _format_scalar(v):
     if isinstance(v, bytes):
@@ -271,7 +271,7 @@ def format(template, inputs, placeholder='{}', summarize=3, name=None):  # noqa:
     return apply(STRING_FORMAT, tensors, attrs, name=name)
 
 
-# ---- StaticRegexReplace, ReduceJoin ----------------------------------------------------------------
+# ---- StaticRegexReplace, ReduceJoin --------------------------------------------------------------
 
 def _regex_kernel(input, pattern, rewrite, replace_global=True):
     compiled = re.compile(pattern.encode() if isinstance(pattern, str) else pattern)

@@ -56,6 +56,10 @@ ROWS = [
     ('acos', lambda x: rt.math.acos(x), [U], np.arccos(U), 'Acos'),
     ('atan', lambda x: rt.math.atan(x), [F], np.arctan(F), 'Atan'),
     ('sinh', lambda x: rt.math.sinh(x), [F], np.sinh(F), 'Sinh'),
+    ('asinh', lambda x: rt.math.asinh(x), [F], np.arcsinh(F), 'Asinh'),
+    ('acosh', lambda x: rt.math.acosh(x), [P + 1], np.arccosh(P + 1), 'Acosh'),
+    ('atanh', lambda x: rt.math.atanh(x), [U], np.arctanh(U), 'Atanh'),
+    ('softsign', lambda x: rt.nn.softsign(x), [F], F / (1 + np.abs(F)), 'Softsign'),
     ('cosh', lambda x: rt.math.cosh(x), [F], np.cosh(F), 'Cosh'),
     ('erf', lambda x: rt.math.erf(x), [F], erf(F), 'Erf'),
     ('erfc', lambda x: rt.math.erfc(x), [F], 1 - erf(F), 'Erfc'),
@@ -90,6 +94,19 @@ ROWS = [
     ('cumprod', lambda x: rt.math.cumprod(x), [I], np.cumprod(I, 0), 'Cumprod'),
     ('cumprod exclusive', lambda x: rt.math.cumprod(x, axis=1, exclusive=True), [P],
      np.cumprod(np.concatenate([np.ones((2, 1), np.float32), P[:, :-1]], 1), 1), 'Cumprod'),
+    ('cumulative_logsumexp', lambda x: rt.math.cumulative_logsumexp(x, axis=1), [F],
+     np.log(np.cumsum(np.exp(F), 1)), 'CumulativeLogsumexp'),
+    ('bincount', lambda x: rt.math.bincount(x), [np.array([1, 1, 4, 0], np.int32)],
+     np.array([1, 2, 0, 0, 1], np.int32), 'DenseBincount'),
+    ('bincount weights minlength',
+     lambda x, w: rt.math.bincount(x, weights=w, minlength=4),
+     [np.array([1, 1, 2], np.int32), U], np.array([0, U[0] + U[1], U[2], 0], np.float32),
+     'DenseBincount'),
+    ('confusion_matrix', lambda y, p: rt.math.confusion_matrix(y, p),
+     [np.array([0, 2, 2, 1], np.int32), np.array([0, 1, 2, 1], np.int32)],
+     np.array([[1, 0, 0], [0, 1, 0], [0, 1, 1]], np.int32), 'Reshape'),
+    ('embedding_lookup', lambda w, i: rt.nn.embedding_lookup(w, i),
+     [F, np.array([1, 1, 0], np.int32)], F[[1, 1, 0]], 'GatherV2'),
     ('top_k values', lambda x: rt.math.top_k(x, 2).values, [F], -np.sort(-F, 1)[:, :2],
      'TopKV2'),
     ('top_k indices', lambda x: rt.math.top_k(x, k=3)[1], [I],
@@ -162,6 +179,8 @@ ROWS = [
     ('trace', lambda a: rt.linalg.trace(a), [A], np.trace(A), 'Sum'),
     ('matrix_transpose', lambda a: rt.linalg.matrix_transpose(a), [np.stack([F, P])],
      np.stack([F.T, P.T]), 'Transpose'),
+    ('triangular_solve', lambda a, b: rt.linalg.triangular_solve(a, b), [A, RHS],
+     np.linalg.solve(np.tril(A), RHS), 'MatrixTriangularSolve'),
     ('band_part', lambda a: rt.linalg.band_part(a, 0, -1), [A], np.triu(A), 'MatrixBandPart'),
     ('logdet', lambda a: rt.linalg.logdet(a), [A], np.log(np.linalg.det(A)), 'Mul'),
     ('norm ord 1 matrix', lambda a: rt.linalg.norm(a, ord=1, axis=[-2, -1]), [F],
@@ -339,7 +358,7 @@ def test_argument_errors_are_raised_at_the_call():
         rt.strings.length('a', unit='CHAR')
 
 
-# ---- rt.debugging ----------------------------------------------------------------------------------
+# ---- rt.debugging --------------------------------------------------------------------------------
 
 def test_static_assertion_failures_are_ValueErrors_at_trace_time():
     @ag.function
@@ -416,7 +435,7 @@ def test_dropout_keeps_a_fraction_and_scales_it_and_draws_anew_in_each_graph_run
     assert set(np.unique(first)) <= {0.0, 2.0}
 
 
-# ---- small programs ported from TensorFlow --------------------------------------------------------
+# ---- small programs ported from TensorFlow -------------------------------------------------------
 
 def test_a_softmax_classifier_forward_pass_in_a_function():
     rng = np.random.default_rng(0)
