@@ -30,7 +30,8 @@ from runtime.control_flow import cond, while_loop
 from runtime import linalg, math, nn, strings  # noqa: E402 - after the ops they re-export
 from runtime.ops.elementwise import (acos, add_n, asin, atan, cosh, sinh, tan,  # noqa: E402
                                      truediv)
-from runtime.ops.linalg import clip_by_norm, einsum, norm  # noqa: E402
+from runtime.ops.linalg import clip_by_norm, einsum, norm, tensordot  # noqa: E402
+from runtime.ops.nn import clip_by_global_norm  # noqa: E402
 from runtime.ops.scan import argsort, cumsum, sort  # noqa: E402
 from runtime.ops.stats import reduce_logsumexp  # noqa: E402
 # ---- end of the math-like half

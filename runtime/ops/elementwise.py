@@ -10,10 +10,10 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.convert import convert_to_tensor, unify_inputs, unify_operands
-from runtime.ops.compare import logical_and, logical_not, logical_or
+from runtime.ops.compare import logical_and, logical_not, logical_or, not_equal
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import broadcast, same_as_input
-from runtime.ops.math import divide, exp, negative, sigmoid
+from runtime.ops.math import cast, divide, exp, log, negative, sigmoid
 from runtime.ops.registry import NO_GRADIENT, register
 from runtime.ops.gradient_util import unbroadcast
 
@@ -154,6 +154,75 @@ def logical_xor(x, y, name=None):
 def truediv(x, y, name=None):
     """`x / y` (op `RealDiv`; integers are cast to floats first), as `rt.divide`."""
     return divide(x, y, name=name)
+
+
+def _guarded(fn):
+    """A numpy kernel whose 0/0 and log(0) are handled by a `where`, without warnings."""
+    def kernel(x, y):
+        with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
+            return np.asarray(fn(x, y)).astype(x.dtype)[()]
+    return kernel
+
+
+def _operands(op):
+    return [convert_to_tensor(t) for t in op.inputs]
+
+
+def _atan2_gradient(op, grad):
+    y, x = _operands(op)
+    scale = divide(grad, x * x + y * y)
+    return [unbroadcast(scale * x, y), unbroadcast(negative(scale) * y, x)]
+
+
+def _xlogy_gradient(op, grad):
+    x, y = _operands(op)
+    nonzero = cast(not_equal(x, 0.0), x.dtype)
+    return [unbroadcast(grad * nonzero * log(y), x), unbroadcast(grad * xdivy(x, y), y)]
+
+
+def _xdivy_gradient(op, grad):
+    x, y = _operands(op)
+    nonzero = cast(not_equal(x, 0.0), x.dtype)
+    return [unbroadcast(grad * nonzero / y, x),
+            unbroadcast(grad * xdivy(negative(x), y * y), y)]
+
+
+def _mul_no_nan_gradient(op, grad):
+    x, y = _operands(op)
+    return [unbroadcast(multiply_no_nan(grad, y), x), unbroadcast(multiply_no_nan(x, grad), y)]
+
+
+_FLOAT_BINARY = {  # public name: (TensorFlow op, arg names, kernel, gradient)
+    'atan2': ('Atan2', ('y', 'x'), np.arctan2, _atan2_gradient),
+    'xlogy': ('Xlogy', ('x', 'y'), _guarded(lambda x, y: np.where(x == 0, 0, x * np.log(y))),
+              _xlogy_gradient),
+    'xdivy': ('Xdivy', ('x', 'y'), _guarded(lambda x, y: np.where(x == 0, 0, x / y)),
+              _xdivy_gradient),
+    'multiply_no_nan': ('MulNoNan', ('x', 'y'), _guarded(lambda x, y: np.where(y == 0, 0, x * y)),
+                        _mul_no_nan_gradient),
+}
+FLOAT_BINARY_OPS = {name: register(op, kernel, broadcast, inputs=args, outputs=('z',),
+                                   convert_inputs=unify_inputs, gradient=gradient)
+                    for name, (op, args, kernel, gradient) in _FLOAT_BINARY.items()}
+
+
+def _float_binary(public_name):
+    opdef = FLOAT_BINARY_OPS[public_name]
+
+    def binary(x, y, name=None):
+        (x, y), dtype = unify_operands(opdef.name, x, y)
+        if not dtype.is_floating:
+            raise TypeError(f'rt.math.{public_name} needs floating-point operands, got '
+                            f'{dtype.name}.')
+        return apply(opdef, (x, y), None, name)
+    return op_function(binary, public_name, f'Elementwise {public_name} with broadcasting (op '
+                                            f'`{opdef.name}`).')
+
+
+atan2 = _float_binary('atan2')
+xlogy = _float_binary('xlogy')
+xdivy = _float_binary('xdivy')
+multiply_no_nan = _float_binary('multiply_no_nan')
 
 
 # ---- AddN --------------------------------------------------------------------------------------

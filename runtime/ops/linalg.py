@@ -538,3 +538,29 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     positive = greater(l2sum, 0.0)
     l2norm = where(positive, sqrt(where(positive, l2sum, ones_like(l2sum))), l2sum)
     return t * clip_norm / maximum(l2norm, clip_norm)
+
+
+def tensordot(a, b, axes, name=None):
+    """Sums of products over `axes` (an int: the last `axes` of `a` with the first of `b`; or a
+    pair of axis lists), as one `Einsum` (TensorFlow reshapes around a `MatMul`)."""
+    a, b = convert_to_tensor(a), convert_to_tensor(b)
+    ra, rb = a.shape.rank, b.shape.rank
+    if ra is None or rb is None:
+        raise ValueError('rt.tensordot needs operands of known rank.')
+    if isinstance(axes, (int, np.integer)):
+        if not 0 <= axes <= min(ra, rb):
+            raise ValueError(f'axes must be between 0 and {min(ra, rb)}, got {axes}.')
+        a_axes, b_axes = list(range(ra - axes, ra)), list(range(axes))
+    else:
+        a_axes, b_axes = ([int(i) for i in np.ravel(part)] for part in axes)
+        if len(a_axes) != len(b_axes):
+            raise ValueError(f'axes must name as many axes of a as of b, got {axes}.')
+        a_axes, b_axes = [i % ra for i in a_axes], [i % rb for i in b_axes]
+    letters = iter('abcdefghijklmnopqrstuvwxyz')
+    sub_a = [next(letters) for _ in range(ra)]
+    sub_b = [next(letters) for _ in range(rb)]
+    for i, j in zip(a_axes, b_axes):
+        sub_b[j] = sub_a[i]
+    out = [c for i, c in enumerate(sub_a) if i not in a_axes] + \
+        [c for j, c in enumerate(sub_b) if j not in b_axes]
+    return einsum(f'{"".join(sub_a)},{"".join(sub_b)}->{"".join(out)}', a, b, name=name)

@@ -5,14 +5,15 @@ TensorFlow builds for them.
 import numpy as np
 
 from runtime import errors
-from runtime.convert import convert_to_tensor, unify_inputs
+from runtime.convert import convert_to_tensor, stack, unify_inputs
 from runtime.ops.array import expand_dims, gather, reshape, shape as shape_, transpose
 from runtime.ops.compare import greater, greater_equal, less, logical_and, where
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.elementwise import erfc, log1p
 from runtime.ops.infer import broadcast_shape, same_as_input
 from runtime.ops.linalg import clip_by_norm
-from runtime.ops.math import abs as abs_, exp, multiply, negative, relu, sigmoid, square, tanh
+from runtime.ops.math import (abs as abs_, exp, minimum, multiply, negative, relu, sigmoid, sqrt,
+                              square, tanh)
 from runtime.ops.random import uniform
 from runtime.ops.reduce import reduce_sum
 from runtime.ops.registry import register
@@ -419,3 +420,22 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     if max_norm is None:
         return rows
     return clip_by_norm(rows, max_norm, axes=[-1])
+
+
+def global_norm(t_list, name=None):
+    """The L2 norm of all the tensors of `t_list` together (None entries are skipped):
+    `sqrt(sum(2 * l2_loss(t)))`, as TensorFlow builds it."""
+    losses = [l2_loss(t) for t in t_list if t is not None]
+    if not losses:
+        raise ValueError('global_norm needs at least one tensor.')
+    return sqrt(reduce_sum(stack(losses)) * 2.0, name=name)
+
+
+def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
+    """(`t_list` scaled by `clip_norm / max(global_norm, clip_norm)`, the global norm): the
+    usual gradient clipping of a training step. None entries stay None."""
+    t_list = list(t_list)
+    norm = global_norm(t_list) if use_norm is None else convert_to_tensor(use_norm)
+    scale = clip_norm * minimum(1.0 / norm, 1.0 / clip_norm)
+    return [None if t is None else convert_to_tensor(t) * scale for t in t_list], norm
+

@@ -41,6 +41,8 @@ CASES = [  # (op type, program, float64 inputs)
     ('Erf', rt.math.erf, [X]), ('Erfc', rt.math.erfc, [X]), ('Softplus', rt.math.softplus, [X]),
     ('SquaredDifference', rt.math.squared_difference, [X, Y[:1]]),
     ('DivNoNan', rt.math.divide_no_nan, [X, POS[0]]),
+    ('Atan2', rt.math.atan2, [X, Y[:1]]), ('Xlogy', rt.math.xlogy, [X, POS]),
+    ('Xdivy', rt.math.xdivy, [X[0], POS]), ('MulNoNan', rt.math.multiply_no_nan, [X, Y]),
     ('AddN', lambda a, b: rt.math.add_n([a, b, a]), [X, Y]),
     ('EuclideanNorm', lambda x: rt.math.reduce_euclidean_norm(x, axis=1), [X]),
     ('Cumsum', lambda x: rt.math.cumsum(x, axis=1, exclusive=True), [X]),
