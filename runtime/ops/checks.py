@@ -43,6 +43,12 @@ def check_numerics(tensor, message, name=None):
     return apply(CHECK_NUMERICS, [x], {'message': message}, name=name)
 
 
+def assert_all_finite(t, msg, name=None):
+    """`t` unchanged, or `rt.errors.InvalidArgumentError` with `msg` when it holds a NaN or an
+    infinity (op `CheckNumerics`, as `check_numerics`)."""
+    return check_numerics(t, msg, name=name)
+
+
 def _prefix(message):
     return [message] if message else []
 

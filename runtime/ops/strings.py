@@ -271,6 +271,16 @@ def format(template, inputs, placeholder='{}', summarize=3, name=None):  # noqa:
     return apply(STRING_FORMAT, tensors, attrs, name=name)
 
 
+STRING_STRIP = register('StringStrip', _elementwise(bytes.strip), same_as_input,
+                        inputs=('input',), outputs=('output',), type_attrs=(),
+                        gradient=NO_GRADIENT)
+
+
+def strip(input, name=None):
+    """Each string without leading and trailing whitespace (op `StringStrip`)."""
+    return apply(STRING_STRIP, [_string_input(input, 'strip')], name=name)
+
+
 # ---- StaticRegexReplace, ReduceJoin --------------------------------------------------------------
 
 def _regex_kernel(input, pattern, rewrite, replace_global=True):
@@ -288,17 +298,38 @@ STATIC_REGEX_REPLACE = register('StaticRegexReplace', _regex_kernel, same_as_inp
 def regex_replace(input, pattern, rewrite, replace_global=True, name=None):
     """Each string with the matches of `pattern` replaced by `rewrite` (`\\1` names a group;
     op `StaticRegexReplace`)."""
-    if not isinstance(pattern, (str, bytes)) or not isinstance(rewrite, (str, bytes)):
-        raise TypeError('rt.strings.regex_replace takes the pattern and rewrite as Python '
-                        'strings.')
+    if not isinstance(rewrite, (str, bytes)):
+        raise TypeError('rt.strings.regex_replace takes the rewrite as a Python string.')
+    attrs = {'pattern': _checked_pattern(pattern), 'rewrite': rewrite}
+    if not replace_global:
+        attrs['replace_global'] = False
+    return apply(STATIC_REGEX_REPLACE, [_string_input(input, 'regex_replace')], attrs, name=name)
+
+
+def _full_match_kernel(input, pattern):
+    compiled = re.compile(pattern.encode() if isinstance(pattern, str) else pattern)
+    return _elementwise(lambda s: compiled.fullmatch(s) is not None, bool)(input)
+
+
+STATIC_REGEX_FULL_MATCH = register('StaticRegexFullMatch', _full_match_kernel,
+                                   _shaped(dtypes.bool), inputs=('input',), outputs=('output',),
+                                   type_attrs=(), gradient=NO_GRADIENT)
+
+
+def _checked_pattern(pattern):
+    if not isinstance(pattern, (str, bytes)):
+        raise TypeError('rt.strings regex functions take the pattern as a Python string.')
     try:
         re.compile(pattern)
     except re.error as e:
         raise ValueError(f'Invalid pattern {pattern!r}: {e}') from None
-    attrs = {'pattern': pattern, 'rewrite': rewrite}
-    if not replace_global:
-        attrs['replace_global'] = False
-    return apply(STATIC_REGEX_REPLACE, [_string_input(input, 'regex_replace')], attrs, name=name)
+    return pattern
+
+
+def regex_full_match(input, pattern, name=None):
+    """Whether each whole string matches `pattern` (op `StaticRegexFullMatch`)."""
+    return apply(STATIC_REGEX_FULL_MATCH, [_string_input(input, 'regex_full_match')],
+                 {'pattern': _checked_pattern(pattern)}, name=name)
 
 
 def _reduce_join_kernel(inputs, reduction_indices, keep_dims=False, separator=''):

@@ -224,6 +224,10 @@ ROWS = [
      np.array([b'HeLo', b'WorLd', b'h\xc3\xa9'], object), 'StaticRegexReplace'),
     ('strings.substr', lambda s: rt.strings.substr(s, 1, 3), [S],
      np.array([b'ell', b'orl', b'\xc3\xa9'], object), 'Substr'),
+    ('strings.strip', lambda s: rt.strings.strip(s), [np.array([b' a b ', b'c\n'], object)],
+     np.array([b'a b', b'c'], object), 'StringStrip'),
+    ('strings.regex_full_match', lambda s: rt.strings.regex_full_match(s, '[A-Z][a-z]+'), [S],
+     [True, True, False], 'StaticRegexFullMatch'),
     ('strings.reduce_join', lambda s: rt.strings.reduce_join(s, separator=','), [S],
      np.array(b'Hello,World,h\xc3\xa9', object), 'ReduceJoin'),
     # rt.debugging
@@ -415,6 +419,17 @@ def test_assertions_known_only_at_run_time_raise_InvalidArgumentError():
         g(rt.constant([[1., 2., 3.]]), rt.constant([6.]))
     with pytest.raises(rt.errors.InvalidArgumentError, match='tolerance'):
         g(rt.constant([[1., 2.]]), rt.constant([3.5]))
+
+
+def test_comparison_assertions():
+    rt.debugging.assert_greater_equal(rt.constant([1, 2]), 1)
+    rt.debugging.assert_less_equal(rt.constant([1, 2]), 2)
+    rt.debugging.assert_none_equal(rt.constant([1, 2]), 3)
+    assert rt.debugging.assert_all_finite(rt.constant([1.]), 'finite').numpy().tolist() == [1.]
+    with pytest.raises(rt.errors.InvalidArgumentError, match='x <= y'):
+        rt.debugging.assert_less_equal(rt.constant([3]), 2, message='too big')
+    with pytest.raises(rt.errors.InvalidArgumentError, match='x != y'):
+        rt.debugging.assert_none_equal(rt.constant([1, 2]), 2)
 
 
 def test_sign_assertions_and_assert_type():
