@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from runtime import context, dtypes, errors, nest
+from runtime import context, dtypes, errors, graph_picture, nest
 from runtime.convert import to_numpy
 from runtime.executor import compile_graph
 from runtime.graph_def import graph_def, node_def
@@ -202,6 +202,11 @@ class Graph:
 
     def as_graph_def(self):
         return graph_def(self)
+
+    def to_dot(self):
+        """Graphviz DOT text of this graph: op types and shapes on the nodes, If/While
+        functions as nested clusters (runtime/graph_picture.py)."""
+        return graph_picture.to_dot(self)
 
     # ---- running -----------------------------------------------------------------------------
 

@@ -74,6 +74,16 @@ class ConcreteFunction:
         return self.graph.name
 
     @property
+    def parameter_names(self):
+        """The Python function's parameter names, in order."""
+        return self._binder.names
+
+    def __reduce__(self):
+        # autograph.saved_model imports this module: imported here to break the cycle.
+        from autograph.saved_model import reduce_function
+        return reduce_function(self)
+
+    @property
     def key(self):
         """The cache key this graph was traced for."""
         return self._key

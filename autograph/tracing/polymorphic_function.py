@@ -155,6 +155,15 @@ class Function:
     def input_signature(self):
         return self._input_signature
 
+    def concrete_functions(self):
+        """The ConcreteFunctions traced so far, in trace order (what saving keeps)."""
+        return [concrete for _, concrete, _ in self._traces]
+
+    def __reduce__(self):
+        # autograph.saved_model imports this module: imported here to break the cycle.
+        from autograph.saved_model import reduce_function
+        return reduce_function(self)
+
     def experimental_get_tracing_count(self):
         """How many graphs this Function holds, plus the first-call graph that initialized its
         variables from its inputs, if any (that one ran once and is gone)."""
