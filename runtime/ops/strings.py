@@ -242,7 +242,7 @@ def format_tensor(value, summarize=3):
     return rows(value, 0)
 
 
-def _format_kernel(*inputs, template='{}', placeholder='{}', summarize=3):
+def _format_kernel(*inputs, template='{}', placeholder='{}', summarize=3, T=()):
     pieces = template.split(placeholder)
     text = pieces[0]
     for value, piece in zip(inputs, pieces[1:]):
@@ -267,7 +267,8 @@ def format(template, inputs, placeholder='{}', summarize=3, name=None):  # noqa:
     if holes != len(tensors):
         raise ValueError(f'{holes} placeholder(s) in template {template!r} do not match the '
                          f'{len(tensors)} input tensor(s).')
-    attrs = {'template': template, 'placeholder': placeholder, 'summarize': summarize}
+    attrs = {'template': template, 'placeholder': placeholder, 'summarize': summarize,
+             'T': tuple(t.dtype for t in tensors)}  # TensorFlow's list(type) attr
     return apply(STRING_FORMAT, tensors, attrs, name=name)
 
 
