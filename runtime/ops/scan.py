@@ -82,7 +82,7 @@ def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
 
 # ---- TopKV2, sort, argsort ---------------------------------------------------------------------
 
-def _top_k_kernel(input, k, sorted=True):
+def _top_k_kernel(input, k, sorted=True, index_type=dtypes.int32):
     k = int(k)
     n = input.shape[-1]
     if k < 0 or k > n:
@@ -91,19 +91,20 @@ def _top_k_kernel(input, k, sorted=True):
     # Descending, ties broken by the lower index (TensorFlow's order): a stable ascending sort
     # of the reversed row, read backwards.
     order = n - 1 - np.flip(np.argsort(np.flip(input, -1), axis=-1, kind='stable'), -1)
-    indices = order[..., :k].astype(np.int32)
-    return np.take_along_axis(input, indices, -1), indices
+    indices = order[..., :k]
+    return np.take_along_axis(input, indices, -1), indices.astype(index_type.np_dtype)
 
 
 def _top_k_infer(inputs, attrs):
     x, k = inputs
     k = constant_value(k)
+    index_type = attrs.get('index_type', dtypes.int32)
     if x.shape.rank is None:
-        return [(x.dtype, TensorShape(None)), (dtypes.int32, TensorShape(None))]
+        return [(x.dtype, TensorShape(None)), (index_type, TensorShape(None))]
     if x.shape.rank == 0:
         raise ValueError('top_k needs an input of rank 1 or more, got a scalar')
     dims = x.shape.as_list()[:-1] + [None if k is None else int(k)]
-    return [(x.dtype, TensorShape(dims)), (dtypes.int32, TensorShape(dims))]
+    return [(x.dtype, TensorShape(dims)), (index_type, TensorShape(dims))]
 
 
 def _top_k_gradient(op, grad, indices_grad):
@@ -117,15 +118,20 @@ def _top_k_gradient(op, grad, indices_grad):
 
 TOP_K = register('TopKV2', _top_k_kernel, _top_k_infer, inputs=('input', 'k'),
                  outputs=('values', 'indices'), type_attrs=(('T', 0), ('Tk', 1)),
-                 defaults={'sorted': True}, gradient=_top_k_gradient)
+                 defaults={'sorted': True, 'index_type': dtypes.int32},
+                 gradient=_top_k_gradient)
 
 
-def top_k(input, k=1, sorted=True, name=None):
-    """The `k` largest entries of the last axis and their int32 indices (op `TopKV2`); equal
-    values keep their order. Returns (values, indices)."""
+def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):
+    """The `k` largest entries of the last axis and their indices (int32 unless `index_type`;
+    op `TopKV2`); equal values keep their order. Returns (values, indices)."""
     x = convert_to_tensor(input)
     k = np.int32(k) if isinstance(k, (int, np.integer)) else k
-    values, indices = apply(TOP_K, [x, k], {'sorted': bool(sorted)}, name=name)
+    attrs = {'sorted': bool(sorted)}
+    index_type = dtypes.as_dtype(index_type)
+    if index_type is not dtypes.int32:
+        attrs['index_type'] = index_type
+    values, indices = apply(TOP_K, [x, k], attrs, name=name)
     return TopKResult(values, indices)
 
 

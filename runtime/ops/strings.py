@@ -17,8 +17,8 @@ def _elementwise(fn, otype=object):
     """A kernel applying `fn` to each bytes value (scalars stay scalars)."""
     ufunc = np.frompyfunc(fn, 1, 1)
 
-    def kernel(input, **attrs):
-        out = ufunc(input, **attrs) if attrs else ufunc(input)
+    def kernel(input):
+        out = ufunc(input)
         return np.asarray(out, dtype=otype)[()] if otype is not object or np.ndim(out) == 0 \
             else np.asarray(out, dtype=object)
     return kernel
@@ -77,13 +77,14 @@ def _length_kernel(input, unit='BYTE'):
     return np.asarray(count(input), dtype=np.int32)[()]
 
 
+_lower, _upper = _elementwise(bytes.lower), _elementwise(bytes.upper)
 STRING_LENGTH = register('StringLength', _length_kernel, _shaped(dtypes.int32),
                          outputs=('output',), type_attrs=(), defaults={'unit': 'BYTE'},
                          inputs=('input',), gradient=NO_GRADIENT)
-STRING_LOWER = register('StringLower', _elementwise(bytes.lower), same_as_input,
+STRING_LOWER = register('StringLower', lambda input, encoding='': _lower(input), same_as_input,
                         inputs=('input',), outputs=('output',), type_attrs=(),
                         defaults={'encoding': ''}, gradient=NO_GRADIENT)
-STRING_UPPER = register('StringUpper', _elementwise(bytes.upper), same_as_input,
+STRING_UPPER = register('StringUpper', lambda input, encoding='': _upper(input), same_as_input,
                         inputs=('input',), outputs=('output',), type_attrs=(),
                         defaults={'encoding': ''}, gradient=NO_GRADIENT)
 
