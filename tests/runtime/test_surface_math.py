@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
 
 import autograph as ag
 import runtime as rt
@@ -522,3 +524,44 @@ def test_sort_and_top_k_keep_the_order_of_equal_values():
     assert rt.math.top_k(x, 2).indices.numpy().tolist() == [0, 2]
     assert rt.sort(rt.constant([[2., 1.], [0., 3.]]), axis=0).numpy().tolist() == [[0., 1.],
                                                                                   [2., 3.]]
+
+
+# ---- property tests against numpy -----------------------------------------------------------------
+
+small_arrays = hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=3, max_side=4),
+                          elements=st.floats(-50, 50))
+
+
+@settings(max_examples=30, deadline=None)
+@given(small_arrays, st.data())
+def test_scans_and_sorts_match_numpy(x, data):
+    axis = data.draw(st.integers(-x.ndim, x.ndim - 1))
+    t = rt.constant(x)
+    check_value(rt.math.cumsum(t, axis).numpy(), np.cumsum(x, axis), rtol=1e-12, atol=1e-9)
+    check_value(rt.math.cumsum(t, axis, exclusive=True, reverse=True).numpy(),
+                np.flip(np.cumsum(np.flip(x, axis), axis), axis) - x, rtol=1e-9, atol=1e-9)
+    check_value(rt.sort(t, axis).numpy(), np.sort(x, axis))
+    check_value(rt.argsort(t, axis).numpy(), np.argsort(x, axis, kind='stable'))
+    check_value(rt.math.reduce_logsumexp(t, axis).numpy(),
+                np.log(np.sum(np.exp(x - x.max()), axis)) + x.max(), rtol=1e-9, atol=1e-9)
+    k = data.draw(st.integers(0, x.shape[-1]))
+    values, indices = rt.math.top_k(t, k)
+    check_value(values.numpy(), np.take_along_axis(x, indices.numpy(), -1))
+    check_value(values.numpy(), -np.sort(-x, -1)[..., :k])
+
+
+@settings(max_examples=30, deadline=None)
+@given(hnp.arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 4)),
+                  elements=st.floats(-10, 10)), st.data())
+def test_segment_sums_and_einsum_match_numpy(x, data):
+    ids = np.array(data.draw(st.lists(st.integers(0, 3), min_size=x.shape[0],
+                                      max_size=x.shape[0])), np.int32)
+    expected = np.zeros((4, x.shape[1]))
+    np.add.at(expected, ids, x)
+    check_value(rt.math.unsorted_segment_sum(x, ids, 4).numpy(), expected, rtol=1e-12,
+                atol=1e-12)
+    check_value(rt.math.segment_sum(x, np.sort(ids)).numpy(),
+                np.stack([x[np.sort(ids) == i].sum(0) for i in range(np.sort(ids)[-1] + 1)]),
+                rtol=1e-12, atol=1e-12)
+    check_value(rt.einsum('ij,kj->ik', x, x).numpy(), x @ x.T, rtol=1e-12, atol=1e-9)
+    check_value(rt.tensordot(x, x, [[0], [0]]).numpy(), x.T @ x, rtol=1e-12, atol=1e-9)
