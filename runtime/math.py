@@ -5,10 +5,11 @@ live in `runtime/ops/` (math, elementwise, reduce, stats, scan, nn).
 """
 from runtime.ops.compare import (equal, greater, greater_equal, less, less_equal, logical_and,
                                  logical_not, logical_or, not_equal)
-from runtime.ops.elementwise import (acos, acosh, add_n, asin, asinh, atan, atan2, atanh, cosh, divide_no_nan, erf, erfc,
-                                     expm1, is_finite, is_inf, is_nan, log1p, log_sigmoid,
-                                     logical_xor, multiply_no_nan, reciprocal, rsqrt, sinh,
-                                     softplus, squared_difference, tan, truediv, xdivy, xlogy)
+from runtime.ops.elementwise import (acos, acosh, add_n, asin, asinh, atan, atan2, atanh, cosh,
+                                     divide_no_nan, erf, erfc, expm1, is_finite, is_inf, is_nan,
+                                     log1p, log_sigmoid, logical_xor, multiply_no_nan,
+                                     reciprocal, rsqrt, sinh, softplus, squared_difference, tan,
+                                     truediv, xdivy, xlogy)
 from runtime.ops.math import (abs, add, ceil, cos, divide, exp, floor, floordiv, log, maximum,
                               minimum, mod, multiply, negative, pow, relu, round, sigmoid, sign,
                               sin, sqrt, square, subtract, tanh)
@@ -24,15 +25,15 @@ floormod = mod
 
 __all__ = [
     'abs', 'acos', 'acosh', 'add', 'add_n', 'argmax', 'argmin', 'asin', 'asinh', 'atan',
-    'atan2', 'atanh', 'bincount', 'ceil', 'confusion_matrix', 'cos', 'cosh', 'count_nonzero', 'cumprod',
-    'cumsum', 'cumulative_logsumexp', 'divide', 'divide_no_nan', 'equal', 'erf', 'erfc',
-    'exp', 'expm1', 'floor', 'floordiv', 'floormod', 'greater', 'greater_equal', 'in_top_k',
-    'is_finite', 'is_inf', 'is_nan', 'l2_normalize', 'less', 'less_equal', 'log', 'log1p',
-    'log_sigmoid', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logical_xor',
-    'maximum', 'minimum', 'mod', 'multiply', 'multiply_no_nan', 'negative', 'not_equal', 'pow', 'reciprocal',
-    'reduce_all', 'reduce_any', 'reduce_euclidean_norm', 'reduce_logsumexp', 'reduce_max',
-    'reduce_mean', 'reduce_min', 'reduce_prod', 'reduce_std', 'reduce_sum', 'reduce_variance',
-    'relu', 'round', 'rsqrt', 'segment_sum', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax',
-    'softplus', 'softsign', 'sqrt', 'square', 'squared_difference', 'subtract', 'tan', 'tanh', 'top_k',
-    'truediv', 'unsorted_segment_sum', 'xdivy', 'xlogy',
+    'atan2', 'atanh', 'bincount', 'ceil', 'confusion_matrix', 'cos', 'cosh', 'count_nonzero',
+    'cumprod', 'cumsum', 'cumulative_logsumexp', 'divide', 'divide_no_nan', 'equal', 'erf',
+    'erfc', 'exp', 'expm1', 'floor', 'floordiv', 'floormod', 'greater', 'greater_equal',
+    'in_top_k', 'is_finite', 'is_inf', 'is_nan', 'l2_normalize', 'less', 'less_equal', 'log',
+    'log1p', 'log_sigmoid', 'log_softmax', 'logical_and', 'logical_not', 'logical_or',
+    'logical_xor', 'maximum', 'minimum', 'mod', 'multiply', 'multiply_no_nan', 'negative',
+    'not_equal', 'pow', 'reciprocal', 'reduce_all', 'reduce_any', 'reduce_euclidean_norm',
+    'reduce_logsumexp', 'reduce_max', 'reduce_mean', 'reduce_min', 'reduce_prod', 'reduce_std',
+    'reduce_sum', 'reduce_variance', 'relu', 'round', 'rsqrt', 'segment_sum', 'sigmoid', 'sign',
+    'sin', 'sinh', 'softmax', 'softplus', 'softsign', 'sqrt', 'square', 'squared_difference',
+    'subtract', 'tan', 'tanh', 'top_k', 'truediv', 'unsorted_segment_sum', 'xdivy', 'xlogy',
 ]

@@ -5,16 +5,16 @@ names for one op (`rt.nn.sigmoid is rt.math.sigmoid is rt.sigmoid`).
 """
 from runtime.ops.elementwise import softplus
 from runtime.ops.math import relu, sigmoid, tanh
-from runtime.ops.nn import (bias_add, dropout, elu, embedding_lookup, gelu, leaky_relu, log_softmax, relu6, selu,
-                            sigmoid_cross_entropy_with_logits, silu, softmax,
-                            softmax_cross_entropy_with_logits,
-                            sparse_softmax_cross_entropy_with_logits, softsign, swish, l2_loss)
+from runtime.ops.nn import (bias_add, dropout, elu, embedding_lookup, gelu, l2_loss, leaky_relu,
+                            log_softmax, relu6, selu, sigmoid_cross_entropy_with_logits, silu,
+                            softmax, softmax_cross_entropy_with_logits, softsign,
+                            sparse_softmax_cross_entropy_with_logits, swish)
 from runtime.ops.scan import in_top_k, top_k
 from runtime.ops.stats import l2_normalize, moments
 
 __all__ = [
-    'bias_add', 'dropout', 'elu', 'embedding_lookup', 'gelu', 'in_top_k', 'l2_loss', 'l2_normalize', 'leaky_relu',
-    'log_softmax', 'moments', 'relu', 'relu6', 'selu', 'sigmoid',
+    'bias_add', 'dropout', 'elu', 'embedding_lookup', 'gelu', 'in_top_k', 'l2_loss',
+    'l2_normalize', 'leaky_relu', 'log_softmax', 'moments', 'relu', 'relu6', 'selu', 'sigmoid',
     'sigmoid_cross_entropy_with_logits', 'silu', 'softmax', 'softmax_cross_entropy_with_logits',
     'softplus', 'softsign', 'sparse_softmax_cross_entropy_with_logits', 'swish', 'tanh', 'top_k',
 ]

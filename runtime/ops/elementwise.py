@@ -54,17 +54,29 @@ _UNARY = {  # public name: (TensorFlow op, kernel, gradient(x, y, grad))
 }
 
 
+# How `jit_compile=True` writes them (OpDef.native): numpy ufuncs numba compiles.
+_NATIVE = {'Log1p': 'np.log1p({0})', 'Expm1': 'np.expm1({0})', 'Reciprocal': '1 / {0}',
+           'Rsqrt': '1 / np.sqrt({0})', 'Tan': 'np.tan({0})', 'Asin': 'np.arcsin({0})',
+           'Acos': 'np.arccos({0})', 'Atan': 'np.arctan({0})', 'Asinh': 'np.arcsinh({0})',
+           'Acosh': 'np.arccosh({0})', 'Atanh': 'np.arctanh({0})', 'Sinh': 'np.sinh({0})',
+           'Cosh': 'np.cosh({0})', 'IsNan': 'np.isnan({0})', 'IsInf': 'np.isinf({0})',
+           'IsFinite': 'np.isfinite({0})', 'SquaredDifference': '({0} - {1}) * ({0} - {1})',
+           'Atan2': 'np.arctan2({0}, {1})', 'Softplus': 'np.logaddexp({0}, 0)'}
+
+
 def _unary_gradient(formula):
     def gradient(op, grad):
         return [formula(convert_to_tensor(op.inputs[0]), op.outputs[0], grad)]
     return gradient
 
 
-UNARY_OPS = {name: register(op, kernel, same_as_input, gradient=_unary_gradient(formula))
+UNARY_OPS = {name: register(op, kernel, same_as_input, gradient=_unary_gradient(formula),
+                            native=_NATIVE.get(op))
              for name, (op, kernel, formula) in _UNARY.items()}
 _PREDICATES = {'is_nan': ('IsNan', np.isnan), 'is_inf': ('IsInf', np.isinf),
                'is_finite': ('IsFinite', np.isfinite)}
-PREDICATE_OPS = {name: register(op, kernel, _bool_infer, gradient=NO_GRADIENT)
+PREDICATE_OPS = {name: register(op, kernel, _bool_infer, gradient=NO_GRADIENT,
+                                native=_NATIVE[op])
                  for name, (op, kernel) in _PREDICATES.items()}
 
 
@@ -124,7 +136,8 @@ def _div_no_nan_gradient(op, grad):
 
 SQUARED_DIFFERENCE = register('SquaredDifference', lambda x, y: np.square(x - y), broadcast,
                               inputs=('x', 'y'), outputs=('z',), convert_inputs=unify_inputs,
-                              gradient=_squared_difference_gradient)
+                              gradient=_squared_difference_gradient,
+                              native=_NATIVE['SquaredDifference'])
 DIV_NO_NAN = register('DivNoNan', _div_no_nan_kernel, broadcast, inputs=('x', 'y'),
                       outputs=('z',), convert_inputs=unify_inputs, gradient=_div_no_nan_gradient)
 
@@ -202,7 +215,8 @@ _FLOAT_BINARY = {  # public name: (TensorFlow op, arg names, kernel, gradient)
                         _mul_no_nan_gradient),
 }
 FLOAT_BINARY_OPS = {name: register(op, kernel, broadcast, inputs=args, outputs=('z',),
-                                   convert_inputs=unify_inputs, gradient=gradient)
+                                   convert_inputs=unify_inputs, gradient=gradient,
+                                   native=_NATIVE.get(op))
                     for name, (op, args, kernel, gradient) in _FLOAT_BINARY.items()}
 
 
@@ -268,7 +282,8 @@ def _softplus_kernel(features):
 
 SOFTPLUS = register('Softplus', _softplus_kernel, same_as_input, inputs=('features',),
                     outputs=('activations',),
-                    gradient=lambda op, grad: [grad * sigmoid(op.inputs[0])])
+                    gradient=lambda op, grad: [grad * sigmoid(op.inputs[0])],
+                    native=_NATIVE['Softplus'])
 softplus = _float_unary(SOFTPLUS, 'softplus', '`log(exp(x) + 1)`, computed stably (op `Softplus`).')
 
 

@@ -58,6 +58,8 @@ def _softsign_gradient(op, grad):
     return [grad / square(1.0 + abs_(x))]
 
 
+_NATIVE = {'Relu6': 'np.minimum(np.maximum({0}, 0), 6)',  # OpDef.native for jit_compile=True
+           'Softsign': '{0} / (1 + np.abs({0}))'}
 _ACTIVATIONS = {  # public name: (TensorFlow op, kernel, gradient)
     'relu6': ('Relu6', lambda features: np.clip(features, 0, 6), _relu6_gradient),
     'elu': ('Elu', _elu_kernel, _elu_gradient),
@@ -66,7 +68,8 @@ _ACTIVATIONS = {  # public name: (TensorFlow op, kernel, gradient)
                  _softsign_gradient),
 }
 ACTIVATION_OPS = {name: register(op, kernel, same_as_input, inputs=('features',),
-                                 outputs=('activations',), gradient=gradient)
+                                 outputs=('activations',), gradient=gradient,
+                                 native=_NATIVE.get(op))
                   for name, (op, kernel, gradient) in _ACTIVATIONS.items()}
 LEAKY_RELU = register('LeakyRelu', lambda features, alpha=0.2: np.where(
     features > 0, features, features * np.asarray(alpha, features.dtype)), same_as_input,

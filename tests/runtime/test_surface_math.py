@@ -526,7 +526,7 @@ def test_sort_and_top_k_keep_the_order_of_equal_values():
                                                                                   [2., 3.]]
 
 
-# ---- property tests against numpy -----------------------------------------------------------------
+# ---- property tests against numpy ----------------------------------------------------------
 
 small_arrays = hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=3, max_side=4),
                           elements=st.floats(-50, 50))
