@@ -27,12 +27,23 @@ from runtime.module import Module
 from runtime.tensor_array import TensorArray
 from runtime.control_flow import cond, while_loop
 
+# ---- the array, structural and functional surface (SPEC §7) ---------------------------------
+from runtime import nest
+from runtime.ops.manipulation import (broadcast_to, linspace, meshgrid, newaxis, one_hot, pad,
+                                      repeat, reverse, slice, split, tile, unstack)
+from runtime.ops.indexing import (boolean_mask, gather_nd, scatter_nd,
+                                  tensor_scatter_nd_update)
+from runtime.context import name_scope
+from runtime.scopes import control_dependencies, group, init_scope, no_op
+from runtime.control_flow import switch_case
+from runtime.functional import foldl, foldr, map_fn, scan
+from runtime.ops.py_func import numpy_function, py_function
+
 # ---- the math-like half of SPEC §7: rt.math, rt.nn, rt.linalg, rt.strings, more rt.debugging
-from runtime import linalg, math, nn, strings  # noqa: E402 - after the ops they re-export
-from runtime.ops.elementwise import (acos, add_n, asin, atan, cosh, sinh, tan,  # noqa: E402
-                                     truediv)
-from runtime.ops.linalg import clip_by_norm, einsum, norm, tensordot  # noqa: E402
-from runtime.ops.nn import clip_by_global_norm  # noqa: E402
-from runtime.ops.scan import argsort, cumsum, sort  # noqa: E402
-from runtime.ops.stats import reduce_logsumexp  # noqa: E402
+from runtime import linalg, math, nn, strings
+from runtime.ops.elementwise import acos, add_n, asin, atan, cosh, sinh, tan, truediv
+from runtime.ops.linalg import clip_by_norm, einsum, norm, tensordot
+from runtime.ops.nn import clip_by_global_norm
+from runtime.ops.scan import argsort, cumsum, sort
+from runtime.ops.stats import reduce_logsumexp
 # ---- end of the math-like half

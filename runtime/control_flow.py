@@ -284,3 +284,72 @@ def _check_body_result(args, result, single, flat, invariants, names):
                 f'ag.experimental.set_loop_options(shape_invariants=[(var, shape)]).')
         out.append(t)
     return out
+
+
+def switch_case(branch_index, branch_fns, default=None, name='switch_case'):
+    """`branch_fns[branch_index]()`; an index outside the branches runs `default` (if None, the
+    last branch).
+
+    `branch_fns` is a list of callables, of (index, callable) pairs, or a dict {index:
+    callable}, with the indices 0..N-1. With a symbolic index every branch is traced and one
+    StatelessCase (Case when a branch has a stateful op) chooses at run time; the branches must
+    return the same structure and dtypes.
+    """
+    fns = _branch_list(branch_fns)
+    if default is not None:
+        fns.append(default)
+    if hasattr(branch_index, '_as_tensor'):
+        branch_index = branch_index._as_tensor()
+    if not isinstance(branch_index, SymbolicTensor):
+        index = int(branch_index)
+        return fns[index if 0 <= index < len(fns) - (default is not None) else -1]()
+    if branch_index.dtype is not dtypes.int32 or branch_index.shape.rank not in (0, None):
+        raise TypeError(f'rt.switch_case needs a scalar int32 branch_index, got '
+                        f'{branch_index.dtype.name} of shape {branch_index.shape}.')
+    graph = graph_of([branch_index])
+    with graph.name_scope(name or 'switch_case') as scope:
+        traced = [_trace_branch(fn, graph, f'{scope}_indexed_case_branch{k}_{uid()}', scope,
+                                None, f'branch {k}') for k, fn in enumerate(fns)]
+        first_graph, first_out = traced[0]
+        for other_graph, other_out in traced[1:]:
+            _check_branches(first_graph, first_out, other_graph, other_out, None)
+        graphs = [g for g, _ in traced]
+        outer = _align_captures(graphs)
+        shapes = []
+        for outputs in zip(*(g.outputs for g in graphs)):
+            shape = outputs[0].shape
+            for t in outputs[1:]:
+                shape = shape.most_specific_compatible_shape(t.shape)
+            shapes.append(shape)
+        types = [t.dtype for t in first_graph.outputs]
+        stateful = any(g.is_stateful() for g in graphs)
+        attrs = {'Tin': [t.dtype for t in outer], 'Tout': types,
+                 'branches': [FunctionRef(g.name) for g in graphs], 'output_shapes': shapes,
+                 '_lower_using_switch_merge': True}
+        opdef = control.CASE if stateful else control.STATELESS_CASE
+        op = graph.create_op(opdef, [branch_index] + outer, attrs, f'{scope}/indexed_case',
+                             list(zip(types, shapes)))
+        with graph.exact_scope(scope):
+            results = [identity(t) for t in op.outputs]
+    if first_out is None:
+        return None
+    return nest.pack_sequence_as(first_out, results)
+
+
+def _branch_list(branch_fns):
+    """The branch callables in index order, checking the indices are 0..N-1."""
+    if isinstance(branch_fns, dict):
+        pairs = sorted(branch_fns.items())
+    elif all(isinstance(item, (list, tuple)) and len(item) == 2 for item in branch_fns):
+        pairs = sorted(branch_fns, key=lambda item: item[0])
+    else:
+        pairs = list(enumerate(branch_fns))
+    if not pairs:
+        raise ValueError('rt.switch_case needs at least one branch.')
+    if [k for k, _ in pairs] != list(range(len(pairs))):
+        raise ValueError(f'rt.switch_case: branch indices must be 0..{len(pairs) - 1}, got '
+                         f'{[k for k, _ in pairs]}.')
+    for k, fn in pairs:
+        if not callable(fn):
+            raise TypeError(f'rt.switch_case: branch {k} is not callable: {fn!r}.')
+    return [fn for _, fn in pairs]

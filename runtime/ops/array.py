@@ -362,6 +362,13 @@ def _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_a
     return tuple(index)
 
 
+def index_tuple(begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                shrink_axis_mask=0):
+    """The numpy index that StridedSlice's operands and masks (as keywords) encode."""
+    return _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+                        shrink_axis_mask)
+
+
 def _strided_slice_kernel(input, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0,
                           new_axis_mask=0, shrink_axis_mask=0):
     index = _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask,
@@ -418,6 +425,12 @@ STRIDED_SLICE = register(
 def strided_slice(tensor, index):
     """numpy-style `tensor[index]` with ints, slices, `...` and `None` (op `StridedSlice`)."""
     x = convert_to_tensor(tensor)
+    operands_, attrs = slice_spec(index)
+    return apply(STRIDED_SLICE, [x] + operands_, attrs)
+
+
+def slice_spec(index):
+    """StridedSlice's encoding of a numpy-style index: ([begin, end, strides], mask attrs)."""
     if not isinstance(index, tuple):
         index = (index,)
     begin, end, strides = [], [], []
@@ -449,8 +462,7 @@ def strided_slice(tensor, index):
         end.append(item[1])
         strides.append(item[2])
     operands_ = [_index_operand(v) for v in (begin, end, strides)]
-    attrs = {k: v for k, v in masks.items() if v}
-    return apply(STRIDED_SLICE, [x] + operands_, attrs)
+    return operands_, {k: v for k, v in masks.items() if v}
 
 
 def _index_operand(values):
