@@ -12,7 +12,7 @@ import pytest
 
 import runtime as rt
 from runtime import context
-from runtime.ops import checks, elementwise, linalg, nn, scan, stats, strings
+from runtime.ops import checks, conv, elementwise, linalg, nn, scan, stats, strings
 from runtime.ops.dispatch import apply
 from runtime.ops.registry import NO_GRADIENT, REGISTRY
 
@@ -23,7 +23,11 @@ POS = RNG.uniform(0.5, 2.0, size=(3, 4))
 UNIT = RNG.uniform(-0.8, 0.8, size=(3, 4))
 SPD = np.array([[4., 1., 0.5], [1., 3., 1.], [0.5, 1., 2.]])
 M = RNG.normal(size=(3, 3)) + 3 * np.eye(3)
-LABELS = np_softmax = np.exp(Y) / np.exp(Y).sum(-1, keepdims=True)
+IMAGE = RNG.normal(size=(2, 5, 6, 3))
+FILTER = RNG.normal(size=(3, 2, 3, 4))
+CONV_ATTRS = {'strides': (1, 2, 2, 1), 'padding': 'SAME'}
+POOL_ATTRS = {'ksize': (1, 2, 2, 1), 'strides': (1, 2, 2, 1), 'padding': 'SAME'}
+LABELS = np.exp(Y) / np.exp(Y).sum(-1, keepdims=True)
 
 CASES = [  # (op type, program, float64 inputs)
     ('Log1p', rt.math.log1p, [POS]), ('Expm1', rt.math.expm1, [X]),
@@ -70,6 +74,25 @@ CASES = [  # (op type, program, float64 inputs)
     ('Einsum', lambda a, b: rt.einsum('ij,kj->ik', a, b), [X, Y]),
     ('Einsum', lambda a, b: rt.einsum('ij,j->i', a, b), [X, Y[0]]),
     ('Einsum', lambda a: rt.einsum('ij->j', a), [X]),
+    ('Conv2D', lambda x, w: rt.nn.conv2d(x, w, 2, 'SAME'), [IMAGE, FILTER]),
+    ('Conv2D', lambda x, w: rt.nn.conv2d(x, w, 1, 'VALID'), [IMAGE, FILTER]),
+    ('Conv2DBackpropInput', lambda w, dy: apply(conv.BACKPROP_INPUT, [
+        np.array(IMAGE.shape, np.int32), rt.constant(w), rt.constant(dy)], CONV_ATTRS),
+     [FILTER, RNG.normal(size=(2, 3, 3, 4))]),
+    ('Conv2DBackpropFilter', lambda x, dy: apply(conv.BACKPROP_FILTER, [
+        rt.constant(x), np.array(FILTER.shape, np.int32), rt.constant(dy)], CONV_ATTRS),
+     [IMAGE, RNG.normal(size=(2, 3, 3, 4))]),
+    ('MaxPool', lambda x: rt.nn.max_pool2d(x, 2, 2, 'SAME'), [IMAGE]),
+    ('AvgPool', lambda x: rt.nn.avg_pool2d(x, 3, 2, 'SAME'), [IMAGE]),
+    ('MaxPoolGrad', lambda x, g: apply(conv.MAX_POOL_GRAD, [
+        rt.constant(x), rt.nn.max_pool2d(x, 2, 2, 'SAME'), rt.constant(g)], POOL_ATTRS),
+     [IMAGE, RNG.normal(size=(2, 3, 3, 3))]),
+    ('MaxPoolGradGrad', lambda x, g: apply(conv.MAX_POOL_GRAD_GRAD, [
+        rt.constant(x), rt.nn.max_pool2d(x, 2, 2, 'SAME'), rt.constant(g)], POOL_ATTRS),
+     [IMAGE, RNG.normal(size=IMAGE.shape)]),
+    ('AvgPoolGrad', lambda g: apply(conv.AVG_POOL_GRAD, [
+        np.array(IMAGE.shape, np.int32), rt.constant(g)], {**POOL_ATTRS, 'ksize': (1, 3, 3, 1)}),
+     [RNG.normal(size=(2, 3, 3, 3))]),
     ('CheckNumerics', lambda x: rt.debugging.check_numerics(x, 'x'), [X]),
 ]
 
@@ -130,7 +153,8 @@ def test_gradient_matches_finite_differences(op_type, program, inputs):
                                    err_msg=f'{op_type} input {i}')
 
 
-OUR_MODULES = {m.__name__ for m in (checks, elementwise, linalg, nn, scan, stats, strings)}
+OUR_MODULES = {m.__name__ for m in (checks, conv, elementwise, linalg, nn, scan, stats,
+                                    strings)}
 
 
 def test_every_op_of_these_modules_declares_its_gradient_and_is_checked():

@@ -28,6 +28,36 @@ S = np.array([b'Hello', b'World', b'h\xc3\xa9'], dtype=object)
 LABELS = np.array([[0., 0., 1., 0.], [0.5, 0.5, 0., 0.]], dtype=np.float32)
 
 
+IMG = np.random.default_rng(3).normal(size=(2, 5, 6, 3)).astype(np.float32)
+KERNEL = np.random.default_rng(4).normal(size=(3, 2, 3, 4)).astype(np.float32)
+
+
+def np_conv2d(x, w, stride, padding):
+    """Direct loops: output[n, i, j, o] = sum of the window at (i*s - pad) times w."""
+    kh, kw = w.shape[:2]
+    if padding == 'SAME':
+        oh, ow = -(-x.shape[1] // stride), -(-x.shape[2] // stride)
+        ph = max((oh - 1) * stride + kh - x.shape[1], 0) // 2
+        pw = max((ow - 1) * stride + kw - x.shape[2], 0) // 2
+        x = np.pad(x, ((0, 0), (ph, kh), (pw, kw), (0, 0)))
+    else:
+        oh, ow = (x.shape[1] - kh) // stride + 1, (x.shape[2] - kw) // stride + 1
+    out = np.zeros((x.shape[0], oh, ow, w.shape[3]), x.dtype)
+    for i in range(oh):
+        for j in range(ow):
+            window = x[:, i * stride:i * stride + kh, j * stride:j * stride + kw]
+            out[:, i, j] = np.einsum('nhwc,hwco->no', window, w)
+    return out
+
+
+def np_pool(x, k, stride, reduce):
+    """VALID pooling by direct loops."""
+    oh, ow = (x.shape[1] - k) // stride + 1, (x.shape[2] - k) // stride + 1
+    return np.stack([np.stack([reduce(x[:, i * stride:i * stride + k, j * stride:j * stride + k],
+                                      axis=(1, 2)) for j in range(ow)], 1)
+                     for i in range(oh)], 1)
+
+
 def np_softmax(x, axis=-1):
     e = np.exp(x - x.max(axis, keepdims=True))
     return e / e.sum(axis, keepdims=True)
@@ -172,6 +202,14 @@ ROWS = [
      lambda y, x: rt.nn.sigmoid_cross_entropy_with_logits(labels=y, logits=x), [LABELS, F],
      -LABELS * np.log(1 / (1 + np.exp(-F))) - (1 - LABELS) * np.log(1 - 1 / (1 + np.exp(-F))),
      'AddV2'),
+    ('conv2d same stride 2', lambda x, w: rt.nn.conv2d(x, w, 2, 'SAME'), [IMG, KERNEL],
+     np_conv2d(IMG, KERNEL, 2, 'SAME'), 'Conv2D'),
+    ('conv2d valid', lambda x, w: rt.nn.conv2d(x, w, [1, 1, 1, 1], 'VALID'), [IMG, KERNEL],
+     np_conv2d(IMG, KERNEL, 1, 'VALID'), 'Conv2D'),
+    ('max_pool2d', lambda x: rt.nn.max_pool2d(x, 2, 2, 'VALID'), [IMG],
+     np_pool(IMG, 2, 2, np.max), 'MaxPool'),
+    ('avg_pool2d', lambda x: rt.nn.avg_pool2d(x, 3, 1, 'VALID'), [IMG],
+     np_pool(IMG, 3, 1, np.mean), 'AvgPool'),
     ('l2_loss', lambda x: rt.nn.l2_loss(x), [F], (F ** 2).sum() / 2, 'L2Loss'),
     ('bias_add', lambda x, b: rt.nn.bias_add(x, b), [F, P[0]], F + P[0], 'BiasAdd'),
     ('moments mean', lambda x: rt.nn.moments(x, axes=[0])[0], [F], F.mean(0), 'Squeeze'),
@@ -515,6 +553,35 @@ def test_a_small_linear_algebra_program():
     np.testing.assert_allclose(residual.numpy() ** 2, res[0], rtol=1e-8)
     np.testing.assert_allclose(logdet.numpy(), np.linalg.slogdet(a.T @ a)[1], rtol=1e-10)
     np.testing.assert_allclose(rt.linalg.logdet(rt.constant(a.T @ a)).numpy(), logdet.numpy())
+
+
+def test_a_small_convolutional_network_in_a_function():
+    rng = np.random.default_rng(5)
+    kernel = rt.Variable(rng.normal(size=(3, 3, 1, 4)).astype(np.float32))
+    dense = rt.Variable(rng.normal(size=(4 * 4 * 4, 10)).astype(np.float32))
+
+    @ag.function
+    def logits(images):
+        h = rt.nn.relu(rt.nn.conv2d(images, kernel, strides=1, padding='SAME'))
+        h = rt.nn.max_pool2d(h, ksize=2, strides=2, padding='VALID')
+        return rt.matmul(rt.reshape(h, [-1, 4 * 4 * 4]), dense)
+
+    images = rng.normal(size=(5, 8, 8, 1)).astype(np.float32)
+    out = logits(rt.constant(images))
+    h = np.maximum(np_conv2d(images, kernel.numpy(), 1, 'SAME'), 0)
+    h = np_pool(h, 2, 2, np.max)
+    np.testing.assert_allclose(out.numpy(), h.reshape(5, -1) @ dense.numpy(), rtol=1e-4,
+                               atol=1e-4)
+    assert out.shape == (5, 10)
+    with pytest.raises(ValueError, match='padding'):
+        rt.nn.conv2d(images, kernel, 1, 'FULL')
+    with pytest.raises(ValueError, match='NHWC'):
+        rt.nn.max_pool2d(images, 2, 2, 'SAME', data_format='NCHW')
+    with pytest.raises(rt.errors.InvalidArgumentError, match='channels'):
+        rt.nn.conv2d(images, rt.zeros([3, 3, 2, 4]), 1, 'SAME')
+    with pytest.raises(ValueError, match='channels'), rt.Graph().as_default():
+        rt.nn.conv2d(rt.placeholder(rt.float32, [None, 8, 8, 1]), rt.zeros([3, 3, 2, 4]), 1,
+                     'SAME')
 
 
 def test_sort_and_top_k_keep_the_order_of_equal_values():
