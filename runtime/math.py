@@ -18,6 +18,7 @@ from runtime.ops.reduce import (argmax, argmin, reduce_all, reduce_any, reduce_m
                                 reduce_min, reduce_prod, reduce_sum)
 from runtime.ops.scan import (bincount, confusion_matrix, cumprod, cumsum, cumulative_logsumexp,
                               in_top_k, segment_sum, top_k, unsorted_segment_sum)
+from runtime.ops.special import digamma, lgamma, polygamma
 from runtime.ops.stats import (count_nonzero, l2_normalize, reduce_euclidean_norm,
                                reduce_logsumexp, reduce_std, reduce_variance)
 
@@ -26,14 +27,15 @@ floormod = mod
 __all__ = [
     'abs', 'acos', 'acosh', 'add', 'add_n', 'argmax', 'argmin', 'asin', 'asinh', 'atan',
     'atan2', 'atanh', 'bincount', 'ceil', 'confusion_matrix', 'cos', 'cosh', 'count_nonzero',
-    'cumprod', 'cumsum', 'cumulative_logsumexp', 'divide', 'divide_no_nan', 'equal', 'erf',
-    'erfc', 'exp', 'expm1', 'floor', 'floordiv', 'floormod', 'greater', 'greater_equal',
-    'in_top_k', 'is_finite', 'is_inf', 'is_nan', 'l2_normalize', 'less', 'less_equal', 'log',
-    'log1p', 'log_sigmoid', 'log_softmax', 'logical_and', 'logical_not', 'logical_or',
+    'cumprod', 'cumsum', 'cumulative_logsumexp', 'digamma', 'divide', 'divide_no_nan', 'equal',
+    'erf', 'erfc', 'exp', 'expm1', 'floor', 'floordiv', 'floormod', 'greater', 'greater_equal',
+    'in_top_k', 'is_finite', 'is_inf', 'is_nan', 'l2_normalize', 'less', 'less_equal', 'lgamma',
+    'log', 'log1p', 'log_sigmoid', 'log_softmax', 'logical_and', 'logical_not', 'logical_or',
     'logical_xor', 'maximum', 'minimum', 'mod', 'multiply', 'multiply_no_nan', 'negative',
-    'not_equal', 'pow', 'reciprocal', 'reduce_all', 'reduce_any', 'reduce_euclidean_norm',
-    'reduce_logsumexp', 'reduce_max', 'reduce_mean', 'reduce_min', 'reduce_prod', 'reduce_std',
-    'reduce_sum', 'reduce_variance', 'relu', 'round', 'rsqrt', 'segment_sum', 'sigmoid', 'sign',
-    'sin', 'sinh', 'softmax', 'softplus', 'softsign', 'sqrt', 'square', 'squared_difference',
-    'subtract', 'tan', 'tanh', 'top_k', 'truediv', 'unsorted_segment_sum', 'xdivy', 'xlogy',
+    'not_equal', 'polygamma', 'pow', 'reciprocal', 'reduce_all', 'reduce_any',
+    'reduce_euclidean_norm', 'reduce_logsumexp', 'reduce_max', 'reduce_mean', 'reduce_min',
+    'reduce_prod', 'reduce_std', 'reduce_sum', 'reduce_variance', 'relu', 'round', 'rsqrt',
+    'segment_sum', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'softplus', 'softsign', 'sqrt',
+    'square', 'squared_difference', 'subtract', 'tan', 'tanh', 'top_k', 'truediv',
+    'unsorted_segment_sum', 'xdivy', 'xlogy',
 ]

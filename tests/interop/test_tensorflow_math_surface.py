@@ -37,6 +37,9 @@ def every_op(x, m, s, i):
         'log1p', 'expm1', 'reciprocal', 'tan', 'asin', 'acos', 'atan', 'asinh', 'atanh', 'sinh',
         'cosh', 'erf', 'erfc', 'softplus', 'is_nan', 'is_inf', 'is_finite', 'log_sigmoid')}
     out['rsqrt'] = rt.math.rsqrt(rt.abs(x) + 0.5)
+    out['lgamma'] = rt.math.lgamma(rt.abs(x) + 0.5)
+    out['digamma'] = rt.math.digamma(rt.abs(x) + 0.5)
+    out['polygamma'] = rt.math.polygamma(2.0, rt.abs(x) + 0.5)
     out['acosh'] = rt.math.acosh(rt.abs(x) + 1.5)
     out['squared_difference'] = rt.math.squared_difference(x, 1.0)
     out['divide_no_nan'] = rt.math.divide_no_nan(x, x - 0.25)
