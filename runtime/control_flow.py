@@ -5,13 +5,13 @@ whenever a graph is being built) each branch, loop condition and loop body is tr
 FuncGraph that goes into the graph's function library, and one If/While op calls them. Outer
 tensors a branch or body uses become extra inputs of the op.
 """
-from runtime import dtypes, nest
+from runtime import context, dtypes, nest
 from runtime.convert import convert_for_write, convert_to_tensor
 from runtime.graph import FuncGraph, uid
 from runtime.graph_def import FunctionRef
 from runtime.ops import control
 from runtime.ops.array import identity
-from runtime.ops.dispatch import graph_of
+from runtime.ops.dispatch import graph_of, record
 from runtime.ops.compare import less, logical_and
 from runtime.shapes import TensorShape, as_shape
 from runtime.tensor import SymbolicTensor
@@ -55,6 +55,8 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, names=None):
                  '_lower_using_switch_merge': True}
         opdef = control.IF if stateful else control.STATELESS_IF
         op = graph.create_op(opdef, [pred] + outer, attrs, scope, list(zip(types, shapes)))
+        if context.active_tapes[0]:
+            record(opdef, [pred] + outer, attrs, op.outputs)
         with graph.exact_scope(scope):
             results = [identity(t) for t in op.outputs]
     if then_out is None:
@@ -180,6 +182,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=
                  'parallel_iterations': 10, '_lower_using_switch_merge': True}
         opdef = control.WHILE if stateful else control.STATELESS_WHILE
         op = graph.create_op(opdef, flat + outer, attrs, scope, list(zip(types, shapes)))
+        if context.active_tapes[0]:
+            record(opdef, flat + outer, attrs, op.outputs)
     return _restructure(loop_vars, _pack(args, op.outputs[offset:len(flat)], single), single)
 
 

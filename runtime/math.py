@@ -16,8 +16,9 @@ from runtime.ops.math import (abs, add, ceil, cos, divide, exp, floor, floordiv,
 from runtime.ops.nn import log_softmax, softmax, softsign
 from runtime.ops.reduce import (argmax, argmin, reduce_all, reduce_any, reduce_max, reduce_mean,
                                 reduce_min, reduce_prod, reduce_sum)
+from runtime.ops.array import unsorted_segment_sum
 from runtime.ops.scan import (bincount, confusion_matrix, cumprod, cumsum, cumulative_logsumexp,
-                              in_top_k, segment_sum, top_k, unsorted_segment_sum)
+                              in_top_k, segment_sum, top_k)
 from runtime.ops.special import digamma, lgamma, polygamma
 from runtime.ops.stats import (count_nonzero, l2_normalize, reduce_euclidean_norm,
                                reduce_logsumexp, reduce_std, reduce_variance)

@@ -91,6 +91,11 @@ class Variable:
     def read_value(self):
         graph = context.current_graph()
         handle = self.storage if graph is None else graph.capture_resource(self.storage)
+        if context.active_tapes[0]:  # gradient tapes watch the trainable variables read inside
+            for tape in context.state.tapes:
+                accessed = getattr(tape, 'variable_accessed', None)
+                if accessed is not None:
+                    accessed(self)
         return apply(state.READ, [handle], {'dtype': self.storage.dtype}, name='ReadVariableOp')
 
     value = read_value

@@ -8,17 +8,34 @@ compiled code of those functions (runtime/executor/codegen.py).
 from runtime.ops.registry import NO_GRADIENT, register
 
 
+def _if_gradient(op, *grads):
+    """A gradient If over the branches' gradients (runtime/gradients/control_flow.py)."""
+    # runtime.gradients.control_flow builds on runtime.control_flow, which imports this module:
+    # importing it here breaks the cycle
+    from runtime.gradients import control_flow
+    return control_flow.if_gradient(op, grads)
+
+
+def _while_gradient(op, *grads):
+    """A While running the iterations in reverse (runtime/gradients/control_flow.py)."""
+    # runtime.gradients.control_flow builds on runtime.control_flow, which imports this module:
+    # importing it here breaks the cycle
+    from runtime.gradients import control_flow
+    return control_flow.while_gradient(op, grads)
+
+
 def _if(name, stateful):
     return register(name, inputs=('cond', 'input'), outputs='output', type_attrs=(('Tcond', 0),),
                     stateful=stateful, control_flow='if',
                     function_attrs=('then_branch', 'else_branch'),
-                    defaults={'_lower_using_switch_merge': True})
+                    defaults={'_lower_using_switch_merge': True}, gradient=_if_gradient)
 
 
 def _while(name, stateful):
     return register(name, inputs=('input',), outputs='output', type_attrs=(), stateful=stateful,
                     control_flow='while', function_attrs=('cond', 'body'),
-                    defaults={'parallel_iterations': 10, '_lower_using_switch_merge': True})
+                    defaults={'parallel_iterations': 10, '_lower_using_switch_merge': True},
+                    gradient=_while_gradient)
 
 
 IF = _if('If', True)

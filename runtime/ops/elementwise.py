@@ -15,7 +15,7 @@ from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import broadcast, same_as_input
 from runtime.ops.math import cast, divide, exp, log, negative, sigmoid
 from runtime.ops.registry import NO_GRADIENT, register
-from runtime.ops.gradient_util import unbroadcast
+from runtime.ops.reduce import unbroadcast
 
 
 def _vectorized(scalar_fn):

@@ -8,7 +8,7 @@ from runtime.ops.array import (concat, gather, reshape, shape, shape_from, shape
                                zeros_like)
 from runtime.ops.compare import where
 from runtime.ops.dispatch import apply
-from runtime.ops.math import cast
+from runtime.ops.array import cast
 from runtime.ops.reduce import reduce_prod
 from runtime.ops.registry import register
 from runtime.context import name_scope

@@ -2,13 +2,19 @@
 
 A list value is a Python tuple of numpy values (a `variant` tensor); writes return a new tuple,
 so a list can be a loop variable like any other value.
+
+The gradient of a list is a list of the gradients of its elements (every element set), so
+gradients flow through TensorArrays written in loops: Stack's gradient unstacks
+(`TensorListFromTensor`), SetItem's reads the element's gradient back, GetItem's is a list of
+zeros holding the gradient at the index read.
 """
 import numpy as np
 
 from runtime import dtypes, errors
-from runtime.ops.array import concat, fill, reshape, shape, zeros_like
+from runtime.ops.array import (broadcast_to, concat, expand_dims, fill, reshape, shape,
+                               static_or_dynamic_shape, zeros_like)
 from runtime.ops.dispatch import apply
-from runtime.ops.registry import register
+from runtime.ops.registry import NO_GRADIENT, register
 from runtime.shapes import TensorShape
 
 
@@ -57,23 +63,57 @@ def _variant_scalar(inputs, attrs):
     return [(dtypes.variant, TensorShape([]))]
 
 
+def _item_attrs(item):
+    return {'element_dtype': item.dtype, '_element_shape': item.shape}
+
+
+def _set_item_gradient(op, grad):
+    handle, index, item = op.inputs
+    return [apply(SET_ITEM, [grad, index, zeros_like(item)], {'dynamic_size': True}), None,
+            apply(GET_ITEM, [grad, index], _item_attrs(item))]
+
+
+def _get_item_gradient(op, grad):
+    """Zeros for every element (shaped like this one), this gradient at `index`."""
+    handle, index = op.inputs
+    count = reshape(apply(LENGTH, [handle]), [1])
+    zeros = broadcast_to(expand_dims(zeros_like(grad), 0),
+                         concat([count, static_or_dynamic_shape(grad)], 0))
+    return [apply(SET_ITEM, [from_tensor(zeros), index, grad]), None]
+
+
+def stack_list(handle, element_dtype, element_shape):
+    """All elements of list `handle` stacked (op `TensorListStack`)."""
+    return apply(STACK, [handle], {'element_dtype': element_dtype,
+                                   'element_shape': element_shape})
+
+
+def _row_shape(t):
+    rank = t.shape.rank
+    return TensorShape(None if rank is None else t.shape.as_list()[1:])
+
+
 RESERVE = register('TensorListReserve', _reserve, _variant_scalar,
-                   inputs=('num_elements',), outputs=('handle',), type_attrs=())
+                   inputs=('num_elements',), outputs=('handle',), type_attrs=(),
+                   gradient=NO_GRADIENT)
 SET_ITEM = register('TensorListSetItem', _set_item, _variant_scalar,
                     inputs=('input_handle', 'index', 'item'), outputs=('output_handle',),
-                    type_attrs=(('element_dtype', 2),), defaults={'dynamic_size': False})
+                    type_attrs=(('element_dtype', 2),), defaults={'dynamic_size': False},
+                    gradient=_set_item_gradient)
 GET_ITEM = register('TensorListGetItem', _get_item,
                     lambda inputs, attrs: [(attrs['element_dtype'], attrs['_element_shape'])],
-                    inputs=('input_handle', 'index'), outputs=('item',), type_attrs=())
+                    inputs=('input_handle', 'index'), outputs=('item',), type_attrs=(),
+                    gradient=_get_item_gradient)
 STACK = register('TensorListStack', _stack,
                  lambda inputs, attrs: [(attrs['element_dtype'], TensorShape(
                      [None if attrs.get('num_elements', -1) < 0 else attrs['num_elements']]
                  ).concatenate(attrs['element_shape']))],
                  inputs=('input_handle',), outputs=('tensor',), type_attrs=(),
-                 defaults={'num_elements': -1})
+                 defaults={'num_elements': -1}, gradient=lambda op, grad: [from_tensor(grad)])
 LENGTH = register('TensorListLength', _length,
                   lambda inputs, attrs: [(dtypes.int32, TensorShape([]))],
-                  inputs=('input_handle',), outputs=('length',), type_attrs=())
+                  inputs=('input_handle',), outputs=('length',), type_attrs=(),
+                  gradient=NO_GRADIENT)
 
 
 # ---- whole-tensor ops: TensorArray.unstack / gather / scatter / concat --------------------------
@@ -199,7 +239,9 @@ FROM_TENSOR = register('TensorListFromTensor',
                        lambda tensor, element_shape, element_dtype=None: _new_list(list(tensor)),
                        _variant_scalar,
                        inputs=('tensor', 'element_shape'), outputs=('output_handle',),
-                       type_attrs=(('shape_type', 1),))
+                       type_attrs=(('shape_type', 1),),
+                       gradient=lambda op, grad: [stack_list(grad, op.get_attr('element_dtype'),
+                                                             _row_shape(op.inputs[0])), None])
 GATHER = register('TensorListGather', _gather,
                   _list_tensor_infer(lambda inputs: inputs[1].shape[0]
                                      if inputs[1].shape.rank == 1 else None),

@@ -12,13 +12,13 @@ import numpy as np
 from runtime import dtypes
 from runtime.context import name_scope
 from runtime.convert import convert_to_tensor, stack, unify_operands
-from runtime.ops.array import (concat, expand_dims, gather, range, reshape, shape, shape_from,
-                               shape_operand)
+from runtime.ops.array import (broadcast_to, cast, concat, expand_dims, gather, range, reshape,
+                               shape, shape_from)
 from runtime.ops.compare import less
 from runtime.ops.dispatch import apply
 from runtime.ops.indexing import boolean_mask
 from runtime.ops.infer import constant_value
-from runtime.ops.math import cast, subtract
+from runtime.ops.math import subtract
 from runtime.ops.reduce import reduce_max, reduce_sum
 from runtime.ops.registry import NO_GRADIENT, register
 from runtime.shapes import TensorShape
@@ -355,7 +355,7 @@ def unstack(value, num=None, axis=0, name='unstack'):
     return apply(UNPACK, [x], {'num': int(num), 'axis': axis}, name=name)
 
 
-# ---- ReverseV2, BroadcastTo ----------------------------------------------------------------
+# ---- ReverseV2 -----------------------------------------------------------------------------
 
 REVERSE = register('ReverseV2', lambda tensor, axis: np.flip(tensor, tuple(int(a) for a in axis)),
                    lambda inputs, attrs: [(inputs[0].dtype, inputs[0].shape)],
@@ -368,51 +368,6 @@ def reverse(tensor, axis, name=None):
     """`tensor` with the order of the elements along each axis in `axis` reversed."""
     return apply(REVERSE, [convert_to_tensor(tensor), _int_operand(axis, 'axis').reshape(-1)
                            if not isinstance(axis, Tensor) else axis], name=name)
-
-
-def _broadcast_to_kernel(input, shape):
-    try:
-        return np.broadcast_to(input, tuple(shape)).copy()
-    except ValueError:
-        raise ValueError(f'Unable to broadcast tensor of shape {list(np.shape(input))} to '
-                         f'tensor of shape {list(shape)}') from None
-
-
-def _broadcast_to_infer(inputs, attrs):
-    x, target = inputs
-    out = shape_from(target)
-    if out.rank is not None and x.shape.rank is not None:
-        if x.shape.rank > out.rank:
-            raise ValueError(f'Unable to broadcast tensor of shape {x.shape} to tensor of shape '
-                             f'{out}')
-        for a, b in zip(reversed(x.shape.as_list()), reversed(out.as_list())):
-            if a not in (1, None) and b is not None and a != b:
-                raise ValueError(f'Unable to broadcast tensor of shape {x.shape} to tensor of '
-                                 f'shape {out}')
-    return [(x.dtype, out)]
-
-
-def sum_to_shape(grad, x):
-    """`grad` summed over the axes along which `x` was broadcast to grad's shape (static shapes)."""
-    if not (x.shape.is_fully_defined() and grad.shape.is_fully_defined()):
-        raise ValueError(f'The gradient of a broadcast needs static shapes, got {x.shape} '
-                         f'broadcast to {grad.shape}.')
-    xs, gs = x.shape.as_list(), grad.shape.as_list()
-    lead = len(gs) - len(xs)
-    axes = list(builtins.range(lead)) + [lead + i for i, d in enumerate(xs)
-                                         if d == 1 and gs[lead + i] != 1]
-    return reshape(reduce_sum(grad, axis=axes), xs) if axes else grad
-
-
-BROADCAST_TO = register('BroadcastTo', _broadcast_to_kernel, _broadcast_to_infer,
-                        inputs=('input', 'shape'), outputs=('output',),
-                        type_attrs=(('T', 0), ('Tidx', 1)),
-                        gradient=lambda op, grad: [sum_to_shape(grad, op.inputs[0]), None])
-
-
-def broadcast_to(input, shape, name=None):
-    """`input` broadcast to `shape` by numpy's rules (op `BroadcastTo`)."""
-    return apply(BROADCAST_TO, [convert_to_tensor(input), shape_operand(shape)], name=name)
 
 
 # ---- OneHot, LinSpace ----------------------------------------------------------------------

@@ -60,14 +60,16 @@ def _kernel_with_generator(kernel):
 
 UNIFORM = register('RandomUniform', None, _random_infer, inputs=('shape',), outputs=('output',),
                    type_attrs=(('T', 0),), defaults={'seed': 0, 'seed2': 0}, stateful=True,
-                   bind_kernel=_kernel_with_generator(_uniform))
+                   bind_kernel=_kernel_with_generator(_uniform), gradient=NO_GRADIENT)
 UNIFORM_INT = register('RandomUniformInt', None, _int_infer,
                        inputs=('shape', 'minval', 'maxval'), outputs=('output',),
                        type_attrs=(('T', 0), ('Tout', 1)), defaults={'seed': 0, 'seed2': 0},
-                       stateful=True, bind_kernel=_kernel_with_generator(_uniform_int))
+                       stateful=True, bind_kernel=_kernel_with_generator(_uniform_int),
+                       gradient=NO_GRADIENT)
 NORMAL = register('RandomStandardNormal', None, _random_infer, inputs=('shape',),
                   outputs=('output',), type_attrs=(('T', 0),), defaults={'seed': 0, 'seed2': 0},
-                  stateful=True, bind_kernel=_kernel_with_generator(_normal))
+                  stateful=True, bind_kernel=_kernel_with_generator(_normal),
+                  gradient=NO_GRADIENT)
 
 
 def _run(opdef, inputs, attrs, seed, name):

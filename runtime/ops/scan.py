@@ -11,7 +11,7 @@ import numpy as np
 from runtime import dtypes, errors
 from runtime.convert import convert_to_tensor, stack
 from runtime.ops.array import (expand_dims, gather, ones_like, range as range_, reshape,
-                               shape as shape_, transpose)
+                               shape as shape_, transpose, unsorted_segment_sum)
 from runtime.ops.compare import equal
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value, same_as_input
@@ -207,50 +207,33 @@ def in_top_k(targets, predictions, k, name=None):
     return apply(IN_TOP_K, [predictions, targets, k], name=name)
 
 
-# ---- SegmentSum / UnsortedSegmentSum -------------------------------------------------------------
+# ---- SegmentSum (UnsortedSegmentSum is in runtime.ops.array) ---------------------------------
 
 def _segment_sum_kernel(data, segment_ids):
     ids = np.asarray(segment_ids)
     if ids.size and (np.any(np.diff(ids) < 0) or ids[0] < 0):
         raise errors.InvalidArgumentError(message=f'segment ids must be sorted and '
                                                   f'non-negative, got {ids}')
-    n = int(ids[-1]) + 1 if ids.size else 0
-    return _unsorted_segment_sum_kernel(data, ids, n)
-
-
-def _unsorted_segment_sum_kernel(data, segment_ids, num_segments):
-    ids = np.asarray(segment_ids)
-    n = int(num_segments)
-    if np.any(ids >= n):
-        raise errors.InvalidArgumentError(message=f'segment ids must be < num_segments={n}, '
-                                                  f'got {ids}')
-    out = np.zeros((n,) + data.shape[ids.ndim:], dtype=data.dtype)
-    keep = ids >= 0  # negative ids are dropped, as in TensorFlow
-    np.add.at(out, ids[keep], data[keep])
+    out = np.zeros((int(ids[-1]) + 1 if ids.size else 0,) + data.shape[ids.ndim:], data.dtype)
+    np.add.at(out, ids, data)
     return out
 
 
 def _segment_infer(inputs, attrs):
-    data, ids = inputs[0], inputs[1]
-    n = constant_value(inputs[2]) if len(inputs) > 2 else None
+    data, ids = inputs
     if data.shape.rank is None or ids.shape.rank is None:
         return [(data.dtype, TensorShape(None))]
-    dims = [None if n is None else int(n)] + data.shape.as_list()[ids.shape.rank:]
+    dims = [None] + data.shape.as_list()[ids.shape.rank:]
     return [(data.dtype, TensorShape(dims))]
 
 
 def _segment_gradient(op, grad):
-    return [gather(grad, op.inputs[1])] + [None] * (len(op.inputs) - 1)
+    return [gather(grad, op.inputs[1]), None]
 
 
 SEGMENT_SUM = register('SegmentSum', _segment_sum_kernel, _segment_infer,
                        inputs=('data', 'segment_ids'), outputs=('output',),
                        type_attrs=(('T', 0), ('Tindices', 1)), gradient=_segment_gradient)
-UNSORTED_SEGMENT_SUM = register('UnsortedSegmentSum', _unsorted_segment_sum_kernel,
-                                _segment_infer, inputs=('data', 'segment_ids', 'num_segments'),
-                                outputs=('output',),
-                                type_attrs=(('T', 0), ('Tindices', 1), ('Tnumsegments', 2)),
-                                gradient=_segment_gradient)
 
 
 def _ids(segment_ids):
@@ -263,15 +246,6 @@ def _ids(segment_ids):
 def segment_sum(data, segment_ids, name=None):
     """Sums of the rows of `data` that share a (sorted) segment id (op `SegmentSum`)."""
     return apply(SEGMENT_SUM, [convert_to_tensor(data), _ids(segment_ids)], name=name)
-
-
-def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
-    """Sums of the rows of `data` per segment id, ids in any order, `num_segments` rows (op
-    `UnsortedSegmentSum`)."""
-    if isinstance(num_segments, (int, np.integer)):
-        num_segments = np.int32(num_segments)
-    return apply(UNSORTED_SEGMENT_SUM, [convert_to_tensor(data), _ids(segment_ids),
-                                        num_segments], name=name)
 
 
 # ---- CumulativeLogsumexp -----------------------------------------------------------------------

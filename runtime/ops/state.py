@@ -51,17 +51,18 @@ def _read_infer(inputs, attrs):
 VAR_HANDLE = register('VarHandleOp', None,
                       lambda inputs, attrs: [(dtypes.resource, TensorShape([]))], inputs=(),
                       outputs=('resource',), type_attrs=(), bind_kernel=_handle_kernel,
-                      foldable=False)
+                      foldable=False, gradient=NO_GRADIENT)
+# A read passes its gradient to the variable's handle: gradient tapes sum them per variable.
 READ = register('ReadVariableOp', _read, _read_infer, inputs=('resource',), outputs=('value',),
-                type_attrs=(), stateful=True)
+                type_attrs=(), stateful=True, gradient=lambda op, grad: [grad])
 ASSIGN = register('AssignVariableOp', _assign, no_outputs, inputs=('resource', 'value'),
-                  outputs=(), type_attrs=(('dtype', 1),), stateful=True)
+                  outputs=(), type_attrs=(('dtype', 1),), stateful=True, gradient=NO_GRADIENT)
 ASSIGN_ADD = register('AssignAddVariableOp', _assign_add, no_outputs,
                       inputs=('resource', 'value'), outputs=(), type_attrs=(('dtype', 1),),
-                      stateful=True)
+                      stateful=True, gradient=NO_GRADIENT)
 ASSIGN_SUB = register('AssignSubVariableOp', _assign_sub, no_outputs,
                       inputs=('resource', 'value'), outputs=(), type_attrs=(('dtype', 1),),
-                      stateful=True)
+                      stateful=True, gradient=NO_GRADIENT)
 
 
 

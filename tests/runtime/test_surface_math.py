@@ -637,3 +637,30 @@ def test_segment_sums_and_einsum_match_numpy(x, data):
                 rtol=1e-12, atol=1e-12)
     check_value(rt.einsum('ij,kj->ik', x, x).numpy(), x @ x.T, rtol=1e-12, atol=1e-9)
     check_value(rt.tensordot(x, x, [[0], [0]]).numpy(), x.T @ x, rtol=1e-12, atol=1e-9)
+
+
+def test_a_softmax_classifier_trains_in_a_function_with_the_tape():
+    rng = np.random.default_rng(6)
+    features = rng.normal(size=(64, 4)).astype(np.float32)
+    classes = (features[:, 0] + features[:, 1] > 0).astype(np.int32)
+    w = rt.Variable(np.zeros((4, 2), np.float32))
+    b = rt.Variable(np.zeros(2, np.float32))
+    optimizer = rt.optimizers.SGD(learning_rate=0.5)
+
+    @ag.function
+    def train_step(x, y):
+        with rt.GradientTape() as tape:
+            logits = rt.nn.bias_add(rt.matmul(x, w), b)
+            loss = rt.reduce_mean(rt.nn.sparse_softmax_cross_entropy_with_logits(
+                labels=y, logits=logits)) + 1e-3 * rt.nn.l2_loss(w)
+        grads = tape.gradient(loss, [w, b])
+        grads, _ = rt.clip_by_global_norm(grads, 5.0)
+        optimizer.apply_gradients(zip(grads, [w, b]))
+        return loss
+
+    x, y = rt.constant(features), rt.constant(classes)
+    losses = [float(train_step(x, y)) for _ in range(30)]
+    assert losses[-1] < 0.5 * losses[0]
+    accuracy = np.mean((features @ w.numpy() + b.numpy()).argmax(1) == classes)
+    assert accuracy > 0.9
+    assert train_step.experimental_get_tracing_count() == 1
