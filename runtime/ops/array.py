@@ -409,8 +409,13 @@ def _gather_infer(inputs, attrs):
 
 def _segment_sum_kernel(data, segment_ids, num_segments):
     ids = np.asarray(segment_ids)
-    out = np.zeros((int(num_segments),) + np.shape(data)[ids.ndim:], dtype=data.dtype)
-    np.add.at(out, ids, data)
+    n = int(num_segments)
+    if np.any(ids >= n):
+        raise errors.InvalidArgumentError(message=f'segment ids must be < num_segments={n}, '
+                                                  f'got {ids}')
+    out = np.zeros((n,) + np.shape(data)[ids.ndim:], dtype=data.dtype)
+    keep = ids >= 0  # negative ids are dropped, as in TensorFlow
+    np.add.at(out, ids[keep], np.asarray(data)[keep])
     return out
 
 
