@@ -14,7 +14,15 @@ from conftest import in_graph
 def traced(f, *args):
     """`ag.function(f)` called with int32 tensors; numpy results."""
     result = ag.function(f)(*[rt.constant(a) for a in args])
-    return rt.nest.map_structure(lambda t: t.numpy() if isinstance(t, rt.Tensor) else t, result)
+    return _numpy(result)
+
+
+def _numpy(value):
+    if isinstance(value, (tuple, list)):
+        return type(value)(_numpy(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _numpy(v) for k, v in value.items()}
+    return value.numpy() if isinstance(value, rt.Tensor) else value
 
 
 # Pattern 10: Python print is a trace-time side effect
@@ -58,3 +66,41 @@ def test_rt_print_prints_every_call(capsys):
     show(rt.constant(1))
     show(rt.constant(2))
     assert capsys.readouterr().out == 'value 1\nvalue 2\n'
+
+
+# Pattern 9: chained comparisons
+
+def in_band(low, x, high):
+    if low < x <= high:
+        return 1
+    return 0
+
+
+def all_equal(x, y, z):
+    return x == y == z
+
+
+@pytest.mark.parametrize('args', [(0, 1, 2), (0, 2, 2), (0, 3, 2), (1, 1, 2), (2, 1, 0)])
+def test_chained_comparison_on_tensors_converts(args):
+    assert traced(in_band, *args) == in_band(*args)
+    assert ag.to_graph(in_band)(*args) == in_band(*args)
+
+
+def test_chained_equality_on_tensors():
+    assert traced(all_equal, 2, 2, 2) == True  # noqa: E712
+    assert traced(all_equal, 2, 2, 3) == False  # noqa: E712
+    assert ag.to_graph(all_equal)(2, 2, 2) is True
+
+
+def test_chained_comparison_evaluates_each_operand_once_and_short_circuits():
+    calls = []
+
+    def value(v):
+        calls.append(v)
+        return v
+
+    def chain():
+        return value(3) < value(1) < value(2)
+
+    assert ag.to_graph(chain)() is False
+    assert calls == [3, 1]
