@@ -75,8 +75,9 @@ def _probe_if(body, orelse, get_state, set_state, initial, nouts):
     unset (e.g. the return value before the `return` in the loop ran): each branch runs in a
     throwaway graph and each output takes the type of the branch that sets it."""
     outputs = []
+    graph = context.current_graph()
     for block in (body, orelse):
-        with FuncGraph('autograph_probe_branch', _probes[-1]).as_default():
+        with FuncGraph('autograph_probe_branch', graph).as_default():
             set_state(initial)
             block()
             outputs.append(get_state()[:nouts])
@@ -84,6 +85,9 @@ def _probe_if(body, orelse, get_state, set_state, initial, nouts):
     for in_if, in_else in zip(*outputs):
         value = in_else if isinstance(in_if, _UNSET) or not isinstance(in_if, rt.Tensor) and \
             isinstance(in_else, rt.Tensor) else in_if
+        if not isinstance(in_if, (rt.Tensor,) + _UNSET) and not isinstance(
+                in_else, (rt.Tensor,) + _UNSET) and not _equal_scalars(in_if, in_else):
+            value = rt.convert_to_tensor(in_if)   # two Python values: the cond gives a tensor
         if isinstance(value, rt.Tensor):
             value = _probes[-1].add_input(value.dtype, value.shape, 'probe')
         merged.append(value)

@@ -104,3 +104,42 @@ def test_chained_comparison_evaluates_each_operand_once_and_short_circuits():
 
     assert ag.to_graph(chain)() is False
     assert calls == [3, 1]
+
+
+# Pattern 15/16: nested control flow inside tensor loops traces in one graph
+
+def halve_until_small(a, b):
+    y = b
+    steps = 0
+    while steps < 2 and a > b:
+        if b - a != 6:
+            y -= 2
+            if y < a:
+                break
+        return 1
+    return 3
+
+
+def first_hit(a, b):
+    x = a
+    y = b
+    n = 0
+    while n < 2 and x - x == a:
+        n += 1
+        if y < y % 3:
+            x = y % 2
+            if x < 0:
+                break
+            if x - y != -3:
+                return y - y
+    return y
+
+
+@pytest.mark.parametrize('args', [(3, 2), (-2, 5), (0, 0), (1, -4)])
+def test_return_after_a_break_in_a_nested_tensor_if(args):
+    assert traced(halve_until_small, *args) == halve_until_small(*args)
+
+
+@pytest.mark.parametrize('args', [(3, 2), (0, 0), (0, -1), (0, 4)])
+def test_return_inside_nested_ifs_inside_a_tensor_loop(args):
+    assert traced(first_hit, *args) == first_hit(*args)
