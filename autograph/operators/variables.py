@@ -44,8 +44,9 @@ def ld(value):
 
 
 def ldu(read, name):
-    """A read of a name that may be unbound: its value, or `Undefined(name)`."""
+    """A read of a name, key or attribute that may not exist yet: its value, or
+    `Undefined(name)`."""
     try:
         return read()
-    except (NameError, UnboundLocalError):
+    except (NameError, KeyError, AttributeError, IndexError):
         return Undefined(name)

@@ -143,3 +143,76 @@ def test_return_after_a_break_in_a_nested_tensor_if(args):
 @pytest.mark.parametrize('args', [(3, 2), (0, 0), (0, -1), (0, 4)])
 def test_return_inside_nested_ifs_inside_a_tensor_loop(args):
     assert traced(first_hit, *args) == first_hit(*args)
+
+
+# Patterns 1-2: keys and attributes as control-flow state; `del` in branches
+
+def sign_entry(a):
+    x = {'a': a}
+    if x['a'] > 0:
+        x['b'] = 1
+    else:
+        x['b'] = -1
+    return x['b']
+
+
+def entry_in_one_branch(a):
+    x = {'a': a}
+    if x['a'] > 0:
+        x['b'] = 1
+    return x['b']
+
+
+def last_double(n):
+    x = {'n': n}
+    i = 0
+    while i < n:
+        x['last'] = i * 2
+        i += 1
+    return x['last']
+
+
+class Box:
+    pass
+
+
+def attribute_set_in_loop(n):
+    box = Box()
+    i = 0
+    while i < n:
+        box.total = i + 10
+        i += 1
+    return box.total
+
+
+def deleted_in_both_branches(a):
+    y = a
+    if a > 0:
+        del y
+    else:
+        del y
+    return y
+
+
+@pytest.mark.parametrize('a', [3, -3])
+def test_dict_key_first_set_in_both_branches_of_a_tensor_if(a):
+    assert traced(sign_entry, a) == sign_entry(a)
+
+
+def test_dict_key_set_in_one_branch_is_the_usual_error():
+    with pytest.raises(ValueError, match=r"'x\['b'\]' must also be initialized in the else branch"):
+        traced(entry_in_one_branch, 3)
+
+
+def test_dict_key_and_attribute_first_set_in_a_tensor_loop():
+    assert traced(last_double, 4) == last_double(4) == 6
+    assert traced(attribute_set_in_loop, 3) == attribute_set_in_loop(3) == 12
+
+
+def test_del_in_both_branches_of_a_tensor_if():
+    with pytest.raises(UnboundLocalError):
+        deleted_in_both_branches(1)
+    with pytest.raises(UnboundLocalError, match="'y' is used before it is assigned"):
+        ag.to_graph(deleted_in_both_branches)(1)
+    with pytest.raises(ValueError, match="'y' must also be initialized in the if branch"):
+        traced(deleted_in_both_branches, 1)
