@@ -4,6 +4,8 @@ control flow (`rt.cond`, `rt.while_loop`) when the condition or the iterable is 
 The state of a construct (the variables it modifies) is read and written with the
 `get_state`/`set_state` functions the compiler generates; see docs/protocol.md.
 """
+from typing import NamedTuple
+
 import runtime as rt
 from runtime import context
 from runtime.graph import FuncGraph
@@ -81,17 +83,33 @@ def _probe_if(body, orelse, get_state, set_state, initial, nouts):
             set_state(initial)
             block()
             outputs.append(get_state()[:nouts])
-    merged = []
-    for in_if, in_else in zip(*outputs):
-        value = in_else if isinstance(in_if, _UNSET) or not isinstance(in_if, rt.Tensor) and \
-            isinstance(in_else, rt.Tensor) else in_if
-        if not isinstance(in_if, (rt.Tensor,) + _UNSET) and not isinstance(
-                in_else, (rt.Tensor,) + _UNSET) and not _equal_scalars(in_if, in_else):
-            value = rt.convert_to_tensor(in_if)   # two Python values: the cond gives a tensor
-        if isinstance(value, rt.Tensor):
-            value = _probes[-1].add_input(value.dtype, value.shape, 'probe')
-        merged.append(value)
+    graph = _probes[-1]
+    merged = [_probe_merge(in_if, in_else, graph) for in_if, in_else in zip(*outputs)]
     set_state(tuple(merged) + tuple(initial[nouts:]))
+
+
+def _probe_merge(in_if, in_else, graph):
+    """The value after a probed `if`: a placeholder of the type the branches give it."""
+    if isinstance(in_if, _UNSET):
+        in_if = in_else
+    elif isinstance(in_else, _UNSET):
+        in_else = in_if
+    if isinstance(in_if, tuple) and isinstance(in_else, tuple) and len(in_if) == len(in_else):
+        values = [_probe_merge(a, b, graph) for a, b in zip(in_if, in_else)]
+        return type(in_if)(*values) if hasattr(in_if, '_fields') else tuple(values)
+    if isinstance(in_if, dict) and isinstance(in_else, dict) and in_if.keys() == in_else.keys():
+        return {k: _probe_merge(in_if[k], in_else[k], graph) for k in in_if}
+    value = in_else if not isinstance(in_if, rt.Tensor) and isinstance(in_else, rt.Tensor) \
+        else in_if
+    if not isinstance(value, rt.Tensor) and not isinstance(value, _UNSET) and not (
+            in_if is in_else or _equal_scalars(in_if, in_else)):
+        try:
+            value = rt.convert_to_tensor(value)   # two Python values: the cond gives a tensor
+        except (TypeError, ValueError):
+            return value
+    if isinstance(value, rt.Tensor):
+        return graph.add_input(value.dtype, value.shape, 'probe')
+    return value
 
 
 def _equal_scalars(a, b):
@@ -249,13 +267,51 @@ def _initialize_from_first_iteration(test, body, get_state, set_state, symbol_na
             test()
             body()
             after_one = get_state()
-            types = {i: _shape_and_dtype(after_one[i], symbol_names[i]) for i in unset}
+            types = {i: _types_of(after_one[i], symbol_names[i]) for i in unset}
     finally:
         _probes.pop()
-    for i, (shape, dtype) in types.items():
-        initial[i] = rt.zeros([d if d is not None else 0 for d in shape.as_list()], dtype=dtype)
-        if not shape.is_fully_defined():
-            invariants[i] = shape
+    for i, structure in types.items():
+        initial[i] = _zeros_like(structure)
+        shapes = [s for s, _ in _flat_types(structure)]
+        if not isinstance(structure, (tuple, dict)) and not shapes[0].is_fully_defined():
+            invariants[i] = shapes[0]
+        elif any(not s.is_fully_defined() for s in shapes):
+            raise located.error(ValueError, (
+                f"'{symbol_names[i]}' must be defined before the loop: it is used after the "
+                f'loop (or in the next iteration), and its parts do not have a fixed shape'))
+
+
+def _types_of(value, name):
+    """(shape, dtype) of a value, or a tuple/namedtuple/dict of them."""
+    if isinstance(value, tuple):
+        parts = [_types_of(v, name) for v in value]
+        return type(value)(*parts) if hasattr(value, '_fields') else tuple(parts)
+    if isinstance(value, dict):
+        return {k: _types_of(v, name) for k, v in value.items()}
+    return _shape_and_dtype(value, name)
+
+
+def _flat_types(structure):
+    if isinstance(structure, dict):
+        return [t for v in structure.values() for t in _flat_types(v)]
+    if isinstance(structure, tuple) and not isinstance(structure, _ShapeDtype):
+        return [t for v in structure for t in _flat_types(v)]
+    return [structure]
+
+
+def _zeros_like(structure):
+    if isinstance(structure, dict):
+        return {k: _zeros_like(v) for k, v in structure.items()}
+    if isinstance(structure, tuple) and not isinstance(structure, _ShapeDtype):
+        parts = [_zeros_like(v) for v in structure]
+        return type(structure)(*parts) if hasattr(structure, '_fields') else tuple(parts)
+    shape, dtype = structure
+    return rt.zeros([d if d is not None else 0 for d in shape.as_list()], dtype=dtype)
+
+
+class _ShapeDtype(NamedTuple):
+    shape: object
+    dtype: object
 
 
 def _shape_and_dtype(value, name):
@@ -265,7 +321,7 @@ def _shape_and_dtype(value, name):
         except (TypeError, ValueError):
             tensor = None
         if tensor is not None and tensor.shape.rank is not None:
-            return tensor.shape, tensor.dtype
+            return _ShapeDtype(tensor.shape, tensor.dtype)
     raise located.error(ValueError, (
         f"'{name}' must be defined before the loop: it is used after the loop (or in the next "
         f'iteration), and its type cannot be inferred from one iteration ({value!r})'))

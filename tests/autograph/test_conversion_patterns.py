@@ -216,3 +216,38 @@ def test_del_in_both_branches_of_a_tensor_if():
         ag.to_graph(deleted_in_both_branches)(1)
     with pytest.raises(ValueError, match="'y' must also be initialized in the if branch"):
         traced(deleted_in_both_branches, 1)
+
+
+# Pattern 16: tuples returned from inside a tensor loop
+
+def first_above(a, b):
+    i = 0
+    while i < a:
+        i += 1
+        if i > b:
+            return i, a
+        if i == 7:
+            return -i, 1
+    return 0, 0
+
+
+def pair_state(a, b):
+    t = (a, 1)
+    n = 0
+    while n < 3 and a > b:
+        n += 1
+        if t[0] > 2:
+            t = (t[0] - 1, t[1] + 1)
+        else:
+            return (t[1], 2)
+    return t
+
+
+@pytest.mark.parametrize('args', [(5, 2), (9, 8), (2, 5), (0, 0)])
+def test_tuple_returned_from_inside_a_tensor_loop(args):
+    assert tuple(traced(first_above, *args)) == first_above(*args)
+
+
+@pytest.mark.parametrize('args', [(3, 2), (6, 1), (1, 2)])
+def test_tuple_state_and_tuple_return_in_a_tensor_loop(args):
+    assert tuple(traced(pair_state, *args)) == pair_state(*args)
