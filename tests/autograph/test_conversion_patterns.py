@@ -251,3 +251,28 @@ def test_tuple_returned_from_inside_a_tensor_loop(args):
 @pytest.mark.parametrize('args', [(3, 2), (6, 1), (1, 2)])
 def test_tuple_state_and_tuple_return_in_a_tensor_loop(args):
     assert tuple(traced(pair_state, *args)) == pair_state(*args)
+
+
+# Patterns 12, 14, 20: errors name the user's line and say what to do
+
+def value_in_return(x):
+    y = x * 2
+    return float(y.numpy())
+
+
+def test_numpy_inside_ag_function_names_the_return_line_and_does_not_say_wrap_it():
+    with pytest.raises(rt.errors.OperatorNotAllowedInGraphError) as info:
+        ag.function(value_in_return)(rt.constant(1.0))
+    message = str(info.value)
+    line = value_in_return.__code__.co_firstlineno + 2
+    assert f'{__file__}:{line}:' in message
+    assert 'rt.print' in message and 'wrap the function' not in message
+
+
+def test_function_without_source_says_so_when_it_needs_conversion():
+    namespace = {}
+    exec('def g(x):\n    if x > 0:\n        return x\n    return -x\n', namespace)
+    with pytest.warns(UserWarning, match='source code is not available'):
+        with pytest.raises(rt.errors.OperatorNotAllowedInGraphError,
+                           match='(?s)Python `bool`.*did not convert this function.*exec'):
+            ag.function(namespace['g'])(rt.constant(3))
