@@ -12,7 +12,8 @@ from runtime.graph import FuncGraph
 from runtime.tensor import is_symbolic
 
 from autograph.operators import guards, located, tensor_iteration
-from autograph.operators.variables import Undefined, UndefinedReturnValue
+from autograph.operators.variables import (Undefined, UndefinedReturnValue, mark_maybe_unset,
+                                           maybe_unset)
 
 _UNSET = (Undefined, UndefinedReturnValue, type(None))
 _probes = []   # graphs of first iterations being traced (see _initialize_from_first_iteration)
@@ -41,6 +42,9 @@ def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
         _probe_if(body, orelse, get_state, set_state, initial, nouts)
         return
     outputs = {}
+    # outputs that may stand for an unset variable carry their "is set" flag out of the cond
+    flagged = [(i, maybe_unset(v)) for i, v in enumerate(initial[:nouts])
+               if isinstance(v, rt.Tensor) and maybe_unset(v) is not None]
 
     def branch(block, which, other):
         def traced():
@@ -56,13 +60,22 @@ def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
                 _check_returns(outputs['if'], outputs['else'], initial, symbol_names)
             # A value the branch left unset travels as a dummy; _check_returns makes sure the
             # other branch left it unset too.
+            flags = []
+            for i, _ in flagged:
+                unset = maybe_unset(values[i]) if isinstance(values[i], rt.Tensor) else None
+                flags.append(unset[0] if unset is not None else rt.constant(True))
             return tuple(False if v is i and isinstance(v, _UNSET) else v
-                         for v, i in zip(values, initial))
+                         for v, i in zip(values, initial)) + tuple(flags)
         return traced
 
     with located.user_errors():
         results = rt.cond(cond, branch(body, 'if', 'else'), branch(orelse, 'else', 'if'),
-                          names=symbol_names[:nouts])
+                          names=tuple(symbol_names[:nouts]) + tuple(
+                              f'<{symbol_names[i]} is set>' for i, _ in flagged))
+    if flagged:
+        results, flags = results[:nouts], results[nouts:]
+        for (i, (_, message)), flag in zip(flagged, flags):
+            mark_maybe_unset(results[i], flag, message)
     final = []
     for index, result in enumerate(results or ()):
         in_if, in_else = outputs['if'][index], outputs['else'][index]
@@ -202,19 +215,36 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
     initial = list(get_state())
     unset = [i for i, v in enumerate(initial) if isinstance(v, (Undefined, UndefinedReturnValue))]
     invariants = _shape_invariants(opts.get('shape_invariants'), initial)
-    must_iterate = [symbol_names[i] for i in unset if isinstance(initial[i], Undefined)]
+    newly_unset = [i for i in unset if isinstance(initial[i], Undefined)]
     if unset:
         _initialize_from_first_iteration(test, body, get_state, set_state, symbol_names,
                                          initial, unset, invariants)
+    # A flag per variable that may be unset: False before the loop for those unbound before it;
+    # True once an iteration assigns it (see variables.maybe_unset).
+    flagged = {}
+    for i, value in enumerate(initial):
+        if i in newly_unset and isinstance(value, rt.Tensor):
+            flagged[i] = (rt.constant(False), located.message(
+                f"loop must iterate at least once to initialize '{symbol_names[i]}' (and reach "
+                f"its assignment): local variable '{symbol_names[i]}' is used before it is "
+                f"assigned a value"))
+        elif isinstance(value, rt.Tensor) and maybe_unset(value) is not None:
+            flagged[i] = maybe_unset(value)
+    flagged_indices = list(flagged)
     set_state(initial)
     iterations = [rt.constant(0)]
+    flags = [flagged[i][0] for i in flagged_indices]
+    nstate = len(initial)
 
     def loop_vars():
-        return [iterations[0]] + list(get_state())
+        return [iterations[0]] + list(get_state()) + list(flags)
 
     def restore(values):
         iterations[0] = values[0]
-        set_state(tuple(values[1:]))
+        state = tuple(values[1:1 + nstate])
+        for i, flag in zip(flagged_indices, values[1 + nstate:]):
+            mark_maybe_unset(state[i], flag, flagged[i][1])
+        set_state(state)
 
     def loop_test(*values):
         restore(values)
@@ -223,20 +253,24 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
     def loop_body(*values):
         restore(values)
         body()
-        return [iterations[0] + 1] + list(get_state())
+        state = list(get_state())
+        new_flags = []
+        for i in flagged_indices:
+            unset = maybe_unset(state[i]) if isinstance(state[i], rt.Tensor) else None
+            new_flags.append(unset[0] if unset is not None else rt.constant(True))
+        return [iterations[0] + 1] + state + new_flags
 
     shape_invariants = None
     if any(s is not None for s in invariants):
         shape_invariants = [rt.TensorShape([])] + [
-            s if s is not None else _shape_of(v) for s, v in zip(invariants, initial)]
+            s if s is not None else _shape_of(v) for s, v in zip(invariants, initial)] + [
+            rt.TensorShape([])] * len(flags)
     with located.user_errors():
         final = rt.while_loop(loop_test, loop_body, loop_vars(), shape_invariants=shape_invariants,
                               maximum_iterations=opts.get('maximum_iterations'),
-                              names=('<iterations>',) + tuple(symbol_names))
+                              names=('<iterations>',) + tuple(symbol_names) + tuple(
+                                  f'<{symbol_names[i]} is set>' for i in flagged_indices))
     restore(final)
-    for name in must_iterate:
-        rt.debugging.Assert(final[0] > 0, [located.message(
-            f"loop must iterate at least once to initialize '{name}'")])
 
 
 def _shape_invariants(pairs, initial):

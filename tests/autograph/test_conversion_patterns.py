@@ -276,3 +276,49 @@ def test_function_without_source_says_so_when_it_needs_conversion():
         with pytest.raises(rt.errors.OperatorNotAllowedInGraphError,
                            match='(?s)Python `bool`.*did not convert this function.*exec'):
             ag.function(namespace['g'])(rt.constant(3))
+
+
+# Pattern 17: zero-trip loops and variables a loop may not set
+
+def set_but_unused_after(n):
+    total = 0
+    for i in rt.range(n):
+        step = i * 2
+        total += step
+    return total
+
+
+def set_after_a_break(a, b):
+    for i in range(b % 3):
+        if a > 0:
+            break
+        z = a - 2
+    return z
+
+
+def set_in_one_branch_inside_loop(a, b):
+    for i in range(a % 3):
+        if b > a:
+            w = a + b
+    return w
+
+
+def test_variable_set_in_a_zero_trip_loop_but_unused_after_is_fine():
+    assert traced(set_but_unused_after, 0) == 0
+    assert traced(set_but_unused_after, 3) == 6
+
+
+@pytest.mark.parametrize('f, args', [(set_after_a_break, (3, 2)), (set_after_a_break, (3, 0)),
+                                     (set_in_one_branch_inside_loop, (1, 0))])
+def test_variable_a_tensor_loop_never_set_raises_where_python_does(f, args):
+    with pytest.raises(UnboundLocalError):
+        f(*args)
+    with pytest.raises(rt.errors.InvalidArgumentError,
+                       match="loop must iterate at least once to initialize '[zw]'"):
+        traced(f, *args)
+
+
+@pytest.mark.parametrize('f, args', [(set_after_a_break, (-1, 2)),
+                                     (set_in_one_branch_inside_loop, (1, 5))])
+def test_variable_a_tensor_loop_sets_reads_as_in_python(f, args):
+    assert traced(f, *args) == f(*args)
