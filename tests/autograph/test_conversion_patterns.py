@@ -322,3 +322,39 @@ def test_variable_a_tensor_loop_never_set_raises_where_python_does(f, args):
                                      (set_in_one_branch_inside_loop, (1, 5))])
 def test_variable_a_tensor_loop_sets_reads_as_in_python(f, args):
     assert traced(f, *args) == f(*args)
+
+
+# Pattern 7: lambdas are found by their code's position; a changed file is refused
+
+def test_nested_lambdas_on_one_line_convert_the_one_asked_for():
+    countdown = ag.function(lambda x: rt.while_loop(lambda x: x > 0, lambda x: x - 1, [x])[0])
+    assert countdown(rt.constant(3)).numpy() == 0
+
+
+def test_two_lambdas_in_one_statement():
+    inc = lambda y: y + 1; double = lambda y: y * 2  # noqa: E702, E731
+    assert ag.function(inc)(rt.constant(3)).numpy() == 4
+    assert ag.function(double)(rt.constant(3)).numpy() == 6
+
+
+def test_lambda_default_reading_a_local():
+    def outer(x):
+        g = lambda y=x: y + 1  # noqa: E731
+        return g()
+
+    assert ag.function(outer)(rt.constant(3)).numpy() == 4
+
+
+def test_function_whose_file_changed_since_import_is_refused(tmp_path, monkeypatch):
+    import importlib
+    import linecache
+    from autograph.pyct import errors
+
+    module_file = tmp_path / 'changing_module.py'
+    module_file.write_text('def scale(x):\n    return x * 2\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module('changing_module')
+    module_file.write_text('def other(x, y):\n    return x - y\n')
+    linecache.checkcache(str(module_file))
+    with pytest.raises(errors.ConversionError, match="not the definition of 'scale'"):
+        ag.to_graph(module.scale)
