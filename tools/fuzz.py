@@ -278,7 +278,7 @@ def _hang(signum, frame):
     raise Hang('no answer within the time limit')
 
 
-def check(source, seconds=10):
+def check(source, seconds=30):
     """None if the program agrees three ways, else a description of the disagreement."""
     f, filename = load(source)
     previous = signal.signal(signal.SIGALRM, _hang)
