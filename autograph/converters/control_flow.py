@@ -61,6 +61,22 @@ class ControlFlowTransformer(transformer.Base):
         node.finalbody = self.visit_block(node.finalbody)
         return node
 
+    def visit_AnnAssign(self, node):
+        """`q: int = a` becomes `q = a` (a block function declares `q` nonlocal, and an
+        annotated name cannot be); a bare `q: int` has no effect in a function body."""
+        if not isinstance(node.target, gast.Name):
+            return node
+        if node.value is None:
+            return gast.Pass()
+        assign = gast.copy_location(
+            gast.Assign(targets=[node.target], value=node.value, type_comment=None), node)
+        if anno.hasanno(node, anno.Basic.ORIGIN):
+            anno.setanno(assign, anno.Basic.ORIGIN, anno.getanno(node, anno.Basic.ORIGIN))
+        return assign
+
+    def visit_ClassDef(self, node):
+        return node   # a class body runs as Python: its `if`s and annotations stay as written
+
     # The state of a construct
 
     def _state(self, node, modified):

@@ -358,3 +358,45 @@ def test_function_whose_file_changed_since_import_is_refused(tmp_path, monkeypat
     linecache.checkcache(str(module_file))
     with pytest.raises(errors.ConversionError, match="not the definition of 'scale'"):
         ag.to_graph(module.scale)
+
+
+# Pattern 19: converted code always compiles
+
+def annotated_in_branch(x):
+    if x > 0:
+        q: int = x
+    else:
+        q = -x
+    r: int
+    return q
+
+
+def unreachable_loop_after_raise(x):
+    raise ValueError('not supported yet')
+    while x > 0:
+        x -= 1
+    return x
+
+
+def class_body_with_an_if(x):
+    class Settings:
+        if True:
+            scale = 2
+        else:
+            scale = 3
+        offset: int = 1
+    return x * Settings.scale + Settings.offset
+
+
+def test_annotated_assignment_in_a_tensor_branch():
+    assert traced(annotated_in_branch, -3) == 3
+    assert traced(annotated_in_branch, 4) == 4
+
+
+def test_unreachable_loop_after_raise_converts_and_raises():
+    with pytest.raises(ValueError, match='not supported yet'):
+        traced(unreachable_loop_after_raise, 3)
+
+
+def test_class_body_with_an_if_inside_a_converted_function():
+    assert traced(class_body_with_an_if, 3) == 7
