@@ -4,7 +4,7 @@
 eagerly and never import numpy or `runtime`; the names that run code on tensors (`function`,
 `to_graph`, `Function`, ...) load on first use, so `python -m autograph convert` starts fast.
 """
-import importlib
+from importlib import import_module as _import_module
 
 from autograph.api import to_code, do_not_convert
 from autograph import experimental
@@ -18,13 +18,20 @@ _LAZY = {
 
 
 def __getattr__(name):
+    if name == 'saved_model':  # a submodule that imports runtime: loaded on first use
+        return _import_module('autograph.saved_model')
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'autograph' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(_import_module(module), name)
     globals()[name] = value
     return value
 
 
 __all__ = ['to_code', 'to_graph', 'do_not_convert', 'experimental', 'function', 'Function',
-           'ConcreteFunction']
+           'ConcreteFunction', 'saved_model']
+
+
+def __dir__():
+    """Only the public names (`dir(ag)`), as `dir(tf.autograph)` shows."""
+    return sorted(__all__)

@@ -1,4 +1,6 @@
 """The compiler's public functions. Importing this module loads neither numpy nor `runtime`."""
+import types
+
 from autograph import conversion
 
 _DO_NOT_CONVERT = '__ag_do_not_convert__'
@@ -8,6 +10,10 @@ def to_code(func):
     """The converted source of `func` (a function, method or lambda) as a string."""
     func = getattr(func, 'python_function', func)
     func = getattr(func, '__func__', func)
+    if not isinstance(func, types.FunctionType):
+        what = 'the class' if isinstance(func, type) else f'the {type(func).__name__}'
+        raise TypeError(f'ag.to_code needs a Python function, method or lambda, got {what} '
+                        f'{func!r}, which has no Python source to convert.')
     return conversion.convert(func).function_source
 
 

@@ -3,6 +3,11 @@
 The converters run in the order of `CONVERTERS`, the one place that fixes it. Each takes the
 output of the previous one; `docs/design.md` explains why the order is what it is.
 """
+import contextlib
+import sys
+import threading
+import weakref
+
 import gast
 
 from autograph.converters import (asserts, break_statements, call_trees, conditional_expressions,
@@ -26,6 +31,8 @@ CONVERTERS = (
 )
 
 _PREFIX = 'tf__'
+DEEP_RECURSION_LIMIT = 20_000
+_RESERVED = 'ag__'  # the operators module in converted code
 
 
 class ConvertedEntity:
@@ -57,6 +64,30 @@ class ConvertedEntity:
         return self._factory_code
 
 
+_recursion_lock = threading.Lock()
+_deep_conversions = 0
+_saved_recursion_limit = None
+
+
+@contextlib.contextmanager
+def deep_recursion():
+    """Lets the compiler's passes, which recurse once per nesting level of the syntax tree,
+    convert deeply nested code (an if/elif chain of a few hundred branches nests that deep)."""
+    global _deep_conversions, _saved_recursion_limit
+    with _recursion_lock:
+        if _deep_conversions == 0:
+            _saved_recursion_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_saved_recursion_limit, DEEP_RECURSION_LIMIT))
+        _deep_conversions += 1
+    try:
+        yield
+    finally:
+        with _recursion_lock:
+            _deep_conversions -= 1
+            if _deep_conversions == 0:
+                sys.setrecursionlimit(_saved_recursion_limit)
+
+
 def convert_tree(node, origin_lines, filename, first_lineno, function_name):
     """Converts a parsed FunctionDef or Lambda in place and returns the new node.
 
@@ -65,6 +96,7 @@ def convert_tree(node, origin_lines, filename, first_lineno, function_name):
     become None (the loader sets the real ones from the original function).
     """
     origin_info.resolve(node, origin_lines, filename, first_lineno, function_name)
+    _rename_reserved(node)
     ctx = transformer.Context(node, function_name)
     if isinstance(node, gast.Lambda):
         return _convert_lambda(node, ctx)
@@ -79,6 +111,17 @@ def _default_to_none(args):
     """Default values may read the caller's locals; the loader sets the real ones."""
     args.defaults = [gast.Constant(value=None, kind=None) for _ in args.defaults]
     args.kw_defaults = [d and gast.Constant(value=None, kind=None) for d in args.kw_defaults]
+
+
+def _rename_reserved(node):
+    """Renames the user's own variables and parameters called `ag__`, the name by which
+    converted code reaches the operators (a parameter `ag__` would hide them). Code that only
+    reads `ag__` is left alone: it is generated code converted again (a nested lambda)."""
+    names = [child for child in gast.walk(node)
+             if isinstance(child, gast.Name) and child.id == _RESERVED]
+    if any(not isinstance(name.ctx, gast.Load) for name in names):
+        for name in names:
+            name.id = _RESERVED + 'user'
 
 
 def _convert_lambda(node, ctx):
@@ -97,25 +140,29 @@ def _converted_name(node):
     return node.targets[0].id if isinstance(node, gast.Assign) else node.name
 
 
-_cache = {}
+_cache = weakref.WeakKeyDictionary()  # code object -> {file name: ConvertedEntity}
 
 
 def convert(fn):
-    """Converts a live function (or lambda); cached per code object and file.
+    """Converts a live function (or lambda); cached per code object and file, for as long as
+    the code object lives (then its generated source leaves `linecache` too).
 
     Code objects of different files compare equal when their code and line numbers match, so
     the file name is part of the key: each file's function keeps its own source map.
     """
     code = fn.__code__
-    key = (code, code.co_filename)
-    entity = _cache.get(key)
+    by_file = _cache.get(code)
+    if by_file is None:
+        by_file = _cache.setdefault(code, {})
+    entity = by_file.get(code.co_filename)
     if entity is None:
-        entity = _cache[key] = _convert(fn)
+        entity = by_file[code.co_filename] = _convert(fn)
     return entity
 
 
 def _convert(fn):
-    parsed = parser.parse_entity(fn)
-    node = convert_tree(parsed.node, parsed.lines, parsed.filename, parsed.first_lineno,
-                        fn.__name__)
+    with deep_recursion():
+        parsed = parser.parse_entity(fn)
+        node = convert_tree(parsed.node, parsed.lines, parsed.filename, parsed.first_lineno,
+                            fn.__name__)
     return ConvertedEntity(fn, node)

@@ -1,4 +1,8 @@
-"""Directives for converted code. They do nothing when the code runs unconverted."""
+"""`ag.experimental`: loop directives for converted code, and `do_not_convert` (the path
+TensorFlow users type, `tf.autograph.experimental.do_not_convert`)."""
+from autograph.api import do_not_convert
+
+__all__ = ['do_not_convert', 'set_loop_options']
 
 
 def set_loop_options(shape_invariants=None, maximum_iterations=None):

@@ -9,7 +9,7 @@ from runtime.shapes import TensorShape
 from runtime.tensor import Tensor
 from runtime.tensor_spec import TensorSpec
 from runtime.graph import Graph, Operation, get_default_graph
-from runtime.ops.core import constant, convert_to_tensor, identity, placeholder
+from runtime.convert import constant, convert_to_tensor
 from runtime.ops.math import (abs, add, cast, ceil, clip_by_value, cos, divide, exp, floor,
                               floordiv, log, matmul, maximum, minimum, mod, multiply, negative,
                               pow, relu, round, sigmoid, sign, sin, sqrt, square, subtract, tanh)
@@ -17,11 +17,12 @@ from runtime.ops.compare import (equal, greater, greater_equal, less, less_equal
                                  logical_not, logical_or, not_equal, where)
 from runtime.ops.reduce import (argmax, argmin, reduce_all, reduce_any, reduce_max, reduce_mean,
                                 reduce_min, reduce_prod, reduce_sum)
-from runtime.ops.array import (concat, expand_dims, eye, fill, gather, ones, ones_like, range,
-                               rank, reshape, shape, size, squeeze, stack, transpose, zeros,
-                               zeros_like)
+from runtime.ops.array import (concat, expand_dims, eye, fill, gather, identity, ones, ones_like,
+                               placeholder, range, rank, reshape, shape, size, squeeze, stack,
+                               transpose, zeros, zeros_like)
 from runtime.ops.io import print
 from runtime.ops import operators as _operators, control as _control, list_ops as _list_ops  # noqa: F401 - registers ops
 from runtime.variables import Variable
+from runtime.module import Module
 from runtime.tensor_array import TensorArray
 from runtime.control_flow import cond, while_loop

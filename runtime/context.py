@@ -10,9 +10,46 @@ import threading
 class _State(threading.local):
     def __init__(self):
         self.graphs = []
+        self.tapes = []  # this thread's active gradient tapes, innermost last
 
 
 state = _State()
+# How many graphs all threads are building, and how many tapes record: `apply` reads these
+# cells, and the thread-local lists only when they are not zero, so eager ops pay one list read
+# each (a thread-local lookup costs more). Changed under `_count_lock` only.
+building_graphs = [0]
+active_tapes = [0]
+_count_lock = threading.Lock()
+
+
+def _count(cell, delta):
+    with _count_lock:
+        cell[0] += delta
+
+
+@contextlib.contextmanager
+def building(graph):
+    """Inside the block, ops this thread creates are added to `graph` (`Graph.as_default`)."""
+    state.graphs.append(graph)
+    _count(building_graphs, 1)
+    try:
+        yield graph
+    finally:
+        _count(building_graphs, -1)
+        state.graphs.pop()
+
+
+@contextlib.contextmanager
+def recording(tape):
+    """Inside the block, every op this thread runs is handed to `tape.record(opdef, inputs,
+    attrs, outputs)` (by runtime.ops.dispatch.apply)."""
+    state.tapes.append(tape)
+    _count(active_tapes, 1)
+    try:
+        yield tape
+    finally:
+        _count(active_tapes, -1)
+        state.tapes.remove(tape)
 
 
 def current_graph():

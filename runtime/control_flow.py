@@ -6,12 +6,15 @@ FuncGraph that goes into the graph's function library, and one If/While op calls
 tensors a branch or body uses become extra inputs of the op.
 """
 from runtime import dtypes, nest
-from runtime.graph import FuncGraph, FunctionRef, tensor_graph, uid
+from runtime.convert import convert_for_write, convert_to_tensor
+from runtime.graph import FuncGraph, uid
+from runtime.graph_def import FunctionRef
 from runtime.ops import control
-from runtime.ops.core import convert_to_tensor, identity
+from runtime.ops.array import identity
+from runtime.ops.dispatch import graph_of
 from runtime.ops.compare import less, logical_and
 from runtime.shapes import TensorShape, as_shape
-from runtime.tensor import SymbolicTensor, Tensor
+from runtime.tensor import SymbolicTensor
 
 
 def _label(names, i, default):
@@ -34,7 +37,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, names=None):
     if pred.dtype is not dtypes.bool or pred.shape.rank not in (0, None):
         raise TypeError(f'rt.cond needs a scalar bool predicate, got {pred.dtype.name} of shape '
                         f'{pred.shape}.')
-    graph = tensor_graph([pred])
+    graph = graph_of([pred])
     with graph.name_scope(name or 'cond') as scope:
         then_graph, then_out = _trace_branch(true_fn, graph, f'{scope}_true_{uid()}', scope, names,
                                              'true_fn')
@@ -125,7 +128,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=
     """
     single = not isinstance(loop_vars, (list, tuple)) or hasattr(loop_vars, '_to_components')
     args = (loop_vars,) if single else tuple(loop_vars)
-    graph = tensor_graph(nest.flatten(args))
+    graph = graph_of(nest.flatten(args))
     if graph is None:
         return _eager_while(cond, body, loop_vars, args, single, maximum_iterations)
     with graph.name_scope(name or 'while') as scope:
@@ -263,14 +266,11 @@ def _check_body_result(args, result, single, flat, invariants, names):
         if value is None:
             raise ValueError(f'Loop variable {label} became None in the loop body; it must stay '
                              f'a tensor of dtype {entry.dtype.name}.')
-        if isinstance(value, Tensor) or hasattr(value, '_as_tensor'):
-            t = convert_to_tensor(value)
-        else:
-            try:
-                t = convert_to_tensor(value, entry.dtype)
-            except TypeError as e:
-                raise TypeError(f'Loop variable {label} enters the loop as {entry.dtype.name} but '
-                                f'the body sets it to {value!r}: {e}') from None
+        try:
+            t = convert_for_write(value, entry.dtype)
+        except TypeError as e:
+            raise TypeError(f'Loop variable {label} enters the loop as {entry.dtype.name} but '
+                            f'the body sets it to {value!r}: {e}') from None
         if t.dtype is not entry.dtype:
             raise TypeError(f'Loop variable {label} enters the loop as {entry.dtype.name} but '
                             f'has dtype {t.dtype.name} after one iteration; a loop variable must '

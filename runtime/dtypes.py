@@ -71,7 +71,7 @@ PUBLIC = (bool, int8, int16, int32, int64, uint8, float16, float32, float64, str
 _BY_NAME = {d.name: d for d in PUBLIC + (resource, variant)}
 _BY_NAME.update({'float': float32, 'double': float64, 'half': float16})
 # numpy dtype -> DType, for numeric and bool types (object arrays are strings).
-_BY_NUMPY = {d.np_dtype: d for d in PUBLIC if d is not string}
+NUMERIC_BY_NUMPY = {d.np_dtype: d for d in PUBLIC if d is not string}
 
 
 _BY_PYTHON_TYPE = {builtins.bool: bool, builtins.int: int32, builtins.float: float32,
@@ -94,10 +94,24 @@ def as_dtype(value):
 
 def from_numpy(np_dtype):
     """The DType of a numpy dtype (`<U`, `S` and object dtypes are strings)."""
-    found = _BY_NUMPY.get(np_dtype)
+    found = NUMERIC_BY_NUMPY.get(np_dtype)
     if found is not None:
         return found
     if np_dtype.kind in 'OSU':
         return string
     raise TypeError(f'numpy dtype {np_dtype} has no runtime dtype; supported: '
                     f'{", ".join(d.name for d in PUBLIC)}.')
+
+
+_OBJECT = np.dtype(object)
+
+
+def of_value(value):
+    """The dtype of a kernel's output value (object arrays and bytes are strings; other Python
+    objects, such as a TensorArray's tuple, are variants)."""
+    found = NUMERIC_BY_NUMPY.get(getattr(value, 'dtype', None))
+    if found is not None:
+        return found
+    if getattr(value, 'dtype', None) == _OBJECT or isinstance(value, bytes):
+        return string
+    return variant

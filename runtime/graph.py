@@ -9,10 +9,18 @@ stateful ops in the order the user wrote them. A `FuncGraph` is a graph with inp
 import contextlib
 import itertools
 import sys
+from dataclasses import dataclass, field
+from typing import Any
 
-from runtime import context, errors
+from runtime import context, dtypes, errors, graph_picture, nest
+from runtime.convert import to_numpy
+from runtime.executor import compile_graph
+from runtime.graph_def import graph_def, node_def
+from runtime.ops.dispatch import build
+from runtime.ops.registry import CONST, PLACEHOLDER, OpDef
+from runtime.ops.state import VAR_HANDLE
 from runtime.shapes import TensorShape, as_shape
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+from runtime.tensor import EagerTensor, SymbolicTensor
 
 _uids = itertools.count(1)
 
@@ -22,26 +30,24 @@ def uid():
     return next(_uids)
 
 
+@dataclass(slots=True, eq=False, weakref_slot=True, repr=False)
 class Operation:
     """A node: an op type from the registry, input tensors, attrs, and output tensors.
 
     `payload` holds a Python object the kernel needs but GraphDef cannot carry (a variable's
-    storage, a random generator, an output stream).
+    storage, a random generator, an output stream). `origin` is the (file, line) where the user
+    created the op.
     """
 
-    __slots__ = ('graph', 'name', 'opdef', 'inputs', 'outputs', 'control_inputs', 'attrs',
-                 'payload', 'origin', '__weakref__')
-
-    def __init__(self, graph, name, opdef, inputs, attrs, control_inputs, payload=None):
-        self.graph = graph
-        self.name = name
-        self.opdef = opdef
-        self.inputs = inputs
-        self.attrs = attrs
-        self.control_inputs = control_inputs
-        self.payload = payload
-        self.outputs = []
-        self.origin = _user_frame()
+    graph: 'Graph'
+    name: str
+    opdef: OpDef
+    inputs: list
+    attrs: dict
+    control_inputs: list
+    payload: Any = None
+    origin: tuple | None = None
+    outputs: list = field(default_factory=list)
 
     @property
     def type(self):
@@ -60,7 +66,6 @@ class Operation:
 
     @property
     def node_def(self):
-        from runtime.graph_def import node_def
         return node_def(self)
 
     def __repr__(self):
@@ -70,7 +75,7 @@ class Operation:
 def _user_frame():
     """(file, line) of the innermost caller outside the library (errors.library_paths)."""
     library = tuple(errors.library_paths)
-    frame = sys._getframe(2)
+    frame = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(library):
         frame = frame.f_back
     if frame is None:
@@ -80,7 +85,7 @@ def _user_frame():
 
 class Graph:
     def __init__(self):
-        self._ops = []
+        self.operations = []  # in creation order; add them with create_op
         self._by_name = {}
         self._names_in_use = {}
         self._name_stack = ''
@@ -92,14 +97,9 @@ class Graph:
 
     # ---- building ----------------------------------------------------------------------------
 
-    @contextlib.contextmanager
     def as_default(self):
-        graphs = context.state.graphs
-        graphs.append(self)
-        try:
-            yield self
-        finally:
-            graphs.pop()
+        """`with graph.as_default():` adds the ops created inside to this graph."""
+        return context.building(self)
 
     def unique_name(self, name, mark_as_used=True):
         """TensorFlow's naming: `name` under the current scope, `_1`, `_2`, ... on repeats."""
@@ -149,10 +149,10 @@ class Graph:
         """Add an Operation named exactly `name` (already unique) with the given outputs."""
         inputs = [self.capture(t) if t.graph is not self else t for t in inputs]
         control = [op for ops in self._control_stack for op in ops if op.graph is self]
-        op = Operation(self, name, opdef, inputs, attrs, control, payload)
+        op = Operation(self, name, opdef, inputs, attrs, control, payload, _user_frame())
         op.outputs = [SymbolicTensor(op, i, dtype, shape)
                       for i, (dtype, shape) in enumerate(output_specs)]
-        self._ops.append(op)
+        self.operations.append(op)
         self._by_name[name] = op
         self._plans.clear()
         return op
@@ -162,22 +162,27 @@ class Graph:
         if isinstance(tensor, EagerTensor):
             found = self._captures.get(id(tensor))
             if found is None:
-                from runtime.ops.core import const_node
-                found = self._captures[id(tensor)] = (
-                    tensor, const_node(self, tensor._value, tensor.dtype, 'Const'))
+                const = build(self, CONST, [], {'dtype': tensor.dtype, 'value': tensor.value},
+                              'Const')
+                found = self._captures[id(tensor)] = (tensor, const)
             return found[1]
         raise ValueError(f'Tensor {tensor.name!r} belongs to another graph and cannot be used '
                          f'here; pass it as an input instead.')
 
-    def capture_resource(self, resource):
-        """The handle tensor of a variable's storage, created once per graph."""
-        from runtime.ops.state import var_handle
-        return var_handle(self, resource)
+    def capture_resource(self, storage):
+        """The VarHandleOp of a variable's storage, created once per graph."""
+        found = self._captures.get(id(storage))
+        if found is None:
+            handle = build(self, VAR_HANDLE, [], {'dtype': storage.dtype, 'shape': storage.shape,
+                                                  'shared_name': storage.name},
+                           storage.name, payload=storage)
+            found = self._captures[id(storage)] = (storage, handle)
+        return found[1]
 
     # ---- inspection --------------------------------------------------------------------------
 
     def get_operations(self):
-        return list(self._ops)
+        return list(self.operations)
 
     def get_operation_by_name(self, name):
         try:
@@ -196,8 +201,12 @@ class Graph:
             raise KeyError(f'Operation {op_name!r} has only {len(op.outputs)} outputs.') from None
 
     def as_graph_def(self):
-        from runtime.graph_def import graph_def
         return graph_def(self)
+
+    def to_dot(self):
+        """Graphviz DOT text of this graph: op types and shapes on the nodes, If/While
+        functions as nested clusters (runtime/graph_picture.py)."""
+        return graph_picture.to_dot(self)
 
     # ---- running -----------------------------------------------------------------------------
 
@@ -207,12 +216,9 @@ class Graph:
         `fetches` is a tensor or a nested structure of tensors; `feed_dict` maps placeholders
         (tensors or their names) to values. Only needed ops run (non-strict execution).
         """
-        from runtime import nest
-        from runtime.executor import compile_graph
-        from runtime.tensor import to_numpy
         feed_dict = feed_dict or {}
         feeds = [self.get_tensor_by_name(k) if isinstance(k, str) else k for k in feed_dict]
-        values = [v._value if isinstance(v, EagerTensor) else to_numpy(v, t.dtype)
+        values = [v.value if isinstance(v, EagerTensor) else to_numpy(v, t.dtype)
                   for t, v in zip(feeds, feed_dict.values())]
         flat = [self.get_tensor_by_name(t) if isinstance(t, str) else t
                 for t in nest.flatten(fetches)]
@@ -237,17 +243,31 @@ class FuncGraph(Graph):
         self.inputs = []
         self.outputs = []
         self._resource_inputs = {}
+        # A list while the tracer lets Variables created here be initialized in this graph
+        # (from values that depend on its inputs); each such variable's storage is appended.
+        self.deferred_initializers = None
 
     @property
     def captures(self):
         """[(outer value, placeholder)] in order of capture."""
         return list(self._captures.values())
 
-    def add_input(self, dtype, shape, name):
-        from runtime.ops.core import placeholder_node
-        t = placeholder_node(self, dtype, as_shape(shape), name)
+    def add_input(self, dtype, shape, name, as_capture=False, payload=None):
+        """A Placeholder input. Regular inputs are appended to `inputs`; captures are not (they
+        come after the regular inputs, and callers append them) and take unscoped names."""
+        attrs = {'dtype': dtype, 'shape': as_shape(shape)}
+        if as_capture:
+            with self.exact_scope(''):
+                return build(self, PLACEHOLDER, [], attrs, name, payload)
+        t = build(self, PLACEHOLDER, [], attrs, name, payload)
         self.inputs.append(t)
         return t
+
+    def _add_capture(self, value, dtype, shape, name, payload):
+        """The placeholder standing for the outer `value`, recorded in `captures`."""
+        placeholder = self.add_input(dtype, shape, name, as_capture=True, payload=payload)
+        self._captures[id(value)] = (value, placeholder)
+        return placeholder
 
     def capture(self, tensor):
         found = self._captures.get(id(tensor))
@@ -262,22 +282,15 @@ class FuncGraph(Graph):
         elif outer is None and isinstance(tensor, SymbolicTensor):
             raise ValueError(f'Tensor {tensor.name!r} belongs to another graph and cannot be '
                              f'used inside {self.name!r}.')
-        name = (tensor.op.name.replace('/', '_').lower() if isinstance(tensor, SymbolicTensor)
-                else 'capture')
-        with self.exact_scope(''):
-            placeholder = self.add_input(tensor.dtype, tensor.shape, name)
-        self.inputs.pop()  # captures come after the regular inputs; callers append them
-        if isinstance(tensor, SymbolicTensor):
-            placeholder.op.payload = tensor.op.payload  # a variable handle keeps its storage
-        self._captures[id(tensor)] = (tensor, placeholder)
-        return placeholder
+        if isinstance(tensor, SymbolicTensor):  # a variable handle keeps its storage (payload)
+            return self._add_capture(tensor, tensor.dtype, tensor.shape,
+                                     tensor.op.name.replace('/', '_').lower(), tensor.op.payload)
+        return self._add_capture(tensor, tensor.dtype, tensor.shape, 'capture', None)
 
     def add_resource_input(self, storage, name):
         """A resource input for a Variable argument: reads and writes of `storage` in this graph
         go through it, so each call may pass another variable of the same dtype and shape."""
-        from runtime import dtypes
-        placeholder = self.add_input(dtypes.resource, TensorShape([]), name)
-        placeholder.op.payload = storage
+        placeholder = self.add_input(dtypes.resource, TensorShape([]), name, payload=storage)
         self._resource_inputs[id(storage)] = placeholder
         return placeholder
 
@@ -290,50 +303,13 @@ class FuncGraph(Graph):
         if self.outer_graph is not None:
             return self.capture(self.outer_graph.capture_resource(storage))
         found = self._captures.get(id(storage))
-        if found is None:
-            from runtime import dtypes
-            with self.exact_scope(''):
-                placeholder = self.add_input(dtypes.resource, TensorShape([]), storage.name)
-            self.inputs.pop()
-            placeholder.op.payload = storage
-            found = self._captures[id(storage)] = (storage, placeholder)
-        return found[1]
+        if found is not None:
+            return found[1]
+        return self._add_capture(storage, dtypes.resource, TensorShape([]), storage.name, storage)
 
     def is_stateful(self):
-        return any(op.stateful for op in self._ops)
-
-
-class FunctionRef:
-    """The value of a `func` attr: the name of a function in the library."""
-
-    __slots__ = ('name',)
-
-    def __init__(self, name):
-        self.name = name
-
-    def __eq__(self, other):
-        return isinstance(other, FunctionRef) and other.name == self.name
-
-    def __hash__(self):
-        return hash(self.name)
-
-    def __repr__(self):
-        return f'FunctionRef({self.name!r})'
+        return any(op.stateful for op in self.operations)
 
 
 def get_default_graph():
     return context.current_graph()
-
-
-def tensor_graph(values):
-    """The graph a list of values lives in: the default graph, else a symbolic input's graph."""
-    g = context.current_graph()
-    if g is not None:
-        return g
-    for v in values:
-        if isinstance(v, SymbolicTensor):
-            return v.graph
-    return None
-
-
-__all__ = ['Graph', 'FuncGraph', 'Operation', 'Tensor', 'get_default_graph']

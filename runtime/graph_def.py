@@ -5,10 +5,12 @@ The classes hold the fields under their protobuf names (`node`, `input`, `attr`,
 `google.protobuf.text_format` parses into the matching TensorFlow message. Map fields print
 sorted by key, as protobuf does.
 """
+from dataclasses import dataclass
+
 import numpy as np
 
 from runtime import dtypes
-from runtime.graph import FunctionRef
+from runtime.ops.registry import CONST
 from runtime.shapes import TensorShape
 
 
@@ -131,6 +133,13 @@ def _python_scalar(x, dtype):
     return float(x)
 
 
+@dataclass(frozen=True, slots=True)
+class FunctionRef:
+    """The value of a `func` attr: the name of a function in the library."""
+
+    name: str
+
+
 class AttrValue(_Message):
     """One attr value; `.value` is the Python value it was made from."""
 
@@ -241,7 +250,7 @@ class GraphDef(_Message):
 # ---- from graphs ---------------------------------------------------------------------------------
 
 def _attrs(op):
-    hint = op.attrs['dtype'] if op.opdef.name == 'Const' else None
+    hint = op.attrs['dtype'] if op.opdef is CONST else None
     return {k: AttrValue(v, hint if k == 'value' else None)
             for k, v in op.attrs.items() if v is not None}
 
@@ -258,7 +267,7 @@ def _graph_ref(t):
 
 def graph_def(graph):
     """The GraphDef of `graph` and every function in its library."""
-    nodes = [node_def(op) for op in graph._ops]
+    nodes = [node_def(op) for op in graph.operations]
     functions = [function_def(fg) for _, fg in sorted(graph.library.items())]
     return GraphDef(nodes, FunctionDefLibrary(functions))
 
@@ -273,7 +282,7 @@ def function_def(fg):
             return arg
         return f'{t.op.name}:{t.op.opdef.output_arg(t.value_index)}'
 
-    nodes = [node_def(op, ref) for op in fg._ops if id(op.outputs[0] if op.outputs else op)
+    nodes = [node_def(op, ref) for op in fg.operations if id(op.outputs[0] if op.outputs else op)
              not in arg_of]
     out_names = []
     used = set()

@@ -5,7 +5,8 @@ it flattens into its component tensors and is rebuilt around new ones.
 """
 
 
-def _is_namedtuple(x):
+def is_namedtuple(x):
+    """A namedtuple instance (rebuilt from its fields, not from one iterable)."""
     return isinstance(x, tuple) and hasattr(type(x), '_fields')
 
 
@@ -15,13 +16,14 @@ def is_nested(x):
 
 def _children(x):
     if isinstance(x, dict):
-        return [x[k] for k in sorted(x, key=_sort_key)]
+        return [x[k] for k in sorted(x, key=sort_key)]
     if hasattr(x, '_to_components'):
         return x._to_components()
     return list(x)
 
 
-def _sort_key(k):
+def sort_key(k):
+    """The order of a dict's keys when flattened: by type name, then by text."""
     return (type(k).__name__, str(k))
 
 
@@ -53,7 +55,7 @@ def _pack(structure, flat, i):
     if not is_nested(structure):
         return flat[i], i + 1
     if isinstance(structure, dict):
-        keys = sorted(structure, key=_sort_key)
+        keys = sorted(structure, key=sort_key)
         values = {}
         for k in keys:
             values[k], i = _pack(structure[k], flat, i)
@@ -64,7 +66,7 @@ def _pack(structure, flat, i):
         children.append(value)
     if hasattr(structure, '_from_components'):
         return structure._from_components(children), i
-    if _is_namedtuple(structure):
+    if is_namedtuple(structure):
         return type(structure)(*children), i
     return type(structure)(children), i
 
@@ -79,7 +81,7 @@ def structure_difference(a, b, path=''):
     if _kind(a) != _kind(b):
         return (f"The two structures don't have the same sequence type{_at(path)}: "
                 f'{_describe(a)} vs {_describe(b)}.')
-    if isinstance(a, dict) and sorted(a, key=_sort_key) != sorted(b, key=_sort_key):
+    if isinstance(a, dict) and sorted(a, key=sort_key) != sorted(b, key=sort_key):
         return f"The two dicts don't have the same keys{_at(path)}: {sorted(a)} vs {sorted(b)}."
     ca, cb = _children(a), _children(b)
     if len(ca) != len(cb):
@@ -95,7 +97,7 @@ def structure_difference(a, b, path=''):
 def _kind(x):
     if isinstance(x, list):
         return list
-    if isinstance(x, tuple) and not _is_namedtuple(x):
+    if isinstance(x, tuple) and not is_namedtuple(x):
         return tuple
     return type(x)
 

@@ -6,9 +6,9 @@ It is a value, as in TensorFlow 2: `write` returns a new TensorArray (keep the r
 import numpy as np
 
 from runtime import dtypes
+from runtime.convert import convert_for_write
 from runtime.ops import list_ops
-from runtime.ops.core import convert_to_tensor
-from runtime.ops.registry import apply
+from runtime.ops.dispatch import apply
 from runtime.shapes import TensorShape
 from runtime.tensor import Tensor
 
@@ -36,9 +36,7 @@ class TensorArray:
 
     def write(self, index, value, name=None):
         """A TensorArray with `value` at `index` (the receiver is unchanged)."""
-        if not isinstance(value, Tensor) and not hasattr(value, '_as_tensor'):
-            value = convert_to_tensor(value, self.dtype)
-        value = convert_to_tensor(value)
+        value = convert_for_write(value, self.dtype)
         if value.dtype is not self.dtype:
             raise TypeError(f'TensorArray of {self.dtype.name} cannot hold a '
                             f'{value.dtype.name} value; use rt.cast.')

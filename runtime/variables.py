@@ -2,10 +2,11 @@
 import numpy as np
 
 from runtime import context
+from runtime.convert import convert_for_write, convert_to_tensor
+from runtime.executor import evaluate_constant
 from runtime.ops import state
-from runtime.ops.core import convert_to_tensor
-from runtime.ops.registry import apply
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+from runtime.ops.dispatch import apply, graph_of
+from runtime.tensor import SymbolicTensor
 
 _names = {}
 
@@ -16,17 +17,6 @@ def _unique(name):
     return name if n == 0 else f'{name}_{n}'
 
 
-def _lift(tensor):
-    """The value of a graph tensor that only constants feed, computed outside the graph."""
-    from runtime.executor import evaluate_constant
-    value = evaluate_constant(tensor)
-    if value is None:
-        raise ValueError(
-            f'The initial value of a Variable must not depend on function inputs or stateful '
-            f'ops (got {tensor.name!r}). Create the variable from Python values, constants or '
-            f'eager tensors, e.g. outside the function, or pass a callable that builds its '
-            f'initial value.')
-    return value
 
 
 class Variable:
@@ -36,48 +26,69 @@ class Variable:
     in TensorFlow's `init_scope`). Assignments keep the dtype and shape.
     """
 
-    _creation_hooks = []  # tracing registers a check here (variables only on the first trace)
+    creation_hooks = []  # tracing registers a check here (variables only on the first trace)
 
     def __init__(self, initial_value, dtype=None, name=None, trainable=True):
-        for hook in Variable._creation_hooks:
+        for hook in Variable.creation_hooks:
             hook(self)
         if callable(initial_value):
             with context.init_scope():
                 initial_value = initial_value()
+        self.trainable = trainable
         if isinstance(initial_value, SymbolicTensor):
-            initial_value = _lift(initial_value)
+            # Lifted out of the graph when only constants feed it (TensorFlow's init_scope).
+            lifted = evaluate_constant(initial_value)
+            if lifted is None:
+                self._initialize_in_graph(initial_value, dtype, name)
+                return
+            initial_value = lifted
         with context.init_scope():
             value = convert_to_tensor(initial_value, dtype)
-        self.trainable = trainable
-        self._storage = state.VariableStorage(value._value, value.dtype, value.shape,
-                                              _unique(name or 'Variable'))
+        self.storage = state.VariableStorage(value.value, value.dtype, value.shape,
+                                             _unique(name or 'Variable'))
+
+    def _initialize_in_graph(self, initial_value, dtype, name):
+        """An uninitialized variable whose initial value is assigned by the graph being traced
+        (allowed on a Function's first trace: the tracer runs that graph once, then retraces)."""
+        graph = initial_value.graph
+        if getattr(graph, 'deferred_initializers', None) is None:
+            raise ValueError(
+                f'The initial value of a Variable must not depend on function inputs or stateful '
+                f'ops here (got {initial_value.name!r}); only the first trace of an ag.function '
+                f'may initialize a variable from its inputs. Create the variable from Python '
+                f'values, constants or eager tensors, or pass a callable that builds its initial '
+                f'value.')
+        value = convert_to_tensor(initial_value, dtype)
+        self.storage = state.VariableStorage(None, value.dtype, value.shape,
+                                             _unique(name or 'Variable'))
+        handle = graph.capture_resource(self.storage)
+        apply(state.ASSIGN, [handle, value], name='Initializer/AssignVariableOp')
+        graph.deferred_initializers.append(self.storage)
 
     # ---- what a tensor has ------------------------------------------------------------------
 
     @property
     def dtype(self):
-        return self._storage.dtype
+        return self.storage.dtype
 
     @property
     def shape(self):
-        return self._storage.shape
+        return self.storage.shape
 
     @property
     def name(self):
-        return f'{self._storage.name}:0'
+        return f'{self.storage.name}:0'
 
     def numpy(self):
-        return self._storage.value
+        return self.storage.value
 
     def __array__(self, dtype=None, copy=None):
-        return np.asarray(self._storage.value, dtype=dtype)
+        return np.asarray(self.storage.value, dtype=dtype)
 
     def read_value(self):
         graph = context.current_graph()
-        if graph is None:
-            return EagerTensor(self._storage.value, self._storage.dtype)
-        handle = graph.capture_resource(self._storage)
-        return apply(state.READ, [handle], {'dtype': self._storage.dtype}, name='ReadVariableOp')
+        handle = self.storage if graph is None else graph.capture_resource(self.storage)
+        return apply(state.READ, [handle], {'dtype': self.storage.dtype}, name='ReadVariableOp')
 
     value = read_value
 
@@ -87,23 +98,15 @@ class Variable:
     # ---- writes ------------------------------------------------------------------------------
 
     def _write(self, opdef, value, what):
-        if isinstance(value, Tensor) or hasattr(value, '_as_tensor'):
-            value = convert_to_tensor(value)
-        else:
-            value = convert_to_tensor(value, self.dtype)
+        value = convert_for_write(value, self.dtype)
         if value.dtype is not self.dtype:
             raise TypeError(f'Cannot {what} a {value.dtype.name} value to the {self.dtype.name} '
-                            f'variable {self._storage.name!r}; use rt.cast first.')
+                            f'variable {self.storage.name!r}; use rt.cast first.')
         if not value.shape.is_compatible_with(self.shape):
             raise ValueError(f'Cannot {what} a value of shape {value.shape} to the variable '
-                             f'{self._storage.name!r} of shape {self.shape}.')
-        graph = context.current_graph()
-        if graph is None and isinstance(value, EagerTensor):
-            kernel = opdef.kernel
-            kernel(self._storage, value._value)
-            return self
-        graph = graph or value.graph
-        handle = graph.capture_resource(self._storage)
+                             f'{self.storage.name!r} of shape {self.shape}.')
+        graph = graph_of([value])
+        handle = self.storage if graph is None else graph.capture_resource(self.storage)
         apply(opdef, [handle, value], name=opdef.name)
         return self
 
@@ -122,13 +125,13 @@ class Variable:
         return bool(self.read_value())
 
     def __float__(self):
-        return float(self._storage.value)
+        return float(self.storage.value)
 
     def __int__(self):
-        return int(self._storage.value)
+        return int(self.storage.value)
 
     def __index__(self):
-        return int(self._storage.value)
+        return int(self.storage.value)
 
     def __len__(self):
         return len(self.read_value())
@@ -138,6 +141,6 @@ class Variable:
 
     def __repr__(self):
         return (f"<rt.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
-                f'numpy={self._storage.value!r}>')
+                f'numpy={self.storage.value!r}>')
 
     __hash__ = object.__hash__

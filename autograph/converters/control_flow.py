@@ -161,10 +161,12 @@ class ControlFlowTransformer(transformer.Base):
         orelse_scope = anno.getanno(node, anno.Static.ORELSE_SCOPE)
         modified = body_scope.modified | orelse_scope.modified
         names, nouts = self._state(node, modified)
+        is_elif = len(node.orelse) == 1 and isinstance(node.orelse[0], gast.If)
         node = self.generic_visit(node)
+        hoisted = _hoist_functions(node) if is_elif else []
         state_functions, get_state, set_state = self._state_functions(names)
         if_body, else_body = self.ctx.namer.new('if_body'), self.ctx.namer.new('else_body')
-        return (state_functions
+        return (hoisted + state_functions
                 + [self._block_function(if_body, node.body, names, modified),
                    self._block_function(else_body, node.orelse, names, modified)]
                 + self._prelude(node, names)
@@ -298,3 +300,14 @@ def _walk_block(statements):
 
 def transform(node, ctx):
     return ControlFlowTransformer(ctx).visit(node)
+
+
+def _hoist_functions(node):
+    """Takes the local functions of a converted `elif` out of the `else` block, so that an
+    if/elif chain of any length makes flat code rather than functions nested as deep as the
+    chain. They mean the same one level up: the `else` block of an `elif` holds nothing else,
+    and every name they declare `nonlocal` is `nonlocal` in that block too."""
+    hoisted = [statement for statement in node.orelse if isinstance(statement, gast.FunctionDef)]
+    node.orelse = [statement for statement in node.orelse
+                   if not isinstance(statement, gast.FunctionDef)]
+    return hoisted

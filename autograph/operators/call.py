@@ -4,7 +4,6 @@ import inspect
 import sys
 import types
 import warnings
-import weakref
 
 import runtime as rt
 from autograph import api, conversion
@@ -15,7 +14,7 @@ from autograph.pyct import errors, loader
 _LEAVE_ALONE = frozenset({'runtime', 'autograph', 'numpy', 'gast'}) | frozenset(
     sys.stdlib_module_names)
 
-_converted = weakref.WeakKeyDictionary()
+_CONVERTED = '__ag_converted_function__'  # (function, its converted version), on the function
 
 
 def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
@@ -101,7 +100,11 @@ def _unconverted(function, reason):
 
 
 def _converted_function(function):
-    converted = _converted.get(function)
+    # Kept on the function itself: a WeakKeyDictionary would keep it alive through the
+    # converted function's globals. The function is stored too, to tell its own entry from one
+    # that functools.wraps copied onto a wrapper.
+    entry = function.__dict__.get(_CONVERTED)
+    converted = entry[1] if entry is not None and entry[0] is function else None
     if converted is None:
         try:
             entity = conversion.convert(function)
@@ -111,5 +114,5 @@ def _converted_function(function):
             return _unconverted(function, str(e))
         converted = loader.instantiate(entity.factory_code, function, sys.modules[__package__])
         converted.__ag_converted__ = True
-        _converted[function] = converted
+        function.__dict__[_CONVERTED] = (function, converted)
     return converted

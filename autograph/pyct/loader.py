@@ -17,6 +17,7 @@ the original, and `ag__` is bound to the operators module passed to the factory.
 import itertools
 import linecache
 import types
+import weakref
 
 from autograph.pyct import origin_info
 
@@ -46,8 +47,15 @@ def compile_factory(function_text, source_map, function_name, free_variables, na
     origin_info.register(filename, {line + offset: origin for line, origin in source_map.items()})
     module_code = compile(source, filename, 'exec', dont_inherit=True)
     outer = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))
-    return next(c for c in outer.co_consts
-                if isinstance(c, types.CodeType) and c.co_name == INNER_FACTORY)
+    inner = next(c for c in outer.co_consts
+                 if isinstance(c, types.CodeType) and c.co_name == INNER_FACTORY)
+    weakref.finalize(inner, _forget, filename)  # the source leaves with the last function
+    return inner
+
+
+def _forget(filename):
+    linecache.cache.pop(filename, None)
+    origin_info.unregister(filename)
 
 
 def instantiate(factory_code, fn, ag_module):

@@ -54,6 +54,10 @@ def register(filename, source_map):
     _source_maps[filename] = source_map
 
 
+def unregister(filename):
+    _source_maps.pop(filename, None)
+
+
 def lookup(filename, lineno):
     """The Origin of a line of a registered generated file, or None."""
     return _source_maps.get(filename, {}).get(lineno)

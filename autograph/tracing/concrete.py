@@ -9,13 +9,16 @@ import functools
 import threading
 
 from runtime import nest
+from runtime.errors import InvalidArgumentError
 from runtime.executor import compile_graph, optimized_program
 from runtime.graph import FuncGraph, uid
-from runtime.ops.core import convert_to_tensor, identity
+from runtime.convert import convert_to_tensor
+from runtime.ops.array import identity
 from runtime.shapes import TensorShape
 from runtime.tensor import EagerTensor
 from runtime.tensor_spec import TensorSpec
 from runtime.variables import Variable
+from autograph.conversion import deep_recursion
 from autograph.tracing import describe, keys
 
 _local = threading.local()  # .variable_checks: one callback per trace running in this thread
@@ -27,8 +30,8 @@ def _on_variable_created(variable):
         checks[-1](variable)
 
 
-if _on_variable_created not in Variable._creation_hooks:
-    Variable._creation_hooks.append(_on_variable_created)
+if _on_variable_created not in Variable.creation_hooks:
+    Variable.creation_hooks.append(_on_variable_created)
 
 
 class ConcreteFunction:
@@ -50,10 +53,10 @@ class ConcreteFunction:
         self._input_descriptions = input_descriptions
         self._captures = captures
         self._run = run
+        self.initialized_variables = ()  # storages this graph initializes (it runs once)
         # Python-valued parameters may be left out when calling the ConcreteFunction.
         self._traced_literals = {name: value for name, element, value in zip(
-            binder.names, key, structured_input_signature[0])
-            if element[0] in keys.LITERALS or element[0] is keys.VALUE}
+            binder.names, key, structured_input_signature[0]) if keys.is_python_value(element)}
         leaves = nest.flatten(structured_outputs)
         self._single_dtype = (structured_outputs.dtype if len(leaves) == 1 and leaves[0] is
                               structured_outputs and structured_outputs is not None else None)
@@ -69,6 +72,21 @@ class ConcreteFunction:
     @property
     def name(self):
         return self.graph.name
+
+    @property
+    def parameter_names(self):
+        """The Python function's parameter names, in order."""
+        return self._binder.names
+
+    def __reduce__(self):
+        # autograph.saved_model imports this module: imported here to break the cycle.
+        from autograph.saved_model import reduce_function
+        return reduce_function(self)
+
+    @property
+    def key(self):
+        """The cache key this graph was traced for."""
+        return self._key
 
     def optimized_program(self):
         """What runs when this function is called: the graph after the executor's optimization
@@ -87,7 +105,7 @@ class ConcreteFunction:
     def __call__(self, *args, **kwargs):
         values = self._binder.canonical(args, kwargs, fallback=self._traced_literals)
         return self._call_flat(keys.feed(self._key, values, self._binder.names,
-                                         self._binder.name))
+                                         self._binder.name, tensor_error=InvalidArgumentError))
 
     def pretty_printed_signature(self):
         """Input Parameters / Output Type / Captures, one item a line."""
@@ -110,14 +128,29 @@ def _describe_capture(value):
     return f'VariableSpec(shape={value.shape}, dtype={value.dtype!r})'
 
 
-def trace(python_callable, binder, key, values, watch_object, check_variable):
+def trace(python_callable, binder, key, values, watch_object, check_variable,
+          initialize_variables=False, jit_compile=False):
+    """See `_trace`; runs with room for deep recursion, which graph building, lowering and
+    optimizing use once per level of nested control flow (a long tensor if/elif chain)."""
+    with deep_recursion():
+        return _trace(python_callable, binder, key, values, watch_object, check_variable,
+                      initialize_variables, jit_compile)
+
+
+def _trace(python_callable, binder, key, values, watch_object, check_variable,
+           initialize_variables, jit_compile):
     """Trace `python_callable` on placeholders for the canonical `values` with cache key `key`.
 
     Shapes come from the key (which may be relaxed), names from the parameters (or a
     TensorSpec's name). `watch_object(obj)` is told about every object keyed by identity;
-    `check_variable(variable)` about every Variable created during the trace.
+    `check_variable(variable)` about every Variable created during the trace. With
+    `initialize_variables`, a Variable created from a value that depends on the inputs is
+    initialized by the graph (listed in `initialized_variables` of the result). With
+    `jit_compile`, the graph runs as native code (compiled on the first call).
     """
     fg = FuncGraph(f'__inference_{binder.name}_{uid()}')
+    if initialize_variables:
+        fg.deferred_initializers = []
     checks = _local.__dict__.setdefault('variable_checks', [])
     checks.append(check_variable)
     try:
@@ -132,40 +165,35 @@ def trace(python_callable, binder, key, values, watch_object, check_variable):
     captures = fg.captures
     fg.inputs = arg_inputs + [p for _, p in captures]
     fg.outputs = [t for t in nest.flatten(structured_outputs) if t is not None]
-    run = compile_graph(fg, [p for _, p in captures] + arg_inputs, fg.outputs)
+    run = compile_graph(fg, [p for _, p in captures] + arg_inputs, fg.outputs, jit_compile)
     if captures:
-        run = functools.partial(run, *[value._value if isinstance(value, EagerTensor) else value
+        run = functools.partial(run, *[value.value if isinstance(value, EagerTensor) else value
                                        for value, _ in captures])
     signature_args = tuple(describe.structured(element, value, name)
                            for element, value, name in zip(key, values, binder.names))
     descriptions = [describe.describe(element, value) for element, value in zip(key, values)]
-    return ConcreteFunction(fg, binder, key, (signature_args, {}), descriptions,
-                            structured_outputs, captures, run)
+    concrete = ConcreteFunction(fg, binder, key, (signature_args, {}), descriptions,
+                                structured_outputs, captures, run)
+    concrete.initialized_variables = tuple(fg.deferred_initializers or ())
+    return concrete
 
 
 def _placeholders(fg, element, value, name, watch_object):
     """The argument as the traced function sees it: placeholders for its tensors."""
-    if keys.is_tensor_leaf(element):
-        if len(element) == 3:
-            _variable_argument(fg, value._storage, name)
-            return value
-        if isinstance(value, TensorSpec) and value.name:
-            name = value.name
-        placeholder = fg.add_input(element[0], TensorShape(element[1]), name)
-        placeholder.op.attrs['_user_specified_name'] = name
-        return placeholder
-    kind, content = element
-    if kind is keys.OBJECT:
-        watch_object(value)
+    def leaf(element, value):
+        kind = type(element)
+        if kind is keys.TensorKey:
+            label = value.name if isinstance(value, TensorSpec) and value.name else name
+            placeholder = fg.add_input(element.dtype, TensorShape(element.shape), label)
+            placeholder.op.attrs['_user_specified_name'] = label
+            return placeholder
+        if kind is keys.VariableKey:
+            _variable_argument(fg, value.storage, name)
+        elif kind is keys.ObjectKey:
+            watch_object(value)
         return value
-    if kind is keys.VALUE or kind in keys.LITERALS:
-        return value
-    if issubclass(kind, dict):
-        built = {k: _placeholders(fg, child, value[k], name, watch_object) for k, child in content}
-        return kind((k, built[k]) for k in value)
-    children = [_placeholders(fg, child, item, name, watch_object)
-                for child, item in zip(content, value)]
-    return kind(*children) if nest._is_namedtuple(value) else kind(children)
+
+    return keys.rebuild(element, value, leaf)
 
 
 def _variable_argument(fg, storage, name):

@@ -6,9 +6,10 @@ a ConcreteFunction keeps no reference to the objects it was traced with.
 """
 import weakref
 
-from runtime.nest import _is_namedtuple, _sort_key
+from runtime.nest import is_namedtuple, sort_key
 from runtime.tensor_spec import TensorSpec
-from autograph.tracing.keys import LITERALS, OBJECT, VALUE, is_tensor_leaf
+from autograph.tracing.keys import (TENSOR_LEAVES, ContainerKey, ObjectKey, TensorKey,
+                                    VariableKey, rebuild)
 
 
 class WeakObject:
@@ -26,44 +27,41 @@ class WeakObject:
 
 def spec_of(element):
     """The TensorSpec of a tensor or Variable key element."""
-    return TensorSpec(element[1], element[0])
+    return TensorSpec(element.shape, element.dtype)
 
 
 def describe(element, value):
     """How the argument `value` with key `element` prints in a signature."""
-    if is_tensor_leaf(element):
-        if len(element) == 3:
-            return f'VariableSpec(shape={spec_of(element).shape}, dtype={element[0]!r})'
+    kind = type(element)
+    if kind is TensorKey:
         return repr(spec_of(element))
-    kind, content = element
-    if kind is OBJECT:
+    if kind is VariableKey:
+        return f'VariableSpec(shape={spec_of(element).shape}, dtype={element.dtype!r})'
+    if kind is ObjectKey:
         return f'Weakref[{type(value).__name__}]'
-    if kind is VALUE or kind in LITERALS:
+    if kind is not ContainerKey:
         return f'Literal[{value!r}]'
-    if issubclass(kind, dict):
+    if issubclass(element.kind, dict):
         return 'Dict[' + ', '.join(f'{k!r}: {describe(child, value[k])}'
-                                   for k, child in content) + ']'
-    children = [describe(child, item) for child, item in zip(content, value)]
-    if _is_namedtuple(value):
-        fields = ', '.join(f'{f}={c}' for f, c in zip(kind._fields, children))
-        return f'{kind.__name__}[{fields}]'
-    return f'{"List" if issubclass(kind, list) else "Tuple"}[{", ".join(children)}]'
+                                   for k, child in element.children) + ']'
+    children = [describe(child, item) for child, item in zip(element.children, value)]
+    if is_namedtuple(value):
+        fields = ', '.join(f'{f}={c}' for f, c in zip(element.kind._fields, children))
+        return f'{element.kind.__name__}[{fields}]'
+    return f'{"List" if issubclass(element.kind, list) else "Tuple"}[{", ".join(children)}]'
 
 
 def structured(element, value, name):
-    """The argument as it appears in `structured_input_signature`: TensorSpecs for tensors,
-    Python values as themselves, objects as `WeakObject`s."""
-    if is_tensor_leaf(element):
-        return TensorSpec(element[1], element[0], name)
-    kind, content = element
-    if kind is OBJECT:
-        return WeakObject(value)
-    if kind is VALUE or kind in LITERALS:
-        return value
-    if issubclass(kind, dict):
-        return kind((k, structured(child, value[k], None)) for k, child in content)
-    children = [structured(child, item, None) for child, item in zip(content, value)]
-    return kind(*children) if _is_namedtuple(value) else kind(children)
+    """The argument as it appears in `structured_input_signature`: TensorSpecs for tensors
+    (named `name` at the top level), Python values as themselves, objects as `WeakObject`s."""
+    def leaf(leaf_element, leaf_value):
+        kind = type(leaf_element)
+        if kind in TENSOR_LEAVES:
+            return TensorSpec(leaf_element.shape, leaf_element.dtype,
+                              name if leaf_element is element else None)
+        return WeakObject(leaf_value) if kind is ObjectKey else leaf_value
+
+    return rebuild(element, value, leaf)
 
 
 def describe_output(value):
@@ -72,10 +70,10 @@ def describe_output(value):
         return 'Literal[None]'
     if isinstance(value, dict):
         return 'Dict[' + ', '.join(f'{k!r}: {describe_output(value[k])}'
-                                   for k in sorted(value, key=_sort_key)) + ']'
+                                   for k in sorted(value, key=sort_key)) + ']'
     if isinstance(value, (list, tuple)):
         children = [describe_output(v) for v in value]
-        if _is_namedtuple(value):
+        if is_namedtuple(value):
             fields = ', '.join(f'{f}={c}' for f, c in zip(type(value)._fields, children))
             return f'{type(value).__name__}[{fields}]'
         return f'{"List" if isinstance(value, list) else "Tuple"}[{", ".join(children)}]'

@@ -2,11 +2,13 @@
 
 A `Function` keeps one `ConcreteFunction` (a traced graph) per cache key of its arguments
 (see `autograph.tracing.keys` and docs/tracing.md). A call binds the arguments to the
-parameters, makes the key, looks it up and runs the compiled graph; only a miss takes the
-trace lock. Traces are serialized process-wide: concurrent first calls trace once, and the
-compiler's caches and the variable-creation checks only ever see one trace at a time.
+parameters, makes the key, looks it up and runs the compiled graph; only a miss that must trace
+takes the Function's own lock, so concurrent first calls of one Function trace once while
+different Functions trace in parallel (each thread has its own stack of graphs being built).
 """
+import dataclasses
 import functools
+import inspect
 import threading
 import types
 import warnings
@@ -21,10 +23,22 @@ from runtime.nest import flatten
 from runtime.tensor_spec import TensorSpec
 
 RETRACING_THRESHOLD = 5
-_trace_lock = threading.RLock()
-_functions_tracing_code = {}  # code object -> how many Function objects have traced it
+ACCEPTED_KEYS_CACHED = 64  # keys a relaxed graph accepts are cached up to this many, then looked up
+_functions_tracing_code = weakref.WeakKeyDictionary()  # code -> Functions that traced it
+_code_counts_lock = threading.Lock()
 
 __all__ = ['function', 'Function', 'ConcreteFunction', 'RetracingWarning']
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FunctionOptions:
+    """What `ag.function(...)` was given; shared by a Function and its bound methods."""
+    python_function: object
+    input_signature: tuple
+    autograph: bool
+    reduce_retracing: bool
+    calls_through: bool  # a builtin or ufunc (no Python code to trace): called as it is
+    jit_compile: bool = False  # graphs compiled to native code (runtime/executor/native)
 
 
 class RetracingWarning(UserWarning):
@@ -32,14 +46,17 @@ class RetracingWarning(UserWarning):
 
 
 def function(func=None, *, input_signature=None, autograph=True, reduce_retracing=False,
-             jit_compile=None):
+             jit_compile=None, experimental_relax_shapes=None):
     """Make `func` a `Function` that runs as a graph: `@ag.function`, `@ag.function(...)` or
-    `ag.function(f)`. `jit_compile` is accepted for compatibility and ignored: every graph is
-    compiled to Python code by the executor."""
+    `ag.function(f)`. With `jit_compile=True` each graph is compiled to native code with numba
+    on its first call (docs/jit.md); None and False use the default executor.
+    `experimental_relax_shapes` is TensorFlow's older name of `reduce_retracing` (either being
+    true turns it on)."""
+    reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
     if func is None:
         return functools.partial(function, input_signature=input_signature, autograph=autograph,
                                  reduce_retracing=reduce_retracing, jit_compile=jit_compile)
-    return Function(func, input_signature, autograph, reduce_retracing)
+    return Function(func, input_signature, autograph, reduce_retracing, jit_compile)
 
 
 class Function:
@@ -50,23 +67,29 @@ class Function:
     """
 
     def __init__(self, python_function, input_signature=None, autograph=True,
-                 reduce_retracing=False):
+                 reduce_retracing=False, jit_compile=None):
         if not callable(python_function):
             raise TypeError(f'ag.function needs a callable, got {python_function!r}.')
-        self._python_function = python_function
-        self._input_signature = _checked_signature(input_signature, python_function)
-        self._autograph = autograph
-        self._reduce_retracing = reduce_retracing
+        options = FunctionOptions(
+            python_function, _checked_signature(input_signature, python_function), autograph,
+            reduce_retracing, calls_through=not _has_python_code(python_function),
+            jit_compile=bool(jit_compile))
         self._converted_function = None
         self._bound = {}  # id(instance) -> the Function bound to that instance
         self._method_binder = None
         name = getattr(python_function, '__name__', type(python_function).__name__)
-        self._setup(Binder(python_function, name), None, self)
+        binder = None if options.calls_through else Binder(python_function, name)
+        self._setup(options, binder, name, None, self)
 
-    def _setup(self, binder, instance_ref, owner):
+    def _setup(self, options, binder, name, instance_ref, owner):
+        """The state of a Function, the one made by `ag.function` and each bound method alike."""
+        self._options = options
+        self._python_function = options.python_function
+        self._input_signature = options.input_signature
+        self._calls_through = options.calls_through
         functools.update_wrapper(self, self._python_function, updated=())
         self._binder = binder
-        self._name = binder.name
+        self._name = name
         self._instance_ref = instance_ref
         self._owner = owner
         self._cache = {}  # key -> ConcreteFunction; also holds keys a relaxed graph accepts
@@ -74,11 +97,16 @@ class Function:
         self._watched = {}  # id(obj) -> weakref to obj, for objects in keys
         self._signature_key = None
         self._signature_concrete = None
+        self._lock = threading.RLock()  # held while tracing; see docs/tracing.md "Threads"
+        self._variables_initialized = False  # the first trace is done: no more new variables
+        self._initializing_traces = 0
+        self._pending_initializer = None  # a graph initializing variables, not run yet
+        self._counted_for_code = False
 
     # ---- calling ---------------------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
-        if config.functions_run_eagerly():
+        if self._calls_through or config.functions_run_eagerly():
             return self._callable(self._python_function)(*args, **kwargs)
         if context.state.graphs:  # called while this thread builds a graph: trace inline
             return self._callable(self._converted())(*args, **kwargs)
@@ -91,24 +119,31 @@ class Function:
         key = keys.make_key(values, feeds)
         concrete = self._cache.get(key)
         if concrete is None:
-            concrete = self._concrete_for(key, values)
+            return self._call_miss(key, values, feeds)
         return concrete._call_flat(feeds)
 
     def _call_with_signature(self, values):
         key = self._signature_key or self._make_signature_key()
         feeds = keys.feed(key, values, self._binder.names, self._name)
-        concrete = self._signature_concrete or self._trace_signature()
+        concrete = self._signature_concrete
+        if concrete is None:
+            concrete, outputs = self._trace_signature(feeds)
+            if outputs is not None:
+                return outputs
         return concrete._call_flat(feeds)
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (values, tensors or rt.TensorSpecs), traced
         if needed. With an input_signature, no arguments are needed."""
+        if self._calls_through:
+            raise TypeError(f'ag.function({self._python_function!r}) has no Python code to '
+                            f'trace, so it has no graph: it is called as it is.')
         if self._input_signature is not None:
             if args or kwargs:
                 values = self._binder.canonical(args, kwargs)
                 key = self._signature_key or self._make_signature_key()
                 keys.feed(key, values, self._binder.names, self._name, allow_specs=True)
-            return self._signature_concrete or self._trace_signature()
+            return self._signature_concrete or self._trace_signature()[0]
         values = self._binder.canonical(args, kwargs)
         key = keys.make_key(values, [], allow_specs=True)
         return self._cache.get(key) or self._concrete_for(key, values)
@@ -123,9 +158,19 @@ class Function:
     def input_signature(self):
         return self._input_signature
 
+    def concrete_functions(self):
+        """The ConcreteFunctions traced so far, in trace order (what saving keeps)."""
+        return [concrete for _, concrete, _ in self._traces]
+
+    def __reduce__(self):
+        # autograph.saved_model imports this module: imported here to break the cycle.
+        from autograph.saved_model import reduce_function
+        return reduce_function(self)
+
     def experimental_get_tracing_count(self):
-        """How many graphs this Function has traced."""
-        return len(self._traces)
+        """How many graphs this Function holds, plus the first-call graph that initialized its
+        variables from its inputs, if any (that one ran once and is gone)."""
+        return len(self._traces) + self._initializing_traces
 
     def pretty_printed_concrete_signatures(self):
         """The signature of every traced graph, in trace order, separated by blank lines."""
@@ -149,7 +194,7 @@ class Function:
             raise TypeError(f'{type(instance).__name__}.{self._name} is an ag.function method, '
                             f'which needs weak references to the instance: add "__weakref__" to '
                             f'the __slots__ of {type(instance).__name__}.')
-        if self._method_binder is None:
+        if self._method_binder is None and not self._calls_through:
             self._method_binder = Binder(self._python_function, self._name, skip_first=True)
         instance_id = id(instance)
         owner_ref = weakref.ref(self)
@@ -160,9 +205,8 @@ class Function:
                 owner._bound.pop(instance_id, None)
 
         bound = Function.__new__(Function)
-        bound.__dict__.update({name: getattr(self, name) for name in (
-            '_python_function', '_input_signature', '_autograph', '_reduce_retracing')})
-        bound._setup(self._method_binder, weakref.ref(instance, forget), self)
+        bound._setup(self._options, self._method_binder, self._name,
+                     weakref.ref(instance, forget), self)
         self._bound[instance_id] = bound
         return bound
 
@@ -181,34 +225,92 @@ class Function:
         autograph=False. Converted once and shared by the instances of a method."""
         owner = self._owner
         if owner._converted_function is None:
-            owner._converted_function = (to_graph(owner._python_function) if owner._autograph
-                                         else owner._python_function)
+            owner._converted_function = (to_graph(owner._python_function)
+                                         if owner._options.autograph else owner._python_function)
         return owner._converted_function
 
     # ---- tracing ---------------------------------------------------------------------------------
 
-    def _concrete_for(self, key, values):
-        """The graph for a cache miss: one that accepts the key, or a new trace."""
-        with _trace_lock:
-            concrete = self._cache.get(key)
-            if concrete is not None:
+    def _lookup(self, key):
+        """A traced graph that accepts `key` (one traced with `None` dims), or None. Not cached
+        per key: with reduce_retracing every new shape would otherwise add a cache entry."""
+        for traced_key, concrete, _ in self._traces:
+            if keys.accepts(traced_key, key):
                 return concrete
-            for traced_key, concrete, _ in self._traces:
-                if keys.accepts(traced_key, key):
-                    self._cache[key] = concrete
-                    return concrete
-            trace_key = key
-            if self._reduce_retracing:
-                for traced_key, _, _ in reversed(self._traces):
-                    relaxed = keys.relax(traced_key, key)
-                    if relaxed is not None:
-                        trace_key = relaxed
-                        break
-            concrete = self._trace(trace_key, values)
+        return None
+
+    def _call_miss(self, key, values, feeds):
+        """A call whose key is not cached: run a graph that accepts it, or trace one."""
+        concrete = self._lookup(key)
+        if concrete is None:
+            with self._lock:
+                concrete = self._cache.get(key) or self._lookup(key)
+                if concrete is None:
+                    concrete, outputs = self._trace_and_cache(key, values, feeds)
+                    if outputs is not None:
+                        return outputs
+        if len(self._cache) < ACCEPTED_KEYS_CACHED:
             self._cache[key] = concrete
+        return concrete._call_flat(feeds)
+
+    def _trace_and_cache(self, key, values, feeds):
+        """Trace for `key` (relaxed with reduce_retracing) and cache it; with the lock held.
+        Returns (concrete, outputs): outputs are those of the call when its graph initialized
+        variables (it ran once, here), else None."""
+        trace_key = key = keys.canonical(key)
+        if self._options.reduce_retracing:
+            for traced_key, _, _ in reversed(self._traces):
+                relaxed = keys.relax(traced_key, key)
+                if relaxed is not None:
+                    trace_key = relaxed
+                    break
+        concrete, outputs = self._trace(trace_key, values, feeds)
+        self._cache[trace_key] = concrete
+        return concrete, outputs
+
+    def _concrete_for(self, key, values):
+        """The graph for get_concrete_function: one that accepts the key, or a new trace."""
+        concrete = self._lookup(key)
+        if concrete is not None:
+            return concrete
+        with self._lock:
+            concrete = self._cache.get(key) or self._lookup(key)
+            if concrete is None:
+                concrete, _ = self._trace_and_cache(key, values, None)
             return concrete
 
-    def _trace(self, key, values):
+    def _trace(self, key, values, feeds):
+        """Trace a graph; with the lock held. A first trace may create variables whose initial
+        values depend on the inputs: its graph assigns them, so it runs once, now, on `feeds`
+        (the call being made), and the function is traced again without creating them, as in
+        TensorFlow. Returns (the graph for later calls, the outputs of that first run or None).
+
+        Without `feeds` (get_concrete_function) that graph cannot run: it is kept, the error
+        says to call the Function, and the first call it accepts runs it."""
+        pending = self._pending_initializer
+        if pending is not None and feeds is not None and keys.accepts(pending.key, key):
+            concrete = pending  # traced by get_concrete_function; the variables exist already
+        else:
+            first = not self._traces and not self._variables_initialized
+            concrete = self._trace_once(key, values, initialize_variables=first)
+            if not concrete.initialized_variables:
+                self._variables_initialized = self._variables_initialized or first
+                return concrete, None
+        if feeds is None:
+            self._pending_initializer = concrete
+            names = ', '.join(storage.name for storage in concrete.initialized_variables)
+            raise ValueError(
+                f'{self._name}() creates variables ({names}) whose initial values depend on its '
+                f'inputs, so a graph cannot be made for it before it runs: call the Function '
+                f'first (that call initializes them), or create them from values that do not '
+                f'depend on the inputs.')
+        outputs = concrete._call_flat(feeds)
+        self._pending_initializer = None
+        self._variables_initialized = True
+        self._initializing_traces += 1
+        return self._trace_once(key, values, initialize_variables=False), outputs
+
+    def _trace_once(self, key, values, initialize_variables):
         object_ids = []
 
         def watch_object(obj):
@@ -216,9 +318,11 @@ class Function:
             self._watch(obj)
 
         concrete = trace(self._callable(self._converted()), self._binder, key, values,
-                         watch_object, self._check_variable)
-        self._traces.append((key, concrete, frozenset(object_ids)))
-        self._warn_if_retracing()
+                         watch_object, self._check_variable, initialize_variables,
+                         self._options.jit_compile)
+        if not concrete.initialized_variables:
+            self._traces.append((key, concrete, frozenset(object_ids)))
+            self._warn_if_retracing()
         return concrete
 
     def _make_signature_key(self):
@@ -230,28 +334,34 @@ class Function:
                             f'input_signature gives {len(specs)} specs; give one spec per '
                             f'parameter (parameters after the specs need default values).')
         values = specs + [p.default for p in parameters[len(specs):]]
-        self._signature_key = keys.make_key(values, [], allow_specs=True)
+        self._signature_key = keys.canonical(keys.make_key(values, [], allow_specs=True))
         return self._signature_key
 
-    def _trace_signature(self):
-        with _trace_lock:
-            if self._signature_concrete is None:
-                key = self._signature_key or self._make_signature_key()
-                values = list(self._input_signature) + [
-                    p.default for p in self._binder.parameters[len(self._input_signature):]]
-                self._signature_concrete = self._trace(key, values)
-            return self._signature_concrete
+    def _trace_signature(self, feeds=None):
+        """The one graph of a Function with an input_signature, and the outputs of this call
+        when tracing it ran it (see `_trace`)."""
+        with self._lock:
+            if self._signature_concrete is not None:
+                return self._signature_concrete, None
+            key = self._signature_key or self._make_signature_key()
+            values = list(self._input_signature) + [
+                p.default for p in self._binder.parameters[len(self._input_signature):]]
+            self._signature_concrete, outputs = self._trace(key, values, feeds)
+            return self._signature_concrete, outputs
 
     def _check_variable(self, variable):
-        if self._traces:
+        if self._traces or self._variables_initialized:
             raise ValueError(
                 f'{self._name}() created a new rt.Variable while tracing graph number '
-                f'{len(self._traces) + 1}. An ag.function may create variables only on its first '
-                f'trace; they are kept and later traces (for new dtypes, shapes or Python '
-                f'values) must reuse them. Create the variable outside the function, or create it '
-                f'once and keep it, e.g. `if self.v is None: self.v = rt.Variable(...)`.')
+                f'{self.experimental_get_tracing_count() + 1}. An ag.function may create '
+                f'variables only on its first trace; they are kept and later traces (for new '
+                f'dtypes, shapes or Python values) must reuse them. Create the variable outside '
+                f'the function, or create it once and keep it, e.g. `if self.v is None: '
+                f'self.v = rt.Variable(...)`.')
 
     def _warn_if_retracing(self):
+        # stacklevel 7 is the user's call: _warn_if_retracing, _trace_once, _trace,
+        # _trace_and_cache, _call_miss, __call__.
         count = len(self._traces)
         if count == RETRACING_THRESHOLD + 1:
             warnings.warn(
@@ -261,16 +371,19 @@ class Function:
                 f'pass tensors instead), (2) passing tensors whose shapes change (use '
                 f'input_signature with None dims, or reduce_retracing=True), or (3) creating '
                 f'the Function again and again, e.g. calling ag.function(f) in a loop (create '
-                f'it once and reuse it).', RetracingWarning, stacklevel=5)
+                f'it once and reuse it).', RetracingWarning, stacklevel=7)
         code = getattr(self._python_function, '__code__', None)
-        if count == 1 and self._instance_ref is None and code is not None:
-            functions = _functions_tracing_code[code] = _functions_tracing_code.get(code, 0) + 1
+        if not self._counted_for_code and self._instance_ref is None and code is not None:
+            self._counted_for_code = True
+            with _code_counts_lock:
+                functions = _functions_tracing_code[code] = _functions_tracing_code.get(code,
+                                                                                        0) + 1
             if functions == RETRACING_THRESHOLD + 1:
                 warnings.warn(
                     f'{functions} different ag.function objects have traced {self._name}(). '
                     f'Each ag.function(f) has its own cache, so creating one in a loop traces '
                     f'every time: create the Function once and reuse it.', RetracingWarning,
-                    stacklevel=5)
+                    stacklevel=7)
 
     def _watch(self, obj):
         """Drop the graphs keyed by `obj`'s identity when it is garbage-collected."""
@@ -287,11 +400,18 @@ class Function:
         self._watched[object_id] = weakref.ref(obj, forget)
 
     def _forget_object(self, object_id):
+        """Runs from the garbage collector, in any thread, maybe while another thread traces:
+        it takes no lock (that thread might wait on this one) and edits the lists in place."""
         self._watched.pop(object_id, None)
-        dead = [concrete for _, concrete, ids in self._traces if object_id in ids]
-        self._traces = [entry for entry in self._traces if entry[1] not in dead]
+        dead = [entry for entry in self._traces if object_id in entry[2]]
+        for entry in dead:
+            try:
+                self._traces.remove(entry)
+            except ValueError:  # removed meanwhile
+                pass
+        dead_functions = [entry[1] for entry in dead]
         for key, concrete in list(self._cache.items()):
-            if concrete in dead:
+            if concrete in dead_functions:
                 self._cache.pop(key, None)
 
 
@@ -306,3 +426,15 @@ def _checked_signature(input_signature, python_function):
             raise TypeError(f'input_signature may only hold rt.TensorSpec (possibly nested in '
                             f'lists, tuples and dicts), got {leaf!r}.')
     return tuple(input_signature)
+
+
+def _has_python_code(func):
+    """Whether calling `func` runs Python code that can be traced (a function, method, partial
+    of one, or an object whose class defines `__call__` in Python); builtins such as `len`
+    and numpy ufuncs such as `np.add` have none."""
+    if isinstance(func, functools.partial):
+        return _has_python_code(func.func)
+    if inspect.isfunction(func) or inspect.ismethod(func):
+        return True
+    return not isinstance(func, type) and isinstance(getattr(type(func), '__call__', None),
+                                                     types.FunctionType)

@@ -9,22 +9,18 @@ cost on the normal path.
 """
 import itertools
 import linecache
-import operator
+import weakref
 
 import numpy as np
 
-from runtime import errors
+from runtime import dtypes, errors
 from runtime.executor import parallel
-from runtime.ops.registry import kernel_attrs
+from runtime.ops.registry import CONST, PLACEHOLDER
 
 _files = itertools.count()
-# Kernels that are Python operators are written inline (`v3 = v1 + v2`): same semantics,
-# no call. (Their numpy scalar fast path is why kernels use them; see runtime/ops/math.py.)
-_INFIX = {operator.add: '+', operator.sub: '-', operator.mul: '*', operator.truediv: '/',
-          operator.pow: '**', operator.lt: '<', operator.le: '<=', operator.gt: '>',
-          operator.ge: '>='}
 _LITERALS = (bool, int, float, str, type(None))
 _HEADER_LINES = 2  # `def run(...):` and `try:`
+_MAX_INLINE_DEPTH = 40  # branches of Ifs nested deeper run as plans of their own
 
 
 def generate(program):
@@ -47,6 +43,7 @@ def generate(program):
     ns['_code'] = ns['run'].__code__
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     run = ns['run']
+    weakref.finalize(run, linecache.cache.pop, filename, None)  # the source goes with the plan
     run.source = source
     return run
 
@@ -78,15 +75,15 @@ class _Emitter:
                 continue
             for ref, _ in node.inputs:
                 self.await_result(pending, ref, depth)
-            kind = node.opdef.name
-            if kind == 'Placeholder':
+            opdef = node.opdef
+            if opdef is PLACEHOLDER:
                 if (id(node), 0) not in names:
                     raise errors.InvalidArgumentError(
                         None, node.op, f'You must feed a value for placeholder tensor '
                                     f'{node.name!r} with dtype {node.attrs["dtype"].name} and '
                                     f'shape {node.attrs["shape"]}.')
                 continue
-            if kind == 'Const':
+            if opdef is CONST:
                 const = self.fresh('c')
                 self.ns[const] = node.attrs['value']
                 names[(id(node), 0)] = const
@@ -95,14 +92,14 @@ class _Emitter:
             outs = [self.fresh('v') for _ in node.specs]
             for i, out in enumerate(outs):
                 names[(id(node), i)] = out
-            structured = node.opdef.structured
+            control_flow = opdef.control_flow
             if id(node) in concurrent:
                 future = self.fresh('f')
                 self.emit_call(node, inputs, [future], depth, submit=True)
                 pending[id(node)] = (future, outs[0])
-            elif structured == 'if':
+            elif control_flow == 'if':
                 self.emit_if(node, inputs, outs, depth)
-            elif structured == 'while':
+            elif control_flow == 'while':
                 self.emit_while(node, inputs, outs, depth)
             else:
                 self.emit_call(node, inputs, outs, depth)
@@ -117,20 +114,21 @@ class _Emitter:
             self.line(depth, f'{out} = {future}.result()', node)
 
     def emit_call(self, node, inputs, outs, depth, submit=False):
-        symbol = _INFIX.get(node.opdef.kernel)
-        if symbol is not None and not submit and len(outs) == 1 and not kernel_attrs(node):
-            self.line(depth, f'{outs[0]} = {inputs[0]} {symbol} {inputs[1]}', node)
-            return
-        if node.opdef.kernel is operator.neg and not submit:
-            self.line(depth, f'{outs[0]} = -{inputs[0]}', node)
+        opdef = node.opdef
+        # An op with an infix form is written inline (`v3 = v1 + v2`): same semantics, no call.
+        # (The numpy scalar fast path of Python operators is why kernels use them.)
+        if opdef.infix is not None and not submit and len(outs) == 1 and \
+                not opdef.kernel_attrs(node.attrs) and \
+                all(n.specs[i][0] is not dtypes.string for n, i in node.inputs):
+            self.line(depth, f'{outs[0]} = {opdef.infix.format(*inputs)}', node)
             return
         kernel = self.fresh('k')
         args = list(inputs)
-        if node.opdef.compile_kernel is not None:
-            self.ns[kernel] = node.opdef.compile_kernel(node.attrs, node.payload)
+        if opdef.bind_kernel is not None:
+            self.ns[kernel] = opdef.bind_kernel(node.attrs, node.payload)
         else:
-            self.ns[kernel] = node.opdef.kernel
-            for key, value in kernel_attrs(node).items():
+            self.ns[kernel] = opdef.kernel
+            for key, value in opdef.kernel_attrs(node.attrs).items():
                 if type(value) in _LITERALS:
                     args.append(f'{key}={value!r}')
                 else:
@@ -154,7 +152,16 @@ class _Emitter:
             if header:
                 self.line(depth, header)
             start = len(self.lines)
-            results = self.emit(branch, inputs[1:], depth + 1)
+            if depth >= _MAX_INLINE_DEPTH:  # e.g. a long if/elif chain: Python refuses code
+                plan = self.fresh('g')      # nested 100 blocks deep, so call a plan of its own
+                self.ns[plan] = generate(branch)
+                results = [self.fresh('v') for _ in branch.outputs]
+                if results:
+                    self.line(depth + 1, f'{_targets(results)} = {plan}({", ".join(inputs[1:])})')
+                else:
+                    self.line(depth + 1, f'{plan}({", ".join(inputs[1:])})')
+            else:
+                results = self.emit(branch, inputs[1:], depth + 1)
             if outs:
                 self.line(depth + 1, f'{_targets(outs)} = {_targets(results)}')
             elif len(self.lines) == start:

@@ -7,7 +7,7 @@ changed; `str(program)` prints the optimized form, one node per line.
 """
 import numpy as np
 
-from runtime.ops.core import CONST
+from runtime.ops.registry import CONST
 
 
 class Node:
@@ -82,7 +82,7 @@ class Program:
             for i, out in enumerate(outs):
                 names[(id(node), i)] = out
             args = ', '.join(names.get((id(n), i), f'{n.name}:{i}') for n, i in node.inputs)
-            if node.type == 'Const':
+            if node.opdef is CONST:
                 args = np.array2string(np.asarray(node.attrs['value'], dtype=object), threshold=6)
             head = ', '.join(_spec(o, s) for o, s in zip(outs, node.specs)) or '_'
             lines.append(f'{pad}  {head} = {node.type}({args})')
@@ -106,13 +106,13 @@ def lower(graph, inputs, outputs):
     `inputs` become its parameters."""
     nodes = {}
     order = []
-    for op in graph._ops:
+    for op in graph.operations:
         node = Node(op, op.opdef, op.name, [(nodes[id(t.op)], t.value_index) for t in op.inputs],
                     [nodes[id(c)] for c in op.control_inputs], dict(op.attrs), op.payload,
                     op.origin, [(t.dtype, t.shape) for t in op.outputs])
-        if op.opdef.structured:
+        if op.opdef.control_flow:
             node.branches = tuple(_lower_function(graph.library[op.attrs[attr].name])
-                                  for attr in _BRANCH_ATTRS[op.opdef.structured])
+                                  for attr in _BRANCH_ATTRS[op.opdef.control_flow])
         nodes[id(op)] = node
         order.append(node)
     params = [nodes[id(t.op)] for t in inputs]

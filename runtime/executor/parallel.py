@@ -35,8 +35,8 @@ def concurrent_nodes(program):
         return set()
     nodes = program.nodes
     heavy = [i for i, node in enumerate(nodes)
-             if not node.opdef.stateful and node.opdef.structured is None and
-             node.opdef.compile_kernel is None and len(node.specs) == 1 and
+             if not node.opdef.stateful and node.opdef.control_flow is None and
+             node.opdef.bind_kernel is None and len(node.specs) == 1 and
              cost(node) >= HEAVY_FLOPS]
     if len(heavy) < 2:
         return set()

@@ -3,14 +3,31 @@ import builtins
 
 import numpy as np
 
-from runtime import dtypes, errors
-from runtime.ops.core import constant, convert_to_tensor, operands
-from runtime.ops.registry import apply, constant_value, register, same_as_input
+from runtime import context, dtypes, errors
+from runtime.convert import constant, convert_to_tensor, stack, unify_operands
+from runtime.ops.dispatch import apply, build
+from runtime.ops.infer import constant_value, same_as_input
+from runtime.ops.math import cast
+from runtime.ops.registry import IDENTITY, PLACEHOLDER, register
 from runtime.shapes import TensorShape, as_shape
 from runtime.tensor import Tensor
 
 
-def _shape_from(value):
+def placeholder(dtype, shape=None, name=None):
+    """A graph input to feed when the graph runs. Only inside `with graph.as_default():`."""
+    graph = context.current_graph()
+    if graph is None:
+        raise RuntimeError('rt.placeholder() needs a graph: use it inside '
+                           '`with rt.Graph().as_default():`.')
+    return build(graph, PLACEHOLDER, [], {'dtype': dtypes.as_dtype(dtype),
+                                          'shape': as_shape(shape)}, name or 'Placeholder')
+
+
+def identity(input, name=None):
+    return apply(IDENTITY, [convert_to_tensor(input)], name=name)
+
+
+def shape_from(value):
     """A TensorShape from a shape operand's known value (unknown dims if not known)."""
     known = constant_value(value)
     if known is not None:
@@ -20,20 +37,20 @@ def _shape_from(value):
 
 
 FILL = register('Fill', lambda dims, value: np.full(tuple(dims), value),
-                lambda inputs, attrs: [(inputs[1].dtype, _shape_from(inputs[0]))],
+                lambda inputs, attrs: [(inputs[1].dtype, shape_from(inputs[0]))],
                 inputs=('dims', 'value'), outputs=('output',),
                 type_attrs=(('T', 1), ('index_type', 0)))
-ZEROS_LIKE = register('ZerosLike', np.zeros_like, same_as_input)
-ONES_LIKE = register('OnesLike', np.ones_like, same_as_input)
+ZEROS_LIKE = register('ZerosLike', np.zeros_like, same_as_input, native='zeros_like({0})')
+ONES_LIKE = register('OnesLike', np.ones_like, same_as_input, native='ones_like({0})')
 
 
 def fill(dims, value, name=None):
     value = convert_to_tensor(value) if isinstance(value, Tensor) else value
-    value_in, dtype = operands('Fill', value)
-    return apply(FILL, [_shape_operand(dims), value_in[0]], name=name)
+    value_in, dtype = unify_operands('Fill', value)
+    return apply(FILL, [shape_operand(dims), value_in[0]], name=name)
 
 
-def _shape_operand(shape):
+def shape_operand(shape):
     if isinstance(shape, Tensor):
         return shape
     if isinstance(shape, TensorShape):
@@ -63,18 +80,13 @@ def ones(shape, dtype=dtypes.float32, name=None):
 def zeros_like(input, dtype=None, name=None):
     x = convert_to_tensor(input)
     out = apply(ZEROS_LIKE, [x], name=name)
-    return out if dtype is None else _cast(out, dtype)
+    return out if dtype is None else cast(out, dtype)
 
 
 def ones_like(input, dtype=None, name=None):
     x = convert_to_tensor(input)
     out = apply(ONES_LIKE, [x], name=name)
-    return out if dtype is None else _cast(out, dtype)
-
-
-def _cast(x, dtype):
-    from runtime.ops.math import cast
-    return cast(x, dtype)
+    return out if dtype is None else cast(out, dtype)
 
 
 def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None):
@@ -100,17 +112,17 @@ def _range_infer(inputs, attrs):
 
 
 RANGE = register('Range', _range_kernel, _range_infer, inputs=('start', 'limit', 'delta'),
-                 outputs=('output',), type_attrs=(('Tidx', 0),))
+                 outputs=('output',), type_attrs=(('Tidx', 0),), native='arange({0}, {1}, {2})')
 
 
 def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - rt.range
     """Numbers from `start` up to (not including) `limit` by `delta` (op `Range`)."""
     if limit is None:
         start, limit = 0, start
-    (start, limit, delta), out_dtype = operands('Range', start, limit, delta)
+    (start, limit, delta), out_dtype = unify_operands('Range', start, limit, delta)
     if dtype is not None and dtypes.as_dtype(dtype) is not out_dtype:
         dtype = dtypes.as_dtype(dtype)
-        start, limit, delta = (_cast(v, dtype) if isinstance(v, Tensor) else
+        start, limit, delta = (cast(v, dtype) if isinstance(v, Tensor) else
                                v.astype(dtype.np_dtype) for v in (start, limit, delta))
     return apply(RANGE, [start, limit, delta], name=name)
 
@@ -119,7 +131,7 @@ def _reshape_infer(inputs, attrs):
     x, shape = inputs
     known = constant_value(shape)
     if known is None:  # the rank is known from the shape operand's length, if at all
-        return [(x.dtype, _shape_from(shape))]
+        return [(x.dtype, shape_from(shape))]
     dims = [int(d) for d in np.ravel(known)]
     if -1 in dims:
         n = x.shape.num_elements()
@@ -142,7 +154,7 @@ def reshape(tensor, shape, name=None):
             isinstance(d, Tensor) for d in shape):
         shape = np.asarray([-1 if d is None else d for d in shape], dtype=np.int32)
     else:
-        shape = _shape_operand(shape)
+        shape = shape_operand(shape)
     return apply(RESHAPE, [x, shape], name=name)
 
 
@@ -200,37 +212,8 @@ CONCAT = register('ConcatV2', _concat_kernel, _concat_infer, inputs=('values',),
 
 
 def concat(values, axis, name=None):
-    inputs, _ = operands('ConcatV2', *values)
+    inputs, _ = unify_operands('ConcatV2', *values)
     return apply(CONCAT, inputs + [np.int32(axis)], {'N': len(inputs)}, name=name)
-
-
-def _pack_kernel(*values, axis=0, N=None):
-    return np.stack(values, axis=axis)
-
-
-def _pack_infer(inputs, attrs):
-    shape = inputs[0].shape
-    for t in inputs[1:]:
-        shape = shape.merge_with(t.shape)
-    if shape.rank is None:
-        return [(inputs[0].dtype, TensorShape(None))]
-    dims = shape.as_list()
-    axis = attrs.get('axis', 0)
-    dims.insert(axis if axis >= 0 else len(dims) + 1 + axis, len(inputs))
-    return [(inputs[0].dtype, TensorShape(dims))]
-
-
-PACK = register('Pack', _pack_kernel, _pack_infer, inputs=('values',), outputs=('output',),
-                defaults={'axis': 0})
-
-
-def stack(values, axis=0, name=None):
-    """Stack tensors of one shape along a new `axis` (op `Pack`)."""
-    inputs, _ = operands('Pack', *values)
-    attrs = {'N': len(inputs)}
-    if axis:
-        attrs['axis'] = axis
-    return apply(PACK, inputs, attrs, name=name)
 
 
 def _expand_infer(inputs, attrs):
@@ -473,6 +456,6 @@ def strided_slice(tensor, index):
 def _index_operand(values):
     if any(isinstance(v, Tensor) for v in values):
         return stack([convert_to_tensor(v, dtypes.int32) if not isinstance(v, Tensor) else
-                      (v if v.dtype is dtypes.int32 else _cast(v, dtypes.int32))
+                      (v if v.dtype is dtypes.int32 else cast(v, dtypes.int32))
                       for v in values])
     return np.asarray(values, dtype=np.int32)

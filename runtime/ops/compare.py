@@ -4,37 +4,40 @@ import operator
 import numpy as np
 
 from runtime import dtypes
-from runtime.ops.core import convert_to_tensor, operands
-from runtime.ops.registry import (apply, broadcast, broadcast_bool, broadcast_shape, register,
-                                  same_as_input)
+from runtime.convert import convert_to_tensor, unify_inputs, unify_operands
+from runtime.ops.dispatch import apply, op_function
+from runtime.ops.infer import broadcast, broadcast_bool, broadcast_shape, same_as_input
+from runtime.ops.registry import register
 from runtime.shapes import TensorShape
 
-_COMPARISONS = {  # `operator` kernels: see runtime/ops/math.py
-    'equal': ('Equal', np.equal),
-    'not_equal': ('NotEqual', np.not_equal),
-    'greater': ('Greater', operator.gt),
-    'greater_equal': ('GreaterEqual', operator.ge),
-    'less': ('Less', operator.lt),
-    'less_equal': ('LessEqual', operator.le),
+# Equal and NotEqual use numpy's functions, which compare strings (Python bytes) elementwise
+# too; `==` is the same for numeric and bool operands, which is what `infix` promises.
+_COMPARISONS = {  # public name: (TensorFlow op, kernel, infix)
+    'equal': ('Equal', np.equal, '{0} == {1}'),
+    'not_equal': ('NotEqual', np.not_equal, '{0} != {1}'),
+    'greater': ('Greater', operator.gt, '{0} > {1}'),
+    'greater_equal': ('GreaterEqual', operator.ge, '{0} >= {1}'),
+    'less': ('Less', operator.lt, '{0} < {1}'),
+    'less_equal': ('LessEqual', operator.le, '{0} <= {1}'),
 }
-OPS = {name: register(op, kernel, broadcast_bool, inputs=('x', 'y'), outputs=('z',))
-       for name, (op, kernel) in _COMPARISONS.items()}
+OPS = {name: register(op, kernel, broadcast_bool, inputs=('x', 'y'), outputs=('z',),
+                      convert_inputs=unify_inputs, infix=infix)
+       for name, (op, kernel, infix) in _COMPARISONS.items()}
 LOGICAL_AND = register('LogicalAnd', np.logical_and, broadcast, inputs=('x', 'y'),
-                       outputs=('z',), type_attrs=())
+                       outputs=('z',), type_attrs=(), native='np.logical_and({0}, {1})')
 LOGICAL_OR = register('LogicalOr', np.logical_or, broadcast, inputs=('x', 'y'), outputs=('z',),
-                      type_attrs=())
-LOGICAL_NOT = register('LogicalNot', np.logical_not, same_as_input, outputs=('y',), type_attrs=())
+                      type_attrs=(), native='np.logical_or({0}, {1})')
+LOGICAL_NOT = register('LogicalNot', np.logical_not, same_as_input, outputs=('y',), type_attrs=(),
+                       involution=True, native='np.logical_not({0})')
 
 
 def _comparison(public_name):
     opdef = OPS[public_name]
 
     def compare(x, y, name=None):
-        inputs, _ = operands(opdef.name, x, y)
-        return apply(opdef, inputs, name=name)
-    compare.__name__ = compare.__qualname__ = public_name
-    compare.__doc__ = f'Elementwise `{public_name}`, a bool tensor (op `{opdef.name}`).'
-    return compare
+        return apply(opdef, (x, y), None, name)
+    return op_function(compare, public_name,
+                       f'Elementwise `{public_name}`, a bool tensor (op `{opdef.name}`).')
 
 
 equal = _comparison('equal')
@@ -46,7 +49,7 @@ less_equal = _comparison('less_equal')
 
 
 def _bool_operands(op_name, *values):
-    inputs, dtype = operands(op_name, *values)
+    inputs, dtype = unify_operands(op_name, *values)
     if dtype is not dtypes.bool:
         raise TypeError(f'{op_name} needs bool tensors, got {dtype.name}.')
     return inputs
@@ -70,7 +73,7 @@ def _select_infer(inputs, attrs):
 
 
 SELECT = register('SelectV2', np.where, _select_infer, inputs=('condition', 't', 'e'),
-                  outputs=('output',), type_attrs=(('T', 1),))
+                  outputs=('output',), type_attrs=(('T', 1),), native='select({0}, {1}, {2})')
 WHERE = register('Where', lambda x: np.argwhere(x).astype(np.int64),
                  lambda inputs, attrs: [(dtypes.int64, TensorShape([None, inputs[0].shape.rank]))],
                  inputs=('input',), outputs=('index',))
@@ -86,5 +89,5 @@ def where(condition, x=None, y=None, name=None):
         return apply(WHERE, [condition], name=name)
     if x is None or y is None:
         raise ValueError('rt.where needs both x and y, or neither.')
-    (x, y), _ = operands('SelectV2', x, y)
+    (x, y), _ = unify_operands('SelectV2', x, y)
     return apply(SELECT, [condition, x, y], name=name)

@@ -8,13 +8,13 @@ from runtime.ops.registry import register
 
 def _if(name, stateful):
     return register(name, inputs=('cond', 'input'), outputs='output', type_attrs=(('Tcond', 0),),
-                    stateful=stateful, structured='if',
+                    stateful=stateful, control_flow='if',
                     defaults={'_lower_using_switch_merge': True})
 
 
 def _while(name, stateful):
     return register(name, inputs=('input',), outputs='output', type_attrs=(), stateful=stateful,
-                    structured='while',
+                    control_flow='while',
                     defaults={'parallel_iterations': 10, '_lower_using_switch_merge': True})
 
 

@@ -4,9 +4,13 @@ import sys
 import numpy as np
 
 from runtime import dtypes, errors
-from runtime.ops.core import convert_to_tensor
-from runtime.ops.registry import apply, no_outputs, register
-from runtime.tensor import Tensor, _format_value
+from runtime.convert import convert_to_tensor, unify_operands
+from runtime.ops import compare
+from runtime.ops.dispatch import apply, op_function
+from runtime.ops.infer import no_outputs
+from runtime.ops.reduce import reduce_all
+from runtime.ops.registry import register
+from runtime.tensor import Tensor, format_value
 
 
 def _stream(output_stream):
@@ -20,7 +24,7 @@ def _stream(output_stream):
 def _print_kernel(*values, template=(), sep=' ', end='\n', output_stream=None):
     """`template` lists the printed pieces: a str is printed as is, None takes the next input."""
     values = iter(values)
-    text = sep.join(piece if piece is not None else _format_value(next(values))
+    text = sep.join(piece if piece is not None else format_value(next(values))
                     for piece in template)
     stream = _stream(output_stream)
     stream.write(text + end)
@@ -52,7 +56,7 @@ def print(*inputs, sep=' ', end='\n', output_stream=None, name=None):  # noqa: A
 
 def _assert_kernel(condition, *data, summarize=3):
     if not np.all(condition):
-        shown = ' '.join(f'[{_format_value(d)}]' for d in data)
+        shown = ' '.join(f'[{format_value(d)}]' for d in data)
         raise errors.InvalidArgumentError(message=f'assertion failed: {shown}')
 
 
@@ -73,25 +77,16 @@ def Assert(condition, data, summarize=None, name=None):
 
 def _assert_binary(compare, symbol, public_name):
     def check(x, y, message='', summarize=None, name=None):
-        from runtime.ops.core import operands
-        from runtime.ops.reduce import reduce_all
-        (x, y), _ = operands(public_name, x, y)
+        (x, y), _ = unify_operands(public_name, x, y)
         x, y = convert_to_tensor(x), convert_to_tensor(y)
         holds = reduce_all(compare(x, y))
         data = ([message] if message else []) + [
             f'Condition x {symbol} y did not hold element-wise:', 'x =', x, 'y =', y]
         return Assert(holds, data, summarize, name=name or public_name)
-    check.__name__ = check.__qualname__ = public_name
-    check.__doc__ = (f'Raise rt.errors.InvalidArgumentError with `message` unless x {symbol} y '
-                     f'holds elementwise.')
-    return check
+    return op_function(check, public_name, f'Raise rt.errors.InvalidArgumentError with '
+                                           f'`message` unless x {symbol} y holds elementwise.')
 
 
-def _make_asserts():
-    from runtime.ops import compare
-    return (_assert_binary(compare.equal, '==', 'assert_equal'),
-            _assert_binary(compare.greater, '>', 'assert_greater'),
-            _assert_binary(compare.less, '<', 'assert_less'))
-
-
-assert_equal, assert_greater, assert_less = _make_asserts()
+assert_equal = _assert_binary(compare.equal, '==', 'assert_equal')
+assert_greater = _assert_binary(compare.greater, '>', 'assert_greater')
+assert_less = _assert_binary(compare.less, '<', 'assert_less')

@@ -3,12 +3,13 @@ import operator
 
 import numpy as np
 
-from runtime import context, dtypes, errors
-from runtime.ops.core import convert_to_tensor, operands
-from runtime.ops.registry import (apply, broadcast, broadcast_shape, register, run_kernel,
-                                  same_as_input)
+from runtime import dtypes, errors
+from runtime.convert import convert_to_tensor, unify_inputs, unify_operands
+from runtime.ops.dispatch import apply, op_function
+from runtime.ops.infer import broadcast, broadcast_shape, same_as_input
+from runtime.ops.registry import register
 from runtime.shapes import TensorShape
-from runtime.tensor import EagerTensor, Tensor
+from runtime.tensor import Tensor
 
 
 def _int_div_guard(kernel):
@@ -20,42 +21,51 @@ def _int_div_guard(kernel):
 
 
 # The `operator` functions are numpy's ufuncs for arrays and take numpy's fast scalar path for
-# numpy scalars; the code generator writes them as infix operators.
-_BINARY = {  # public name: (TensorFlow op, kernel)
-    'add': ('AddV2', operator.add),
-    'subtract': ('Sub', operator.sub),
-    'multiply': ('Mul', operator.mul),
-    'floordiv': ('FloorDiv', _int_div_guard(operator.floordiv)),
-    'mod': ('FloorMod', _int_div_guard(operator.mod)),
-    'pow': ('Pow', operator.pow),
-    'maximum': ('Maximum', np.maximum),
-    'minimum': ('Minimum', np.minimum),
+# numpy scalars; `infix` lets the code generator write them as infix operators.
+_BINARY = {  # public name: (TensorFlow op, kernel, infix, neutral)
+    'add': ('AddV2', operator.add, '{0} + {1}', (0, (0, 1))),
+    'subtract': ('Sub', operator.sub, '{0} - {1}', (0, (1,))),
+    'multiply': ('Mul', operator.mul, '{0} * {1}', (1, (0, 1))),
+    'floordiv': ('FloorDiv', _int_div_guard(operator.floordiv), None, None),
+    'mod': ('FloorMod', _int_div_guard(operator.mod), None, None),
+    'pow': ('Pow', operator.pow, '{0} ** {1}', None),
+    'maximum': ('Maximum', np.maximum, None, None),
+    'minimum': ('Minimum', np.minimum, None, None),
 }
-REAL_DIV = register('RealDiv', operator.truediv, broadcast, inputs=('x', 'y'), outputs=('z',))
-OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',))
-       for name, (op, kernel) in _BINARY.items()}
+REAL_DIV = register('RealDiv', operator.truediv, broadcast, inputs=('x', 'y'), outputs=('z',),
+                    infix='{0} / {1}', neutral=(1, (1,)))
+_NATIVE = {  # TensorFlow op: native form where the infix form does not serve (OpDef.native)
+    'FloorDiv': 'floordiv({0}, {1})', 'FloorMod': 'floormod({0}, {1})',
+    'Maximum': 'np.maximum({0}, {1})', 'Minimum': 'np.minimum({0}, {1})',
+    'Abs': 'np.abs({0})', 'Square': '{0} * {0}', 'Sign': 'np.sign({0})',
+    'Relu': 'np.maximum({0}, 0)', 'Round': 'np.rint({0})', 'Sqrt': 'np.sqrt({0})',
+    'Exp': 'np.exp({0})', 'Log': 'np.log({0})', 'Sin': 'np.sin({0})', 'Cos': 'np.cos({0})',
+    'Tanh': 'np.tanh({0})', 'Sigmoid': '1 / (1 + np.exp(-{0}))', 'Floor': 'np.floor({0})',
+    'Ceil': 'np.ceil({0})',
+}
+OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',),
+                      convert_inputs=unify_inputs, infix=infix, neutral=neutral,
+                      native=_NATIVE.get(op))
+       for name, (op, kernel, infix, neutral) in _BINARY.items()}
 
 
-def _binary_function(public_name, opdef):
+def _binary_function(public_name):
+    opdef = OPS[public_name]
+
     def binary(x, y, name=None):
-        if type(x) is EagerTensor and type(y) is EagerTensor and x.dtype is y.dtype and \
-                not context.state.graphs:
-            return run_kernel(opdef, (x._value, y._value))
-        inputs, _ = operands(opdef.name, x, y)
-        return apply(opdef, inputs, name=name)
-    binary.__name__ = binary.__qualname__ = public_name
-    binary.__doc__ = f'Elementwise {public_name} with broadcasting (op `{opdef.name}`).'
-    return binary
+        return apply(opdef, (x, y), None, name)
+    return op_function(binary, public_name,
+                       f'Elementwise {public_name} with broadcasting (op `{opdef.name}`).')
 
 
-add = _binary_function('add', OPS['add'])
-subtract = _binary_function('subtract', OPS['subtract'])
-multiply = _binary_function('multiply', OPS['multiply'])
-floordiv = _binary_function('floordiv', OPS['floordiv'])
-mod = _binary_function('mod', OPS['mod'])
-pow = _binary_function('pow', OPS['pow'])  # noqa: A001 - rt.pow, as in TensorFlow
-maximum = _binary_function('maximum', OPS['maximum'])
-minimum = _binary_function('minimum', OPS['minimum'])
+add = _binary_function('add')
+subtract = _binary_function('subtract')
+multiply = _binary_function('multiply')
+floordiv = _binary_function('floordiv')
+mod = _binary_function('mod')
+pow = _binary_function('pow')  # noqa: A001 - rt.pow, as in TensorFlow
+maximum = _binary_function('maximum')
+minimum = _binary_function('minimum')
 
 # Integer true division gives floats, as in TensorFlow (the narrow ints go to float32).
 _TRUEDIV_DTYPE = {dtypes.int8: dtypes.float32, dtypes.uint8: dtypes.float32,
@@ -65,7 +75,7 @@ _TRUEDIV_DTYPE = {dtypes.int8: dtypes.float32, dtypes.uint8: dtypes.float32,
 
 def divide(x, y, name=None):
     """`x / y` (op `RealDiv`); integer operands are cast to float first."""
-    inputs, dtype = operands('RealDiv', x, y)
+    inputs, dtype = unify_operands('RealDiv', x, y)
     target = _TRUEDIV_DTYPE.get(dtype)
     if target is not None:
         inputs = [cast(v, target) if isinstance(v, Tensor) else v.astype(target.np_dtype)
@@ -82,7 +92,7 @@ def _relu(x):
 
 
 _UNARY = {  # public name: (TensorFlow op, kernel, floats only)
-    'negative': ('Neg', operator.neg, False),
+    'negative': ('Neg', operator.neg, False),  # infix and involution: registered below
     'abs': ('Abs', np.abs, False),
     'square': ('Square', np.square, False),
     'sign': ('Sign', np.sign, False),
@@ -98,7 +108,9 @@ _UNARY = {  # public name: (TensorFlow op, kernel, floats only)
     'floor': ('Floor', np.floor, True),
     'ceil': ('Ceil', np.ceil, True),
 }
-UNARY_OPS = {name: register(op, kernel, same_as_input) for name, (op, kernel, _) in _UNARY.items()}
+UNARY_OPS = {name: register(op, kernel, same_as_input, infix='-{0}' if op == 'Neg' else None,
+                            involution=op == 'Neg', native=_NATIVE.get(op))
+             for name, (op, kernel, _) in _UNARY.items()}
 
 
 def _unary_function(public_name):
@@ -111,9 +123,7 @@ def _unary_function(public_name):
             raise TypeError(f'rt.{public_name} needs a floating-point tensor, got '
                             f'{x.dtype.name}; use rt.cast(x, rt.float32) first.')
         return apply(opdef, [x], name=name)
-    unary.__name__ = unary.__qualname__ = public_name
-    unary.__doc__ = f'Elementwise {public_name} (op `{opdef.name}`).'
-    return unary
+    return op_function(unary, public_name, f'Elementwise {public_name} (op `{opdef.name}`).')
 
 
 negative = _unary_function('negative')
@@ -134,12 +144,12 @@ ceil = _unary_function('ceil')
 
 
 CLIP = register('ClipByValue', np.clip, same_as_input,
-                inputs=('t', 'clip_value_min', 'clip_value_max'), outputs=('output',))
+                inputs=('t', 'clip_value_min', 'clip_value_max'), outputs=('output',),
+                convert_inputs=unify_inputs, native='np.minimum(np.maximum({0}, {1}), {2})')
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
-    inputs, _ = operands('ClipByValue', t, clip_value_min, clip_value_max)
-    return apply(CLIP, inputs, name=name)
+    return apply(CLIP, (t, clip_value_min, clip_value_max), name=name)
 
 
 # ---- matmul -----------------------------------------------------------------------------------
@@ -200,27 +210,33 @@ def _matmul_cost(input_specs, output_specs):
 
 MATMUL = register('MatMul', _matmul_kernel, _matmul_infer, inputs=('a', 'b'),
                   outputs=('product',), defaults={'transpose_a': False, 'transpose_b': False},
-                  cost=_matmul_cost)
+                  cost=_matmul_cost, convert_inputs=unify_inputs, infix='{0} @ {1}',
+                  native='matmul({0}, {1}, {transpose_a}, {transpose_b})')
 BATCH_MATMUL = register('BatchMatMulV2', _batch_matmul_kernel, _batch_matmul_infer,
                         inputs=('x', 'y'), outputs=('output',),
-                        defaults={'adj_x': False, 'adj_y': False}, cost=_matmul_cost)
+                        defaults={'adj_x': False, 'adj_y': False}, cost=_matmul_cost,
+                        convert_inputs=unify_inputs, infix='{0} @ {1}')
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product (op `MatMul`; `BatchMatMulV2` when an input has rank above 2)."""
-    if type(a) is EagerTensor and type(b) is EagerTensor and a.dtype is b.dtype and \
-            not (transpose_a or transpose_b or context.state.graphs) and \
-            a._value.ndim == 2 == b._value.ndim:
-        return run_kernel(MATMUL, (a._value, b._value))
-    inputs, _ = operands('MatMul', a, b)
-    ranks = [t.shape.rank if isinstance(t, Tensor) else np.ndim(t) for t in inputs]
+    try:  # the hot case: two eager matrices (only eager tensors have numpy `.value`s)
+        plain = a.value.ndim == 2 == b.value.ndim and not (transpose_a or transpose_b)
+    except AttributeError:
+        plain = False
+    if plain:
+        return apply(MATMUL, (a, b), None, name)
+    if not (isinstance(a, Tensor) and isinstance(b, Tensor)):
+        (a, b), _ = unify_operands('MatMul', a, b)
+    ranks = [a.ndim if isinstance(a, Tensor) else np.ndim(a),
+             b.ndim if isinstance(b, Tensor) else np.ndim(b)]
     if ranks[0] == 2 and ranks[1] == 2:
-        attrs = {}
-        if transpose_a:
-            attrs['transpose_a'] = True
-        if transpose_b:
-            attrs['transpose_b'] = True
-        return apply(MATMUL, inputs, attrs, name=name)
+        attrs = None
+        if transpose_a or transpose_b:
+            attrs = {'transpose_a': True} if transpose_a else {}
+            if transpose_b:
+                attrs['transpose_b'] = True
+        return apply(MATMUL, (a, b), attrs, name)
     if 1 in ranks or 0 in ranks:
         raise ValueError(f'rt.matmul needs inputs of rank 2 or more, got ranks {ranks}.')
     attrs = {}
@@ -228,7 +244,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
         attrs['adj_x'] = True
     if transpose_b:
         attrs['adj_y'] = True
-    return apply(BATCH_MATMUL, inputs, attrs, name=name)
+    return apply(BATCH_MATMUL, (a, b), attrs, name=name)
 
 
 # ---- cast -------------------------------------------------------------------------------------
@@ -239,7 +255,8 @@ def _cast_kernel(x, DstT):
 
 CAST = register('Cast', _cast_kernel,
                 lambda inputs, attrs: [(attrs['DstT'], inputs[0].shape)],
-                type_attrs=(('SrcT', 0),), defaults={'Truncate': False})
+                type_attrs=(('SrcT', 0),), defaults={'Truncate': False},
+                native='{0}')  # the native backend casts every result to its dtype
 
 
 def cast(x, dtype, name=None):

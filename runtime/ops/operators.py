@@ -8,7 +8,7 @@ from runtime.tensor import Tensor
 from runtime.variables import Variable
 
 
-def _swap(fn):
+def _reflected(fn):
     def reflected(self, other):
         return fn(other, self)
     return reflected
@@ -24,30 +24,26 @@ _COMPARE = {
 }
 
 
-def _logical(fn):
-    def logical(self, other):
-        return fn(self, other)
-    return logical
-
-
 def install(cls):
+    # The op functions are the methods themselves (functions are descriptors: `x + y` calls
+    # `add(x, y)`), which saves a call on the eager hot path.
     for name, fn in _BINARY.items():
-        setattr(cls, f'__{name}__', lambda self, other, fn=fn: fn(self, other))
-        setattr(cls, f'__r{name}__', _swap(fn))
+        setattr(cls, f'__{name}__', fn)
+        setattr(cls, f'__r{name}__', _reflected(fn))
     for name, fn in _COMPARE.items():
-        setattr(cls, f'__{name}__', lambda self, other, fn=fn: fn(self, other))
+        setattr(cls, f'__{name}__', fn)
     # `t == None` is False and `t != None` True, as in TensorFlow 2 (no None tensor exists).
     cls.__eq__ = lambda self, other: False if other is None else compare.equal(self, other)
     cls.__ne__ = lambda self, other: True if other is None else compare.not_equal(self, other)
-    cls.__and__ = _logical(compare.logical_and)
-    cls.__rand__ = _swap(compare.logical_and)
-    cls.__or__ = _logical(compare.logical_or)
-    cls.__ror__ = _swap(compare.logical_or)
-    cls.__invert__ = lambda self: compare.logical_not(self)
-    cls.__neg__ = lambda self: math.negative(self)
+    cls.__and__ = compare.logical_and
+    cls.__rand__ = _reflected(compare.logical_and)
+    cls.__or__ = compare.logical_or
+    cls.__ror__ = _reflected(compare.logical_or)
+    cls.__invert__ = compare.logical_not
+    cls.__neg__ = math.negative
     cls.__pos__ = lambda self: self
-    cls.__abs__ = lambda self: math.abs(self)
-    cls.__getitem__ = lambda self, index: array.strided_slice(self, index)
+    cls.__abs__ = math.abs
+    cls.__getitem__ = array.strided_slice
     cls.__hash__ = object.__hash__
 
 

@@ -6,9 +6,10 @@ the generators of ops created with an op-level `seed`.
 import numpy as np
 
 from runtime import dtypes
+from runtime.convert import unify_operands
+from runtime.ops.array import shape_from, shape_operand
+from runtime.ops.dispatch import apply
 from runtime.ops.registry import register
-from runtime.ops.array import _shape_from, _shape_operand
-from runtime.ops.core import operands
 
 _global = {'seed': None, 'generator': np.random.default_rng()}
 
@@ -37,57 +38,50 @@ def _normal(shape, dtype, generator):
 
 
 def _random_infer(inputs, attrs):
-    return [(attrs['dtype'], _shape_from(inputs[0]))]
+    return [(attrs['dtype'], shape_from(inputs[0]))]
 
 
 def _int_infer(inputs, attrs):
-    return [(inputs[1].dtype, _shape_from(inputs[0]))]
+    return [(inputs[1].dtype, shape_from(inputs[0]))]
 
 
 def _kernel_with_generator(kernel):
-    """A compile_kernel: the op's generator travels in its payload."""
-    def compile_kernel(attrs, generator):
+    """A bind_kernel: the op's generator travels in its payload."""
+    def bind_kernel(attrs, generator):
+        if generator is None:  # a node imported from a GraphDef: the seed attr gives it one
+            generator = _generator(attrs.get('seed2') or None)
         if 'dtype' in attrs:
             return lambda shape: kernel(shape, attrs['dtype'], generator)
         return lambda shape, minval, maxval: kernel(shape, minval, maxval, generator)
-    return compile_kernel
+    return bind_kernel
 
 
 UNIFORM = register('RandomUniform', None, _random_infer, inputs=('shape',), outputs=('output',),
                    type_attrs=(('T', 0),), defaults={'seed': 0, 'seed2': 0}, stateful=True,
-                   compile_kernel=_kernel_with_generator(_uniform))
+                   bind_kernel=_kernel_with_generator(_uniform))
 UNIFORM_INT = register('RandomUniformInt', None, _int_infer,
                        inputs=('shape', 'minval', 'maxval'), outputs=('output',),
                        type_attrs=(('T', 0), ('Tout', 1)), defaults={'seed': 0, 'seed2': 0},
-                       stateful=True, compile_kernel=_kernel_with_generator(_uniform_int))
+                       stateful=True, bind_kernel=_kernel_with_generator(_uniform_int))
 NORMAL = register('RandomStandardNormal', None, _random_infer, inputs=('shape',),
                   outputs=('output',), type_attrs=(('T', 0),), defaults={'seed': 0, 'seed2': 0},
-                  stateful=True, compile_kernel=_kernel_with_generator(_normal))
+                  stateful=True, bind_kernel=_kernel_with_generator(_normal))
 
 
 def _run(opdef, inputs, attrs, seed, name):
-    from runtime import context
-    from runtime.ops.registry import build, dtype_of_value
-    from runtime.tensor import EagerTensor
-    generator = _generator(seed)
     if seed is not None:
         attrs['seed2'] = int(seed)
-    graph = context.current_graph()
-    if graph is None:
-        kernel = opdef.compile_kernel(attrs, generator)
-        value = kernel(*[getattr(v, '_value', v) for v in inputs])
-        return EagerTensor(value, dtype_of_value(value))
-    return build(graph, opdef, inputs, attrs, name, payload=generator)
+    return apply(opdef, inputs, attrs, name, payload=_generator(seed))
 
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
     """Uniform numbers in [minval, maxval); integer dtypes need `maxval`."""
     dtype = dtypes.as_dtype(dtype)
-    shape = _shape_operand(shape)
+    shape = shape_operand(shape)
     if dtype.is_integer:
         if maxval is None:
             raise ValueError('rt.random.uniform with an integer dtype needs `maxval`.')
-        (lo, hi), _ = operands('RandomUniformInt', *_as(dtype, minval, maxval))
+        (lo, hi), _ = unify_operands('RandomUniformInt', *_as(dtype, minval, maxval))
         return _run(UNIFORM_INT, [shape, lo, hi], {}, seed, name)
     unit = _run(UNIFORM, [shape], {'dtype': dtype}, seed, name)
     maxval = 1 if maxval is None else maxval
@@ -98,7 +92,7 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     dtype = dtypes.as_dtype(dtype)
-    out = _run(NORMAL, [_shape_operand(shape)], {'dtype': dtype}, seed, name)
+    out = _run(NORMAL, [shape_operand(shape)], {'dtype': dtype}, seed, name)
     if not _is_number(stddev, 1):
         out = out * stddev
     if not _is_number(mean, 0):

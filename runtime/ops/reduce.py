@@ -2,8 +2,11 @@
 import numpy as np
 
 from runtime import dtypes
-from runtime.ops.core import convert_to_tensor
-from runtime.ops.registry import apply, constant_value, register
+from runtime.convert import convert_to_tensor
+from runtime.ops.array import range as range_, rank as rank_
+from runtime.ops.dispatch import apply, op_function
+from runtime.ops.infer import constant_value
+from runtime.ops.registry import register
 from runtime.shapes import TensorShape
 
 
@@ -11,7 +14,7 @@ def _axes(axis):
     return tuple(int(a) for a in np.ravel(axis))
 
 
-def _keep(fn):
+def _reduce_kernel(fn):
     """A numpy reduction that keeps the input dtype (integer means truncate, as TensorFlow)."""
     def kernel(input, reduction_indices, keep_dims=False):
         out = fn(input, axis=_axes(reduction_indices), keepdims=keep_dims)
@@ -33,29 +36,27 @@ def _reduce_infer(inputs, attrs):
     return [(x.dtype, TensorShape(out))]
 
 
-_REDUCTIONS = {
-    'reduce_sum': ('Sum', np.sum),
-    'reduce_mean': ('Mean', np.mean),
-    'reduce_max': ('Max', np.max),
-    'reduce_min': ('Min', np.min),
-    'reduce_prod': ('Prod', np.prod),
-    'reduce_any': ('Any', np.any),
-    'reduce_all': ('All', np.all),
+_NUMERIC = (('T', 0), ('Tidx', 1))
+_BOOL = (('Tidx', 1),)  # Any/All have no T attr in TensorFlow; they only take bools
+_REDUCTIONS = {  # public name: (TensorFlow op, numpy reduction, type attrs)
+    'reduce_sum': ('Sum', np.sum, _NUMERIC),
+    'reduce_mean': ('Mean', np.mean, _NUMERIC),
+    'reduce_max': ('Max', np.max, _NUMERIC),
+    'reduce_min': ('Min', np.min, _NUMERIC),
+    'reduce_prod': ('Prod', np.prod, _NUMERIC),
+    'reduce_any': ('Any', np.any, _BOOL),
+    'reduce_all': ('All', np.all, _BOOL),
 }
-OPS = {name: register(op, _keep(fn), _reduce_infer, inputs=('input', 'reduction_indices'),
-                      outputs=('output',), type_attrs=(('T', 0), ('Tidx', 1)),
-                      defaults={'keep_dims': False})
-       for name, (op, fn) in _REDUCTIONS.items()}
-# Any/All have no T attr in TensorFlow; they only take bools.
-for _name in ('reduce_any', 'reduce_all'):
-    OPS[_name].type_attrs = (('Tidx', 1),)
+OPS = {name: register(op, _reduce_kernel(fn), _reduce_infer,
+                      inputs=('input', 'reduction_indices'), outputs=('output',),
+                      type_attrs=type_attrs, defaults={'keep_dims': False})
+       for name, (op, fn, type_attrs) in _REDUCTIONS.items()}
 
 
 def _axis_operand(x, axis):
     if axis is None:
         rank = x.shape.rank
         if rank is None:
-            from runtime.ops.array import range as range_, rank as rank_
             return range_(0, rank_(x))
         return np.arange(rank, dtype=np.int32)
     if isinstance(axis, (int, list, tuple, np.integer, np.ndarray)):
@@ -74,10 +75,8 @@ def _reduction(public_name):
             raise TypeError(f'rt.{public_name} needs a {need} tensor, got {x.dtype.name}.')
         attrs = {'keep_dims': True} if keepdims else {}
         return apply(opdef, [x, _axis_operand(x, axis)], attrs, name=name)
-    reduce.__name__ = reduce.__qualname__ = public_name
-    reduce.__doc__ = (f'{opdef.name} over `axis` (all axes when None), keeping reduced dims '
-                      f'as 1 when `keepdims`.')
-    return reduce
+    return op_function(reduce, public_name, f'{opdef.name} over `axis` (all axes when None), '
+                                            f'keeping reduced dims as 1 when `keepdims`.')
 
 
 reduce_sum = _reduction('reduce_sum')

@@ -1,54 +1,88 @@
-"""The op registry: every op is declared once, as data, and everything else reads it.
+"""The op registry: every op is declared once, as an `OpDef`, and everything else reads it.
 
-An `OpDef` gives TensorFlow's op type name, the names of its input and output args (for naming
-converted constants like `Greater/y` and for FunctionDef's `node:out_arg:index`), the attrs that
-take their type from an input (`T`), shape/dtype inference, the numpy kernel and whether the op
-is stateful. `apply` runs the kernel at once when executing eagerly, or adds an Operation to the
-graph being built. The executor, GraphDef output and the optimizer read the same OpDefs.
+This module declares ops and does nothing else: running them is `runtime.ops.dispatch`,
+converting Python values is `runtime.convert`. It also declares the structural ops every graph
+needs (Const, Placeholder, Identity). The op modules register the rest. The executor, the
+GraphDef printer, the optimizer passes and the code generator read `OpDef` fields, never op
+names; docs/design.md lists which code reads each field.
 """
+from dataclasses import dataclass, field
+from typing import Callable
+
 import numpy as np
 
-from runtime import context, dtypes, errors
 from runtime.shapes import TensorShape
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
 REGISTRY = {}
 
 
+@dataclass(slots=True, eq=False)
 class OpDef:
-    """One op type.
+    """One op type: every fact about it.
 
+    name: TensorFlow's op type (`AddV2`).
     kernel(*input_values, **attrs) -> value, or a tuple of values when the op has several
-    outputs. It takes the op's attrs as keywords, except type attrs like `T` and `_`-prefixed
-    metadata; `defaults` are the attrs a graph node records when the caller left them out (the
-    kernel's keyword defaults are the same values).
+        outputs. It takes the op's attrs as keywords, except type attrs like `T` and
+        `_`-prefixed metadata.
     infer(inputs, attrs) -> [(dtype, shape)] for each output, from the input tensors.
-    compile_kernel(attrs, payload) -> callable(*input_values): for ops whose kernel needs the
-    node's payload (a variable's storage, a random generator); eager calls use it too.
-    structured: 'if' or 'while' for control flow, which the executor lowers to a Python
-    `if`/`while` around the code of the library functions named in the attrs.
+    inputs / outputs: TensorFlow's arg names (naming converted constants `Greater/y`, and
+        FunctionDef's `node:out_arg:index`); `outputs` as one str is one list-valued arg.
+    type_attrs: ((attr, input index), ...): attrs that take their dtype from an input (`T`).
+    defaults: the attrs a graph node records when the caller left them out (the kernel's
+        keyword defaults are the same values).
+    stateful: the op has side effects or reads state; never folded, merged or reordered.
+    bind_kernel(attrs, payload) -> callable(*input_values): for ops whose kernel needs the
+        node's payload (a variable's storage, a random generator); eager calls use it too.
+    control_flow: 'if' or 'while', which the executor lowers to a Python `if`/`while` around
+        the code of the library functions named in the attrs; None for other ops.
+    foldable: constant folding may run the kernel at optimization time (never when stateful).
     cost(input_specs, output_specs) -> estimated parallelizable work in flops (None: none or
-    unknown), from (dtype, shape) pairs; ops without one cost their output size. The executor uses it to decide what runs in parallel.
+        unknown), from (dtype, shape) pairs; the executor uses it to decide what runs in
+        parallel. None: the output size.
+    convert_inputs(op_name, inputs) -> inputs: converts the Python and numpy operands of a call
+        to the dtype of its tensor operands (`runtime.convert.unify_operands`); dispatch skips
+        it when every input is an eager tensor of one dtype (the fast path). None: callers
+        pass converted inputs.
+    infix: a Python expression over the operands, `'{0} + {1}'`, that equals the op's result
+        (numpy operator semantics, numeric and bool operands); the code generator writes it
+        inline and passes recognise ops by it.
+    neutral: (value, positions): a constant equal to `value` at one of `positions` makes the op
+        return its other operand (`x + 0`, `x * 1`).
+    involution: f(f(x)) == x (`-(-x)`).
+    gradient(op, *output_grads) -> a sequence of input gradients, one per input (None where an
+        input has none), built from public op functions so gradient graphs are ordinary graphs.
+        `op` has `.inputs`, `.outputs`, `.attrs`, `.get_attr(name)` and `.opdef` (a graph
+        Operation, or the eager tape's record of the op); an output nothing depends on gets a
+        zero gradient when another output has one. `NO_GRADIENT`: deliberately not
+        differentiable (comparisons, integer results, shapes, random numbers); None: no gradient
+        declared, which is an error when a gradient must flow through the op (docs/gradients.md).
+    native: how `jit_compile=True` writes the op in numba-compiled code, when `infix` does not
+        serve: an expression template over the operands `{0}`... and attrs `{name}`, which may
+        call numpy and the helpers of runtime/executor/native/helpers.py. None: `infix`, else
+        no native form (runtime/executor/native/lower.py lowers some ops itself).
     """
 
-    __slots__ = ('name', 'kernel', 'infer', 'inputs', 'outputs', 'type_attrs', 'defaults',
-                 'stateful', 'compile_kernel', 'structured', 'foldable', 'cost')
+    name: str
+    kernel: Callable | None = None
+    infer: Callable | None = None
+    inputs: tuple = ('x',)
+    outputs: tuple | str = ('y',)
+    type_attrs: tuple = (('T', 0),)
+    defaults: dict = field(default_factory=dict)
+    stateful: bool = False
+    bind_kernel: Callable | None = None
+    control_flow: str | None = None
+    foldable: bool = True
+    cost: Callable | None = None
+    convert_inputs: Callable | None = None
+    infix: str | None = None
+    neutral: tuple | None = None
+    involution: bool = False
+    gradient: Callable | None = None
+    native: str | None = None
 
-    def __init__(self, name, kernel=None, infer=None, *, inputs=('x',), outputs=('y',),
-                 type_attrs=(('T', 0),), defaults=None, stateful=False, compile_kernel=None,
-                 structured=None, foldable=True, cost=None):
-        self.name = name
-        self.cost = cost
-        self.structured = structured
-        self.defaults = defaults or {}
-        self.kernel = kernel
-        self.infer = infer
-        self.inputs = inputs
-        self.outputs = outputs
-        self.type_attrs = type_attrs
-        self.stateful = stateful
-        self.compile_kernel = compile_kernel
-        self.foldable = foldable and not stateful
+    def __post_init__(self):
+        self.foldable = self.foldable and not self.stateful
 
     def input_name(self, i):
         return self.inputs[i] if i < len(self.inputs) else f'{self.inputs[-1]}_{i}'
@@ -59,158 +93,43 @@ class OpDef:
             return f'{self.outputs}:{index}'
         return f'{self.outputs[index]}:0'
 
+    def kernel_attrs(self, attrs):
+        """The attrs of a node the kernel takes as keywords (those that differ from the
+        defaults; not type attrs, not `_`-prefixed metadata)."""
+        skip = {name for name, _ in self.type_attrs}
+        defaults = self.defaults
+        return {k: v for k, v in attrs.items()
+                if k not in skip and not k.startswith('_') and
+                not (k in defaults and defaults[k] == v)}
+
     def __repr__(self):
         return f'OpDef({self.name})'
 
 
-def register(name, kernel=None, infer=None, **kwargs):
+def NO_GRADIENT(op, *output_grads):
+    """The `gradient` of an op that is deliberately not differentiable: no input gets one."""
+    return [None] * len(op.inputs)
+
+
+def register(name, kernel=None, infer=None, **fields):
+    """Declare op `name` (see `OpDef` for the fields) and return its OpDef."""
     if name in REGISTRY:
         raise ValueError(f'Op {name!r} is registered twice.')
-    opdef = REGISTRY[name] = OpDef(name, kernel, infer, **kwargs)
+    opdef = REGISTRY[name] = OpDef(name, kernel, infer, **fields)
     return opdef
 
 
-def apply(opdef, inputs, attrs=None, name=None, payload=None):
-    """Run `opdef` on `inputs` eagerly, or add it to the graph being built.
+# ---- the structural ops ---------------------------------------------------------------------
 
-    `inputs` are Tensors or numpy values already of the right dtype (the op functions convert
-    Python operands first). Returns the output tensor, a list of them, or, for an op without
-    outputs, None eagerly and the Operation in a graph.
-    """
-    graphs = context.state.graphs
-    graph = graphs[-1] if graphs else None
-    if graph is None:
-        for t in inputs:
-            if type(t) is SymbolicTensor:
-                graph = t.op.graph
-                break
-        else:
-            return _run_eager(opdef, inputs, attrs)
-    return build(graph, opdef, inputs, attrs or {}, name, payload)
-
-
-def _run_eager(opdef, inputs, attrs):
-    values = [t._value if type(t) is EagerTensor else t for t in inputs]
-    return run_kernel(opdef, values, attrs)
-
-
-def run_kernel(opdef, values, attrs=None):
-    """Run `opdef`'s kernel on numpy values now and wrap the results as eager tensors."""
-    try:
-        out = opdef.kernel(*values, **attrs) if attrs else opdef.kernel(*values)
-    except errors.OpError as e:
-        if not e.message.endswith(']'):
-            e.args = (e.message + f' [Op:{opdef.name}]',)
-        raise
-    except (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError) as e:
-        raise errors.InvalidArgumentError(None, None, f'{e} [Op:{opdef.name}]') from e
-    n = len(opdef.outputs)
-    if n == 1:
-        return EagerTensor(out, dtype_of_value(out))
-    if n == 0:
-        return None
-    return [EagerTensor(v, dtype_of_value(v)) for v in out]
-
-
-_BY_NUMPY = dtypes._BY_NUMPY
-_OBJECT = np.dtype(object)
-
-
-def dtype_of_value(value):
-    """The runtime dtype of a kernel's output (object arrays are strings, Python lists variants)."""
-    dt = getattr(value, 'dtype', None)
-    found = _BY_NUMPY.get(dt)
-    if found is not None:
-        return found
-    return dtypes.string if dt == _OBJECT or isinstance(value, bytes) else dtypes.variant
-
-
-def build(graph, opdef, inputs, attrs, name=None, payload=None, output_specs=None):
-    """Add an Operation; Python/numpy inputs become Const nodes named `<op>/<arg>`."""
-    scope = graph.unique_name(name or opdef.name)
-    tensors = []
-    for i, t in enumerate(inputs):
-        if not isinstance(t, Tensor):
-            from runtime.ops.core import const_node
-            with graph.exact_scope(scope):
-                t = const_node(graph, t, dtype_of_value(t), opdef.input_name(i))
-        tensors.append(t)
-    all_attrs = {**opdef.defaults, **attrs}
-    for attr, index in opdef.type_attrs:
-        all_attrs[attr] = tensors[index].dtype
-    if output_specs is None:
-        try:
-            output_specs = opdef.infer(tensors, attrs)
-        except (ValueError, TypeError) as e:
-            raise type(e)(f'{e} (while adding {opdef.name} op {scope!r} with input shapes '
-                          f'{[str(t.shape) for t in tensors]})') from None
-    op = graph.create_op(opdef, tensors, all_attrs, scope, output_specs, payload)
-    if len(op.outputs) == 1 and not isinstance(opdef.outputs, str):
-        return op.outputs[0]
-    if not op.outputs:
-        return op
-    return list(op.outputs)
-
-
-def constant_value(t):
-    """The value of `t` if it is known without running anything (eager or a Const), else None."""
-    if type(t) is EagerTensor:
-        return t._value
-    if type(t) is SymbolicTensor:
-        op = t.op
-        if op.opdef.name == 'Const':
-            return op.attrs['value']
-        return None
-    if isinstance(t, (np.ndarray, np.generic)):
-        return t
-    return None
-
-
-# ---- shape inference helpers shared by the op modules -----------------------------------------
-
-def broadcast_shape(a, b):
-    """numpy broadcasting on partial shapes; ValueError naming both shapes if incompatible."""
-    if a.rank is None or b.rank is None:
-        return TensorShape(None)
-    da, db = a.as_list(), b.as_list()
-    n = max(len(da), len(db))
-    da = [1] * (n - len(da)) + da
-    db = [1] * (n - len(db)) + db
-    out = []
-    for x, y in zip(da, db):
-        if x == 1:
-            out.append(y)
-        elif y == 1:
-            out.append(x)
-        elif x is None:
-            out.append(y)
-        elif y is None or x == y:
-            out.append(x)
-        else:
-            raise ValueError(f'Shapes {a} and {b} are incompatible for broadcasting')
-    return TensorShape(out)
-
-
-def same_as_input(inputs, attrs):
+def _same_as_input(inputs, attrs):
     return [(inputs[0].dtype, inputs[0].shape)]
 
 
-def kernel_attrs(op):
-    """The attrs the kernel of `op` takes as keywords (those that differ from the defaults)."""
-    opdef = op.opdef
-    skip = {name for name, _ in opdef.type_attrs}
-    return {k: v for k, v in op.attrs.items()
-            if k not in skip and not k.startswith('_') and
-            not (k in opdef.defaults and opdef.defaults[k] == v)}
-
-
-def broadcast(inputs, attrs):
-    return [(inputs[0].dtype, broadcast_shape(inputs[0].shape, inputs[1].shape))]
-
-
-def broadcast_bool(inputs, attrs):
-    return [(dtypes.bool, broadcast_shape(inputs[0].shape, inputs[1].shape))]
-
-
-def no_outputs(inputs, attrs):
-    return []
+CONST = register('Const', infer=lambda inputs, attrs: [(attrs['dtype'], TensorShape(
+    np.shape(attrs['value'])))], inputs=(), outputs=('output',), type_attrs=(),
+    gradient=NO_GRADIENT)
+PLACEHOLDER = register('Placeholder', infer=lambda inputs, attrs: [(attrs['dtype'],
+                       attrs['shape'])], inputs=(), outputs=('output',), type_attrs=(),
+                       gradient=NO_GRADIENT)
+IDENTITY = register('Identity', lambda x: x, _same_as_input, inputs=('input',),
+                    outputs=('output',), gradient=lambda op, grad: [grad], native='{0}')

@@ -1,19 +1,21 @@
 """Variable ops: a handle to a variable's storage, and reads and writes through it."""
+from dataclasses import dataclass
+from typing import Any
+
 from runtime import dtypes
-from runtime.ops.registry import build, no_outputs, register
+from runtime.ops.infer import no_outputs
+from runtime.ops.registry import register
 from runtime.shapes import TensorShape
 
 
+@dataclass(slots=True, eq=False, weakref_slot=True)
 class VariableStorage:
     """The mutable cell behind an `rt.Variable`: its current numpy value."""
 
-    __slots__ = ('value', 'dtype', 'shape', 'name', '__weakref__')
-
-    def __init__(self, value, dtype, shape, name):
-        self.value = value
-        self.dtype = dtype
-        self.shape = shape
-        self.name = name
+    value: Any
+    dtype: dtypes.DType
+    shape: TensorShape
+    name: str
 
 
 def _handle_kernel(attrs, storage):
@@ -43,7 +45,7 @@ def _read_infer(inputs, attrs):
 
 VAR_HANDLE = register('VarHandleOp', None,
                       lambda inputs, attrs: [(dtypes.resource, TensorShape([]))], inputs=(),
-                      outputs=('resource',), type_attrs=(), compile_kernel=_handle_kernel,
+                      outputs=('resource',), type_attrs=(), bind_kernel=_handle_kernel,
                       foldable=False)
 READ = register('ReadVariableOp', _read, _read_infer, inputs=('resource',), outputs=('value',),
                 type_attrs=(), stateful=True)
@@ -56,13 +58,3 @@ ASSIGN_SUB = register('AssignSubVariableOp', _assign_sub, no_outputs,
                       inputs=('resource', 'value'), outputs=(), type_attrs=(('dtype', 1),),
                       stateful=True)
 
-
-def var_handle(graph, storage):
-    """The VarHandleOp of `storage` in a plain graph, one per graph."""
-    found = graph._captures.get(id(storage))
-    if found is None:
-        handle = build(graph, VAR_HANDLE, [], {'dtype': storage.dtype, 'shape': storage.shape,
-                                               'shared_name': storage.name},
-                       storage.name, payload=storage)
-        found = graph._captures[id(storage)] = (storage, handle)
-    return found[1]

@@ -74,15 +74,22 @@ def test_a_concrete_function_is_called_with_tensors_checked_against_its_signatur
     assert concrete(rt.constant([1.0, 2.0])).numpy().tolist() == [2.0, 4.0]
     assert concrete(rt.constant([1.0]), 2.0).numpy().tolist() == [2.0]
     assert concrete([3.0]).numpy().tolist() == [6.0]
-    with pytest.raises(TypeError, match=r"scale\(\): argument 'x' has dtype int32, but "
-                                        r"TensorSpec\(shape=\(None,\), dtype=rt\.float32, "
-                                        r"name=None\) is expected"):
+    # TensorFlow's types: a tensor of another dtype or shape is InvalidArgumentError, another
+    # Python value is TypeError; each message names the argument, the spec and what was given.
+    with pytest.raises(rt.errors.InvalidArgumentError,
+                       match=r"scale\(\): argument 'x' has dtype int32, but "
+                             r"TensorSpec\(shape=\(None,\), dtype=rt\.float32, name=None\) is "
+                             r"expected"):
         concrete(rt.constant([1, 2]))
-    with pytest.raises(ValueError, match=r"argument 'x' has shape \(\)"):
+    with pytest.raises(rt.errors.InvalidArgumentError,
+                       match=r"argument 'x' has shape \(\), which does not match "
+                             r"TensorSpec\(shape=\(None,\)"):
         concrete(rt.constant(1.0))
-    with pytest.raises(ValueError, match=r"argument 'factor' is 3.0, but this graph was traced "
-                                         r"for 2.0"):
+    with pytest.raises(TypeError, match=r"argument 'factor' is 3.0, but this graph was traced "
+                                        r"for 2.0"):
         concrete(rt.constant([1.0]), 3.0)
+    with pytest.raises(TypeError, match=r"scale\(\): too many positional arguments"):
+        concrete(rt.constant([1.0]), 2.0, 1)
     assert scale.experimental_get_tracing_count() == 1
 
 
@@ -102,7 +109,7 @@ def test_captures_are_listed_in_the_signature():
         'Output Type:\n'
         '  TensorSpec(shape=(2,), dtype=rt.float32, name=None)\n'
         'Captures:\n'
-        f'  {counter._storage.name}: VariableSpec(shape=(), dtype=rt.int32)\n'
+        f'  {counter.storage.name}: VariableSpec(shape=(), dtype=rt.int32)\n'
         '  capture: TensorSpec(shape=(2,), dtype=rt.float32, name=None)')
     assert len(concrete.graph.inputs) == 3
 

@@ -150,8 +150,8 @@ def test_predict_with_an_input_signature_traces_one_graph():
     with pytest.raises(TypeError, match=r"'step_oh'.*int32.*TensorSpec\(shape=\(None,\), "
                                         r"dtype=rt\.int64, name=None\)"):
         predict(images, rt.constant([1, 2]))
-    with pytest.raises(ValueError, match=r"'image_array'.*\(2, 4, 4, 1\).*"
-                                         r"TensorSpec\(shape=\(None, None, None, 3\)"):
+    with pytest.raises(TypeError, match=r"'image_array'.*\(2, 4, 4, 1\).*"
+                                        r"TensorSpec\(shape=\(None, None, None, 3\)"):
         predict(rt.ones([2, 4, 4, 1]), steps)
     assert predict.experimental_get_tracing_count() == 1
 

@@ -2,6 +2,7 @@
 import numpy as np
 
 from runtime.dtypes import DType
+from runtime.ops.registry import CONST, PLACEHOLDER
 
 _MAX_CONST_BYTES = 4096  # larger constants are not compared byte by byte
 
@@ -33,13 +34,13 @@ def _resolve(subst, ref):
 
 def _key(node):
     opdef = node.opdef
-    if opdef.stateful or node.payload is not None or opdef.name == 'Placeholder' or node.control:
+    if opdef.stateful or node.payload is not None or opdef is PLACEHOLDER or node.control:
         return None
-    if opdef.name == 'Const':
+    if opdef is CONST:
         value = np.asarray(node.attrs['value'])
         if value.dtype == object or value.nbytes > _MAX_CONST_BYTES:
             return None
-        return ('Const', node.attrs['dtype'].name, value.shape, value.tobytes())
+        return (CONST, node.attrs['dtype'].name, value.shape, value.tobytes())
     try:
         attrs = tuple(sorted((k, _freeze(v)) for k, v in node.attrs.items()))
         hash(attrs)

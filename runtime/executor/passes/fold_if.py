@@ -1,4 +1,5 @@
 """Folding an If whose predicate is a constant: the chosen branch's nodes replace it."""
+from runtime.ops.registry import CONST
 
 
 def fold_if(program):
@@ -7,7 +8,7 @@ def fold_if(program):
     for node in program.nodes:
         node.inputs = [subst.get((id(n), i), (n, i)) for n, i in node.inputs]
         pred, _ = node.inputs[0] if node.inputs else (None, None)
-        if node.opdef.structured != 'if' or pred.type != 'Const':
+        if node.opdef.control_flow != 'if' or pred.opdef is not CONST:
             nodes.append(node)
             continue
         inlined = node.branches[0 if pred.attrs['value'] else 1]

@@ -14,19 +14,20 @@ from runtime.executor.ir import Node
 from runtime.executor.passes.fold_constants import fold_constants
 from runtime.executor.passes.prune import prune, reachable
 from runtime.executor.passes.simplify import simplify
+from runtime.ops.registry import CONST
 
 
 def loops(program):
     subst = {}
     for node in program.nodes:
         node.inputs = [subst.get((id(n), i), (n, i)) for n, i in node.inputs]
-        if node.opdef.structured == 'while':
+        if node.opdef.control_flow == 'while':
             _propagate_invariants(node, subst)
     program.substitute(subst)
     used = {(id(n), i) for node in program.nodes for n, i in node.inputs}
     used.update((id(n), i) for n, i in program.outputs)
     for node in program.nodes:
-        if node.opdef.structured == 'while':
+        if node.opdef.control_flow == 'while':
             _drop_dead_variables(program, node, used)
             counted = _counted_form(node)
             if counted is not None:
@@ -41,14 +42,15 @@ def _counted_form(node):
     cond, body = node.branches
     (test, _), = cond.outputs
     params = {id(p): k for k, p in enumerate(cond.params)}
-    if test.type != 'Less' or test.inputs[0][1] != 0 or id(test.inputs[0][0]) not in params:
+    if test.opdef.infix != '{0} < {1}' or test.inputs[0][1] != 0 or \
+            id(test.inputs[0][0]) not in params:
         return None
     k = params[id(test.inputs[0][0])]
     bound = test.inputs[1][0]
     if id(bound) in params and body.outputs[params[id(bound)]] == \
             (body.params[params[id(bound)]], 0):
         limit = ('param', params[id(bound)])
-    elif bound.type == 'Const':
+    elif bound.opdef is CONST:
         limit = ('const', bound.attrs['value'])
     else:
         return None
@@ -56,8 +58,8 @@ def _counted_form(node):
         return None
     increment, index = body.outputs[k]
     dtype = node.specs[k][0]
-    if increment.type != 'AddV2' or index != 0 or not dtype.is_integer or \
-            increment.inputs[0] != (body.params[k], 0) or increment.inputs[1][0].type != 'Const':
+    if increment.opdef.infix != '{0} + {1}' or index != 0 or not dtype.is_integer or \
+            increment.inputs[0] != (body.params[k], 0) or increment.inputs[1][0].opdef is not CONST:
         return None
     step = increment.inputs[1][0].attrs['value']
     if step.ndim != 0 or step <= 0:
@@ -73,7 +75,7 @@ def _propagate_invariants(node, subst):
         if body.outputs[k] != (body.params[k], 0):
             continue
         subst[(id(node), k)] = (source, index)
-        if source.type != 'Const':
+        if source.opdef is not CONST:
             continue
         for sub in (cond, body):
             const = Node(source.op, source.opdef, source.name, [], [], dict(source.attrs), None,

@@ -1,32 +1,28 @@
 """Arithmetic simplification: `x*1`, `x/1`, `x+0`, `x-0`, `-(-x)` and Identity become `x`.
 
-A rewrite happens only when `x` already has the node's dtype and shape, so broadcasting
-against the constant could not have changed the result's shape.
+The identities are `OpDef` fields: `neutral` (a constant operand that gives back the other one)
+and `involution` (f(f(x)) == x). A rewrite happens only when `x` already has the node's dtype
+and shape, so broadcasting against the constant could not have changed the result's shape.
 """
 import numpy as np
 
-_NEUTRAL = {  # op: (neutral value, operand positions the constant may take)
-    'AddV2': (0, (0, 1)),
-    'Sub': (0, (1,)),
-    'Mul': (1, (0, 1)),
-    'RealDiv': (1, (1,)),
-}
+from runtime.ops.registry import CONST, IDENTITY
 
 
 def simplify(program):
     subst = {}
     for node in program.nodes:
         node.inputs = [subst.get((id(n), i), (n, i)) for n, i in node.inputs]
-        kind = node.type
+        opdef = node.opdef
         replacement = None
-        if kind == 'Identity' and not node.control:
+        if opdef is IDENTITY and not node.control:
             replacement = node.inputs[0]
-        elif kind == 'Neg':
+        elif opdef.involution:
             source, _ = node.inputs[0]
-            if source.type == 'Neg':
+            if source.opdef is opdef:
                 replacement = source.inputs[0]
-        elif kind in _NEUTRAL:
-            replacement = _neutral_operand(node, *_NEUTRAL[kind])
+        elif opdef.neutral is not None:
+            replacement = _neutral_operand(node, *opdef.neutral)
         if replacement is not None:
             subst[(id(node), 0)] = replacement
     program.substitute(subst)
@@ -36,7 +32,7 @@ def simplify(program):
 def _neutral_operand(node, neutral, positions):
     for pos in positions:
         const, _ = node.inputs[pos]
-        if const.type != 'Const':
+        if const.opdef is not CONST:
             continue
         value = np.asarray(const.attrs['value'])
         if value.dtype == object or not np.all(value == neutral):

@@ -1,0 +1,138 @@
+"""`apply`: the one way an op runs, eagerly or into the graph being built.
+
+Every public op function, `rt.Variable`'s reads and writes and the random ops end in `apply`.
+Eagerly it runs the op's kernel (or the kernel `bind_kernel` makes from the payload) on numpy
+values now, turns kernel failures into `rt.errors.InvalidArgumentError` naming the op, and wraps
+the results as eager tensors. While a graph is being built (or an input is symbolic) it adds an
+Operation instead. Gradient tapes will record ops here, and only here.
+"""
+from runtime import context, dtypes, errors
+from runtime.ops.registry import CONST
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+
+_state = context.state
+_building_graphs = context.building_graphs
+_active_tapes = context.active_tapes
+_dtype_of = dtypes.of_value
+_by_numpy = dtypes.NUMERIC_BY_NUMPY.get
+
+
+def apply(opdef, inputs, attrs=None, name=None, payload=None):
+    """Run `opdef` on `inputs` eagerly, or add it to the graph being built.
+
+    `inputs` are Tensors or numpy values already of the right dtype, or, for an op with
+    `convert_inputs`, any operands (that converts them). Returns the output tensor, a list of
+    them, or, for an op without outputs, None eagerly and the Operation in a graph.
+    """
+    if _building_graphs[0] and _state.graphs:
+        return _build_in_default_graph(opdef, inputs, attrs, name, payload)
+    convert = opdef.convert_inputs
+    if convert is not None and len(inputs) == 2 and type(inputs[0]) is EagerTensor and \
+            type(inputs[1]) is EagerTensor and inputs[0].dtype is inputs[1].dtype:
+        # The fast path (binary ops, the hot case): two eager tensors of one dtype need no
+        # conversion.
+        values = (inputs[0].value, inputs[1].value)
+    else:
+        if convert is not None:
+            inputs = convert(opdef.name, inputs)
+        values = []
+        for t in inputs:
+            kind = type(t)
+            if kind is EagerTensor:
+                values.append(t.value)
+            elif kind is SymbolicTensor:  # eager code using a graph tensor adds to its graph
+                return _build(t.op.graph, opdef, inputs, attrs, name, payload)
+            else:
+                values.append(t)
+    # Run the kernel now; its failures become InvalidArgumentError naming the op.
+    try:
+        if opdef.bind_kernel is not None:
+            out = opdef.bind_kernel(attrs or {}, payload)(*values)
+        else:
+            out = opdef.kernel(*values, **attrs) if attrs else opdef.kernel(*values)
+    except errors.OpError as e:
+        if not e.message.endswith(']'):
+            e.args = (e.message + f' [Op:{opdef.name}]',)
+        raise
+    except (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError) as e:
+        raise errors.InvalidArgumentError(None, None, f'{e} [Op:{opdef.name}]') from e
+    n = len(opdef.outputs)
+    if n == 1:
+        try:
+            dtype = _by_numpy(out.dtype)  # numeric and bool: the common case of `_dtype_of`
+        except AttributeError:
+            dtype = None
+        outputs = EagerTensor(out, dtype or _dtype_of(out))
+    elif n == 0:
+        outputs = None
+    else:
+        outputs = [EagerTensor(v, _dtype_of(v)) for v in out]
+    if _active_tapes[0]:  # the gradient-tape hook: the one place eager ops are recorded
+        _record(opdef, inputs, attrs, outputs)
+    return outputs
+
+
+def _build_in_default_graph(opdef, inputs, attrs, name, payload):
+    if opdef.convert_inputs is not None:
+        inputs = opdef.convert_inputs(opdef.name, inputs)
+    return _build(_state.graphs[-1], opdef, inputs, attrs, name, payload)
+
+
+def _build(graph, opdef, inputs, attrs, name, payload):
+    outputs = build(graph, opdef, inputs, attrs or {}, name, payload)
+    if _active_tapes[0]:  # graph ops are recorded too, as TensorFlow's tapes do
+        _record(opdef, inputs, attrs, outputs)
+    return outputs
+
+
+def _record(opdef, inputs, attrs, outputs):
+    """Hand a finished op to every active tape (`context.state.tapes`); a tape has
+    `record(opdef, inputs, attrs, outputs)`."""
+    for tape in _state.tapes:
+        tape.record(opdef, inputs, attrs, outputs)
+
+
+def build(graph, opdef, inputs, attrs, name=None, payload=None, output_specs=None):
+    """Add an Operation to `graph`; numpy inputs become Const nodes named `<op>/<arg>`."""
+    scope = graph.unique_name(name or opdef.name)
+    tensors = []
+    for i, t in enumerate(inputs):
+        if not isinstance(t, Tensor):
+            with graph.exact_scope(scope):
+                t = build(graph, CONST, [], {'dtype': _dtype_of(t), 'value': t},
+                          opdef.input_name(i))
+        tensors.append(t)
+    all_attrs = {**opdef.defaults, **attrs}
+    for attr, index in opdef.type_attrs:
+        all_attrs[attr] = tensors[index].dtype
+    if output_specs is None:
+        try:
+            output_specs = opdef.infer(tensors, attrs)
+        except (ValueError, TypeError) as e:
+            raise type(e)(f'{e} (while adding {opdef.name} op {scope!r} with input shapes '
+                          f'{[str(t.shape) for t in tensors]})') from None
+    op = graph.create_op(opdef, tensors, all_attrs, scope, output_specs, payload)
+    if len(op.outputs) == 1 and not isinstance(opdef.outputs, str):
+        return op.outputs[0]
+    if not op.outputs:
+        return op
+    return list(op.outputs)
+
+
+def graph_of(values):
+    """The graph ops on `values` go into: the default graph, else the graph of a symbolic
+    value, else None (eager)."""
+    graphs = _state.graphs
+    if graphs:
+        return graphs[-1]
+    for v in values:
+        if type(v) is SymbolicTensor:
+            return v.op.graph
+    return None
+
+
+def op_function(function, public_name, doc):
+    """`function` as the public op function `rt.<public_name>` (its name and docstring)."""
+    function.__name__ = function.__qualname__ = public_name
+    function.__doc__ = doc
+    return function
