@@ -254,6 +254,13 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
         restore(values)
         body()
         state = list(get_state())
+        for name, before, after in zip(symbol_names, initial, state):
+            difference = rt.nest.structure_difference(before, after)
+            if difference:
+                raise located.error(TypeError, (
+                    f"'{name}' does not have the same nested structure after one iteration of "
+                    f'the loop as before it: {difference} Give it its final structure before '
+                    f'the loop (e.g. a tensor or rt.TensorArray instead of a growing list).'))
         new_flags = []
         for i in flagged_indices:
             unset = maybe_unset(state[i]) if isinstance(state[i], rt.Tensor) else None

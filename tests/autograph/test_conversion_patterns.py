@@ -400,3 +400,19 @@ def test_unreachable_loop_after_raise_converts_and_raises():
 
 def test_class_body_with_an_if_inside_a_converted_function():
     assert traced(class_body_with_an_if, 3) == 7
+
+
+# Pattern 4: a loop variable that changes structure is named
+
+def growing_list(n):
+    s = []
+    i = 0
+    while i < n:
+        s = s + [i]
+        i += 1
+    return s
+
+
+def test_loop_variable_changing_structure_is_a_TypeError_naming_it():
+    with pytest.raises(TypeError, match="'s' does not have the same nested structure"):
+        traced(growing_list, 3)
