@@ -8,7 +8,6 @@ import pytest
 
 import autograph as ag
 import runtime as rt
-from conftest import in_graph
 
 
 def traced(f, *args):
@@ -416,3 +415,35 @@ def growing_list(n):
 def test_loop_variable_changing_structure_is_a_TypeError_naming_it():
     with pytest.raises(TypeError, match="'s' does not have the same nested structure"):
         traced(growing_list, 3)
+
+
+# Pattern 3: loop shapes are checked against their invariants
+
+def widening(x):
+    v = rt.zeros([1])
+    while rt.constant(True):
+        v = rt.zeros([rt.shape(x)[0]])
+    return v
+
+
+def narrower_invariant(n):
+    v = rt.zeros([n])
+    i = 0
+    while i < n:
+        ag.experimental.set_loop_options(shape_invariants=[(v, rt.TensorShape([1]))])
+        v = v + 1.0
+        i += 1
+    return v
+
+
+def test_loop_variable_that_widens_fails_at_trace_time():
+    with pytest.raises(ValueError, match=r"'v' enters the loop with shape \(1,\), but has shape "
+                                         r"\(None,\)"):
+        ag.function(widening, input_signature=[rt.TensorSpec([None], rt.int32)])(
+            rt.constant([1, 2]))
+
+
+def test_entry_shape_wider_than_an_explicit_invariant_is_refused():
+    with pytest.raises(ValueError, match="'v' enters the loop with shape"):
+        ag.function(narrower_invariant, input_signature=[rt.TensorSpec([], rt.int32)])(
+            rt.constant(1))
