@@ -373,6 +373,8 @@ def main(argv=None):
     parser.add_argument('--show', action='store_true', help='print every program')
     parser.add_argument('--stop', type=int, default=5, help='stop after this many failures')
     parser.add_argument('--no-shrink', action='store_true', help='print failures as found')
+    parser.add_argument('--progress', type=int, default=0, metavar='K',
+                        help='print a count every K programs')
     args = parser.parse_args(argv)
     failures = 0
     for index in range(args.n):
@@ -382,6 +384,8 @@ def main(argv=None):
         if args.show:
             print(source)
         problem = check(source)
+        if args.progress and (index + 1) % args.progress == 0:
+            print(f'{index + 1} programs, {failures} disagreements so far', flush=True)
         if problem is None:
             continue
         failures += 1
