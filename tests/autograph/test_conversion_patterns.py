@@ -447,3 +447,36 @@ def test_entry_shape_wider_than_an_explicit_invariant_is_refused():
     with pytest.raises(ValueError, match="'v' enters the loop with shape"):
         ag.function(narrower_invariant, input_signature=[rt.TensorSpec([], rt.int32)])(
             rt.constant(1))
+
+
+# Pattern 8: a variable first set in a tensor loop and read in a later iteration
+
+def running_previous(n):
+    i = 0
+    total = 0
+    while i < n:
+        if i > 0:
+            total += previous
+        previous = i * 10
+        i += 1
+    return total
+
+
+def read_before_first_set(n):
+    i = 0
+    while i < n:
+        i += step
+        step = 1
+    return i
+
+
+def test_variable_read_in_a_later_iteration_gives_pythons_answer():
+    assert traced(running_previous, 4) == running_previous(4) == 30
+    assert traced(running_previous, 0) == running_previous(0) == 0
+
+
+def test_variable_read_before_any_iteration_set_it_is_unbound_as_in_python():
+    with pytest.raises(UnboundLocalError):
+        read_before_first_set(2)
+    with pytest.raises(UnboundLocalError, match="'step' is used before it is assigned"):
+        traced(read_before_first_set, 2)
