@@ -384,6 +384,8 @@ def main(argv=None):
         if args.show:
             print(source)
         problem = check(source)
+        if problem is not None and 'Hang:' in problem:
+            problem = check(source, seconds=300)   # a loaded machine, or a real hang?
         if args.progress and (index + 1) % args.progress == 0:
             print(f'{index + 1} programs, {failures} disagreements so far', flush=True)
         if problem is None:
