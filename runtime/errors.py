@@ -1,4 +1,5 @@
 """The error family raised by ops and graphs, named as in TensorFlow."""
+import sys
 
 
 class OpError(Exception):
@@ -35,3 +36,15 @@ def user_location(filename, lineno):
         if mapped is not None:
             return mapped
     return filename, lineno
+
+
+def caller_location():
+    """The user's (file, line) running now: the innermost frame outside the library, mapped
+    through `location_mappers`; None if there is none."""
+    library = tuple(library_paths)
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(library):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    return user_location(frame.f_code.co_filename, frame.f_lineno)
