@@ -16,6 +16,8 @@ from runtime.shapes import TensorShape
 
 
 def _axes(axis):
+    if type(axis) is np.ndarray:  # the common case: the int32 vector axis_operand makes
+        return tuple(axis.ravel().tolist())
     return tuple(int(a) for a in np.ravel(axis))
 
 
@@ -44,13 +46,14 @@ def reduce_infer(inputs, attrs):
 _NUMERIC = (('T', 0), ('Tidx', 1))
 _BOOL = (('Tidx', 1),)  # Any/All have no T attr in TensorFlow; they only take bools
 _REDUCTIONS = {  # public name: (TensorFlow op, numpy reduction, type attrs)
-    'reduce_sum': ('Sum', np.sum, _NUMERIC),
+    # the ufuncs' own `reduce` is what np.sum, np.max, ... call, without their Python layer
+    'reduce_sum': ('Sum', np.add.reduce, _NUMERIC),
     'reduce_mean': ('Mean', np.mean, _NUMERIC),
-    'reduce_max': ('Max', np.max, _NUMERIC),
-    'reduce_min': ('Min', np.min, _NUMERIC),
-    'reduce_prod': ('Prod', np.prod, _NUMERIC),
-    'reduce_any': ('Any', np.any, _BOOL),
-    'reduce_all': ('All', np.all, _BOOL),
+    'reduce_max': ('Max', np.maximum.reduce, _NUMERIC),
+    'reduce_min': ('Min', np.minimum.reduce, _NUMERIC),
+    'reduce_prod': ('Prod', np.multiply.reduce, _NUMERIC),
+    'reduce_any': ('Any', np.logical_or.reduce, _BOOL),
+    'reduce_all': ('All', np.logical_and.reduce, _BOOL),
 }
 # ---- gradients (docs/gradients.md) ------------------------------------------------------------
 
