@@ -243,6 +243,10 @@ def _unconnected(value):
 def _ones_for(target):
     """The default output gradient: ones of the target's shape, a constant when the shape is
     known (so in a graph what only depends on it folds away)."""
+    if type(target) is EagerTensor and context.current_graph() is None:  # the eager case
+        one = target.dtype.np_dtype.type(1)
+        value = target.value
+        return EagerTensor(np.full(value.shape, one) if np.ndim(value) else one, target.dtype)
     if target.shape.is_fully_defined():
         return constant(np.ones(target.shape.as_list(), dtype=target.dtype.np_dtype),
                         target.dtype)

@@ -101,8 +101,13 @@ def _broadcast_to_gradient(op, grad):
 
 
 def _broadcast_to_kernel(input, shape):
+    shape = tuple(shape.tolist()) if type(shape) is np.ndarray else tuple(shape)
     try:
-        return np.broadcast_to(input, tuple(shape)).copy()
+        if type(input) is np.ndarray and input.ndim <= len(shape):  # copyto: no np layer
+            out = np.empty(shape, input.dtype)
+            np.copyto(out, input)
+            return out
+        return np.broadcast_to(input, shape).copy()
     except ValueError:
         raise ValueError(f'Unable to broadcast tensor of shape {list(np.shape(input))} to '
                          f'tensor of shape {list(shape)}') from None

@@ -70,7 +70,8 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
     else:
         outputs = [EagerTensor(v, _dtype_of(v)) for v in out]
     if _active_tapes[0]:  # the gradient-tape hook: the one place eager ops are recorded
-        record(opdef, inputs, attrs, outputs)
+        for tape in _state.tapes:  # `record` below, inlined
+            tape.record(opdef, inputs, attrs, outputs)
     return outputs
 
 

@@ -1,5 +1,6 @@
 """Reductions (`Sum`, `Mean`, ...), `argmax`/`argmin`, and `unbroadcast` for gradients."""
 import builtins
+import math
 
 import numpy as np
 
@@ -13,6 +14,7 @@ from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import constant_value, known_shape
 from runtime.ops.registry import NO_GRADIENT, register
 from runtime.shapes import TensorShape
+from runtime.tensor import EagerTensor
 
 
 def _axes(axis):
@@ -92,8 +94,9 @@ def _sum_gradient(op, grad):
 def _mean_count(op, grad):
     """How many elements each output element of a Mean averages."""
     x, y = op.inputs[0], op.outputs[0]
-    if x.shape.is_fully_defined() and y.shape.is_fully_defined():
-        return x.shape.num_elements() // max(y.shape.num_elements(), 1)
+    xs, ys = known_shape(x), known_shape(y)
+    if xs is not None and ys is not None:
+        return grad.dtype.np_dtype.type(math.prod(xs) // max(math.prod(ys), 1))
     return cast(size_(x), grad.dtype) / cast(size_(y), grad.dtype)
 
 
@@ -128,7 +131,7 @@ OPS = {name: register(op, _reduce_kernel(fn), reduce_infer,
 
 def axis_operand(x, axis):
     if axis is None:
-        rank = x.shape.rank
+        rank = x.ndim if type(x) is EagerTensor else x.shape.rank
         if rank is None:
             return range_(0, rank_(x))
         return np.arange(rank, dtype=np.int32)
