@@ -229,8 +229,14 @@ def _reshape_infer(inputs, attrs):
     return [(x.dtype, TensorShape([None if d is None or d < 0 else d for d in dims]))]
 
 
-RESHAPE = register('Reshape', lambda tensor, shape: np.reshape(tensor, tuple(shape)),
-                   _reshape_infer, inputs=('tensor', 'shape'), outputs=('output',),
+def _reshape_kernel(tensor, shape):
+    shape = tuple(shape.tolist()) if type(shape) is np.ndarray else tuple(shape)
+    if type(tensor) is np.ndarray:  # the method: no np.reshape layer
+        return tensor.reshape(shape)
+    return np.reshape(tensor, shape)
+
+
+RESHAPE = register('Reshape', _reshape_kernel, _reshape_infer, inputs=('tensor', 'shape'), outputs=('output',),
                    type_attrs=(('T', 0), ('Tshape', 1)), gradient=lambda op, grad: [
                        _reshape_like(grad, op.inputs[0]), None])
 

@@ -127,6 +127,7 @@ OPS = {name: register(op, _reduce_kernel(fn), reduce_infer,
                       type_attrs=type_attrs, defaults={'keep_dims': False},
                       gradient=_GRADIENTS.get(op, NO_GRADIENT))
        for name, (op, fn, type_attrs) in _REDUCTIONS.items()}
+REDUCE_SUM = OPS['reduce_sum']
 
 
 def axis_operand(x, axis):
@@ -224,6 +225,24 @@ BROADCAST_GRADIENT_ARGS = register(
     outputs=('r0', 'r1'), gradient=NO_GRADIENT)
 
 
+_UNBROADCAST_PLANS = {}  # (grad shape, operand shape) -> what unbroadcast adds between them
+
+
+def _unbroadcast_plan(gl, xl):
+    """(axes to sum or None, shape to reshape to or None) from `gl` back to `xl`, as read-only
+    int32 vectors (they are shared by every call with these shapes)."""
+    lead = len(gl) - len(xl)
+    axes = list(builtins.range(lead)) + [lead + i for i, d in enumerate(xl)
+                                          if d == 1 and gl[lead + i] != 1]
+    summed = [d for i, d in enumerate(gl) if i not in axes]
+    plan = (np.array(axes, dtype=np.int32) if axes else None,
+            None if summed == list(xl) else np.array(xl, dtype=np.int32))
+    for a in plan:
+        if a is not None:
+            a.flags.writeable = False
+    return plan
+
+
 def unbroadcast(grad, x):
     """`grad` (of a broadcasting op's output) summed back to operand `x`'s shape.
 
@@ -235,11 +254,14 @@ def unbroadcast(grad, x):
     if gl is not None and xl is not None:
         if gl == xl:
             return grad
-        lead = len(gl) - len(xl)
-        axes = list(builtins.range(lead)) + [lead + i for i, d in enumerate(xl)
-                                              if d == 1 and gl[lead + i] != 1]
-        out = apply(OPS['reduce_sum'], [grad, np.array(axes, dtype=np.int32)]) if axes else grad
-        return out if known_shape(out) == xl else apply(RESHAPE, [out, np.array(xl, np.int32)])
+        plan = _UNBROADCAST_PLANS.get((gl, xl))
+        if plan is None:
+            if len(_UNBROADCAST_PLANS) > 4096:  # shapes that vary without end: start over
+                _UNBROADCAST_PLANS.clear()
+            plan = _UNBROADCAST_PLANS[gl, xl] = _unbroadcast_plan(gl, xl)
+        axes, shape = plan
+        out = grad if axes is None else apply(REDUCE_SUM, [grad, axes])
+        return out if shape is None else apply(RESHAPE, [out, shape])
     full = shape_(x)
     axes, _ = apply(BROADCAST_GRADIENT_ARGS, [full, shape_(grad)])
     return reshape(reduce_sum(grad, axes), full)
