@@ -24,6 +24,14 @@ def _while_gradient(op, *grads):
     return control_flow.while_gradient(op, grads)
 
 
+def _case_gradient(op, *grads):
+    """A gradient Case over the branches' gradients (runtime/gradients/control_flow.py)."""
+    # runtime.gradients.control_flow builds on runtime.control_flow, which imports this module:
+    # importing it here breaks the cycle
+    from runtime.gradients import control_flow
+    return control_flow.case_gradient(op, grads)
+
+
 def _if(name, stateful):
     return register(name, inputs=('cond', 'input'), outputs='output', type_attrs=(('Tcond', 0),),
                     stateful=stateful, control_flow='if',
@@ -47,7 +55,7 @@ STATELESS_WHILE = _while('StatelessWhile', False)
 def _case(name, stateful):
     return register(name, inputs=('branch_index', 'input'), outputs='output', type_attrs=(),
                     stateful=stateful, control_flow='case', function_attrs=('branches',),
-                    defaults={'_lower_using_switch_merge': True})
+                    defaults={'_lower_using_switch_merge': True}, gradient=_case_gradient)
 
 
 # Case: `branches` is a list of library functions; an index outside [0, N) runs the last one.
