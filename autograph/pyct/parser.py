@@ -46,7 +46,8 @@ def parse_entity(fn):
             'Define it in a .py file, or wrap it in ag.do_not_convert.') from None
     source = textwrap.dedent(''.join(lines))
     if fn.__name__ == '<lambda>':
-        node, source = _parse_lambda(fn, source, first_lineno, filename)
+        indent = len(lines[0]) - len(source.splitlines(True)[0])  # what dedent took
+        node, source = _parse_lambda(fn, source, first_lineno, filename, indent)
     else:
         node = parse(source, filename).body[0]
         if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
@@ -56,23 +57,27 @@ def parse_entity(fn):
     return Entity(node, source.splitlines(), filename, first_lineno)
 
 
-def _parse_lambda(fn, source, first_lineno, filename):
-    """Finds the lambda `fn` in the lines that hold it.
+def _parse_lambda(fn, source, first_lineno, filename, indent):
+    """Finds the lambda `fn` in the lines that hold it (dedented by `indent` columns).
 
     `inspect` gives whole lines, which may be a fragment of a larger statement (a call split
-    over several lines); the fragment is trimmed from the end until it parses.
+    over several lines); the fragment is trimmed from the end until it parses. Several lambdas
+    with the same arguments on those lines are told apart by where `fn`'s code is.
     """
-    tree, source = _parse_fragment(source, fn, filename, first_lineno)
+    tree, text = _parse_fragment(source, fn, filename, first_lineno)
     candidates = [n for n in gast.walk(tree) if isinstance(n, gast.Lambda)
                   and _lambda_arg_names(n) == fn.__code__.co_varnames[:_arg_count(fn.__code__)]]
     if len(candidates) > 1:
         line, col = _code_position(fn.__code__, first_lineno)
+        col -= indent
+        if line == 1:  # the fragment lost the first line's indentation, and may start with '('
+            col -= len(source) - len(source.lstrip()) - text.startswith('(')
         candidates = [n for n in candidates
                       if (n.lineno, n.col_offset) <= (line, col)
                       and (line, col) <= (n.end_lineno, n.end_col_offset)] or candidates
     if not candidates:
         raise errors.ConversionError(f'{filename}:{first_lineno}: cannot find the source of this lambda')
-    return candidates[-1], source
+    return candidates[-1], text
 
 
 def _parse_fragment(source, fn, filename, first_lineno):
@@ -103,7 +108,7 @@ def _arg_count(code):
 
 def _code_position(code, first_lineno):
     """The (line, column) of the lambda body's first instruction, relative to `first_lineno`."""
-    for line, _, col, _ in code.co_positions():
-        if line is not None and col is not None:
+    for line, _, col, end_col in code.co_positions():
+        if line is not None and col is not None and end_col != col:  # not RESUME's empty span
             return line - first_lineno + 1, col
     return 1, 0
