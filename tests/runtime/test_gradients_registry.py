@@ -80,6 +80,11 @@ def _list_split(x):
     return list_ops.stack_list(handle, rt.float64, rt.TensorShape([2, 3])) * x[:2]
 
 
+def _py_function(x, y):
+    p, q = rt.py_function(lambda a, b: (rt.sin(a) * b, b * b), [x, y], [rt.float64, rt.float64])
+    return p * y + q
+
+
 def _slice_grad(x, y):
     with rt.GradientTape() as tape:
         tape.watch(x)
@@ -203,6 +208,8 @@ CASES = {
                       Case(_case(1), [u(3), u(3)], graph_only=True),
                       Case(_case(7), [u(3), u(3)], graph_only=True)],
     'Case': [Case(_case(0, stateful=True), [u(3), u(3)], graph_only=True)],
+    # eagerly under a tape py_function runs its function without an op (the tape records it)
+    'EagerPyFunc': [Case(_py_function, [u(3), u(3)], graph_only=True)],
     'StatelessWhile': [Case(_while(), [u(3), u(3)], graph_only=True)],
     'While': [Case(_while(stateful=True), [u(3), u(3)], graph_only=True)],
 }

@@ -151,7 +151,7 @@ def _numeric_vjp(fn, inputs, k, cotangent, eps=1e-6):
 def test_non_differentiable_ops_say_so():
     for name in ('OneHot', 'LinSpace', 'NoOp', 'TruncatedNormal', 'RandomShuffle', 'Multinomial',
                  'StatelessRandomUniformV2', 'ResourceScatterNdUpdate',
-                 'ResourceStridedSliceAssign', 'EagerPyFunc', 'PyFunc'):
+                 'ResourceStridedSliceAssign', 'PyFunc', 'PyFuncStateless'):
         assert REGISTRY[name].gradient is NO_GRADIENT, name
 
 
