@@ -248,3 +248,19 @@ def test_second_derivative_through_switch_case():
     assert (dy.numpy(), d2y.numpy()) == (12.0, 12.0)
     dy, d2y = f(rt.constant(1), rt.constant(2.0))
     np.testing.assert_allclose([dy.numpy(), d2y.numpy()], [np.cos(2.0), -np.sin(2.0)])
+
+
+def test_switch_case_inside_a_converted_loop():
+    def step(x, n):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for i in rt.range(n):
+                y = rt.switch_case(i % 3, [lambda: rt.sin(y) * x, lambda: y * y, lambda: y + x])
+        return tape.gradient(y, x)
+
+    x = rt.constant([0.3, 0.7])
+    graph_step = ag.function(step)
+    for n in (0, 2, 4):
+        np.testing.assert_allclose(graph_step(x, rt.constant(n)).numpy(), step(x, n).numpy(),
+                                   rtol=1e-6)
