@@ -7,7 +7,7 @@ the results as eager tensors. While a graph is being built (or an input is symbo
 Operation instead. Gradient tapes will record ops here, and only here.
 """
 from runtime import context, dtypes, errors
-from runtime.ops.registry import CONST
+from runtime.ops.registry import CONST, check_nonzero
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
 _state = context.state
@@ -46,6 +46,8 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
                 values.append(t)
     # Run the kernel now; its failures become InvalidArgumentError naming the op.
     try:
+        for i in opdef.nonzero:
+            check_nonzero(values[i])
         if opdef.bind_kernel is not None:
             out = opdef.bind_kernel(attrs or {}, payload)(*values)
         else:
