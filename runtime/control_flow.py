@@ -344,6 +344,8 @@ def switch_case(branch_index, branch_fns, default=None, name='switch_case'):
         opdef = control.CASE if stateful else control.STATELESS_CASE
         op = graph.create_op(opdef, [branch_index] + outer, attrs, f'{scope}/indexed_case',
                              list(zip(types, shapes)))
+        if context.active_tapes[0]:
+            record(opdef, [branch_index] + outer, attrs, op.outputs)
         with graph.exact_scope(scope):
             results = [identity(t) for t in op.outputs]
     if first_out is None:
