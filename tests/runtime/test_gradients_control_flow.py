@@ -266,3 +266,113 @@ def test_switch_case_inside_a_converted_loop():
     for n in (0, 2, 4):
         np.testing.assert_allclose(graph_step(x, rt.constant(n)).numpy(), step(x, n).numpy(),
                                    rtol=1e-6)
+
+
+# ---- the forward computation runs once; the gradient reads its values ------------------------
+
+def test_a_converted_loop_runs_its_body_once_per_iteration_in_the_program():
+    f = ag.function(repeated_sine)
+    program = f.get_concrete_function(rt.constant([0.5, 1.0]), rt.constant(3)).optimized_program()
+    loops = [node for node in program.nodes if node.type == 'StatelessWhile']
+    assert len(loops) == 2  # the forward loop and the reverse loop, no forward re-run
+
+    def count(programs, op_type):
+        return sum(1 for p in programs for node in p.nodes if node.type == op_type) + sum(
+            count(node.branches, op_type) for p in programs for node in p.nodes if node.branches)
+
+    assert count([program], 'Sin') == 1  # the forward body; the reverse body reads saved values
+    assert count([program], 'Cos') == 1  # sin's gradient, once, in the reverse body
+
+
+def dropout_loop(x, n):
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        h = x
+        for _ in rt.range(n):
+            h = rt.nn.dropout(h, rate=0.5)
+        loss = rt.reduce_sum(h)
+    return h, tape.gradient(loss, x)
+
+
+def test_dropout_in_a_converted_loop_is_differentiated_with_the_masks_it_drew():
+    f = ag.function(dropout_loop)
+    x = rt.ones([400])
+    h, g = f(x, rt.constant(3))
+    # h = x * mask1 * mask2 * mask3 * 2**3, so with x = 1 the gradient is h itself
+    np.testing.assert_array_equal(g.numpy(), h.numpy())
+    assert set(np.unique(g.numpy())) == {0.0, 8.0}
+    h2, g2 = f(x, rt.constant(3))  # a new run draws new masks, and differentiates those
+    np.testing.assert_array_equal(g2.numpy(), h2.numpy())
+    assert not np.array_equal(h.numpy(), h2.numpy())
+
+
+def test_random_numbers_in_a_converted_if_are_differentiated_at_the_values_drawn():
+    @ag.function
+    def f(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            if rt.reduce_sum(x) > 0:
+                y = x * rt.random.uniform([200]) + rt.nn.dropout(x, rate=0.25)
+            else:
+                y = x * 2.0
+            loss = rt.reduce_sum(y)
+        return y, tape.gradient(loss, x)
+
+    y, g = f(rt.ones([200]))
+    np.testing.assert_allclose(g.numpy(), y.numpy(), rtol=1e-6)  # y is linear in x = 1
+    assert len(np.unique(g.numpy())) > 100
+    y, g = f(-rt.ones([200]))
+    np.testing.assert_array_equal(g.numpy(), np.full(200, 2.0))
+
+
+def test_a_variable_assigned_then_read_in_a_loop_body_gives_the_gradient_of_the_values_read():
+    v = rt.Variable(1.0)
+
+    @ag.function
+    def f(x):
+        v.assign(1.0)
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in rt.range(3):
+                v.assign_add(1.0)
+                y = y * v  # reads 2, 3, 4
+        return y, tape.gradient(y, x)
+
+    y, g = f(rt.constant(0.5))
+    assert (y.numpy(), g.numpy()) == (12.0, 24.0)
+
+
+def test_a_forward_loop_differentiated_twice_is_rewritten_once():
+    @ag.function
+    def f(x):
+        with rt.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = x
+            for _ in rt.range(4):
+                y = rt.sin(y) * x
+            z = y * y
+        return tape.gradient(y, x), tape.gradient(z, x)
+
+    def eager(x):
+        with rt.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = x
+            for _ in range(4):
+                y = rt.sin(y) * x
+            z = y * y
+        return tape.gradient(y, x), tape.gradient(z, x)
+
+    x = rt.constant([0.3, 1.1])
+    for got, want in zip(f(x), eager(x)):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+    graph = f.get_concrete_function(x).graph
+    forward, first, second = [op for op in graph.operations if op.type == 'StatelessWhile']
+    # the forward loop's outputs: its loop variables, the iteration counter and one list per
+    # saved value; the second gradient reads the lists the first one added
+    assert len(forward.outputs) == len(forward.get_attr('T'))
+    saved = {t.name for t in forward.outputs if t.dtype.name == 'variant'}
+    assert saved
+    for gradient in (first, second):
+        assert saved == {t.name for t in gradient.inputs if t.dtype.name == 'variant'}
+    assert 'StatelessWhile' in str(graph.as_graph_def())
