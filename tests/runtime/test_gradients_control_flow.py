@@ -376,3 +376,43 @@ def test_a_forward_loop_differentiated_twice_is_rewritten_once():
     for gradient in (first, second):
         assert saved == {t.name for t in gradient.inputs if t.dtype.name == 'variant'}
     assert 'StatelessWhile' in str(graph.as_graph_def())
+
+
+def nested_with_a_branch(x):
+    y = x
+    for _ in rt.range(3):
+        for _ in rt.range(2):
+            if rt.reduce_sum(y) > 0.5:
+                y = rt.sin(y) * x
+            else:
+                y = y * x + 0.1
+    return y
+
+
+def nested_with_a_branch_eagerly(x):
+    y = x
+    for _ in range(6):
+        y = rt.sin(y) * x if float(rt.reduce_sum(y)) > 0.5 else y * x + 0.1
+    return y
+
+
+def gradient_and_its_gradient(fn, x):
+    with rt.GradientTape() as outer:
+        outer.watch(x)
+        with rt.GradientTape() as inner:
+            inner.watch(x)
+            y = rt.reduce_sum(fn(x))
+        dy = inner.gradient(y, x)
+        s = rt.reduce_sum(dy * dy)
+    return dy, outer.gradient(s, x)
+
+
+def test_second_derivative_through_nested_loops_with_a_branch():
+    # the outer loop saves the inner loop's saved values (lists of lists); their gradients
+    # add up elementwise
+    f = ag.function(lambda x: gradient_and_its_gradient(nested_with_a_branch, x))
+    for value in ([0.3, 0.8], [0.1, 0.2], [-0.5, 0.2]):
+        x = rt.constant(value, rt.float64)
+        expected = gradient_and_its_gradient(nested_with_a_branch_eagerly, x)
+        for got, want in zip(f(x), expected):
+            np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-9)
