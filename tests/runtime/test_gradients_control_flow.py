@@ -416,3 +416,30 @@ def test_second_derivative_through_nested_loops_with_a_branch():
         expected = gradient_and_its_gradient(nested_with_a_branch_eagerly, x)
         for got, want in zip(f(x), expected):
             np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-9)
+
+
+def test_a_forward_if_differentiated_twice_outputs_its_intermediates_once():
+    def outputs_of_the_forward_if(calls):
+        @ag.function
+        def f(x):
+            with rt.GradientTape(persistent=True) as tape:
+                tape.watch(x)
+                if rt.reduce_sum(x) > 0:
+                    y = rt.exp(x) * rt.sin(x)
+                else:
+                    y = rt.tanh(x)
+            return [tape.gradient(y, x) for _ in range(calls)]
+
+        x = rt.constant([0.5, -0.2])
+        grads = f(x)
+        for g in grads:
+            np.testing.assert_allclose(
+                g.numpy(), np.exp(x.numpy()) * (np.sin(x.numpy()) + np.cos(x.numpy())),
+                rtol=1e-6)
+        graph = f.get_concrete_function(x).graph
+        forward, *gradients = [op for op in graph.operations if op.type == 'StatelessIf']
+        assert len(gradients) == calls
+        return len(forward.outputs)
+
+    once, twice = outputs_of_the_forward_if(1), outputs_of_the_forward_if(2)
+    assert once == twice > 1  # y, then the values exp, sin and tanh's gradients read
