@@ -207,7 +207,7 @@ class Graph:
         """Build ops in this graph that go before its op `op` in program order (the new inputs
         of an op a gradient rewrites, see `Operation.extend`)."""
         start = len(self.operations)
-        with self.as_default():
+        with self.as_default(), self.control_dependencies(None):
             yield
         new = self.operations[start:]
         del self.operations[start:]
