@@ -12,6 +12,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from runtime import context, dtypes, errors, nest
 from runtime.convert import to_numpy
 from runtime.executor import compile_graph
@@ -218,7 +220,9 @@ class Graph:
         flat = [self.get_tensor_by_name(t) if isinstance(t, str) else t
                 for t in nest.flatten(fetches)]
         run = compile_graph(self, feeds, flat)
-        return nest.pack_sequence_as(fetches, list(run(*values)))
+        # Copies: a fetched value may be a constant of the plan or a variable's current value.
+        return nest.pack_sequence_as(fetches, [v.copy() if type(v) is np.ndarray else v
+                                               for v in run(*values)])
 
 
 class FuncGraph(Graph):

@@ -1,0 +1,94 @@
+"""Reliability of the runtime (issue 9, the runtime half; tests/autograph/test_reliability.py
+holds the tracing half).
+
+1. Aliasing: values handed out never share writable memory with the runtime's state, and
+   writing to a caller's array after it was handed in changes nothing inside.
+2. Ranges and counters keep their dtype; counted loops run in constant memory.
+3. Fork safety: a child forked after a graph used the thread pool does not hang.
+4. Error types: only kernel failures become `rt.errors.OpError`s.
+5. TensorFlow's refusals: arithmetic on bools, negative TensorArray sizes, invalid op names.
+6. Threads, memory over many calls, interrupts while a graph runs.
+"""
+import numpy as np
+import pytest
+
+import autograph as ag
+import runtime as rt
+
+
+# ---- 1. Aliasing -----------------------------------------------------------------------------
+
+
+def test_writing_to_numpy_of_a_function_output_does_not_change_the_next_call():
+    @ag.function
+    def table():
+        return rt.constant([1, 2, 3])
+
+    table().numpy()[0] = 99
+    assert table().numpy().tolist() == [1, 2, 3]
+
+
+def test_writing_to_numpy_of_a_variable_does_not_change_it():
+    v = rt.Variable([1, 2, 3])
+    v.numpy()[0] = 100
+    np.asarray(v)[1] = 200
+    assert v.numpy().tolist() == [1, 2, 3]
+
+    @ag.function
+    def read():
+        return v.read_value()
+
+    read().numpy()[2] = 300
+    assert v.numpy().tolist() == [1, 2, 3] and read().numpy().tolist() == [1, 2, 3]
+
+
+def test_numpy_gives_a_writable_copy_and_asarray_a_read_only_view_as_in_tensorflow():
+    t = rt.constant([1.0, 2.0])
+    copy = t.numpy()
+    copy[0] = 5.0  # the caller owns it
+    assert t.numpy().tolist() == [1.0, 2.0]
+    view = np.asarray(t)
+    assert not view.flags.writeable
+    with pytest.raises(ValueError, match='read-only'):
+        view[0] = 7.0
+    assert np.asarray(t, dtype=np.float64).flags.writeable  # a converted, new array
+    assert t.numpy().tolist() == [1.0, 2.0]
+
+
+def test_a_captured_eager_tensor_stays_unchanged_when_an_output_is_written():
+    weights = rt.constant([1.0, 2.0, 3.0])
+
+    @ag.function
+    def passthrough():
+        return weights
+
+    out = passthrough()
+    out.numpy()[0] = -1.0
+    with pytest.raises(ValueError):
+        np.asarray(out)[1] = -2.0
+    assert weights.numpy().tolist() == [1.0, 2.0, 3.0]
+    assert passthrough().numpy().tolist() == [1.0, 2.0, 3.0]
+
+
+def test_writing_to_an_array_after_handing_it_in_changes_nothing_inside():
+    data = np.array([1.0, 2.0, 3.0], dtype=np.float32)
+    constant = rt.constant(data)
+    variable = rt.Variable(data)
+
+    @ag.function
+    def same(x):
+        return x
+
+    out = same(data)
+    data[:] = 0.0
+    assert constant.numpy().tolist() == [1.0, 2.0, 3.0]
+    assert variable.numpy().tolist() == [1.0, 2.0, 3.0]
+    assert out.numpy().tolist() == [1.0, 2.0, 3.0]
+
+
+def test_a_graph_run_hands_out_copies_of_its_constants():
+    g = rt.Graph()
+    with g.as_default():
+        c = rt.constant([1, 2, 3])
+    g.run(c)[0] = 42
+    assert g.run(c).tolist() == [1, 2, 3]
