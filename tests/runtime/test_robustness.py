@@ -92,3 +92,59 @@ def test_a_graph_run_hands_out_copies_of_its_constants():
         c = rt.constant([1, 2, 3])
     g.run(c)[0] = 42
     assert g.run(c).tolist() == [1, 2, 3]
+
+
+# ---- 2. Ranges and counters keep their dtype ---------------------------------------------------
+
+
+def test_a_loop_over_an_int64_range_beyond_int32_does_not_wrap():
+    @ag.function
+    def first_steps(n):
+        steps = rt.constant(0, rt.int64)
+        last = rt.constant(-1, rt.int64)
+        for i in rt.range(n):
+            if steps >= 5:
+                break
+            steps += 1
+            last = i
+        return steps, last
+
+    steps, last = first_steps(rt.constant(2**32 + 3, rt.int64))
+    assert int(steps) == 5 and int(last) == 4 and last.dtype is rt.int64
+
+
+@pytest.mark.parametrize('make, dtype, values', [
+    (lambda: rt.range(5), rt.int32, [0, 1, 2, 3, 4]),
+    (lambda: rt.range(2**32 + 3, 2**32 + 5), rt.int64, [2**32 + 3, 2**32 + 4]),
+    (lambda: rt.range(rt.constant(3, rt.int64)), rt.int64, [0, 1, 2]),
+    (lambda: rt.range(rt.constant(1), rt.constant(4, rt.int64)), rt.int64, [1, 2, 3]),
+    (lambda: rt.range(rt.constant(1), rt.constant(3.0)), rt.float32, [1.0, 2.0]),
+    (lambda: rt.range(rt.constant(1, rt.int64), rt.constant(3.0, rt.float16)), rt.float16,
+     [1.0, 2.0]),
+    (lambda: rt.range(0.5, 3), rt.float32, [0.5, 1.5, 2.5]),
+    (lambda: rt.range(3, dtype=rt.float64), rt.float64, [0.0, 1.0, 2.0]),
+    (lambda: rt.range(rt.constant(3), dtype=rt.float32), rt.float32, [0.0, 1.0, 2.0]),
+    (lambda: rt.range(np.int64(3)), rt.int64, [0, 1, 2]),
+])
+def test_range_infers_its_dtype_as_tensorflow_does(make, dtype, values):
+    r = make()
+    assert r.dtype is dtype and r.numpy().tolist() == values
+
+
+@pytest.mark.parametrize('make', [
+    lambda: rt.range(2**32, dtype=rt.int32),  # TensorFlow wraps this to an empty range
+    lambda: rt.range(np.int16(5)),
+    lambda: rt.range(True),
+])
+def test_range_refuses_operands_that_do_not_fit(make):
+    with pytest.raises(TypeError):
+        make()
+
+
+def test_range_in_a_graph_keeps_an_int64_limit():
+    @ag.function
+    def last(n):
+        return rt.range(n)[-1]
+
+    assert last(rt.constant(4, rt.int64)).dtype is rt.int64
+    assert int(last(rt.constant(4, rt.int64))) == 3
