@@ -8,6 +8,7 @@ stateful ops in the order the user wrote them. A `FuncGraph` is a graph with inp
 """
 import contextlib
 import itertools
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,23 @@ from runtime.shapes import TensorShape, as_shape
 from runtime.tensor import EagerTensor, SymbolicTensor
 
 _uids = itertools.count(1)
+# TensorFlow's node names (a GraphDef with any other name is refused by TensorFlow).
+_VALID_NAME = re.compile(r'[A-Za-z0-9.][A-Za-z0-9_.\-/>]*\Z')
+
+
+def check_name(name):
+    """`name` if TensorFlow accepts it as a node name, else a ValueError naming it."""
+    if not _VALID_NAME.match(name):
+        raise ValueError(f'{name!r} is not a valid op name: TensorFlow accepts names that start '
+                         f'with a letter, digit or "." and go on with letters, digits and '
+                         f'"_.-/>" (no spaces, ":" or newlines). Pass another name=.')
+    return name
+
+
+def derived_name(name, default):
+    """A name made from something else (a parameter, a variable's name): `name` when valid,
+    else `default`, as TensorFlow names a placeholder for the parameter `_x`."""
+    return name if _VALID_NAME.match(name) else default
 
 
 def uid():
@@ -104,9 +122,11 @@ class Graph:
         return context.building(self)
 
     def unique_name(self, name, mark_as_used=True):
-        """TensorFlow's naming: `name` under the current scope, `_1`, `_2`, ... on repeats."""
+        """TensorFlow's naming: `name` under the current scope, `_1`, `_2`, ... on repeats.
+        A name TensorFlow would refuse is a ValueError naming it."""
         if self._name_stack:
             name = f'{self._name_stack}/{name}'
+        check_name(name)
         key = name.lower()
         i = self._names_in_use.get(key, 0)
         if mark_as_used:
@@ -177,7 +197,7 @@ class Graph:
         if found is None:
             handle = build(self, VAR_HANDLE, [], {'dtype': storage.dtype, 'shape': storage.shape,
                                                   'shared_name': storage.name},
-                           storage.name, payload=storage)
+                           derived_name(storage.name, 'VarHandleOp'), payload=storage)
             found = self._captures[id(storage)] = (storage, handle)
         return found[1]
 
@@ -255,6 +275,7 @@ class FuncGraph(Graph):
         """A Placeholder input. Regular inputs are appended to `inputs`; captures are not (they
         come after the regular inputs, and callers append them) and take unscoped names."""
         attrs = {'dtype': dtype, 'shape': as_shape(shape)}
+        name = derived_name(name, 'Placeholder')
         if as_capture:
             with self.exact_scope(''):
                 return build(self, PLACEHOLDER, [], attrs, name, payload)

@@ -28,9 +28,10 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
         return _build_in_default_graph(opdef, inputs, attrs, name, payload)
     convert = opdef.convert_inputs
     if convert is not None and len(inputs) == 2 and type(inputs[0]) is EagerTensor and \
-            type(inputs[1]) is EagerTensor and inputs[0].dtype is inputs[1].dtype:
-        # The fast path (binary ops, the hot case): two eager tensors of one dtype need no
-        # conversion.
+            type(inputs[1]) is EagerTensor and inputs[0].dtype is inputs[1].dtype and \
+            (opdef.dtypes is None or inputs[0].dtype in opdef.dtypes):
+        # The fast path (binary ops, the hot case): two eager tensors of one dtype the op
+        # accepts need no conversion.
         values = (inputs[0].value, inputs[1].value)
     else:
         if convert is not None:
@@ -44,6 +45,9 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
                 return _build(t.op.graph, opdef, inputs, attrs, name, payload)
             else:
                 values.append(t)
+        if opdef.dtypes is not None:
+            _check_dtypes(opdef, [_dtype_of(values[i]) for _, i in opdef.type_attrs],
+                          errors.InvalidArgumentError)
     # Run the kernel now; its failures become InvalidArgumentError naming the op.
     try:
         if opdef.bind_kernel is not None:
@@ -105,6 +109,8 @@ def build(graph, opdef, inputs, attrs, name=None, payload=None, output_specs=Non
     all_attrs = {**opdef.defaults, **attrs}
     for attr, index in opdef.type_attrs:
         all_attrs[attr] = tensors[index].dtype
+    if opdef.dtypes is not None:
+        _check_dtypes(opdef, [all_attrs[attr] for attr, _ in opdef.type_attrs], TypeError)
     if output_specs is None:
         try:
             output_specs = opdef.infer(tensors, attrs)
@@ -117,6 +123,18 @@ def build(graph, opdef, inputs, attrs, name=None, payload=None, output_specs=Non
     if not op.outputs:
         return op
     return list(op.outputs)
+
+
+def _check_dtypes(opdef, dtypes_, error):
+    """Refuse a dtype the op does not accept (`OpDef.dtypes`), in TensorFlow's words."""
+    refused = opdef.refused_dtype(dtypes_)
+    if refused is not None:
+        attr = opdef.type_attrs[dtypes_.index(refused)][0]
+        allowed = ', '.join(sorted(d.name for d in opdef.dtypes))
+        message = (f"Value for attr '{attr}' of {refused.name} is not in the list of allowed "
+                   f"values: {allowed}; use rt.cast to convert the operands first (bools: "
+                   f"rt.logical_and / rt.logical_or) [Op:{opdef.name}]")
+        raise error(message) if error is TypeError else error(None, None, message)
 
 
 def graph_of(values):

@@ -7,7 +7,7 @@ from runtime import dtypes, errors
 from runtime.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import broadcast, broadcast_shape, same_as_input
-from runtime.ops.registry import register
+from runtime.ops.registry import NUMERIC, register
 from runtime.shapes import TensorShape
 from runtime.tensor import Tensor
 
@@ -22,21 +22,22 @@ def _int_div_guard(kernel):
 
 # The `operator` functions are numpy's ufuncs for arrays and take numpy's fast scalar path for
 # numpy scalars; `infix` lets the code generator write them as infix operators.
-_BINARY = {  # public name: (TensorFlow op, kernel, infix, neutral)
-    'add': ('AddV2', operator.add, '{0} + {1}', (0, (0, 1))),
-    'subtract': ('Sub', operator.sub, '{0} - {1}', (0, (1,))),
-    'multiply': ('Mul', operator.mul, '{0} * {1}', (1, (0, 1))),
-    'floordiv': ('FloorDiv', _int_div_guard(operator.floordiv), None, None),
-    'mod': ('FloorMod', _int_div_guard(operator.mod), None, None),
-    'pow': ('Pow', operator.pow, '{0} ** {1}', None),
-    'maximum': ('Maximum', np.maximum, None, None),
-    'minimum': ('Minimum', np.minimum, None, None),
+# The dtypes each accepts are TensorFlow's: numbers (strings too for AddV2); Mul takes bools.
+_BINARY = {  # public name: (TensorFlow op, kernel, infix, neutral, dtypes)
+    'add': ('AddV2', operator.add, '{0} + {1}', (0, (0, 1)), NUMERIC | {dtypes.string}),
+    'subtract': ('Sub', operator.sub, '{0} - {1}', (0, (1,)), NUMERIC),
+    'multiply': ('Mul', operator.mul, '{0} * {1}', (1, (0, 1)), None),
+    'floordiv': ('FloorDiv', _int_div_guard(operator.floordiv), None, None, NUMERIC),
+    'mod': ('FloorMod', _int_div_guard(operator.mod), None, None, NUMERIC),
+    'pow': ('Pow', operator.pow, '{0} ** {1}', None, NUMERIC),
+    'maximum': ('Maximum', np.maximum, None, None, NUMERIC),
+    'minimum': ('Minimum', np.minimum, None, None, NUMERIC),
 }
 REAL_DIV = register('RealDiv', operator.truediv, broadcast, inputs=('x', 'y'), outputs=('z',),
-                    infix='{0} / {1}', neutral=(1, (1,)))
+                    infix='{0} / {1}', neutral=(1, (1,)), dtypes=NUMERIC)
 OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',),
-                      convert_inputs=unify_inputs, infix=infix, neutral=neutral)
-       for name, (op, kernel, infix, neutral) in _BINARY.items()}
+                      convert_inputs=unify_inputs, infix=infix, neutral=neutral, dtypes=allowed)
+       for name, (op, kernel, infix, neutral, allowed) in _BINARY.items()}
 
 
 def _binary_function(public_name):
@@ -66,6 +67,9 @@ _TRUEDIV_DTYPE = {dtypes.int8: dtypes.float32, dtypes.uint8: dtypes.float32,
 def divide(x, y, name=None):
     """`x / y` (op `RealDiv`); integer operands are cast to float first."""
     inputs, dtype = unify_operands('RealDiv', x, y)
+    if dtype is dtypes.bool:  # as TensorFlow's `/`: refused before any op is made
+        raise TypeError('Invalid dtype bool in `/` (rt.divide): divide numbers; use rt.cast '
+                        'to convert bools first.')
     target = _TRUEDIV_DTYPE.get(dtype)
     if target is not None:
         inputs = [cast(v, target) if isinstance(v, Tensor) else v.astype(target.np_dtype)
@@ -99,7 +103,7 @@ _UNARY = {  # public name: (TensorFlow op, kernel, floats only)
     'ceil': ('Ceil', np.ceil, True),
 }
 UNARY_OPS = {name: register(op, kernel, same_as_input, infix='-{0}' if op == 'Neg' else None,
-                            involution=op == 'Neg')
+                            involution=op == 'Neg', dtypes=NUMERIC)
              for name, (op, kernel, _) in _UNARY.items()}
 
 
@@ -135,7 +139,7 @@ ceil = _unary_function('ceil')
 
 CLIP = register('ClipByValue', np.clip, same_as_input,
                 inputs=('t', 'clip_value_min', 'clip_value_max'), outputs=('output',),
-                convert_inputs=unify_inputs)
+                convert_inputs=unify_inputs, dtypes=NUMERIC)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -200,11 +204,12 @@ def _matmul_cost(input_specs, output_specs):
 
 MATMUL = register('MatMul', _matmul_kernel, _matmul_infer, inputs=('a', 'b'),
                   outputs=('product',), defaults={'transpose_a': False, 'transpose_b': False},
-                  cost=_matmul_cost, convert_inputs=unify_inputs, infix='{0} @ {1}')
+                  cost=_matmul_cost, convert_inputs=unify_inputs, infix='{0} @ {1}',
+                  dtypes=NUMERIC)
 BATCH_MATMUL = register('BatchMatMulV2', _batch_matmul_kernel, _batch_matmul_infer,
                         inputs=('x', 'y'), outputs=('output',),
                         defaults={'adj_x': False, 'adj_y': False}, cost=_matmul_cost,
-                        convert_inputs=unify_inputs, infix='{0} @ {1}')
+                        convert_inputs=unify_inputs, infix='{0} @ {1}', dtypes=NUMERIC)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):

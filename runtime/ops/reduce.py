@@ -6,7 +6,7 @@ from runtime.convert import convert_to_tensor
 from runtime.ops.array import range as range_, rank as rank_
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import constant_value
-from runtime.ops.registry import register
+from runtime.ops.registry import NUMERIC, register
 from runtime.shapes import TensorShape
 
 
@@ -38,19 +38,19 @@ def _reduce_infer(inputs, attrs):
 
 _NUMERIC = (('T', 0), ('Tidx', 1))
 _BOOL = (('Tidx', 1),)  # Any/All have no T attr in TensorFlow; they only take bools
-_REDUCTIONS = {  # public name: (TensorFlow op, numpy reduction, type attrs)
-    'reduce_sum': ('Sum', np.sum, _NUMERIC),
-    'reduce_mean': ('Mean', np.mean, _NUMERIC),
-    'reduce_max': ('Max', np.max, _NUMERIC),
-    'reduce_min': ('Min', np.min, _NUMERIC),
-    'reduce_prod': ('Prod', np.prod, _NUMERIC),
-    'reduce_any': ('Any', np.any, _BOOL),
-    'reduce_all': ('All', np.all, _BOOL),
+_REDUCTIONS = {  # public name: (TensorFlow op, numpy reduction, type attrs, dtypes)
+    'reduce_sum': ('Sum', np.sum, _NUMERIC, NUMERIC),
+    'reduce_mean': ('Mean', np.mean, _NUMERIC, NUMERIC),
+    'reduce_max': ('Max', np.max, _NUMERIC, NUMERIC),
+    'reduce_min': ('Min', np.min, _NUMERIC, NUMERIC),
+    'reduce_prod': ('Prod', np.prod, _NUMERIC, NUMERIC),
+    'reduce_any': ('Any', np.any, _BOOL, None),
+    'reduce_all': ('All', np.all, _BOOL, None),
 }
 OPS = {name: register(op, _reduce_kernel(fn), _reduce_infer,
                       inputs=('input', 'reduction_indices'), outputs=('output',),
-                      type_attrs=type_attrs, defaults={'keep_dims': False})
-       for name, (op, fn, type_attrs) in _REDUCTIONS.items()}
+                      type_attrs=type_attrs, defaults={'keep_dims': False}, dtypes=allowed)
+       for name, (op, fn, type_attrs, allowed) in _REDUCTIONS.items()}
 
 
 def _axis_operand(x, axis):

@@ -148,3 +148,74 @@ def test_range_in_a_graph_keeps_an_int64_limit():
 
     assert last(rt.constant(4, rt.int64)).dtype is rt.int64
     assert int(last(rt.constant(4, rt.int64))) == 3
+
+
+# ---- 5. TensorFlow's refusals ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize('compute', [
+    lambda t: t + t, lambda t: t - t, lambda t: -t, lambda t: t ** t, lambda t: t // t,
+    lambda t: rt.maximum(t, t), lambda t: rt.abs(t), lambda t: rt.square(t),
+    lambda t: rt.matmul(rt.reshape(t, [1, 2]), rt.reshape(t, [2, 1])), lambda t: t + True,
+])
+def test_arithmetic_on_bools_is_refused_as_in_tensorflow(compute):
+    flags = rt.constant([True, False])
+    with pytest.raises(rt.errors.InvalidArgumentError, match="attr 'T' of bool"):
+        compute(flags)
+
+    @ag.function
+    def staged(t):
+        return compute(t)
+
+    with pytest.raises(TypeError, match="attr 'T' of bool"):
+        staged(flags)
+
+
+def test_bool_operations_tensorflow_allows_still_work():
+    flags = rt.constant([True, False])
+    assert (flags * flags).numpy().tolist() == [True, False]
+    assert (flags == flags).numpy().tolist() == [True, True]
+    assert rt.logical_or(flags, flags).numpy().tolist() == [True, False]
+    with pytest.raises(TypeError, match='bool'):
+        flags / flags
+
+
+def test_a_negative_tensor_array_size_is_refused():
+    with pytest.raises(rt.errors.InvalidArgumentError, match='non negative'):
+        rt.TensorArray(rt.float32, size=-1)
+
+    @ag.function
+    def make(n):
+        return rt.TensorArray(rt.float32, size=n).stack()
+
+    with pytest.raises(rt.errors.InvalidArgumentError, match='non negative'):
+        make(rt.constant(-1))
+    assert make(rt.constant(0)).shape == (0,)
+
+
+@pytest.mark.parametrize('bad', ['a b', ':0', 'a\nb', '_x', '-x', 'a:b', 'é'])
+def test_op_names_tensorflow_refuses_are_refused_by_name(bad):
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.float32, name='x')
+        for make in (lambda: rt.identity(x, name=bad), lambda: rt.constant(1.0, name=bad),
+                     lambda: rt.placeholder(rt.float32, name=bad), lambda: x + rt.add(x, x, bad)):
+            with pytest.raises(ValueError) as info:
+                make()
+            assert repr(bad) in str(info.value)
+    assert rt.identity(rt.constant(1.0), name=bad).numpy() == 1.0  # eagerly names are unused
+
+
+def test_names_derived_from_parameters_and_variables_stay_valid():
+    v = rt.Variable(1.0, name='my weight')
+
+    @ag.function
+    def f(_x, é, y_):
+        return _x + é + y_ + v
+
+    concrete = f.get_concrete_function(rt.constant(1.0), rt.constant(2.0), rt.constant(3.0))
+    names = [op.name for op in concrete.graph.get_operations()]
+    assert 'y_' in names and 'Placeholder' in names and 'Placeholder_1' in names
+    for name in names:
+        assert rt.graph.check_name(name) == name
+    assert float(f(rt.constant(1.0), rt.constant(2.0), rt.constant(3.0))) == 7.0
