@@ -9,12 +9,17 @@ holds the tracing half).
 5. TensorFlow's refusals: arithmetic on bools, negative TensorArray sizes, invalid op names.
 6. Threads, memory over many calls, interrupts while a graph runs.
 """
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
 import autograph as ag
 import runtime as rt
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # ---- 1. Aliasing -----------------------------------------------------------------------------
 
@@ -219,3 +224,75 @@ def test_names_derived_from_parameters_and_variables_stay_valid():
     for name in names:
         assert rt.graph.check_name(name) == name
     assert float(f(rt.constant(1.0), rt.constant(2.0), rt.constant(3.0))) == 7.0
+
+
+# ---- 3. Fork safety ------------------------------------------------------------------------------
+
+FORK_AFTER_PARALLEL_GRAPH = '''
+import multiprocessing, threading
+import numpy as np
+import autograph as ag
+import runtime as rt
+
+@ag.function
+def two_products(a, b):
+    return rt.matmul(a, a) + rt.matmul(b, b)   # two heavy int products: run on the pool
+
+a = rt.constant(np.ones((200, 200), np.int32))
+b = rt.constant(np.full((200, 200), 2, np.int32))
+expected = int(rt.reduce_sum(two_products(a, b)))
+assert any(t.name.startswith('rt-executor') for t in threading.enumerate()), 'no pool used'
+
+def child(queue):
+    queue.put(int(rt.reduce_sum(two_products(a, b))))
+
+context = multiprocessing.get_context('fork')
+queue = context.Queue()
+process = context.Process(target=child, args=(queue,), daemon=True)
+process.start()
+assert queue.get(timeout=20) == expected
+process.join(timeout=20)
+assert process.exitcode == 0
+print('ok')
+'''
+
+FORK_WHILE_ANOTHER_THREAD_TRACES = '''
+import multiprocessing, threading
+import autograph as ag
+import runtime as rt
+
+tracing, release = threading.Event(), threading.Event()
+
+@ag.function
+def slow(x):
+    tracing.set()
+    release.wait(30)    # holds the trace lock of `slow` while the main thread forks
+    return x + 1
+
+worker = threading.Thread(target=lambda: slow(rt.constant(1)))
+worker.start()
+tracing.wait(10)
+
+def child(queue):
+    release.set()       # the child's copy of the event; the tracing thread is gone here
+    queue.put(int(slow(rt.constant(41))))
+
+context = multiprocessing.get_context('fork')
+queue = context.Queue()
+process = context.Process(target=child, args=(queue,), daemon=True)
+process.start()
+assert queue.get(timeout=20) == 42
+process.join(timeout=20)
+release.set()
+worker.join(10)
+print('ok')
+'''
+
+
+@pytest.mark.skipif(not hasattr(os, 'register_at_fork'), reason='fork is POSIX only')
+@pytest.mark.parametrize('program', [FORK_AFTER_PARALLEL_GRAPH, FORK_WHILE_ANOTHER_THREAD_TRACES])
+def test_a_forked_child_does_not_hang(program):
+    result = subprocess.run([sys.executable, '-c', program], cwd=ROOT, capture_output=True,
+                            timeout=60, env=dict(os.environ, PYTHONPATH=ROOT))
+    assert result.returncode == 0, result.stderr.decode()[-2000:]
+    assert result.stdout.decode().split() == ['ok']
