@@ -2,8 +2,9 @@
 
 Every public op function, `rt.Variable`'s reads and writes and the random ops end in `apply`.
 Eagerly it runs the op's kernel (or the kernel `bind_kernel` makes from the payload) on numpy
-values now, turns kernel failures into `rt.errors.InvalidArgumentError` naming the op, and wraps
-the results as eager tensors. While a graph is being built (or an input is symbolic) it adds an
+values now, turns kernel failures into `rt.errors.InvalidArgumentError` naming the op (other
+exceptions keep their type, see `errors.raised_by_kernel`), and wraps the results as eager
+tensors. While a graph is being built (or an input is symbolic) it adds an
 Operation instead. Gradient tapes will record ops here, and only here.
 """
 from runtime import context, dtypes, errors
@@ -48,7 +49,8 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
         if opdef.dtypes is not None:
             _check_dtypes(opdef, [_dtype_of(values[i]) for _, i in opdef.type_attrs],
                           errors.InvalidArgumentError)
-    # Run the kernel now; its failures become InvalidArgumentError naming the op.
+    # Run the kernel now; its failures become InvalidArgumentError naming the op, and any
+    # other exception propagates as it is, with a note naming the op.
     try:
         if opdef.bind_kernel is not None:
             out = opdef.bind_kernel(attrs or {}, payload)(*values)
@@ -58,7 +60,10 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
         if not e.message.endswith(']'):
             e.args = (e.message + f' [Op:{opdef.name}]',)
         raise
-    except (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError) as e:
+    except Exception as e:
+        if not errors.raised_by_kernel(e):
+            e.add_note(f'(raised while the {opdef.name} op ran)')
+            raise
         raise errors.InvalidArgumentError(None, None, f'{e} [Op:{opdef.name}]') from e
     n = len(opdef.outputs)
     if n == 1:

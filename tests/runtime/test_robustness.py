@@ -296,3 +296,37 @@ def test_a_forked_child_does_not_hang(program):
                             timeout=60, env=dict(os.environ, PYTHONPATH=ROOT))
     assert result.returncode == 0, result.stderr.decode()[-2000:]
     assert result.stdout.decode().split() == ['ok']
+
+
+# ---- 4. Only kernel failures become OpErrors ------------------------------------------------------
+
+
+class ClosedPipe:
+    """An output stream whose reader went away."""
+
+    def write(self, text):
+        raise BrokenPipeError(32, 'Broken pipe')
+
+
+class Picky:
+    """An output stream that refuses some text with its own ValueError."""
+
+    def write(self, text):
+        if 'bad' in text:
+            raise ValueError('no bad words')
+
+
+def test_an_output_streams_error_keeps_its_type_eagerly():
+    with pytest.raises(BrokenPipeError) as info:
+        rt.print(rt.constant(1), output_stream=ClosedPipe())
+    assert any('PrintV2' in note for note in info.value.__notes__)
+    with pytest.raises(ValueError, match='no bad words') as info:
+        rt.print('bad', rt.constant(1), output_stream=Picky())
+    assert not isinstance(info.value, rt.errors.OpError)
+
+
+def test_kernel_failures_still_become_invalid_argument_errors_eagerly():
+    with pytest.raises(rt.errors.InvalidArgumentError, match='GatherV2'):
+        rt.gather(rt.constant([1.0]), [3])
+    with pytest.raises(rt.errors.InvalidArgumentError, match='Reshape'):
+        rt.reshape(rt.constant([1.0, 2.0]), [3])
