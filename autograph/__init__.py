@@ -18,6 +18,8 @@ _LAZY = {
 
 
 def __getattr__(name):
+    if name == 'saved_model':  # a submodule that imports runtime: loaded on first use
+        return _import_module('autograph.saved_model')
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'autograph' has no attribute {name!r}")
@@ -27,7 +29,7 @@ def __getattr__(name):
 
 
 __all__ = ['to_code', 'to_graph', 'do_not_convert', 'experimental', 'function', 'Function',
-           'ConcreteFunction']
+           'ConcreteFunction', 'saved_model']
 
 
 def __dir__():

@@ -11,6 +11,7 @@ sets `run`, a function of the parsed arguments returning the exit status. Subcom
 `runtime` (e.g. `autograph graph ...`) live in their own module and import it when they run.
 """
 import argparse
+import importlib
 import io
 import os
 import sys
@@ -43,9 +44,28 @@ def _configure_convert(command):
     command.set_defaults(run=run_convert)
 
 
+def _configure_graph(command):
+    command.add_argument('file', help='the Python file that defines the function (it is run)')
+    command.add_argument('--function', required=True, metavar='NAME',
+                         help='the function to trace')
+    command.add_argument('--signature', default='', metavar='SPEC',
+                         help='argument specs, e.g. "float32[None,3], int32[]" (not needed for '
+                              'an ag.function with an input_signature)')
+    command.add_argument('--output', metavar='OUT', help='OUT.dot, OUT.svg or OUT.html '
+                                                          '(default: DOT text on stdout)')
+    command.set_defaults(run=_run_graph)
+
+
+def _run_graph(arguments):
+    # autograph.graph_picture traces with the runtime: loaded by name only when `graph` runs,
+    # so the compiler half (this module) never imports numpy or runtime.
+    return importlib.import_module('autograph.graph_picture').run(arguments)
+
+
 # (name, help, configure(subparser)): the subcommands, in the order `--help` lists them.
 COMMANDS = [
     ('convert', 'print the converted source of a file', _configure_convert),
+    ('graph', 'trace a function and draw its graph', _configure_graph),
 ]
 
 

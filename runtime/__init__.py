@@ -23,5 +23,6 @@ from runtime.ops.array import (concat, expand_dims, eye, fill, gather, identity,
 from runtime.ops.io import print
 from runtime.ops import operators as _operators, control as _control, list_ops as _list_ops  # noqa: F401 - registers ops
 from runtime.variables import Variable
+from runtime.module import Module
 from runtime.tensor_array import TensorArray
 from runtime.control_flow import cond, while_loop

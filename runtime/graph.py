@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime import context, dtypes, errors, nest
+from runtime import context, dtypes, errors, graph_picture, nest
 from runtime.convert import to_numpy
 from runtime.executor import compile_graph
 from runtime.graph_def import graph_def, node_def
@@ -224,6 +224,11 @@ class Graph:
 
     def as_graph_def(self):
         return graph_def(self)
+
+    def to_dot(self):
+        """Graphviz DOT text of this graph: op types and shapes on the nodes, If/While
+        functions as nested clusters (runtime/graph_picture.py)."""
+        return graph_picture.to_dot(self)
 
     # ---- running -----------------------------------------------------------------------------
 

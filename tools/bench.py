@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Benchmark: our graphs and eager ops against hand-written numpy, measured in the same run.
 
-    python3 tools/bench.py [--json] [--quick]
+    python3 tools/bench.py [--json] [--quick] [--no-jit]
 
 Each figure is the best of several repeats (timeit), so other load on the machine inflates
 both sides of a ratio alike. Ratios are what the targets speak of; the absolute times are
-printed for reference.
+printed for reference. With numba installed, a second table times the `jit_compile=True`
+workloads of tools/bench_jit.py (medians) against hand numpy and the default executor, with
+JAX's ratios measured in the same run where JAX is installed (tools/bench_jax.py).
 """
 import argparse
 import itertools
@@ -18,6 +20,8 @@ import timeit
 import numpy as np
 
 import autograph as ag
+import bench_jax
+import bench_jit
 import runtime as rt
 
 
@@ -170,11 +174,13 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--json', action='store_true', help='print the figures as JSON')
     parser.add_argument('--quick', action='store_true', help='fewer repeats (for tests)')
+    parser.add_argument('--no-jit', action='store_true', help='skip the jit_compile=True table')
     args = parser.parse_args(argv)
     rows = measure(args.quick)
+    jit_rows = [] if args.no_jit else measure_jit(args.quick)
     if args.json:
-        json.dump({'numpy': np.__version__, 'python': sys.version.split()[0], 'figures': rows},
-                  sys.stdout, indent=2)
+        json.dump({'numpy': np.__version__, 'python': sys.version.split()[0], 'figures': rows,
+                   'jit': jit_rows}, sys.stdout, indent=2)
         print()
         return
     print(f'numpy {np.__version__}, Python {sys.version.split()[0]}')
@@ -183,6 +189,39 @@ def main(argv=None):
         ratio = f'{r["ratio"]:.2f}' if r['ratio'] is not None else '-'
         print(f'{r["figure"]:<72} {r["ours_us"]:>10.1f} {r["reference_us"]:>10.2f} {ratio:>7}  '
               f'{r["target"]}')
+    if jit_rows:
+        print_jit(jit_rows)
+
+
+def measure_jit(quick):
+    """The jit_compile=True table's rows (none without numba), with JAX's where it runs."""
+    try:
+        import numba  # noqa: F401 - deferred: the jit table needs the [jit] extra
+    except ImportError:
+        return []
+    rows = bench_jit.measure_jit(quick)
+    jax = bench_jax.measure_jax(quick)
+    for row in rows[1:]:
+        measured = jax.get(row['workload'])
+        row['jax_measured'] = measured is not None
+        if measured is not None:
+            row['jax_us'], _, row['jax_ratio'], row['jax_first_call_ms'] = measured
+    return rows
+
+
+def print_jit(rows):
+    print()
+    print('jit_compile=True (numba), medians; ratios to hand numpy; JAX ratio measured here, or '
+          'the issue\'s (*)')
+    print(f'{"workload":<40} {"numpy µs":>9} {"default":>8} {"jit µs":>8} {"jit":>7} '
+          f'{"JAX":>7} {"1st call ms":>11}')
+    startup, rows = rows[0], rows[1:]
+    for r in rows:
+        jax = f'{r["jax_ratio"]:.3f}' + ('' if r['jax_measured'] else '*')
+        print(f'{r["workload"]:<40} {r["numpy_us"]:>9.1f} {r["default_ratio"]:>8.2f} '
+              f'{r["jit_us"]:>8.2f} {r["jit_ratio"]:>7.3f} {jax:>7} '
+              f'{r["jit_first_call_ms"]:>11.0f}')
+    print(f'{startup["workload"]:<87} {startup["jit_first_call_ms"]:>11.0f}')
 
 
 if __name__ == '__main__':

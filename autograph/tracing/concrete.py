@@ -74,6 +74,16 @@ class ConcreteFunction:
         return self.graph.name
 
     @property
+    def parameter_names(self):
+        """The Python function's parameter names, in order."""
+        return self._binder.names
+
+    def __reduce__(self):
+        # autograph.saved_model imports this module: imported here to break the cycle.
+        from autograph.saved_model import reduce_function
+        return reduce_function(self)
+
+    @property
     def key(self):
         """The cache key this graph was traced for."""
         return self._key
@@ -119,23 +129,24 @@ def _describe_capture(value):
 
 
 def trace(python_callable, binder, key, values, watch_object, check_variable,
-          initialize_variables=False):
+          initialize_variables=False, jit_compile=False):
     """See `_trace`; runs with room for deep recursion, which graph building, lowering and
     optimizing use once per level of nested control flow (a long tensor if/elif chain)."""
     with deep_recursion():
         return _trace(python_callable, binder, key, values, watch_object, check_variable,
-                      initialize_variables)
+                      initialize_variables, jit_compile)
 
 
 def _trace(python_callable, binder, key, values, watch_object, check_variable,
-           initialize_variables):
+           initialize_variables, jit_compile):
     """Trace `python_callable` on placeholders for the canonical `values` with cache key `key`.
 
     Shapes come from the key (which may be relaxed), names from the parameters (or a
     TensorSpec's name). `watch_object(obj)` is told about every object keyed by identity;
     `check_variable(variable)` about every Variable created during the trace. With
     `initialize_variables`, a Variable created from a value that depends on the inputs is
-    initialized by the graph (listed in `initialized_variables` of the result).
+    initialized by the graph (listed in `initialized_variables` of the result). With
+    `jit_compile`, the graph runs as native code (compiled on the first call).
     """
     fg = FuncGraph(f'__inference_{binder.name}_{uid()}')
     if initialize_variables:
@@ -154,7 +165,7 @@ def _trace(python_callable, binder, key, values, watch_object, check_variable,
     captures = fg.captures
     fg.inputs = arg_inputs + [p for _, p in captures]
     fg.outputs = [t for t in nest.flatten(structured_outputs) if t is not None]
-    run = compile_graph(fg, [p for _, p in captures] + arg_inputs, fg.outputs)
+    run = compile_graph(fg, [p for _, p in captures] + arg_inputs, fg.outputs, jit_compile)
     if captures:
         run = functools.partial(run, *[value.value if isinstance(value, EagerTensor) else value
                                        for value, _ in captures])

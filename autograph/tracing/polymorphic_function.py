@@ -52,6 +52,7 @@ class FunctionOptions:
     autograph: bool
     reduce_retracing: bool
     calls_through: bool  # a builtin or ufunc (no Python code to trace): called as it is
+    jit_compile: bool = False  # graphs compiled to native code (runtime/executor/native)
 
 
 class RetracingWarning(UserWarning):
@@ -61,14 +62,15 @@ class RetracingWarning(UserWarning):
 def function(func=None, *, input_signature=None, autograph=True, reduce_retracing=False,
              jit_compile=None, experimental_relax_shapes=None):
     """Make `func` a `Function` that runs as a graph: `@ag.function`, `@ag.function(...)` or
-    `ag.function(f)`. `jit_compile` is accepted for compatibility and ignored: every graph is
-    compiled to Python code by the executor. `experimental_relax_shapes` is TensorFlow's older
-    name of `reduce_retracing` (either being true turns it on)."""
+    `ag.function(f)`. With `jit_compile=True` each graph is compiled to native code with numba
+    on its first call (docs/jit.md); None and False use the default executor.
+    `experimental_relax_shapes` is TensorFlow's older name of `reduce_retracing` (either being
+    true turns it on)."""
     reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
     if func is None:
         return functools.partial(function, input_signature=input_signature, autograph=autograph,
                                  reduce_retracing=reduce_retracing, jit_compile=jit_compile)
-    return Function(func, input_signature, autograph, reduce_retracing)
+    return Function(func, input_signature, autograph, reduce_retracing, jit_compile)
 
 
 class Function:
@@ -79,12 +81,13 @@ class Function:
     """
 
     def __init__(self, python_function, input_signature=None, autograph=True,
-                 reduce_retracing=False):
+                 reduce_retracing=False, jit_compile=None):
         if not callable(python_function):
             raise TypeError(f'ag.function needs a callable, got {python_function!r}.')
         options = FunctionOptions(
             python_function, _checked_signature(input_signature, python_function), autograph,
-            reduce_retracing, calls_through=not _has_python_code(python_function))
+            reduce_retracing, calls_through=not _has_python_code(python_function),
+            jit_compile=bool(jit_compile))
         self._converted_function = None
         self._bound = {}  # id(instance) -> the Function bound to that instance
         self._method_binder = None
@@ -169,6 +172,15 @@ class Function:
     @property
     def input_signature(self):
         return self._input_signature
+
+    def concrete_functions(self):
+        """The ConcreteFunctions traced so far, in trace order (what saving keeps)."""
+        return [concrete for _, concrete, _ in self._traces]
+
+    def __reduce__(self):
+        # autograph.saved_model imports this module: imported here to break the cycle.
+        from autograph.saved_model import reduce_function
+        return reduce_function(self)
 
     def experimental_get_tracing_count(self):
         """How many graphs this Function holds, plus the first-call graph that initialized its
@@ -321,7 +333,8 @@ class Function:
             self._watch(obj)
 
         concrete = trace(self._callable(self._converted()), self._binder, key, values,
-                         watch_object, self._check_variable, initialize_variables)
+                         watch_object, self._check_variable, initialize_variables,
+                         self._options.jit_compile)
         if not concrete.initialized_variables:
             self._traces.append((key, concrete, frozenset(object_ids)))
             self._warn_if_retracing()

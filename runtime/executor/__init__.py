@@ -18,15 +18,21 @@ def optimized_program(graph, inputs, outputs):
     return passes.optimize(program, passes.PIPELINE if optimizations_enabled else (passes.prune,))
 
 
-def compile_graph(graph, inputs, outputs):
-    """A cached callable (*input_values) -> tuple of the values of `outputs`."""
-    key = (tuple(map(id, inputs)), tuple(map(id, outputs)), optimizations_enabled)
+def compile_graph(graph, inputs, outputs, jit_compile=False):
+    """A cached callable (*input_values) -> tuple of the values of `outputs`; with
+    `jit_compile`, one that compiles the graph to native code on its first call."""
+    key = (tuple(map(id, inputs)), tuple(map(id, outputs)), optimizations_enabled,
+           bool(jit_compile))
     plan = graph._plans.get(key)
     if plan is None:
-        plan = graph._plans[key] = generate(optimized_program(graph, inputs, outputs))
+        if jit_compile:
+            from runtime.executor import native  # deferred: only jit_compile=True functions use it
+            plan = native.NativePlan(lambda: optimized_program(graph, inputs, outputs),
+                                     lambda: compile_graph(graph, inputs, outputs))
+        else:
+            plan = generate(optimized_program(graph, inputs, outputs))
+        graph._plans[key] = plan
     return plan
-
-
 
 
 def evaluate_constant(tensor):

@@ -41,8 +41,8 @@ FILL = register('Fill', lambda dims, value: np.full(tuple(dims), value),
                 lambda inputs, attrs: [(inputs[1].dtype, shape_from(inputs[0]))],
                 inputs=('dims', 'value'), outputs=('output',),
                 type_attrs=(('T', 1), ('index_type', 0)))
-ZEROS_LIKE = register('ZerosLike', np.zeros_like, same_as_input)
-ONES_LIKE = register('OnesLike', np.ones_like, same_as_input)
+ZEROS_LIKE = register('ZerosLike', np.zeros_like, same_as_input, native='zeros_like({0})')
+ONES_LIKE = register('OnesLike', np.ones_like, same_as_input, native='ones_like({0})')
 
 
 def fill(dims, value, name=None):
@@ -113,7 +113,7 @@ def _range_infer(inputs, attrs):
 
 
 RANGE = register('Range', _range_kernel, _range_infer, inputs=('start', 'limit', 'delta'),
-                 outputs=('output',), type_attrs=(('Tidx', 0),))
+                 outputs=('output',), type_attrs=(('Tidx', 0),), native='arange({0}, {1}, {2})')
 
 
 # The dtypes rt.range takes, narrowest first: without `dtype=`, the widest operand's wins.

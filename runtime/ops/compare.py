@@ -24,11 +24,11 @@ OPS = {name: register(op, kernel, broadcast_bool, inputs=('x', 'y'), outputs=('z
                       convert_inputs=unify_inputs, infix=infix)
        for name, (op, kernel, infix) in _COMPARISONS.items()}
 LOGICAL_AND = register('LogicalAnd', np.logical_and, broadcast, inputs=('x', 'y'),
-                       outputs=('z',), type_attrs=())
+                       outputs=('z',), type_attrs=(), native='np.logical_and({0}, {1})')
 LOGICAL_OR = register('LogicalOr', np.logical_or, broadcast, inputs=('x', 'y'), outputs=('z',),
-                      type_attrs=())
+                      type_attrs=(), native='np.logical_or({0}, {1})')
 LOGICAL_NOT = register('LogicalNot', np.logical_not, same_as_input, outputs=('y',), type_attrs=(),
-                       involution=True)
+                       involution=True, native='np.logical_not({0})')
 
 
 def _comparison(public_name):
@@ -73,7 +73,7 @@ def _select_infer(inputs, attrs):
 
 
 SELECT = register('SelectV2', np.where, _select_infer, inputs=('condition', 't', 'e'),
-                  outputs=('output',), type_attrs=(('T', 1),))
+                  outputs=('output',), type_attrs=(('T', 1),), native='select({0}, {1}, {2})')
 WHERE = register('Where', lambda x: np.argwhere(x).astype(np.int64),
                  lambda inputs, attrs: [(dtypes.int64, TensorShape([None, inputs[0].shape.rank]))],
                  inputs=('input',), outputs=('index',))

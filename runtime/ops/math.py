@@ -35,8 +35,18 @@ _BINARY = {  # public name: (TensorFlow op, kernel, infix, neutral, dtypes)
 }
 REAL_DIV = register('RealDiv', operator.truediv, broadcast, inputs=('x', 'y'), outputs=('z',),
                     infix='{0} / {1}', neutral=(1, (1,)), dtypes=NUMERIC)
+_NATIVE = {  # TensorFlow op: native form where the infix form does not serve (OpDef.native)
+    'FloorDiv': 'floordiv({0}, {1})', 'FloorMod': 'floormod({0}, {1})',
+    'Maximum': 'np.maximum({0}, {1})', 'Minimum': 'np.minimum({0}, {1})',
+    'Abs': 'np.abs({0})', 'Square': '{0} * {0}', 'Sign': 'np.sign({0})',
+    'Relu': 'np.maximum({0}, 0)', 'Round': 'np.rint({0})', 'Sqrt': 'np.sqrt({0})',
+    'Exp': 'np.exp({0})', 'Log': 'np.log({0})', 'Sin': 'np.sin({0})', 'Cos': 'np.cos({0})',
+    'Tanh': 'np.tanh({0})', 'Sigmoid': '1 / (1 + np.exp(-{0}))', 'Floor': 'np.floor({0})',
+    'Ceil': 'np.ceil({0})',
+}
 OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',),
-                      convert_inputs=unify_inputs, infix=infix, neutral=neutral, dtypes=allowed)
+                      convert_inputs=unify_inputs, infix=infix, neutral=neutral,
+                      native=_NATIVE.get(op), dtypes=allowed)
        for name, (op, kernel, infix, neutral, allowed) in _BINARY.items()}
 
 
@@ -103,7 +113,7 @@ _UNARY = {  # public name: (TensorFlow op, kernel, floats only)
     'ceil': ('Ceil', np.ceil, True),
 }
 UNARY_OPS = {name: register(op, kernel, same_as_input, infix='-{0}' if op == 'Neg' else None,
-                            involution=op == 'Neg', dtypes=NUMERIC)
+                            involution=op == 'Neg', native=_NATIVE.get(op), dtypes=NUMERIC)
              for name, (op, kernel, _) in _UNARY.items()}
 
 
@@ -139,7 +149,8 @@ ceil = _unary_function('ceil')
 
 CLIP = register('ClipByValue', np.clip, same_as_input,
                 inputs=('t', 'clip_value_min', 'clip_value_max'), outputs=('output',),
-                convert_inputs=unify_inputs, dtypes=NUMERIC)
+                convert_inputs=unify_inputs, native='np.minimum(np.maximum({0}, {1}), {2})',
+                dtypes=NUMERIC)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -205,7 +216,7 @@ def _matmul_cost(input_specs, output_specs):
 MATMUL = register('MatMul', _matmul_kernel, _matmul_infer, inputs=('a', 'b'),
                   outputs=('product',), defaults={'transpose_a': False, 'transpose_b': False},
                   cost=_matmul_cost, convert_inputs=unify_inputs, infix='{0} @ {1}',
-                  dtypes=NUMERIC)
+                  native='matmul({0}, {1}, {transpose_a}, {transpose_b})', dtypes=NUMERIC)
 BATCH_MATMUL = register('BatchMatMulV2', _batch_matmul_kernel, _batch_matmul_infer,
                         inputs=('x', 'y'), outputs=('output',),
                         defaults={'adj_x': False, 'adj_y': False}, cost=_matmul_cost,
@@ -249,7 +260,8 @@ def _cast_kernel(x, DstT):
 
 CAST = register('Cast', _cast_kernel,
                 lambda inputs, attrs: [(attrs['DstT'], inputs[0].shape)],
-                type_attrs=(('SrcT', 0),), defaults={'Truncate': False})
+                type_attrs=(('SrcT', 0),), defaults={'Truncate': False},
+                native='{0}')  # the native backend casts every result to its dtype
 
 
 def cast(x, dtype, name=None):

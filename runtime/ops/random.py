@@ -48,6 +48,8 @@ def _int_infer(inputs, attrs):
 def _kernel_with_generator(kernel):
     """A bind_kernel: the op's generator travels in its payload."""
     def bind_kernel(attrs, generator):
+        if generator is None:  # a node imported from a GraphDef: the seed attr gives it one
+            generator = _generator(attrs.get('seed2') or None)
         if 'dtype' in attrs:
             return lambda shape: kernel(shape, attrs['dtype'], generator)
         return lambda shape, minval, maxval: kernel(shape, minval, maxval, generator)

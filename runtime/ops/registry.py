@@ -62,6 +62,10 @@ class OpDef:
         zero gradient when another output has one. `NO_GRADIENT`: deliberately not
         differentiable (comparisons, integer results, shapes, random numbers); None: no gradient
         declared, which is an error when a gradient must flow through the op (docs/gradients.md).
+    native: how `jit_compile=True` writes the op in numba-compiled code, when `infix` does not
+        serve: an expression template over the operands `{0}`... and attrs `{name}`, which may
+        call numpy and the helpers of runtime/executor/native/helpers.py. None: `infix`, else
+        no native form (runtime/executor/native/lower.py lowers some ops itself).
     """
 
     name: str
@@ -82,6 +86,7 @@ class OpDef:
     involution: bool = False
     dtypes: frozenset | None = None
     gradient: Callable | None = None
+    native: str | None = None
 
     def __post_init__(self):
         self.foldable = self.foldable and not self.stateful
@@ -143,4 +148,4 @@ PLACEHOLDER = register('Placeholder', infer=lambda inputs, attrs: [(attrs['dtype
                        attrs['shape'])], inputs=(), outputs=('output',), type_attrs=(),
                        gradient=NO_GRADIENT)
 IDENTITY = register('Identity', lambda x: x, _same_as_input, inputs=('input',),
-                    outputs=('output',), gradient=lambda op, grad: [grad])
+                    outputs=('output',), gradient=lambda op, grad: [grad], native='{0}')

@@ -3,6 +3,8 @@ import json
 import os
 import sys
 
+import pytest
+
 TOOLS = os.path.join(os.path.dirname(__file__), '..', '..', 'tools')
 sys.path.insert(0, TOOLS)
 
@@ -10,7 +12,7 @@ import bench  # noqa: E402
 
 
 def test_bench_prints_every_figure_as_json(capsys):
-    bench.main(['--quick', '--json'])
+    bench.main(['--quick', '--json', '--no-jit'])
     report = json.loads(capsys.readouterr().out)
     figures = [row['figure'] for row in report['figures']]
     assert report['numpy']
@@ -23,7 +25,19 @@ def test_bench_prints_every_figure_as_json(capsys):
 
 
 def test_bench_prints_a_table(capsys):
-    bench.main(['--quick'])
+    bench.main(['--quick', '--no-jit'])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith('numpy ') and 'ratio' in lines[1]
     assert len(lines) == 2 + 8
+
+
+def test_bench_prints_the_jit_table_with_numba(capsys):
+    pytest.importorskip('numba')
+    bench.main(['--quick', '--json'])
+    rows = json.loads(capsys.readouterr().out)['jit']
+    assert rows[0]['workload'].startswith('numba import')
+    assert [row['workload'].split(',')[0] for row in rows[1:]] == [
+        'power(x', 'rt.range(1000) sum loop', 'Collatz steps', '200 TensorArray row writes + stack',
+        'if/elif chain in a 500-step loop']
+    for row in rows[1:]:
+        assert row['jit_us'] > 0 and row['numpy_us'] > 0 and row['jit_first_call_ms'] > 0

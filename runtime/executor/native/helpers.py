@@ -1,0 +1,439 @@
+"""numba helpers that the native forms of ops call (see OpDef.native), and the dtype casts.
+
+Imported only when a `jit_compile=True` function is first called (it imports numba). Most
+helpers are `overload`s: numba picks the implementation for the argument types when it compiles
+the caller, so one name serves scalars and arrays of every dtype at no run-time cost; their
+Python bodies give the same meaning with numpy. The others are `njit(cache=True)` functions,
+compiled once per machine.
+Errors are raised with constant messages; the caller re-runs the graph with the default
+executor to report them with the op and the user's line (see runtime/executor/native).
+"""
+import numba
+import numpy as np
+from numba import types
+from numba.extending import overload
+
+# Every name here that the generated code calls; `namespace()` hands them to it.
+EXPORTS = {}
+
+
+def _export(stub):
+    EXPORTS[stub.__name__] = stub
+    return stub
+
+
+def _is_int(numba_type):
+    dtype = numba_type.dtype if isinstance(numba_type, types.Array) else numba_type
+    return isinstance(dtype, types.Integer)
+
+
+# ---- dtype casts: every value keeps the dtype TensorFlow gives it ------------------------------
+
+def _array_cast(np_type):
+    """A helper that returns an array of dtype `np_type` (itself when it already is one)."""
+    target = numba.from_dtype(np.dtype(np_type))
+
+    def stub(x):
+        """The Python meaning of the helper (numba compiles the overload below)."""
+        x = np.asarray(x)
+        return x != 0 if np_type is np.bool_ else x.astype(np_type, copy=False)
+
+    stub.__name__ = f'as_{np.dtype(np_type).name}'
+
+    @overload(stub)
+    def implement(x):
+        if isinstance(x, types.Array):
+            if x.dtype == target:
+                return lambda x: x
+            if target == types.boolean:
+                return lambda x: x != 0
+            return lambda x: x.astype(np_type)
+        if isinstance(x, (types.Number, types.Boolean)):  # a value broadcast to an array
+            return lambda x: np.full(1, x, np_type)
+        return None
+
+    return _export(stub)
+
+
+def _scalar_cast(np_type):
+    """A helper that returns a scalar of dtype `np_type` (from a scalar or a 0-d array)."""
+    def stub(x):
+        """The Python meaning of the helper (numba compiles the overload below)."""
+        x = np.asarray(x)[()]
+        return np.bool_(x != 0) if np_type is np.bool_ else np_type(x)
+
+    stub.__name__ = f'to_{np.dtype(np_type).name}'
+    is_bool = np_type is np.bool_
+
+    @overload(stub)
+    def implement(x):
+        if isinstance(x, types.Array):
+            if is_bool:
+                return lambda x: x[()] != 0
+            return lambda x: np_type(x[()])
+        if is_bool:
+            return lambda x: x != 0
+        return lambda x: np_type(x)
+
+    return _export(stub)
+
+
+NUMPY_TYPES = (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+               np.uint64, np.float16, np.float32, np.float64)
+for _np_type in NUMPY_TYPES:
+    _array_cast(_np_type)
+    _scalar_cast(_np_type)
+
+
+# ---- helpers named by native forms -------------------------------------------------------------
+
+@_export
+def floordiv(x, y):
+    """x // y; integer division by zero raises ZeroDivisionError."""
+    if np.asarray(y).dtype.kind in 'iu' and not np.all(y):
+        raise ZeroDivisionError('Integer division by zero')
+    return x // y
+
+
+@overload(floordiv)
+def _floordiv(x, y):
+    if not _is_int(y):
+        return lambda x, y: x // y
+    if isinstance(y, types.Array):
+        def checked(x, y):
+            if (y == 0).any():
+                raise ZeroDivisionError('Integer division by zero')
+            return x // y
+        return checked
+
+    def checked_scalar(x, y):
+        if y == 0:
+            raise ZeroDivisionError('Integer division by zero')
+        return x // y
+    return checked_scalar
+
+
+@_export
+def floormod(x, y):
+    """x % y; integer division by zero raises ZeroDivisionError."""
+    if np.asarray(y).dtype.kind in 'iu' and not np.all(y):
+        raise ZeroDivisionError('Integer division by zero')
+    return x % y
+
+
+@overload(floormod)
+def _floormod(x, y):
+    if not _is_int(y):
+        return lambda x, y: x % y
+    if isinstance(y, types.Array):
+        def checked(x, y):
+            if (y == 0).any():
+                raise ZeroDivisionError('Integer division by zero')
+            return x % y
+        return checked
+
+    def checked_scalar(x, y):
+        if y == 0:
+            raise ZeroDivisionError('Integer division by zero')
+        return x % y
+    return checked_scalar
+
+
+@_export
+def select(condition, x, y):
+    """`x` where `condition` else `y`, elementwise."""
+    return np.where(condition, x, y)[()]
+
+
+@overload(select)
+def _select(condition, x, y):
+    if not any(isinstance(t, types.Array) for t in (condition, x, y)):
+        return lambda condition, x, y: x if condition else y
+    return lambda condition, x, y: np.where(condition, x, y)
+
+
+@_export
+def zeros_like(x):
+    return np.zeros_like(x)[()]
+
+
+@overload(zeros_like)
+def _zeros_like(x):
+    if isinstance(x, types.Array):
+        return lambda x: np.zeros_like(x)
+    return lambda x: x - x
+
+
+@_export
+def ones_like(x):
+    return np.ones_like(x)[()]
+
+
+@overload(ones_like)
+def _ones_like(x):
+    if isinstance(x, types.Array):
+        return lambda x: np.ones_like(x)
+    return lambda x: x - x + 1
+
+
+@_export
+@numba.njit(cache=True)
+def arange(start, limit, delta):
+    if delta == 0:
+        raise ValueError('Requires delta != 0')
+    return np.arange(start, limit, delta)
+
+
+@_export
+@numba.njit(cache=True)
+def matmul(a, b, transpose_a, transpose_b):
+    """`a @ b` as loops: numba's np.dot needs SciPy and takes no integer matrices. Integer
+    products wrap around in the dtype's width, as numpy's do."""
+    if transpose_a:
+        a = a.T
+    if transpose_b:
+        b = b.T
+    n, k = a.shape
+    k2, m = b.shape
+    if k != k2:
+        raise ValueError('Matrix size-incompatible')
+    out = np.zeros((n, m), a.dtype)
+    for i in range(n):
+        for p in range(k):
+            a_ip = a[i, p]
+            for j in range(m):
+                out[i, j] += a_ip * b[p, j]
+    return out
+
+
+@_export
+@numba.njit(cache=True)
+def counted_end(start, limit, step):
+    """The counter of a counted loop after it: the first value not below `limit`, or `start`."""
+    if limit <= start:
+        return start
+    return start + ((limit - start + step - 1) // step) * step
+
+
+@_export
+@numba.njit(cache=True)
+def check_index(index, size):
+    """`index` (negative counts from the end) if within `size`, else IndexError."""
+    if index < 0:
+        index += size
+    if index < 0 or index >= size:
+        raise IndexError('index out of range')
+    return index
+
+
+@_export
+def list_set(data, written, index, item):
+    """Element `index` of a TensorList (`data`, `written`) becomes `item`."""
+    if index < 0 or index >= data.shape[0]:
+        raise IndexError('TensorArray index out of range')
+    data[index] = item
+    written[index] = True
+
+
+@overload(list_set)
+def _list_set(data, written, index, item):
+    """data[index] = item, written out per element (numba's array assignment compiles
+    slowly)."""
+    if not isinstance(item, types.Array):
+        def set_scalar(data, written, index, item):
+            if index < 0 or index >= data.shape[0]:
+                raise IndexError('TensorArray index out of range')
+            data[index] = item
+            written[index] = True
+        return set_scalar
+    if item.ndim == 1:
+        def set_row(data, written, index, item):
+            if index < 0 or index >= data.shape[0]:
+                raise IndexError('TensorArray index out of range')
+            for k in range(item.shape[0]):
+                data[index, k] = item[k]
+            written[index] = True
+        return set_row
+
+    def set_array(data, written, index, item):
+        if index < 0 or index >= data.shape[0]:
+            raise IndexError('TensorArray index out of range')
+        row = data[index]
+        for k in np.ndindex(item.shape):
+            row[k] = item[k]
+        written[index] = True
+    return set_array
+
+
+@_export
+@numba.njit(cache=True)
+def list_reserve(size, template):
+    """A TensorList of `size` elements shaped like `template[0]`: (data, written)."""
+    if size < 0:
+        raise ValueError('TensorArray size must be non-negative')
+    return (np.empty((size,) + template.shape[1:], template.dtype),
+            np.zeros(size, np.bool_))
+
+
+@_export
+@numba.njit(cache=True)
+def list_check_index(written, index):
+    if index < 0 or index >= written.shape[0]:
+        raise IndexError('TensorArray index out of range')
+
+
+@_export
+@numba.njit(cache=True)
+def check_bounds(index, size):
+    """`index` if 0 <= index < size (gather indices do not count from the end)."""
+    if index < 0 or index >= size:
+        raise IndexError('index out of range')
+    return index
+
+
+@_export
+@numba.njit(cache=True)
+def list_get(data, written, index):
+    if index < 0 or index >= data.shape[0] or not written[index]:
+        raise IndexError('TensorArray read of an element never written')
+    return data[index]
+
+
+@_export
+@numba.njit(cache=True)
+def list_check_written(written):
+    for i in range(written.shape[0]):
+        if not written[i]:
+            raise IndexError('TensorArray.stack(): elements were never written')
+
+
+# ---- reductions as loops: numba's np.sum(axis=...) and np.max take seconds to compile -----------
+
+def _accumulator(numba_type):
+    """The accumulator's start for sums of `numba_type` elements: float64 or int64."""
+    dtype = numba_type.dtype
+    return 0.0 if isinstance(dtype, types.Float) else 0
+
+
+@_export
+def sum_all(x):
+    """The sum of all elements, accumulated in float64 or int64."""
+    x = np.asarray(x)
+    return np.sum(x, dtype=np.float64 if x.dtype.kind == 'f' else np.int64)
+
+
+@overload(sum_all)
+def _sum_all(x):
+    start = _accumulator(x)
+
+    def implement(x):
+        total = start
+        for value in np.ascontiguousarray(x).ravel():
+            total += value
+        return total
+    return implement
+
+
+@_export
+def prod_all(x):
+    """The product of all elements, accumulated in float64 or int64."""
+    x = np.asarray(x)
+    return np.prod(x, dtype=np.float64 if x.dtype.kind == 'f' else np.int64)
+
+
+@overload(prod_all)
+def _prod_all(x):
+    start = 1.0 if isinstance(x.dtype, types.Float) else 1
+
+    def implement(x):
+        total = start
+        for value in np.ascontiguousarray(x).ravel():
+            total *= value
+        return total
+    return implement
+
+
+@_export
+def mean_all(x):
+    return sum_all(x) / np.size(x)
+
+
+@overload(mean_all)
+def _mean_all(x):
+    return lambda x: sum_all(x) / x.size
+
+
+@_export
+@numba.njit(cache=True)
+def max_all(x):
+    flat = np.ascontiguousarray(x).ravel()
+    if flat.shape[0] == 0:
+        raise ValueError('zero-size array to reduction operation maximum')
+    best = flat[0]
+    for value in flat:
+        if value > best or value != value:
+            best = value
+            if value != value:
+                break
+    return best
+
+
+@_export
+@numba.njit(cache=True)
+def min_all(x):
+    flat = np.ascontiguousarray(x).ravel()
+    if flat.shape[0] == 0:
+        raise ValueError('zero-size array to reduction operation minimum')
+    best = flat[0]
+    for value in flat:
+        if value < best or value != value:
+            best = value
+            if value != value:
+                break
+    return best
+
+
+@_export
+@numba.njit(cache=True)
+def any_all(x):
+    for value in np.ascontiguousarray(x).ravel():
+        if value:
+            return True
+    return False
+
+
+@_export
+@numba.njit(cache=True)
+def all_all(x):
+    for value in np.ascontiguousarray(x).ravel():
+        if not value:
+            return False
+    return True
+
+
+@_export
+def sum_axis(x, axis):
+    """The sums of a matrix over `axis`, accumulated in float64 or int64."""
+    return np.sum(x, axis=axis, dtype=np.float64 if x.dtype.kind == 'f' else np.int64)
+
+
+@overload(sum_axis)
+def _sum_axis(x, axis):
+    """Sum of a 2-D array over axis 0 or 1 (float64 or int64)."""
+    if x.ndim != 2:
+        return None
+    accumulator = np.float64 if isinstance(x.dtype, types.Float) else np.int64
+
+    def implement(x, axis):
+        rows, columns = x.shape
+        out = np.zeros(columns if axis == 0 else rows, accumulator)
+        for i in range(rows):
+            for j in range(columns):
+                out[j if axis == 0 else i] += x[i, j]
+        return out
+    return implement
+
+
+def namespace():
+    """The globals of generated code: numpy and the helpers."""
+    return {'np': np, **EXPORTS}

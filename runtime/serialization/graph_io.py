@@ -1,0 +1,362 @@
+"""GraphDef messages to and from graphs: export a graph, import a GraphDef into an `rt.Graph`.
+
+Export goes through the text form the graph already prints (`graph.as_graph_def()`), so the
+binary and the text never disagree. Import resolves every node's op type in the op registry,
+turns attrs back into runtime values (dtypes, shapes, numpy arrays, function references), and
+rebuilds library functions (If/While branches, loop bodies) as FuncGraphs in the graph's
+library. Nodes may come in any order; inputs are resolved by name.
+"""
+import inspect
+
+import numpy as np
+
+from runtime import dtypes
+from runtime.graph import FuncGraph, Graph
+from runtime.graph_def import FunctionRef
+from runtime.ops.registry import REGISTRY
+from runtime.serialization import text_format, wire
+from runtime.shapes import TensorShape
+
+_BY_ENUM = {d.enum: d for d in (dtypes.PUBLIC + (dtypes.resource, dtypes.variant))}
+_VALUE_FIELDS = {
+    'float32': 'float_val', 'float64': 'double_val', 'float16': 'half_val', 'int8': 'int_val',
+    'int16': 'int_val', 'int32': 'int_val', 'uint8': 'int_val', 'int64': 'int64_val',
+    'bool': 'bool_val', 'string': 'string_val',
+}
+
+
+class ImportError_(ValueError):
+    pass
+
+
+# ---- export ------------------------------------------------------------------------------------
+
+def graph_def_message(graph):
+    """The GraphDef of `graph` (and its library) as a message dict."""
+    return text_format.parse('GraphDef', str(graph.as_graph_def()))
+
+
+def serialize_graph(graph):
+    """`graph` as GraphDef bytes in TensorFlow's binary format."""
+    return wire.encode('GraphDef', graph_def_message(graph))
+
+
+def parse_graph_def(data):
+    """A GraphDef message from binary bytes or protobuf text (str)."""
+    if isinstance(data, str):
+        return text_format.parse('GraphDef', data)
+    return wire.decode('GraphDef', data)
+
+
+# ---- values ------------------------------------------------------------------------------------
+
+def as_dtype(enum):
+    try:
+        return _BY_ENUM[enum]
+    except KeyError:
+        raise ValueError(f'DataType enum {enum} has no runtime dtype.') from None
+
+
+def shape_from_proto(message):
+    if message.get('unknown_rank'):
+        return TensorShape(None)
+    return TensorShape([None if d.get('size', 0) < 0 else d.get('size', 0)
+                        for d in message.get('dim', [])])
+
+
+def shape_to_proto(shape):
+    shape = TensorShape(shape)
+    if shape.rank is None:
+        return {'unknown_rank': True}
+    return {'dim': [{'size': -1 if d is None else d} for d in shape]}
+
+
+def tensor_from_proto(message):
+    """The numpy value of a TensorProto (a numpy scalar for shape ())."""
+    dtype = as_dtype(message.get('dtype', 0))
+    shape = shape_from_proto(message.get('tensor_shape', {}))
+    if shape.rank is None or None in shape.as_list():
+        raise ValueError('A TensorProto must have a fully defined shape.')
+    dims = shape.as_list()
+    size = int(np.prod(dims, dtype=np.int64))
+    content = message.get('tensor_content')
+    if content and dtype is not dtypes.string:
+        arr = np.frombuffer(content, dtype=dtype.np_dtype.newbyteorder('<')).astype(
+            dtype.np_dtype)
+        if arr.size != size:
+            raise ValueError(f'A TensorProto of shape {dims} holds {arr.size} values.')
+    else:
+        values = message.get(_VALUE_FIELDS[dtype.name], [])
+        if dtype is dtypes.float16:
+            values = np.array(values, dtype=np.uint16).view(np.float16)
+        if dtype is dtypes.string:
+            arr = np.empty(len(values), dtype=object)
+            arr[:] = list(values)
+        else:
+            arr = np.array(values, dtype=dtype.np_dtype)
+        if arr.size < size:  # protobuf repeats the last value to fill the shape
+            fill = arr[-1] if arr.size else (b'' if dtype is dtypes.string else 0)
+            arr = np.concatenate([arr, np.full(size - arr.size, fill, dtype=arr.dtype)])
+        elif arr.size > size:
+            raise ValueError(f'A TensorProto of shape {dims} holds {arr.size} values.')
+    arr = arr.reshape(dims)
+    return arr[()] if arr.ndim == 0 else arr
+
+
+def tensor_to_proto(value, dtype):
+    """A TensorProto message; numbers go in `tensor_content` as TensorFlow writes them."""
+    arr = np.asarray(value, dtype=object if dtype is dtypes.string else dtype.np_dtype)
+    message = {'dtype': dtype.enum, 'tensor_shape': shape_to_proto(arr.shape)}
+    if dtype is dtypes.string:
+        message['string_val'] = [v if isinstance(v, bytes) else str(v).encode('utf-8')
+                                 for v in arr.ravel()]
+    elif arr.size:
+        message['tensor_content'] = arr.astype(arr.dtype.newbyteorder('<')).tobytes()
+    return message
+
+
+def attr_from_proto(message):
+    """The runtime value of an AttrValue."""
+    if not message:
+        return None
+    (kind, value), = message.items()
+    if kind == 'list':
+        for field in ('s', 'i', 'f', 'b', 'type', 'shape', 'tensor', 'func'):
+            if field in value:
+                items = [_attr_scalar(field, v) for v in value[field]]
+                if field == 's':  # graph_def writes a None item (an empty slot) as "{}"
+                    items = [None if v == '{}' else v for v in items]
+                return items
+        return []
+    return _attr_scalar(kind, value)
+
+
+def _attr_scalar(kind, value):
+    if kind == 'type':
+        return as_dtype(value)
+    if kind == 'shape':
+        return shape_from_proto(value)
+    if kind == 'tensor':
+        return tensor_from_proto(value)
+    if kind == 'func':
+        return FunctionRef(value.get('name', ''))
+    if kind == 's':
+        try:
+            return value.decode('utf-8')
+        except UnicodeDecodeError:
+            return value
+    if kind == 'placeholder':
+        raise ValueError(f'Attr placeholder {value!r} is only valid inside a function template.')
+    return value
+
+
+# ---- import ------------------------------------------------------------------------------------
+
+def import_graph_def(graph_def, payloads=None):
+    """A new `rt.Graph` holding the nodes (and library functions) of a GraphDef message.
+
+    `payloads(op_type, attrs)` may return the Python object a node's kernel needs (a variable's
+    storage for a VarHandleOp). Raises ValueError naming the node for an op type the registry
+    does not have, a missing input, or a malformed attr.
+    """
+    graph = Graph()
+    library = {f['signature']['name']: f
+               for f in graph_def.get('library', {}).get('function', [])}
+    importer = _Importer(graph, library, payloads)
+    importer.nodes(graph, graph_def.get('node', []), _graph_ref)
+    return graph
+
+
+def _graph_ref(built, text, node_name):
+    name, _, index = text.partition(':')
+    op = built.get(name)
+    if op is None:
+        raise ValueError(f'Node {node_name!r} has input {text!r}, but the graph has no node '
+                         f'named {name!r}.')
+    return _output(op, int(index) if index else 0, node_name, text)
+
+
+def _output(op, index, node_name, text):
+    if index >= len(op.outputs):
+        raise ValueError(f'Node {node_name!r} has input {text!r}, but {op.name!r} ({op.type}) '
+                         f'has {len(op.outputs)} outputs.')
+    return op.outputs[index]
+
+
+def _function_ref(built, text, node_name):
+    """`node:out_arg:index` (or an argument name) inside a FunctionDef."""
+    parts = text.split(':')
+    op = built.get(parts[0])
+    if op is None:
+        raise ValueError(f'Node {node_name!r} has input {text!r}, but the function has no node '
+                         f'or argument named {parts[0]!r}.')
+    if len(parts) == 1:
+        return _output(op, 0, node_name, text)
+    if len(parts) == 2:  # a GraphDef-style reference, which some writers use in functions
+        return _output(op, int(parts[1]), node_name, text)
+    arg, index = parts[1], int(parts[2])
+    outputs = op.opdef.outputs
+    if isinstance(outputs, str):
+        position = index
+    else:
+        if arg not in outputs:
+            raise ValueError(f'Node {node_name!r} has input {text!r}, but {op.type} has no '
+                             f'output arg {arg!r} (it has {list(outputs)}).')
+        position = outputs.index(arg) + index
+    return _output(op, position, node_name, text)
+
+
+class _Importer:
+    def __init__(self, graph, library, payloads):
+        self.graph = graph
+        self.library = library
+        self.payloads = payloads
+
+    def function(self, name):
+        """The FuncGraph of library function `name`, imported once into the graph's library."""
+        found = self.graph.library.get(name)
+        if found is not None:
+            return found
+        fdef = self.library.get(name)
+        if fdef is None:
+            raise ValueError(f'The graph calls function {name!r}, which its library does not '
+                             f'define.')
+        fg = FuncGraph(name, self.graph)
+        signature = fdef['signature']
+        built = {}
+        arg_attrs = fdef.get('arg_attr', {})
+        for i, arg in enumerate(signature.get('input_arg', [])):
+            if 'type' not in arg:
+                raise ValueError(f'Function {name!r}: argument {arg.get("name")!r} has a '
+                                 f'polymorphic type ({arg.get("type_attr")!r}); only functions '
+                                 f'with concrete argument types can be imported.')
+            shapes = arg_attrs.get(i, {}).get('attr', {}).get('_output_shapes')
+            shape = TensorShape(None)
+            if shapes:
+                listed = attr_from_proto(shapes)
+                if listed:
+                    shape = listed[0]
+            with fg.exact_scope(''):
+                t = fg.add_input(as_dtype(arg['type']), shape, arg['name'])
+            built[arg['name']] = t.op
+        self.nodes(fg, fdef.get('node_def', []), _function_ref, built)
+        ret = fdef.get('ret', {})
+        outputs = []
+        for arg in signature.get('output_arg', []):
+            if arg['name'] not in ret:
+                raise ValueError(f'Function {name!r} does not say which tensor is its output '
+                                 f'{arg["name"]!r}.')
+            outputs.append(_function_ref(built, ret[arg['name']], f'{name}/return'))
+        fg.outputs = outputs
+        self.graph.library[name] = fg
+        return fg
+
+    def nodes(self, graph, node_defs, ref, built=None):
+        built = {} if built is None else built
+        pending = {n['name']: n for n in node_defs}
+        order = _topological(node_defs)
+        for node in order:
+            self.node(graph, node, ref, built)
+        del pending
+
+    def node(self, graph, node, ref, built):
+        name, op_type = node.get('name', ''), node.get('op', '')
+        opdef = REGISTRY.get(op_type)
+        if opdef is None:
+            raise ValueError(f'Node {name!r} has op type {op_type!r}, which the runtime does not '
+                             f'have; it cannot import this graph.')
+        try:
+            attrs = {k: attr_from_proto(v) for k, v in node.get('attr', {}).items()}
+        except ValueError as e:
+            raise ValueError(f'Node {name!r} ({op_type}): {e}') from None
+        attrs = {k: v for k, v in attrs.items() if v is not None}
+        data, control = [], []
+        for text in node.get('input', []):
+            if text.startswith('^'):
+                control.append(ref(built, text[1:], name).op)
+            else:
+                data.append(ref(built, text, name))
+        for attr in ('then_branch', 'else_branch', 'cond', 'body'):
+            if opdef.control_flow and isinstance(attrs.get(attr), FunctionRef):
+                self.function(attrs[attr].name)
+        payload = self.payloads(op_type, attrs) if self.payloads else None
+        specs = self._output_specs(opdef, data, attrs, name, payload)
+        if graph.unique_name(name) != name:
+            raise ValueError(f'Two nodes are named {name!r}.')
+        attrs = _supported_attrs(opdef, attrs, name)
+        op = graph.create_op(opdef, data, attrs, name, specs, payload)
+        op.control_inputs = control
+        op.origin = None
+        built[name] = op
+
+    def _output_specs(self, opdef, inputs, attrs, name, payload):
+        if opdef.control_flow:
+            types = attrs.get('Tout' if opdef.control_flow == 'if' else 'T', [])
+            shapes = attrs.get('output_shapes') or [TensorShape(None)] * len(types)
+            return list(zip(types, shapes))
+        if opdef.infer is None:
+            raise ValueError(f'Node {name!r}: op {opdef.name} cannot be imported (it has no shape '
+                             f'inference).')
+        try:
+            return opdef.infer(inputs, attrs)
+        except KeyError as e:
+            raise ValueError(f'Node {name!r} ({opdef.name}) lacks the attr {e}.') from None
+        except (ValueError, TypeError, IndexError) as e:
+            raise ValueError(f'Node {name!r} ({opdef.name}) with input shapes '
+                             f'{[str(t.shape) for t in inputs]}: {e}') from None
+
+
+def _kernel_parameters(opdef):
+    """The keyword parameters of `opdef`'s kernel, or None when it takes any (or has none)."""
+    if opdef.kernel is None:
+        return None
+    try:
+        parameters = inspect.signature(opdef.kernel).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return None
+    return {p.name for p in parameters}
+
+
+def _supported_attrs(opdef, attrs, node_name):
+    """`attrs` without the ones another writer (TensorFlow) records but this runtime's kernel
+    does not take, as long as they hold their neutral value (`grad_a: false`); a set attr the
+    kernel cannot honour is an error naming it."""
+    accepted = _kernel_parameters(opdef)
+    if accepted is None:
+        return attrs
+    kept = {}
+    type_attrs = {name for name, _ in opdef.type_attrs}
+    for key, value in attrs.items():
+        if key in accepted or key in type_attrs or key.startswith('_') or key in opdef.defaults:
+            kept[key] = value
+        elif isinstance(value, (bool, int, str, bytes, list)) and not value:
+            continue
+        else:
+            raise ValueError(f'Node {node_name!r} ({opdef.name}) has attr {key}={value!r}, which '
+                             f'the runtime\'s {opdef.name} does not support.')
+    return kept
+
+
+def _topological(node_defs):
+    """The nodes in an order where every node comes after its inputs (stable otherwise)."""
+    names = {n.get('name'): n for n in node_defs}
+    done, order = set(), []
+    for start in node_defs:
+        stack = [(start, False)]
+        while stack:
+            node, expanded = stack.pop()
+            name = node.get('name')
+            if name in done:
+                continue
+            if expanded:
+                done.add(name)
+                order.append(node)
+                continue
+            stack.append((node, True))
+            for text in reversed(node.get('input', [])):
+                dep = names.get(text.lstrip('^').split(':')[0])
+                if dep is not None and dep.get('name') not in done and dep is not node:
+                    stack.append((dep, False))
+    return order

@@ -1,0 +1,99 @@
+"""TensorFlow's message definitions, as data: field numbers and types from its `.proto` files.
+
+Each message maps a field name to `Field(number, kind, label)`. `kind` is a scalar type
+(`string`, `bytes`, `int32`, `int64`, `uint32`, `uint64`, `sint64`, `fixed64`, `bool`, `enum`,
+`float`, `double`) or the name of another message here. `label` is `''` (a singular proto3
+field, left out when it holds the default), `'oneof'` (a member of a oneof: written whenever set,
+even to its default), `'repeated'`, or `'map'` (then `kind` is `(key kind, value kind)`).
+
+Only the fields the runtime reads or writes are listed; the decoder skips the others, as
+protobuf skips unknown fields. The sources are tensorflow/core/framework/{graph,node_def,
+attr_value,tensor,tensor_shape,function,op_def,versions}.proto and tensorflow/core/protobuf/
+{saved_model,meta_graph,struct}.proto.
+"""
+from typing import NamedTuple
+
+
+class Field(NamedTuple):
+    number: int
+    kind: object
+    label: str = ''
+
+
+def _message(**fields):
+    return {name: Field(*spec) for name, spec in fields.items()}
+
+
+REP, MAP, ONEOF = 'repeated', 'map', 'oneof'
+
+SCHEMA = {
+    'GraphDef': _message(node=(1, 'NodeDef', REP), versions=(4, 'VersionDef'),
+                         library=(2, 'FunctionDefLibrary')),
+    'VersionDef': _message(producer=(1, 'int32'), min_consumer=(2, 'int32'),
+                           bad_consumers=(3, 'int32', REP)),
+    'NodeDef': _message(name=(1, 'string'), op=(2, 'string'), input=(3, 'string', REP),
+                        device=(4, 'string'), attr=(5, ('string', 'AttrValue'), MAP)),
+    'AttrValue': _message(s=(2, 'bytes', ONEOF), i=(3, 'int64', ONEOF), f=(4, 'float', ONEOF),
+                          b=(5, 'bool', ONEOF), type=(6, 'enum', ONEOF),
+                          shape=(7, 'TensorShapeProto', ONEOF), tensor=(8, 'TensorProto', ONEOF),
+                          list=(1, 'ListValue', ONEOF), func=(10, 'NameAttrList', ONEOF),
+                          placeholder=(9, 'string', ONEOF)),
+    'ListValue': _message(s=(2, 'bytes', REP), i=(3, 'int64', REP), f=(4, 'float', REP),
+                          b=(5, 'bool', REP), type=(6, 'enum', REP),
+                          shape=(7, 'TensorShapeProto', REP), tensor=(8, 'TensorProto', REP),
+                          func=(9, 'NameAttrList', REP)),
+    'NameAttrList': _message(name=(1, 'string'), attr=(2, ('string', 'AttrValue'), MAP)),
+    'TensorShapeProto': _message(dim=(2, 'Dim', REP), unknown_rank=(3, 'bool')),
+    'Dim': _message(size=(1, 'int64'), name=(2, 'string')),
+    'TensorProto': _message(dtype=(1, 'enum'), tensor_shape=(2, 'TensorShapeProto'),
+                            version_number=(3, 'int32'), tensor_content=(4, 'bytes'),
+                            half_val=(13, 'int32', REP), float_val=(5, 'float', REP),
+                            double_val=(6, 'double', REP), int_val=(7, 'int32', REP),
+                            string_val=(8, 'bytes', REP), int64_val=(10, 'int64', REP),
+                            bool_val=(11, 'bool', REP), uint32_val=(16, 'uint32', REP),
+                            uint64_val=(17, 'uint64', REP)),
+    'FunctionDefLibrary': _message(function=(1, 'FunctionDef', REP)),
+    'FunctionDef': _message(signature=(1, 'OpDef'), attr=(5, ('string', 'AttrValue'), MAP),
+                            arg_attr=(7, ('uint32', 'ArgAttrs'), MAP),
+                            node_def=(3, 'NodeDef', REP), ret=(4, ('string', 'string'), MAP),
+                            control_ret=(6, ('string', 'string'), MAP)),
+    'ArgAttrs': _message(attr=(1, ('string', 'AttrValue'), MAP)),
+    'OpDef': _message(name=(1, 'string'), input_arg=(2, 'ArgDef', REP),
+                      output_arg=(3, 'ArgDef', REP), control_output=(20, 'string', REP),
+                      summary=(5, 'string'), description=(6, 'string'),
+                      is_commutative=(18, 'bool'), is_aggregate=(16, 'bool'),
+                      is_stateful=(17, 'bool'), allows_uninitialized_input=(19, 'bool')),
+    'ArgDef': _message(name=(1, 'string'), description=(2, 'string'), type=(3, 'enum'),
+                       type_attr=(4, 'string'), number_attr=(5, 'string'),
+                       type_list_attr=(6, 'string'), is_ref=(16, 'bool')),
+    'SavedModel': _message(saved_model_schema_version=(1, 'int64'),
+                           meta_graphs=(2, 'MetaGraphDef', REP)),
+    'MetaGraphDef': _message(meta_info_def=(1, 'MetaInfoDef'), graph_def=(2, 'GraphDef'),
+                             collection_def=(4, ('string', 'CollectionDef'), MAP),
+                             signature_def=(5, ('string', 'SignatureDef'), MAP)),
+    'MetaInfoDef': _message(meta_graph_version=(1, 'string'), tags=(4, 'string', REP),
+                            tensorflow_version=(5, 'string'),
+                            tensorflow_git_version=(6, 'string'),
+                            stripped_default_attrs=(7, 'bool'),
+                            function_aliases=(8, ('string', 'string'), MAP)),
+    'CollectionDef': _message(node_list=(1, 'StringList', ONEOF),
+                              bytes_list=(2, 'BytesList', ONEOF),
+                              int64_list=(3, 'Int64List', ONEOF)),
+    'StringList': _message(value=(1, 'string', REP)),
+    'BytesList': _message(value=(1, 'bytes', REP)),
+    'Int64List': _message(value=(1, 'int64', REP)),
+    'SignatureDef': _message(inputs=(1, ('string', 'TensorInfo'), MAP),
+                             outputs=(2, ('string', 'TensorInfo'), MAP),
+                             method_name=(3, 'string')),
+    'TensorInfo': _message(name=(1, 'string', ONEOF), dtype=(2, 'enum'),
+                           tensor_shape=(3, 'TensorShapeProto')),
+}
+
+# Enum values by name, for the text format (DataType is the only enum the runtime writes).
+DATA_TYPES = {
+    'DT_INVALID': 0, 'DT_FLOAT': 1, 'DT_DOUBLE': 2, 'DT_INT32': 3, 'DT_UINT8': 4, 'DT_INT16': 5,
+    'DT_INT8': 6, 'DT_STRING': 7, 'DT_COMPLEX64': 8, 'DT_INT64': 9, 'DT_BOOL': 10,
+    'DT_BFLOAT16': 14, 'DT_UINT16': 17, 'DT_COMPLEX128': 18, 'DT_HALF': 19, 'DT_RESOURCE': 20,
+    'DT_VARIANT': 21, 'DT_UINT32': 22, 'DT_UINT64': 23,
+}
+DATA_TYPE_NAMES = {number: name for name, number in DATA_TYPES.items()}

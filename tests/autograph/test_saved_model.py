@@ -1,0 +1,309 @@
+"""ag.saved_model.save / load and pickling of functions (SPEC §5)."""
+import json
+import os
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import autograph as ag
+import runtime as rt
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIXTURES = os.path.join(ROOT, 'tests', 'runtime', 'fixtures')
+
+
+class Counter(rt.Module):
+    """Variables, a method with an input_signature, a method traced twice, a submodule."""
+
+    def __init__(self):
+        super().__init__()
+        self.count = rt.Variable(0.0)
+        self.scale = rt.Variable([1.0, 2.0, 3.0])
+        self.inner = rt.Module(name='inner')
+        self.inner.offset = rt.Variable(10.0)
+
+    @ag.function(input_signature=[rt.TensorSpec([None, 3], rt.float32)])
+    def __call__(self, x):
+        self.count.assign_add(1.0)
+        y = x * self.scale
+        if rt.reduce_sum(y) > 0:
+            y = y * 2.0
+        else:
+            y = -y
+        return y
+
+    @ag.function
+    def loop(self, n):
+        i = rt.zeros([], n.dtype)
+        total = rt.constant(0.0)
+        while i < n:
+            total += self.count + self.inner.offset
+            i += 1
+        return {'total': total, 'steps': i}
+
+
+def saved_counter(tmp_path):
+    m = Counter()
+    m.loop(rt.constant(3))
+    m.loop(rt.constant(3, rt.int64))
+    export = str(tmp_path / 'counter')
+    ag.saved_model.save(m, export, signatures={
+        'serving_default': m.__call__.get_concrete_function(),
+        'loop': m.loop.get_concrete_function(rt.constant(1))})
+    return m, export
+
+
+def exercise(m):
+    """Calls that read and write variables, in a fixed order; returns plain values."""
+    out = {}
+    out['call'] = m(rt.constant([[1., 2., 3.]])).numpy().tolist()
+    out['call_negative'] = m(rt.constant([[-1., 0., 0.]])).numpy().tolist()
+    loop = m.loop(rt.constant(4))
+    out['loop'] = [float(loop['total'].numpy()), int(loop['steps'].numpy())]
+    out['loop64'] = int(m.loop(rt.constant(2, rt.int64))['steps'].numpy())
+    out['count'] = float(m.count.numpy())
+    return out
+
+
+LOAD_AND_EXERCISE = '''
+import json, sys
+import autograph as ag, runtime as rt
+m = ag.saved_model.load(sys.argv[1])
+out = {}
+out['call'] = m(rt.constant([[1., 2., 3.]])).numpy().tolist()
+out['call_negative'] = m(rt.constant([[-1., 0., 0.]])).numpy().tolist()
+loop = m.loop(rt.constant(4))
+out['loop'] = [float(loop['total'].numpy()), int(loop['steps'].numpy())]
+out['loop64'] = int(m.loop(rt.constant(2, rt.int64))['steps'].numpy())
+out['count'] = float(m.count.numpy())
+sig = m.signatures['serving_default'](x=rt.constant([[1., 1., 1.]]))
+out['signature'] = {k: v.numpy().tolist() for k, v in sig.items()}
+out['modules'] = sorted(k for k in vars(m) if k != 'signatures' and
+                        (not k.startswith('_') or k == '__call__'))
+out['offset'] = float(m.inner.offset.numpy())
+print(json.dumps(out))
+'''
+
+
+def test_a_fresh_process_with_only_the_directory_gets_the_same_results(tmp_path):
+    m, export = saved_counter(tmp_path)
+    expected = exercise(m)
+    assert expected['count'] == 2.0 and expected['loop'] == [48.0, 4]
+    script = tmp_path / 'elsewhere' / 'load.py'
+    script.parent.mkdir()
+    script.write_text(LOAD_AND_EXERCISE)
+    env = {**os.environ, 'PYTHONPATH': ROOT}
+    done = subprocess.run([sys.executable, str(script), export], capture_output=True,
+                          text=True, cwd=str(script.parent), env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    for key in expected:
+        assert got[key] == expected[key], key
+    assert got['signature'] == {'output_0': [[2.0, 4.0, 6.0]]}
+    assert got['modules'] == ['__call__', 'count', 'inner', 'loop', 'scale']
+    assert got['offset'] == 10.0
+
+
+def test_the_directory_holds_a_serve_metagraph_with_signatures(tmp_path):
+    _, export = saved_counter(tmp_path)
+    assert sorted(os.listdir(export)) == ['saved_model.pb', 'variables']
+    from runtime import serialization
+    with open(os.path.join(export, 'saved_model.pb'), 'rb') as f:
+        saved = serialization.decode('SavedModel', f.read())
+    meta_graph, = saved['meta_graphs']
+    assert meta_graph['meta_info_def']['tags'] == ['serve']
+    serving = meta_graph['signature_def']['serving_default']
+    assert list(serving['inputs']) == ['x'] and list(serving['outputs']) == ['output_0']
+    assert serving['inputs']['x']['tensor_shape'] == {'dim': [{'size': -1}, {'size': 3}]}
+    assert sorted(meta_graph['signature_def']['loop']['outputs']) == ['steps', 'total']
+    ops = {n['op'] for n in meta_graph['graph_def']['node']}
+    assert {'StatelessIf', 'While', 'VarHandleOp', 'AssignAddVariableOp'} <= ops or \
+        {'StatelessIf', 'StatelessWhile', 'VarHandleOp', 'AssignAddVariableOp'} <= ops
+
+
+def test_restored_functions_check_their_signatures(tmp_path):
+    _, export = saved_counter(tmp_path)
+    m = ag.saved_model.load(export)
+    with pytest.raises(TypeError, match="argument 'x' has dtype int32"):
+        m(rt.constant([[1, 2, 3]]))
+    with pytest.raises(ValueError, match=r"shape \(1, 2\)"):
+        m(rt.constant([[1., 2.]]))
+    with pytest.raises(ValueError, match='No saved graph of this function accepts'):
+        m.loop(rt.constant(1.5))
+    with pytest.raises(TypeError, match='unexpected keyword argument'):
+        m(y=rt.constant([[1., 2., 3.]]))
+    # a convertible Python value works, like a tensor of the saved dtype
+    np.testing.assert_array_equal(m([[1., 1., 1.]]).numpy(), [[2., 4., 6.]])
+
+
+def test_assignments_in_restored_functions_update_the_restored_variables(tmp_path):
+    _, export = saved_counter(tmp_path)
+    m = ag.saved_model.load(export)
+    assert float(m.count.numpy()) == 0.0
+    m(rt.constant([[0., 0., 1.]]))
+    m.signatures['serving_default'](x=rt.constant([[0., 0., 1.]]))
+    assert float(m.count.numpy()) == 2.0
+    m.count.assign(5.0)  # an assignment from outside is seen by the graphs
+    assert float(m.loop(rt.constant(1))['total'].numpy()) == 15.0
+
+
+def test_signatures_take_keywords_and_return_named_outputs(tmp_path):
+    @ag.function(input_signature=[rt.TensorSpec([2], rt.float32), rt.TensorSpec([], rt.float32)])
+    def pair(a, b):
+        return a + b, a * b
+
+    export = str(tmp_path / 'pair')
+    ag.saved_model.save(pair, export)
+    loaded = ag.saved_model.load(export)
+    out = loaded.signatures['serving_default'](a=rt.constant([1., 2.]), b=rt.constant(3.))
+    assert sorted(out) == ['output_0', 'output_1']
+    np.testing.assert_array_equal(out['output_1'].numpy(), [3., 6.])
+    with pytest.raises(TypeError, match='keyword arguments only'):
+        loaded.signatures['serving_default'](rt.constant([1., 2.]), rt.constant(3.))
+    with pytest.raises(TypeError, match=r"missing \['b'\]"):
+        loaded.signatures['serving_default'](a=rt.constant([1., 2.]))
+    total, product = loaded(rt.constant([1., 2.]), rt.constant(3.))  # the function itself
+    np.testing.assert_array_equal(total.numpy(), [4., 5.])
+
+
+def test_a_variable_outside_the_saved_module_is_refused(tmp_path):
+    stray = rt.Variable(1.0, name='stray')
+    m = rt.Module()
+
+    @ag.function(input_signature=[rt.TensorSpec([], rt.float32)])
+    def uses_stray(x):
+        return x + stray
+
+    m.f = uses_stray
+    with pytest.raises(ValueError, match="uses the Variable 'stray'.*not an attribute"):
+        ag.saved_model.save(m, str(tmp_path / 'stray'))
+
+
+def test_corrupt_and_truncated_files_are_clear_errors(tmp_path):
+    _, export = saved_counter(tmp_path)
+    pb = os.path.join(export, 'saved_model.pb')
+    variables = os.path.join(export, 'variables', 'variables.npz')
+    with open(pb, 'rb') as f:
+        good = f.read()
+    with open(pb, 'wb') as f:
+        f.write(good[:len(good) // 2])
+    with pytest.raises(ValueError, match='saved_model.pb: not a valid SavedModel'):
+        ag.saved_model.load(export)
+    with open(pb, 'wb') as f:
+        f.write(bytes(b ^ 0x5A for b in good))
+    with pytest.raises(ValueError, match='saved_model.pb'):
+        ag.saved_model.load(export)
+    with open(pb, 'wb') as f:
+        f.write(good)
+    with open(variables, 'rb') as f:
+        data = f.read()
+    with open(variables, 'wb') as f:
+        f.write(data[:len(data) // 3])
+    with pytest.raises(ValueError, match='variables.npz: not a valid variables file'):
+        ag.saved_model.load(export)
+    os.remove(variables)
+    with pytest.raises(OSError, match='variables.npz: the variables file is missing'):
+        ag.saved_model.load(export)
+    with pytest.raises(OSError, match='no such SavedModel directory'):
+        ag.saved_model.load(str(tmp_path / 'nothing'))
+
+
+def test_a_savedmodel_written_by_tensorflow_runs_its_signature():
+    loaded = ag.saved_model.load(os.path.join(FIXTURES, 'tf_v1_saved_model'))
+    out = loaded.signatures['serving_default'](x=rt.constant([[1., -2., 3.]]),
+                                               k=rt.constant(2))
+    # TensorFlow's own results for this input
+    np.testing.assert_array_equal(out['z'].numpy(), [[5., -7., 13.]])
+    np.testing.assert_array_equal(out['total'].numpy(), [11.])
+
+
+# ---- pickle --------------------------------------------------------------------------------
+
+@ag.function(input_signature=[rt.TensorSpec([None], rt.float32)])
+def clipped_square(x):
+    y = x * x
+    if rt.reduce_max(y) > 10.0:
+        y = rt.minimum(y, 10.0)
+    return y
+
+
+def test_functions_with_an_input_signature_and_concrete_functions_pickle():
+    x = rt.constant([1., 2., 5.])
+    expected = clipped_square(x).numpy()
+    for fn in (clipped_square, clipped_square.get_concrete_function()):
+        data = pickle.dumps(fn)
+        assert b'test_saved_model' not in data  # no reference to this file's code
+        restored = pickle.loads(data)
+        np.testing.assert_array_equal(restored(x).numpy(), expected)
+
+
+def test_a_pickled_function_carries_the_values_of_its_variables():
+    v = rt.Variable(3.0)
+
+    @ag.function(input_signature=[rt.TensorSpec([], rt.float32)])
+    def add_v(x):
+        return x + v
+
+    restored = pickle.loads(pickle.dumps(add_v))
+    assert float(restored(rt.constant(1.0)).numpy()) == 4.0
+
+
+def test_a_function_without_an_input_signature_does_not_pickle():
+    @ag.function
+    def f(x):
+        return x
+
+    with pytest.raises(TypeError, match='only Functions with an input_signature'):
+        pickle.dumps(f)
+
+
+def test_pickled_functions_run_in_another_process():
+    data = pickle.dumps(clipped_square)
+    code = ('import pickle, sys; import runtime as rt; '
+            'f = pickle.loads(sys.stdin.buffer.read()); '
+            'print(f(rt.constant([1., 2., 5.])).numpy().tolist())')
+    done = subprocess.run([sys.executable, '-c', code], input=data, capture_output=True,
+                          cwd='/', env={**os.environ, 'PYTHONPATH': ROOT}, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().strip() == '[1.0, 4.0, 10.0]'
+
+
+def test_restored_functions_pickle_again_with_their_current_variable_values(tmp_path):
+    _, export = saved_counter(tmp_path)
+    m = ag.saved_model.load(export)
+    m.count.assign(2.0)
+    loop = pickle.loads(pickle.dumps(m.loop))
+    assert float(loop(rt.constant(1))['total'].numpy()) == 12.0  # count 2 + offset 10
+    again = pickle.loads(pickle.dumps(pickle.loads(pickle.dumps(clipped_square))))
+    np.testing.assert_array_equal(again(rt.constant([4.0])).numpy(), [10.0])
+
+
+def test_random_ops_and_prints_run_in_restored_functions(tmp_path, capsys):
+    @ag.function(input_signature=[rt.TensorSpec([], rt.int32)])
+    def noisy(n):
+        rt.print('drawing', n)
+        return rt.random.uniform([n, 2], seed=7)
+
+    export = str(tmp_path / 'noisy')
+    ag.saved_model.save(noisy, export)
+    loaded = ag.saved_model.load(export)
+    capsys.readouterr()
+    values = loaded(rt.constant(3)).numpy()
+    assert values.shape == (3, 2) and ((values >= 0) & (values < 1)).all()
+    assert capsys.readouterr().out == 'drawing 3\n'
+
+
+def test_a_module_saved_without_signatures_serves_its_one_signature_method(tmp_path):
+    m = Counter()
+    export = str(tmp_path / 'plain')
+    ag.saved_model.save(m, export)
+    loaded = ag.saved_model.load(export)
+    assert list(loaded.signatures) == ['serving_default']
+    out = loaded.signatures['serving_default'](x=rt.constant([[1., 1., 1.]]))
+    np.testing.assert_array_equal(out['output_0'].numpy(), [[2., 4., 6.]])
+    # the loaded object is a Module: its variables are found the same way
+    assert sorted(float(np.sum(v.numpy())) for v in loaded.variables) == [1.0, 6.0, 10.0]
+    assert [s.name for s in loaded.submodules] == ['inner']

@@ -1,0 +1,63 @@
+"""The `--jit` test mode: every graph the tests run goes through `jit_compile=True` where the
+native backend lowers it (the others use the default executor), so the graph tests check that
+native code gives the default executor's results:
+
+    python3 -m pytest --jit tests/runtime/test_control_flow.py tests/autograph/test_function_seeds.py
+
+It compiles every distinct graph with numba, so it is slow on a cold cache (see docs/jit.md);
+the default run covers the native backend in tests/executor/test_native.py.
+"""
+import pytest
+
+import runtime.executor
+from runtime import errors
+
+default_compile_graph = runtime.executor.compile_graph
+counts = {'native': 0, 'default': 0}
+
+
+def jit_where_possible(graph, inputs, outputs, jit_compile=False):
+    """A plan that runs natively unless the graph does not lower (then the default one)."""
+    native = default_compile_graph(graph, inputs, outputs, jit_compile=True)
+    chosen = []
+
+    def run(*values):
+        if chosen:
+            return chosen[0](*values)
+        try:
+            result = native(*values)
+        except errors.InvalidArgumentError as e:
+            if 'jit_compile=True' not in str(e):
+                raise
+            chosen.append(default_compile_graph(graph, inputs, outputs))
+            counts['default'] += 1
+            return chosen[0](*values)
+        chosen.append(native)
+        counts['native'] += 1
+        return result
+    return run
+
+
+def pytest_addoption(parser):
+    parser.addoption('--jit', action='store_true',
+                     help='run graphs as jit_compile=True native code where it applies')
+
+
+@pytest.fixture(autouse=True)
+def jit_mode(request, monkeypatch):
+    """With --jit, graphs run natively where they lower."""
+    if not request.config.getoption('--jit'):
+        yield
+        return
+    import runtime.graph
+    from autograph.tracing import concrete
+
+    for module in (runtime.executor, runtime.graph, concrete):
+        monkeypatch.setattr(module, 'compile_graph', jit_where_possible)
+    yield
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    if config.getoption('--jit'):
+        terminalreporter.write_line(f'--jit: {counts["native"]} graphs ran as native code, '
+                                    f'{counts["default"]} do not lower and ran as usual')

@@ -1,0 +1,278 @@
+"""`jit_compile=True`: graphs compiled to native code with numba give the default executor's
+results, report what they cannot compile, and compile once.
+
+numba compiles slowly (seconds for array-heavy graphs on a cold cache), so each program here
+covers many ops and is compiled once; `pytest --jit tests/runtime tests/autograph` runs the
+other graph tests natively (see tests/conftest.py and docs/jit.md).
+"""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import autograph as ag
+import runtime as rt
+from runtime.executor import native
+from runtime.executor.native import cache
+
+pytest.importorskip('numba')
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'tools'))
+import bench_jit  # noqa: E402
+
+
+def assert_same(got, expected):
+    """The default executor's result: same dtype and shape, floats within 1e-6 relative."""
+    assert got.dtype == expected.dtype
+    got, expected = got.numpy(), expected.numpy()
+    assert np.shape(got) == np.shape(expected)
+    if np.asarray(got).dtype.kind == 'f':
+        np.testing.assert_allclose(got, expected, rtol=1e-6)
+    else:
+        np.testing.assert_array_equal(got, expected)
+
+
+def both(fn):
+    return ag.function(fn), ag.function(fn, jit_compile=True)
+
+
+@pytest.mark.parametrize('workload', bench_jit.workloads()[1:], ids=lambda w: w[0])
+def test_the_bench_workloads_give_the_default_executors_results(workload):
+    name, fn, numpy_fn, args, numpy_args, _ = workload
+    default, jit = both(fn)
+    assert_same(jit(*args), default(*args))
+    np.testing.assert_allclose(jit(*args).numpy(), numpy_fn(*numpy_args), rtol=1e-6)
+
+
+def power(x, y):
+    result = rt.eye(3, dtype=rt.int32)
+    for _ in range(y):
+        result = rt.matmul(x, result)
+    return result
+
+
+def test_integer_matmuls_wrap_around_like_numpy():
+    x = rt.constant([[40000, 1, 0], [0, 3, 70000], [5, 0, 60000]], dtype=rt.int32)
+    jit = ag.function(power, jit_compile=True)
+    expected = np.eye(3, dtype=np.int32)
+    for _ in range(8):
+        expected = np.matmul(x.numpy(), expected)
+    got = jit(x, 8)
+    assert got.dtype == rt.int32
+    np.testing.assert_array_equal(got.numpy(), expected)
+    assert 'for _ in range(7):' in jit.get_concrete_function(x, 8)._run.source
+
+
+def integer_math(x, y):
+    quotient = x // y
+    remainder = x % y
+    big = x * 65536 * 65536 + 7  # wraps around in int32
+    extremes = rt.maximum(x, y) - rt.minimum(x, y)
+    return (quotient, remainder, big, extremes, rt.abs(x) + rt.sign(y), y ** 2,
+            rt.cast(x, rt.float32) / 4.0, -x)
+
+
+INTEGER_MATH = both(integer_math)
+
+
+@pytest.mark.parametrize('x, y', [(7, 2), (-7, 2), (7, -2), (-7, -3), (2147483647, 1)])
+def test_integer_ops_keep_int32_and_floor_semantics(x, y):
+    default, jit = INTEGER_MATH
+    args = rt.constant(x), rt.constant(y)
+    for got, expected in zip(jit(*args), default(*args)):
+        assert_same(got, expected)
+
+
+def test_integer_division_by_zero_raises_and_names_the_op():
+    _, jit = INTEGER_MATH
+    with pytest.raises(rt.errors.InvalidArgumentError, match='Integer division by zero') as e:
+        jit(rt.constant(5), rt.constant(0))
+    assert 'FloorDiv' in str(e.value) and 'test_native.py' in str(e.value)
+
+
+def float_math(x, s):
+    y = rt.tanh(x) * rt.exp(-x) + rt.sigmoid(x) - rt.sqrt(rt.abs(x))
+    z = rt.square(x) / (x + 5.0) + rt.floor(x) + rt.ceil(x) * rt.round(x * s)
+    w = rt.relu(x - 0.5) + rt.clip_by_value(x, -1.0, 1.0) + rt.log(rt.abs(x) + 1.0)
+    u = rt.sin(s) * rt.cos(s) + s ** 2.0 - x // 2.0 + x % 3.0
+    return y, z, w, u
+
+
+def test_float_math_matches_within_1e_6():
+    default, jit = both(float_math)
+    for x, s in [(-3.0, 0.5), (0.25, -2.25), (2.5, 1.5)]:
+        args = rt.constant(x), rt.constant(s)
+        for got, expected in zip(jit(*args), default(*args)):
+            assert_same(got, expected)
+
+
+def arrays(x, s):
+    """Elementwise ops with broadcasting, and reductions."""
+    y = rt.exp(-x) * s + rt.maximum(x, 0.0)
+    return y, rt.reduce_sum(y), rt.reduce_mean(y, axis=0), rt.reduce_max(x - s), x[1] / y
+
+
+def test_array_math_and_reductions_match_within_1e_6():
+    default, jit = both(arrays)
+    x = rt.constant(np.linspace(-3, 3, 12, dtype=np.float32).reshape(3, 4))
+    for s in (rt.constant(0.5), rt.constant(-2.25)):
+        for got, expected in zip(jit(x, s), default(x, s)):
+            assert_same(got, expected)
+
+
+def logic(x, threshold):
+    above = x > threshold
+    either = rt.logical_or(above, x < -threshold)
+    both_ = rt.logical_and(either, rt.not_equal(x, 0))
+    picked = rt.where(both_, x, rt.zeros_like(x))
+    return (rt.logical_not(either), picked, rt.reduce_any(above), rt.reduce_all(either),
+            rt.cast(above, rt.int32), x == threshold, rt.cast(x, rt.int64) >= 2)
+
+
+def test_comparisons_logic_where_and_casts():
+    default, jit = both(logic)
+    x = rt.constant([-3.0, -1.0, 0.0, 2.0, 2.5])
+    for threshold in (rt.constant(1.5), rt.constant(2.0)):
+        for got, expected in zip(jit(x, threshold), default(x, threshold)):
+            assert_same(got, expected)
+
+
+def indexing(x, i):
+    row = x[i]
+    rows = x[1:3]
+    reversed_column = x[::-1, 1]
+    picked = rt.gather(x, rt.abs(i))
+    flat = rt.reshape(x, [-1])
+    return row, rows, reversed_column, picked, flat[i * 2], rt.transpose(x)
+
+
+def test_indexing_slicing_and_reshaping():
+    default, jit = both(indexing)
+    x = rt.constant(np.arange(12, dtype=np.float32).reshape(4, 3) ** 1.5)
+    for i in (rt.constant(0), rt.constant(3), rt.constant(-2)):
+        for got, expected in zip(jit(x, i), default(x, i)):
+            assert_same(got, expected)
+
+
+def test_an_index_out_of_range_raises_the_default_executors_error():
+    default, jit = both(indexing)
+    x = rt.constant(np.ones((4, 3), np.float32))
+    with pytest.raises(rt.errors.InvalidArgumentError) as expected:
+        default(x, rt.constant(5))
+    with pytest.raises(rt.errors.InvalidArgumentError) as got:
+        jit(x, rt.constant(5))
+    assert str(got.value) == str(expected.value)
+
+
+def loops(x, n):
+    """A while loop with an array loop variable and an if returning two values in it."""
+    total = rt.zeros([3])
+    count = 0
+    i = 0
+    while i < n:
+        if rt.reduce_sum(x) > rt.cast(i, rt.float32):
+            total, count = total + x, count + 1
+        else:
+            total, count = total - 1.0, count - 1
+        x = x * 0.5
+        i += 1
+    rows = rt.TensorArray(rt.int32, size=n)
+    for k in rt.range(n):
+        rows = rows.write(k, k * count)
+    forked = rows.write(0, 100)  # a TensorArray is a value: `rows` keeps its element 0
+    return total, count, rows.stack(), rows.read(n - 1), rows.size(), forked.stack()
+
+
+def test_loops_with_arrays_conds_and_tensor_arrays():
+    default, jit = both(loops)
+    x = rt.constant([1.0, 2.0, 3.0])
+    for n in (rt.constant(1), rt.constant(6)):
+        results = jit(x, n)
+        for got, expected in zip(results, default(x, n)):
+            assert_same(got, expected)
+        assert results[2].numpy()[0] == 0 and results[5].numpy()[0] == 100
+
+
+def test_an_op_without_a_native_lowering_fails_on_the_first_call_naming_it_and_the_line():
+    @ag.function(jit_compile=True)
+    def noisy(x):
+        rt.print('x is', x)
+        return x + 1
+
+    concrete = noisy.get_concrete_function(rt.constant(1))  # tracing alone does not compile
+    with pytest.raises(rt.errors.InvalidArgumentError) as e:
+        noisy(rt.constant(1))
+    line = noisy.python_function.__code__.co_firstlineno + 2
+    assert 'PrintV2' in str(e.value) and f'test_native.py:{line}' in str(e.value)
+    assert 'jit_compile=True' in str(e.value)
+    assert concrete is noisy.get_concrete_function(rt.constant(1))
+
+
+def test_variables_are_read_and_written_like_the_default_executor():
+    def make():
+        scale, count, total = rt.Variable(1.0), rt.Variable(0), rt.Variable(np.zeros(3, np.float32))
+
+        def step(x, n):
+            for _ in rt.range(n):
+                count.assign_add(1)
+                if x > 0:
+                    scale.assign(scale * 2.0)
+                else:
+                    scale.assign_sub(1.0)
+                total.assign(total + x)
+            return scale + x, count.read_value()
+        return step, (scale, count, total)
+
+    (default_step, default_vars), (jit_step, jit_vars) = make(), make()
+    default, jit = ag.function(default_step), ag.function(jit_step, jit_compile=True)
+    for x, n in [(1.0, 3), (-1.0, 2), (0.5, 0)]:
+        args = rt.constant(x), rt.constant(n)
+        for got, expected in zip(jit(*args), default(*args)):
+            assert_same(got, expected)
+        for got, expected in zip(jit_vars, default_vars):
+            assert_same(got.read_value(), expected.read_value())
+
+
+def test_new_values_neither_retrace_nor_recompile(monkeypatch):
+    loads = []
+    load = cache.load
+    monkeypatch.setattr(cache, 'load', lambda *a: loads.append(a) or load(*a))
+    jit = ag.function(integer_math, jit_compile=True)
+    for x in range(5):
+        jit(rt.constant(x), rt.constant(3))
+    assert jit.experimental_get_tracing_count() == 1 and len(loads) == 1
+    plan = jit.get_concrete_function(rt.constant(1), rt.constant(1))._run
+    assert isinstance(plan, native.NativePlan) and 'def native(' in plan.source
+
+
+def test_compiled_code_is_cached_on_disk(tmp_path, monkeypatch):
+    monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path))
+    jit = ag.function(bench_jit.range_sum, jit_compile=True)
+    assert jit(rt.constant(10)).numpy() == 45
+    (module,) = tmp_path.glob('rt_native_*.py')
+    assert 'def native(' in module.read_text()
+    assert list(tmp_path.glob('__pycache__/rt_native_*.nbi'))
+
+
+def test_without_numba_the_first_call_says_which_extra_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, 'numba', None)  # `import numba` raises ImportError
+    jit = ag.function(bench_jit.range_sum, jit_compile=True)
+    with pytest.raises(ImportError, match=r"pip install 'autograph-rt\[jit\]'"):
+        jit(rt.constant(10))
+
+
+@pytest.mark.parametrize('jit_compile', [None, False])
+def test_jit_compile_none_or_false_uses_the_default_executor(jit_compile):
+    f = ag.function(bench_jit.range_sum, jit_compile=jit_compile)
+    assert f(rt.constant(10)).numpy() == 45
+    run = f.get_concrete_function(rt.constant(10))._run
+    assert not isinstance(run, native.NativePlan) and 'def run(' in run.source
+
+
+def test_elementwise_ops_fuse_into_their_user_with_no_array_in_between():
+    jit = ag.function(bench_jit.tensor_array_rows, jit_compile=True)
+    n = rt.constant(200)
+    jit(n)
+    source = jit.get_concrete_function(n)._run.source
+    assert 'np.empty(' not in source and 'list_set(' not in source  # rows written in place

@@ -1,0 +1,44 @@
+"""rt.Module: variables, trainable variables and submodules found by walking attributes."""
+import pytest
+
+import runtime as rt
+
+
+class Dense(rt.Module):
+    def __init__(self, n, name=None):
+        super().__init__(name=name)
+        self.w = rt.Variable(rt.ones([n, n]), name='w')
+        self.b = rt.Variable(rt.zeros([n]), name='b', trainable=False)
+
+
+class Stack(rt.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = [Dense(2, name='first'), Dense(2, name='second')]
+        self.by_name = {'shared': self.layers[0]}  # the same module twice: counted once
+        self.scale = rt.Variable(1.0, name='scale')
+
+
+def test_variables_and_submodules_are_found_through_attributes_lists_and_dicts():
+    model = Stack()
+    assert model.name == 'stack'
+    assert [m.name for m in model.submodules] == ['first', 'second']
+    first, second = model.layers
+    assert [id(v) for v in model.variables] == [id(v) for v in (
+        first.w, first.b, second.w, second.b, model.scale)]
+    assert [id(v) for v in model.trainable_variables] == [id(v) for v in (
+        first.w, second.w, model.scale)]
+
+
+def test_name_scope_names_graph_ops():
+    layer = Dense(2, name='dense')
+    g = rt.Graph()
+    with g.as_default():
+        with layer.name_scope:
+            t = rt.constant(1.0, name='c')
+    assert t.op.name == 'dense/c'
+
+
+def test_a_bad_module_name_is_refused():
+    with pytest.raises(ValueError, match='not a valid module name'):
+        rt.Module(name='has space')

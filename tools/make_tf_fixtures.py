@@ -1,0 +1,78 @@
+"""Write the TensorFlow fixtures of tests/runtime/fixtures/ (run with a Python that has
+tensorflow, never a project dependency):
+
+    /path/to/tf-venv/bin/python tools/make_tf_fixtures.py tests/runtime/fixtures
+
+tf_dense.pb, tf_relu_cond.pb, tf_while.pb: binary GraphDefs of small tf.functions;
+tf_v1_saved_model/: a SavedModel from TensorFlow's TF1 builder (a while loop and a cond).
+Prints the values TensorFlow computes, which the tests expect.
+"""
+import os
+import shutil
+import sys
+
+import tensorflow as tf
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32),
+                              tf.TensorSpec([2, 3], tf.float32), tf.TensorSpec([], tf.float32)])
+def dense(x, w, b):
+    return tf.maximum(tf.matmul(x, w) + b, 0.0)
+
+
+@tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+def relu_cond(x):
+    if tf.greater(x, 0):
+        return x
+    else:
+        return 0
+
+
+@tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+def count_loop(n):
+    i = tf.constant(0)
+    s = tf.constant(0)
+    while i < n:
+        s += i * i
+        i += 1
+    return s
+
+
+def write_graph_defs(out):
+    for name, fn in [('tf_dense', dense), ('tf_relu_cond', relu_cond), ('tf_while', count_loop)]:
+        graph_def = fn.get_concrete_function().graph.as_graph_def()
+        with open(os.path.join(out, name + '.pb'), 'wb') as f:
+            f.write(graph_def.SerializeToString())
+    print(dense(tf.constant([[1., -2.], [3., 4.]]), tf.constant([[1., 2., 3.], [4., 5., 6.]]),
+                tf.constant(0.5)).numpy())
+    print(relu_cond(tf.constant(5)).numpy(), relu_cond(tf.constant(-5)).numpy(),
+          count_loop(tf.constant(5)).numpy())
+
+
+def write_v1_saved_model(out):
+    tf1 = tf.compat.v1
+    path = os.path.join(out, 'tf_v1_saved_model')
+    shutil.rmtree(path, ignore_errors=True)
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf1.placeholder(tf.float32, [None, 3], name='x')
+        k = tf1.placeholder(tf.int32, [], name='k')
+        _, y = tf.while_loop(lambda i, acc: i < k, lambda i, acc: (i + 1, acc * 2.0),
+                             [tf.constant(0), x])
+        z = tf.cond(tf.reduce_sum(y) > 0, lambda: y + 1.0, lambda: y - 1.0)
+        total = tf.reduce_sum(z, axis=1, name='total')
+        with tf1.Session(graph=graph) as session:
+            builder = tf1.saved_model.Builder(path)
+            signature = tf1.saved_model.predict_signature_def({'x': x, 'k': k},
+                                                              {'z': z, 'total': total})
+            builder.add_meta_graph_and_variables(session, ['serve'], signature_def_map={
+                'serving_default': signature})
+            builder.save()
+            print(session.run([z, total], {x: [[1., -2., 3.]], k: 2}))
+
+
+if __name__ == '__main__':
+    target = sys.argv[1] if len(sys.argv) > 1 else 'tests/runtime/fixtures'
+    os.makedirs(target, exist_ok=True)
+    write_graph_defs(target)
+    write_v1_saved_model(target)
