@@ -96,6 +96,57 @@ def test_writing_to_an_array_after_handing_it_in_changes_nothing_inside():
     assert out.numpy().tolist() == [1.0, 2.0, 3.0]
 
 
+N = 10_000  # big enough for the executor to reuse dead buffers (`out=`, in-place operators)
+
+
+def test_the_executor_never_writes_into_params_captures_constants_or_outputs():
+    bias = rt.constant(np.full(N, 0.5))
+    scale = rt.Variable(np.full(N, 2.0))
+    table = np.arange(N, dtype=np.float64)
+
+    @ag.function
+    def layer(x):
+        y = x * scale                                     # a param and a variable's value
+        z = (y + bias) * 3.0 + rt.constant(table)         # a capture and a constant
+        w = rt.maximum(z, 0.0) - rt.exp(-z)
+        return y, (w + 1.0) * 2.0, rt.tanh(w)             # `y` is an output and used later
+
+    x_array = np.linspace(-1.0, 1.0, N)
+    x = rt.constant(x_array)
+    y_expected = x_array * 2.0
+    z = (y_expected + 0.5) * 3.0 + table
+    w = np.maximum(z, 0.0) - np.exp(-z)
+    first = layer(x)
+    second = layer(rt.constant(-x_array))  # a later call must not reuse the first call's arrays
+    for got, want in zip(first, (y_expected, (w + 1.0) * 2.0, np.tanh(w))):
+        np.testing.assert_allclose(got.numpy(), want)
+    np.testing.assert_allclose(second[0].numpy(), -y_expected)
+    np.testing.assert_array_equal(x.numpy(), x_array)
+    np.testing.assert_array_equal(bias.numpy(), np.full(N, 0.5))
+    np.testing.assert_array_equal(scale.numpy(), np.full(N, 2.0))
+    np.testing.assert_allclose(layer(x)[1].numpy(), (w + 1.0) * 2.0)
+
+
+def test_a_graph_loop_never_writes_into_its_loop_inputs_or_captures():
+    start = rt.constant(np.ones(N))
+    step = rt.constant(np.full(N, 0.25))
+
+    @ag.function
+    def walk(x, n):
+        total = x
+        for _ in rt.range(n):
+            total = (total + step) * 1.0
+        return total, x + 0.0
+
+    total, same = walk(start, rt.constant(4))
+    np.testing.assert_allclose(total.numpy(), np.full(N, 2.0))
+    np.testing.assert_array_equal(same.numpy(), np.ones(N))
+    np.testing.assert_array_equal(start.numpy(), np.ones(N))
+    np.testing.assert_array_equal(step.numpy(), np.full(N, 0.25))
+    again, _ = walk(start, rt.constant(4))
+    np.testing.assert_allclose(total.numpy(), again.numpy())
+
+
 def test_a_graph_run_hands_out_copies_of_its_constants():
     g = rt.Graph()
     with g.as_default():
@@ -121,6 +172,41 @@ def test_a_loop_over_an_int64_range_beyond_int32_does_not_wrap():
 
     steps, last = first_steps(rt.constant(2**32 + 3, rt.int64))
     assert int(steps) == 5 and int(last) == 4 and last.dtype is rt.int64
+
+
+@pytest.mark.xfail(strict=True, reason='PENDING: graph errors and counted loops in codegen')
+def test_a_counted_loop_of_billions_of_steps_starts_at_once():
+    @ag.function
+    def first_steps(n):
+        total = rt.constant(0, rt.int64)
+        for i in rt.range(n):
+            rt.debugging.assert_less(i, rt.constant(5, rt.int64), message='stop here')
+            total += i
+        return total
+
+    # Up-front counter values would need 64 GiB; the loop starts at once and stops at step 5.
+    with pytest.raises(rt.errors.InvalidArgumentError, match='stop here'):
+        first_steps(rt.constant(2**33, rt.int64))
+    assert int(first_steps(rt.constant(5, rt.int64))) == 10
+
+
+@pytest.mark.xfail(strict=True, reason='PENDING: graph errors and counted loops in codegen')
+def test_a_counted_loop_runs_in_constant_memory():
+    @ag.function
+    def count(n):
+        total = rt.constant(0, rt.int64)
+        for _ in rt.range(n):
+            total += 1
+        return total
+
+    count(rt.constant(10, rt.int64))
+    tracemalloc.start()
+    try:
+        assert int(count(rt.constant(200_000, rt.int64))) == 200_000
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 200_000, f'{peak} bytes at the peak for 200000 steps'
 
 
 @pytest.mark.parametrize('make, dtype, values', [
