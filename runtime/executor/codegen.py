@@ -228,9 +228,21 @@ class _Emitter:
         return expression if target == name else None
 
 
+_COUNTER_CHUNK = 4096  # counter values made at a time: constant memory however many steps
+
+
 def _counted(start, limit, step):
-    """The values a counted loop's counter takes: numpy scalars of its dtype."""
-    return np.arange(start, limit, step, dtype=np.asarray(start).dtype)
+    """The values a counted loop's counter takes, numpy scalars of its dtype, made a chunk at a
+    time: a loop of 2e9 steps starts at once and holds one chunk (TensorFlow runs it in constant
+    memory too)."""
+    dtype = np.asarray(start).dtype
+    start, limit, step = int(start), int(limit), int(step)
+    span = step * _COUNTER_CHUNK
+    if limit - start <= span:
+        return np.arange(start, limit, step, dtype=dtype)
+    return itertools.chain.from_iterable(
+        np.arange(first, min(first + span, limit), step, dtype=dtype)
+        for first in range(start, limit, span))
 
 
 def _counted_end(start, limit, step):
@@ -245,7 +257,9 @@ def _targets(names):
 
 
 def _reraise(error, line_nodes, code):
-    """Re-raise `error` from the generated function `code` as an OpError naming the node."""
+    """Re-raise `error` from the generated function `code`: a kernel's failure as an OpError
+    naming the node; any other exception (a signal handler's, an output stream's, Python code a
+    kernel called back) as it is, with a note naming the node (`errors.raised_by_kernel`)."""
     if isinstance(error, errors.OpError) and error.op is not None:
         raise error
     tb = error.__traceback__
@@ -260,6 +274,9 @@ def _reraise(error, line_nodes, code):
     if node.origin is not None:
         filename, lineno = errors.user_location(*node.origin)
         where = f' defined at {filename}:{lineno}'
+    if not errors.raised_by_kernel(error):
+        error.add_note(f'(raised while the graph ran node {node.name}{where})')
+        raise error
     message = (f'{getattr(error, "message", None) or error}\n\t [[node {node.name} '
                f'({node.type}){where}]]')
     cls = type(error) if isinstance(error, errors.OpError) else errors.InvalidArgumentError

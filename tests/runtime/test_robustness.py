@@ -174,7 +174,6 @@ def test_a_loop_over_an_int64_range_beyond_int32_does_not_wrap():
     assert int(steps) == 5 and int(last) == 4 and last.dtype is rt.int64
 
 
-@pytest.mark.xfail(strict=True, reason='PENDING: graph errors and counted loops in codegen')
 def test_a_counted_loop_of_billions_of_steps_starts_at_once():
     @ag.function
     def first_steps(n):
@@ -190,7 +189,6 @@ def test_a_counted_loop_of_billions_of_steps_starts_at_once():
     assert int(first_steps(rt.constant(5, rt.int64))) == 10
 
 
-@pytest.mark.xfail(strict=True, reason='PENDING: graph errors and counted loops in codegen')
 def test_a_counted_loop_runs_in_constant_memory():
     @ag.function
     def count(n):
@@ -452,7 +450,6 @@ def count_up(n):
 
 
 @pytest.mark.skipif(not hasattr(signal, 'setitimer'), reason='needs SIGALRM')
-@pytest.mark.xfail(strict=True, reason='PENDING: graph errors and counted loops in codegen')
 @pytest.mark.parametrize('error', [KeyboardInterrupt(), Timeout('too slow')])
 def test_an_interrupt_while_a_graph_loop_runs_keeps_its_type_and_the_function_works(error):
     assert int(count_up(rt.constant(10, rt.int64))) == 9
@@ -467,7 +464,6 @@ def test_an_interrupt_while_a_graph_loop_runs_keeps_its_type_and_the_function_wo
     assert count_up.experimental_get_tracing_count() == 1
 
 
-@pytest.mark.xfail(strict=True, reason='PENDING: graph errors and counted loops in codegen')
 def test_a_graph_print_to_a_failing_stream_raises_the_streams_error():
     @ag.function
     def report(label, x, stream):
