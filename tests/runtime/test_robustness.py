@@ -318,7 +318,7 @@ def test_names_derived_from_parameters_and_variables_stay_valid():
 # ---- 3. Fork safety ------------------------------------------------------------------------------
 
 FORK_AFTER_PARALLEL_GRAPH = '''
-import multiprocessing, threading
+import multiprocessing, os, threading
 import numpy as np
 import autograph as ag
 import runtime as rt
@@ -330,7 +330,8 @@ def two_products(a, b):
 a = rt.constant(np.ones((200, 200), np.int32))
 b = rt.constant(np.full((200, 200), 2, np.int32))
 expected = int(rt.reduce_sum(two_products(a, b)))
-assert any(t.name.startswith('rt-executor') for t in threading.enumerate()), 'no pool used'
+if (os.cpu_count() or 1) >= 2:  # one core: the executor runs everything inline
+    assert any(t.name.startswith('rt-executor') for t in threading.enumerate()), 'no pool used'
 
 def child(queue):
     queue.put(int(rt.reduce_sum(two_products(a, b))))
