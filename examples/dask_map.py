@@ -49,7 +49,7 @@ def run(n_workers=2, address=None, rows=4000, block_rows=500, seed=0, timeout=30
     local = mapped.compute(scheduler='synchronous')
     if address is None:
         with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster, Client(cluster) as client:
+                          dashboard_address=':0') as cluster, Client(cluster) as client:
             distributed = client.compute(mapped).result(timeout=timeout)
     else:
         with Client(address) as client:

@@ -1,4 +1,5 @@
-"""Which graph ops are being added to, per thread. An empty stack means eager execution.
+"""Which graph ops are being added to, per thread (an empty stack means eager execution), and
+the name scope (`rt.name_scope`) they and Variables are named under.
 
 Each thread has its own stack, so eager work on one thread never lands in a graph another
 thread is tracing.
@@ -12,6 +13,7 @@ class _State(threading.local):
     def __init__(self):
         self.graphs = []
         self.tapes = []  # this thread's active gradient tapes, innermost last
+        self.name_scope = ''  # the eager name scope (`outer/inner/`), named Variables use it
 
 
 state = _State()
@@ -65,6 +67,15 @@ def recording(tape):
         state.tapes.remove(tape)
 
 
+def current_name_scope():
+    """The name scope ops and Variables created now are named under (`outer/inner/`, or '')."""
+    graphs = state.graphs
+    if graphs:
+        scope = graphs[-1].current_scope
+        return f'{scope}/' if scope else ''
+    return state.name_scope
+
+
 def current_graph():
     graphs = state.graphs
     return graphs[-1] if graphs else None
@@ -79,3 +90,46 @@ def init_scope():
         yield
     finally:
         state.graphs = saved
+
+
+class name_scope:  # noqa: N801 - TensorFlow's name
+    """`with rt.name_scope('outer'):` names ops and Variables created inside `outer/...`.
+
+    `__enter__` returns the scope's full name with a trailing slash (`'outer/inner/'`). In a
+    graph a repeated scope name gets a suffix (`outer_1`), as TensorFlow does; eagerly it does
+    not. A name ending in '/' is used as the whole scope, not nested.
+    """
+
+    def __init__(self, name):
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f'rt.name_scope needs a str name, got {type(name).__name__}.')
+        self._name = name
+        self._exits = []
+
+    @property
+    def name(self):
+        return self._name
+
+    def __enter__(self):
+        graph = current_graph()
+        name = self._name or ''
+        if graph is None:
+            saved = state.name_scope
+            if name.endswith('/'):
+                scope = name
+            else:
+                scope = f'{saved}{name}/' if name else ''
+            state.name_scope = scope
+            self._exits.append(lambda: setattr(state, 'name_scope', saved))
+            return scope
+        if name.endswith('/'):
+            block = graph.exact_scope(name[:-1])
+        else:
+            block = graph.name_scope(name)
+        scope = block.__enter__()
+        self._exits.append(lambda: block.__exit__(None, None, None))
+        return f'{scope}/' if scope else ''
+
+    def __exit__(self, *exc):
+        self._exits.pop()()
+        return False

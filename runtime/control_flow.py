@@ -5,13 +5,13 @@ whenever a graph is being built) each branch, loop condition and loop body is tr
 FuncGraph that goes into the graph's function library, and one If/While op calls them. Outer
 tensors a branch or body uses become extra inputs of the op.
 """
-from runtime import dtypes, nest
+from runtime import context, dtypes, nest
 from runtime.convert import convert_for_write, convert_to_tensor
 from runtime.graph import FuncGraph, uid
 from runtime.graph_def import FunctionRef
 from runtime.ops import control
 from runtime.ops.array import identity
-from runtime.ops.dispatch import graph_of
+from runtime.ops.dispatch import graph_of, record
 from runtime.ops.compare import less, logical_and
 from runtime.shapes import TensorShape, as_shape
 from runtime.tensor import SymbolicTensor
@@ -55,6 +55,8 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, names=None):
                  '_lower_using_switch_merge': True}
         opdef = control.IF if stateful else control.STATELESS_IF
         op = graph.create_op(opdef, [pred] + outer, attrs, scope, list(zip(types, shapes)))
+        if context.active_tapes[0]:
+            record(opdef, [pred] + outer, attrs, op.outputs)
         with graph.exact_scope(scope):
             results = [identity(t) for t in op.outputs]
     if then_out is None:
@@ -180,6 +182,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=
                  'parallel_iterations': 10, '_lower_using_switch_merge': True}
         opdef = control.WHILE if stateful else control.STATELESS_WHILE
         op = graph.create_op(opdef, flat + outer, attrs, scope, list(zip(types, shapes)))
+        if context.active_tapes[0]:
+            record(opdef, flat + outer, attrs, op.outputs)
     return _restructure(loop_vars, _pack(args, op.outputs[offset:len(flat)], single), single)
 
 
@@ -284,3 +288,72 @@ def _check_body_result(args, result, single, flat, invariants, names):
                 f'ag.experimental.set_loop_options(shape_invariants=[(var, shape)]).')
         out.append(t)
     return out
+
+
+def switch_case(branch_index, branch_fns, default=None, name='switch_case'):
+    """`branch_fns[branch_index]()`; an index outside the branches runs `default` (if None, the
+    last branch).
+
+    `branch_fns` is a list of callables, of (index, callable) pairs, or a dict {index:
+    callable}, with the indices 0..N-1. With a symbolic index every branch is traced and one
+    StatelessCase (Case when a branch has a stateful op) chooses at run time; the branches must
+    return the same structure and dtypes.
+    """
+    fns = _branch_list(branch_fns)
+    if default is not None:
+        fns.append(default)
+    if hasattr(branch_index, '_as_tensor'):
+        branch_index = branch_index._as_tensor()
+    if not isinstance(branch_index, SymbolicTensor):
+        index = int(branch_index)
+        return fns[index if 0 <= index < len(fns) - (default is not None) else -1]()
+    if branch_index.dtype is not dtypes.int32 or branch_index.shape.rank not in (0, None):
+        raise TypeError(f'rt.switch_case needs a scalar int32 branch_index, got '
+                        f'{branch_index.dtype.name} of shape {branch_index.shape}.')
+    graph = graph_of([branch_index])
+    with graph.name_scope(name or 'switch_case') as scope:
+        traced = [_trace_branch(fn, graph, f'{scope}_indexed_case_branch{k}_{uid()}', scope,
+                                None, f'branch {k}') for k, fn in enumerate(fns)]
+        first_graph, first_out = traced[0]
+        for other_graph, other_out in traced[1:]:
+            _check_branches(first_graph, first_out, other_graph, other_out, None)
+        graphs = [g for g, _ in traced]
+        outer = _align_captures(graphs)
+        shapes = []
+        for outputs in zip(*(g.outputs for g in graphs)):
+            shape = outputs[0].shape
+            for t in outputs[1:]:
+                shape = shape.most_specific_compatible_shape(t.shape)
+            shapes.append(shape)
+        types = [t.dtype for t in first_graph.outputs]
+        stateful = any(g.is_stateful() for g in graphs)
+        attrs = {'Tin': [t.dtype for t in outer], 'Tout': types,
+                 'branches': [FunctionRef(g.name) for g in graphs], 'output_shapes': shapes,
+                 '_lower_using_switch_merge': True}
+        opdef = control.CASE if stateful else control.STATELESS_CASE
+        op = graph.create_op(opdef, [branch_index] + outer, attrs, f'{scope}/indexed_case',
+                             list(zip(types, shapes)))
+        with graph.exact_scope(scope):
+            results = [identity(t) for t in op.outputs]
+    if first_out is None:
+        return None
+    return nest.pack_sequence_as(first_out, results)
+
+
+def _branch_list(branch_fns):
+    """The branch callables in index order, checking the indices are 0..N-1."""
+    if isinstance(branch_fns, dict):
+        pairs = sorted(branch_fns.items())
+    elif all(isinstance(item, (list, tuple)) and len(item) == 2 for item in branch_fns):
+        pairs = sorted(branch_fns, key=lambda item: item[0])
+    else:
+        pairs = list(enumerate(branch_fns))
+    if not pairs:
+        raise ValueError('rt.switch_case needs at least one branch.')
+    if [k for k, _ in pairs] != list(range(len(pairs))):
+        raise ValueError(f'rt.switch_case: branch indices must be 0..{len(pairs) - 1}, got '
+                         f'{[k for k, _ in pairs]}.')
+    for k, fn in pairs:
+        if not callable(fn):
+            raise TypeError(f'rt.switch_case: branch {k} is not callable: {fn!r}.')
+    return [fn for _, fn in pairs]

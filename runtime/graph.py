@@ -141,6 +141,11 @@ class Graph:
             name = f'{name}_{i - 1}'
         return name
 
+    @property
+    def current_scope(self):
+        """The name scope ops are created under now (`outer/inner`, or '')."""
+        return self._name_stack
+
     @contextlib.contextmanager
     def name_scope(self, name):
         """Ops created inside are named `<scope>/...`; yields the unique scope name."""
@@ -159,13 +164,18 @@ class Graph:
 
     @contextlib.contextmanager
     def control_dependencies(self, ops):
-        """Ops created inside run after `ops` (Operations or tensors)."""
-        ops = [t.op if isinstance(t, SymbolicTensor) else t for t in ops]
-        self._control_stack.append(ops)
+        """Ops created inside run after `ops` (Operations or tensors); None: after nothing
+        (the enclosing blocks' dependencies are cleared inside)."""
+        saved = self._control_stack
+        if ops is None:
+            self._control_stack = []
+        else:
+            self._control_stack = saved + [[t.op if isinstance(t, SymbolicTensor) else t
+                                            for t in ops]]
         try:
             yield
         finally:
-            self._control_stack.pop()
+            self._control_stack = saved
 
     def create_op(self, opdef, inputs, attrs, name, output_specs, payload=None):
         """Add an Operation named exactly `name` (already unique) with the given outputs."""

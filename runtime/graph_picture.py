@@ -10,7 +10,6 @@ from typing import NamedTuple
 
 from runtime import errors
 
-_BRANCH_ATTRS = {'if': ('then_branch', 'else_branch'), 'while': ('cond', 'body')}
 _COLORS = {'input': '#cfe2ff', 'const': '#e9ecef', 'control': '#ffe5b4', 'stateful': '#f8d7da',
            'op': '#ffffff'}
 
@@ -31,6 +30,19 @@ def spec_text(tensor):
     shape = tensor.shape
     dims = '?' if shape.rank is None else ','.join('?' if d is None else str(d) for d in shape)
     return f'{tensor.dtype.name}[{dims}]'
+
+
+def _branches(op):
+    """(label, FunctionRef or None) for each function of a control flow op: the attr's name
+    (`then_branch`), or `branch k` for the k-th of a list-valued attr."""
+    out = []
+    for attr in op.opdef.function_attrs:
+        value = op.attrs.get(attr)
+        if isinstance(value, (list, tuple)):
+            out.extend((f'branch {k}', ref) for k, ref in enumerate(value))
+        else:
+            out.append((attr, value))
+    return out
 
 
 def kind(op):
@@ -89,9 +101,8 @@ class _Writer:
                           f'color="#d9822b";')
         self.lines.append(f'{pad}  {node_id} [label={_quote(_label(op))}, '
                           f'fillcolor="{_COLORS["control"]}", shape=hexagon];')
-        first_data = 1 if op.opdef.control_flow == 'if' else 0
-        for attr in _BRANCH_ATTRS[op.opdef.control_flow]:
-            ref = op.attrs.get(attr)
+        first_data = 0 if op.opdef.control_flow == 'while' else 1  # after a predicate/index
+        for attr, ref in _branches(op):
             function = graph.library.get(ref.name) if ref is not None else None
             if function is None:
                 continue

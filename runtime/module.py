@@ -20,6 +20,10 @@ class Module:
             raise ValueError(f'{name!r} is not a valid module name: use letters, digits and '
                              f'_ . - and start with a letter or _.')
         self._name = name
+        # As tf.Module: the scope is fixed when the module is made (`outer/name/` under an
+        # enclosing scope) and the same object is entered each time.
+        with context.name_scope(name) as scope:
+            self._name_scope = context.name_scope(scope)
 
     @property
     def name(self):
@@ -27,8 +31,9 @@ class Module:
 
     @property
     def name_scope(self):
-        """A context manager naming the ops built inside `<module name>/...` in a graph."""
-        return _NameScope(self._name)
+        """`with self.name_scope:` names the ops built inside `<module name>/...` and the
+        Variables created inside `<module name>/<variable name>:0` (rt.name_scope)."""
+        return self._name_scope
 
     @property
     def variables(self):
@@ -46,27 +51,6 @@ class Module:
 
     def __repr__(self):
         return f'<rt.Module {self._name!r}>'
-
-
-class _NameScope:
-    __slots__ = ('_name', '_scope')
-
-    def __init__(self, name):
-        self._name = name
-        self._scope = None
-
-    def __enter__(self):
-        graph = context.current_graph()
-        if graph is None:
-            return self._name
-        self._scope = graph.name_scope(self._name)
-        return self._scope.__enter__()
-
-    def __exit__(self, *exc):
-        if self._scope is not None:
-            scope, self._scope = self._scope, None
-            return scope.__exit__(*exc)
-        return False
 
 
 def walk(root):

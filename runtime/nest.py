@@ -71,6 +71,29 @@ def _pack(structure, flat, i):
     return type(structure)(children), i
 
 
+def map_structure(func, *structures, check_types=True):
+    """`func` applied to the corresponding leaves of `structures`, in the first one's structure
+    (`rt.nest.map_structure(lambda x, y: x + y, a, b)`); the structures must match."""
+    if not structures:
+        raise ValueError('rt.nest.map_structure needs at least one structure.')
+    first = structures[0]
+    for other in structures[1:]:
+        problem = structure_difference(first, other) if check_types else \
+            ('' if len(flatten(first)) == len(flatten(other)) else
+             'The two structures have different numbers of leaves.')
+        if problem:
+            raise ValueError(problem)
+    leaves = [flatten(s) for s in structures]
+    return pack_sequence_as(first, [func(*args) for args in zip(*leaves)])
+
+
+def assert_same_structure(nest1, nest2, check_types=True):
+    """ValueError describing the first difference if the structures differ."""
+    problem = structure_difference(nest1, nest2)
+    if problem:
+        raise ValueError(problem)
+
+
 def structure_difference(a, b, path=''):
     """A sentence describing the first difference between two structures, or '' if none."""
     if is_nested(a) != is_nested(b):

@@ -14,9 +14,15 @@ from runtime.tensor import Tensor
 
 
 class TensorArray:
-    def __init__(self, dtype, size=0, dynamic_size=False, element_shape=None, *, handle=None):
+    def __init__(self, dtype, size=0, dynamic_size=False, clear_after_read=None,
+                 tensor_array_name=None, infer_shape=True, element_shape=None,
+                 colocate_with_first_write_call=True, name=None, *, handle=None):
+        """TensorFlow's signature; `clear_after_read`, `tensor_array_name`,
+        `colocate_with_first_write_call` and `name` change nothing here (reads never clear an
+        element, as TensorFlow 2 inside functions), and the element shape is always inferred
+        from the writes."""
         self.dtype = dtypes.as_dtype(dtype)
-        self.dynamic_size = dynamic_size
+        self.dynamic_size = bool(dynamic_size)
         self.element_shape = TensorShape(element_shape)
         if handle is None:
             if not isinstance(size, Tensor):
@@ -39,13 +45,7 @@ class TensorArray:
 
     def write(self, index, value, name=None):
         """A TensorArray with `value` at `index` (the receiver is unchanged)."""
-        value = convert_for_write(value, self.dtype)
-        if value.dtype is not self.dtype:
-            raise TypeError(f'TensorArray of {self.dtype.name} cannot hold a '
-                            f'{value.dtype.name} value; use rt.cast.')
-        if not value.shape.is_compatible_with(self.element_shape):
-            raise ValueError(f'TensorArray holds elements of shape {self.element_shape}, got a '
-                             f'value of shape {value.shape}.')
+        value = self._checked(value, 'write')
         shape = self.element_shape.merge_with(value.shape)
         index = index if isinstance(index, Tensor) else np.int32(index)
         attrs = {'dynamic_size': True} if self.dynamic_size else {}
@@ -58,11 +58,61 @@ class TensorArray:
                      {'element_dtype': self.dtype, '_element_shape': self.element_shape},
                      name=name)
 
-    def stack(self, name=None):
-        """All elements stacked along a new first dimension."""
-        return apply(list_ops.STACK, [self.handle],
+    def stack(self, name=None, num_elements=None, element_shape=None):
+        """All elements stacked along a new first dimension. While tracing, `num_elements` (their
+        number) and `element_shape` (what the writes are known to hold) sharpen the static
+        shape of the result."""
+        shape = self.element_shape if element_shape is None else \
+            self.element_shape.merge_with(element_shape)
+        attrs = {'element_dtype': self.dtype, 'element_shape': shape}
+        if num_elements is not None:
+            attrs['num_elements'] = int(num_elements)
+        return apply(list_ops.STACK, [self.handle], attrs, name=name)
+
+    def unstack(self, value, name=None):
+        """A TensorArray holding the slices of `value` along its first axis (op
+        `TensorListFromTensor`); its size becomes value's first dimension."""
+        value = self._checked(value, 'unstack', leading=True)
+        return self._with(list_ops.from_tensor(value),
+                          self.element_shape.merge_with(value.shape[1:]))
+
+    def scatter(self, indices, value, name=None):
+        """A TensorArray with `value[k]` at `indices[k]` (op
+        `TensorListScatterIntoExistingList`)."""
+        value = self._checked(value, 'scatter', leading=True)
+        indices = indices if isinstance(indices, Tensor) else np.asarray(indices, np.int32)
+        attrs = {'dynamic_size': True} if self.dynamic_size else {}
+        return self._with(apply(list_ops.SCATTER, [self.handle, value, indices], attrs,
+                                name=name),
+                          self.element_shape.merge_with(value.shape[1:]))
+
+    def gather(self, indices, name=None):
+        """The elements at `indices`, stacked (op `TensorListGather`)."""
+        indices = indices if isinstance(indices, Tensor) else np.asarray(indices, np.int32)
+        return apply(list_ops.GATHER, [self.handle, indices],
                      {'element_dtype': self.dtype, 'element_shape': self.element_shape},
                      name=name)
+
+    def concat(self, name=None):
+        """All elements joined along their first axis (op `TensorListConcatV2`)."""
+        if self.element_shape.rank == 0:
+            raise ValueError('TensorArray.concat() needs elements of rank at least 1.')
+        return apply(list_ops.CONCAT, [self.handle],
+                     {'element_dtype': self.dtype, 'element_shape': self.element_shape},
+                     name=name)[0]
+
+    def _checked(self, value, what, leading=False):
+        value = convert_for_write(value, self.dtype)
+        if value.dtype is not self.dtype:
+            raise TypeError(f'TensorArray of {self.dtype.name} cannot hold a '
+                            f'{value.dtype.name} value; use rt.cast.')
+        element = value.shape[1:] if leading else value.shape
+        if leading and value.shape.rank == 0:
+            raise ValueError(f'TensorArray.{what}() needs a value of rank at least 1.')
+        if not element.is_compatible_with(self.element_shape):
+            raise ValueError(f'TensorArray holds elements of shape {self.element_shape}, got '
+                             f'{"values" if leading else "a value"} of shape {element}.')
+        return value
 
     def size(self, name=None):
         return apply(list_ops.LENGTH, [self.handle], name=name)

@@ -1,11 +1,13 @@
 """`rt.Variable`: mutable state that graphs read and assign through a resource handle."""
 import numpy as np
 
-from runtime import context
+from runtime import context, dtypes
 from runtime.convert import convert_for_write, convert_to_tensor
 from runtime.executor import evaluate_constant
 from runtime.ops import state
+from runtime.ops.array import slice_spec, strided_slice
 from runtime.ops.dispatch import apply, graph_of
+from runtime.shapes import TensorShape
 from runtime.tensor import SymbolicTensor, readonly_array
 
 _names = {}
@@ -31,6 +33,7 @@ class Variable:
     def __init__(self, initial_value, dtype=None, name=None, trainable=True):
         for hook in Variable.creation_hooks:
             hook(self)
+        scope = context.current_name_scope()  # `outer/` under rt.name_scope('outer')
         if callable(initial_value):
             with context.init_scope():
                 initial_value = initial_value()
@@ -39,13 +42,13 @@ class Variable:
             # Lifted out of the graph when only constants feed it (TensorFlow's init_scope).
             lifted = evaluate_constant(initial_value)
             if lifted is None:
-                self._initialize_in_graph(initial_value, dtype, name)
+                self._initialize_in_graph(initial_value, dtype, scope + (name or 'Variable'))
                 return
             initial_value = lifted
         with context.init_scope():
             value = convert_to_tensor(initial_value, dtype)
         self.storage = state.VariableStorage(value.value, value.dtype, value.shape,
-                                             _unique(name or 'Variable'))
+                                             _unique(scope + (name or 'Variable')))
 
     def _initialize_in_graph(self, initial_value, dtype, name):
         """An uninitialized variable whose initial value is assigned by the graph being traced
@@ -93,6 +96,11 @@ class Variable:
     def read_value(self):
         graph = context.current_graph()
         handle = self.storage if graph is None else graph.capture_resource(self.storage)
+        if context.active_tapes[0]:  # gradient tapes watch the trainable variables read inside
+            for tape in context.state.tapes:
+                accessed = getattr(tape, 'variable_accessed', None)
+                if accessed is not None:
+                    accessed(self)
         return apply(state.READ, [handle], {'dtype': self.storage.dtype}, name='ReadVariableOp')
 
     value = read_value
@@ -103,17 +111,52 @@ class Variable:
     # ---- writes ------------------------------------------------------------------------------
 
     def _write(self, opdef, value, what):
+        value = self._checked_value(value, what)
+        if not value.shape.is_compatible_with(self.shape):
+            raise ValueError(f'Cannot {what} a value of shape {value.shape} to the variable '
+                             f'{self.storage.name!r} of shape {self.shape}.')
+        apply(opdef, [self._handle([value]), value], name=opdef.name)
+        return self
+
+    @property
+    def handle(self):
+        """The resource the ops reading and writing this variable take: its storage eagerly,
+        the graph's handle of it while a graph is built."""
+        return self._handle(())
+
+    def _handle(self, values):
+        """The storage eagerly, else the graph's handle of it (the graph `values` go into)."""
+        graph = graph_of(values)
+        return self.storage if graph is None else graph.capture_resource(self.storage)
+
+    def _checked_value(self, value, what):
         value = convert_for_write(value, self.dtype)
         if value.dtype is not self.dtype:
             raise TypeError(f'Cannot {what} a {value.dtype.name} value to the {self.dtype.name} '
                             f'variable {self.storage.name!r}; use rt.cast first.')
-        if not value.shape.is_compatible_with(self.shape):
-            raise ValueError(f'Cannot {what} a value of shape {value.shape} to the variable '
-                             f'{self.storage.name!r} of shape {self.shape}.')
-        graph = graph_of([value])
-        handle = self.storage if graph is None else graph.capture_resource(self.storage)
-        apply(opdef, [handle, value], name=opdef.name)
+        return value
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        """Set the elements (or slices) at the index tuples `indices` to `updates` (op
+        `ResourceScatterNdUpdate`); returns the variable."""
+        indices = convert_to_tensor(indices)
+        if indices.dtype not in (dtypes.int32, dtypes.int64):
+            raise TypeError(f'scatter_nd_update needs int32 or int64 indices, got '
+                            f'{indices.dtype.name}.')
+        updates = self._checked_value(updates, 'scatter')
+        k = indices.shape[-1] if indices.shape.rank else None
+        if k is not None and self.shape.rank is not None and indices.shape.is_fully_defined():
+            expected = TensorShape(indices.shape.as_list()[:-1] + self.shape.as_list()[k:])
+            if not updates.shape.is_compatible_with(expected):
+                raise ValueError(f'scatter_nd_update on {self.storage.name!r}: updates must have '
+                                 f'shape {expected}, got {updates.shape}.')
+        apply(state.SCATTER_ND_UPDATE, [self._handle([indices, updates]), indices, updates],
+              name=name or 'ResourceScatterNdUpdate')
         return self
+
+    def __getitem__(self, index):
+        """`v[index]`: reads as `v.read_value()[index]`; `v[index].assign(x)` writes the slice."""
+        return VariableSlice(self, index)
 
     def assign(self, value, read_value=True):
         return self._write(state.ASSIGN, value, 'assign')
@@ -149,3 +192,67 @@ class Variable:
                 f'numpy={self.storage.value!r}>')
 
     __hash__ = object.__hash__
+
+
+class VariableSlice:
+    """`variable[index]`: usable as the tensor `variable.read_value()[index]`, and `.assign(value)`
+    writes `value` into that slice of the variable (op `ResourceStridedSliceAssign`), eagerly or
+    in a graph, persisting like any assignment."""
+
+    def __init__(self, variable, index):
+        self.variable = variable
+        self.index = index
+
+    def _as_tensor(self):
+        return strided_slice(self.variable.read_value(), self.index)
+
+    def assign(self, value, name=None):
+        """Write `value` (of the slice's shape) into the slice; returns the variable."""
+        variable = self.variable
+        value = variable._checked_value(value, 'assign')
+        operands, attrs = slice_spec(self.index)
+        handle = variable._handle([value] + operands)
+        apply(state.STRIDED_SLICE_ASSIGN, [handle] + operands + [value], attrs,
+              name=name or 'ResourceStridedSliceAssign')
+        return variable
+
+    @property
+    def dtype(self):
+        return self.variable.dtype
+
+    @property
+    def shape(self):
+        return self._as_tensor().shape
+
+    def numpy(self):
+        return self._as_tensor().numpy()
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.numpy(), dtype=dtype)
+
+    def __bool__(self):
+        return bool(self._as_tensor())
+
+    def __float__(self):
+        return float(self._as_tensor())
+
+    def __int__(self):
+        return int(self._as_tensor())
+
+    def __index__(self):
+        return self._as_tensor().__index__()
+
+    def __len__(self):
+        return len(self._as_tensor())
+
+    def __iter__(self):
+        return iter(self._as_tensor())
+
+    def __repr__(self):
+        return repr(self._as_tensor())
+
+    def __str__(self):
+        return str(self._as_tensor())
+
+    __hash__ = object.__hash__
+

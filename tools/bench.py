@@ -15,6 +15,7 @@ import json
 import linecache
 import sys
 import textwrap
+import time
 import timeit
 
 import numpy as np
@@ -107,6 +108,90 @@ def chain_numpy(x):
     return x
 
 
+# ---- one training step (examples/train_classifier.py) and its hand-written numpy twin ------------
+
+def load_train_classifier():
+    import importlib.util  # noqa: E402 - only this section loads the example
+    import os
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'examples',
+                        'train_classifier.py')
+    spec = importlib.util.spec_from_file_location('train_classifier', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class NumpyMLP:
+    """The example's model and Adam step, forward and backward written by hand in numpy."""
+
+    def __init__(self, params, learning_rate=0.01, beta_1=0.9, beta_2=0.999, epsilon=1e-7):
+        self.params = [p.copy() for p in params]
+        self.m = [np.zeros_like(p) for p in params]
+        self.v = [np.zeros_like(p) for p in params]
+        self.lr, self.b1, self.b2, self.eps = learning_rate, beta_1, beta_2, epsilon
+        self.t = 0
+
+    def step(self, x, one_hot):
+        w1, b1, w2, b2, w3, b3 = self.params
+        h1 = np.maximum(x @ w1 + b1, 0)
+        h2 = np.maximum(h1 @ w2 + b2, 0)
+        logits = h2 @ w3 + b3
+        shifted = logits - logits.max(axis=1, keepdims=True)
+        e = np.exp(shifted)
+        s = e.sum(axis=1, keepdims=True)
+        loss = -np.mean(np.sum(one_hot * (shifted - np.log(s)), axis=1))
+        d = (e / s - one_hot) / len(x)
+        grads = [None] * 6
+        grads[4], grads[5] = h2.T @ d, d.sum(axis=0)
+        d = (d @ w3.T) * (h2 > 0)
+        grads[2], grads[3] = h1.T @ d, d.sum(axis=0)
+        d = (d @ w2.T) * (h1 > 0)
+        grads[0], grads[1] = x.T @ d, d.sum(axis=0)
+        self.t += 1
+        alpha = self.lr * np.sqrt(1 - self.b2 ** self.t) / (1 - self.b1 ** self.t)
+        for p, g, m, v in zip(self.params, grads, self.m, self.v):
+            m += (g - m) * (1 - self.b1)
+            v += (g * g - v) * (1 - self.b2)
+            p -= alpha * m / (np.sqrt(v) + self.eps)
+        return loss
+
+
+def cpu_best(fn, number):
+    """Process CPU seconds per call of `number` calls."""
+    return timeit.timeit(fn, number=number, timer=time.process_time) / number
+
+
+def training_rows(n, rep):
+    """One Adam step of the example's MLP (2-64-64-3, batch 60): graph and eager against the
+    hand-written numpy forward+backward+update."""
+    example = load_train_classifier()
+    x, labels = example.spirals(200)
+    x, one_hot = x[:60], np.eye(3, dtype=np.float32)[labels[:60]]
+    xt, yt = rt.constant(x), rt.constant(one_hot)
+    model = example.MLP([2, 64, 64, 3])
+    hand = NumpyMLP([v.numpy() for v in model.variables])
+    step = example.make_train_step(model, rt.optimizers.Adam(0.01))
+    step(xt, yt)
+
+    def eager_step():
+        rt.config.run_functions_eagerly(True)
+        try:
+            step(xt, yt)
+        finally:
+            rt.config.run_functions_eagerly(False)
+
+    # Many short interleaved rounds timed in process CPU time, so that other load on the
+    # machine hits the three alike (all three run on this thread).
+    times = {'hand': [], 'graph': [], 'eager': []}
+    for _ in range(4 * rep):
+        times['hand'].append(cpu_best(lambda: hand.step(x, one_hot), n(25)))
+        times['graph'].append(cpu_best(lambda: step(xt, yt), n(25)))
+        times['eager'].append(cpu_best(eager_step, n(10)))
+    reference, graph, eager = (min(times[k]) for k in ('hand', 'graph', 'eager'))
+    return [('MLP train step (tape + Adam) graph / hand numpy', graph, reference, '<= 1.5'),
+            ('MLP train step (tape + Adam) eager / hand numpy', eager, reference, '<= 3.0')]
+
+
 def measure(quick):
     scale = 0.2 if quick else 1.0
     rep = 3 if quick else 7
@@ -167,6 +252,9 @@ def measure(quick):
     row('two independent 200x200 int32 matmuls, graph / hand numpy (thread pool)',
         best(lambda: parallel(*big), n(50), rep),
         best(lambda: two_matmuls_numpy(*big_np), n(50), rep), '< 1.0 on 2+ cores')
+
+    for name, ours, reference, target in training_rows(n, rep):
+        row(name, ours, reference, target)
     return rows
 
 

@@ -6,7 +6,7 @@ import types
 import warnings
 
 from autograph import api, conversion
-from autograph.operators import py_builtins
+from autograph.operators import higher_order, py_builtins
 from autograph.pyct import errors, loader
 
 # Code from these packages (and the standard library) is called as it is.
@@ -22,6 +22,9 @@ def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
     overload = py_builtins.OVERLOADS.get(f) if _hashable(f) else None
     if overload is not None:
         return overload(*args, **kwargs)
+    if _hashable(f) and f in higher_order.CALLABLE_ARGS:  # rt.map_fn(fn, ...): convert fn too
+        args, kwargs = higher_order.with_converted_callables(
+            f, args, kwargs, lambda fn: _calling_converted(fn, caller_fn_scope, options))
     options = options or getattr(caller_fn_scope, 'options', None)
     if options is not None and not options.recursive:
         return f(*args, **kwargs)
@@ -32,6 +35,18 @@ def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
     if target is None:
         return f(*args, **kwargs)
     return _converted_function(target)(*bound_args, *args, **kwargs)
+
+
+def _calling_converted(fn, caller_fn_scope, options):
+    """`fn` called through `converted_call` (a user function handed to a runtime function);
+    a function of converted code (a lambda written in it) is converted already."""
+    if loader.is_generated(fn):
+        return fn
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        return converted_call(fn, args, kwargs, caller_fn_scope, options)
+    return call
 
 
 def to_graph(func):

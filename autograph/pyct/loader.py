@@ -24,6 +24,7 @@ from autograph.pyct import origin_info
 OUTER_FACTORY = 'outer_factory'
 INNER_FACTORY = 'inner_factory'
 _counter = itertools.count()
+GENERATED_PREFIX = '<autograph generated '  # the file name of generated code
 
 
 def compile_factory(function_text, source_map, function_name, free_variables, name,
@@ -42,7 +43,7 @@ def compile_factory(function_text, source_map, function_name, free_variables, na
             + f'\n    def {INNER_FACTORY}(ag__):\n' + ('\n' if blank_line else ''))
     source = f'{head}{function_text}\n        return {function_name}\n    return {INNER_FACTORY}'
     offset = head.count('\n')
-    filename = f'<autograph generated {name} #{next(_counter)}>'
+    filename = f'{GENERATED_PREFIX}{name} #{next(_counter)}>'
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     origin_info.register(filename, {line + offset: origin for line, origin in source_map.items()})
     module_code = compile(source, filename, 'exec', dont_inherit=True)
@@ -51,6 +52,12 @@ def compile_factory(function_text, source_map, function_name, free_variables, na
                  if isinstance(c, types.CodeType) and c.co_name == INNER_FACTORY)
     weakref.finalize(inner, _forget, filename)  # the source leaves with the last function
     return inner
+
+
+def is_generated(function):
+    """Whether `function` was compiled from generated (already converted) code."""
+    code = getattr(function, '__code__', None)
+    return code is not None and code.co_filename.startswith(GENERATED_PREFIX)
 
 
 def _forget(filename):

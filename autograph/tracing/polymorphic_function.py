@@ -125,6 +125,10 @@ class Function:
             return self._callable(self._python_function)(*args, **kwargs)
         if context.state.graphs:  # called while this thread builds a graph: trace inline
             return self._callable(self._converted())(*args, **kwargs)
+        if context.active_tapes[0] and context.state.tapes:
+            # An eager gradient tape is recording: run the converted code's ops eagerly, so the
+            # tape sees them (docs/gradients.md).
+            return self._callable(self._converted())(*args, **kwargs)
         binder = self._binder
         values = args if not kwargs and len(args) == binder.arity else binder.canonical(
             args, kwargs)

@@ -99,6 +99,8 @@ class _Emitter:
                 pending[id(node)] = (future, outs[0])
             elif control_flow == 'if':
                 self.emit_if(node, inputs, outs, depth)
+            elif control_flow == 'case':
+                self.emit_case(node, inputs, outs, depth)
             elif control_flow == 'while':
                 self.emit_while(node, inputs, outs, depth)
             else:
@@ -166,6 +168,25 @@ class _Emitter:
                 self.line(depth + 1, f'{_targets(outs)} = {_targets(results)}')
             elif len(self.lines) == start:
                 self.line(depth + 1, 'pass')
+
+    def emit_case(self, node, inputs, outs, depth):
+        """`if i == 0: ... elif i == 1: ... else: <last branch>` (an index out of range runs
+        the last branch, as TensorFlow's Case does)."""
+        last = len(node.branches) - 1
+        for k, branch in enumerate(node.branches):
+            if k == 0 and last:
+                self.line(depth, f'if {inputs[0]} == {k}:', node)
+            elif k < last:
+                self.line(depth, f'elif {inputs[0]} == {k}:')
+            elif last:
+                self.line(depth, 'else:')
+            inner = depth + 1 if last else depth
+            start = len(self.lines)
+            results = self.emit(branch, inputs[1:], inner)
+            if outs:
+                self.line(inner, f'{_targets(outs)} = {_targets(results)}')
+            elif len(self.lines) == start and last:
+                self.line(inner, 'pass')
 
     def emit_while(self, node, inputs, outs, depth):
         loop_vars = [self.fresh('w') for _ in inputs]

@@ -12,7 +12,8 @@ from runtime.ops.registry import CONST
 
 class Node:
     """One op. Control flow nodes hold their functions as `branches`: (then, else) for an If,
-    (cond, body) for a While; their params line up with the node's inputs after the predicate."""
+    (cond, body) for a While, one per index for a Case; their params line up with the node's
+    inputs after the predicate (an If's, a Case's index)."""
 
     __slots__ = ('op', 'opdef', 'name', 'inputs', 'control', 'attrs', 'payload', 'origin',
                  'specs', 'branches')
@@ -98,9 +99,6 @@ def _spec(name, spec):
     return f'{name}:{dtype.name}{list(shape) if shape.rank is not None else "[?]"}'
 
 
-_BRANCH_ATTRS = {'if': ('then_branch', 'else_branch'), 'while': ('cond', 'body')}
-
-
 def lower(graph, inputs, outputs):
     """A Program copying `graph`'s ops (and, into If/While nodes, their library functions);
     `inputs` become its parameters."""
@@ -111,8 +109,8 @@ def lower(graph, inputs, outputs):
                     [nodes[id(c)] for c in op.control_inputs], dict(op.attrs), op.payload,
                     op.origin, [(t.dtype, t.shape) for t in op.outputs])
         if op.opdef.control_flow:
-            node.branches = tuple(_lower_function(graph.library[op.attrs[attr].name])
-                                  for attr in _BRANCH_ATTRS[op.opdef.control_flow])
+            node.branches = tuple(_lower_function(graph.library[ref.name])
+                                  for ref in op.opdef.functions(op.attrs))
         nodes[id(op)] = node
         order.append(node)
     params = [nodes[id(t.op)] for t in inputs]

@@ -7,11 +7,37 @@ from runtime import context, dtypes, errors
 from runtime.convert import (constant, convert_to_tensor, infer_dtype, stack, to_numpy,
                              unify_operands)
 from runtime.ops.dispatch import apply, build
-from runtime.ops.infer import constant_value, same_as_input
-from runtime.ops.math import cast
-from runtime.ops.registry import IDENTITY, PLACEHOLDER, register
+from runtime.ops.infer import constant_value, known_shape, same_as_input
+from runtime.ops.registry import IDENTITY, NO_GRADIENT, PLACEHOLDER, register
 from runtime.shapes import TensorShape, as_shape
 from runtime.tensor import Tensor
+
+
+# ---- cast ---------------------------------------------------------------------------------------
+
+def _cast_kernel(x, DstT):
+    return x.astype(DstT.np_dtype)
+
+
+def _cast_gradient(op, grad):
+    source = op.inputs[0].dtype
+    return [cast(grad, source) if source.is_floating and grad.dtype.is_floating else None]
+
+
+CAST = register('Cast', _cast_kernel,
+                lambda inputs, attrs: [(attrs['DstT'], inputs[0].shape)],
+                type_attrs=(('SrcT', 0),), defaults={'Truncate': False},
+                native='{0}',  # the native backend casts every result to its dtype
+                gradient=_cast_gradient)
+
+
+def cast(x, dtype, name=None):
+    """`x` converted to `dtype` (floats to ints truncate toward zero)."""
+    dtype = dtypes.as_dtype(dtype)
+    x = convert_to_tensor(x)
+    if x.dtype is dtype:
+        return x
+    return apply(CAST, [x], {'DstT': dtype}, name=name)
 
 
 def placeholder(dtype, shape=None, name=None):
@@ -28,6 +54,23 @@ def identity(input, name=None):
     return apply(IDENTITY, [convert_to_tensor(input)], name=name)
 
 
+STOP_GRADIENT = register('StopGradient', lambda input: input, same_as_input, inputs=('input',),
+                         outputs=('output',), gradient=NO_GRADIENT)
+
+
+def stop_gradient(input, name=None):
+    """`input` unchanged, but gradients do not flow through it (op `StopGradient`)."""
+    return apply(STOP_GRADIENT, [convert_to_tensor(input)], name=name)
+
+
+def static_or_dynamic_shape(x):
+    """`x`'s shape as an int32 numpy vector when fully known (no op), else an op `Shape`."""
+    known = known_shape(x)
+    if known is not None:
+        return np.array(known, dtype=np.int32)
+    return apply(SHAPE, [x])
+
+
 def shape_from(value):
     """A TensorShape from a shape operand's known value (unknown dims if not known)."""
     known = constant_value(value)
@@ -40,9 +83,46 @@ def shape_from(value):
 FILL = register('Fill', lambda dims, value: np.full(tuple(dims), value),
                 lambda inputs, attrs: [(inputs[1].dtype, shape_from(inputs[0]))],
                 inputs=('dims', 'value'), outputs=('output',),
-                type_attrs=(('T', 1), ('index_type', 0)))
-ZEROS_LIKE = register('ZerosLike', np.zeros_like, same_as_input, native='zeros_like({0})')
-ONES_LIKE = register('OnesLike', np.ones_like, same_as_input, native='ones_like({0})')
+                type_attrs=(('T', 1), ('index_type', 0)), gradient=lambda op, grad: [
+                    None, _reduce_sum_all(grad)])
+ZEROS_LIKE = register('ZerosLike', np.zeros_like, same_as_input, native='zeros_like({0})',
+                      gradient=NO_GRADIENT)
+ONES_LIKE = register('OnesLike', np.ones_like, same_as_input, native='ones_like({0})',
+                     gradient=NO_GRADIENT)
+
+
+def _broadcast_to_infer(inputs, attrs):
+    return [(inputs[0].dtype, shape_from(inputs[1]))]
+
+
+def _broadcast_to_gradient(op, grad):
+    # runtime.ops.reduce imports this module: importing it here breaks the cycle
+    from runtime.ops.reduce import unbroadcast
+    return [unbroadcast(grad, op.inputs[0]), None]
+
+
+def _broadcast_to_kernel(input, shape):
+    try:
+        return np.broadcast_to(input, tuple(shape)).copy()
+    except ValueError:
+        raise ValueError(f'Unable to broadcast tensor of shape {list(np.shape(input))} to '
+                         f'tensor of shape {list(shape)}') from None
+
+
+BROADCAST_TO = register('BroadcastTo', _broadcast_to_kernel, _broadcast_to_infer, inputs=('input', 'shape'),
+    outputs=('output',), type_attrs=(('T', 0), ('Tidx', 1)), gradient=_broadcast_to_gradient)
+
+
+def broadcast_to(input, shape, name=None):
+    """`input` repeated along its size-1 and missing leading dims to `shape` (op
+    `BroadcastTo`, numpy's broadcasting rules)."""
+    return apply(BROADCAST_TO, [convert_to_tensor(input), shape_operand(shape)], name=name)
+
+
+def _reduce_sum_all(x):
+    # runtime.ops.reduce imports this module: importing it here breaks the cycle
+    from runtime.ops.reduce import reduce_sum
+    return reduce_sum(x)
 
 
 def fill(dims, value, name=None):
@@ -113,7 +193,8 @@ def _range_infer(inputs, attrs):
 
 
 RANGE = register('Range', _range_kernel, _range_infer, inputs=('start', 'limit', 'delta'),
-                 outputs=('output',), type_attrs=(('Tidx', 0),), native='arange({0}, {1}, {2})')
+                 outputs=('output',), type_attrs=(('Tidx', 0),), native='arange({0}, {1}, {2})',
+                 gradient=NO_GRADIENT)
 
 
 # The dtypes rt.range takes, narrowest first: without `dtype=`, the widest operand's wins.
@@ -164,7 +245,16 @@ def _reshape_infer(inputs, attrs):
 
 RESHAPE = register('Reshape', lambda tensor, shape: np.reshape(tensor, tuple(shape)),
                    _reshape_infer, inputs=('tensor', 'shape'), outputs=('output',),
-                   type_attrs=(('T', 0), ('Tshape', 1)))
+                   type_attrs=(('T', 0), ('Tshape', 1)), gradient=lambda op, grad: [
+                       _reshape_like(grad, op.inputs[0]), None])
+
+
+def _reshape_like(grad, x):
+    """`grad` reshaped to `x`'s shape (the gradient of every op that only reshapes)."""
+    known = known_shape(x)
+    if known is not None and known == known_shape(grad):
+        return grad
+    return apply(RESHAPE, [grad, static_or_dynamic_shape(x)])
 
 
 def reshape(tensor, shape, name=None):
@@ -186,8 +276,16 @@ def _transpose_infer(inputs, attrs):
     return [(x.dtype, TensorShape([dims[int(i)] for i in p]))]
 
 
+def _transpose_gradient(op, grad):
+    perm = constant_value(op.inputs[1])
+    if perm is None:
+        raise NotImplementedError('The gradient of Transpose needs a constant `perm`.')
+    return [transpose(grad, np.argsort(perm).astype(np.int32)), None]
+
+
 TRANSPOSE = register('Transpose', lambda x, perm: np.transpose(x, tuple(perm)), _transpose_infer,
-                     inputs=('x', 'perm'), type_attrs=(('T', 0), ('Tperm', 1)))
+                     inputs=('x', 'perm'), type_attrs=(('T', 0), ('Tperm', 1)),
+                     gradient=_transpose_gradient)
 
 
 def transpose(a, perm=None, name=None):
@@ -226,8 +324,25 @@ def _concat_kernel(*args, N=None):
     return np.concatenate(args[:-1], axis=int(args[-1]))
 
 
+def _concat_gradient(op, grad):
+    values, axis = op.inputs[:-1], constant_value(op.inputs[-1])
+    if axis is None or grad.shape.rank is None:
+        raise NotImplementedError('The gradient of ConcatV2 needs a constant axis and a known '
+                                  'rank.')
+    axis = int(axis) % grad.shape.rank
+    grads, offset = [], 0
+    for x in values:
+        size = x.shape[axis] if x.shape.rank is not None and x.shape[axis] is not None else \
+            static_or_dynamic_shape(x)[axis]
+        end = offset + size
+        grads.append(strided_slice(grad, (slice(None),) * axis + (slice(offset, end),)))
+        offset = end
+    return grads + [None]
+
+
 CONCAT = register('ConcatV2', _concat_kernel, _concat_infer, inputs=('values',),
-                  outputs=('output',), type_attrs=(('T', 0), ('Tidx', -1)))
+                  outputs=('output',), type_attrs=(('T', 0), ('Tidx', -1)),
+                  gradient=_concat_gradient)
 
 
 def concat(values, axis, name=None):
@@ -248,7 +363,8 @@ def _expand_infer(inputs, attrs):
 
 EXPAND_DIMS = register('ExpandDims', lambda input, dim: np.expand_dims(input, int(dim)),
                        _expand_infer, inputs=('input', 'dim'), outputs=('output',),
-                       type_attrs=(('T', 0), ('Tdim', 1)))
+                       type_attrs=(('T', 0), ('Tdim', 1)), gradient=lambda op, grad: [
+                           _reshape_like(grad, op.inputs[0]), None])
 
 
 def expand_dims(input, axis, name=None):
@@ -277,7 +393,8 @@ def _squeeze_infer(inputs, attrs):
 
 
 SQUEEZE = register('Squeeze', _squeeze_kernel, _squeeze_infer, inputs=('input',),
-                   outputs=('output',), defaults={'squeeze_dims': ()})
+                   outputs=('output',), defaults={'squeeze_dims': ()},
+                   gradient=lambda op, grad: [_reshape_like(grad, op.inputs[0])])
 
 
 def squeeze(input, axis=None, name=None):
@@ -309,10 +426,63 @@ def _gather_infer(inputs, attrs):
     return [(params.dtype, TensorShape(dims[:a] + indices.shape.as_list() + dims[a + 1:]))]
 
 
+def _segment_sum_kernel(data, segment_ids, num_segments):
+    ids = np.asarray(segment_ids)
+    out = np.zeros((int(num_segments),) + np.shape(data)[ids.ndim:], dtype=data.dtype)
+    np.add.at(out, ids, data)
+    return out
+
+
+def _segment_sum_infer(inputs, attrs):
+    data, ids, n = inputs
+    known = constant_value(n)
+    if data.shape.rank is None or ids.shape.rank is None:
+        return [(data.dtype, TensorShape(None))]
+    return [(data.dtype, TensorShape([None if known is None else int(known)] +
+                                     data.shape.as_list()[ids.shape.rank:]))]
+
+
+UNSORTED_SEGMENT_SUM = register(
+    'UnsortedSegmentSum', _segment_sum_kernel, _segment_sum_infer,
+    inputs=('data', 'segment_ids', 'num_segments'), outputs=('output',),
+    type_attrs=(('T', 0), ('Tindices', 1), ('Tnumsegments', 2)),
+    gradient=lambda op, grad: [gather(grad, op.inputs[1]), None, None])
+
+
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
+    """Sums of the slices of `data` that share a segment id (op `UnsortedSegmentSum`): output row
+    `i` is the sum of the rows `j` with `segment_ids[j] == i`."""
+    data, segment_ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
+    if not isinstance(num_segments, Tensor):
+        num_segments = np.int32(num_segments)
+    return apply(UNSORTED_SEGMENT_SUM, [data, segment_ids, num_segments], name=name)
+
+
+def _gather_gradient(op, grad):
+    """Dense, as SPEC §4 says (TensorFlow gives IndexedSlices): the gradient rows of each index
+    are summed into the row it gathered."""
+    params, indices, axis = op.inputs
+    axis = constant_value(axis)
+    if axis is None or params.shape.rank is None or indices.shape.rank is None:
+        raise NotImplementedError('The gradient of GatherV2 needs a constant axis and known ranks.')
+    axis, ri, rank = int(axis) % params.shape.rank, indices.shape.rank, params.shape.rank
+    size = params.shape[axis] if params.shape[axis] is not None else \
+        static_or_dynamic_shape(params)[axis]
+    if axis:  # bring the index dims to the front, sum, and move the axis back
+        perm = list(builtins.range(axis, axis + ri)) + list(builtins.range(axis)) + \
+            list(builtins.range(axis + ri, rank - 1 + ri))
+        grad = transpose(grad, perm)
+    dense = unsorted_segment_sum(grad, indices, size)
+    if axis:
+        back = list(builtins.range(1, axis + 1)) + [0] + list(builtins.range(axis + 1, rank))
+        dense = transpose(dense, back)
+    return [dense, None, None]
+
+
 GATHER = register('GatherV2', _gather_kernel, _gather_infer,
                   inputs=('params', 'indices', 'axis'), outputs=('output',),
                   type_attrs=(('Tparams', 0), ('Tindices', 1), ('Taxis', 2)),
-                  defaults={'batch_dims': 0})
+                  defaults={'batch_dims': 0}, gradient=_gather_gradient)
 
 
 def gather(params, indices, axis=0, name=None):
@@ -334,13 +504,15 @@ def _shape_kernel(input, out_type=dtypes.int32):
 SHAPE = register('Shape', _shape_kernel,
                  lambda inputs, attrs: [(attrs.get('out_type', dtypes.int32),
                                          TensorShape([inputs[0].shape.rank]))],
-                 inputs=('input',), outputs=('output',), defaults={'out_type': dtypes.int32})
+                 inputs=('input',), outputs=('output',), defaults={'out_type': dtypes.int32},
+                 gradient=NO_GRADIENT)
 SIZE = register('Size', lambda input, out_type=dtypes.int32: out_type.np_dtype.type(np.size(input)),
                 lambda inputs, attrs: [(attrs.get('out_type', dtypes.int32), TensorShape([]))],
-                inputs=('input',), outputs=('output',), defaults={'out_type': dtypes.int32})
+                inputs=('input',), outputs=('output',), defaults={'out_type': dtypes.int32},
+                gradient=NO_GRADIENT)
 RANK = register('Rank', lambda input: np.int32(np.ndim(input)),
                 lambda inputs, attrs: [(dtypes.int32, TensorShape([]))], inputs=('input',),
-                outputs=('output',))
+                outputs=('output',), gradient=NO_GRADIENT)
 
 
 def shape(input, out_type=dtypes.int32, name=None):
@@ -379,6 +551,13 @@ def _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_a
             index.append(slice(None if begin_mask & bit else int(begin[k]),
                                None if end_mask & bit else int(end[k]), int(strides[k])))
     return tuple(index)
+
+
+def index_tuple(begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                shrink_axis_mask=0):
+    """The numpy index that StridedSlice's operands and masks (as keywords) encode."""
+    return _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+                        shrink_axis_mask)
 
 
 def _strided_slice_kernel(input, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0,
@@ -426,17 +605,48 @@ def _strided_slice_infer(inputs, attrs):
     return [(x.dtype, TensorShape(out))]
 
 
+_MASKS = ('begin_mask', 'end_mask', 'ellipsis_mask', 'new_axis_mask', 'shrink_axis_mask')
+
+
+def _masks_of(op):
+    return {k: op.get_attr(k) for k in _MASKS if op.get_attr(k)}
+
+
+def _strided_slice_grad_kernel(shape, begin, end, strides, dy, **masks):
+    out = np.zeros(tuple(shape), dtype=dy.dtype)
+    out[_index_tuple(begin, end, strides, *(masks.get(k, 0) for k in _MASKS))] = dy
+    return out
+
+
+def _strided_slice_gradient(op, grad):
+    x, begin, end, strides = op.inputs
+    return [apply(STRIDED_SLICE_GRAD, [static_or_dynamic_shape(x), begin, end, strides, grad],
+                  _masks_of(op)), None, None, None]
+
+
 STRIDED_SLICE = register(
     'StridedSlice', _strided_slice_kernel, _strided_slice_infer,
     inputs=('input', 'begin', 'end', 'strides'), outputs=('output',),
-    type_attrs=(('T', 0), ('Index', 1)),
-    defaults={'begin_mask': 0, 'end_mask': 0, 'ellipsis_mask': 0, 'new_axis_mask': 0,
-              'shrink_axis_mask': 0})
+    type_attrs=(('T', 0), ('Index', 1)), defaults=dict.fromkeys(_MASKS, 0),
+    gradient=_strided_slice_gradient)
+STRIDED_SLICE_GRAD = register(
+    'StridedSliceGrad', _strided_slice_grad_kernel,
+    lambda inputs, attrs: [(inputs[4].dtype, shape_from(inputs[0]))],
+    inputs=('shape', 'begin', 'end', 'strides', 'dy'), outputs=('output',),
+    type_attrs=(('T', 4), ('Index', 0)), defaults=dict.fromkeys(_MASKS, 0),
+    gradient=lambda op, grad: [None, None, None, None, apply(
+        STRIDED_SLICE, [grad] + list(op.inputs[1:4]), _masks_of(op))])
 
 
 def strided_slice(tensor, index):
     """numpy-style `tensor[index]` with ints, slices, `...` and `None` (op `StridedSlice`)."""
     x = convert_to_tensor(tensor)
+    operands_, attrs = slice_spec(index)
+    return apply(STRIDED_SLICE, [x] + operands_, attrs)
+
+
+def slice_spec(index):
+    """StridedSlice's encoding of a numpy-style index: ([begin, end, strides], mask attrs)."""
     if not isinstance(index, tuple):
         index = (index,)
     begin, end, strides = [], [], []
@@ -468,8 +678,7 @@ def strided_slice(tensor, index):
         end.append(item[1])
         strides.append(item[2])
     operands_ = [_index_operand(v) for v in (begin, end, strides)]
-    attrs = {k: v for k, v in masks.items() if v}
-    return apply(STRIDED_SLICE, [x] + operands_, attrs)
+    return operands_, {k: v for k, v in masks.items() if v}
 
 
 def _index_operand(values):

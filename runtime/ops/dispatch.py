@@ -77,7 +77,7 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
     else:
         outputs = [EagerTensor(v, _dtype_of(v)) for v in out]
     if _active_tapes[0]:  # the gradient-tape hook: the one place eager ops are recorded
-        _record(opdef, inputs, attrs, outputs)
+        record(opdef, inputs, attrs, outputs)
     return outputs
 
 
@@ -90,13 +90,14 @@ def _build_in_default_graph(opdef, inputs, attrs, name, payload):
 def _build(graph, opdef, inputs, attrs, name, payload):
     outputs = build(graph, opdef, inputs, attrs or {}, name, payload)
     if _active_tapes[0]:  # graph ops are recorded too, as TensorFlow's tapes do
-        _record(opdef, inputs, attrs, outputs)
+        record(opdef, inputs, attrs, outputs)
     return outputs
 
 
-def _record(opdef, inputs, attrs, outputs):
+def record(opdef, inputs, attrs, outputs):
     """Hand a finished op to every active tape (`context.state.tapes`); a tape has
-    `record(opdef, inputs, attrs, outputs)`."""
+    `record(opdef, inputs, attrs, outputs)`. Code that adds an op without `apply` (the If and
+    While ops of runtime.control_flow) calls this itself."""
     for tape in _state.tapes:
         tape.record(opdef, inputs, attrs, outputs)
 

@@ -19,6 +19,14 @@ def constant_value(t):
     return None
 
 
+def known_shape(t):
+    """`t`'s shape as a tuple of ints when fully known, else None (cheap for eager tensors)."""
+    if type(t) is EagerTensor:
+        return np.shape(t.value)
+    shape = t.shape
+    return tuple(shape.as_list()) if shape.is_fully_defined() else None
+
+
 def broadcast_shape(a, b):
     """numpy broadcasting on partial shapes; ValueError naming both shapes if incompatible."""
     if a.rank is None or b.rank is None:

@@ -9,7 +9,7 @@ from runtime.ops import compare
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import no_outputs
 from runtime.ops.reduce import reduce_all
-from runtime.ops.registry import register
+from runtime.ops.registry import NO_GRADIENT, register
 from runtime.tensor import Tensor, format_value
 
 
@@ -34,7 +34,7 @@ def _print_kernel(*values, template=(), sep=' ', end='\n', output_stream=None):
 
 
 PRINT = register('PrintV2', _print_kernel, no_outputs, inputs=('inputs',), outputs=(),
-                 type_attrs=(), stateful=True)
+                 type_attrs=(), stateful=True, gradient=NO_GRADIENT)
 
 
 def print(*inputs, sep=' ', end='\n', output_stream=None, name=None):  # noqa: A001 - rt.print
@@ -61,7 +61,8 @@ def _assert_kernel(condition, *data, summarize=3):
 
 
 ASSERT = register('Assert', _assert_kernel, no_outputs, inputs=('condition', 'data'),
-                  outputs=(), type_attrs=(), defaults={'summarize': 3}, stateful=True)
+                  outputs=(), type_attrs=(), defaults={'summarize': 3}, stateful=True,
+                  gradient=NO_GRADIENT)
 
 
 def Assert(condition, data, summarize=None, name=None):

@@ -2,11 +2,19 @@
 
 A list value is a Python tuple of numpy values (a `variant` tensor); writes return a new tuple,
 so a list can be a loop variable like any other value.
+
+The gradient of a list is a list of the gradients of its elements (every element set), so
+gradients flow through TensorArrays written in loops: Stack's gradient unstacks
+(`TensorListFromTensor`), SetItem's reads the element's gradient back, GetItem's is a list of
+zeros holding the gradient at the index read.
 """
 import numpy as np
 
 from runtime import dtypes, errors
-from runtime.ops.registry import register
+from runtime.ops.array import (broadcast_to, concat, expand_dims, fill, reshape, shape,
+                               static_or_dynamic_shape, zeros_like)
+from runtime.ops.dispatch import apply
+from runtime.ops.registry import NO_GRADIENT, register
 from runtime.shapes import TensorShape
 
 
@@ -45,7 +53,7 @@ def _get_item(handle, index, element_dtype=None, _element_shape=None):
     return handle[index]
 
 
-def _stack(handle, element_dtype=None, element_shape=None):
+def _stack(handle, element_dtype=None, element_shape=None, num_elements=-1):
     if any(item is None for item in handle):
         missing = [i for i, item in enumerate(handle) if item is None]
         raise errors.InvalidArgumentError(
@@ -64,18 +72,201 @@ def _variant_scalar(inputs, attrs):
     return [(dtypes.variant, TensorShape([]))]
 
 
+def _item_attrs(item):
+    return {'element_dtype': item.dtype, '_element_shape': item.shape}
+
+
+def _set_item_gradient(op, grad):
+    handle, index, item = op.inputs
+    return [apply(SET_ITEM, [grad, index, zeros_like(item)], {'dynamic_size': True}), None,
+            apply(GET_ITEM, [grad, index], _item_attrs(item))]
+
+
+def _get_item_gradient(op, grad):
+    """Zeros for every element (shaped like this one), this gradient at `index`."""
+    handle, index = op.inputs
+    count = reshape(apply(LENGTH, [handle]), [1])
+    zeros = broadcast_to(expand_dims(zeros_like(grad), 0),
+                         concat([count, static_or_dynamic_shape(grad)], 0))
+    return [apply(SET_ITEM, [from_tensor(zeros), index, grad]), None]
+
+
+def stack_list(handle, element_dtype, element_shape):
+    """All elements of list `handle` stacked (op `TensorListStack`)."""
+    return apply(STACK, [handle], {'element_dtype': element_dtype,
+                                   'element_shape': element_shape})
+
+
+def _row_shape(t):
+    rank = t.shape.rank
+    return TensorShape(None if rank is None else t.shape.as_list()[1:])
+
+
 RESERVE = register('TensorListReserve', _reserve, _variant_scalar,
-                   inputs=('num_elements',), outputs=('handle',), type_attrs=())
+                   inputs=('num_elements',), outputs=('handle',), type_attrs=(),
+                   gradient=NO_GRADIENT)
 SET_ITEM = register('TensorListSetItem', _set_item, _variant_scalar,
                     inputs=('input_handle', 'index', 'item'), outputs=('output_handle',),
-                    type_attrs=(('element_dtype', 2),), defaults={'dynamic_size': False})
+                    type_attrs=(('element_dtype', 2),), defaults={'dynamic_size': False},
+                    gradient=_set_item_gradient)
 GET_ITEM = register('TensorListGetItem', _get_item,
                     lambda inputs, attrs: [(attrs['element_dtype'], attrs['_element_shape'])],
-                    inputs=('input_handle', 'index'), outputs=('item',), type_attrs=())
+                    inputs=('input_handle', 'index'), outputs=('item',), type_attrs=(),
+                    gradient=_get_item_gradient)
 STACK = register('TensorListStack', _stack,
-                 lambda inputs, attrs: [(attrs['element_dtype'], TensorShape([None]).concatenate(
-                     attrs['element_shape']))],
-                 inputs=('input_handle',), outputs=('tensor',), type_attrs=())
+                 lambda inputs, attrs: [(attrs['element_dtype'], TensorShape(
+                     [None if attrs.get('num_elements', -1) < 0 else attrs['num_elements']]
+                 ).concatenate(attrs['element_shape']))],
+                 inputs=('input_handle',), outputs=('tensor',), type_attrs=(),
+                 defaults={'num_elements': -1}, gradient=lambda op, grad: [from_tensor(grad)])
 LENGTH = register('TensorListLength', _length,
                   lambda inputs, attrs: [(dtypes.int32, TensorShape([]))],
-                  inputs=('input_handle',), outputs=('length',), type_attrs=())
+                  inputs=('input_handle',), outputs=('length',), type_attrs=(),
+                  gradient=NO_GRADIENT)
+
+
+# ---- whole-tensor ops: TensorArray.unstack / gather / scatter / concat --------------------------
+
+def _elements(handle):
+    """The items of a list value, to read."""
+    return list(handle)
+
+
+def _new_list(items):
+    """A list value holding `items`."""
+    return tuple(items)
+
+
+def _written(items, indices, what):
+    for i in indices:
+        if not 0 <= i < len(items) or items[i] is None:
+            raise errors.InvalidArgumentError(
+                message=f'TensorArray.{what}(): index {i} was never written (size '
+                        f'{len(items)}).')
+
+
+def _empty(element_dtype, element_shape, leading=0):
+    dims = [d or 0 for d in (element_shape or TensorShape([])).as_list()] \
+        if element_shape is not None and element_shape.rank is not None else []
+    return np.zeros([leading] + dims, dtype=element_dtype.np_dtype)
+
+
+def from_tensor(tensor):
+    """The list of `tensor`'s rows (op `TensorListFromTensor`; its element shape, -1 for an
+    unknown dim, is an input as in TensorFlow)."""
+    shape = tensor.shape
+    element = [] if shape.rank is None else [-1 if d is None else d for d in shape.as_list()[1:]]
+    return apply(FROM_TENSOR, [tensor, np.array(element, dtype=np.int32)],
+                 {'element_dtype': tensor.dtype})
+
+
+def _gather(handle, indices, element_dtype=None, element_shape=None):
+    items = _elements(handle)
+    indices = [int(i) for i in np.ravel(indices)]
+    _written(items, indices, 'gather')
+    if not indices:
+        return _empty(element_dtype, element_shape)
+    return np.stack([items[i] for i in indices])
+
+
+def _scatter(handle, tensor, indices, dynamic_size=False):
+    items = _elements(handle)
+    indices = [int(i) for i in np.ravel(indices)]
+    if len(indices) != len(tensor):
+        raise errors.InvalidArgumentError(
+            message=f'TensorArray.scatter(): {len(indices)} indices for {len(tensor)} values.')
+    for i, value in zip(indices, tensor):
+        if i < 0 or i >= len(items) and not dynamic_size:
+            raise errors.InvalidArgumentError(
+                message=f'TensorArray index {i} is out of range for size {len(items)}; create '
+                        f'it with dynamic_size=True to let it grow.')
+        if i >= len(items):
+            items.extend([None] * (i + 1 - len(items)))
+        items[i] = value
+    return _new_list(items)
+
+
+def _concat(handle, element_dtype=None, element_shape=None):
+    items = _elements(handle)
+    _written(items, range(len(items)), 'concat')
+    lengths = np.array([np.shape(item)[0] for item in items], dtype=np.int64)
+    if not items:
+        return _empty(element_dtype, element_shape), lengths
+    return np.concatenate(items), lengths
+
+
+def _list_tensor_infer(leading):
+    def infer(inputs, attrs):
+        return [(attrs['element_dtype'], TensorShape([leading(inputs)]).concatenate(
+            attrs['element_shape']))]
+    return infer
+
+
+def _concat_infer(inputs, attrs):
+    shape = attrs['element_shape']
+    rest = TensorShape(None) if shape.rank is None else TensorShape([None]).concatenate(shape[1:])
+    return [(attrs['element_dtype'], rest), (dtypes.int64, TensorShape([None]))]
+
+
+def _split(tensor, element_shape, lengths, element_dtype=None):
+    ends = np.cumsum(np.asarray(lengths, dtype=np.int64))
+    if len(ends) and ends[-1] != np.shape(tensor)[0]:
+        raise errors.InvalidArgumentError(
+            message=f'TensorListSplit: the lengths add up to {int(ends[-1])}, but the tensor has '
+                    f'{np.shape(tensor)[0]} rows.')
+    return _new_list(np.split(tensor, ends[:-1]) if len(ends) else [])
+
+
+# The gradient of a list is the list of its elements' gradients (see the grad branch's design):
+# the ops reading a list put their gradients back into one, the ops filling a list read theirs.
+
+def _zeros_list(handle, like):
+    """A list as long as `handle` of zeros shaped like `like`'s rows."""
+    count = reshape(apply(LENGTH, [handle]), [1])
+    dims = concat([count, shape(like)[1:]], 0)
+    return from_tensor(fill(dims, like.dtype.np_dtype.type(0)))
+
+
+def _gather_gradient(op, grad):
+    handle, indices = op.inputs
+    return [apply(SCATTER, [_zeros_list(handle, grad), grad, indices]), None]
+
+
+def _scatter_gradient(op, grad):
+    handle, tensor, indices = op.inputs
+    rows = apply(GATHER, [grad, indices], {'element_dtype': tensor.dtype,
+                                           'element_shape': tensor.shape[1:]})
+    return [apply(SCATTER, [grad, zeros_like(tensor), indices]), rows, None]
+
+
+def _concat_gradient(op, grad, lengths_grad):
+    return [apply(SPLIT, [grad, np.array(-1, np.int32), op.outputs[1]],
+                  {'element_dtype': grad.dtype})]
+
+
+FROM_TENSOR = register('TensorListFromTensor',
+                       lambda tensor, element_shape, element_dtype=None: _new_list(list(tensor)),
+                       _variant_scalar,
+                       inputs=('tensor', 'element_shape'), outputs=('output_handle',),
+                       type_attrs=(('shape_type', 1),),
+                       gradient=lambda op, grad: [stack_list(grad, op.get_attr('element_dtype'),
+                                                             _row_shape(op.inputs[0])), None])
+GATHER = register('TensorListGather', _gather,
+                  _list_tensor_infer(lambda inputs: inputs[1].shape[0]
+                                     if inputs[1].shape.rank == 1 else None),
+                  inputs=('input_handle', 'indices'), outputs=('values',), type_attrs=(),
+                  gradient=_gather_gradient)
+SCATTER = register('TensorListScatterIntoExistingList', _scatter, _variant_scalar,
+                   inputs=('input_handle', 'tensor', 'indices'), outputs=('output_handle',),
+                   type_attrs=(('element_dtype', 1),), defaults={'dynamic_size': False},
+                   gradient=_scatter_gradient)
+CONCAT = register('TensorListConcatV2', _concat, _concat_infer, inputs=('input_handle',),
+                  outputs=('tensor', 'lengths'), type_attrs=(), gradient=_concat_gradient)
+SPLIT = register('TensorListSplit', _split, _variant_scalar,
+                 inputs=('tensor', 'element_shape', 'lengths'), outputs=('output_handle',),
+                 type_attrs=(('element_dtype', 0), ('shape_type', 1)),
+                 gradient=lambda op, grad: [apply(CONCAT, [grad], {
+                     'element_dtype': op.inputs[0].dtype,
+                     'element_shape': TensorShape([None]).concatenate(op.inputs[0].shape[1:])
+                     if op.inputs[0].shape.rank is not None else TensorShape(None)})[0],
+                     None, None])

@@ -5,7 +5,7 @@ Installed here, in one place, so that `runtime.tensor` does not import the op mo
 """
 from runtime.ops import array, compare, math
 from runtime.tensor import Tensor
-from runtime.variables import Variable
+from runtime.variables import Variable, VariableSlice
 
 
 def _reflected(fn):
@@ -43,9 +43,11 @@ def install(cls):
     cls.__neg__ = math.negative
     cls.__pos__ = lambda self: self
     cls.__abs__ = math.abs
-    cls.__getitem__ = array.strided_slice
+    if '__getitem__' not in cls.__dict__:  # a Variable's slices can also be assigned
+        cls.__getitem__ = array.strided_slice
     cls.__hash__ = object.__hash__
 
 
 install(Tensor)
 install(Variable)
+install(VariableSlice)

@@ -1,12 +1,17 @@
-"""Reductions (`Sum`, `Mean`, ...) and `argmax`/`argmin`."""
+"""Reductions (`Sum`, `Mean`, ...), `argmax`/`argmin`, and `unbroadcast` for gradients."""
+import builtins
+
 import numpy as np
 
 from runtime import dtypes
 from runtime.convert import convert_to_tensor
-from runtime.ops.array import range as range_, rank as rank_
+from runtime.ops.array import (BROADCAST_TO, ONES_LIKE, RESHAPE, cast, expand_dims, range as range_,
+                               rank as rank_, reshape, shape as shape_, size as size_,
+                               static_or_dynamic_shape)
+from runtime.ops.compare import equal, where
 from runtime.ops.dispatch import apply, op_function
-from runtime.ops.infer import constant_value
-from runtime.ops.registry import NUMERIC, register
+from runtime.ops.infer import constant_value, known_shape
+from runtime.ops.registry import NO_GRADIENT, NUMERIC, register
 from runtime.shapes import TensorShape
 
 
@@ -47,9 +52,74 @@ _REDUCTIONS = {  # public name: (TensorFlow op, numpy reduction, type attrs, dty
     'reduce_any': ('Any', np.any, _BOOL, None),
     'reduce_all': ('All', np.all, _BOOL, None),
 }
+# ---- gradients (docs/gradients.md) ------------------------------------------------------------
+
+def _kept_shape(x, axis):
+    """The shape of `x` reduced over `axis` with keep_dims: numpy when known, else an op."""
+    axes = constant_value(axis)
+    known = known_shape(x)
+    if known is not None and axes is not None:
+        dims = list(known)
+        for a in np.ravel(axes):
+            dims[int(a) % len(dims)] = 1
+        return np.array(dims, dtype=np.int32)
+    full = shape_(x)
+    reduced = reshape(axis, [-1]) % rank_(x)
+    mask = reduce_any(equal(expand_dims(range_(0, rank_(x)), 1), expand_dims(reduced, 0)), 1)
+    return where(mask, apply(ONES_LIKE, [full]), full)
+
+
+def _kept(grad, x, axis, keep_dims):
+    """A reduction's output (or its gradient) in keep_dims form, which broadcasts against x."""
+    return grad if keep_dims else apply(RESHAPE, [grad, _kept_shape(x, axis)])
+
+
+def _broadcast_like(grad, x):
+    known = known_shape(x)
+    if known is not None and known == known_shape(grad):
+        return grad
+    return apply(BROADCAST_TO, [grad, static_or_dynamic_shape(x)])
+
+
+def _sum_gradient(op, grad):
+    x, axis = op.inputs
+    return [_broadcast_like(_kept(grad, x, axis, op.get_attr('keep_dims')), x), None]
+
+
+def _mean_count(op, grad):
+    """How many elements each output element of a Mean averages."""
+    x, y = op.inputs[0], op.outputs[0]
+    if x.shape.is_fully_defined() and y.shape.is_fully_defined():
+        return x.shape.num_elements() // max(y.shape.num_elements(), 1)
+    return cast(size_(x), grad.dtype) / cast(size_(y), grad.dtype)
+
+
+def _mean_gradient(op, grad):
+    return _sum_gradient(op, grad / _mean_count(op, grad))
+
+
+def _extremum_gradient(op, grad):
+    """Split evenly among the elements equal to the extremum, as TensorFlow does."""
+    x, axis = op.inputs
+    keep = op.get_attr('keep_dims')
+    chosen = cast(equal(x, _kept(op.outputs[0], x, axis, keep)), grad.dtype)
+    count = reduce_sum(chosen, axis, keepdims=True)
+    return [chosen * _kept(grad, x, axis, keep) / count, None]
+
+
+def _prod_gradient(op, grad):
+    """y / x per element (inputs are assumed nonzero)."""
+    x, axis = op.inputs
+    keep = op.get_attr('keep_dims')
+    return [_kept(grad * op.outputs[0], x, axis, keep) / x, None]
+
+
+_GRADIENTS = {'Sum': _sum_gradient, 'Mean': _mean_gradient, 'Max': _extremum_gradient,
+              'Min': _extremum_gradient, 'Prod': _prod_gradient}
 OPS = {name: register(op, _reduce_kernel(fn), _reduce_infer,
                       inputs=('input', 'reduction_indices'), outputs=('output',),
-                      type_attrs=type_attrs, defaults={'keep_dims': False}, dtypes=allowed)
+                      type_attrs=type_attrs, defaults={'keep_dims': False}, dtypes=allowed,
+                      gradient=_GRADIENTS.get(op, NO_GRADIENT))
        for name, (op, fn, type_attrs, allowed) in _REDUCTIONS.items()}
 
 
@@ -107,10 +177,10 @@ def _arg_infer(inputs, attrs):
 
 ARGMAX = register('ArgMax', _arg_kernel(np.argmax), _arg_infer, inputs=('input', 'dimension'),
                   outputs=('output',), type_attrs=(('T', 0), ('Tidx', 1)),
-                  defaults={'output_type': dtypes.int64})
+                  defaults={'output_type': dtypes.int64}, gradient=NO_GRADIENT)
 ARGMIN = register('ArgMin', _arg_kernel(np.argmin), _arg_infer, inputs=('input', 'dimension'),
                   outputs=('output',), type_attrs=(('T', 0), ('Tidx', 1)),
-                  defaults={'output_type': dtypes.int64})
+                  defaults={'output_type': dtypes.int64}, gradient=NO_GRADIENT)
 
 
 def argmax(input, axis=None, output_type=dtypes.int64, name=None):
@@ -128,3 +198,42 @@ def _arg(opdef, input, axis, output_type, name):
     axis = np.int32(0 if axis is None else axis) if not hasattr(axis, 'dtype') or \
         isinstance(axis, np.generic) else axis
     return apply(opdef, [x, axis], attrs, name=name)
+
+
+# ---- reducing a broadcast gradient back to its operand's shape --------------------------------
+
+def _broadcast_gradient_args_kernel(s0, s1):
+    """The axes to sum the gradient of each operand over (padded dims of size 1; summing a
+    size-1 dim is harmless, the caller reshapes)."""
+    n = max(len(s0), len(s1))
+    a = [1] * (n - len(s0)) + list(s0)
+    b = [1] * (n - len(s1)) + list(s1)
+    return (np.array([i for i in builtins.range(n) if a[i] == 1], dtype=np.int32),
+            np.array([i for i in builtins.range(n) if b[i] == 1], dtype=np.int32))
+
+
+BROADCAST_GRADIENT_ARGS = register(
+    'BroadcastGradientArgs', _broadcast_gradient_args_kernel,
+    lambda inputs, attrs: [(dtypes.int32, TensorShape([None]))] * 2, inputs=('s0', 's1'),
+    outputs=('r0', 'r1'), gradient=NO_GRADIENT)
+
+
+def unbroadcast(grad, x):
+    """`grad` (of a broadcasting op's output) summed back to operand `x`'s shape.
+
+    With both shapes known at trace time this is at most one Sum and one Reshape chosen now (no
+    op at all when the shapes agree); otherwise op `BroadcastGradientArgs` picks the axes when
+    the graph runs.
+    """
+    gl, xl = known_shape(grad), known_shape(x)
+    if gl is not None and xl is not None:
+        if gl == xl:
+            return grad
+        lead = len(gl) - len(xl)
+        axes = list(builtins.range(lead)) + [lead + i for i, d in enumerate(xl)
+                                              if d == 1 and gl[lead + i] != 1]
+        out = apply(OPS['reduce_sum'], [grad, np.array(axes, dtype=np.int32)]) if axes else grad
+        return out if known_shape(out) == xl else apply(RESHAPE, [out, np.array(xl, np.int32)])
+    full = shape_(x)
+    axes, _ = apply(BROADCAST_GRADIENT_ARGS, [full, shape_(grad)])
+    return reshape(reduce_sum(grad, axes), full)

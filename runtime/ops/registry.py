@@ -36,8 +36,12 @@ class OpDef:
     stateful: the op has side effects or reads state; never folded, merged or reordered.
     bind_kernel(attrs, payload) -> callable(*input_values): for ops whose kernel needs the
         node's payload (a variable's storage, a random generator); eager calls use it too.
-    control_flow: 'if' or 'while', which the executor lowers to a Python `if`/`while` around
-        the code of the library functions named in the attrs; None for other ops.
+    control_flow: 'if', 'while' or 'case', which the executor lowers to a Python `if`/`while`
+        (a Case: an `if`/`elif` chain on its index) around the code of the library functions
+        named in the attrs; None for other ops.
+    function_attrs: the attrs naming those library functions, in order (`then_branch`,
+        `else_branch`; a list-valued attr such as a Case's `branches` names several);
+        `functions(attrs)` lists them.
     foldable: constant folding may run the kernel at optimization time (never when stateful).
     cost(input_specs, output_specs) -> estimated parallelizable work in flops (None: none or
         unknown), from (dtype, shape) pairs; the executor uses it to decide what runs in
@@ -78,6 +82,7 @@ class OpDef:
     stateful: bool = False
     bind_kernel: Callable | None = None
     control_flow: str | None = None
+    function_attrs: tuple = ()
     foldable: bool = True
     cost: Callable | None = None
     convert_inputs: Callable | None = None
@@ -99,6 +104,14 @@ class OpDef:
         if isinstance(self.outputs, str):  # one list-valued output arg
             return f'{self.outputs}:{index}'
         return f'{self.outputs[index]}:0'
+
+    def functions(self, attrs):
+        """The FunctionRefs of the library functions a node with `attrs` calls, in order."""
+        refs = []
+        for name in self.function_attrs:
+            value = attrs.get(name)
+            refs.extend(value if isinstance(value, (list, tuple)) else [value])
+        return [ref for ref in refs if ref is not None]
 
     def kernel_attrs(self, attrs):
         """The attrs of a node the kernel takes as keywords (those that differ from the

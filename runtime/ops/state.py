@@ -1,10 +1,15 @@
-"""Variable ops: a handle to a variable's storage, and reads and writes through it."""
+"""Variable ops: a handle to a variable's storage, and reads and writes through it (whole,
+scattered by index tuples, or into a slice)."""
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from runtime import dtypes
+from runtime.ops.array import index_tuple
+from runtime.ops.indexing import scatter_into
 from runtime.ops.infer import no_outputs
-from runtime.ops.registry import register
+from runtime.ops.registry import NO_GRADIENT, register
 from runtime.shapes import TensorShape
 
 
@@ -46,15 +51,45 @@ def _read_infer(inputs, attrs):
 VAR_HANDLE = register('VarHandleOp', None,
                       lambda inputs, attrs: [(dtypes.resource, TensorShape([]))], inputs=(),
                       outputs=('resource',), type_attrs=(), bind_kernel=_handle_kernel,
-                      foldable=False)
+                      foldable=False, gradient=NO_GRADIENT)
+# A read passes its gradient to the variable's handle: gradient tapes sum them per variable.
 READ = register('ReadVariableOp', _read, _read_infer, inputs=('resource',), outputs=('value',),
-                type_attrs=(), stateful=True)
+                type_attrs=(), stateful=True, gradient=lambda op, grad: [grad])
 ASSIGN = register('AssignVariableOp', _assign, no_outputs, inputs=('resource', 'value'),
-                  outputs=(), type_attrs=(('dtype', 1),), stateful=True)
+                  outputs=(), type_attrs=(('dtype', 1),), stateful=True, gradient=NO_GRADIENT)
 ASSIGN_ADD = register('AssignAddVariableOp', _assign_add, no_outputs,
                       inputs=('resource', 'value'), outputs=(), type_attrs=(('dtype', 1),),
-                      stateful=True)
+                      stateful=True, gradient=NO_GRADIENT)
 ASSIGN_SUB = register('AssignSubVariableOp', _assign_sub, no_outputs,
                       inputs=('resource', 'value'), outputs=(), type_attrs=(('dtype', 1),),
-                      stateful=True)
+                      stateful=True, gradient=NO_GRADIENT)
 
+
+
+def _scatter_nd_update(resource, indices, updates, use_locking=True):
+    resource.value = scatter_into(resource.value, indices, updates, 'ResourceScatterNdUpdate',
+                                  add=False)
+
+
+def _strided_slice_assign(resource, begin, end, strides, value, **masks):
+    index = index_tuple(begin, end, strides, **masks)
+    out = np.array(resource.value, copy=True)
+    target = out[index]
+    if np.shape(value) != np.shape(target):
+        raise ValueError(f'sliced l-value shape {list(np.shape(target))} does not match r-value '
+                         f'shape {list(np.shape(value))}')
+    out[index] = value
+    resource.value = out
+
+
+SCATTER_ND_UPDATE = register('ResourceScatterNdUpdate', _scatter_nd_update, no_outputs,
+                             inputs=('ref', 'indices', 'updates'), outputs=(),
+                             type_attrs=(('T', 2), ('Tindices', 1)),
+                             defaults={'use_locking': True}, stateful=True,
+                             gradient=NO_GRADIENT)
+STRIDED_SLICE_ASSIGN = register(
+    'ResourceStridedSliceAssign', _strided_slice_assign, no_outputs,
+    inputs=('ref', 'begin', 'end', 'strides', 'value'), outputs=(),
+    type_attrs=(('T', 4), ('Index', 1)),
+    defaults={'begin_mask': 0, 'end_mask': 0, 'ellipsis_mask': 0, 'new_axis_mask': 0,
+              'shrink_axis_mask': 0}, stateful=True, gradient=NO_GRADIENT)

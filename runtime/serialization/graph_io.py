@@ -276,9 +276,9 @@ class _Importer:
                 control.append(ref(built, text[1:], name).op)
             else:
                 data.append(ref(built, text, name))
-        for attr in ('then_branch', 'else_branch', 'cond', 'body'):
-            if opdef.control_flow and isinstance(attrs.get(attr), FunctionRef):
-                self.function(attrs[attr].name)
+        for ref in opdef.functions(attrs):  # a control flow op's functions, imported first
+            if isinstance(ref, FunctionRef):
+                self.function(ref.name)
         payload = self.payloads(op_type, attrs) if self.payloads else None
         specs = self._output_specs(opdef, data, attrs, name, payload)
         if graph.unique_name(name) != name:
@@ -291,7 +291,7 @@ class _Importer:
 
     def _output_specs(self, opdef, inputs, attrs, name, payload):
         if opdef.control_flow:
-            types = attrs.get('Tout' if opdef.control_flow == 'if' else 'T', [])
+            types = attrs.get('T' if opdef.control_flow == 'while' else 'Tout', [])
             shapes = attrs.get('output_shapes') or [TensorShape(None)] * len(types)
             return list(zip(types, shapes))
         if opdef.infer is None:

@@ -42,3 +42,18 @@ def test_name_scope_names_graph_ops():
 def test_a_bad_module_name_is_refused():
     with pytest.raises(ValueError, match='not a valid module name'):
         rt.Module(name='has space')
+
+
+def test_variables_made_under_the_module_name_scope_carry_its_name():
+    class Scaled(rt.Module):
+        def __init__(self, name=None):
+            super().__init__(name=name)
+            with self.name_scope:
+                self.w = rt.Variable(2.0, name='w')
+
+    layer = Scaled(name='scaled')
+    assert layer.w.name == 'scaled/w:0'
+    assert layer.name_scope is layer.name_scope and layer.name_scope.name == 'scaled/'
+    with rt.name_scope('model'):
+        inner = Scaled(name='inner')
+    assert inner.w.name == 'model/inner/w:0'

@@ -535,7 +535,7 @@ def _link(first, previous, node, uses):
 def _elementwise(opdef):
     """Whether the op computes each output element from the same elements of its inputs
     (broadcast), which its shape inference says."""
-    return opdef.infer in _ELEMENTWISE_INFERENCE or opdef in (math.CAST, compare.SELECT)
+    return opdef.infer in _ELEMENTWISE_INFERENCE or opdef in (array.CAST, compare.SELECT)
 
 
 _ELEMENTWISE_INFERENCE = (infer.broadcast, infer.broadcast_bool, infer.same_as_input)

@@ -1,0 +1,127 @@
+"""The backward walk shared by gradient tapes and the gradients of If/While bodies.
+
+`backprop(ops, targets, target_grads, sources)` walks recorded ops (graph Operations, or the
+eager tape's `EagerOp` records) in reverse, asks each op's `OpDef.gradient` for its input
+gradients and sums what reaches each tensor. Only ops on a path from a source to a target run
+their gradient functions, and only float tensors (and variable handles) receive gradients.
+"""
+from dataclasses import dataclass
+from typing import Any
+
+from runtime import dtypes
+from runtime.ops import list_ops
+from runtime.ops.array import zeros_like
+from runtime.ops.math import add
+from runtime.ops.registry import OpDef
+from runtime.shapes import TensorShape
+
+
+@dataclass(slots=True, eq=False)
+class EagerOp:
+    """The eager tape's record of an op that ran: what a gradient function reads from a graph
+    Operation (`inputs`, `outputs`, `attrs` with the op's defaults, `get_attr`, `opdef`)."""
+
+    opdef: OpDef
+    inputs: list
+    given_attrs: dict | None  # as the caller passed them; `attrs` adds the defaults
+    outputs: list
+
+    @property
+    def type(self):
+        return self.opdef.name
+
+    @property
+    def attrs(self):
+        return {**self.opdef.defaults, **(self.given_attrs or {})}
+
+    def get_attr(self, name):
+        given = self.given_attrs
+        if given and name in given:
+            return given[name]
+        try:
+            return self.opdef.defaults[name]
+        except KeyError:
+            raise ValueError(f'Op {self.opdef.name} has no attr {name!r}; it has '
+                             f'{sorted(self.attrs)}.') from None
+
+
+def differentiable(t: Any):
+    """Whether gradients flow into `t`: float tensors, variable handles (a graph's resource
+    tensor or, eagerly, the variable's storage, whose dtype is the variable's) and TensorLists
+    (`variant`; their gradient is the list of their elements' gradients)."""
+    dtype = getattr(t, 'dtype', None)
+    return dtype is not None and (dtype.is_floating or dtype is dtypes.resource or
+                                  dtype is dtypes.variant)
+
+
+def _total(grads):
+    total = grads[0]
+    for g in grads[1:]:
+        total = add_gradients(total, g)
+    return total
+
+
+def add_gradients(a, b):
+    """a + b for two gradients of one tensor (elementwise for TensorList gradients)."""
+    if a.dtype is dtypes.variant:
+        x = list_ops.stack_list(a, b.dtype, TensorShape(None))
+        return list_ops.from_tensor(x + list_ops.stack_list(b, b.dtype, TensorShape(None)))
+    return add(a, b)
+
+
+def backprop(ops, targets, target_grads, sources):
+    """Gradients of `targets` (with incoming gradients `target_grads`) for each of `sources`.
+
+    `ops` are in the order they ran. Returns one entry per source: the summed gradient, or None
+    when no gradient reaches it.
+    """
+    source_ids = {id(s) for s in sources}
+    reached = set(source_ids)
+    live = []
+    for op in ops:  # forward: the ops that depend on a source
+        for t in op.inputs:
+            if id(t) in reached:
+                live.append(op)
+                for out in op.outputs:
+                    reached.add(id(out))
+                break
+    pending = {}  # id(tensor) -> gradients that reached it, not yet summed
+    for t, g in zip(targets, target_grads):
+        if g is not None and id(t) in reached:
+            pending.setdefault(id(t), []).append(g)
+    for op in reversed(live):
+        outputs = op.outputs
+        if len(outputs) == 1:  # the common case, without the lists
+            key = id(outputs[0])
+            gs = pending.get(key) if key in source_ids else pending.pop(key, None)
+            if not gs:
+                continue
+            grads = [gs[0] if len(gs) == 1 else _total(gs)]
+        else:
+            incoming = [pending.get(id(t)) for t in outputs]
+            if not any(incoming):
+                continue
+            grads = [(gs[0] if len(gs) == 1 else _total(gs)) if gs else
+                     zeros_like(t) if t.dtype.is_floating else None  # an unused output
+                     for t, gs in zip(outputs, incoming)]
+        opdef = op.opdef
+        if opdef.gradient is None:
+            origin = getattr(op, 'origin', None)
+            where = f' (created at {origin[0]}:{origin[1]})' if origin else ''
+            raise LookupError(
+                f'No gradient is declared for op {opdef.name!r}{where}, which the gradient '
+                f'passes through; declare `gradient=` (or NO_GRADIENT) where the op is '
+                f'registered (docs/gradients.md), or wrap its input in rt.stop_gradient.')
+        input_grads = opdef.gradient(op, *grads)
+        for t, g in zip(op.inputs, input_grads):
+            if g is not None and id(t) in reached and differentiable(t):
+                gs = pending.get(id(t))
+                if gs is None:
+                    pending[id(t)] = [g]
+                else:
+                    gs.append(g)
+    result = []
+    for s in sources:
+        gs = pending.get(id(s))
+        result.append(None if not gs else _total(gs) if len(gs) > 1 else gs[0])
+    return result

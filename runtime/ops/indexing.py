@@ -1,0 +1,206 @@
+"""Indexing by coordinate tuples: gather_nd, scatter_nd, tensor_scatter_nd_update, and
+boolean_mask (built from Reshape, Where and GatherV2, as TensorFlow builds it)."""
+import numpy as np
+
+from runtime import dtypes, errors
+from runtime.convert import convert_to_tensor, unify_operands
+from runtime.ops.array import (concat, gather, reshape, shape, shape_from, shape_operand, squeeze,
+                               zeros_like)
+from runtime.ops.compare import where
+from runtime.ops.dispatch import apply
+from runtime.ops.array import cast
+from runtime.ops.reduce import reduce_prod
+from runtime.ops.registry import register
+from runtime.context import name_scope
+from runtime.shapes import TensorShape
+from runtime.tensor import Tensor
+
+
+def _check_indices(indices, bounds, op_name):
+    """InvalidArgumentError naming the first index tuple outside `bounds`."""
+    idx = np.asarray(indices).reshape(-1, len(bounds)) if len(bounds) else None
+    if idx is None or idx.size == 0:
+        return
+    bad = (idx < 0) | (idx >= np.asarray(bounds))
+    if bad.any():
+        row = int(np.argwhere(bad.any(axis=1))[0, 0])
+        raise errors.InvalidArgumentError(
+            message=f'{op_name}: indices[{row}] = {idx[row].tolist()} does not index into '
+                    f'param shape {list(bounds)}')
+
+
+def _indices_operand(indices, op_name):
+    t = convert_to_tensor(indices)
+    if t.dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f'{op_name} needs int32 or int64 indices, got {t.dtype.name}.')
+    if t.shape.rank == 0:
+        raise ValueError(f'{op_name}: indices must have rank at least 1, got a scalar.')
+    return t
+
+
+# ---- GatherNd ------------------------------------------------------------------------------
+
+def _gather_nd_kernel(params, indices):
+    idx = np.asarray(indices)
+    k = idx.shape[-1]
+    _check_indices(idx, np.shape(params)[:k], 'GatherNd')
+    return np.asarray(params)[tuple(np.moveaxis(idx, -1, 0))] if k else \
+        np.broadcast_to(params, idx.shape[:-1] + np.shape(params)).copy()
+
+
+def _gather_nd_infer(inputs, attrs):
+    params, indices = inputs
+    if params.shape.rank is None or indices.shape.rank is None or indices.shape[-1] is None:
+        return [(params.dtype, TensorShape(None))]
+    k = indices.shape[-1]
+    if k > params.shape.rank:
+        raise ValueError(f'index innermost dimension length must be <= params rank; saw: {k} '
+                         f'vs. {params.shape.rank}')
+    return [(params.dtype, TensorShape(indices.shape.as_list()[:-1] +
+                                       params.shape.as_list()[k:]))]
+
+
+GATHER_ND = register('GatherNd', _gather_nd_kernel, _gather_nd_infer,
+                     inputs=('params', 'indices'), outputs=('output',),
+                     type_attrs=(('Tparams', 0), ('Tindices', 1)),
+                     gradient=lambda op, grad: [
+                         scatter_nd(op.inputs[1], grad, shape(op.inputs[0], dtypes.int32)
+                                    if op.inputs[1].dtype is dtypes.int32 else
+                                    shape(op.inputs[0], dtypes.int64)), None])
+
+
+def gather_nd(params, indices, batch_dims=0, name=None):
+    """The slices of `params` at the index tuples in the last axis of `indices` (op
+    `GatherNd`). An index out of range raises rt.errors.InvalidArgumentError when it runs."""
+    if batch_dims:
+        raise ValueError('rt.gather_nd supports batch_dims=0 only.')
+    return apply(GATHER_ND, [convert_to_tensor(params), _indices_operand(indices, 'GatherNd')],
+                 name=name)
+
+
+# ---- ScatterNd and TensorScatterUpdate -----------------------------------------------------
+
+def scatter_into(tensor, indices, updates, op_name, add):
+    """A copy of `tensor` with `updates` put (or added) at the index tuples `indices`."""
+    out = np.array(tensor, copy=True)
+    idx = np.asarray(indices)
+    k = idx.shape[-1]
+    _check_indices(idx, out.shape[:k], op_name)
+    flat = idx.reshape(-1, k)
+    values = np.asarray(updates).reshape((flat.shape[0],) + out.shape[k:])
+    where_ = tuple(flat.T)
+    if add:
+        np.add.at(out, where_, values)
+    else:
+        out[where_] = values
+    return out
+
+
+def _scatter_nd_kernel(indices, updates, shape):
+    return scatter_into(np.zeros(tuple(shape), np.asarray(updates).dtype), indices, updates,
+                           'ScatterNd', add=True)
+
+
+def _check_updates(indices, updates, out_shape, op_name):
+    if indices.shape.rank is None or updates.shape.rank is None or out_shape.rank is None or \
+            indices.shape[-1] is None:
+        return
+    k = indices.shape[-1]
+    expected = TensorShape(indices.shape.as_list()[:-1] + out_shape.as_list()[k:])
+    if not updates.shape.is_compatible_with(expected):
+        raise ValueError(f'{op_name}: updates must have shape {expected} (indices.shape[:-1] + '
+                         f'shape[indices.shape[-1]:]), got {updates.shape}.')
+
+
+def _scatter_nd_infer(inputs, attrs):
+    indices, updates, out = inputs
+    out_shape = shape_from(out)
+    _check_updates(indices, updates, out_shape, 'ScatterNd')
+    return [(updates.dtype, out_shape)]
+
+
+def _tensor_scatter_infer(inputs, attrs):
+    tensor, indices, updates = inputs
+    _check_updates(indices, updates, tensor.shape, 'TensorScatterUpdate')
+    return [(tensor.dtype, tensor.shape)]
+
+
+def _tensor_scatter_gradient(op, grad):
+    tensor, indices, updates = op.inputs
+    return [tensor_scatter_nd_update(grad, indices, zeros_like(updates)), None,
+            gather_nd(grad, indices)]
+
+
+SCATTER_ND = register('ScatterNd', _scatter_nd_kernel, _scatter_nd_infer,
+                      inputs=('indices', 'updates', 'shape'), outputs=('output',),
+                      type_attrs=(('T', 1), ('Tindices', 0)),
+                      gradient=lambda op, grad: [None, gather_nd(grad, op.inputs[0]), None])
+TENSOR_SCATTER_UPDATE = register(
+    'TensorScatterUpdate',
+    lambda tensor, indices, updates: scatter_into(tensor, indices, updates,
+                                                     'TensorScatterUpdate', add=False),
+    _tensor_scatter_infer, inputs=('tensor', 'indices', 'updates'), outputs=('output',),
+    type_attrs=(('T', 0), ('Tindices', 1)), gradient=_tensor_scatter_gradient)
+
+
+def scatter_nd(indices, updates, shape, name=None):
+    """A zero tensor of `shape` with `updates` added at the index tuples `indices` (op
+    `ScatterNd`; repeated indices add up)."""
+    indices = _indices_operand(indices, 'ScatterNd')
+    updates = convert_to_tensor(updates)
+    out = shape_operand(shape)
+    if not isinstance(out, Tensor):
+        out = out.astype(indices.dtype.np_dtype)
+    elif out.dtype is not indices.dtype:
+        out = cast(out, indices.dtype)
+    return apply(SCATTER_ND, [indices, updates, out], name=name)
+
+
+def tensor_scatter_nd_update(tensor, indices, updates, name=None):
+    """`tensor` with the values at the index tuples `indices` replaced by `updates` (op
+    `TensorScatterUpdate`)."""
+    tensor = convert_to_tensor(tensor)
+    indices = _indices_operand(indices, 'TensorScatterUpdate')
+    if isinstance(updates, Tensor):
+        if updates.dtype is not tensor.dtype:
+            raise TypeError(f'TensorScatterUpdate: updates have dtype {updates.dtype.name} but '
+                            f'the tensor has dtype {tensor.dtype.name}.')
+    else:
+        (_, updates), _ = unify_operands('TensorScatterUpdate', tensor, updates)
+    return apply(TENSOR_SCATTER_UPDATE, [tensor, indices, updates], name=name)
+
+
+# ---- boolean_mask --------------------------------------------------------------------------
+
+def boolean_mask(tensor, mask, axis=None, name='boolean_mask'):
+    """The elements (or slices) of `tensor` where `mask` is True, flattened over the mask's
+    dimensions: Reshape, Where, Squeeze and GatherV2, as TensorFlow builds it."""
+    with name_scope(name):
+        return _boolean_mask(convert_to_tensor(tensor), convert_to_tensor(mask), axis)
+
+
+def _boolean_mask(x, mask, axis):
+    if mask.dtype is not dtypes.bool:
+        raise TypeError(f'rt.boolean_mask needs a bool mask, got {mask.dtype.name}.')
+    k = mask.shape.rank
+    if k is None:
+        raise ValueError('Number of mask dimensions must be specified, even if some dimensions '
+                         'are None.  E.g. shape=[None] is ok, but shape=None is not.')
+    if k == 0:
+        raise ValueError('mask cannot be scalar.')
+    axis = 0 if axis is None else int(axis)
+    if x.shape.rank is not None:
+        axis %= x.shape.rank
+        if not x.shape[axis:axis + k].is_compatible_with(mask.shape):
+            raise ValueError(f'Shapes {x.shape[axis:axis + k]} and {mask.shape} are '
+                             f'incompatible')
+    if x.shape.rank is not None and None not in x.shape.as_list()[:axis] + \
+            x.shape.as_list()[axis + k:]:
+        dims = x.shape.as_list()
+        flat = reshape(x, dims[:axis] + [-1] + dims[axis + k:])
+    else:
+        dims = shape(x)
+        leading = reduce_prod(dims[axis:axis + k], axis=[0], keepdims=True)
+        flat = reshape(x, concat([dims[:axis], leading, dims[axis + k:]], 0))
+    positions = squeeze(where(reshape(mask, [-1])), axis=[1])
+    return gather(flat, positions, axis=axis)

@@ -1,0 +1,201 @@
+"""Gradients through control flow: converted `if`/`for`/`while` on tensors inside
+`ag.function` (If and While ops, whose gradients are an If and a reverse While), `rt.cond` and
+`rt.while_loop` in graphs, and Python control flow under an eager tape."""
+import numpy as np
+
+import autograph as ag
+import runtime as rt
+
+
+def graph_op_types(concrete):
+    types = {op.type for op in concrete.graph.operations}
+    for function in concrete.graph.library.values():
+        types |= {op.type for op in function.operations}
+    return types
+
+
+def piecewise(x):
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        if rt.reduce_sum(x) > 0:
+            y = x * x * 3.0
+        else:
+            y = rt.exp(x)
+        loss = rt.reduce_sum(y)
+    return loss, tape.gradient(loss, x)
+
+
+def test_a_converted_if_differentiates_each_branch():
+    f = ag.function(piecewise)
+    _, g = f(rt.constant([1.0, 2.0]))
+    np.testing.assert_allclose(g.numpy(), [6.0, 12.0])
+    _, g = f(rt.constant([-1.0, -2.0]))
+    np.testing.assert_allclose(g.numpy(), np.exp([-1.0, -2.0]), rtol=1e-6)
+    # the gradient is an If in the same graph, and there was one trace
+    concrete = f.get_concrete_function(rt.constant([1.0, 2.0]))
+    ifs = [op for op in concrete.graph.operations if op.type == 'StatelessIf']
+    assert len(ifs) == 2
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_eagerly_the_tape_records_the_branch_python_ran():
+    _, g = piecewise(rt.constant([1.0, 2.0]))
+    np.testing.assert_allclose(g.numpy(), [6.0, 12.0])
+    _, g = piecewise(rt.constant([-1.0, -2.0]))
+    np.testing.assert_allclose(g.numpy(), np.exp([-1.0, -2.0]), rtol=1e-6)
+
+
+def repeated_sine(x, n):
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = x
+        for _ in rt.range(n):
+            y = rt.sin(y) * x
+        loss = rt.reduce_sum(y)
+    return loss, tape.gradient(loss, x)
+
+
+def test_a_converted_for_loop_differentiates_through_a_reverse_while():
+    f = ag.function(repeated_sine)
+    x = rt.constant([0.5, 1.0])
+    for n in (0, 1, 3):
+        loss, g = f(x, rt.constant(n))
+        eager_loss, eager_g = repeated_sine(x, n)
+        np.testing.assert_allclose(loss.numpy(), eager_loss.numpy(), rtol=1e-6)
+        np.testing.assert_allclose(g.numpy(), eager_g.numpy(), rtol=1e-5)
+    concrete = f.get_concrete_function(x, rt.constant(3))
+    whiles = [op for op in concrete.graph.operations if op.type == 'StatelessWhile']
+    assert len(whiles) == 3  # the loop, the loop re-run filling the stacks, the reverse loop
+
+
+def test_a_while_loop_with_a_branch_inside_and_a_variable_read_in_the_body():
+    w = rt.Variable(0.7)
+
+    @ag.function
+    def f(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            total = rt.constant(0.0)
+            i = rt.constant(0)
+            while i < 4:
+                if i % 2 == 0:
+                    total += x * w
+                else:
+                    total += rt.square(x) * w
+                i += 1
+        return tape.gradient(total, [x, w])
+
+    gx, gw = f(rt.constant(1.5))
+    # total = 2*x*w + 2*x^2*w
+    np.testing.assert_allclose(gx.numpy(), 2 * 0.7 + 4 * 1.5 * 0.7, rtol=1e-6)
+    np.testing.assert_allclose(gw.numpy(), 2 * 1.5 + 2 * 1.5 ** 2, rtol=1e-6)
+    assert {'StatelessIf', 'If', 'While'} & graph_op_types(f.get_concrete_function(
+        rt.constant(1.5)))
+
+
+def test_rt_cond_and_while_loop_in_a_graph_have_gradients_too():
+    @ag.function(autograph=False)
+    def f(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = rt.cond(x > 1.0, lambda: x ** 3, lambda: -x)
+            _, z = rt.while_loop(lambda i, z: i < 2, lambda i, z: (i + 1, z * y),
+                                 (rt.constant(0), rt.constant(1.0)))
+        return tape.gradient(z, x)  # z = y^2
+
+    np.testing.assert_allclose(f(rt.constant(2.0)).numpy(), 6 * 2.0 ** 5, rtol=1e-6)
+    np.testing.assert_allclose(f(rt.constant(0.5)).numpy(), 2 * 0.5, rtol=1e-6)
+
+
+def test_a_loop_variable_the_target_does_not_depend_on_gives_none():
+    @ag.function(autograph=False)
+    def f(x, y):
+        with rt.GradientTape() as tape:
+            tape.watch([x, y])
+            a, b = rt.while_loop(lambda a, b: a < 10.0, lambda a, b: (a * 2.0, b + 1.0), (x, y))
+        return tape.gradient(a, [x, y], unconnected_gradients='zero')
+
+    gx, gy = f(rt.constant(1.5), rt.constant(3.0))
+    np.testing.assert_allclose(gx.numpy(), 8.0)  # 1.5 -> 12 in three doublings
+    np.testing.assert_allclose(gy.numpy(), 0.0)
+
+
+def test_a_tensor_array_written_in_a_converted_loop_passes_gradients():
+    @ag.function
+    def f(x, n):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            out = rt.TensorArray(rt.float32, size=n)
+            h = x
+            for i in rt.range(n):
+                h = rt.tanh(h) * x
+                out = out.write(i, h * rt.cast(i, rt.float32))
+            loss = rt.reduce_sum(out.stack())
+        return loss, tape.gradient(loss, x)
+
+    def eager(x, n):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            total, h = 0.0, x
+            for i in range(n):
+                h = rt.tanh(h) * x
+                total += rt.reduce_sum(h * float(i))
+        return total, tape.gradient(total, x)
+
+    x = rt.constant([0.3, -0.7])
+    loss, g = f(x, rt.constant(4))
+    eager_loss, eager_g = eager(x, 4)
+    np.testing.assert_allclose(loss.numpy(), eager_loss.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(g.numpy(), eager_g.numpy(), rtol=1e-5)
+
+
+def test_nested_loops_a_break_and_a_second_derivative_through_a_loop():
+    @ag.function
+    def nested(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in rt.range(3):
+                for _ in rt.range(2):
+                    y = rt.sin(y) * x
+        return tape.gradient(y, x)
+
+    def nested_eager(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in range(6):
+                y = rt.sin(y) * x
+        return tape.gradient(y, x)
+
+    x = rt.constant([0.4, 0.9])
+    np.testing.assert_allclose(nested(x).numpy(), nested_eager(x).numpy(), rtol=1e-5)
+
+    @ag.function
+    def until_negative(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            total = rt.constant(0.0)
+            for v in x:
+                if v < 0:
+                    break
+                total += v * v
+        return tape.gradient(total, x)
+
+    np.testing.assert_allclose(until_negative(rt.constant([1.0, 2.0, -1.0, 3.0])).numpy(),
+                               [2.0, 4.0, 0.0, 0.0])
+
+    @ag.function
+    def cube_derivatives(x):
+        with rt.GradientTape() as outer:
+            outer.watch(x)
+            with rt.GradientTape() as inner:
+                inner.watch(x)
+                y = x
+                for _ in rt.range(2):
+                    y = y * x
+            dy = inner.gradient(y, x)
+        return dy, outer.gradient(dy, x)
+
+    dy, d2y = cube_derivatives(rt.constant(2.0))
+    assert (float(dy), float(d2y)) == (12.0, 12.0)  # 3x^2, 6x

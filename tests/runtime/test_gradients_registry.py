@@ -1,0 +1,304 @@
+"""Every op in the registry either has a gradient that agrees with central finite differences
+(float64, relative error at most 1e-6), eagerly and in graphs with known and unknown shapes, or
+is declared NO_GRADIENT. An op with neither fails `test_every_op_declares_its_gradient`, and an
+op with a gradient but no example below fails `test_every_gradient_has_a_finite_difference_case`.
+
+To add an op's case: an entry in CASES, `op type: [Case(fn, inputs), ...]`, where `fn` builds
+the op from tensors (Variables with `variables=True`) and `inputs` are float64 arrays in a
+domain where the op is smooth.
+"""
+from typing import Callable, NamedTuple
+
+import numpy as np
+import pytest
+
+import runtime as rt
+from runtime import context
+from runtime.ops import array as array_ops, list_ops
+from runtime.ops.registry import NO_GRADIENT, REGISTRY
+
+rng = np.random.RandomState(0)
+
+
+def u(*shape, low=-2.0, high=2.0):
+    return rng.uniform(low, high, size=shape)
+
+
+def pos(*shape):
+    return u(*shape, low=0.5, high=2.0)
+
+
+class Case(NamedTuple):
+    fn: Callable
+    inputs: list
+    variables: bool = False  # inputs are rt.Variables (the tape watches them on read)
+    graph_only: bool = False  # control flow: eagerly it is Python control flow, no op
+    dynamic: bool = True  # also build it on placeholders of unknown dims
+    h: float = 1e-6  # the finite-difference step
+
+
+def _if(pred_positive, stateful=False):
+    def fn(x, y):
+        v = rt.Variable(1.0, dtype=rt.float64, trainable=False) if stateful else 1.0
+        return rt.cond(rt.reduce_sum(x) > 0 if pred_positive else rt.reduce_sum(x) < 0,
+                       lambda: rt.sin(x) * y * v, lambda: rt.exp(y) + x)
+    return fn
+
+
+def _while(stateful=False):
+    def fn(x, w):
+        v = rt.Variable(1.0, dtype=rt.float64, trainable=False) if stateful else 1.0
+
+        def body(i, acc):
+            return i + 1, rt.tanh(acc * w) + x * v
+        return rt.while_loop(lambda i, acc: i < 3, body, (rt.constant(0), x))[1]
+    return fn
+
+
+def _slice_grad(x, y):
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        z = x[1:, ::2]
+    return tape.gradient(z, x, output_gradients=y) * x
+
+
+def _relu_grad(g, x):
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        z = rt.relu(x)
+    return tape.gradient(z, x, output_gradients=g) * g
+
+
+CASES = {
+    'Identity': [Case(rt.identity, [u(3)])],
+    'Pack': [Case(lambda a, b: rt.stack([a, b * b], axis=1), [u(2, 3), u(2, 3)])],
+    # float32 values and a power-of-two step: x +- h stays exact through the float32 cast
+    'Cast': [Case(lambda x: rt.cast(rt.cast(x, rt.float32), rt.float64) * x,
+                  [np.array([0.5, -1.25, 1.75])], h=2.0 ** -10)],
+    'Fill': [Case(lambda v: rt.fill([2, 3], v) * rt.constant([1.0, 2.0, 3.0], rt.float64),
+                  [u()])],
+    'BroadcastTo': [Case(lambda x: rt.broadcast_to(x, [2, 3, 2]) ** 2, [u(3, 1)])],
+    'Reshape': [Case(lambda x: rt.reshape(x, [3, 2]) ** 2, [u(2, 3)])],
+    'Transpose': [Case(lambda x: rt.transpose(x) * rt.constant([[1.0, 2.0]], rt.float64),
+                       [u(2, 3)])],
+    'ConcatV2': [Case(lambda a, b: rt.concat([a, b * a[:, :1]], axis=1), [u(2, 3), u(2, 2)])],
+    'ExpandDims': [Case(lambda x: rt.expand_dims(x, 1) * x, [u(3)])],
+    'Squeeze': [Case(lambda x: rt.squeeze(x, axis=1) ** 2, [u(3, 1)])],
+    'UnsortedSegmentSum': [Case(lambda x: array_ops.unsorted_segment_sum(
+        x, rt.constant([1, 0, 1]), 3) ** 2, [u(3, 2)])],
+    'GatherV2': [Case(lambda x: rt.gather(x, [2, 0, 2]) ** 2, [u(3, 2)]),
+                 Case(lambda x: rt.gather(x, rt.constant([[1], [0]]), axis=1) ** 2, [u(3, 2)])],
+    'StridedSlice': [Case(lambda x: x[1:, ::2] * x[0, 1], [u(3, 4)]),
+                     Case(lambda x: x[..., None, 1] ** 2, [u(2, 3)])],
+    'StridedSliceGrad': [Case(_slice_grad, [u(3, 4), u(2, 2)])],
+    'SelectV2': [Case(lambda x, y: rt.where(rt.constant([True, False, True]), x * y, y),
+                      [u(3), u(2, 1)])],
+    'Sum': [Case(lambda x: rt.reduce_sum(x * x, axis=1), [u(2, 3)]),
+            Case(lambda x: rt.reduce_sum(x, axis=[0, 2], keepdims=True) ** 2, [u(2, 3, 2)])],
+    'Mean': [Case(lambda x: rt.reduce_mean(x ** 2, axis=0), [u(4, 2)]),
+             Case(lambda x: rt.reduce_mean(x ** 2), [u(4, 2)])],
+    'Max': [Case(lambda x: rt.reduce_max(x, axis=1) ** 2, [u(3, 4)])],
+    'Min': [Case(lambda x: rt.reduce_min(x, axis=0, keepdims=True) ** 2, [u(3, 4)])],
+    'Prod': [Case(lambda x: rt.reduce_prod(x, axis=1), [pos(2, 3)])],
+    'ReadVariableOp': [Case(lambda v: v.read_value() * v, [u(3)], variables=True)],
+    'RealDiv': [Case(lambda x, y: x / y, [u(2, 3), pos(3)])],
+    'AddV2': [Case(lambda x, y: (x + y) ** 2, [u(2, 3), u(3)])],
+    'Sub': [Case(lambda x, y: (x - y) ** 2, [u(2, 1), u(1, 3)])],
+    'Mul': [Case(lambda x, y: x * y, [u(2, 3), u(2, 1)])],
+    'FloorMod': [Case(lambda x, y: rt.mod(x, y), [np.array([0.3, 2.7, -1.2]),
+                                                   np.array([1.1, 1.3, 0.7])])],
+    'Pow': [Case(lambda x, y: x ** y, [pos(2, 3), u(3)])],
+    'Maximum': [Case(lambda x, y: rt.maximum(x, y) ** 2, [np.array([1.0, -1.0, 0.5]),
+                                                         np.array([0.0, 2.0, -3.0])])],
+    'Minimum': [Case(lambda x, y: rt.minimum(x, y) ** 2, [np.array([1.0, -1.0, 0.5]),
+                                                         np.array([0.0, 2.0, -3.0])])],
+    'ReluGrad': [Case(lambda g, x: _relu_grad(g, x), [u(4), np.array([1.0, -1.0, 0.5, -2.0])])],
+    'Neg': [Case(lambda x: -x * x, [u(3)])],
+    'Abs': [Case(lambda x: rt.abs(x) * x, [np.array([1.0, -0.5, 2.0])])],
+    'Square': [Case(rt.square, [u(3)])],
+    'Sign': [Case(lambda x: rt.sign(x) * x, [np.array([1.0, -0.5, 2.0])])],
+    'Relu': [Case(rt.relu, [np.array([1.0, -0.5, 2.0, -3.0])])],
+    'Sqrt': [Case(rt.sqrt, [pos(3)])],
+    'Exp': [Case(rt.exp, [u(3)])],
+    'Log': [Case(rt.log, [pos(3)])],
+    'Sin': [Case(rt.sin, [u(3)])],
+    'Cos': [Case(rt.cos, [u(3)])],
+    'Tanh': [Case(rt.tanh, [u(3)])],
+    'Sigmoid': [Case(rt.sigmoid, [u(3)])],
+    'ClipByValue': [Case(lambda x, lo, hi: rt.clip_by_value(x, lo, hi),
+                         [np.array([-2.0, 0.1, 3.0]), np.array([-1.0, -1.0, -1.0]),
+                          np.array(1.0)])],
+    'MatMul': [Case(lambda a, b: rt.matmul(a, b), [u(2, 3), u(3, 4)]),
+               Case(lambda a, b: rt.matmul(a, b, transpose_a=True), [u(3, 2), u(3, 4)]),
+               Case(lambda a, b: rt.matmul(a, b, transpose_b=True), [u(2, 3), u(4, 3)]),
+               Case(lambda a, b: rt.matmul(a, b, transpose_a=True, transpose_b=True),
+                    [u(3, 2), u(4, 3)])],
+    'BatchMatMulV2': [Case(lambda a, b: rt.matmul(a, b), [u(2, 2, 3), u(1, 3, 2)]),
+                      Case(lambda a, b: rt.matmul(a, b, transpose_a=True, transpose_b=True),
+                           [u(2, 3, 2), u(2, 2, 3)])],
+    'TensorListSetItem': [Case(lambda x: rt.TensorArray(rt.float64, size=2).write(
+        0, x).write(1, x * x).stack(), [u(3)])],
+    'TensorListStack': [Case(lambda x, y: rt.TensorArray(rt.float64, size=2).write(
+        1, x).write(0, y).stack() * y, [u(2, 2), u(2, 2)])],
+    'TensorListGetItem': [Case(lambda x: rt.TensorArray(rt.float64, size=2).write(
+        0, x).write(1, 2.0 * x).read(1) * x, [u(3)])],
+    'TensorListFromTensor': [Case(lambda x: list_ops.stack_list(
+        list_ops.from_tensor(x * x), rt.float64, rt.TensorShape([3])), [u(2, 3)])],
+    'StatelessIf': [Case(_if(True), [u(3), u(3)], graph_only=True),
+                    Case(_if(False), [u(3), u(3)], graph_only=True)],
+    'If': [Case(_if(True, stateful=True), [u(3), u(3)], graph_only=True)],
+    'StatelessWhile': [Case(_while(), [u(3), u(3)], graph_only=True)],
+    'While': [Case(_while(stateful=True), [u(3), u(3)], graph_only=True)],
+}
+
+
+# ---- the checks ---------------------------------------------------------------------------------
+
+class OpTypes:
+    """A stand-in tape that notes the op types dispatch hands it."""
+
+    def __init__(self):
+        self.seen = set()
+
+    def record(self, opdef, inputs, attrs, outputs):
+        self.seen.add(opdef.name)
+
+
+def graph_op_types(graph):
+    seen = {op.type for op in graph.operations}
+    for function in graph.library.values():
+        seen |= {op.type for op in function.operations}
+    return seen
+
+
+def eager_run(case, arrays, cotangent):
+    """(value, gradients, op types seen) eagerly."""
+    seen = OpTypes()
+    if case.variables:
+        xs = [rt.Variable(a) for a in arrays]
+    else:
+        xs = [rt.constant(a) for a in arrays]
+    with context.recording(seen), rt.GradientTape() as tape:
+        if not case.variables:
+            tape.watch(xs)
+        y = case.fn(*xs)
+    grads = tape.gradient(y, xs, output_gradients=rt.constant(cotangent))
+    return y.numpy(), [None if g is None else g.numpy() for g in grads], seen.seen
+
+
+def graph_run(case, arrays, cotangent, dynamic):
+    """(value, gradients, op types in the graph) from a graph with placeholders."""
+    g = rt.Graph()
+    with g.as_default():
+        xs = [rt.placeholder(rt.float64, [None] * a.ndim if dynamic else a.shape)
+              for a in arrays]
+        tape = rt.GradientTape()
+        with tape:
+            tape.watch(xs)
+            y = case.fn(*xs)
+        w = rt.placeholder(rt.float64, [None] * np.ndim(cotangent) if dynamic else
+                           np.shape(cotangent))
+        grads = tape.gradient(y, xs, output_gradients=w)
+    feeds = dict(zip(xs, arrays))
+    feeds[w] = cotangent
+    fetch = [y] + [gr for gr in grads if gr is not None]
+    values = g.run(fetch, feeds)
+    it = iter(values[1:])
+    return values[0], [None if gr is None else next(it) for gr in grads], graph_op_types(g)
+
+
+def numeric_gradients(case, arrays, cotangent):
+    """Central differences of sum(fn(x) * cotangent), one element at a time, in a graph."""
+    g = rt.Graph()
+    with g.as_default():
+        xs = [rt.placeholder(rt.float64, a.shape) for a in arrays]
+        if case.variables:
+            variables = [rt.Variable(a) for a in arrays]
+            y = case.fn(*variables)
+        else:
+            y = case.fn(*xs)
+        loss = rt.reduce_sum(y * rt.constant(cotangent))
+
+    def value(values):
+        if case.variables:
+            for v, a in zip(variables, values):
+                v.assign(a)
+        return float(g.run(loss, dict(zip(xs, values))))
+
+    h = case.h
+    result = []
+    for i, a in enumerate(arrays):
+        grad = np.zeros_like(a)
+        for index in np.ndindex(a.shape):
+            plus = [b.copy() for b in arrays]
+            minus = [b.copy() for b in arrays]
+            plus[i][index] += h
+            minus[i][index] -= h
+            grad[index] = (value(plus) - value(minus)) / (2 * h)
+        result.append(grad)
+    return result
+
+
+def assert_close(analytic, numeric, label):
+    assert analytic is not None, f'{label}: no gradient'
+    analytic = np.asarray(analytic)
+    assert analytic.shape == numeric.shape, f'{label}: shape {analytic.shape} != {numeric.shape}'
+    scale = max(np.abs(numeric).max(initial=0), np.abs(analytic).max(initial=0), 1e-3)
+    error = np.abs(analytic - numeric).max(initial=0) / scale
+    assert error <= 1e-6, f'{label}: relative error {error:.2e}\n{analytic}\n{numeric}'
+
+
+CASE_IDS = [(op, i) for op in sorted(CASES) for i in range(len(CASES[op]))]
+
+
+@pytest.mark.parametrize('op_type,index', CASE_IDS, ids=[f'{op}-{i}' for op, i in CASE_IDS])
+def test_gradient_matches_finite_differences(op_type, index):
+    case = CASES[op_type][index]
+    arrays = [np.array(a, dtype=np.float64) for a in case.inputs]
+    probe_graph = rt.Graph()
+    with probe_graph.as_default():
+        probe = case.fn(*([rt.Variable(a) for a in arrays] if case.variables else
+                          [rt.constant(a) for a in arrays]))
+    cotangent = u(*np.shape(probe_graph.run(probe)))  # a random weight per output element
+    numeric = numeric_gradients(case, arrays, cotangent)
+    runs = {'graph': graph_run(case, arrays, cotangent, dynamic=False)} if not case.variables \
+        else {}
+    if case.dynamic and not case.variables:
+        runs['graph, unknown dims'] = graph_run(case, arrays, cotangent, dynamic=True)
+    if not case.graph_only:
+        runs['eager'] = eager_run(case, arrays, cotangent)
+    for mode, (_, grads, seen) in runs.items():
+        assert op_type in seen, f'the case for {op_type} does not run it ({mode})'
+        for i, (a, n) in enumerate(zip(grads, numeric)):
+            assert_close(a, n, f'{op_type} {mode}, input {i}')
+
+
+def test_every_op_declares_its_gradient():
+    undeclared = sorted(name for name, opdef in REGISTRY.items() if opdef.gradient is None)
+    assert undeclared == [], (
+        f'These ops declare neither a gradient nor NO_GRADIENT: {undeclared}. Declare '
+        f'`gradient=` where each is registered (docs/gradients.md).')
+
+
+def test_every_gradient_has_a_finite_difference_case():
+    unchecked = sorted(name for name, opdef in REGISTRY.items()
+                       if opdef.gradient is not None and opdef.gradient is not NO_GRADIENT and
+                       name not in CASES)
+    assert unchecked == [], (
+        f'These ops have a gradient but no case in CASES of {__file__}: {unchecked}.')
+
+
+def test_an_undeclared_gradient_on_the_path_is_a_lookup_error():
+    from runtime.ops.dispatch import apply
+    from runtime.ops.infer import same_as_input
+    from runtime.ops.registry import register
+    opdef = register('TestOnlyUndeclared', lambda x: x * 2, same_as_input)
+    try:
+        x = rt.constant([1.0, 2.0])
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = apply(opdef, [x])
+        with pytest.raises(LookupError, match='TestOnlyUndeclared'):
+            tape.gradient(y, x)
+    finally:
+        del REGISTRY['TestOnlyUndeclared']
