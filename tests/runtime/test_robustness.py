@@ -415,6 +415,34 @@ def test_an_output_streams_error_keeps_its_type_eagerly():
     assert not isinstance(info.value, rt.errors.OpError)
 
 
+class Mine(Exception):
+    """A user's own exception."""
+
+
+def refuse(x):
+    if int(x) < 0:
+        raise ValueError('negative input')
+    if int(x) == 0:
+        raise Mine('zero input')
+    return x * 2
+
+
+def test_an_exception_of_a_py_functions_code_keeps_its_type():
+    # TensorFlow turns these into InvalidArgumentError / UnknownError; here they keep their type.
+    @ag.function
+    def staged(x):
+        return rt.py_function(refuse, [x], rt.int32)
+
+    for call in (lambda x: rt.py_function(refuse, [x], rt.int32), staged):
+        with pytest.raises(ValueError, match='negative input') as info:
+            call(rt.constant(-1))
+        assert not isinstance(info.value, rt.errors.OpError)
+        assert any('EagerPyFunc' in note for note in info.value.__notes__)
+        with pytest.raises(Mine, match='zero input'):
+            call(rt.constant(0))
+        assert int(call(rt.constant(4))) == 8
+
+
 def test_kernel_failures_still_become_invalid_argument_errors_eagerly():
     with pytest.raises(rt.errors.InvalidArgumentError, match='GatherV2'):
         rt.gather(rt.constant([1.0]), [3])
