@@ -40,3 +40,12 @@ from runtime.functional import foldl, foldr, map_fn, scan
 from runtime.ops.py_func import numpy_function, py_function
 from runtime.gradients import GradientTape, UnconnectedGradients
 from runtime import optimizers
+
+# ---- the math-like half of SPEC §7: rt.math, rt.nn, rt.linalg, rt.strings, more rt.debugging
+from runtime import linalg, math, nn, strings
+from runtime.ops.elementwise import acos, add_n, asin, atan, cosh, sinh, tan, truediv
+from runtime.ops.linalg import clip_by_norm, einsum, norm, tensordot
+from runtime.ops.nn import clip_by_global_norm
+from runtime.ops.scan import argsort, cumsum, sort
+from runtime.ops.stats import reduce_logsumexp
+# ---- end of the math-like half

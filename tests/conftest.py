@@ -16,9 +16,9 @@ default_compile_graph = runtime.executor.compile_graph
 counts = {'native': 0, 'default': 0}
 
 
-def jit_where_possible(graph, inputs, outputs, jit_compile=False):
+def jit_where_possible(graph, inputs, outputs, jit_compile=False, **options):
     """A plan that runs natively unless the graph does not lower (then the default one)."""
-    native = default_compile_graph(graph, inputs, outputs, jit_compile=True)
+    native = default_compile_graph(graph, inputs, outputs, jit_compile=True, **options)
     chosen = []
 
     def run(*values):
@@ -29,7 +29,7 @@ def jit_where_possible(graph, inputs, outputs, jit_compile=False):
         except errors.InvalidArgumentError as e:
             if 'jit_compile=True' not in str(e):
                 raise
-            chosen.append(default_compile_graph(graph, inputs, outputs))
+            chosen.append(default_compile_graph(graph, inputs, outputs, **options))
             counts['default'] += 1
             return chosen[0](*values)
         chosen.append(native)

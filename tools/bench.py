@@ -4,7 +4,8 @@
     python3 tools/bench.py [--json] [--quick] [--no-jit]
 
 Each figure is the best of several repeats (timeit), so other load on the machine inflates
-both sides of a ratio alike. Ratios are what the targets speak of; the absolute times are
+both sides of a ratio alike; issue 10's workloads time ours and hand numpy in many short turns,
+each side keeping its best. Ratios are what the targets speak of; the absolute times are
 printed for reference. With numba installed, a second table times the `jit_compile=True`
 workloads of tools/bench_jit.py (medians) against hand numpy and the default executor, with
 JAX's ratios measured in the same run where JAX is installed (tools/bench_jax.py).
@@ -17,6 +18,8 @@ import sys
 import textwrap
 import time
 import timeit
+import tracemalloc
+from typing import NamedTuple
 
 import numpy as np
 
@@ -29,6 +32,17 @@ import runtime as rt
 def best(fn, number, repeat):
     """Seconds per call: the best of `repeat` runs of `number` calls."""
     return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+
+
+def paired(ours, reference, number, repeat):
+    """(ours, reference, ratio): seconds per call, each the best of `repeat` runs of `number`
+    calls, the two timed in turns so that both sides get the machine's quiet moments; the
+    ratio is of the two bests."""
+    timer_ours, timer_ref = timeit.Timer(ours), timeit.Timer(reference)
+    pairs = [(timer_ours.timeit(number) / number, timer_ref.timeit(number) / number)
+             for _ in range(repeat)]
+    best_ours, best_ref = min(a for a, _ in pairs), min(b for _, b in pairs)
+    return best_ours, best_ref, best_ours / best_ref
 
 
 # ---- the seed's programs, and their hand-written numpy equivalents ------------------------------
@@ -106,6 +120,117 @@ def chain_numpy(x):
     for _ in range(100):
         x = x + one
     return x
+
+
+# ---- issue 10's control-flow and memory workloads: ours, hand numpy, plain Python -----------------
+
+def collatz(limit):
+    """Total Collatz steps for the starts 1..limit (nested while, %, //, !=)."""
+    total = 0
+    start = 1
+    while start <= limit:
+        x = start
+        while x != 1:
+            if x % 2 == 0:
+                x = x // 2
+            else:
+                x = 3 * x + 1
+            total += 1
+        start += 1
+    return total
+
+
+def collatz_numpy(limit):
+    """Hand numpy: the same loops on numpy int32 scalars (plain Python: `collatz(100)`)."""
+    total, start = np.int32(0), np.int32(1)
+    one, two, three = np.int32(1), np.int32(2), np.int32(3)
+    while start <= limit:
+        x = start
+        while x != one:
+            if x % two == 0:
+                x = x // two
+            else:
+                x = three * x + one
+            total = total + one
+        start = start + one
+    return total
+
+
+def if_chain(n):
+    """An if/elif chain inside a counted loop."""
+    acc = 0
+    for i in rt.range(n):
+        k = i % 3
+        if k == 0:
+            acc = acc + i
+        elif k == 1:
+            acc = acc - 1
+        else:
+            acc = acc + 2
+    return acc
+
+
+def if_chain_numpy(n):
+    acc = np.int32(0)
+    zero, one, two, three = np.int32(0), np.int32(1), np.int32(2), np.int32(3)
+    for i in np.arange(n, dtype=np.int32):
+        k = i % three
+        if k == zero:
+            acc = acc + i
+        elif k == one:
+            acc = acc - one
+        else:
+            acc = acc + two
+    return acc
+
+
+def if_chain_python(n):
+    acc = 0
+    for i in range(n):
+        k = i % 3
+        if k == 0:
+            acc = acc + i
+        elif k == 1:
+            acc = acc - 1
+        else:
+            acc = acc + 2
+    return acc
+
+
+def tensor_array_rows(x):
+    """Write each row of x, doubled, into a TensorArray, then stack."""
+    rows = rt.TensorArray(rt.float32, size=x.shape[0])
+    for i in rt.range(x.shape[0]):
+        rows = rows.write(i, x[i] * 2.0)
+    return rows.stack()
+
+
+def tensor_array_rows_numpy(x):
+    rows = []
+    two = np.float32(2.0)
+    for i in range(x.shape[0]):
+        rows.append(x[i] * two)
+    return np.stack(rows)
+
+
+def elementwise(x):
+    y = ((x * 2.0 + 1.0) * x - 3.0) / (x + 5.0)
+    return rt.reduce_sum(rt.exp(rt.tanh(y)))
+
+
+def elementwise_numpy(x):
+    y = ((x * np.float32(2.0) + np.float32(1.0)) * x - np.float32(3.0)) / (x + np.float32(5.0))
+    return np.sum(np.exp(np.tanh(y)))
+
+
+def peak_bytes(fn):
+    """Peak memory allocated during one call of `fn` (tracemalloc; numpy reports to it)."""
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
 
 
 # ---- one training step (examples/train_classifier.py) and its hand-written numpy twin ------------
@@ -255,6 +380,73 @@ def measure(quick):
 
     for name, ours, reference, target in training_rows(n, rep):
         row(name, ours, reference, target)
+    for workload in WORKLOADS:
+        rows.extend(measure_workload(workload, n, rep))
+    return rows
+
+
+class Workload(NamedTuple):
+    """One of issue 10's programs: `function` (an rt program, run through `ag.function`) on
+    `arguments()`, against `numpy` (hand-written) and `python` (plain Python, or None) on
+    `numpy_arguments()`. `number` calls make one timing sample; `memory` also compares peak
+    memory; `target` is the ratio to hand numpy aimed for."""
+    name: str
+    function: object
+    arguments: object
+    numpy: object
+    numpy_arguments: object
+    python: object
+    number: int
+    target: str
+    memory: bool = False
+
+
+WORKLOADS = [
+    Workload('Collatz steps for 1..100', collatz, lambda: (rt.constant(100),), collatz_numpy,
+             lambda: (np.int32(100),), collatz, 10, '<= 1.5'),
+    Workload('if/elif chain in a 500-step loop', if_chain, lambda: (rt.constant(500),),
+             if_chain_numpy, lambda: (500,), if_chain_python, 100, '<= 1.5'),
+    Workload('200 TensorArray writes of x[i] * 2 then stack', tensor_array_rows,
+             lambda: (rt.constant(np.arange(1600, dtype=np.float32).reshape(200, 8)),),
+             tensor_array_rows_numpy,
+             lambda: (np.arange(1600, dtype=np.float32).reshape(200, 8),), None, 100, '<= 1.5'),
+    Workload('elementwise chain on 1M float32', elementwise,
+             lambda: (rt.constant(np.random.default_rng(0).random(1_000_000, dtype=np.float32)),),
+             elementwise_numpy,
+             lambda: (np.random.default_rng(0).random(1_000_000, dtype=np.float32),), None, 20,
+             '<= 1.3', memory=True),
+]
+
+# The executors each workload runs on: column name -> `ag.function` options. A backend adds
+# itself here (e.g. 'jit_compile=True': {'jit_compile': True}) and gets its own rows.
+EXECUTORS = {'graph': {}}
+
+
+def measure_workload(workload, n, rep):
+    """Rows for one workload: each executor and plain Python, as ratios to hand numpy."""
+    args, numpy_args = workload.arguments(), workload.numpy_arguments()
+    expected = workload.numpy(*numpy_args)
+    rows = []
+
+    def row(label, fn, target):
+        ours, hand, ratio = paired(fn, lambda: workload.numpy(*numpy_args),
+                                   max(1, n(workload.number) // 5), 5 * rep)
+        rows.append({'figure': f'{workload.name}, {label} / hand numpy', 'ours_us': ours * 1e6,
+                     'reference_us': hand * 1e6, 'reference': 'hand numpy', 'ratio': ratio,
+                     'target': target})
+
+    for label, options in EXECUTORS.items():
+        compiled = ag.function(workload.function, **options)
+        np.testing.assert_allclose(np.asarray(compiled(*args)), expected, rtol=1e-5)
+        row(label, lambda: compiled(*args), workload.target)
+        if workload.memory:
+            ours, theirs = (peak_bytes(lambda: compiled(*args)),
+                            peak_bytes(lambda: workload.numpy(*numpy_args)))
+            rows.append({'figure': f'{workload.name}, {label} peak memory (MB) / numpy\'s',
+                         'ours_us': ours / 1e6, 'reference_us': theirs / 1e6,
+                         'reference': 'hand numpy', 'ratio': ours / theirs, 'target': '<= 1.2'})
+    if workload.python is not None:
+        row('plain Python', lambda: workload.python(*numpy_args), '(reference)')
     return rows
 
 

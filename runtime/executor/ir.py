@@ -2,119 +2,166 @@
 
 A `Program` is a list of `Node`s in program order (a topological order in which stateful nodes
 keep the order the user wrote them), its parameter nodes (Placeholders fed by the caller), and
-its outputs as `(node, index)` pairs. Lowering copies a graph, so the user's graph is never
-changed; `str(program)` prints the optimized form, one node per line.
+its outputs, a list of `Value`s. Each node's outputs are `Value`s, and a value knows the nodes
+that use it (`users`), so a pass rewrites every use at once with
+`Program.replace_all_uses_with(old, new)` (the role of fx's `Node.replace_all_uses_with` and of
+JAX's `Var`). Lowering copies a graph, so the user's graph is never changed; `str(program)`
+prints the optimized form, one node per line (runtime/executor/printer.py).
 """
-import numpy as np
+from dataclasses import dataclass, field
 
+from runtime.executor.printer import format_program
 from runtime.ops.registry import CONST
 
 
-class Node:
-    """One op. Control flow nodes hold their functions as `branches`: (then, else) for an If,
-    (cond, body) for a While, one per index for a Case; their params line up with the node's
-    inputs after the predicate (an If's, a Case's index)."""
+@dataclass(slots=True, eq=False, repr=False)
+class Value:
+    """One output of a node: `value.node.outputs[value.index]`.
 
-    __slots__ = ('op', 'opdef', 'name', 'inputs', 'control', 'attrs', 'payload', 'origin',
-                 'specs', 'branches')
+    `dtype` and `shape` are the tensor's static type (shape may be partial); `users` is the
+    set of nodes that take it as an input, in the order they started using it (an insertion-
+    ordered dict used as a set). A Program's outputs are not users; passes that redirect uses
+    go through `Program.replace_all_uses_with`, which updates both. Values compare and hash by
+    identity.
+    """
+
+    node: 'Node'
+    index: int
+    dtype: object
+    shape: object
+    users: dict = field(default_factory=dict)
+
+    @property
+    def constant(self):
+        """The value if this is the output of a Const node, else None."""
+        node = self.node
+        return node.attrs['value'] if node.opdef is CONST else None
+
+    def __repr__(self):
+        return f'<Value {self.node.name}:{self.index} {self.dtype.name}{self.shape}>'
+
+
+class Node:
+    """One op of a Program.
+
+    - `opdef`: the op's OpDef (the registry's facts: kernel, infix form, statefulness...);
+      `type` is its op type name, `name` the graph op's name (`while/Greater`).
+    - `inputs`: the Values it reads (assigning the list updates each value's `users`).
+    - `outputs`: its Values, one per output.
+    - `control`: Nodes that must run first; `attrs`: the op's attrs (passes may add
+      `_`-prefixed facts, like `_counted`); `payload`: a variable's storage, a generator...
+    - `op`: the graph Operation it copies and `origin` (file, line) where the user created it,
+      for errors.
+    - `branches`: for control flow, its functions as Programs: (then, else) for an If,
+      (cond, body) for a While, one per index for a Case; their params line up with the
+      node's inputs after the predicate (If) or the index (Case), or with all its inputs
+      (While).
+    - `checks`: input positions whose run-time check (`opdef.nonzero`) still runs; a pass
+      removes a position once it has proved the check passes.
+    """
+
+    __slots__ = ('op', 'opdef', 'name', '_inputs', 'outputs', 'control', 'attrs', 'payload',
+                 'origin', 'branches', 'checks')
 
     def __init__(self, op, opdef, name, inputs, control, attrs, payload, origin, specs):
-        self.op = op              # the graph Operation it copies (errors report it)
+        self.op = op
         self.opdef = opdef
         self.name = name
-        self.inputs = inputs      # [(Node, output index)]
-        self.control = control    # [Node] that must run first
+        self._inputs = []
+        self.inputs = inputs
+        self.outputs = [Value(self, i, dtype, shape) for i, (dtype, shape) in enumerate(specs)]
+        self.control = control
         self.attrs = attrs
         self.payload = payload
-        self.origin = origin      # (file, line) where the user created the op
-        self.specs = specs        # [(dtype, shape)] of the outputs
+        self.origin = origin
         self.branches = ()
+        self.checks = tuple(i for i in opdef.nonzero
+                            if i < len(inputs) and inputs[i].dtype.is_integer)
 
     @property
     def type(self):
         return self.opdef.name
+
+    @property
+    def inputs(self):
+        return self._inputs
+
+    @inputs.setter
+    def inputs(self, values):
+        values = list(values)
+        for value in self._inputs:
+            value.users.pop(self, None)
+        for value in values:
+            value.users[self] = None
+        self._inputs = values
 
     def make_const(self, value):
         """Turn this node into a Const holding `value` (a numpy value of its output dtype)."""
         self.opdef = CONST
         self.inputs = []
         self.control = []
-        self.attrs = {'dtype': self.specs[0][0], 'value': value}
+        self.attrs = {'dtype': self.outputs[0].dtype, 'value': value}
         self.payload = None
+        self.checks = ()
+
+    def detach(self):
+        """Stop using this node's inputs (it is leaving the program)."""
+        self.inputs = []
+
+    def __repr__(self):
+        return f'<Node {self.name} ({self.type})>'
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class Program:
-    def __init__(self, name, nodes, params, outputs):
-        self.name = name
-        self.nodes = nodes
-        self.params = params
-        self.outputs = outputs
+    """A function: `params` (Placeholder Nodes, fed in order), `nodes` in program order
+    (params included), `outputs` (Values). `name` names it in printouts."""
 
-    def substitute(self, subst):
-        """Redirect every use of `(node, i)` keys in `subst` (by id) to their replacements."""
-        if not subst:
+    name: str
+    nodes: list
+    params: list
+    outputs: list
+
+    def replace_all_uses_with(self, old, new):
+        """Make every user of Value `old`, and the program's outputs, read Value `new`."""
+        if old is new:
             return
+        for user in list(old.users):
+            user.inputs = [new if value is old else value for value in user.inputs]
+        self.outputs = [new if value is old else value for value in self.outputs]
 
-        def resolve(ref):
-            seen = 0
-            while (id(ref[0]), ref[1]) in subst and seen < 1000:
-                ref = subst[(id(ref[0]), ref[1])]
-                seen += 1
-            return ref
-
+    def retain(self, keep):
+        """Keep the nodes for which `keep(node)` is true, in order; the others leave (and stop
+        being users of their inputs)."""
+        kept = []
         for node in self.nodes:
-            node.inputs = [resolve(ref) for ref in node.inputs]
-        self.outputs = [resolve(ref) for ref in self.outputs]
+            if keep(node):
+                kept.append(node)
+            else:
+                node.detach()
+        self.nodes = kept
 
     def __str__(self):
-        return '\n'.join(self._lines(''))
-
-    def _lines(self, pad):
-        names = {}
-        for i, node in enumerate(self.params):
-            names[(id(node), 0)] = node.name
-        lines = [f'{pad}program {self.name}'
-                 f'({", ".join(_spec(n.name, n.specs[0]) for n in self.params)})']
-        for node in self.nodes:
-            if node in self.params:
-                continue
-            outs = [f'{node.name}:{i}' if len(node.specs) > 1 else node.name
-                    for i in range(len(node.specs))]
-            for i, out in enumerate(outs):
-                names[(id(node), i)] = out
-            args = ', '.join(names.get((id(n), i), f'{n.name}:{i}') for n, i in node.inputs)
-            if node.opdef is CONST:
-                args = np.array2string(np.asarray(node.attrs['value'], dtype=object), threshold=6)
-            head = ', '.join(_spec(o, s) for o, s in zip(outs, node.specs)) or '_'
-            lines.append(f'{pad}  {head} = {node.type}({args})')
-            for branch in node.branches:
-                lines.extend(branch._lines(pad + '    '))
-        lines.append(f'{pad}  return ' + ', '.join(names.get((id(n), i), f'{n.name}:{i}')
-                                                   for n, i in self.outputs))
-        return lines
-
-
-def _spec(name, spec):
-    dtype, shape = spec
-    return f'{name}:{dtype.name}{list(shape) if shape.rank is not None else "[?]"}'
+        return format_program(self)
 
 
 def lower(graph, inputs, outputs):
-    """A Program copying `graph`'s ops (and, into If/While nodes, their library functions);
-    `inputs` become its parameters."""
+    """A Program copying `graph`'s ops (and, into If/Case/While nodes, their library functions);
+    `inputs` (tensors of Placeholders) become its parameters."""
     nodes = {}
     order = []
     for op in graph.operations:
-        node = Node(op, op.opdef, op.name, [(nodes[id(t.op)], t.value_index) for t in op.inputs],
-                    [nodes[id(c)] for c in op.control_inputs], dict(op.attrs), op.payload,
+        node = Node(op, op.opdef, op.name,
+                    [nodes[t.op].outputs[t.value_index] for t in op.inputs],
+                    [nodes[c] for c in op.control_inputs], dict(op.attrs), op.payload,
                     op.origin, [(t.dtype, t.shape) for t in op.outputs])
         if op.opdef.control_flow:
             node.branches = tuple(_lower_function(graph.library[ref.name])
                                   for ref in op.opdef.functions(op.attrs))
-        nodes[id(op)] = node
+        nodes[op] = node
         order.append(node)
-    params = [nodes[id(t.op)] for t in inputs]
-    outs = [(nodes[id(t.op)], t.value_index) for t in outputs]
+    params = [nodes[t.op] for t in inputs]
+    outs = [nodes[t.op].outputs[t.value_index] for t in outputs]
     return Program(getattr(graph, 'name', 'graph'), order, params, outs)
 
 

@@ -49,28 +49,27 @@ os.register_at_fork(after_in_child=_forget_pool_in_child)
 def cost(node):
     """Estimated flops of `node`, or 0 when its shapes are not known."""
     if node.opdef.cost is not None:
-        return node.opdef.cost([n.specs[i] for n, i in node.inputs], node.specs) or 0
-    return sum(shape.num_elements() or 0 for _, shape in node.specs)
+        return node.opdef.cost([(v.dtype, v.shape) for v in node.inputs],
+                               [(v.dtype, v.shape) for v in node.outputs]) or 0
+    return sum(v.shape.num_elements() or 0 for v in node.outputs)
 
 
 def concurrent_nodes(program):
-    """ids of the nodes of `program` to start on the pool (see the module docstring)."""
+    """The nodes of `program` to start on the pool (see the module docstring)."""
     if (os.cpu_count() or 1) < 2:
         return set()
     nodes = program.nodes
     heavy = [i for i, node in enumerate(nodes)
              if not node.opdef.stateful and node.opdef.control_flow is None and
-             node.opdef.bind_kernel is None and len(node.specs) == 1 and
+             node.opdef.bind_kernel is None and len(node.outputs) == 1 and
              cost(node) >= HEAVY_FLOPS]
     if len(heavy) < 2:
         return set()
-    first_use = {}
-    for j, node in enumerate(nodes):
-        for ref, _ in node.inputs:
-            first_use.setdefault(id(ref), j)
+    position = {node: j for j, node in enumerate(nodes)}
     chosen = set()
     for i in heavy:
-        use = first_use.get(id(nodes[i]), len(nodes))
-        if any(i < k < use for k in heavy if id(nodes[k]) not in chosen):
-            chosen.add(id(nodes[i]))
+        users = nodes[i].outputs[0].users
+        use = min((position[u] for u in users if u in position), default=len(nodes))
+        if any(i < k < use for k in heavy if nodes[k] not in chosen):
+            chosen.add(nodes[i])
     return chosen

@@ -4,11 +4,11 @@ import builtins
 import numpy as np
 
 from runtime import context, dtypes, errors
-from runtime.convert import (constant, convert_to_tensor, infer_dtype, stack, to_numpy,
+from runtime.convert import (PACK, constant, convert_to_tensor, infer_dtype, stack, to_numpy,
                              unify_operands)
 from runtime.ops.dispatch import apply, build
 from runtime.ops.infer import constant_value, known_shape, same_as_input
-from runtime.ops.registry import IDENTITY, NO_GRADIENT, PLACEHOLDER, register
+from runtime.ops.registry import IDENTITY, NO_GRADIENT, PLACEHOLDER, OpDef, register
 from runtime.shapes import TensorShape, as_shape
 from runtime.tensor import Tensor
 
@@ -428,8 +428,13 @@ def _gather_infer(inputs, attrs):
 
 def _segment_sum_kernel(data, segment_ids, num_segments):
     ids = np.asarray(segment_ids)
-    out = np.zeros((int(num_segments),) + np.shape(data)[ids.ndim:], dtype=data.dtype)
-    np.add.at(out, ids, data)
+    n = int(num_segments)
+    if np.any(ids >= n):
+        raise errors.InvalidArgumentError(message=f'segment ids must be < num_segments={n}, '
+                                                  f'got {ids}')
+    out = np.zeros((n,) + np.shape(data)[ids.ndim:], dtype=data.dtype)
+    keep = ids >= 0  # negative ids are dropped, as in TensorFlow
+    np.add.at(out, ids[keep], np.asarray(data)[keep])
     return out
 
 
@@ -624,11 +629,43 @@ def _strided_slice_gradient(op, grad):
                   _masks_of(op)), None, None, None]
 
 
+def _scalar_index_infer(inputs, attrs):
+    x = inputs[0]
+    return [(x.dtype, TensorShape(None) if x.shape.rank is None else x.shape[1:])]
+
+
+# Not a TensorFlow op, so not in the registry and never in a graph: the executor's form of
+# `x[i]` for a scalar integer `i`, which StridedSlice's rewrite produces (below).
+SCALAR_INDEX = OpDef('ScalarIndex', lambda input, index: input[index], _scalar_index_infer,
+                     inputs=('input', 'index'), outputs=('output',), type_attrs=(),
+                     infix='{0}[{1}]')
+
+
+def _strided_slice_rewrite(node):
+    """`x[i]` as TensorFlow builds it for a scalar `i` (StridedSlice of x, Pack(i), Pack(i + 1),
+    [1] shrinking axis 0), or with a constant `i`, becomes the subscript `x[i]` (ScalarIndex):
+    no Pack, no index decoding at run time. Only the begin index matters on a shrunk axis."""
+    attrs = node.attrs
+    if attrs.get('shrink_axis_mask', 0) != 1 or any(attrs.get(k, 0) for k in _MASKS[:4]):
+        return None
+    x, begin, _, strides = node.inputs
+    if x.shape.rank == 0 or strides.constant is None or np.ravel(strides.constant).tolist() != [1]:
+        return None
+    if begin.constant is not None:
+        if np.size(begin.constant) != 1:
+            return None
+        return SCALAR_INDEX, [x, np.ravel(begin.constant)[0]]
+    if begin.node.opdef is PACK and len(begin.node.inputs) == 1 and \
+            begin.node.inputs[0].shape.rank == 0:
+        return SCALAR_INDEX, [x, begin.node.inputs[0]]
+    return None
+
+
 STRIDED_SLICE = register(
     'StridedSlice', _strided_slice_kernel, _strided_slice_infer,
     inputs=('input', 'begin', 'end', 'strides'), outputs=('output',),
     type_attrs=(('T', 0), ('Index', 1)), defaults=dict.fromkeys(_MASKS, 0),
-    gradient=_strided_slice_gradient)
+    gradient=_strided_slice_gradient, rewrite=_strided_slice_rewrite)
 STRIDED_SLICE_GRAD = register(
     'StridedSliceGrad', _strided_slice_grad_kernel,
     lambda inputs, attrs: [(inputs[4].dtype, shape_from(inputs[0]))],

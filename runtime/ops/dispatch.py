@@ -8,7 +8,7 @@ tensors. While a graph is being built (or an input is symbolic) it adds an
 Operation instead. Gradient tapes will record ops here, and only here.
 """
 from runtime import context, dtypes, errors
-from runtime.ops.registry import CONST
+from runtime.ops.registry import CONST, check_nonzero
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
 _state = context.state
@@ -52,6 +52,8 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
     # Run the kernel now; its failures become InvalidArgumentError naming the op, and any
     # other exception propagates as it is, with a note naming the op.
     try:
+        for i in opdef.nonzero:
+            check_nonzero(values[i])
         if opdef.bind_kernel is not None:
             out = opdef.bind_kernel(attrs or {}, payload)(*values)
         else:

@@ -91,3 +91,6 @@ def _assert_binary(compare, symbol, public_name):
 assert_equal = _assert_binary(compare.equal, '==', 'assert_equal')
 assert_greater = _assert_binary(compare.greater, '>', 'assert_greater')
 assert_less = _assert_binary(compare.less, '<', 'assert_less')
+assert_greater_equal = _assert_binary(compare.greater_equal, '>=', 'assert_greater_equal')
+assert_less_equal = _assert_binary(compare.less_equal, '<=', 'assert_less_equal')
+assert_none_equal = _assert_binary(compare.not_equal, '!=', 'assert_none_equal')

@@ -1,7 +1,9 @@
 """TensorList ops, the functional storage behind `rt.TensorArray`.
 
-A list value is a Python tuple of numpy values (a `variant` tensor); writes return a new tuple,
-so a list can be a loop variable like any other value.
+A list value (a `variant` tensor) is a `TensorList`: a write returns a new list value and
+leaves the one written to unchanged, so a list can be a loop variable like any other value;
+yet a write costs O(1), not a copy of the elements. Ops read a list's items with
+`handle.items()` and build a list with `TensorList([...])` (it takes the Python list).
 
 The gradient of a list is a list of the gradients of its elements (every element set), so
 gradients flow through TensorArrays written in loops: Stack's gradient unstacks
@@ -18,11 +20,52 @@ from runtime.ops.registry import NO_GRADIENT, register
 from runtime.shapes import TensorShape
 
 
+class TensorList:
+    """An immutable list of numpy values (None: not written yet) with O(1) writes.
+
+    The newest version of a list owns a Python list of the items. A write changes that list in
+    place and hands it to the new version; the version written to keeps only what it lost
+    (index, old item, old length, newer version) and rebuilds its items from the newer version
+    if it is read again (Baker's trick for persistent arrays). A loop that always writes the
+    newest version never copies; reading or writing an older version costs one copy.
+    """
+
+    __slots__ = ('_items', '_undo')  # the newest version has `_items`, the others `_undo`
+
+    def __init__(self, items):
+        self._items = items
+
+    def items(self):
+        """This version's items: a list to read, never to change."""
+        if self._items is None:
+            undos = []
+            version = self
+            while version._items is None:
+                undos.append(version._undo)
+                version = version._undo[3]
+            items = list(version._items)
+            for index, item, length, _ in reversed(undos):
+                del items[length:]
+                if index < length:
+                    items[index] = item
+            self._items = items  # this version owns a copy now
+        return self._items
+
+    def __len__(self):
+        return len(self.items())
+
+    def __repr__(self):
+        return f'TensorList({self.items()!r})'
+
+
+_NONE = type(None)
+
+
 def _reserve(num_elements, element_dtype=None, element_shape=None):
     count = int(num_elements)
     if count < 0:
         raise errors.InvalidArgumentError(message=size_error(count))
-    return (None,) * count
+    return TensorList([None] * count)
 
 
 def size_error(count):
@@ -32,29 +75,46 @@ def size_error(count):
 
 
 def _set_item(handle, index, item, dynamic_size=False):
+    """A new version of `handle` with `item` at `index` (see TensorList; this runs once per
+    write of a loop, so it is written for speed)."""
     index = int(index)
-    if index < 0 or index >= len(handle) and not dynamic_size:
+    items = handle._items
+    if items is None:
+        items = handle.items()
+    length = len(items)
+    if 0 <= index < length:
+        old = items[index]
+        items[index] = item
+    elif index >= length and dynamic_size:
+        old = None
+        items.extend([None] * (index - length))
+        items.append(item)
+    else:
         raise errors.InvalidArgumentError(
-            message=f'TensorArray index {index} is out of range for size {len(handle)}; create '
+            message=f'TensorArray index {index} is out of range for size {length}; create '
                     f'it with dynamic_size=True to let it grow.')
-    items = list(handle)
-    if index >= len(items):
-        items.extend([None] * (index + 1 - len(items)))
-    items[index] = item
-    return tuple(items)
+    newer = _new(TensorList)
+    newer._items = items
+    handle._items, handle._undo = None, (index, old, length, newer)
+    return newer
+
+
+_new = object.__new__
 
 
 def _get_item(handle, index, element_dtype=None, _element_shape=None):
     index = int(index)
-    if not 0 <= index < len(handle) or handle[index] is None:
+    items = handle.items()
+    if not 0 <= index < len(items) or items[index] is None:
         raise errors.InvalidArgumentError(
             message=f'TensorArray read of index {index}, which was never written '
-                    f'(size {len(handle)}).')
-    return handle[index]
+                    f'(size {len(items)}).')
+    return items[index]
 
 
 def _stack(handle, element_dtype=None, element_shape=None, num_elements=-1):
-    if any(item is None for item in handle):
+    handle = handle.items()
+    if _NONE in map(type, handle):
         missing = [i for i, item in enumerate(handle) if item is None]
         raise errors.InvalidArgumentError(
             message=f'TensorArray.stack(): elements {missing} were never written.')
@@ -127,16 +187,6 @@ LENGTH = register('TensorListLength', _length,
 
 # ---- whole-tensor ops: TensorArray.unstack / gather / scatter / concat --------------------------
 
-def _elements(handle):
-    """The items of a list value, to read."""
-    return list(handle)
-
-
-def _new_list(items):
-    """A list value holding `items`."""
-    return tuple(items)
-
-
 def _written(items, indices, what):
     for i in indices:
         if not 0 <= i < len(items) or items[i] is None:
@@ -161,7 +211,7 @@ def from_tensor(tensor):
 
 
 def _gather(handle, indices, element_dtype=None, element_shape=None):
-    items = _elements(handle)
+    items = handle.items()
     indices = [int(i) for i in np.ravel(indices)]
     _written(items, indices, 'gather')
     if not indices:
@@ -170,7 +220,7 @@ def _gather(handle, indices, element_dtype=None, element_shape=None):
 
 
 def _scatter(handle, tensor, indices, dynamic_size=False):
-    items = _elements(handle)
+    items = list(handle.items())
     indices = [int(i) for i in np.ravel(indices)]
     if len(indices) != len(tensor):
         raise errors.InvalidArgumentError(
@@ -183,11 +233,11 @@ def _scatter(handle, tensor, indices, dynamic_size=False):
         if i >= len(items):
             items.extend([None] * (i + 1 - len(items)))
         items[i] = value
-    return _new_list(items)
+    return TensorList(items)
 
 
 def _concat(handle, element_dtype=None, element_shape=None):
-    items = _elements(handle)
+    items = handle.items()
     _written(items, range(len(items)), 'concat')
     lengths = np.array([np.shape(item)[0] for item in items], dtype=np.int64)
     if not items:
@@ -214,7 +264,7 @@ def _split(tensor, element_shape, lengths, element_dtype=None):
         raise errors.InvalidArgumentError(
             message=f'TensorListSplit: the lengths add up to {int(ends[-1])}, but the tensor has '
                     f'{np.shape(tensor)[0]} rows.')
-    return _new_list(np.split(tensor, ends[:-1]) if len(ends) else [])
+    return TensorList(np.split(tensor, ends[:-1]) if len(ends) else [])
 
 
 # The gradient of a list is the list of its elements' gradients (see the grad branch's design):
@@ -245,7 +295,7 @@ def _concat_gradient(op, grad, lengths_grad):
 
 
 FROM_TENSOR = register('TensorListFromTensor',
-                       lambda tensor, element_shape, element_dtype=None: _new_list(list(tensor)),
+                       lambda tensor, element_shape, element_dtype=None: TensorList(list(tensor)),
                        _variant_scalar,
                        inputs=('tensor', 'element_shape'), outputs=('output_handle',),
                        type_attrs=(('shape_type', 1),),

@@ -3,7 +3,7 @@ import operator
 
 import numpy as np
 
-from runtime import dtypes, errors
+from runtime import dtypes
 from runtime.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.array import ONES_LIKE, ZEROS_LIKE, cast
 from runtime.ops.compare import greater, greater_equal, less, less_equal, logical_and, where
@@ -13,14 +13,6 @@ from runtime.ops.reduce import unbroadcast
 from runtime.ops.registry import NO_GRADIENT, NUMERIC, register
 from runtime.shapes import TensorShape
 from runtime.tensor import Tensor
-
-
-def _int_div_guard(kernel):
-    def guarded(x, y):
-        if x.dtype.kind in 'iu' and not np.all(y):
-            raise errors.InvalidArgumentError(message='Integer division by zero')
-        return kernel(x, y)
-    return guarded
 
 
 # ---- gradients (docs/gradients.md): built from the public op functions --------------------------
@@ -86,13 +78,13 @@ _BINARY = {  # public name: (TensorFlow op, kernel, infix, neutral, gradient, dt
             NUMERIC | {dtypes.string, dtypes.variant}),
     'subtract': ('Sub', operator.sub, '{0} - {1}', (0, (1,)), _sub_gradient, NUMERIC),
     'multiply': ('Mul', operator.mul, '{0} * {1}', (1, (0, 1)), _mul_gradient, None),
-    'floordiv': ('FloorDiv', _int_div_guard(operator.floordiv), None, None, NO_GRADIENT,
-                 NUMERIC),
-    'mod': ('FloorMod', _int_div_guard(operator.mod), None, None, _floor_mod_gradient, NUMERIC),
+    'floordiv': ('FloorDiv', operator.floordiv, '{0} // {1}', None, NO_GRADIENT, NUMERIC),
+    'mod': ('FloorMod', operator.mod, '{0} % {1}', None, _floor_mod_gradient, NUMERIC),
     'pow': ('Pow', operator.pow, '{0} ** {1}', None, _pow_gradient, NUMERIC),
     'maximum': ('Maximum', np.maximum, None, None, _extremum_gradient(greater_equal), NUMERIC),
     'minimum': ('Minimum', np.minimum, None, None, _extremum_gradient(less_equal), NUMERIC),
 }
+_DIVISIONS = {'floordiv', 'mod'}  # integer division by zero is an error, as in TensorFlow
 REAL_DIV = register('RealDiv', operator.truediv, broadcast, inputs=('x', 'y'), outputs=('z',),
                     infix='{0} / {1}', neutral=(1, (1,)), gradient=_div_gradient,
                     dtypes=NUMERIC)
@@ -107,7 +99,8 @@ _NATIVE = {  # TensorFlow op: native form where the infix form does not serve (O
 }
 OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',),
                       convert_inputs=unify_inputs, infix=infix, neutral=neutral,
-                      native=_NATIVE.get(op), gradient=gradient, dtypes=allowed)
+                      nonzero=(1,) if name in _DIVISIONS else (), native=_NATIVE.get(op),
+                      gradient=gradient, dtypes=allowed)
        for name, (op, kernel, infix, neutral, gradient, allowed) in _BINARY.items()}
 
 

@@ -27,7 +27,7 @@ def _reduce_kernel(fn):
     return kernel
 
 
-def _reduce_infer(inputs, attrs):
+def reduce_infer(inputs, attrs):
     x, axis = inputs
     keep = attrs.get('keep_dims', False)
     rank = x.shape.rank
@@ -116,14 +116,14 @@ def _prod_gradient(op, grad):
 
 _GRADIENTS = {'Sum': _sum_gradient, 'Mean': _mean_gradient, 'Max': _extremum_gradient,
               'Min': _extremum_gradient, 'Prod': _prod_gradient}
-OPS = {name: register(op, _reduce_kernel(fn), _reduce_infer,
+OPS = {name: register(op, _reduce_kernel(fn), reduce_infer,
                       inputs=('input', 'reduction_indices'), outputs=('output',),
                       type_attrs=type_attrs, defaults={'keep_dims': False}, dtypes=allowed,
                       gradient=_GRADIENTS.get(op, NO_GRADIENT))
        for name, (op, fn, type_attrs, allowed) in _REDUCTIONS.items()}
 
 
-def _axis_operand(x, axis):
+def axis_operand(x, axis):
     if axis is None:
         rank = x.shape.rank
         if rank is None:
@@ -144,7 +144,7 @@ def _reduction(public_name):
             need = 'bool' if bool_only else 'numeric'
             raise TypeError(f'rt.{public_name} needs a {need} tensor, got {x.dtype.name}.')
         attrs = {'keep_dims': True} if keepdims else {}
-        return apply(opdef, [x, _axis_operand(x, axis)], attrs, name=name)
+        return apply(opdef, [x, axis_operand(x, axis)], attrs, name=name)
     return op_function(reduce, public_name, f'{opdef.name} over `axis` (all axes when None), '
                                             f'keeping reduced dims as 1 when `keepdims`.')
 

@@ -11,7 +11,7 @@ from typing import Callable
 
 import numpy as np
 
-from runtime import dtypes as dtypes_
+from runtime import dtypes as dtypes_, errors
 from runtime.shapes import TensorShape
 
 REGISTRY = {}
@@ -66,6 +66,12 @@ class OpDef:
         zero gradient when another output has one. `NO_GRADIENT`: deliberately not
         differentiable (comparisons, integer results, shapes, random numbers); None: no gradient
         declared, which is an error when a gradient must flow through the op (docs/gradients.md).
+    nonzero: positions of inputs that must hold no zero when they are integers (division); the
+        check (`check_nonzero`) runs before the kernel, and the executor drops it when a pass
+        proves the input non-zero (a constant divisor).
+    rewrite(node) -> (opdef, inputs) | None: a cheaper equivalent of an executor IR node of this
+        op (runtime/executor/ir.py), given what produces its inputs; `inputs` are IR Values or
+        numpy constants. The executor's simplify pass applies it.
     native: how `jit_compile=True` writes the op in numba-compiled code, when `infix` does not
         serve: an expression template over the operands `{0}`... and attrs `{name}`, which may
         call numpy and the helpers of runtime/executor/native/helpers.py. None: `infix`, else
@@ -91,6 +97,8 @@ class OpDef:
     involution: bool = False
     dtypes: frozenset | None = None
     gradient: Callable | None = None
+    nonzero: tuple = ()
+    rewrite: Callable | None = None
     native: str | None = None
 
     def __post_init__(self):
@@ -133,6 +141,12 @@ class OpDef:
 
     def __repr__(self):
         return f'OpDef({self.name})'
+
+
+def check_nonzero(value):
+    """The check of `nonzero` inputs: an integer divisor holding a zero is an error."""
+    if value.dtype.kind in 'iu' and not value.all():
+        raise errors.InvalidArgumentError(message='Integer division by zero')
 
 
 def NO_GRADIENT(op, *output_grads):

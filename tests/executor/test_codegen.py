@@ -1,9 +1,11 @@
 """The generated code: straight-line Python, inlined control flow, errors that name the op."""
 import linecache
+import re
 
 import numpy as np
 import pytest
 
+import autograph as ag
 import runtime as rt
 from runtime import executor
 from runtime.executor import parallel
@@ -20,6 +22,22 @@ def test_a_graph_becomes_one_function_with_an_if_and_a_while():
     assert run(np.int32(-4)) == (4, 0)
     assert run(np.int32(5)) == (5, 7)
     assert linecache.getline(run.__code__.co_filename, 1).startswith('def run(')
+
+
+def test_a_case_becomes_an_if_elif_chain_whose_last_branch_takes_other_indices():
+    g = rt.Graph()
+    with g.as_default():
+        i = rt.placeholder(rt.int32, [], name='i')
+        x = rt.placeholder(rt.float32, [1000], name='x')
+        big = x * 3.0
+        out = rt.switch_case(i, [lambda: rt.reduce_sum(big * 2.0), lambda: rt.reduce_sum(x),
+                                 lambda: rt.reduce_max(big)])
+    run = executor.compile_graph(g, [i, x], [out])
+    assert re.search(r'\n        if i == 0:\n.*\n        elif i == 1:\n.*\n        else:\n',
+                     run.source, re.S)
+    x_value = np.arange(1000, dtype=np.float32)
+    assert [run(np.int32(k), x_value)[0] for k in (0, 1, 2, 7, -1)] == [
+        2997000.0, 499500.0, 2997.0, 2997.0, 2997.0]
 
 
 def test_the_plan_is_compiled_once_and_cached():
@@ -105,3 +123,36 @@ def test_a_counted_loop_becomes_a_for_loop_with_the_same_results(start, limit, s
     got_i, got_total = run(np.int32(limit))
     assert (got_i, got_total) == (expected_i, expected_total)
     assert got_i.dtype == np.int32 and got_total.dtype == np.int32
+
+
+def test_loop_variables_assigned_in_place_keep_python_semantics():
+    @ag.function
+    def mix(n):
+        a, b, x, y = 0, 1, 1, 0
+        for i in rt.range(n):
+            a, b = b, a + b  # the old `a` is read after the new `b` is computed
+            x = x + 1
+            y = y + x * 2  # reads the new x
+            if i % 2 == 0:
+                a, b = b, a  # a swap inside a branch
+            else:
+                x = x - i
+        return a, b, x, y
+
+    def by_hand(n):
+        a, b, x, y = 0, 1, 1, 0
+        for i in range(n):
+            a, b = b, a + b
+            x = x + 1
+            y = y + x * 2
+            if i % 2 == 0:
+                a, b = b, a
+            else:
+                x = x - i
+        return a, b, x, y
+
+    for n in (0, 1, 5, 12):
+        assert [int(v) for v in mix(rt.constant(n))] == list(by_hand(n))
+    graph = mix.get_concrete_function(rt.constant(3)).graph
+    source = executor.compile_graph(graph, graph.inputs, graph.outputs).source
+    assert re.search(r'(\w+) = \1 \+ mul', source)  # `y = y + x * 2` assigns y at once

@@ -103,7 +103,7 @@ def test_simplify_removes_neutral_arithmetic(build, removed):
     passes.simplify(p)
     passes.prune(p)
     assert types(p) == ['Placeholder']
-    assert p.outputs == [(p.nodes[0], 0)]
+    assert p.outputs == [p.nodes[0].outputs[0]]
 
 
 def test_simplify_keeps_a_multiplication_that_broadcasts():
@@ -141,11 +141,7 @@ def test_optimized_program_prints_what_runs():
 
 def run_both(graph, inputs, outputs, feeds):
     optimized = executor.compile_graph(graph, inputs, outputs)(*feeds)
-    executor.optimizations_enabled = False
-    try:
-        plain = executor.compile_graph(graph, inputs, outputs)(*feeds)
-    finally:
-        executor.optimizations_enabled = True
+    plain = executor.compile_graph(graph, inputs, outputs, pipeline=passes.UNOPTIMIZED)(*feeds)
     return optimized, plain
 
 

@@ -29,6 +29,32 @@ def run_in_graph(fn, *arrays, shapes=None):
     return g, out, g.run(out, feeds)
 
 
+def check_value(value, expected, rtol=1e-6, atol=0.0):
+    """`value` has `expected`'s shape and values (floats within `rtol`/`atol`)."""
+    expected = np.asarray(expected)
+    value = np.asarray(value)
+    assert value.shape == expected.shape
+    if expected.dtype.kind == 'f':
+        np.testing.assert_allclose(value, expected, rtol=rtol, atol=atol)
+    else:
+        np.testing.assert_array_equal(value, expected)
+
+
+def check_op_row(program, inputs, expected, op_type, rtol=1e-6, atol=0.0):
+    """One row of an op table: `program` on `inputs` gives `expected` eagerly and in a graph
+    (fed through placeholders of unknown dims), where its result comes from an `op_type` op
+    of the eager result's dtype and a compatible shape."""
+    eager = program(*[rt.constant(a) for a in inputs])
+    assert isinstance(eager, rt.Tensor) and not hasattr(eager, 'op')
+    check_value(eager.numpy(), expected, rtol, atol)
+    g, out, value = run_in_graph(program, *inputs)
+    assert out.op.type == op_type
+    assert out.dtype is eager.dtype
+    assert out.shape.is_compatible_with(eager.shape)
+    check_value(value, expected, rtol, atol)
+    assert np.asarray(value).dtype == np.asarray(eager.numpy()).dtype
+
+
 @pytest.fixture
 def graph():
     g = rt.Graph()

@@ -17,6 +17,8 @@ from runtime import context
 from runtime.ops import array as array_ops, list_ops
 from runtime.ops.registry import NO_GRADIENT, REGISTRY
 
+from surface_gradient_cases import CASES as SURFACE_CASES
+
 rng = np.random.RandomState(0)
 
 
@@ -150,6 +152,9 @@ CASES = {
     'StatelessWhile': [Case(_while(), [u(3), u(3)], graph_only=True)],
     'While': [Case(_while(stateful=True), [u(3), u(3)], graph_only=True)],
 }
+# The math-like half of SPEC §7 keeps its cases beside its own gradient test.
+for _op_type, _fn, _inputs in SURFACE_CASES:
+    CASES.setdefault(_op_type, []).append(Case(_fn, _inputs))
 
 
 # ---- the checks ---------------------------------------------------------------------------------

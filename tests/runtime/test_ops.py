@@ -11,7 +11,7 @@ from hypothesis.extra import numpy as hnp
 
 import runtime as rt
 
-from conftest import run_in_graph
+from conftest import check_op_row, check_value, run_in_graph
 
 F = np.array([[1.5, -2.0, 0.0], [4.0, 0.25, -0.5]], dtype=np.float32)
 G = np.array([[0.5, 2.0, -1.0], [1.0, 1.0, 3.0]], dtype=np.float32)
@@ -108,29 +108,13 @@ ROWS = [
 ]
 
 
-def _check(value, expected):
-    expected = np.asarray(expected)
-    value = np.asarray(value)
-    assert value.shape == expected.shape
-    if expected.dtype.kind == 'f':
-        np.testing.assert_allclose(value, expected, rtol=1e-6)
-    else:
-        np.testing.assert_array_equal(value, expected)
+_check = check_value
 
 
 @pytest.mark.parametrize('program, inputs, expected, op_type', [r[1:] for r in ROWS],
                          ids=[r[0] for r in ROWS])
 def test_op_eagerly_and_in_a_graph(program, inputs, expected, op_type):
-    eager = program(*[rt.constant(a) for a in inputs])
-    assert isinstance(eager, rt.Tensor) and not hasattr(eager, 'op')
-    _check(eager.numpy(), expected)
-
-    g, out, value = run_in_graph(program, *inputs)
-    assert out.op.type == op_type
-    assert out.dtype is eager.dtype
-    assert out.shape.is_compatible_with(eager.shape)
-    _check(value, expected)
-    assert np.asarray(value).dtype == eager.numpy().dtype
+    check_op_row(program, inputs, expected, op_type)
 
 
 def test_int32_unary_ops_keep_the_dtype_and_float_only_ops_refuse_ints():

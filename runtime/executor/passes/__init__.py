@@ -12,6 +12,7 @@ from runtime.executor.passes.loops import loops
 
 PIPELINE = (prune, fold_constants, fold_if, simplify, fold_constants, cse, simplify, loops,
             prune)
+UNOPTIMIZED = (prune,)  # what runs when optimizations are off (tests compare the two)
 
 
 def optimize(program, pipeline=PIPELINE):

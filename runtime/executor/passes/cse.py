@@ -9,27 +9,18 @@ _MAX_CONST_BYTES = 4096  # larger constants are not compared byte by byte
 
 def cse(program):
     seen = {}
-    subst = {}
-    kept = []
+    merged = set()
     for node in program.nodes:
-        program_inputs = [_resolve(subst, ref) for ref in node.inputs]
-        node.inputs = program_inputs
         key = _key(node)
-        if key is not None:
-            first = seen.get(key)
-            if first is not None:
-                for i in range(len(node.specs)):
-                    subst[(id(node), i)] = (first, i)
-                continue
-            seen[key] = node
-        kept.append(node)
-    program.nodes = kept
-    program.substitute(subst)
+        if key is None:
+            continue
+        first = seen.setdefault(key, node)
+        if first is not node:
+            for old, new in zip(node.outputs, first.outputs):
+                program.replace_all_uses_with(old, new)
+            merged.add(node)
+    program.retain(lambda node: node not in merged)
     return program
-
-
-def _resolve(subst, ref):
-    return subst.get((id(ref[0]), ref[1]), ref)
 
 
 def _key(node):
@@ -46,7 +37,8 @@ def _key(node):
         hash(attrs)
     except TypeError:
         return None
-    return (opdef.name, tuple((id(n), i) for n, i in node.inputs), attrs)
+    # Values hash by identity; the inputs of a node come before it, so they are final here.
+    return (opdef.name, tuple(node.inputs), attrs, node.checks)
 
 
 def _freeze(value):

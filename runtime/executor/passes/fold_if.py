@@ -1,27 +1,23 @@
 """Folding an If whose predicate is a constant: the chosen branch's nodes replace it."""
-from runtime.ops.registry import CONST
 
 
 def fold_if(program):
     nodes = []
-    subst = {}
     for node in program.nodes:
-        node.inputs = [subst.get((id(n), i), (n, i)) for n, i in node.inputs]
-        pred, _ = node.inputs[0] if node.inputs else (None, None)
-        if node.opdef.control_flow != 'if' or pred.opdef is not CONST:
+        pred = node.inputs[0].constant if node.opdef.control_flow == 'if' else None
+        if pred is None:
             nodes.append(node)
             continue
-        inlined = node.branches[0 if pred.attrs['value'] else 1]
-        arg_subst = {(id(p), 0): ref for p, ref in zip(inlined.params, node.inputs[1:])}
-        inlined.substitute(arg_subst)
-        params = {id(p) for p in inlined.params}
+        inlined = node.branches[0 if pred else 1]
+        for param, arg in zip(inlined.params, node.inputs[1:]):
+            inlined.replace_all_uses_with(param.outputs[0], arg)
         for inner in inlined.nodes:
-            if id(inner) not in params:
+            if inner not in inlined.params:
                 inner.name = f'{node.name}/{inner.name}'
                 inner.control = inner.control + node.control
                 nodes.append(inner)
-        for i, ref in enumerate(inlined.outputs):
-            subst[(id(node), i)] = ref
+        for old, new in zip(node.outputs, inlined.outputs):
+            program.replace_all_uses_with(old, new)
+        node.detach()
     program.nodes = nodes
-    program.substitute(subst)
     return program

@@ -14,21 +14,15 @@ from runtime.executor.ir import Node
 from runtime.executor.passes.fold_constants import fold_constants
 from runtime.executor.passes.prune import prune, reachable
 from runtime.executor.passes.simplify import simplify
-from runtime.ops.registry import CONST
 
 
 def loops(program):
-    subst = {}
-    for node in program.nodes:
-        node.inputs = [subst.get((id(n), i), (n, i)) for n, i in node.inputs]
-        if node.opdef.control_flow == 'while':
-            _propagate_invariants(node, subst)
-    program.substitute(subst)
-    used = {(id(n), i) for node in program.nodes for n, i in node.inputs}
-    used.update((id(n), i) for n, i in program.outputs)
     for node in program.nodes:
         if node.opdef.control_flow == 'while':
-            _drop_dead_variables(program, node, used)
+            _propagate_invariants(program, node)
+    for node in program.nodes:
+        if node.opdef.control_flow == 'while':
+            _drop_dead_variables(program, node)
             counted = _counted_form(node)
             if counted is not None:
                 node.attrs['_counted'] = counted
@@ -40,58 +34,59 @@ def _counted_form(node):
 
     `limit` is ('param', j) for an invariant loop variable j, or ('const', value)."""
     cond, body = node.branches
-    (test, _), = cond.outputs
-    params = {id(p): k for k, p in enumerate(cond.params)}
-    if test.opdef.infix != '{0} < {1}' or test.inputs[0][1] != 0 or \
-            id(test.inputs[0][0]) not in params:
+    (test_value,) = cond.outputs
+    test = test_value.node
+    params = {p.outputs[0]: k for k, p in enumerate(cond.params)}
+    if test.opdef.infix != '{0} < {1}' or test.inputs[0] not in params:
         return None
-    k = params[id(test.inputs[0][0])]
-    bound = test.inputs[1][0]
-    if id(bound) in params and body.outputs[params[id(bound)]] == \
-            (body.params[params[id(bound)]], 0):
-        limit = ('param', params[id(bound)])
-    elif bound.opdef is CONST:
-        limit = ('const', bound.attrs['value'])
+    k = params[test.inputs[0]]
+    bound = test.inputs[1]
+    if bound in params and body.outputs[params[bound]] is body.params[params[bound]].outputs[0]:
+        limit = ('param', params[bound])
+    elif bound.constant is not None:
+        limit = ('const', bound.constant)
     else:
         return None
-    if any(n is not test and n is not bound and id(n) not in params for n in cond.nodes):
+    if any(n is not test and n is not bound.node and n not in cond.params for n in cond.nodes):
         return None
-    increment, index = body.outputs[k]
-    dtype = node.specs[k][0]
-    if increment.opdef.infix != '{0} + {1}' or index != 0 or not dtype.is_integer or \
-            increment.inputs[0] != (body.params[k], 0) or increment.inputs[1][0].opdef is not CONST:
+    counter_next = body.outputs[k]
+    increment = counter_next.node
+    dtype = node.outputs[k].dtype
+    if increment.opdef.infix != '{0} + {1}' or counter_next.index != 0 or not dtype.is_integer or \
+            increment.inputs[0] is not body.params[k].outputs[0] or \
+            increment.inputs[1].constant is None:
         return None
-    step = increment.inputs[1][0].attrs['value']
+    step = increment.inputs[1].constant
     if step.ndim != 0 or step <= 0:
         return None
-    uses = sum(ref[0] is increment for n in body.nodes for ref in n.inputs)
-    uses += sum(ref[0] is increment for ref in body.outputs)
+    uses = len(counter_next.users) + sum(v is counter_next for v in body.outputs)
     return (k, limit, step, increment) if uses == 1 else None
 
 
-def _propagate_invariants(node, subst):
+def _propagate_invariants(program, node):
     cond, body = node.branches
-    for k, (source, index) in enumerate(node.inputs):
-        if body.outputs[k] != (body.params[k], 0):
+    for k, source in enumerate(node.inputs):
+        if body.outputs[k] is not body.params[k].outputs[0]:
             continue
-        subst[(id(node), k)] = (source, index)
-        if source.opdef is not CONST:
+        program.replace_all_uses_with(node.outputs[k], source)
+        if source.constant is None:
             continue
         for sub in (cond, body):
-            const = Node(source.op, source.opdef, source.name, [], [], dict(source.attrs), None,
-                         source.origin, list(source.specs))
-            sub.nodes.insert(0, const)
-            uses = {(id(sub.params[k]), 0): (const, 0)}
-            sub.substitute(uses)
+            const = source.node
+            copy = Node(const.op, const.opdef, const.name, [], [], dict(const.attrs), None,
+                        const.origin, [(source.dtype, source.shape)])
+            sub.nodes.insert(0, copy)
+            sub.replace_all_uses_with(sub.params[k].outputs[0], copy.outputs[0])
     for sub in (cond, body):
         for run_pass in (fold_constants, simplify, prune):
             run_pass(sub)
 
 
-def _drop_dead_variables(program, node, used):
+def _drop_dead_variables(program, node):
     cond, body = node.branches
     count = len(node.inputs)
-    live = {k for k in range(count) if (id(node), k) in used}
+    live = {k for k, value in enumerate(node.outputs)
+            if value.users or value in program.outputs}
     live |= _params_reached(cond, cond.outputs)
     while True:
         reached = live | _params_reached(body, [body.outputs[k] for k in live])
@@ -101,20 +96,19 @@ def _drop_dead_variables(program, node, used):
     if len(live) == count:
         return
     keep = sorted(live)
-    new_index = {k: i for i, k in enumerate(keep)}
     node.inputs = [node.inputs[k] for k in keep]
-    node.specs = [node.specs[k] for k in keep]
-    cond.params = [cond.params[k] for k in keep]
-    body.params = [body.params[k] for k in keep]
+    node.outputs = [node.outputs[k] for k in keep]
+    for i, value in enumerate(node.outputs):
+        value.index = i
+    for sub in (cond, body):
+        sub.params = [sub.params[k] for k in keep]
     body.outputs = [body.outputs[k] for k in keep]
-    for user in program.nodes:
-        user.inputs = [(n, new_index[i]) if n is node else (n, i) for n, i in user.inputs]
-    program.outputs = [(n, new_index[i]) if n is node else (n, i) for n, i in program.outputs]
     prune(cond)
     prune(body)
 
 
 def _params_reached(sub, roots):
-    """Indices of `sub`'s params that `roots` or any stateful node of `sub` depend on."""
-    seen = reachable(sub, [node for node, _ in roots])
-    return {k for k, p in enumerate(sub.params) if id(p) in seen}
+    """Indices of `sub`'s params that the values `roots` or any stateful node of `sub`
+    depend on."""
+    seen = reachable(sub, [value.node for value in roots])
+    return {k for k, p in enumerate(sub.params) if p in seen}

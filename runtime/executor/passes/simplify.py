@@ -2,46 +2,72 @@
 
 The identities are `OpDef` fields: `neutral` (a constant operand that gives back the other one)
 and `involution` (f(f(x)) == x). A rewrite happens only when `x` already has the node's dtype
-and shape, so broadcasting against the constant could not have changed the result's shape.
+and shape, so broadcasting against the constant could not have changed the result's shape. Then each op's own rewrite
+rule (`OpDef.rewrite`, like StridedSlice's `x[i]` -> ScalarIndex) replaces the node's op and
+inputs in place.
 """
 import numpy as np
 
+from runtime.executor.ir import Node
+from runtime.dtypes import of_value
 from runtime.ops.registry import CONST, IDENTITY
+from runtime.shapes import TensorShape
+
 
 
 def simplify(program):
-    subst = {}
-    for node in program.nodes:
-        node.inputs = [subst.get((id(n), i), (n, i)) for n, i in node.inputs]
+    for node in list(program.nodes):
         opdef = node.opdef
         replacement = None
         if opdef is IDENTITY and not node.control:
             replacement = node.inputs[0]
         elif opdef.involution:
-            source, _ = node.inputs[0]
+            source = node.inputs[0].node
             if source.opdef is opdef:
                 replacement = source.inputs[0]
         elif opdef.neutral is not None:
             replacement = _neutral_operand(node, *opdef.neutral)
         if replacement is not None:
-            subst[(id(node), 0)] = replacement
-    program.substitute(subst)
+            program.replace_all_uses_with(node.outputs[0], replacement)
+        elif node.opdef.rewrite is not None and not node.control:
+            _apply_rewrite(program, node)
     return program
+
+
+def _apply_rewrite(program, node):
+    rewritten = node.opdef.rewrite(node)
+    if rewritten is None:
+        return
+    opdef, inputs = rewritten
+    values = []
+    for value in inputs:
+        if not hasattr(value, 'users'):  # a numpy constant: a new Const node before `node`
+            dtype = of_value(value)
+            const = Node(node.op, CONST, f'{node.name}/{opdef.input_name(len(values))}', [],
+                         [], {'dtype': dtype, 'value': value}, None, node.origin,
+                         [(dtype, TensorShape(np.shape(value)))])
+            program.nodes.insert(program.nodes.index(node), const)
+            value = const.outputs[0]
+        values.append(value)
+    node.opdef = opdef
+    node.inputs = values
+    node.attrs = {}
+    node.checks = ()
 
 
 def _neutral_operand(node, neutral, positions):
     for pos in positions:
-        const, _ = node.inputs[pos]
-        if const.opdef is not CONST:
+        value = node.inputs[pos].constant
+        if value is None:
             continue
-        value = np.asarray(const.attrs['value'])
+        value = np.asarray(value)
         if value.dtype == object or not np.all(value == neutral):
             continue
-        other_node, other_index = node.inputs[1 - pos]
-        dtype, shape = other_node.specs[other_index]
-        if dtype is not node.specs[0][0] or not _keeps_shape(shape, value, node.specs[0][1]):
+        other = node.inputs[1 - pos]
+        out = node.outputs[0]
+        if other.dtype is not out.dtype or not _keeps_shape(other.shape, value, out.shape):
             continue
-        return node.inputs[1 - pos]
+        return other
     return None
 
 

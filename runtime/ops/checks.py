@@ -1,0 +1,187 @@
+"""More of `rt.debugging`: `check_numerics` (op `CheckNumerics`) and the assertions built on
+`Assert` (`runtime.ops.io`).
+
+As in TensorFlow, a check that can be decided while the graph is built (a static rank or shape)
+is decided then: a failure is a `ValueError` at once and no op is added. Checks that depend on
+values become `Assert` ops that raise `rt.errors.InvalidArgumentError` when they run.
+"""
+import numpy as np
+
+from runtime import dtypes, errors
+from runtime.convert import convert_to_tensor
+from runtime.ops.array import rank as rank_, shape as shape_
+from runtime.ops.compare import equal, greater, greater_equal, less_equal
+from runtime.ops.dispatch import apply
+from runtime.ops.infer import same_as_input
+from runtime.ops.io import Assert
+from runtime.ops.math import abs as abs_
+from runtime.ops.reduce import reduce_all
+from runtime.ops.registry import register
+
+
+def _check_numerics_kernel(tensor, message=''):
+    if not np.all(np.isfinite(tensor)):
+        kinds = ' and '.join(k for k, bad in (('Inf', np.isinf(tensor).any()),
+                                               ('NaN', np.isnan(tensor).any())) if bad)
+        raise errors.InvalidArgumentError(message=f'{message} : Tensor had {kinds} values')
+    return tensor
+
+
+CHECK_NUMERICS = register('CheckNumerics', _check_numerics_kernel, same_as_input,
+                          inputs=('tensor',), outputs=('output',), stateful=True,
+                          gradient=lambda op, grad: [check_numerics(
+                              grad, f'Not a number (NaN) or infinity (Inf) values detected in '
+                                    f'gradient. {op.get_attr("message")}')])
+
+
+def check_numerics(tensor, message, name=None):
+    """`tensor` unchanged, or `rt.errors.InvalidArgumentError` with `message` when it holds a
+    NaN or an infinity (op `CheckNumerics`; floats only)."""
+    x = convert_to_tensor(tensor)
+    if not x.dtype.is_floating:
+        raise TypeError(f'check_numerics needs a floating-point tensor, got {x.dtype.name}.')
+    return apply(CHECK_NUMERICS, [x], {'message': message}, name=name)
+
+
+def assert_all_finite(t, msg, name=None):
+    """`t` unchanged, or `rt.errors.InvalidArgumentError` with `msg` when it holds a NaN or an
+    infinity (op `CheckNumerics`, as `check_numerics`)."""
+    return check_numerics(t, msg, name=name)
+
+
+def _prefix(message):
+    return [message] if message else []
+
+
+def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
+    """Raise `rt.errors.InvalidArgumentError` unless `|x - y| <= atol + rtol * |y|` everywhere
+    (default tolerances: 10 * the dtype's machine epsilon, as in TensorFlow)."""
+    x = convert_to_tensor(x)
+    y = convert_to_tensor(y, x.dtype) if not hasattr(y, 'dtype') else convert_to_tensor(y)
+    if x.dtype is not y.dtype:
+        raise TypeError(f'assert_near: x and y must have one dtype, got {x.dtype.name} and '
+                        f'{y.dtype.name}.')
+    eps = float(np.finfo(x.dtype.np_dtype).eps) if x.dtype.is_floating else 0.0
+    rtol = 10 * eps if rtol is None else rtol
+    atol = 10 * eps if atol is None else atol
+    holds = reduce_all(less_equal(abs_(x - y), atol + rtol * abs_(y)))
+    data = _prefix(message) + ['x and y not equal to tolerance rtol = ', rtol, ', atol = ', atol,
+                               'x =', x, 'y =', y]
+    return Assert(holds, data, summarize, name=name or 'assert_near')
+
+
+def _assert_all(condition, data, message, summarize, name):
+    return Assert(reduce_all(condition), _prefix(message) + data, summarize, name=name)
+
+
+def assert_non_negative(x, message=None, summarize=None, name=None):
+    """Raise `rt.errors.InvalidArgumentError` unless every entry of `x` is >= 0."""
+    x = convert_to_tensor(x)
+    return _assert_all(greater_equal(x, 0), ['Condition x >= 0 did not hold element-wise:',
+                                             'x =', x], message, summarize,
+                       name or 'assert_non_negative')
+
+
+def assert_positive(x, message=None, summarize=None, name=None):
+    """Raise `rt.errors.InvalidArgumentError` unless every entry of `x` is > 0."""
+    x = convert_to_tensor(x)
+    return _assert_all(greater(x, 0), ['Condition x > 0 did not hold element-wise:', 'x =', x],
+                       message, summarize, name or 'assert_positive')
+
+
+def assert_type(tensor, tf_type, message=None, name=None):
+    """`TypeError` now unless `tensor` has dtype `tf_type` (a static check; no op)."""
+    dtype = dtypes.as_dtype(tf_type)
+    t = convert_to_tensor(tensor)
+    if t.dtype is not dtype:
+        raise TypeError(f'{message + ": " if message else ""}{getattr(t, "name", "tensor")} must '
+                        f'be of type {dtype.name}, got {t.dtype.name}.')
+
+
+def _static_failure(message, text):
+    raise ValueError(f'{message + ". " if message else ""}{text}')
+
+
+def assert_rank(x, rank, message=None, name=None):
+    """`ValueError` now if `x`'s rank is known and is not `rank`; when the rank is only known
+    at run time, an `Assert` that raises `rt.errors.InvalidArgumentError` then."""
+    x = convert_to_tensor(x)
+    known = x.shape.rank
+    if isinstance(rank, (int, np.integer)):
+        if known is not None:
+            if known != rank:
+                _static_failure(message, f'Tensor {_name(x)} must have rank {rank}. Received '
+                                         f'rank {known}, shape {x.shape}')
+            return None
+    return _assert_all(equal(rank_(x), rank), [f'Tensor {_name(x)} must have rank', rank,
+                                               'Received shape:', shape_(x)], message, None,
+                       name or 'assert_rank')
+
+
+def _name(x):
+    return getattr(x, 'name', None) or 'x'
+
+
+def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
+    """Check each (tensor, shape) pair of `shapes` (a list of pairs or a dict): an int dim must
+    match exactly, a str dim names a size that must agree across all the tensors, None or '.'
+    matches anything; a shape starting with '...' checks the trailing dims. Failures known
+    while building raise `ValueError`; the rest are `Assert`s that raise
+    `rt.errors.InvalidArgumentError` when they run."""
+    pairs = list(shapes.items()) if isinstance(shapes, dict) else list(shapes)
+    sizes = {}  # symbol -> (static size or None, a tensor giving it at run time, who set it)
+    checks = []
+    for tensor, spec in pairs:
+        x = convert_to_tensor(tensor)
+        if isinstance(spec, str):  # 'NC' names two dims, '...C' the last one, as in TensorFlow
+            spec = ['...'] + list(spec[3:]) if spec.startswith('...') else list(spec)
+        spec = list(spec)
+        trailing = bool(spec) and spec[0] == '...'
+        if trailing:
+            spec = spec[1:]
+        rank = x.shape.rank
+        if rank is not None and (rank < len(spec) if trailing else rank != len(spec)):
+            _static_failure(message, f'Specified by tensor {_name(x)} dimension 0. Tensor '
+                                     f'{_name(x)} must have rank {len(spec)}. Received rank '
+                                     f'{rank}, shape {x.shape}')
+        if rank is None:
+            if not trailing:
+                checks.append((equal(rank_(x), len(spec)), [f'{_name(x)} must have rank '
+                                                             f'{len(spec)}']))
+            else:
+                checks.append((greater_equal(rank_(x), len(spec)),
+                               [f'{_name(x)} must have rank >= {len(spec)}']))
+        dims = shape_(x) if not x.shape.is_fully_defined() else None
+        offset = (rank - len(spec)) if rank is not None else None
+        for i, want in enumerate(spec):
+            if want is None or want == '.':
+                continue
+            static = x.shape[offset + i] if offset is not None else None
+            axis = offset + i if offset is not None else i - len(spec)
+            if isinstance(want, str):
+                if want not in sizes:
+                    sizes[want] = (static, dims[axis] if dims is not None else static,
+                                   _name(x))
+                    continue
+                size, runtime_size, who = sizes[want]
+                if size is not None and static is not None:
+                    if size != static:
+                        _static_failure(message, f'Specified by tensor {who} dimension '
+                                                 f'{want!r}: tensor {_name(x)} has size '
+                                                 f'{static} there, {who} has {size}.')
+                    continue
+                checks.append((equal(dims[axis] if dims is not None else static,
+                                     runtime_size),
+                               [f'{_name(x)} dimension {axis} must equal dimension {want!r} '
+                                f'of {who}']))
+            elif static is not None:
+                if static != want:
+                    _static_failure(message, f'Tensor {_name(x)} dimension {axis} must have '
+                                             f'size {want}. Received size {static}, shape '
+                                             f'{x.shape}')
+            else:
+                checks.append((equal(dims[axis], want),
+                               [f'{_name(x)} dimension {axis} must have size {want}']))
+    asserts = [_assert_all(condition, text + list(data or []), message, summarize,
+                           name or 'assert_shapes') for condition, text in checks]
+    return asserts or None
