@@ -16,6 +16,7 @@ _building_graphs = context.building_graphs
 _active_tapes = context.active_tapes
 _dtype_of = dtypes.of_value
 _by_numpy = dtypes.NUMERIC_BY_NUMPY.get
+_BOOL = dtypes.bool
 
 
 def apply(opdef, inputs, attrs=None, name=None, payload=None):
@@ -28,12 +29,13 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
     if _building_graphs[0] and _state.graphs:
         return _build_in_default_graph(opdef, inputs, attrs, name, payload)
     convert = opdef.convert_inputs
-    if convert is not None and len(inputs) == 2 and type(inputs[0]) is EagerTensor and \
-            type(inputs[1]) is EagerTensor and inputs[0].dtype is inputs[1].dtype and \
-            (opdef.dtypes is None or inputs[0].dtype in opdef.dtypes):
-        # The fast path (binary ops, the hot case): two eager tensors of one dtype the op
-        # accepts need no conversion.
-        values = (inputs[0].value, inputs[1].value)
+    if convert is not None and len(inputs) == 2 and type(a := inputs[0]) is EagerTensor and \
+            type(b := inputs[1]) is EagerTensor and a.dtype is b.dtype is not _BOOL:
+        # The fast path (binary ops, the hot case): two eager tensors of one dtype need no
+        # conversion. Bools take the other path, which checks `OpDef.dtypes` (TensorFlow
+        # refuses arithmetic on bools); other refused dtypes fail in the numpy kernel, which
+        # is an InvalidArgumentError too.
+        values = (a.value, b.value)
     else:
         if convert is not None:
             inputs = convert(opdef.name, inputs)
@@ -47,8 +49,7 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
             else:
                 values.append(t)
         if opdef.dtypes is not None:
-            _check_dtypes(opdef, [_dtype_of(values[i]) for _, i in opdef.type_attrs],
-                          errors.InvalidArgumentError)
+            _check_value_dtypes(opdef, values)
     # Run the kernel now; its failures become InvalidArgumentError naming the op, and any
     # other exception propagates as it is, with a note naming the op.
     try:
@@ -131,6 +132,13 @@ def build(graph, opdef, inputs, attrs, name=None, payload=None, output_specs=Non
     if not op.outputs:
         return op
     return list(op.outputs)
+
+
+def _check_value_dtypes(opdef, values):
+    """`_check_dtypes` on eager values (a function of its own: a comprehension over `values`
+    in `apply` would make `values` a closure cell there, slowing every eager op)."""
+    _check_dtypes(opdef, [_dtype_of(values[i]) for _, i in opdef.type_attrs],
+                  errors.InvalidArgumentError)
 
 
 def _check_dtypes(opdef, dtypes_, error):
