@@ -58,7 +58,9 @@ class OpDef:
     involution: f(f(x)) == x (`-(-x)`).
     dtypes: the dtypes the op's type attrs accept (TensorFlow's allowed list for `T`, e.g. no
         bool for AddV2); any other is refused (InvalidArgumentError eagerly, TypeError while
-        building a graph). None: any dtype.
+        building a graph). None: any dtype. (Eagerly, two tensors of one non-bool dtype skip
+        the check on the fast path; a kernel fails on such a dtype, an InvalidArgumentError
+        too.)
     gradient(op, *output_grads) -> a sequence of input gradients, one per input (None where an
         input has none), built from public op functions so gradient graphs are ordinary graphs.
         `op` has `.inputs`, `.outputs`, `.attrs`, `.get_attr(name)` and `.opdef` (a graph
