@@ -113,10 +113,14 @@ def convert_tree(node, origin_lines, filename, first_lineno, function_name):
     for converter in CONVERTERS:
         node = converter.transform(node, ctx)
     node.name = _PREFIX + node.name
-    args = node.args
+    _default_to_none(node.args)
+    return node
+
+
+def _default_to_none(args):
+    """Default values may read the caller's locals; the loader sets the real ones."""
     args.defaults = [gast.Constant(value=None, kind=None) for _ in args.defaults]
     args.kw_defaults = [d and gast.Constant(value=None, kind=None) for d in args.kw_defaults]
-    return node
 
 
 def _rename_reserved(node):
@@ -133,6 +137,7 @@ def _rename_reserved(node):
 def _convert_lambda(node, ctx):
     for converter in (call_trees, conditional_expressions, logical_expressions, variables):
         node = converter.transform(node, ctx)
+    _default_to_none(node.args)
     return templates.replace('name = value', name=_PREFIX + 'lambda', value=node)[0]
 
 

@@ -137,7 +137,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=
         flat = [convert_to_tensor(v) for v in _loop_leaves(args, names)]
         invariants = _flat_invariants(args, shape_invariants, flat)
         for i, (t, shape) in enumerate(zip(flat, invariants)):
-            if not t.shape.is_compatible_with(shape):
+            if not _within(t.shape, shape):
                 raise ValueError(f'Loop variable {_var_label(names, args, i)} enters the loop '
                                  f'with shape {t.shape}, which is not compatible with its shape '
                                  f'invariant {shape}.')
@@ -224,6 +224,17 @@ def _var_label(names, args, flat_index):
     return f'#{i}'
 
 
+def _within(shape, invariant):
+    """Whether `shape` is at least as specific as `invariant` (as TensorFlow requires of a loop
+    variable's shape on entry and after each iteration): every known invariant dimension is
+    known and equal in `shape`."""
+    if invariant.rank is None:
+        return True
+    if shape.rank != invariant.rank:
+        return False
+    return all(b is None or a == b for a, b in zip(shape.as_list(), invariant.as_list()))
+
+
 def _flat_invariants(args, shape_invariants, flat):
     if shape_invariants is None:
         return [t.shape for t in flat]
@@ -279,7 +290,7 @@ def _check_body_result(args, result, single, flat, invariants, names):
             raise TypeError(f'Loop variable {label} enters the loop as {entry.dtype.name} but '
                             f'has dtype {t.dtype.name} after one iteration; a loop variable must '
                             f'keep its dtype (use rt.cast).')
-        if not t.shape.is_compatible_with(shape):
+        if not _within(t.shape, shape):
             raise ValueError(
                 f'Loop variable {label} enters the loop with shape {entry.shape}, but has shape '
                 f'{t.shape} after one iteration. To allow the shape to vary, give it a shape '
@@ -333,6 +344,8 @@ def switch_case(branch_index, branch_fns, default=None, name='switch_case'):
         opdef = control.CASE if stateful else control.STATELESS_CASE
         op = graph.create_op(opdef, [branch_index] + outer, attrs, f'{scope}/indexed_case',
                              list(zip(types, shapes)))
+        if context.active_tapes[0]:
+            record(opdef, [branch_index] + outer, attrs, op.outputs)
         with graph.exact_scope(scope):
             results = [identity(t) for t in op.outputs]
     if first_out is None:

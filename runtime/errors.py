@@ -6,6 +6,7 @@ BrokenPipeError, an exception of Python code a kernel calls back) propagates wit
 with a note naming the op.
 """
 import os
+import sys
 
 import numpy as np
 
@@ -44,6 +45,18 @@ def user_location(filename, lineno):
         if mapped is not None:
             return mapped
     return filename, lineno
+
+
+def caller_location():
+    """The user's (file, line) running now: the innermost frame outside the library, mapped
+    through `location_mappers`; None if there is none."""
+    library = tuple(library_paths)
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(library):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    return user_location(frame.f_code.co_filename, frame.f_lineno)
 
 
 # What the numpy kernels raise when their inputs are wrong.

@@ -119,15 +119,24 @@ class SymbolicTensor(Tensor):
     def get_shape(self):
         return self._shape
 
-    def _not_allowed(self, what):
+    def _not_allowed(self, what, needs_value=False):
+        if needs_value:
+            advice = ('Inside `ag.function` compute with rt ops instead, use `rt.print` to see '
+                      'the value when the graph runs, or return the tensor and call `.numpy()` '
+                      'on the result.')
+        else:
+            advice = ('AutoGraph converts `if`/`while`/`for`, `and`/`or`/`not` and `assert` on '
+                      'tensors in code that `ag.function` converts; use `rt.cond` / '
+                      '`rt.while_loop` where it cannot (e.g. in functions marked '
+                      '`ag.do_not_convert`), or wrap the function in `ag.function`.')
+        location = errors.caller_location()
+        prefix = f'{location[0]}:{location[1]}: ' if location else ''
         return errors.OperatorNotAllowedInGraphError(
-            f'{what} is not allowed on the symbolic tensor {self.name!r}: it has no value while '
-            'the graph is being built. Wrap the function in `ag.function` (AutoGraph turns Python '
-            '`if`/`while`/`for` on tensors into graph control flow), or use `rt.cond` / '
-            '`rt.while_loop` explicitly.')
+            f'{prefix}{what} is not allowed on the symbolic tensor {self.name!r}: it has no value '
+            f'while the graph is being built. {advice}')
 
     def numpy(self):
-        raise self._not_allowed('Calling `.numpy()`')
+        raise self._not_allowed('Calling `.numpy()`', needs_value=True)
 
     def __bool__(self):
         raise self._not_allowed('Using a tensor as a Python `bool`')
@@ -136,13 +145,13 @@ class SymbolicTensor(Tensor):
         raise self._not_allowed('Using a tensor as a Python index')
 
     def __int__(self):
-        raise self._not_allowed('Converting a tensor to a Python `int`')
+        raise self._not_allowed('Converting a tensor to a Python `int`', needs_value=True)
 
     def __float__(self):
-        raise self._not_allowed('Converting a tensor to a Python `float`')
+        raise self._not_allowed('Converting a tensor to a Python `float`', needs_value=True)
 
     def __array__(self, dtype=None, copy=None):
-        raise self._not_allowed('Converting a tensor to a numpy array')
+        raise self._not_allowed('Converting a tensor to a numpy array', needs_value=True)
 
     def __iter__(self):
         raise self._not_allowed('Iterating over a tensor')

@@ -61,6 +61,22 @@ class ControlFlowTransformer(transformer.Base):
         node.finalbody = self.visit_block(node.finalbody)
         return node
 
+    def visit_AnnAssign(self, node):
+        """`q: int = a` becomes `q = a` (a block function declares `q` nonlocal, and an
+        annotated name cannot be); a bare `q: int` has no effect in a function body."""
+        if not isinstance(node.target, gast.Name):
+            return node
+        if node.value is None:
+            return gast.Pass()
+        assign = gast.copy_location(
+            gast.Assign(targets=[node.target], value=node.value, type_comment=None), node)
+        if anno.hasanno(node, anno.Basic.ORIGIN):
+            anno.setanno(assign, anno.Basic.ORIGIN, anno.getanno(node, anno.Basic.ORIGIN))
+        return assign
+
+    def visit_ClassDef(self, node):
+        return node   # a class body runs as Python: its `if`s and annotations stay as written
+
     # The state of a construct
 
     def _state(self, node, modified):
@@ -89,6 +105,7 @@ class ControlFlowTransformer(transformer.Base):
 
     def _block_function(self, name, statements, names, modified, params=()):
         declarations = self._declarations(names, modified)
+        statements = _undefine_deleted(statements, {n for n in names if n.isidentifier()})
         body = _bind_nested_nonlocals(statements, declarations)
         return templates.replace('def name(params):\n    body', name=name, params=list(params),
                                  body=declarations + (body or [gast.Pass()]))[0]
@@ -97,7 +114,12 @@ class ControlFlowTransformer(transformer.Base):
         get_state, set_state = self.ctx.namer.new('get_state'), self.ctx.namer.new('set_state')
         vars_ = self.ctx.namer.new('vars_')
         if names:
-            state = templates.replace_as_expression('(names,)', names=list(names))
+            # a key or attribute may not exist yet (first set inside the construct)
+            state = templates.replace_as_expression('(names,)', names=[
+                templates.replace_as_expression(
+                    'ag__.ldu(lambda: name, label)', name=n,
+                    label=gast.Constant(value=n, kind=None)) if not n.isidentifier() else n
+                for n in names])
             set_state_body = templates.replace('(names,) = vars_', names=list(names), vars_=vars_)
             simple = [n for n in names if n.isidentifier()]
             if simple:
@@ -219,6 +241,32 @@ def _undefined_assignments(names):
         statements += templates.replace('name = ag__.Undefined(label)', name=name,
                                         label=gast.Constant(value=name, kind=None))
     return statements
+
+
+def _undefine_deleted(statements, carried):
+    """`del y` of a carried variable becomes `y = ag__.Undefined('y')`: the block function
+    cannot unbind a nonlocal that get_state reads, and an undefined value gives the usual
+    errors (a later read raises UnboundLocalError; after a tensor `if`, 'y' must be
+    initialized in both branches)."""
+    result = []
+    for node in statements:
+        if isinstance(node, gast.Delete) and all(
+                isinstance(t, gast.Name) for t in node.targets) and any(
+                t.id in carried for t in node.targets):
+            kept = [t for t in node.targets if t.id not in carried]
+            if kept:
+                result.append(gast.Delete(targets=kept))
+            result += _undefined_assignments([t.id for t in node.targets if t.id in carried])
+            continue
+        for field in ('body', 'orelse', 'finalbody'):
+            if not isinstance(node, (gast.FunctionDef, gast.ClassDef)) and isinstance(
+                    getattr(node, field, None), list):
+                setattr(node, field, _undefine_deleted(getattr(node, field), carried))
+        if isinstance(node, gast.Try):
+            for handler in node.handlers:
+                handler.body = _undefine_deleted(handler.body, carried)
+        result.append(node)
+    return result
 
 
 def _bind_nested_nonlocals(statements, declarations):

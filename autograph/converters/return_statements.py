@@ -41,8 +41,15 @@ class _ReturnRewriter(jumps.JumpRewriter):
 
     def replace_jump(self, node):
         value = node.value or gast.Constant(value=None, kind=None)
-        return templates.replace(_RETURN_TEMPLATE, do_return=self.flag, retval_=self.retval,
-                                 value=value)
+        statements = templates.replace(_RETURN_TEMPLATE, do_return=self.flag,
+                                       retval_=self.retval, value=value)
+        origin = anno.getanno(node, anno.Basic.ORIGIN)
+        if origin is not None:   # errors in the returned expression name the `return` line
+            for statement in statements:
+                for child in gast.walk(statement):
+                    if isinstance(child, gast.stmt) and not anno.hasanno(child, anno.Basic.ORIGIN):
+                        anno.setanno(child, anno.Basic.ORIGIN, origin)
+        return statements
 
     def _visit_loop(self, node):
         node.body = self.rewrite_block(node.body)

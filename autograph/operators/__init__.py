@@ -12,7 +12,7 @@ from autograph.operators.control_flow import for_stmt, if_exp, if_stmt, while_st
 from autograph.operators.exceptions import assert_stmt
 from autograph.operators.function_scope import ConversionOptions, FunctionScope
 from autograph.operators.guards import python_only
-from autograph.operators.logical import and_, not_, or_
+from autograph.operators.logical import and_, compare_chain, not_, or_
 from autograph.operators.variables import Undefined, UndefinedReturnValue, ld, ldu
 
 from autograph.pyct import origin_info as _origin_info
@@ -27,5 +27,5 @@ _errors.library_paths.append(os.path.dirname(os.path.dirname(__file__)) + os.sep
 _errors.location_mappers.append(_user_line)
 
 __all__ = ['converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stmt', 'while_stmt',
-           'assert_stmt', 'ConversionOptions', 'FunctionScope', 'python_only', 'and_', 'not_',
+           'assert_stmt', 'ConversionOptions', 'FunctionScope', 'python_only', 'and_', 'compare_chain', 'not_',
            'or_', 'Undefined', 'UndefinedReturnValue', 'ld', 'ldu']

@@ -5,6 +5,7 @@ import sys
 import types
 import warnings
 
+import runtime as rt
 from autograph import api, conversion
 from autograph.operators import higher_order, py_builtins
 from autograph.pyct import errors, loader
@@ -94,10 +95,24 @@ def _unbind(f):
 
 
 def _is_user_code(function):
-    if api.is_marked_do_not_convert(function) or getattr(function, '__ag_converted__', False):
+    if (api.is_marked_do_not_convert(function) or getattr(function, '__ag_converted__', False)
+            or loader.is_generated(function)):  # a lambda or def written in converted code
         return False
     module = (function.__module__ or '').split('.')[0]
     return module not in _LEAVE_ALONE
+
+
+def _unconverted(function, reason):
+    """`function` as it is; a tensor used as a Python value in it raises an error that says the
+    function could not be converted, and why."""
+    @functools.wraps(function)
+    def unconverted(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except rt.errors.OperatorNotAllowedInGraphError as e:
+            raise rt.errors.OperatorNotAllowedInGraphError(
+                f'{e}\nAutoGraph did not convert this function: {reason}') from None
+    return unconverted
 
 
 def _converted_function(function):
@@ -112,7 +127,7 @@ def _converted_function(function):
         except errors.SourceUnavailableError as e:
             warnings.warn(f'{e} It runs unconverted, so Python control flow on tensors in it '
                           f'will fail.', stacklevel=3)
-            return function
+            return _unconverted(function, str(e))
         converted = loader.instantiate(entity.factory_code, function, sys.modules[__package__])
         converted.__ag_converted__ = True
         function.__dict__[_CONVERTED] = (function, converted)

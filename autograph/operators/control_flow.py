@@ -4,13 +4,16 @@ control flow (`rt.cond`, `rt.while_loop`) when the condition or the iterable is 
 The state of a construct (the variables it modifies) is read and written with the
 `get_state`/`set_state` functions the compiler generates; see docs/protocol.md.
 """
+from typing import NamedTuple
+
 import runtime as rt
 from runtime import context
 from runtime.graph import FuncGraph
 from runtime.tensor import is_symbolic
 
 from autograph.operators import guards, located, tensor_iteration
-from autograph.operators.variables import Undefined, UndefinedReturnValue
+from autograph.operators.variables import (Undefined, UndefinedReturnValue, mark_maybe_unset,
+                                           maybe_unset)
 
 _UNSET = (Undefined, UndefinedReturnValue, type(None))
 _probes = []   # graphs of first iterations being traced (see _initialize_from_first_iteration)
@@ -39,6 +42,9 @@ def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
         _probe_if(body, orelse, get_state, set_state, initial, nouts)
         return
     outputs = {}
+    # outputs that may stand for an unset variable carry their "is set" flag out of the cond
+    flagged = [(i, maybe_unset(v)) for i, v in enumerate(initial[:nouts])
+               if isinstance(v, rt.Tensor) and maybe_unset(v) is not None]
 
     def branch(block, which, other):
         def traced():
@@ -54,13 +60,22 @@ def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
                 _check_returns(outputs['if'], outputs['else'], initial, symbol_names)
             # A value the branch left unset travels as a dummy; _check_returns makes sure the
             # other branch left it unset too.
+            flags = []
+            for i, _ in flagged:
+                unset = maybe_unset(values[i]) if isinstance(values[i], rt.Tensor) else None
+                flags.append(unset[0] if unset is not None else rt.constant(True))
             return tuple(False if v is i and isinstance(v, _UNSET) else v
-                         for v, i in zip(values, initial))
+                         for v, i in zip(values, initial)) + tuple(flags)
         return traced
 
     with located.user_errors():
         results = rt.cond(cond, branch(body, 'if', 'else'), branch(orelse, 'else', 'if'),
-                          names=symbol_names[:nouts])
+                          names=tuple(symbol_names[:nouts]) + tuple(
+                              f'<{symbol_names[i]} is set>' for i, _ in flagged))
+    if flagged:
+        results, flags = results[:nouts], results[nouts:]
+        for (i, (_, message)), flag in zip(flagged, flags):
+            mark_maybe_unset(results[i], flag, message)
     final = []
     for index, result in enumerate(results or ()):
         in_if, in_else = outputs['if'][index], outputs['else'][index]
@@ -75,19 +90,39 @@ def _probe_if(body, orelse, get_state, set_state, initial, nouts):
     unset (e.g. the return value before the `return` in the loop ran): each branch runs in a
     throwaway graph and each output takes the type of the branch that sets it."""
     outputs = []
+    graph = context.current_graph()
     for block in (body, orelse):
-        with FuncGraph('autograph_probe_branch', _probes[-1]).as_default():
+        with FuncGraph('autograph_probe_branch', graph).as_default():
             set_state(initial)
             block()
             outputs.append(get_state()[:nouts])
-    merged = []
-    for in_if, in_else in zip(*outputs):
-        value = in_else if isinstance(in_if, _UNSET) or not isinstance(in_if, rt.Tensor) and \
-            isinstance(in_else, rt.Tensor) else in_if
-        if isinstance(value, rt.Tensor):
-            value = _probes[-1].add_input(value.dtype, value.shape, 'probe')
-        merged.append(value)
+    graph = _probes[-1]
+    merged = [_probe_merge(in_if, in_else, graph) for in_if, in_else in zip(*outputs)]
     set_state(tuple(merged) + tuple(initial[nouts:]))
+
+
+def _probe_merge(in_if, in_else, graph):
+    """The value after a probed `if`: a placeholder of the type the branches give it."""
+    if isinstance(in_if, _UNSET):
+        in_if = in_else
+    elif isinstance(in_else, _UNSET):
+        in_else = in_if
+    if isinstance(in_if, tuple) and isinstance(in_else, tuple) and len(in_if) == len(in_else):
+        values = [_probe_merge(a, b, graph) for a, b in zip(in_if, in_else)]
+        return type(in_if)(*values) if hasattr(in_if, '_fields') else tuple(values)
+    if isinstance(in_if, dict) and isinstance(in_else, dict) and in_if.keys() == in_else.keys():
+        return {k: _probe_merge(in_if[k], in_else[k], graph) for k in in_if}
+    value = in_else if not isinstance(in_if, rt.Tensor) and isinstance(in_else, rt.Tensor) \
+        else in_if
+    if not isinstance(value, rt.Tensor) and not isinstance(value, _UNSET) and not (
+            in_if is in_else or _equal_scalars(in_if, in_else)):
+        try:
+            value = rt.convert_to_tensor(value)   # two Python values: the cond gives a tensor
+        except (TypeError, ValueError):
+            return value
+    if isinstance(value, rt.Tensor):
+        return graph.add_input(value.dtype, value.shape, 'probe')
+    return value
 
 
 def _equal_scalars(a, b):
@@ -180,19 +215,36 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
     initial = list(get_state())
     unset = [i for i, v in enumerate(initial) if isinstance(v, (Undefined, UndefinedReturnValue))]
     invariants = _shape_invariants(opts.get('shape_invariants'), initial)
-    must_iterate = [symbol_names[i] for i in unset if isinstance(initial[i], Undefined)]
+    newly_unset = [i for i in unset if isinstance(initial[i], Undefined)]
     if unset:
         _initialize_from_first_iteration(test, body, get_state, set_state, symbol_names,
                                          initial, unset, invariants)
+    # A flag per variable that may be unset: False before the loop for those unbound before it;
+    # True once an iteration assigns it (see variables.maybe_unset).
+    flagged = {}
+    for i, value in enumerate(initial):
+        if i in newly_unset and isinstance(value, rt.Tensor):
+            flagged[i] = (rt.constant(False), located.message(
+                f"loop must iterate at least once to initialize '{symbol_names[i]}' (and reach "
+                f"its assignment): local variable '{symbol_names[i]}' is used before it is "
+                f"assigned a value"))
+        elif isinstance(value, rt.Tensor) and maybe_unset(value) is not None:
+            flagged[i] = maybe_unset(value)
+    flagged_indices = list(flagged)
     set_state(initial)
     iterations = [rt.constant(0)]
+    flags = [flagged[i][0] for i in flagged_indices]
+    nstate = len(initial)
 
     def loop_vars():
-        return [iterations[0]] + list(get_state())
+        return [iterations[0]] + list(get_state()) + list(flags)
 
     def restore(values):
         iterations[0] = values[0]
-        set_state(tuple(values[1:]))
+        state = tuple(values[1:1 + nstate])
+        for i, flag in zip(flagged_indices, values[1 + nstate:]):
+            mark_maybe_unset(state[i], flag, flagged[i][1])
+        set_state(state)
 
     def loop_test(*values):
         restore(values)
@@ -201,20 +253,31 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
     def loop_body(*values):
         restore(values)
         body()
-        return [iterations[0] + 1] + list(get_state())
+        state = list(get_state())
+        for name, before, after in zip(symbol_names, initial, state):
+            difference = rt.nest.structure_difference(before, after)
+            if difference:
+                raise located.error(TypeError, (
+                    f"'{name}' does not have the same nested structure after one iteration of "
+                    f'the loop as before it: {difference} Give it its final structure before '
+                    f'the loop (e.g. a tensor or rt.TensorArray instead of a growing list).'))
+        new_flags = []
+        for i in flagged_indices:
+            unset = maybe_unset(state[i]) if isinstance(state[i], rt.Tensor) else None
+            new_flags.append(unset[0] if unset is not None else rt.constant(True))
+        return [iterations[0] + 1] + state + new_flags
 
     shape_invariants = None
     if any(s is not None for s in invariants):
         shape_invariants = [rt.TensorShape([])] + [
-            s if s is not None else _shape_of(v) for s, v in zip(invariants, initial)]
+            s if s is not None else _shape_of(v) for s, v in zip(invariants, initial)] + [
+            rt.TensorShape([])] * len(flags)
     with located.user_errors():
         final = rt.while_loop(loop_test, loop_body, loop_vars(), shape_invariants=shape_invariants,
                               maximum_iterations=opts.get('maximum_iterations'),
-                              names=('<iterations>',) + tuple(symbol_names))
+                              names=('<iterations>',) + tuple(symbol_names) + tuple(
+                                  f'<{symbol_names[i]} is set>' for i in flagged_indices))
     restore(final)
-    for name in must_iterate:
-        rt.debugging.Assert(final[0] > 0, [located.message(
-            f"loop must iterate at least once to initialize '{name}'")])
 
 
 def _shape_invariants(pairs, initial):
@@ -245,13 +308,51 @@ def _initialize_from_first_iteration(test, body, get_state, set_state, symbol_na
             test()
             body()
             after_one = get_state()
-            types = {i: _shape_and_dtype(after_one[i], symbol_names[i]) for i in unset}
+            types = {i: _types_of(after_one[i], symbol_names[i]) for i in unset}
     finally:
         _probes.pop()
-    for i, (shape, dtype) in types.items():
-        initial[i] = rt.zeros([d if d is not None else 0 for d in shape.as_list()], dtype=dtype)
-        if not shape.is_fully_defined():
-            invariants[i] = shape
+    for i, structure in types.items():
+        initial[i] = _zeros_like(structure)
+        shapes = [s for s, _ in _flat_types(structure)]
+        if not isinstance(structure, (tuple, dict)) and not shapes[0].is_fully_defined():
+            invariants[i] = shapes[0]
+        elif any(not s.is_fully_defined() for s in shapes):
+            raise located.error(ValueError, (
+                f"'{symbol_names[i]}' must be defined before the loop: it is used after the "
+                f'loop (or in the next iteration), and its parts do not have a fixed shape'))
+
+
+def _types_of(value, name):
+    """(shape, dtype) of a value, or a tuple/namedtuple/dict of them."""
+    if isinstance(value, tuple):
+        parts = [_types_of(v, name) for v in value]
+        return type(value)(*parts) if hasattr(value, '_fields') else tuple(parts)
+    if isinstance(value, dict):
+        return {k: _types_of(v, name) for k, v in value.items()}
+    return _shape_and_dtype(value, name)
+
+
+def _flat_types(structure):
+    if isinstance(structure, dict):
+        return [t for v in structure.values() for t in _flat_types(v)]
+    if isinstance(structure, tuple) and not isinstance(structure, _ShapeDtype):
+        return [t for v in structure for t in _flat_types(v)]
+    return [structure]
+
+
+def _zeros_like(structure):
+    if isinstance(structure, dict):
+        return {k: _zeros_like(v) for k, v in structure.items()}
+    if isinstance(structure, tuple) and not isinstance(structure, _ShapeDtype):
+        parts = [_zeros_like(v) for v in structure]
+        return type(structure)(*parts) if hasattr(structure, '_fields') else tuple(parts)
+    shape, dtype = structure
+    return rt.zeros([d if d is not None else 0 for d in shape.as_list()], dtype=dtype)
+
+
+class _ShapeDtype(NamedTuple):
+    shape: object
+    dtype: object
 
 
 def _shape_and_dtype(value, name):
@@ -261,7 +362,7 @@ def _shape_and_dtype(value, name):
         except (TypeError, ValueError):
             tensor = None
         if tensor is not None and tensor.shape.rank is not None:
-            return tensor.shape, tensor.dtype
+            return _ShapeDtype(tensor.shape, tensor.dtype)
     raise located.error(ValueError, (
         f"'{name}' must be defined before the loop: it is used after the loop (or in the next "
         f'iteration), and its type cannot be inferred from one iteration ({value!r})'))

@@ -3,6 +3,8 @@
 On a symbolic operand the remaining operands are evaluated (both sides become graph ops;
 `rt.logical_and`/`rt.logical_or` are not lazy at run time).
 """
+import operator
+
 import runtime as rt
 from runtime.tensor import is_symbolic
 
@@ -35,3 +37,32 @@ def not_(value):
     if is_symbolic(value):
         return rt.logical_not(value)
     return not value
+
+
+_COMPARISONS = {
+    '<': operator.lt, '<=': operator.le, '>': operator.gt, '>=': operator.ge,
+    '==': operator.eq, '!=': operator.ne, 'is': operator.is_, 'is not': operator.is_not,
+    'in': lambda a, b: a in b, 'not in': lambda a, b: a not in b,
+}
+
+
+def compare_chain(left, *links):
+    """`a < b <= c`: `left` and each link's operand are lambdas, each evaluated at most once.
+
+    Python values stop at the first false comparison, as in Python; once a comparison is a
+    tensor the rest are evaluated and joined with `rt.logical_and`.
+    """
+    value, result = left(), None
+    for symbol, operand in links:
+        right = operand()
+        step = _COMPARISONS[symbol](value, right)
+        if result is None:
+            result = step
+        elif is_symbolic(result) or is_symbolic(step):
+            result = rt.logical_and(result, step)
+        else:
+            result = step
+        if not is_symbolic(result) and not result:
+            return result
+        value = right
+    return result

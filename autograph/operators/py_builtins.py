@@ -11,12 +11,6 @@ def _any_symbolic(values):
     return any(is_symbolic(v) or isinstance(v, tensor_iteration.TensorSequence) for v in values)
 
 
-def print_(*args, sep=' ', end='\n', file=None, flush=False):
-    if _any_symbolic(args):
-        return rt.print(*args, sep=sep, end=end, output_stream=file)
-    return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
-
-
 def range_(*args):
     if _any_symbolic(args):
         return rt.range(*args)
@@ -66,7 +60,7 @@ def abs_(value):
 
 
 OVERLOADS = {
-    builtins.print: print_, builtins.range: range_, builtins.len: len_,
+    builtins.range: range_, builtins.len: len_,
     builtins.enumerate: enumerate_, builtins.zip: zip_, builtins.int: int_,
     builtins.float: float_, builtins.abs: abs_,
 }

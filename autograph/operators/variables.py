@@ -1,5 +1,28 @@
 """Placeholders for values that do not exist yet, and the checked read of a variable."""
+import weakref
+
+import runtime as rt
+
 from autograph.operators import located
+
+# Tensors that stand for a variable a graph loop may not have set (it was unbound before the
+# loop): id -> (weak reference, bool tensor "it was set", message). A read through `ld` adds an
+# Assert on the flag, so the graph fails where Python would raise UnboundLocalError.
+_maybe_unset = {}
+
+
+def mark_maybe_unset(value, flag, message):
+    key = id(value)
+    _maybe_unset[key] = (weakref.ref(value, lambda _, key=key: _maybe_unset.pop(key, None)),
+                         flag, message)
+
+
+def maybe_unset(value):
+    """(flag, message) if `value` stands for a variable that may not be set, else None."""
+    entry = _maybe_unset.get(id(value))
+    if entry is not None and entry[0]() is value:
+        return entry[1], entry[2]
+    return None
 
 
 class Undefined:
@@ -40,12 +63,17 @@ def ld(value):
     """A read of a user variable: the value, or a clear error if it is still undefined."""
     if isinstance(value, Undefined):
         value._fail()
+    if _maybe_unset:
+        unset = maybe_unset(value)
+        if unset is not None:
+            rt.debugging.Assert(unset[0], [unset[1]])
     return value
 
 
 def ldu(read, name):
-    """A read of a name that may be unbound: its value, or `Undefined(name)`."""
+    """A read of a name, key or attribute that may not exist yet: its value, or
+    `Undefined(name)`."""
     try:
         return read()
-    except (NameError, UnboundLocalError):
+    except (NameError, KeyError, AttributeError, IndexError):
         return Undefined(name)

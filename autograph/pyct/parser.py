@@ -46,49 +46,72 @@ def parse_entity(fn):
             'Define it in a .py file, or wrap it in ag.do_not_convert.') from None
     source = textwrap.dedent(''.join(lines))
     if fn.__name__ == '<lambda>':
-        node, source = _parse_lambda(fn, source, first_lineno, filename)
+        node, source = _parse_lambda(fn, lines, source, first_lineno, filename)
     else:
         node = parse(source, filename).body[0]
-        if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
+        if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) or \
+                node.name != fn.__name__ or \
+                _arg_names(node.args) != fn.__code__.co_varnames[:_arg_count(fn.__code__)]:
             raise errors.ConversionError(
-                f'{filename}:{first_lineno}: expected the definition of {fn.__name__!r}')
+                f'{filename}:{first_lineno}: the source there is not the definition of '
+                f'{fn.__qualname__!r} (did the file change since it was imported?); reload '
+                f'the module, or wrap the function in ag.do_not_convert.')
         node.decorator_list = []
     return Entity(node, source.splitlines(), filename, first_lineno)
 
 
-def _parse_lambda(fn, source, first_lineno, filename):
+def _parse_lambda(fn, lines, source, first_lineno, filename):
     """Finds the lambda `fn` in the lines that hold it.
 
     `inspect` gives whole lines, which may be a fragment of a larger statement (a call split
-    over several lines); the fragment is trimmed from the end until it parses.
+    over several lines); the fragment is trimmed from the end until it parses. Several lambdas
+    may share those lines: the one whose body holds every source position of `fn`'s code
+    (`co_positions`), the innermost such, is `fn`. When none does (the file changed since it
+    was imported), conversion is refused rather than converting another function.
     """
-    tree, source = _parse_fragment(source, fn, filename, first_lineno)
-    candidates = [n for n in gast.walk(tree) if isinstance(n, gast.Lambda)
-                  and _lambda_arg_names(n) == fn.__code__.co_varnames[:_arg_count(fn.__code__)]]
-    if len(candidates) > 1:
-        line, col = _code_position(fn.__code__, first_lineno)
-        candidates = [n for n in candidates
-                      if (n.lineno, n.col_offset) <= (line, col)
-                      and (line, col) <= (n.end_lineno, n.end_col_offset)] or candidates
+    tree, text, opened = _parse_fragment(source, filename, first_lineno)
+    dedent = min(len(line) - len(line.lstrip()) for line in lines if line.strip())
+    first_indent = len(source) - len(source.lstrip())
+    first_shift = dedent + first_indent - opened
+
+    def fragment_position(line, col):
+        line = line - first_lineno + 1
+        return line, col - dedent - (first_shift - dedent if line == 1 else 0)
+
+    positions = [(fragment_position(line, col), fragment_position(end_line, end_col))
+                 for line, end_line, col, end_col in fn.__code__.co_positions()
+                 if line is not None and col is not None and end_col is not None
+                 and (line, col) != (end_line, end_col)]
+    names = fn.__code__.co_varnames[:_arg_count(fn.__code__)]
+    candidates = []
+    for node in gast.walk(tree):
+        if not isinstance(node, gast.Lambda) or _arg_names(node.args) != names:
+            continue
+        start, end = (node.body.lineno, node.body.col_offset), \
+            (node.body.end_lineno, node.body.end_col_offset)
+        if positions and all(start <= a and b <= end for a, b in positions):
+            candidates.append((start, node))
     if not candidates:
-        raise errors.ConversionError(f'{filename}:{first_lineno}: cannot find the source of this lambda')
-    return candidates[-1], source
+        raise errors.ConversionError(
+            f'{filename}:{first_lineno}: cannot find the source of this lambda (did the file '
+            f'change since it was imported?); reload the module, or define it with `def`.')
+    return max(candidates, key=lambda c: c[0])[1], text
 
 
-def _parse_fragment(source, fn, filename, first_lineno):
+def _parse_fragment(source, filename, first_lineno):
+    """The parsed fragment, its text, and 1 if an opening parenthesis was added in front."""
     text = source.strip()
     while text:
-        for attempt in (text, '(' + text + ')', '(' + text):
+        for attempt, opened in ((text, 0), ('(' + text + ')', 1), ('(' + text, 1)):
             try:
-                return parse(attempt, filename), attempt
+                return parse(attempt, filename), attempt, opened
             except SyntaxError:
                 pass
         text = text[:-1]
     raise errors.ConversionError(f'{filename}:{first_lineno}: cannot parse the source of this lambda')
 
 
-def _lambda_arg_names(node):
-    args = node.args
+def _arg_names(args):
     names = [a.id for a in args.posonlyargs + args.args]
     names += [args.vararg.id] if args.vararg else []
     names += [a.id for a in args.kwonlyargs]
@@ -99,11 +122,3 @@ def _lambda_arg_names(node):
 def _arg_count(code):
     flags = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
     return code.co_argcount + code.co_kwonlyargcount + bin(code.co_flags & flags).count('1')
-
-
-def _code_position(code, first_lineno):
-    """The (line, column) of the lambda body's first instruction, relative to `first_lineno`."""
-    for line, _, col, _ in code.co_positions():
-        if line is not None and col is not None:
-            return line - first_lineno + 1, col
-    return 1, 0

@@ -1,4 +1,4 @@
-"""Gradients of If/StatelessIf and While/StatelessWhile.
+"""Gradients of If/StatelessIf, Case/StatelessCase and While/StatelessWhile.
 
 Both work on the op's library functions (the traced branches, loop condition and body):
 
@@ -6,6 +6,7 @@ Both work on the op's library functions (the traced branches, loop condition and
   forward branch's ops on the If's inputs (`inline`) and differentiates them (`backprop`), so
   each branch's gradient sees its own intermediate values; it returns a gradient for every float
   input (zeros where that branch does not use it), so both branches agree.
+- **Case**: the same, a gradient Case on the same branch index over every branch's gradient.
 - **While**: a forward While re-runs the loop and accumulates each iteration's loop variables in
   TensorLists (stacks) and counts the iterations; then the gradient While runs that many
   iterations in reverse: iteration k reads the loop variables of forward iteration k, re-runs
@@ -18,7 +19,7 @@ control flow lowers, optimizes and prints like the user's own).
 import numpy as np
 
 from runtime import context, dtypes
-from runtime.control_flow import cond, while_loop
+from runtime.control_flow import cond, switch_case, while_loop
 from runtime.gradients.backprop import add_gradients, backprop, differentiable
 from runtime.ops import list_ops
 from runtime.ops.array import identity, zeros, zeros_like
@@ -100,9 +101,11 @@ def _output_grads(op, grads):
             for t, g in zip(op.outputs, grads)]
 
 
-def if_gradient(op, grads):
-    """The gradient of an If/StatelessIf: an If over the branches' gradients."""
-    pred, inputs = op.inputs[0], list(op.inputs[1:])
+def _branches_gradient(op, grads, functions, choose, name):
+    """The gradient of an op that runs one of the library `functions` on its inputs after the
+    first (the predicate or branch index): `choose(op.inputs[0], gradient branches, name)` picks
+    the gradient branch of the branch that ran."""
+    selector, inputs = op.inputs[0], list(op.inputs[1:])
     grads = _output_grads(op, grads)
     wanted = [i for i, t in enumerate(inputs) if differentiable(t) and
               t.dtype is not dtypes.variant]
@@ -115,12 +118,26 @@ def if_gradient(op, grads):
             return [found[i] if found[i] is not None else _zeros_for(inputs[i]) for i in wanted]
         return gradient_branch
 
-    results = cond(pred, branch(library_function(op, 'then_branch')),
-                   branch(library_function(op, 'else_branch')), name='gradients/cond')
+    results = choose(selector, [branch(f) for f in functions], name)
     out = [None] * len(op.inputs)
     for i, g in zip(wanted, results):
         out[i + 1] = g
     return out
+
+
+def if_gradient(op, grads):
+    """The gradient of an If/StatelessIf: an If over the branches' gradients."""
+    functions = [library_function(op, 'then_branch'), library_function(op, 'else_branch')]
+    return _branches_gradient(op, grads, functions, lambda pred, branches, name: cond(
+        pred, branches[0], branches[1], name=name), 'gradients/cond')
+
+
+def case_gradient(op, grads):
+    """The gradient of a Case/StatelessCase: a Case on the same index over the branches'
+    gradients (an index outside the branches runs the last one, as the forward Case does)."""
+    functions = [op.graph.library[ref.name] for ref in op.get_attr('branches')]
+    return _branches_gradient(op, grads, functions, lambda index, branches, name: switch_case(
+        index, branches, name=name), 'gradients/switch_case')
 
 
 def while_gradient(op, grads):

@@ -176,10 +176,10 @@ def test_each_helper_gets_its_own_if_op():
     assert types.count('StatelessIf') + types.count('If') == 2
 
 
-def test_print_in_a_graph_loop_prints_every_iteration(monkeypatch):
+def test_rt_print_in_a_graph_loop_prints_every_iteration(monkeypatch):
     def f(n):
         for i in rt.range(n):
-            print('step', i)
+            rt.print('step', i)
         return n
 
     graph = rt.Graph()

@@ -199,3 +199,68 @@ def test_nested_loops_a_break_and_a_second_derivative_through_a_loop():
 
     dy, d2y = cube_derivatives(rt.constant(2.0))
     assert (float(dy), float(d2y)) == (12.0, 12.0)  # 3x^2, 6x
+
+
+def test_switch_case_differentiates_the_branch_that_ran():
+    w = rt.Variable(np.array([0.5, -1.5]))
+    branches = [lambda x: rt.sin(x) * w, lambda x: rt.exp(x) + w * w, lambda x: x * x * x]
+
+    def step(i, x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            loss = rt.reduce_sum(rt.switch_case(i, [lambda b=b: b(x) for b in branches]))
+        return loss, tape.gradient(loss, [x, w])
+
+    f = ag.function(step)
+    x = np.array([0.3, -0.8])
+    for i in (0, 1, 2, 5):  # 5 is outside the branches: the last one runs, as in TensorFlow
+        loss, (gx, gw) = f(rt.constant(i), rt.constant(x))
+        eager_loss, (eager_gx, eager_gw) = step(i, rt.constant(x))
+        np.testing.assert_allclose(loss.numpy(), eager_loss.numpy(), rtol=1e-12)
+        np.testing.assert_allclose(gx.numpy(), eager_gx.numpy(), rtol=1e-12)
+        if eager_gw is None:  # the last branch does not read w: a zero gradient in the graph
+            np.testing.assert_array_equal(gw.numpy(), [0.0, 0.0])
+        else:
+            np.testing.assert_allclose(gw.numpy(), eager_gw.numpy(), rtol=1e-12)
+
+        def loss_at(value):
+            return float(f(rt.constant(i), rt.constant(value))[0])
+        numeric = [(loss_at(x + h) - loss_at(x - h)) / 2e-6 for h in np.eye(2) * 1e-6]
+        np.testing.assert_allclose(gx.numpy(), numeric, rtol=1e-6)
+    # one trace; the gradient is a second Case (the branches read w) in the same graph
+    assert f.experimental_get_tracing_count() == 1
+    concrete = f.get_concrete_function(rt.constant(0), rt.constant(x))
+    assert [op.type for op in concrete.graph.operations].count('Case') == 2
+
+
+def test_second_derivative_through_switch_case():
+    @ag.function(autograph=False)
+    def f(i, x):
+        with rt.GradientTape() as outer:
+            outer.watch(x)
+            with rt.GradientTape() as inner:
+                inner.watch(x)
+                y = rt.switch_case(i, [lambda: x * x * x, lambda: rt.sin(x)])
+            dy = inner.gradient(y, x)
+        return dy, outer.gradient(dy, x)
+
+    dy, d2y = f(rt.constant(0), rt.constant(2.0))
+    assert (dy.numpy(), d2y.numpy()) == (12.0, 12.0)
+    dy, d2y = f(rt.constant(1), rt.constant(2.0))
+    np.testing.assert_allclose([dy.numpy(), d2y.numpy()], [np.cos(2.0), -np.sin(2.0)])
+
+
+def test_switch_case_inside_a_converted_loop():
+    def step(x, n):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for i in rt.range(n):
+                y = rt.switch_case(i % 3, [lambda: rt.sin(y) * x, lambda: y * y, lambda: y + x])
+        return tape.gradient(y, x)
+
+    x = rt.constant([0.3, 0.7])
+    graph_step = ag.function(step)
+    for n in (0, 2, 4):
+        np.testing.assert_allclose(graph_step(x, rt.constant(n)).numpy(), step(x, n).numpy(),
+                                   rtol=1e-6)

@@ -73,13 +73,23 @@ def test_symbolic_tensor_name_op_graph_and_partial_shape(graph):
     assert y.shape.as_list() == [None, 3]
 
 
-@pytest.mark.parametrize('use', [lambda t: t.numpy(), bool, lambda t: 1 if t else 0])
+@pytest.mark.parametrize('use', [bool, lambda t: 1 if t else 0])
 def test_symbolic_tensors_have_no_value_while_building(graph, use):
     y = rt.greater(rt.placeholder(rt.int32, []), 0)
     with pytest.raises(rt.errors.OperatorNotAllowedInGraphError) as info:
         use(y)
     message = str(info.value)
     assert 'ag.function' in message and 'rt.cond' in message
+    assert message.startswith(f'{__file__}:')
+
+
+@pytest.mark.parametrize('use', [lambda t: t.numpy(), int, float])
+def test_values_of_symbolic_tensors_suggest_rt_ops_or_returning_them(graph, use):
+    y = rt.add(rt.placeholder(rt.int32, []), 1)
+    with pytest.raises(rt.errors.OperatorNotAllowedInGraphError) as info:
+        use(y)
+    message = str(info.value)
+    assert 'rt.print' in message and 'return the tensor' in message
 
 
 def test_OperatorNotAllowedInGraphError_is_a_TypeError():

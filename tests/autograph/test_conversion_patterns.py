@@ -1,0 +1,482 @@
+"""Code written for TensorFlow's AutoGraph converts and gives Python's answers (issue 8).
+
+Each test is a small user program: run as plain Python, converted with Python values, and traced
+with tensors through `ag.function`, or the documented error when Python's answer cannot be
+staged.
+"""
+import pytest
+
+import autograph as ag
+import runtime as rt
+
+
+def traced(f, *args):
+    """`ag.function(f)` called with int32 tensors; numpy results."""
+    result = ag.function(f)(*[rt.constant(a) for a in args])
+    return _numpy(result)
+
+
+def _numpy(value):
+    if isinstance(value, (tuple, list)):
+        return type(value)(_numpy(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _numpy(v) for k, v in value.items()}
+    return value.numpy() if isinstance(value, rt.Tensor) else value
+
+
+# Pattern 10: Python print is a trace-time side effect
+
+def test_python_print_runs_once_per_trace_not_every_call(capsys):
+    @ag.function
+    def scale(x):
+        print('Tracing with', x)
+        return x * 2
+
+    for value in (1, 2, 3):
+        assert scale(rt.constant(value)).numpy() == 2 * value
+    out = capsys.readouterr().out
+    assert out.count('Tracing with') == 1
+    scale(rt.constant([1, 2]))           # a new shape: a new trace, a second print
+    assert capsys.readouterr().out.count('Tracing with') == 1
+
+
+def test_print_inside_a_tensor_loop_prints_while_tracing_only(capsys):
+    @ag.function
+    def count(n):
+        i = 0
+        while i < n:
+            print('body traced')
+            i += 1
+        return i
+
+    assert count(rt.constant(3)).numpy() == 3
+    assert count(rt.constant(5)).numpy() == 5
+    assert capsys.readouterr().out.count('body traced') >= 1
+    count(rt.constant(7))
+    assert capsys.readouterr().out == ''
+
+
+def test_rt_print_prints_every_call(capsys):
+    @ag.function
+    def show(x):
+        rt.print('value', x)
+        return x
+
+    show(rt.constant(1))
+    show(rt.constant(2))
+    assert capsys.readouterr().out == 'value 1\nvalue 2\n'
+
+
+# Pattern 9: chained comparisons
+
+def in_band(low, x, high):
+    if low < x <= high:
+        return 1
+    return 0
+
+
+def all_equal(x, y, z):
+    return x == y == z
+
+
+@pytest.mark.parametrize('args', [(0, 1, 2), (0, 2, 2), (0, 3, 2), (1, 1, 2), (2, 1, 0)])
+def test_chained_comparison_on_tensors_converts(args):
+    assert traced(in_band, *args) == in_band(*args)
+    assert ag.to_graph(in_band)(*args) == in_band(*args)
+
+
+def test_chained_equality_on_tensors():
+    assert traced(all_equal, 2, 2, 2) == True  # noqa: E712
+    assert traced(all_equal, 2, 2, 3) == False  # noqa: E712
+    assert ag.to_graph(all_equal)(2, 2, 2) is True
+
+
+def test_chained_comparison_evaluates_each_operand_once_and_short_circuits():
+    calls = []
+
+    def value(v):
+        calls.append(v)
+        return v
+
+    def chain():
+        return value(3) < value(1) < value(2)
+
+    assert ag.to_graph(chain)() is False
+    assert calls == [3, 1]
+
+
+# Pattern 15/16: nested control flow inside tensor loops traces in one graph
+
+def halve_until_small(a, b):
+    y = b
+    steps = 0
+    while steps < 2 and a > b:
+        if b - a != 6:
+            y -= 2
+            if y < a:
+                break
+        return 1
+    return 3
+
+
+def first_hit(a, b):
+    x = a
+    y = b
+    n = 0
+    while n < 2 and x - x == a:
+        n += 1
+        if y < y % 3:
+            x = y % 2
+            if x < 0:
+                break
+            if x - y != -3:
+                return y - y
+    return y
+
+
+@pytest.mark.parametrize('args', [(3, 2), (-2, 5), (0, 0), (1, -4)])
+def test_return_after_a_break_in_a_nested_tensor_if(args):
+    assert traced(halve_until_small, *args) == halve_until_small(*args)
+
+
+@pytest.mark.parametrize('args', [(3, 2), (0, 0), (0, -1), (0, 4)])
+def test_return_inside_nested_ifs_inside_a_tensor_loop(args):
+    assert traced(first_hit, *args) == first_hit(*args)
+
+
+# Patterns 1-2: keys and attributes as control-flow state; `del` in branches
+
+def sign_entry(a):
+    x = {'a': a}
+    if x['a'] > 0:
+        x['b'] = 1
+    else:
+        x['b'] = -1
+    return x['b']
+
+
+def entry_in_one_branch(a):
+    x = {'a': a}
+    if x['a'] > 0:
+        x['b'] = 1
+    return x['b']
+
+
+def last_double(n):
+    x = {'n': n}
+    i = 0
+    while i < n:
+        x['last'] = i * 2
+        i += 1
+    return x['last']
+
+
+class Box:
+    pass
+
+
+def attribute_set_in_loop(n):
+    box = Box()
+    i = 0
+    while i < n:
+        box.total = i + 10
+        i += 1
+    return box.total
+
+
+def deleted_in_both_branches(a):
+    y = a
+    if a > 0:
+        del y
+    else:
+        del y
+    return y
+
+
+@pytest.mark.parametrize('a', [3, -3])
+def test_dict_key_first_set_in_both_branches_of_a_tensor_if(a):
+    assert traced(sign_entry, a) == sign_entry(a)
+
+
+def test_dict_key_set_in_one_branch_is_the_usual_error():
+    with pytest.raises(ValueError, match=r"'x\['b'\]' must also be initialized in the else branch"):
+        traced(entry_in_one_branch, 3)
+
+
+def test_dict_key_and_attribute_first_set_in_a_tensor_loop():
+    assert traced(last_double, 4) == last_double(4) == 6
+    assert traced(attribute_set_in_loop, 3) == attribute_set_in_loop(3) == 12
+
+
+def test_del_in_both_branches_of_a_tensor_if():
+    with pytest.raises(UnboundLocalError):
+        deleted_in_both_branches(1)
+    with pytest.raises(UnboundLocalError, match="'y' is used before it is assigned"):
+        ag.to_graph(deleted_in_both_branches)(1)
+    with pytest.raises(ValueError, match="'y' must also be initialized in the if branch"):
+        traced(deleted_in_both_branches, 1)
+
+
+# Pattern 16: tuples returned from inside a tensor loop
+
+def first_above(a, b):
+    i = 0
+    while i < a:
+        i += 1
+        if i > b:
+            return i, a
+        if i == 7:
+            return -i, 1
+    return 0, 0
+
+
+def pair_state(a, b):
+    t = (a, 1)
+    n = 0
+    while n < 3 and a > b:
+        n += 1
+        if t[0] > 2:
+            t = (t[0] - 1, t[1] + 1)
+        else:
+            return (t[1], 2)
+    return t
+
+
+@pytest.mark.parametrize('args', [(5, 2), (9, 8), (2, 5), (0, 0)])
+def test_tuple_returned_from_inside_a_tensor_loop(args):
+    assert tuple(traced(first_above, *args)) == first_above(*args)
+
+
+@pytest.mark.parametrize('args', [(3, 2), (6, 1), (1, 2)])
+def test_tuple_state_and_tuple_return_in_a_tensor_loop(args):
+    assert tuple(traced(pair_state, *args)) == pair_state(*args)
+
+
+# Patterns 12, 14, 20: errors name the user's line and say what to do
+
+def value_in_return(x):
+    y = x * 2
+    return float(y.numpy())
+
+
+def test_numpy_inside_ag_function_names_the_return_line_and_does_not_say_wrap_it():
+    with pytest.raises(rt.errors.OperatorNotAllowedInGraphError) as info:
+        ag.function(value_in_return)(rt.constant(1.0))
+    message = str(info.value)
+    line = value_in_return.__code__.co_firstlineno + 2
+    assert f'{__file__}:{line}:' in message
+    assert 'rt.print' in message and 'wrap the function' not in message
+
+
+def test_function_without_source_says_so_when_it_needs_conversion():
+    namespace = {}
+    exec('def g(x):\n    if x > 0:\n        return x\n    return -x\n', namespace)
+    with pytest.warns(UserWarning, match='source code is not available'):
+        with pytest.raises(rt.errors.OperatorNotAllowedInGraphError,
+                           match='(?s)Python `bool`.*did not convert this function.*exec'):
+            ag.function(namespace['g'])(rt.constant(3))
+
+
+# Pattern 17: zero-trip loops and variables a loop may not set
+
+def set_but_unused_after(n):
+    total = 0
+    for i in rt.range(n):
+        step = i * 2
+        total += step
+    return total
+
+
+def set_after_a_break(a, b):
+    for i in range(b % 3):
+        if a > 0:
+            break
+        z = a - 2
+    return z
+
+
+def set_in_one_branch_inside_loop(a, b):
+    for i in range(a % 3):
+        if b > a:
+            w = a + b
+    return w
+
+
+def test_variable_set_in_a_zero_trip_loop_but_unused_after_is_fine():
+    assert traced(set_but_unused_after, 0) == 0
+    assert traced(set_but_unused_after, 3) == 6
+
+
+@pytest.mark.parametrize('f, args', [(set_after_a_break, (3, 2)), (set_after_a_break, (3, 0)),
+                                     (set_in_one_branch_inside_loop, (1, 0))])
+def test_variable_a_tensor_loop_never_set_raises_where_python_does(f, args):
+    with pytest.raises(UnboundLocalError):
+        f(*args)
+    with pytest.raises(rt.errors.InvalidArgumentError,
+                       match="loop must iterate at least once to initialize '[zw]'"):
+        traced(f, *args)
+
+
+@pytest.mark.parametrize('f, args', [(set_after_a_break, (-1, 2)),
+                                     (set_in_one_branch_inside_loop, (1, 5))])
+def test_variable_a_tensor_loop_sets_reads_as_in_python(f, args):
+    assert traced(f, *args) == f(*args)
+
+
+# Pattern 7: lambdas are found by their code's position; a changed file is refused
+
+def test_nested_lambdas_on_one_line_convert_the_one_asked_for():
+    countdown = ag.function(lambda x: rt.while_loop(lambda x: x > 0, lambda x: x - 1, [x])[0])
+    assert countdown(rt.constant(3)).numpy() == 0
+
+
+def test_two_lambdas_in_one_statement():
+    inc = lambda y: y + 1; double = lambda y: y * 2  # noqa: E702, E731
+    assert ag.function(inc)(rt.constant(3)).numpy() == 4
+    assert ag.function(double)(rt.constant(3)).numpy() == 6
+
+
+def test_lambda_default_reading_a_local():
+    def outer(x):
+        g = lambda y=x: y + 1  # noqa: E731
+        return g()
+
+    assert ag.function(outer)(rt.constant(3)).numpy() == 4
+
+
+def test_function_whose_file_changed_since_import_is_refused(tmp_path, monkeypatch):
+    import importlib
+    import linecache
+    from autograph.pyct import errors
+
+    module_file = tmp_path / 'changing_module.py'
+    module_file.write_text('def scale(x):\n    return x * 2\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module('changing_module')
+    module_file.write_text('def other(x, y):\n    return x - y\n')
+    linecache.checkcache(str(module_file))
+    with pytest.raises(errors.ConversionError, match="not the definition of 'scale'"):
+        ag.to_graph(module.scale)
+
+
+# Pattern 19: converted code always compiles
+
+def annotated_in_branch(x):
+    if x > 0:
+        q: int = x
+    else:
+        q = -x
+    r: int
+    return q
+
+
+def unreachable_loop_after_raise(x):
+    raise ValueError('not supported yet')
+    while x > 0:
+        x -= 1
+    return x
+
+
+def class_body_with_an_if(x):
+    class Settings:
+        if True:
+            scale = 2
+        else:
+            scale = 3
+        offset: int = 1
+    return x * Settings.scale + Settings.offset
+
+
+def test_annotated_assignment_in_a_tensor_branch():
+    assert traced(annotated_in_branch, -3) == 3
+    assert traced(annotated_in_branch, 4) == 4
+
+
+def test_unreachable_loop_after_raise_converts_and_raises():
+    with pytest.raises(ValueError, match='not supported yet'):
+        traced(unreachable_loop_after_raise, 3)
+
+
+def test_class_body_with_an_if_inside_a_converted_function():
+    assert traced(class_body_with_an_if, 3) == 7
+
+
+# Pattern 4: a loop variable that changes structure is named
+
+def growing_list(n):
+    s = []
+    i = 0
+    while i < n:
+        s = s + [i]
+        i += 1
+    return s
+
+
+def test_loop_variable_changing_structure_is_a_TypeError_naming_it():
+    with pytest.raises(TypeError, match="'s' does not have the same nested structure"):
+        traced(growing_list, 3)
+
+
+# Pattern 3: loop shapes are checked against their invariants
+
+def widening(x):
+    v = rt.zeros([1])
+    while rt.constant(True):
+        v = rt.zeros([rt.shape(x)[0]])
+    return v
+
+
+def narrower_invariant(n):
+    v = rt.zeros([n])
+    i = 0
+    while i < n:
+        ag.experimental.set_loop_options(shape_invariants=[(v, rt.TensorShape([1]))])
+        v = v + 1.0
+        i += 1
+    return v
+
+
+def test_loop_variable_that_widens_fails_at_trace_time():
+    with pytest.raises(ValueError, match=r"'v' enters the loop with shape \(1,\), but has shape "
+                                         r"\(None,\)"):
+        ag.function(widening, input_signature=[rt.TensorSpec([None], rt.int32)])(
+            rt.constant([1, 2]))
+
+
+def test_entry_shape_wider_than_an_explicit_invariant_is_refused():
+    with pytest.raises(ValueError, match="'v' enters the loop with shape"):
+        ag.function(narrower_invariant, input_signature=[rt.TensorSpec([], rt.int32)])(
+            rt.constant(1))
+
+
+# Pattern 8: a variable first set in a tensor loop and read in a later iteration
+
+def running_previous(n):
+    i = 0
+    total = 0
+    while i < n:
+        if i > 0:
+            total += previous
+        previous = i * 10
+        i += 1
+    return total
+
+
+def read_before_first_set(n):
+    i = 0
+    while i < n:
+        i += step
+        step = 1
+    return i
+
+
+def test_variable_read_in_a_later_iteration_gives_pythons_answer():
+    assert traced(running_previous, 4) == running_previous(4) == 30
+    assert traced(running_previous, 0) == running_previous(0) == 0
+
+
+def test_variable_read_before_any_iteration_set_it_is_unbound_as_in_python():
+    with pytest.raises(UnboundLocalError):
+        read_before_first_set(2)
+    with pytest.raises(UnboundLocalError, match="'step' is used before it is assigned"):
+        traced(read_before_first_set, 2)
