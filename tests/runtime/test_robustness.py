@@ -207,6 +207,23 @@ def test_a_counted_loop_runs_in_constant_memory():
     assert peak < 200_000, f'{peak} bytes at the peak for 200000 steps'
 
 
+def test_counted_loops_nest_as_deep_as_before():
+    # Each counted loop is one Python `for` in the generated code (Python allows 20 nested).
+    def nested(levels):
+        lines = ['def deep(n):', '    total = rt.constant(0)']
+        for level in range(levels):
+            lines.append('    ' * (level + 1) + f'for i{level} in rt.range(n):')
+        lines.append('    ' * (levels + 1) + 'total += 1')
+        lines.append('    return total')
+        source, filename = '\n'.join(lines) + '\n', f'<deep loops {levels}>'
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        namespace = {'rt': rt}
+        exec(compile(source, filename, 'exec'), namespace)
+        return ag.function(namespace['deep'])
+
+    assert int(nested(12)(rt.constant(2))) == 2**12
+
+
 @pytest.mark.parametrize('make, dtype, values', [
     (lambda: rt.range(5), rt.int32, [0, 1, 2, 3, 4]),
     (lambda: rt.range(2**32 + 3, 2**32 + 5), rt.int64, [2**32 + 3, 2**32 + 4]),
