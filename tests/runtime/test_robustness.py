@@ -4,10 +4,10 @@ holds the tracing half).
 1. Aliasing: values handed out never share writable memory with the runtime's state, and
    writing to a caller's array after it was handed in changes nothing inside.
 2. Ranges and counters keep their dtype; counted loops run in constant memory.
-3. Fork safety: a child forked after a graph used the thread pool does not hang.
-4. Error types: only kernel failures become `rt.errors.OpError`s.
-5. TensorFlow's refusals: arithmetic on bools, negative TensorArray sizes, invalid op names.
-6. Threads, memory over many calls, interrupts while a graph runs.
+3. TensorFlow's refusals: arithmetic on bools, negative TensorArray sizes, invalid op names.
+4. Fork safety: a child forked after a graph used the thread pool does not hang.
+5. Error types: only kernel failures become `rt.errors.OpError`s (also under interrupts).
+6. Threads on one graph, memory over many calls, generated sources and linecache.
 """
 import gc
 import linecache
@@ -261,7 +261,7 @@ def test_range_in_a_graph_keeps_an_int64_limit():
     assert int(last(rt.constant(4, rt.int64))) == 3
 
 
-# ---- 5. TensorFlow's refusals ------------------------------------------------------------------
+# ---- 3. TensorFlow's refusals ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize('compute', [
@@ -332,7 +332,7 @@ def test_names_derived_from_parameters_and_variables_stay_valid():
     assert float(f(rt.constant(1.0), rt.constant(2.0), rt.constant(3.0))) == 7.0
 
 
-# ---- 3. Fork safety ------------------------------------------------------------------------------
+# ---- 4. Fork safety ------------------------------------------------------------------------------
 
 FORK_AFTER_PARALLEL_GRAPH = '''
 import multiprocessing, os, threading
@@ -406,7 +406,7 @@ def test_a_forked_child_does_not_hang(program):
     assert result.stdout.decode().split() == ['ok']
 
 
-# ---- 4. Only kernel failures become OpErrors ------------------------------------------------------
+# ---- 5. Only kernel failures become OpErrors ------------------------------------------------------
 
 
 class ClosedPipe:
