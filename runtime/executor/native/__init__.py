@@ -16,7 +16,6 @@ import threading
 from runtime import errors
 from runtime.executor.native import cache
 from runtime.executor.native.lower import Unsupported, lower, lowerable
-from runtime.executor.native.pairs import pairs_view
 
 __all__ = ['NativePlan', 'lowerable', 'INSTALL_HINT']
 
@@ -59,7 +58,7 @@ class NativePlan:
 
     def _compile(self, values):
         numba = import_numba()
-        program = pairs_view(self._program())
+        program = self._program()
         try:
             native = lower(program)
         except Unsupported as e:

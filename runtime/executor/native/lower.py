@@ -39,30 +39,26 @@ class NativeSource(NamedTuple):
                              # written, whose final values follow the outputs
 
 
-# ---- the IR as this backend reads it: values are (node, output index) pairs ---------------------
+# ---- the IR as this backend reads it ---------------------------------------------------------
 
-def _key(ref):
-    node, index = ref
-    return id(node), index
-
-
-def _spec(ref):
-    node, index = ref
-    return node.specs[index]
+def _spec(value):
+    """(dtype, shape) of a Value."""
+    return value.dtype, value.shape
 
 
 def _uses(program):
-    """key of each value -> [(user node, operand position)], with ('output', k) for outputs."""
+    """Each Value of `program` that is used -> [(user node, operand position)], with
+    ('output', k) for the program's outputs (a Value's `users` knows no positions)."""
     uses = {}
     for node in program.nodes:
-        for position, ref in enumerate(node.inputs):
-            uses.setdefault(_key(ref), []).append((node, position))
-    for k, ref in enumerate(program.outputs):
-        uses.setdefault(_key(ref), []).append(('output', k))
+        for position, value in enumerate(node.inputs):
+            uses.setdefault(value, []).append((node, position))
+    for k, value in enumerate(program.outputs):
+        uses.setdefault(value, []).append(('output', k))
     return uses
 
 
-# ---- rendering ------------------------------------------------------------------------------------
+# ---- rendering ----------------------------------------------------------------------------------
 
 def _literal(value):
     if isinstance(value, dtypes.DType):
@@ -121,8 +117,8 @@ class _Lists:
         self.refs = {}
         self.element_shape = {}
         self.element_dtype = {}
-        self.owned = set()  # keys of list values that a write may update in place
-        self.unconsumed = set()  # keys of list values that are only read
+        self.owned = set()  # list Values that a write may update in place
+        self.unconsumed = set()  # list Values that are only read
         self.growing = set()
         self._collect(program)
 
@@ -156,15 +152,15 @@ class _Lists:
         """Mark the list values of `program` a write may update in place: one consumer (a
         write, loop, cond or output), no read after it, and, for a param, an owned value
         outside (`owned_params`: the indices of those)."""
-        order = {id(node): i for i, node in enumerate(program.nodes)}
-        params = {(id(p), 0): k for k, p in enumerate(program.params)}
+        order = {node: i for i, node in enumerate(program.nodes)}
+        params = {p.outputs[0]: k for k, p in enumerate(program.params)}
         for key, users in _uses(program).items():
             if key not in self.parent:
                 continue
             consumers = [u for u in users if u[0] == 'output' or u[0].opdef not in _READS]
-            last = max((order[id(u[0])] for u in consumers if u[0] != 'output'),
+            last = max((order[u[0]] for u in consumers if u[0] != 'output'),
                        default=len(program.nodes))
-            late_read = any(u[0] != 'output' and u[0].opdef in _READS and order[id(u[0])] > last
+            late_read = any(u[0] != 'output' and u[0].opdef in _READS and order[u[0]] > last
                             for u in users)
             if len(consumers) <= 1 and not late_read and params.get(key, -1) in \
                     owned_params | ({-1} if key not in params else set()):
@@ -174,60 +170,60 @@ class _Lists:
         for node in program.nodes:
             control_flow = node.opdef.control_flow
             if control_flow == 'while':
-                owned = {k for k, ref in enumerate(node.inputs) if _key(ref) in self.owned}
+                owned = {k for k, ref in enumerate(node.inputs) if ref in self.owned}
                 cond, body = node.branches
                 self._ownership(cond, set())  # the body gets the values the condition saw
                 self._ownership(body, owned)
             elif control_flow == 'if':
-                owned = {k for k, ref in enumerate(node.inputs[1:]) if _key(ref) in self.owned}
+                owned = {k for k, ref in enumerate(node.inputs[1:]) if ref in self.owned}
                 for branch in node.branches:
                     self._ownership(branch, owned)
 
     def _link(self, program):
         for node in program.nodes:
             opdef = node.opdef
-            out = (id(node), 0)
+            out = node.outputs[0] if node.outputs else None
             if opdef is list_ops.RESERVE:
                 self.describe(out, node.attrs['element_dtype'], node.attrs['element_shape'])
             elif opdef is list_ops.SET_ITEM:
-                self.union(_key(node.inputs[0]), out)
-                self.describe(out, node.attrs['element_dtype'], _spec(node.inputs[2])[1])
+                self.union(node.inputs[0], out)
+                self.describe(out, node.attrs['element_dtype'], node.inputs[2].shape)
                 if node.attrs.get('dynamic_size'):
                     self.growing.add(out)
             elif opdef is list_ops.GET_ITEM:
-                self.describe(_key(node.inputs[0]), node.attrs['element_dtype'],
+                self.describe(node.inputs[0], node.attrs['element_dtype'],
                               node.attrs['_element_shape'])
             elif opdef is list_ops.STACK:
-                self.describe(_key(node.inputs[0]), node.attrs['element_dtype'],
+                self.describe(node.inputs[0], node.attrs['element_dtype'],
                               node.attrs['element_shape'])
             elif opdef is list_ops.LENGTH:
-                self.describe(_key(node.inputs[0]))
+                self.describe(node.inputs[0])
             control_flow = opdef.control_flow
             if control_flow == 'while':
                 cond, body = node.branches
                 for k, ref in enumerate(node.inputs):
-                    if _spec(ref)[0] is dtypes.variant:
-                        for other in ((id(cond.params[k]), 0), (id(body.params[k]), 0),
-                                      _key(body.outputs[k]), (id(node), k)):
-                            self.union(_key(ref), other)
+                    if ref.dtype is dtypes.variant:
+                        for other in (cond.params[k].outputs[0], body.params[k].outputs[0],
+                                      body.outputs[k], node.outputs[k]):
+                            self.union(ref, other)
             elif control_flow == 'if':
                 for k, ref in enumerate(node.inputs[1:]):
-                    if _spec(ref)[0] is dtypes.variant:
+                    if ref.dtype is dtypes.variant:
                         for branch in node.branches:
-                            self.union(_key(ref), (id(branch.params[k]), 0))
-                for k, spec in enumerate(node.specs):
-                    if spec[0] is dtypes.variant:
+                            self.union(ref, branch.params[k].outputs[0])
+                for k, value in enumerate(node.outputs):
+                    if value.dtype is dtypes.variant:
                         for branch in node.branches:
-                            self.union((id(node), k), _key(branch.outputs[k]))
-            elif opdef is registry.IDENTITY and _spec(node.inputs[0])[0] is dtypes.variant:
-                self.union(_key(node.inputs[0]), out)
+                            self.union(node.outputs[k], branch.outputs[k])
+            elif opdef is registry.IDENTITY and node.inputs[0].dtype is dtypes.variant:
+                self.union(node.inputs[0], out)
             for branch in node.branches:
                 self._link(branch)
         self.growing = {self.find(key) for key in self.growing}
 
     def layout(self, node, ref):
         """(numpy dtype name, element dims) of the list that `ref` is a value of."""
-        root = self.find(_key(ref))
+        root = self.find(ref)
         if root in self.growing:
             raise Unsupported(node, 'its TensorArray has dynamic_size=True; give it a fixed size')
         shape = self.element_shape.get(root, TensorShape(None))
@@ -238,7 +234,7 @@ class _Lists:
         return _np_name(dtype), shape.as_list()
 
     def in_place(self, ref):
-        return _key(ref) in self.owned
+        return ref in self.owned
 
 
 _READS = {list_ops.GET_ITEM, list_ops.STACK, list_ops.LENGTH}
@@ -252,9 +248,9 @@ class Lowering:
         self._ids = itertools.count()
         self.lists = _Lists(program)
         self.uses = {}
-        self.names = {}  # key of each value -> the local (or constant) holding it
-        self.fused = {}  # key of a value computed inside its user's loop -> its element
-        self.chained = set()  # ids of the nodes of chains
+        self.names = {}  # each Value -> the local (or constant) holding it
+        self.fused = {}  # a Value computed inside its user's loop -> its element
+        self.chained = set()  # the nodes of chains
         self.variables = {}  # local holding a variable's value -> its VariableStorage or param
         self.assigned = set()  # those locals that writes change
 
@@ -270,8 +266,15 @@ class Lowering:
         self.variables[name] = (storage, source)
         return name
 
+    def assign(self, node, expr, depth, spec=None):
+        """A line computing `expr` into a new local, cast to the spec of `node`'s output (or
+        `spec`); the local, as a list of outputs."""
+        out = self.fresh('v')
+        self.line(depth, f'{out} = {_cast(node, expr, spec or _spec(node.outputs[0]))}')
+        return [out]
+
     def value_names(self, ref):
-        return self.names[_key(ref)]
+        return self.names[ref]
 
     def fresh(self, prefix):
         return f'{prefix}{next(self._ids)}'
@@ -282,28 +285,28 @@ class Lowering:
     def emit(self, program, args, depth, skip=frozenset()):
         """Emit `program` with its params bound to the names `args`; return its outputs."""
         names = self.names
-        names.update(((id(p), 0), a) for p, a in zip(program.params, args))
+        names.update((p.outputs[0], a) for p, a in zip(program.params, args))
         uses = _uses(program)
         self.uses.update(uses)
         chains = _chains(program.nodes, uses)
         self.chained.update(chains)
         for node in program.nodes:
-            if id(node) in skip:
+            if node in skip:
                 continue
-            chain = chains.get(id(node))
+            chain = chains.get(node)
             if chain is not None:
                 if chain[0] is node:
                     self.emit_chain(chain, depth)
                 continue
             opdef = node.opdef
             if opdef is registry.PLACEHOLDER:
-                if (id(node), 0) not in names:
+                if node.outputs[0] not in names:
                     raise Unsupported(node, 'it is a placeholder that is not fed')
                 continue
             if opdef is registry.CONST:
-                names[(id(node), 0)] = self.constant(node)
+                names[node.outputs[0]] = self.constant(node)
                 continue
-            inputs = [names.get(_key(ref)) for ref in node.inputs]
+            inputs = [names.get(ref) for ref in node.inputs]
             if opdef.control_flow == 'if':
                 outs = self.emit_if(node, inputs, depth)
             elif opdef.control_flow == 'while':
@@ -315,12 +318,12 @@ class Lowering:
                 else:
                     outs = self.emit_form(node, inputs, depth)
             for i, out in enumerate(outs):
-                names[(id(node), i)] = out
-        return [names.get(_key(ref)) for ref in program.outputs]
+                names[node.outputs[i]] = out
+        return [names.get(ref) for ref in program.outputs]
 
     def constant(self, node):
         value = node.attrs['value']
-        dtype = node.specs[0][0]
+        dtype = node.outputs[0].dtype
         if dtype is dtypes.variant or _np_name(dtype) is None:
             raise Unsupported(node, f'it is a constant of dtype {dtype.name}')
         if np.ndim(value) == 0:
@@ -334,14 +337,15 @@ class Lowering:
         form = native_form(node.opdef)
         if form is None:
             raise Unsupported(node, 'the op has no native lowering')
-        if len(node.specs) != 1:
+        if len(node.outputs) != 1:
             raise Unsupported(node, 'the op has several outputs')
         attrs = {key: _literal(value) for key, value in
                  {**node.opdef.defaults, **node.attrs}.items()
                  if not key.startswith('_') and '{' + key + '}' in form}
         out = out or self.fresh('v')
         if not self.emit_elementwise(node, form, inputs, attrs, out, depth):
-            self.line(depth, f'{out} = {_cast(node, form.format(*inputs, **attrs), node.specs[0])}')
+            expr = _cast(node, form.format(*inputs, **attrs), _spec(node.outputs[0]))
+            self.line(depth, f'{out} = {expr}')
         return [out]
 
     def emit_elementwise(self, node, form, inputs, attrs, out, depth):
@@ -350,13 +354,13 @@ class Lowering:
         array expressions. An op whose only user is such a loop over the same shape is fused
         into it (no array in between). False when the op is not elementwise or a shape is
         unknown."""
-        dtype, shape = node.specs[0]
+        dtype, shape = _spec(node.outputs[0])
         name = _np_name(dtype)
         if name is None or not _elementwise(node.opdef) or not shape.rank or \
                 not shape.is_fully_defined() or \
-                any(not _spec(ref)[1].is_fully_defined() or _spec(ref)[1].rank > shape.rank or
+                any(not ref.shape.is_fully_defined() or ref.shape.rank > shape.rank or
                     any(size not in (1, whole) for size, whole in zip(
-                        reversed(_spec(ref)[1].as_list()), reversed(shape.as_list())))
+                        reversed(ref.shape.as_list()), reversed(shape.as_list())))
                     for ref in node.inputs):
             return False
 
@@ -364,11 +368,11 @@ class Lowering:
             dims = shape.as_list()
             elements = []
             for ref, operand_name in zip(node.inputs, inputs):
-                fused = self.fused.pop(_key(ref), None)
+                fused = self.fused.pop(ref, None)
                 if fused is not None:
                     elements.append(fused(indexes))
                     continue
-                operand = _spec(ref)[1].as_list()
+                operand = ref.shape.as_list()
                 offset = len(dims) - len(operand)
                 at = ['0' if size != dims[offset + k] else indexes[offset + k]
                       for k, size in enumerate(operand)]
@@ -376,7 +380,7 @@ class Lowering:
             return f'to_{name}({form.format(*elements, **attrs)})'
 
         if self.fusible(node):
-            self.fused[(id(node), 0)] = element
+            self.fused[node.outputs[0]] = element
             return True
         self.line(depth, f'{out} = np.empty({tuple(shape.as_list())!r}, np.{name})')
         indexes = self.loop_nest(shape.as_list(), depth)
@@ -392,31 +396,31 @@ class Lowering:
     def fusible(self, node):
         """Whether `node`'s value is needed only as the elements of one loop over its shape:
         an elementwise op of the same output shape, or a TensorArray write of it."""
-        users = self.uses.get((id(node), 0), [])
-        if len(users) != 1 or users[0][0] == 'output' or id(users[0][0]) in self.chained:
+        users = self.uses.get(node.outputs[0], [])
+        if len(users) != 1 or users[0][0] == 'output' or users[0][0] in self.chained:
             return False
         user, position = users[0]
         if user.opdef is list_ops.SET_ITEM:
             return position == 2
         return _elementwise(user.opdef) and native_form(user.opdef) is not None and \
-            user.specs[0][1] == node.specs[0][1] and _spec(user.inputs[position])[1] == \
-            node.specs[0][1] and user.specs[0][1].is_fully_defined()
+            user.outputs[0].shape == node.outputs[0].shape and user.inputs[position].shape == \
+            node.outputs[0].shape and user.outputs[0].shape.is_fully_defined()
 
     def emit_chain(self, chain, depth):
         """k nodes of one op, each feeding the next at one operand (an unrolled loop, such as
         the seed's `power`), written as a loop: one call site to compile, not k."""
         first, second = chain[0], chain[1]
-        position = next(p for p, ref in enumerate(second.inputs) if ref[0] is first)
-        inputs = [self.names.get(_key(ref)) for ref in first.inputs]
+        position = next(p for p, ref in enumerate(second.inputs) if ref.node is first)
+        inputs = [self.names.get(ref) for ref in first.inputs]
         (out,) = self.emit_form(first, inputs, depth)
         inputs[position] = out
         self.line(depth, f'for _ in range({len(chain) - 1}):')
         self.emit_form(second, inputs, depth + 1, out)
-        self.names[(id(chain[-1]), 0)] = out
+        self.names[chain[-1].outputs[0]] = out
 
     def emit_if(self, node, inputs, depth):
         _check_depth(node, depth)
-        outs = [self.fresh('v') for _ in node.specs]
+        outs = [self.fresh('v') for _ in node.outputs]
         self.line(depth, f'if {inputs[0]}:')
         for branch, header in zip(node.branches, (None, 'else:')):
             if header:
@@ -431,9 +435,9 @@ class Lowering:
 
     def emit_while(self, node, inputs, depth):
         _check_depth(node, depth)
-        for spec in node.specs:
-            if spec[0] not in (dtypes.variant, dtypes.resource):
-                _cast(node, '', spec)  # raises for a loop variable native code cannot hold
+        for value in node.outputs:
+            if value.dtype not in (dtypes.variant, dtypes.resource):
+                _cast(node, '', _spec(value))  # raises for a loop variable native code cannot hold
         # a variable passes through as the local holding its value, which its writes update
         loop_vars = [name if name in self.variables else self.fresh('w') for name in inputs]
         cond, body = node.branches
@@ -444,30 +448,30 @@ class Lowering:
         counted = node.attrs.get('_counted')
         if counted is not None:
             self.emit_counted(node, loop_vars, counted, depth)
-            return list(loop_vars[:len(node.specs)])
+            return list(loop_vars[:len(node.outputs)])
         self.line(depth, 'while True:')
         (keep_going,) = self.emit(cond, loop_vars, depth + 1)
         self.line(depth + 1, f'if not {keep_going}:')
         self.line(depth + 2, 'break')
         results = self.emit(body, loop_vars, depth + 1)
         self.assign_changed(loop_vars, results, depth + 1, skip=None)
-        return list(loop_vars[:len(node.specs)])
+        return list(loop_vars[:len(node.outputs)])
 
     def emit_counted(self, node, loop_vars, counted, depth):
         """`for j in range(start, limit, step)`, the counter cast to its dtype in the body."""
         k, (kind, limit), step, increment = counted
-        dtype = _np_name(node.specs[k][0])
+        dtype = _np_name(node.outputs[k].dtype)
         if kind == 'param':
             limit = loop_vars[limit]
         else:
-            limit = _scalar_literal(limit, node.specs[k][0])
-        step = _scalar_literal(step, node.specs[k][0])
+            limit = _scalar_literal(limit, node.outputs[k].dtype)
+        step = _scalar_literal(step, node.outputs[k].dtype)
         start, j = self.fresh('s'), self.fresh('j')
         counter = loop_vars[k]
         self.line(depth, f'{start} = {counter}')
         self.line(depth, f'for {j} in range({start}, {limit}, {step}):')
         self.line(depth + 1, f'{counter} = to_{dtype}({j})')
-        results = self.emit(node.branches[1], loop_vars, depth + 1, skip={id(increment)})
+        results = self.emit(node.branches[1], loop_vars, depth + 1, skip={increment})
         self.assign_changed(loop_vars, results, depth + 1, skip=k)
         self.line(depth, f'{counter} = to_{dtype}(counted_end({start}, {limit}, {step}))')
 
@@ -506,7 +510,7 @@ def _chains(nodes, uses):
             j += 1
         if j + 1 - i >= _MIN_CHAIN:
             chain = nodes[i:j + 1]
-            chains.update((id(node), chain) for node in chain)
+            chains.update((node, chain) for node in chain)
         i = j + 1
     return chains
 
@@ -515,11 +519,11 @@ def _link(first, previous, node, uses):
     """The operand position at which `node` continues a chain after `previous`, or None."""
     opdef = node.opdef
     if opdef is not previous.opdef or native_form(opdef) is None or opdef in SPECIAL or \
-            opdef.control_flow or len(node.specs) != 1 or node.control or \
-            node.specs != previous.specs:
+            opdef.control_flow or len(node.outputs) != 1 or node.control or \
+            [_spec(v) for v in node.outputs] != [_spec(v) for v in previous.outputs]:
         return None
-    positions = [p for p, (source, index) in enumerate(node.inputs) if source is previous]
-    if len(positions) != 1 or uses.get((id(previous), 0)) != [(node, positions[0])]:
+    positions = [p for p, value in enumerate(node.inputs) if value.node is previous]
+    if len(positions) != 1 or uses.get(previous.outputs[0]) != [(node, positions[0])]:
         return None
     try:
         if node.attrs != previous.attrs:
@@ -527,7 +531,7 @@ def _link(first, previous, node, uses):
     except ValueError:  # attrs holding arrays
         return None
     position = positions[0]
-    same = all(p == position or (ref[0] is other[0] and ref[1] == other[1])
+    same = all(p == position or ref is other
                for p, (ref, other) in enumerate(zip(node.inputs, first.inputs)))
     return position if same else None
 
@@ -554,7 +558,7 @@ def _targets(names):
 # ---- ops lowered here: their form depends on operand values or they hold lists -------------------
 
 def _constant_value(lowering, ref):
-    node, _ = ref
+    node = ref.node
     return node.attrs['value'] if node.opdef is registry.CONST else None
 
 
@@ -567,7 +571,6 @@ def _reduction(function):
         if axes is None or rank is None:
             raise Unsupported(node, 'its axes or its input rank are not known when tracing')
         axes = {int(a) % rank for a in np.ravel(axes)} if rank else set()
-        out = lowering.fresh('v')
         if rank == 0 or not axes:
             expr = inputs[0]
         elif axes == set(range(rank)):
@@ -583,49 +586,42 @@ def _reduction(function):
         else:
             raise Unsupported(node, 'native code reduces over all axes, or sums and averages '
                                     'a matrix over one')
-        lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
-        return [out]
+        return lowering.assign(node, expr, depth)
     return lower
 
 
 def _reshape(lowering, node, inputs, depth):
-    shape = node.specs[0][1]
+    shape = node.outputs[0].shape
     if not shape.is_fully_defined():
         raise Unsupported(node, 'its output shape is not known when tracing')
-    out = lowering.fresh('v')
     expr = f'np.ascontiguousarray({inputs[0]}).reshape({tuple(shape.as_list())!r})'
-    if _spec(node.inputs[0])[1].rank == 0:
+    if node.inputs[0].shape.rank == 0:
         expr = inputs[0] if shape.rank == 0 else f'np.full({tuple(shape.as_list())!r}, {inputs[0]})'
     elif shape.rank == 0:
         expr = f'np.ascontiguousarray({inputs[0]}).reshape(-1)[0]'
-    lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
-    return [out]
+    return lowering.assign(node, expr, depth)
 
 
 def _transpose(lowering, node, inputs, depth):
     perm = _constant_value(lowering, node.inputs[1])
     if perm is None:
         raise Unsupported(node, 'its permutation is not known when tracing')
-    out = lowering.fresh('v')
     expr = f'np.ascontiguousarray({inputs[0]}.transpose({tuple(int(p) for p in perm)!r}))'
-    lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
-    return [out]
+    return lowering.assign(node, expr, depth)
 
 
 def _concat(lowering, node, inputs, depth):
     axis = _constant_value(lowering, node.inputs[-1])
-    rank = node.specs[0][1].rank
+    rank = node.outputs[0].shape.rank
     if axis is None or rank is None:
         raise Unsupported(node, 'its axis or rank is not known when tracing')
-    out = lowering.fresh('v')
     expr = f'np.concatenate(({", ".join(inputs[:-1])},), axis={int(axis) % rank})'
-    lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
-    return [out]
+    return lowering.assign(node, expr, depth)
 
 
 def _shape_of(lowering, node, inputs, depth):
     """Shape, Size and Rank of an array whose rank is known."""
-    rank = _spec(node.inputs[0])[1].rank
+    rank = node.inputs[0].shape.rank
     if rank is None:
         raise Unsupported(node, 'its input rank is not known when tracing')
     x = inputs[0]
@@ -633,50 +629,42 @@ def _shape_of(lowering, node, inputs, depth):
             if rank else 'np.zeros(0, np.int64)',
             array.SIZE: f'{x}.size' if rank else '1',
             array.RANK: repr(rank)}[node.opdef]
-    out = lowering.fresh('v')
-    lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
-    return [out]
+    return lowering.assign(node, expr, depth)
 
 
 def _arg_reduction(function):
     def lower(lowering, node, inputs, depth):
         axis = _constant_value(lowering, node.inputs[1])
-        rank = _spec(node.inputs[0])[1].rank
+        rank = node.inputs[0].shape.rank
         if axis is None or rank != 1:
             raise Unsupported(node, 'native code takes argmax/argmin of vectors')
-        out = lowering.fresh('v')
-        lowering.line(depth, f'{out} = {_cast(node, f"{function}({inputs[0]})", node.specs[0])}')
-        return [out]
+        return lowering.assign(node, f"{function}({inputs[0]})", depth)
     return lower
 
 
 def _fill(lowering, node, inputs, depth):
-    rank = node.specs[0][1].rank
+    rank = node.outputs[0].shape.rank
     if rank is None:
         raise Unsupported(node, 'its output rank is not known when tracing')
     dims = ', '.join(f'int({inputs[0]}[{i}])' for i in range(rank))
-    out = lowering.fresh('v')
-    lowering.line(depth, f'{out} = {_cast(node, f"np.full(({dims},), {inputs[1]})", node.specs[0])}')
-    return [out]
+    return lowering.assign(node, f"np.full(({dims},), {inputs[1]})", depth)
 
 
 def _pack(lowering, node, inputs, depth):
     if _only_indexes(lowering, node):
         return [None]  # StridedSlice reads the packed scalars directly
     axis = node.attrs.get('axis', 0)
-    out = lowering.fresh('v')
-    if all(_spec(ref)[1].rank == 0 for ref in node.inputs):
+    if all(ref.shape.rank == 0 for ref in node.inputs):
         expr = f'np.array([{", ".join(inputs)}])'
     elif axis == 0:
         expr = f'np.stack(({", ".join(inputs)},))'
     else:
         raise Unsupported(node, 'native code stacks arrays along axis 0 only')
-    lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
-    return [out]
+    return lowering.assign(node, expr, depth)
 
 
 def _only_indexes(lowering, node):
-    users = lowering.uses.get((id(node), 0), [])
+    users = lowering.uses.get(node.outputs[0], [])
     return bool(users) and all(user != 'output' and user.opdef is array.STRIDED_SLICE and
                                position > 0 for user, position in users)
 
@@ -686,8 +674,8 @@ def _index_items(lowering, node, ref, names):
     value = _constant_value(lowering, ref)
     if value is not None:
         return [repr(int(v)) for v in np.ravel(value)]
-    producer, _ = ref
-    if producer.opdef is convert.PACK and all(_spec(r)[1].rank == 0 for r in producer.inputs):
+    producer = ref.node
+    if producer.opdef is convert.PACK and all(r.shape.rank == 0 for r in producer.inputs):
         return [names(r) for r in producer.inputs]
     raise Unsupported(node, 'its begin, end and strides are not scalars known to native code')
 
@@ -697,7 +685,7 @@ def _strided_slice(lowering, node, inputs, depth):
                                                 'new_axis_mask', 'shrink_axis_mask')}
     if masks['ellipsis_mask'] or masks['new_axis_mask']:
         raise Unsupported(node, 'native code slices without `...` and `None`')
-    x_shape = _spec(node.inputs[0])[1]
+    x_shape = node.inputs[0].shape
     if x_shape.rank is None:
         raise Unsupported(node, 'its input rank is not known when tracing')
     names = lowering.value_names
@@ -710,20 +698,16 @@ def _strided_slice(lowering, node, inputs, depth):
         else:
             items.append(f'{"" if masks["begin_mask"] & bit else b}:'
                          f'{"" if masks["end_mask"] & bit else e}:{s}')
-    out = lowering.fresh('v')
     expr = f'{inputs[0]}[{", ".join(items)}{"," if len(items) == 1 else ""}]'
-    lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
-    return [out]
+    return lowering.assign(node, expr, depth)
 
 
 def _gather(lowering, node, inputs, depth):
     axis = _constant_value(lowering, node.inputs[2])
-    if axis is None or int(axis) != 0 or _spec(node.inputs[1])[1].rank != 0:
+    if axis is None or int(axis) != 0 or node.inputs[1].shape.rank != 0:
         raise Unsupported(node, 'native code gathers one scalar index along axis 0')
-    out = lowering.fresh('v')
     expr = f'{inputs[0]}[check_bounds({inputs[1]}, {inputs[0]}.shape[0])]'
-    lowering.line(depth, f'{out} = {_cast(node, expr, node.specs[0])}')
-    return [out]
+    return lowering.assign(node, expr, depth)
 
 
 def _var_handle(lowering, node, inputs, depth):
@@ -742,7 +726,7 @@ def _assign_variable(update):
         variable, value = inputs
         storage, _ = lowering.variables[variable]
         expr = update.format(variable, value)
-        spec = (node.inputs[1][0].specs[node.inputs[1][1]][0], storage.shape)
+        spec = (node.inputs[1].dtype, storage.shape)
         lowering.line(depth, f'{variable} = {_cast(node, expr, spec)}')
         lowering.assigned.add(variable)
         return []
@@ -750,7 +734,7 @@ def _assign_variable(update):
 
 
 def _list_reserve(lowering, node, inputs, depth):
-    dtype, dims = lowering.lists.layout(node, (node, 0))
+    dtype, dims = lowering.lists.layout(node, node.outputs[0])
     template = lowering.fresh('c')  # an empty array of the element dtype and rank
     lowering.constants.append(np.empty([0] + dims, dtype))
     lowering.constant_names.append(template)
@@ -767,7 +751,7 @@ def _list_set(lowering, node, inputs, depth):
         lowering.line(depth, f'{out} = {handle}')
     else:
         lowering.line(depth, f'{out} = ({handle}[0].copy(), {handle}[1].copy())')
-    fused = lowering.fused.pop(_key(node.inputs[2]), None)
+    fused = lowering.fused.pop(node.inputs[2], None)
     if fused is None:
         lowering.line(depth, f'list_set({out}[0], {out}[1], {index}, {item})')
         return [out]
@@ -785,7 +769,7 @@ def _list_get(lowering, node, inputs, depth):
     expr = f'list_get({handle}[0], {handle}[1], {index})'
     if dims:
         expr += '.copy()'
-    spec = (node.specs[0][0], TensorShape(dims))
+    spec = (node.outputs[0].dtype, TensorShape(dims))
     lowering.line(depth, f'{out} = {_cast(node, expr, spec)}')
     return [out]
 
@@ -796,7 +780,7 @@ def _list_stack(lowering, node, inputs, depth):
     out = lowering.fresh('v')
     lowering.line(depth, f'list_check_written({handle}[1])')
     # no copy when nothing writes the list afterwards
-    expr = f'{handle}[0]' if _key(node.inputs[0]) in lowering.lists.unconsumed else \
+    expr = f'{handle}[0]' if node.inputs[0] in lowering.lists.unconsumed else \
         f'{handle}[0].copy()'
     lowering.line(depth, f'{out} = {expr}')
     return [out]
@@ -853,7 +837,7 @@ def lower(program):
     params = [f'p{i}' for i in range(len(program.params))]
     args = []
     for index, (name, node) in enumerate(zip(params, program.params)):
-        dtype, shape = node.specs[0]
+        dtype, shape = _spec(node.outputs[0])
         if dtype is dtypes.resource:
             args.append(lowering.variable(node, node.payload, index))
             continue
@@ -865,8 +849,8 @@ def lower(program):
         args.append(name)
     results = lowering.emit(program, args, 1)
     for ref, result in zip(program.outputs, results):
-        if _spec(ref)[0] is dtypes.variant or result is None:
-            raise Unsupported(ref[0], 'its value is a TensorArray returned from the function; '
+        if ref.dtype is dtypes.variant or result is None:
+            raise Unsupported(ref.node, 'its value is a TensorArray returned from the function; '
                                       'return .stack() instead')
     # a variable's value is an argument (its param, or one after the params for a graph
     # variable); the values of the variables written are returned after the outputs
