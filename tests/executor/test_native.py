@@ -15,6 +15,7 @@ import autograph as ag
 import runtime as rt
 from runtime.executor import native
 from runtime.executor.native import cache
+from runtime.ops import list_ops
 
 pytest.importorskip('numba')
 
@@ -276,3 +277,68 @@ def test_elementwise_ops_fuse_into_their_user_with_no_array_in_between():
     jit(n)
     source = jit.get_concrete_function(n)._run.source
     assert 'np.empty(' not in source and 'list_set(' not in source  # rows written in place
+
+
+def dispatch(i, x):
+    """switch_case (a StatelessCase) picking one of three computations, inside a loop."""
+    total = rt.zeros([2])
+    for k in rt.range(i, i + 4):
+        total += rt.switch_case(k, [lambda: x * 2.0, lambda: x - 1.0, lambda: -x])
+    return total
+
+
+@pytest.mark.parametrize('i', [-3, 0, 1, 5])
+def test_switch_case_runs_the_indexed_branch_and_the_last_out_of_range(i):
+    default, jit = DISPATCH
+    x = rt.constant([1.5, -2.0])
+    assert_same(jit(rt.constant(i), x), default(rt.constant(i), x))
+
+
+DISPATCH = both(dispatch)
+
+
+def tensor_arrays(x, indices):
+    """TensorArray unstack, gather, scatter and concat, the TensorListSplit that concat's
+    gradient builds, and x[i] (ScalarIndex)."""
+    rows = rt.TensorArray(rt.float32, size=4).unstack(x)
+    picked = rows.gather(indices)
+    rows = rows.scatter(indices, picked * 10.0)
+    pieces = list_ops.apply(list_ops.SPLIT, [rt.reshape(x, [-1]), np.int32(-1),
+                                             np.int64([6, 6])], {'element_dtype': rt.float32})
+    halves = list_ops.stack_list(pieces, rt.float32, rt.TensorShape([6]))
+    return picked, rows.stack(), rows.concat(), halves, x[indices[0]]
+
+
+def test_tensor_array_unstack_gather_scatter_concat_split_and_scalar_index():
+    default, jit = both(tensor_arrays)
+    x = rt.constant(np.arange(12, dtype=np.float32).reshape(4, 3))
+    for indices in ([3, 0], [1, 2]):
+        indices = rt.constant(indices)
+        for got, expected in zip(jit(x, indices), default(x, indices)):
+            assert_same(got, expected)
+    with pytest.raises(rt.errors.InvalidArgumentError):
+        jit(x, rt.constant([4, 0]))
+
+
+def newer_math(a, b, x):
+    """BatchMatMulV2 (a batch against one matrix) and the math ops with native forms."""
+    y = rt.math.log1p(rt.abs(x)) + rt.math.expm1(x * 0.1) + rt.math.atan2(x, 2.0) + \
+        rt.math.squared_difference(x, 1.0) + rt.math.xlogy(x, rt.abs(x) + 1.0) + \
+        rt.nn.softplus(x) + rt.nn.elu(x) + rt.nn.leaky_relu(x) + rt.nn.relu6(x)
+    return rt.matmul(a, b), rt.matmul(a, b, transpose_a=True), y, rt.math.is_nan(x / x)
+
+
+def test_batch_matmul_and_the_newer_elementwise_math():
+    default, jit = both(newer_math)
+    a = rt.constant(np.arange(18, dtype=np.float32).reshape(2, 3, 3) / 7.0)
+    b = rt.constant(np.eye(3, dtype=np.float32) + 0.5)
+    x = rt.constant([-2.0, 0.0, 0.5, 7.0])
+    for got, expected in zip(jit(a, b, x), default(a, b, x)):
+        assert_same(got, expected)
+
+
+def test_a_batch_matmul_broadcasting_part_of_a_batch_names_the_op():
+    jit = ag.function(lambda a, b: rt.matmul(a, b), jit_compile=True)
+    a, b = rt.ones([2, 1, 3, 3]), rt.ones([1, 4, 3, 3])
+    with pytest.raises(rt.errors.InvalidArgumentError, match='BatchMatMulV2.*whole batches'):
+        jit(a, b)

@@ -208,6 +208,21 @@ def matmul(a, b, transpose_a, transpose_b):
 
 @_export
 @numba.njit(cache=True)
+def batch_matmul(a, b, adj_x, adj_y):
+    """Matrix products of 3-D stacks (a stack of one broadcasts), `adj_x`/`adj_y` transposing
+    each matrix first."""
+    batch = max(a.shape[0], b.shape[0])
+    n = a.shape[2] if adj_x else a.shape[1]
+    m = b.shape[1] if adj_y else b.shape[2]
+    out = np.empty((batch, n, m), a.dtype)
+    for t in range(batch):
+        out[t] = matmul(a[t if a.shape[0] > 1 else 0], b[t if b.shape[0] > 1 else 0],
+                        adj_x, adj_y)
+    return out
+
+
+@_export
+@numba.njit(cache=True)
 def counted_end(start, limit, step):
     """The counter of a counted loop after it: the first value not below `limit`, or `start`."""
     if limit <= start:
@@ -297,6 +312,47 @@ def list_get(data, written, index):
     if index < 0 or index >= data.shape[0] or not written[index]:
         raise IndexError('TensorArray read of an element never written')
     return data[index]
+
+
+@_export
+@numba.njit(cache=True)
+def list_gather(data, written, indices):
+    """The elements `indices` of a TensorList, stacked; each must have been written."""
+    out = np.empty((indices.shape[0],) + data.shape[1:], data.dtype)
+    for k in range(indices.shape[0]):
+        i = indices[k]
+        if i < 0 or i >= data.shape[0] or not written[i]:
+            raise IndexError('TensorArray.gather(): an element was never written')
+        out[k] = data[i]
+    return out
+
+
+@_export
+@numba.njit(cache=True)
+def list_scatter(data, written, indices, tensor):
+    """Element `indices[k]` of a TensorList becomes `tensor[k]`."""
+    if indices.shape[0] != tensor.shape[0]:
+        raise ValueError('TensorArray.scatter(): as many indices as values needed')
+    for k in range(indices.shape[0]):
+        i = indices[k]
+        if i < 0 or i >= data.shape[0]:
+            raise IndexError('TensorArray index out of range')
+        data[i] = tensor[k]
+        written[i] = True
+
+
+@_export
+@numba.njit(cache=True)
+def list_split(tensor, lengths, length):
+    """The data of the TensorList splitting `tensor` into pieces of `lengths` rows, each
+    `length` (the element shape native code knows)."""
+    for k in range(lengths.shape[0]):
+        if lengths[k] != length:
+            raise ValueError('TensorListSplit: native code splits into pieces of one length')
+    if lengths.shape[0] * length != tensor.shape[0]:
+        raise ValueError('TensorListSplit: the lengths do not add up to the rows')
+    return np.ascontiguousarray(tensor).copy().reshape(
+        (lengths.shape[0], length) + tensor.shape[1:])
 
 
 @_export

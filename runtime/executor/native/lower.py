@@ -174,7 +174,7 @@ class _Lists:
                 cond, body = node.branches
                 self._ownership(cond, set())  # the body gets the values the condition saw
                 self._ownership(body, owned)
-            elif control_flow == 'if':
+            elif control_flow in ('if', 'case'):
                 owned = {k for k, ref in enumerate(node.inputs[1:]) if ref in self.owned}
                 for branch in node.branches:
                     self._ownership(branch, owned)
@@ -198,6 +198,20 @@ class _Lists:
                               node.attrs['element_shape'])
             elif opdef is list_ops.LENGTH:
                 self.describe(node.inputs[0])
+            elif opdef in (list_ops.GATHER, list_ops.CONCAT):
+                self.describe(node.inputs[0], node.attrs['element_dtype'],
+                              node.attrs['element_shape'] if opdef is list_ops.GATHER else None)
+            elif opdef is list_ops.SCATTER:
+                self.union(node.inputs[0], out)
+                self.describe(out, node.inputs[1].dtype, node.inputs[1].shape[1:]
+                              if node.inputs[1].shape.rank else None)
+                if node.attrs.get('dynamic_size'):
+                    self.growing.add(out)
+            elif opdef is list_ops.FROM_TENSOR:
+                self.describe(out, node.inputs[0].dtype, node.inputs[0].shape[1:]
+                              if node.inputs[0].shape.rank else None)
+            elif opdef is list_ops.SPLIT:
+                self.describe(out, node.inputs[0].dtype, _split_element_shape(node))
             control_flow = opdef.control_flow
             if control_flow == 'while':
                 cond, body = node.branches
@@ -206,7 +220,7 @@ class _Lists:
                         for other in (cond.params[k].outputs[0], body.params[k].outputs[0],
                                       body.outputs[k], node.outputs[k]):
                             self.union(ref, other)
-            elif control_flow == 'if':
+            elif control_flow in ('if', 'case'):
                 for k, ref in enumerate(node.inputs[1:]):
                     if ref.dtype is dtypes.variant:
                         for branch in node.branches:
@@ -237,7 +251,7 @@ class _Lists:
         return ref in self.owned
 
 
-_READS = {list_ops.GET_ITEM, list_ops.STACK, list_ops.LENGTH}
+_READS = {list_ops.GET_ITEM, list_ops.STACK, list_ops.LENGTH, list_ops.GATHER, list_ops.CONCAT}
 
 
 class Lowering:
@@ -307,8 +321,8 @@ class Lowering:
                 names[node.outputs[0]] = self.constant(node)
                 continue
             inputs = [names.get(ref) for ref in node.inputs]
-            if opdef.control_flow == 'if':
-                outs = self.emit_if(node, inputs, depth)
+            if opdef.control_flow in ('if', 'case'):
+                outs = self.emit_branches(node, inputs, depth)
             elif opdef.control_flow == 'while':
                 outs = self.emit_while(node, inputs, depth)
             else:
@@ -418,13 +432,20 @@ class Lowering:
         self.emit_form(second, inputs, depth + 1, out)
         self.names[chain[-1].outputs[0]] = out
 
-    def emit_if(self, node, inputs, depth):
+    def emit_branches(self, node, inputs, depth):
+        """An If as `if`/`else`, a Case as `if`/`elif`/`else` on its index (an index out of
+        range runs the last branch); the branches' params follow the predicate or index."""
         _check_depth(node, depth)
         outs = [self.fresh('v') for _ in node.outputs]
-        self.line(depth, f'if {inputs[0]}:')
-        for branch, header in zip(node.branches, (None, 'else:')):
-            if header:
-                self.line(depth, header)
+        test = inputs[0]
+        if node.opdef.control_flow == 'if':
+            headers = [f'if {test}:', 'else:']
+        else:
+            headers = [f'{"el" if k else ""}if {test} == {k}:'
+                       for k in range(len(node.branches) - 1)] + ['else:']
+            headers[0] = headers[0] if len(headers) > 1 else 'if True:'
+        for branch, header in zip(node.branches, headers):
+            self.line(depth, header)
             start = len(self.lines)
             results = self.emit(branch, inputs[1:], depth + 1)
             if outs:
@@ -743,14 +764,21 @@ def _list_reserve(lowering, node, inputs, depth):
     return [out]
 
 
-def _list_set(lowering, node, inputs, depth):
-    handle, index, item = inputs
-    _, dims = lowering.lists.layout(node, node.inputs[0])
+def _list_to_write(lowering, node, handle, depth):
+    """The local of the list that `node` writes: `handle` itself when nothing else can see
+    it, else a copy."""
     out = lowering.fresh('t')
     if lowering.lists.in_place(node.inputs[0]):
         lowering.line(depth, f'{out} = {handle}')
     else:
         lowering.line(depth, f'{out} = ({handle}[0].copy(), {handle}[1].copy())')
+    return out
+
+
+def _list_set(lowering, node, inputs, depth):
+    handle, index, item = inputs
+    _, dims = lowering.lists.layout(node, node.inputs[0])
+    out = _list_to_write(lowering, node, handle, depth)
     fused = lowering.fused.pop(node.inputs[2], None)
     if fused is None:
         lowering.line(depth, f'list_set({out}[0], {out}[1], {index}, {item})')
@@ -792,6 +820,110 @@ def _list_length(lowering, node, inputs, depth):
     return [out]
 
 
+def _list_from_tensor(lowering, node, inputs, depth):
+    """TensorArray.unstack: the rows of a tensor (copied: writes may update the list)."""
+    lowering.lists.layout(node, node.outputs[0])
+    tensor = inputs[0]
+    out = lowering.fresh('t')
+    lowering.line(depth, f'{out} = (np.ascontiguousarray({tensor}).copy(), '
+                         f'np.ones({tensor}.shape[0], np.bool_))')
+    return [out]
+
+
+def _split_element_shape(node):
+    """The element shape of TensorListSplit's list when its lengths are one constant, else
+    None (then the list's readers tell it)."""
+    lengths, shape = node.inputs[2].constant, node.inputs[0].shape
+    if lengths is None or not np.size(lengths) or len(set(np.ravel(lengths).tolist())) != 1 \
+            or not shape.rank:
+        return None
+    return TensorShape([int(np.ravel(lengths)[0])]).concatenate(shape[1:])
+
+
+def _list_split(lowering, node, inputs, depth):
+    """TensorListSplit into pieces of one length (the elements' first dim): the tensor
+    reshaped, after checking the lengths."""
+    tensor, _, lengths = inputs
+    _, dims = lowering.lists.layout(node, node.outputs[0])
+    if not dims:
+        raise Unsupported(node, 'its pieces have no rows')
+    out = lowering.fresh('t')
+    lowering.line(depth, f'{out} = (list_split({tensor}, {lengths}, {dims[0]}), '
+                         f'np.ones({tensor}.shape[0] // {dims[0]}, np.bool_))')
+    return [out]
+
+
+def _list_gather(lowering, node, inputs, depth):
+    handle, indices = inputs
+    lowering.lists.layout(node, node.inputs[0])
+    if node.inputs[1].shape.rank != 1:
+        raise Unsupported(node, 'native code gathers a vector of indices')
+    return lowering.assign(node, f'list_gather({handle}[0], {handle}[1], {indices})', depth)
+
+
+def _list_scatter(lowering, node, inputs, depth):
+    handle, tensor, indices = inputs
+    lowering.lists.layout(node, node.inputs[0])
+    if node.inputs[2].shape.rank != 1:
+        raise Unsupported(node, 'native code scatters with a vector of indices')
+    out = _list_to_write(lowering, node, handle, depth)
+    lowering.line(depth, f'list_scatter({out}[0], {out}[1], {indices}, {tensor})')
+    return [out]
+
+
+def _list_concat(lowering, node, inputs, depth):
+    """TensorArray.concat of elements of one shape: the data with its first two axes merged,
+    and the elements' lengths."""
+    (handle,) = inputs
+    _, dims = lowering.lists.layout(node, node.inputs[0])
+    if not dims:
+        raise Unsupported(node, 'its TensorArray elements are scalars, which concat cannot join')
+    lowering.line(depth, f'list_check_written({handle}[1])')
+    rows = f'{handle}[0].shape[0] * {dims[0]}'
+    tensor = lowering.assign(node, f'{handle}[0].copy().reshape(({rows}, '
+                                   f'{"".join(f"{d}, " for d in dims[1:])}))', depth)
+    lengths = lowering.assign(node, f'np.full({handle}[1].shape[0], {dims[0]}, np.int64)', depth,
+                              _spec(node.outputs[1]))
+    return tensor + lengths
+
+
+def _scalar_index(lowering, node, inputs, depth):
+    """x[i] for a scalar i (StridedSlice's rewrite): negative i counts from the end, and an
+    i out of range raises."""
+    x, index = inputs
+    if not node.inputs[0].shape.rank:
+        raise Unsupported(node, 'its input rank is not known when tracing')
+    return lowering.assign(node, f'{x}[check_index({index}, {x}.shape[0])]', depth)
+
+
+def _batch_matmul(lowering, node, inputs, depth):
+    """BatchMatMulV2 with batch dims known when tracing, each operand's either the output's
+    or all 1 (broadcast): a loop of matrix products."""
+    out_shape = node.outputs[0].shape
+    if out_shape.rank is None or not out_shape[:-2].is_fully_defined() or \
+            any(ref.shape.rank is None for ref in node.inputs):
+        raise Unsupported(node, 'its batch dims are not known when tracing')
+    batch = out_shape[:-2].as_list()
+    total = int(np.prod(batch))
+    operands = []
+    for ref, name in zip(node.inputs, inputs):
+        dims = ref.shape[:-2]
+        own = [1] * (len(batch) - dims.rank) + dims.as_list() if dims.is_fully_defined() else None
+        if own is None or own not in (batch, [1] * len(batch)):
+            raise Unsupported(node, 'native code broadcasts whole batches only (each operand '
+                                    'has the batch dims of the result, or none)')
+        rows = 1 if own != batch else total
+        operands.append(f'np.ascontiguousarray({name}).reshape(({rows}, '
+                        f'{name}.shape[{ref.shape.rank - 2}], {name}.shape[{ref.shape.rank - 1}]))')
+    product = lowering.fresh('v')
+    attrs = {**node.opdef.defaults, **node.attrs}
+    lowering.line(depth, f'{product} = batch_matmul({operands[0]}, {operands[1]}, '
+                         f'{bool(attrs["adj_x"])}, {bool(attrs["adj_y"])})')
+    dims = ''.join(f'{d}, ' for d in batch)
+    return lowering.assign(node, f'{product}.reshape(({dims}{product}.shape[1], '
+                                 f'{product}.shape[2]))', depth)
+
+
 SPECIAL = {
     **{opdef: _reduction(function) for opdef, function in (
         (reduce.OPS['reduce_sum'], 'sum_all'), (reduce.OPS['reduce_mean'], 'mean_all'),
@@ -821,6 +953,13 @@ SPECIAL = {
     list_ops.SET_ITEM: _list_set,
     list_ops.GET_ITEM: _list_get,
     list_ops.STACK: _list_stack,
+    list_ops.FROM_TENSOR: _list_from_tensor,
+    list_ops.SPLIT: _list_split,
+    list_ops.GATHER: _list_gather,
+    list_ops.SCATTER: _list_scatter,
+    list_ops.CONCAT: _list_concat,
+    array.SCALAR_INDEX: _scalar_index,
+    math.BATCH_MATMUL: _batch_matmul,
     list_ops.LENGTH: _list_length,
 }
 
