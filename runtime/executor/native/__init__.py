@@ -66,7 +66,9 @@ class NativePlan:
         function = cache.load(numba, native.source, program.name)
         args = [value.value if i in native.variable_params else value
                 for i, value in enumerate(values)]
-        args += [storage.value for storage in native.storages] + native.constants
+        args += [storage.value for storage in native.storages]
+        args = [value[()] if k in native.scalars else value for k, value in enumerate(args)]
+        args += native.constants
         try:
             function.compile(tuple(numba.typeof(v) for v in args))
         except numba.core.errors.NumbaError as e:
@@ -105,6 +107,7 @@ def _wrapper(function, native, default_plan, arity):
     for k, storage in enumerate(native.storages):
         namespace[f's{k}'] = storage
         arguments.append(f's{k}.value')
+    arguments = [f'{a}[()]' if k in native.scalars else a for k, a in enumerate(arguments)]
     for k, constant in enumerate(native.constants):
         namespace[f'c{k}'] = constant
         arguments.append(f'c{k}')

@@ -4,7 +4,7 @@ Imported only when a `jit_compile=True` function is first called (it imports num
 helpers are `overload`s: numba picks the implementation for the argument types when it compiles
 the caller, so one name serves scalars and arrays of every dtype at no run-time cost; their
 Python bodies give the same meaning with numpy. The others are `njit(cache=True)` functions,
-compiled once per machine.
+compiled once per machine: scalar code calls only those (overloads compile in each process).
 Errors are raised with constant messages; the caller re-runs the graph with the default
 executor to report them with the op and the user's line (see runtime/executor/native).
 """
@@ -25,64 +25,6 @@ def _export(stub):
 def _is_int(numba_type):
     dtype = numba_type.dtype if isinstance(numba_type, types.Array) else numba_type
     return isinstance(dtype, types.Integer)
-
-
-# ---- dtype casts: every value keeps the dtype TensorFlow gives it ------------------------------
-
-def _array_cast(np_type):
-    """A helper that returns an array of dtype `np_type` (itself when it already is one)."""
-    target = numba.from_dtype(np.dtype(np_type))
-
-    def stub(x):
-        """The Python meaning of the helper (numba compiles the overload below)."""
-        x = np.asarray(x)
-        return x != 0 if np_type is np.bool_ else x.astype(np_type, copy=False)
-
-    stub.__name__ = f'as_{np.dtype(np_type).name}'
-
-    @overload(stub)
-    def implement(x):
-        if isinstance(x, types.Array):
-            if x.dtype == target:
-                return lambda x: x
-            if target == types.boolean:
-                return lambda x: x != 0
-            return lambda x: x.astype(np_type)
-        if isinstance(x, (types.Number, types.Boolean)):  # a value broadcast to an array
-            return lambda x: np.full(1, x, np_type)
-        return None
-
-    return _export(stub)
-
-
-def _scalar_cast(np_type):
-    """A helper that returns a scalar of dtype `np_type` (from a scalar or a 0-d array)."""
-    def stub(x):
-        """The Python meaning of the helper (numba compiles the overload below)."""
-        x = np.asarray(x)[()]
-        return np.bool_(x != 0) if np_type is np.bool_ else np_type(x)
-
-    stub.__name__ = f'to_{np.dtype(np_type).name}'
-    is_bool = np_type is np.bool_
-
-    @overload(stub)
-    def implement(x):
-        if isinstance(x, types.Array):
-            if is_bool:
-                return lambda x: x[()] != 0
-            return lambda x: np_type(x[()])
-        if is_bool:
-            return lambda x: x != 0
-        return lambda x: np_type(x)
-
-    return _export(stub)
-
-
-NUMPY_TYPES = (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
-               np.uint64, np.float16, np.float32, np.float64)
-for _np_type in NUMPY_TYPES:
-    _array_cast(_np_type)
-    _scalar_cast(_np_type)
 
 
 # ---- helpers named by native forms -------------------------------------------------------------
@@ -174,6 +116,47 @@ def _ones_like(x):
     if isinstance(x, types.Array):
         return lambda x: np.ones_like(x)
     return lambda x: x - x + 1
+
+
+# Scalar twins of the helpers above: scalar code (rank-0 values, and the elements of loops
+# over arrays) calls these, compiled once per machine, where the overloads above would
+# compile again in each process (runtime/executor/native/lower.py picks them).
+
+@_export
+@numba.njit(cache=True)
+def floordiv_scalar(x, y):
+    """x // y of two numbers; an integer division by zero raises ZeroDivisionError (the
+    lowering calls this only for integers with the check still to run)."""
+    if y == 0:
+        raise ZeroDivisionError('Integer division by zero')
+    return x // y
+
+
+@_export
+@numba.njit(cache=True)
+def floormod_scalar(x, y):
+    """x % y of two numbers, as floordiv_scalar."""
+    if y == 0:
+        raise ZeroDivisionError('Integer division by zero')
+    return x % y
+
+
+@_export
+@numba.njit(cache=True)
+def select_scalar(condition, x, y):
+    return x if condition else y
+
+
+@_export
+@numba.njit(cache=True)
+def zeros_like_scalar(x):
+    return x - x
+
+
+@_export
+@numba.njit(cache=True)
+def ones_like_scalar(x):
+    return x - x + 1
 
 
 @_export

@@ -11,6 +11,7 @@ updates them in place when nothing can see the old list, else copies them first.
 Anything else raises `Unsupported`, naming the node. This module does not import numba.
 """
 import itertools
+import re
 from typing import NamedTuple
 
 import numpy as np
@@ -32,6 +33,7 @@ class Unsupported(Exception):
 class NativeSource(NamedTuple):
     source: str              # `def native(<params>, <constants>): ... return (<outputs>,)`
     constants: list          # array constants, passed after the params (scalars are literals)
+    scalars: list            # positions of the params and storages passed as numpy scalars
     output_specs: list       # [(dtype, shape)] of the outputs
     variable_params: list    # indices of the params that are variables (fed their storage)
     storages: list           # VariableStorages of graph variables: their values follow the params
@@ -96,8 +98,10 @@ def _scalar_literal(value, dtype):
     return f'np.{dtype.np_dtype.name}({text})'
 
 
-def _cast(node, expr, spec):
-    """`expr` converted to the dtype of `spec`: a scalar for rank 0, else an array."""
+def _cast(node, expr, spec, same=False):
+    """`expr` converted to the dtype of `spec`: a scalar for rank 0 (numpy's scalar types,
+    which numba types without compiling anything), else an array (`same`: `expr` is known to
+    be an array of that dtype already)."""
     dtype, shape = spec
     name = _np_name(dtype)
     if name is None:
@@ -105,7 +109,11 @@ def _cast(node, expr, spec):
                                 f'hold')
     if shape.rank is None:
         raise Unsupported(node, 'its output has an unknown rank')
-    return f'to_{name}({expr})' if shape.rank == 0 else f'as_{name}({expr})'
+    if shape.rank == 0:
+        return f'bool({expr})' if dtype.is_bool else f'np.{name}({expr})'
+    if same:
+        return expr
+    return f'(({expr}) != 0)' if dtype.is_bool else f'({expr}).astype(np.{name})'
 
 
 class _Lists:
@@ -280,11 +288,12 @@ class Lowering:
         self.variables[name] = (storage, source)
         return name
 
-    def assign(self, node, expr, depth, spec=None):
+    def assign(self, node, expr, depth, spec=None, same=False):
         """A line computing `expr` into a new local, cast to the spec of `node`'s output (or
-        `spec`); the local, as a list of outputs."""
+        `spec`; `same`: an array `expr` has its dtype already); the local, as a list of
+        outputs."""
         out = self.fresh('v')
-        self.line(depth, f'{out} = {_cast(node, expr, spec or _spec(node.outputs[0]))}')
+        self.line(depth, f'{out} = {_cast(node, expr, spec or _spec(node.outputs[0]), same)}')
         return [out]
 
     def value_names(self, ref):
@@ -348,18 +357,20 @@ class Lowering:
         return name
 
     def emit_form(self, node, inputs, depth, out=None):
-        form = native_form(node.opdef)
-        if form is None:
+        if native_form(node.opdef) is None:
             raise Unsupported(node, 'the op has no native lowering')
         if len(node.outputs) != 1:
             raise Unsupported(node, 'the op has several outputs')
         attrs = {key: _literal(value) for key, value in
                  {**node.opdef.defaults, **node.attrs}.items()
-                 if not key.startswith('_') and '{' + key + '}' in form}
+                 if not key.startswith('_') and '{' + key + '}' in native_form(node.opdef)}
         out = out or self.fresh('v')
-        if not self.emit_elementwise(node, form, inputs, attrs, out, depth):
-            expr = _cast(node, form.format(*inputs, **attrs), _spec(node.outputs[0]))
-            self.line(depth, f'{out} = {expr}')
+        if not self.emit_elementwise(node, _node_form(node, True), inputs, attrs, out, depth):
+            spec = _spec(node.outputs[0])
+            form = _node_form(node, spec[1].rank == 0)
+            same = all(ref.dtype is spec[0] for ref in node.inputs) and \
+                not _NUMBER.search(form)  # numba keeps the dtype of arrays of one dtype
+            self.line(depth, f'{out} = {_cast(node, form.format(*inputs, **attrs), spec, same)}')
         return [out]
 
     def emit_elementwise(self, node, form, inputs, attrs, out, depth):
@@ -391,7 +402,7 @@ class Lowering:
                 at = ['0' if size != dims[offset + k] else indexes[offset + k]
                       for k, size in enumerate(operand)]
                 elements.append(f'{operand_name}[{", ".join(at)}]' if at else operand_name)
-            return f'to_{name}({form.format(*elements, **attrs)})'
+            return _cast(node, form.format(*elements, **attrs), (dtype, TensorShape([])))
 
         if self.fusible(node):
             self.fused[node.outputs[0]] = element
@@ -491,10 +502,10 @@ class Lowering:
         counter = loop_vars[k]
         self.line(depth, f'{start} = {counter}')
         self.line(depth, f'for {j} in range({start}, {limit}, {step}):')
-        self.line(depth + 1, f'{counter} = to_{dtype}({j})')
+        self.line(depth + 1, f'{counter} = np.{dtype}({j})')
         results = self.emit(node.branches[1], loop_vars, depth + 1, skip={increment})
         self.assign_changed(loop_vars, results, depth + 1, skip=k)
-        self.line(depth, f'{counter} = to_{dtype}(counted_end({start}, {limit}, {step}))')
+        self.line(depth, f'{counter} = np.{dtype}(counted_end({start}, {limit}, {step}))')
 
     def assign_changed(self, loop_vars, results, depth, skip):
         changed = [(var, new) for i, (var, new) in enumerate(zip(loop_vars, results))
@@ -572,6 +583,25 @@ def native_form(opdef):
     return opdef.native or opdef.infix
 
 
+# Helpers that native forms call with arrays or scalars: numba compiles such a helper (an
+# overload) anew in every process, so scalar code calls its scalar twin instead, compiled once
+# per machine (njit(cache=True) in helpers.py).
+_SCALAR_TWINS = re.compile(r'\b(floordiv|floormod|select|zeros_like|ones_like)\(')
+
+
+_NUMBER = re.compile(r'(?<![\w{])\d')  # a number in a form (an int64 or float64 operand)
+
+
+def _node_form(node, scalar):
+    """The template writing `node` on scalars (`scalar`) or arrays. An op whose run-time
+    checks a pass has proved (a division by a non-zero constant) is its infix form."""
+    opdef = node.opdef
+    if opdef.nonzero and not node.checks and opdef.infix:
+        return opdef.infix
+    form = native_form(opdef)
+    return _SCALAR_TWINS.sub(r'\1_scalar(', form) if scalar else form
+
+
 def _targets(names):
     return ', '.join(names) + (',' if len(names) == 1 else '')
 
@@ -620,15 +650,30 @@ def _reshape(lowering, node, inputs, depth):
         expr = inputs[0] if shape.rank == 0 else f'np.full({tuple(shape.as_list())!r}, {inputs[0]})'
     elif shape.rank == 0:
         expr = f'np.ascontiguousarray({inputs[0]}).reshape(-1)[0]'
-    return lowering.assign(node, expr, depth)
+    return lowering.assign(node, expr, depth, same=True)
 
 
 def _transpose(lowering, node, inputs, depth):
+    """A transposed copy, as a loop nest (numba's transpose with axes compiles for seconds)."""
     perm = _constant_value(lowering, node.inputs[1])
-    if perm is None:
-        raise Unsupported(node, 'its permutation is not known when tracing')
-    expr = f'np.ascontiguousarray({inputs[0]}.transpose({tuple(int(p) for p in perm)!r}))'
-    return lowering.assign(node, expr, depth)
+    rank = node.inputs[0].shape.rank
+    if perm is None or rank is None:
+        raise Unsupported(node, 'its permutation or input rank is not known when tracing')
+    perm = [int(p) % rank for p in np.ravel(perm)] if rank else []
+    x, dtype = inputs[0], _np_name(node.outputs[0].dtype)
+    if dtype is None:
+        raise Unsupported(node, f'its dtype {node.outputs[0].dtype.name} is not one native '
+                                f'code holds')
+    out = lowering.fresh('v')
+    lowering.line(depth, f'{out} = np.empty(({"".join(f"{x}.shape[{p}], " for p in perm)}), '
+                         f'np.{dtype})')
+    indexes = [lowering.fresh('e') for _ in perm]
+    for k, (index, p) in enumerate(zip(indexes, perm)):
+        lowering.line(depth + k, f'for {index} in range({x}.shape[{p}]):')
+    source = [indexes[perm.index(axis)] for axis in range(rank)]
+    lowering.line(depth + rank, f'{out}[{", ".join(indexes)}{"," if rank == 1 else ""}] = '
+                                f'{x}[{", ".join(source)}{"," if rank == 1 else ""}]')
+    return [out]
 
 
 def _concat(lowering, node, inputs, depth):
@@ -637,7 +682,7 @@ def _concat(lowering, node, inputs, depth):
     if axis is None or rank is None:
         raise Unsupported(node, 'its axis or rank is not known when tracing')
     expr = f'np.concatenate(({", ".join(inputs[:-1])},), axis={int(axis) % rank})'
-    return lowering.assign(node, expr, depth)
+    return lowering.assign(node, expr, depth, same=True)
 
 
 def _shape_of(lowering, node, inputs, depth):
@@ -668,7 +713,7 @@ def _fill(lowering, node, inputs, depth):
     if rank is None:
         raise Unsupported(node, 'its output rank is not known when tracing')
     dims = ', '.join(f'int({inputs[0]}[{i}])' for i in range(rank))
-    return lowering.assign(node, f"np.full(({dims},), {inputs[1]})", depth)
+    return lowering.assign(node, f"np.full(({dims},), {inputs[1]})", depth, same=True)
 
 
 def _pack(lowering, node, inputs, depth):
@@ -681,7 +726,7 @@ def _pack(lowering, node, inputs, depth):
         expr = f'np.stack(({", ".join(inputs)},))'
     else:
         raise Unsupported(node, 'native code stacks arrays along axis 0 only')
-    return lowering.assign(node, expr, depth)
+    return lowering.assign(node, expr, depth, same=True)
 
 
 def _only_indexes(lowering, node):
@@ -720,7 +765,7 @@ def _strided_slice(lowering, node, inputs, depth):
             items.append(f'{"" if masks["begin_mask"] & bit else b}:'
                          f'{"" if masks["end_mask"] & bit else e}:{s}')
     expr = f'{inputs[0]}[{", ".join(items)}{"," if len(items) == 1 else ""}]'
-    return lowering.assign(node, expr, depth)
+    return lowering.assign(node, expr, depth, same=True)
 
 
 def _gather(lowering, node, inputs, depth):
@@ -728,7 +773,7 @@ def _gather(lowering, node, inputs, depth):
     if axis is None or int(axis) != 0 or node.inputs[1].shape.rank != 0:
         raise Unsupported(node, 'native code gathers one scalar index along axis 0')
     expr = f'{inputs[0]}[check_bounds({inputs[1]}, {inputs[0]}.shape[0])]'
-    return lowering.assign(node, expr, depth)
+    return lowering.assign(node, expr, depth, same=True)
 
 
 def _var_handle(lowering, node, inputs, depth):
@@ -798,7 +843,7 @@ def _list_get(lowering, node, inputs, depth):
     if dims:
         expr += '.copy()'
     spec = (node.outputs[0].dtype, TensorShape(dims))
-    lowering.line(depth, f'{out} = {_cast(node, expr, spec)}')
+    lowering.line(depth, f'{out} = {_cast(node, expr, spec, same=True)}')
     return [out]
 
 
@@ -816,7 +861,7 @@ def _list_stack(lowering, node, inputs, depth):
 
 def _list_length(lowering, node, inputs, depth):
     out = lowering.fresh('v')
-    lowering.line(depth, f'{out} = to_int32(len({inputs[0]}[1]))')
+    lowering.line(depth, f'{out} = np.int32(len({inputs[0]}[1]))')
     return [out]
 
 
@@ -858,7 +903,8 @@ def _list_gather(lowering, node, inputs, depth):
     lowering.lists.layout(node, node.inputs[0])
     if node.inputs[1].shape.rank != 1:
         raise Unsupported(node, 'native code gathers a vector of indices')
-    return lowering.assign(node, f'list_gather({handle}[0], {handle}[1], {indices})', depth)
+    return lowering.assign(node, f'list_gather({handle}[0], {handle}[1], {indices})', depth,
+                           same=True)
 
 
 def _list_scatter(lowering, node, inputs, depth):
@@ -881,7 +927,7 @@ def _list_concat(lowering, node, inputs, depth):
     lowering.line(depth, f'list_check_written({handle}[1])')
     rows = f'{handle}[0].shape[0] * {dims[0]}'
     tensor = lowering.assign(node, f'{handle}[0].copy().reshape(({rows}, '
-                                   f'{"".join(f"{d}, " for d in dims[1:])}))', depth)
+                                   f'{"".join(f"{d}, " for d in dims[1:])}))', depth, same=True)
     lengths = lowering.assign(node, f'np.full({handle}[1].shape[0], {dims[0]}, np.int64)', depth,
                               _spec(node.outputs[1]))
     return tensor + lengths
@@ -893,7 +939,7 @@ def _scalar_index(lowering, node, inputs, depth):
     x, index = inputs
     if not node.inputs[0].shape.rank:
         raise Unsupported(node, 'its input rank is not known when tracing')
-    return lowering.assign(node, f'{x}[check_index({index}, {x}.shape[0])]', depth)
+    return lowering.assign(node, f'{x}[check_index({index}, {x}.shape[0])]', depth, same=True)
 
 
 def _batch_matmul(lowering, node, inputs, depth):
@@ -921,7 +967,7 @@ def _batch_matmul(lowering, node, inputs, depth):
                          f'{bool(attrs["adj_x"])}, {bool(attrs["adj_y"])})')
     dims = ''.join(f'{d}, ' for d in batch)
     return lowering.assign(node, f'{product}.reshape(({dims}{product}.shape[1], '
-                                 f'{product}.shape[2]))', depth)
+                                 f'{product}.shape[2]))', depth, same=True)
 
 
 SPECIAL = {
@@ -982,9 +1028,6 @@ def lower(program):
             continue
         if _np_name(dtype) is None:
             raise Unsupported(node, f'it is an input of dtype {dtype.name}')
-        if shape.rank == 0:  # a 0-d array argument becomes a scalar
-            lowering.line(1, f'{name}s = to_{_np_name(dtype)}({name})')
-            name = f'{name}s'
         args.append(name)
     results = lowering.emit(program, args, 1)
     for ref, result in zip(program.outputs, results):
@@ -1003,14 +1046,20 @@ def lower(program):
             argument = f's{len(storages)}'
             storages.append(source)
             inputs.append(argument)
-        prologue.append(f'    {name} = {_cast(None, argument, (storage.dtype, storage.shape))}')
+        prologue.append(f'    {name} = '
+                        f'{_cast(None, argument, (storage.dtype, storage.shape), same=True)}')
     written = [(name, storage, source) for name, (storage, source) in lowering.variables.items()
                if name in lowering.assigned]
     returned = results + [name for name, _, _ in written]
     header = f'def native({", ".join(inputs + lowering.constant_names)}):'
     source = '\n'.join([header] + prologue + lowering.lines +
                        [f'    return ({"".join(r + ", " for r in returned)})']) + '\n'
+    # numba gets rank-0 arguments as numpy scalars (typed without compiling any cast)
+    ranks = [node.outputs[0].shape.rank if node.outputs[0].dtype is not dtypes.resource else
+             lowering.variables[args[k]][0].shape.rank for k, node in enumerate(program.params)]
+    ranks += [storage.shape.rank for storage in storages]
     return NativeSource(source, lowering.constants,
+                        [k for k, rank in enumerate(ranks) if rank == 0],
                         [_spec(ref) for ref in program.outputs],
                         [source for _, source in lowering.variables.values()
                          if isinstance(source, int)],
