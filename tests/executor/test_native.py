@@ -1,9 +1,10 @@
 """`jit_compile=True`: graphs compiled to native code with numba give the default executor's
 results, report what they cannot compile, and compile once.
 
-numba compiles slowly (seconds for array-heavy graphs on a cold cache), so each program here
-covers many ops and is compiled once; `pytest --jit tests/runtime tests/autograph` runs the
-other graph tests natively (see tests/conftest.py and docs/jit.md).
+numba compiles slowly (a few hundred ms a graph on a cold cache), so each program here covers
+many ops and is compiled once, into a temp dir (the `jit_cache` fixture); `pytest --jit
+tests/runtime tests/autograph` runs the other graph tests natively (see tests/conftest.py and
+docs/jit.md).
 """
 import os
 import sys
@@ -21,6 +22,17 @@ pytest.importorskip('numba')
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'tools'))
 import bench_jit  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def jit_cache(tmp_path_factory, monkeypatch):
+    """Compiled code goes to this session's temp dir, never the user's ~/.cache (so every run
+    compiles from a cold cache, as CI on a fresh machine does)."""
+    monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path_factory.getbasetemp() / 'jit'))
+
+
+def test_the_tests_cache_compiled_code_in_a_temp_dir(tmp_path_factory):
+    assert cache.directory() == str(tmp_path_factory.getbasetemp() / 'jit')
 
 
 def assert_same(got, expected):
