@@ -21,7 +21,7 @@ from runtime.ops import list_ops
 pytest.importorskip('numba')
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'tools'))
-import bench_jit  # noqa: E402
+import bench  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -50,12 +50,13 @@ def both(fn):
     return ag.function(fn), ag.function(fn, jit_compile=True)
 
 
-@pytest.mark.parametrize('workload', bench_jit.workloads()[1:], ids=lambda w: w[0])
+@pytest.mark.parametrize('workload', bench.WORKLOADS, ids=lambda w: w.name)
 def test_the_bench_workloads_give_the_default_executors_results(workload):
-    name, fn, numpy_fn, args, numpy_args, _ = workload
-    default, jit = both(fn)
+    default, jit = both(workload.function)
+    args = workload.arguments()
     assert_same(jit(*args), default(*args))
-    np.testing.assert_allclose(jit(*args).numpy(), numpy_fn(*numpy_args), rtol=1e-6)
+    np.testing.assert_allclose(jit(*args).numpy(), workload.numpy(*workload.numpy_arguments()),
+                               rtol=1e-6)
 
 
 def power(x, y):
@@ -261,7 +262,7 @@ def test_new_values_neither_retrace_nor_recompile(monkeypatch):
 
 def test_compiled_code_is_cached_on_disk(tmp_path, monkeypatch):
     monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path))
-    jit = ag.function(bench_jit.range_sum, jit_compile=True)
+    jit = ag.function(bench.range_sum, jit_compile=True)
     assert jit(rt.constant(10)).numpy() == 45
     (module,) = tmp_path.glob('rt_native_*.py')
     assert 'def native(' in module.read_text()
@@ -270,24 +271,24 @@ def test_compiled_code_is_cached_on_disk(tmp_path, monkeypatch):
 
 def test_without_numba_the_first_call_says_which_extra_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, 'numba', None)  # `import numba` raises ImportError
-    jit = ag.function(bench_jit.range_sum, jit_compile=True)
+    jit = ag.function(bench.range_sum, jit_compile=True)
     with pytest.raises(ImportError, match=r"pip install 'autograph-rt\[jit\]'"):
         jit(rt.constant(10))
 
 
 @pytest.mark.parametrize('jit_compile', [None, False])
 def test_jit_compile_none_or_false_uses_the_default_executor(jit_compile):
-    f = ag.function(bench_jit.range_sum, jit_compile=jit_compile)
+    f = ag.function(bench.range_sum, jit_compile=jit_compile)
     assert f(rt.constant(10)).numpy() == 45
     run = f.get_concrete_function(rt.constant(10))._run
     assert not isinstance(run, native.NativePlan) and 'def run(' in run.source
 
 
 def test_elementwise_ops_fuse_into_their_user_with_no_array_in_between():
-    jit = ag.function(bench_jit.tensor_array_rows, jit_compile=True)
-    n = rt.constant(200)
-    jit(n)
-    source = jit.get_concrete_function(n)._run.source
+    jit = ag.function(bench.tensor_array_rows, jit_compile=True)
+    (x,) = bench.WORKLOADS[4].arguments()
+    jit(x)
+    source = jit.get_concrete_function(x)._run.source
     assert 'np.empty(' not in source and 'list_set(' not in source  # rows written in place
 
 
