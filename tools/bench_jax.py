@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""JAX `jit` versions of the workloads of tools/bench_jit.py, timed against the same hand
-numpy, for the comparison column of tools/bench.py. Needs only numpy and jax:
+"""JAX `jit` versions of the workloads of tools/bench.py (WORKLOADS), timed against the same
+hand numpy, for the comparison column of its jit_compile=True table. Needs numpy, jax and this
+checkout on the path (the hand numpy versions live in tools/bench.py):
 
-    python3 tools/bench_jax.py      # with a Python that has JAX
+    PYTHONPATH=.:tools python3 tools/bench_jax.py      # with a Python that has JAX
 
 Prints one line a workload: JAX µs, hand numpy µs, ratio, first call ms.
 """
 import time
 
-import numpy as np
+from bench_jit import median_time
 
 
 def jax_workloads():
@@ -73,16 +74,6 @@ def jax_workloads():
     return out
 
 
-def _median(fn, number, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - start) / number)
-    return float(np.median(times))
-
-
 def measure_jax(quick=False):
     """{workload: (JAX µs, numpy µs, ratio, first call ms)}, or {} without JAX."""
     try:
@@ -95,8 +86,8 @@ def measure_jax(quick=False):
         start = time.perf_counter()
         fn(*args).block_until_ready()
         first = time.perf_counter() - start
-        ours = _median(lambda: fn(*args).block_until_ready(), 20 if quick else 200, repeat)
-        hand = _median(lambda: numpy_fn(*numpy_args), 2 if quick else 10, repeat)
+        ours = median_time(lambda: fn(*args).block_until_ready(), 20 if quick else 200, repeat)
+        hand = median_time(lambda: numpy_fn(*numpy_args), 2 if quick else 10, repeat)
         results[name] = (ours * 1e6, hand * 1e6, ours / hand, first * 1e3)
     return results
 

@@ -12,7 +12,8 @@ import numpy as np
 import autograph as ag
 
 
-def _median_time(fn, number, repeat):
+def median_time(fn, number, repeat):
+    """Seconds per call of `fn`: the median of `repeat` runs of `number` calls."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -41,14 +42,14 @@ def measure_jit(workloads, quick=False):
             raise AssertionError(f'{workload.name}: jit gives {got!r}, the default executor '
                                  f'{expected!r}')
         numpy_call = lambda: workload.numpy(*numpy_args)  # noqa: E731
-        once = _median_time(numpy_call, 1, 3)
+        once = median_time(numpy_call, 1, 3)
         number = 2 if quick else max(1, int(0.01 / max(once, 1e-7)))
         jit_number = number if quick else max(1, int(0.01 / max(once / 20, 1e-7)))
         rounds = []  # the three timed back to back, so load on the machine hits them alike
         for _ in range(repeat):
-            rounds.append((_median_time(numpy_call, number, 1),
-                           _median_time(lambda: default(*args), number, 1),
-                           _median_time(lambda: jit(*args), jit_number, 1)))
+            rounds.append((median_time(numpy_call, number, 1),
+                           median_time(lambda: default(*args), number, 1),
+                           median_time(lambda: jit(*args), jit_number, 1)))
         hand, default_time, jit_time = (float(np.median(column)) for column in zip(*rounds))
         rows.append({
             'workload': workload.name,

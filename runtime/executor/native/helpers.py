@@ -348,58 +348,54 @@ def list_check_written(written):
 
 # ---- reductions as loops: numba's np.sum(axis=...) and np.max take seconds to compile -----------
 
-def _accumulator(numba_type):
-    """The accumulator's start for sums of `numba_type` elements: float64 or int64."""
-    dtype = numba_type.dtype
-    return 0.0 if isinstance(dtype, types.Float) else 0
+@_export
+@numba.njit(cache=True)
+def sum_float(x):
+    """The sum of all elements of a float array, accumulated in float64."""
+    total = 0.0
+    for value in x.flat:
+        total += value
+    return total
 
 
 @_export
-def sum_all(x):
-    """The sum of all elements, accumulated in float64 or int64."""
-    x = np.asarray(x)
-    return np.sum(x, dtype=np.float64 if x.dtype.kind == 'f' else np.int64)
-
-
-@overload(sum_all)
-def _sum_all(x):
-    start = _accumulator(x)
-
-    def implement(x):
-        total = start
-        for value in np.ascontiguousarray(x).ravel():
-            total += value
-        return total
-    return implement
+@numba.njit(cache=True)
+def sum_int(x):
+    """The sum of all elements of an integer array, accumulated in int64."""
+    total = 0
+    for value in x.flat:
+        total += value
+    return total
 
 
 @_export
-def prod_all(x):
-    """The product of all elements, accumulated in float64 or int64."""
-    x = np.asarray(x)
-    return np.prod(x, dtype=np.float64 if x.dtype.kind == 'f' else np.int64)
-
-
-@overload(prod_all)
-def _prod_all(x):
-    start = 1.0 if isinstance(x.dtype, types.Float) else 1
-
-    def implement(x):
-        total = start
-        for value in np.ascontiguousarray(x).ravel():
-            total *= value
-        return total
-    return implement
+@numba.njit(cache=True)
+def prod_float(x):
+    total = 1.0
+    for value in x.flat:
+        total *= value
+    return total
 
 
 @_export
-def mean_all(x):
-    return sum_all(x) / np.size(x)
+@numba.njit(cache=True)
+def prod_int(x):
+    total = 1
+    for value in x.flat:
+        total *= value
+    return total
 
 
-@overload(mean_all)
-def _mean_all(x):
-    return lambda x: sum_all(x) / x.size
+@_export
+@numba.njit(cache=True)
+def mean_float(x):
+    return sum_float(x) / x.size
+
+
+@_export
+@numba.njit(cache=True)
+def mean_int(x):
+    return sum_int(x) / x.size
 
 
 @_export
@@ -451,26 +447,27 @@ def all_all(x):
 
 
 @_export
-def sum_axis(x, axis):
-    """The sums of a matrix over `axis`, accumulated in float64 or int64."""
-    return np.sum(x, axis=axis, dtype=np.float64 if x.dtype.kind == 'f' else np.int64)
+@numba.njit(cache=True)
+def sum_axis_float(x, axis):
+    """Sums of a matrix over `axis` (0 or 1), accumulated in float64."""
+    rows, columns = x.shape
+    out = np.zeros(columns if axis == 0 else rows, np.float64)
+    for i in range(rows):
+        for j in range(columns):
+            out[j if axis == 0 else i] += x[i, j]
+    return out
 
 
-@overload(sum_axis)
-def _sum_axis(x, axis):
-    """Sum of a 2-D array over axis 0 or 1 (float64 or int64)."""
-    if x.ndim != 2:
-        return None
-    accumulator = np.float64 if isinstance(x.dtype, types.Float) else np.int64
-
-    def implement(x, axis):
-        rows, columns = x.shape
-        out = np.zeros(columns if axis == 0 else rows, accumulator)
-        for i in range(rows):
-            for j in range(columns):
-                out[j if axis == 0 else i] += x[i, j]
-        return out
-    return implement
+@_export
+@numba.njit(cache=True)
+def sum_axis_int(x, axis):
+    """Sums of a matrix over `axis` (0 or 1), accumulated in int64."""
+    rows, columns = x.shape
+    out = np.zeros(columns if axis == 0 else rows, np.int64)
+    for i in range(rows):
+        for j in range(columns):
+            out[j if axis == 0 else i] += x[i, j]
+    return out
 
 
 def namespace():

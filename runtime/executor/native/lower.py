@@ -613,33 +613,33 @@ def _constant_value(lowering, ref):
     return node.attrs['value'] if node.opdef is registry.CONST else None
 
 
-def _reduction(function):
-    """`function` is a helper reducing all elements (see helpers.py)."""
+def _reduction(function, typed=False):
+    """`function` is a helper reducing all elements (see helpers.py); `typed`: one for float
+    and one for integer arrays (`sum_float`, `sum_int`), by the accumulator they keep."""
     def lower(lowering, node, inputs, depth):
-        x_spec = _spec(node.inputs[0])
+        x = node.inputs[0]
         axes = _constant_value(lowering, node.inputs[1])
-        rank = x_spec[1].rank
+        rank = x.shape.rank
         if axes is None or rank is None:
             raise Unsupported(node, 'its axes or its input rank are not known when tracing')
         axes = {int(a) % rank for a in np.ravel(axes)} if rank else set()
+        kind = 'float' if x.dtype.is_floating else 'int'
         if rank == 0 or not axes:
             expr = inputs[0]
         elif axes == set(range(rank)):
-            expr = f'{function}({inputs[0]})'
+            expr = f'{function}_{kind}({inputs[0]})' if typed else f'{function}({inputs[0]})'
             if node.attrs.get('keep_dims'):
                 expr = f'np.full({(1,) * rank!r}, {expr})'
-        elif rank == 2 and function in ('sum_all', 'mean_all') and \
-                not node.attrs.get('keep_dims'):
+        elif rank == 2 and function in ('sum', 'mean') and not node.attrs.get('keep_dims'):
             axis = axes.pop()
-            expr = f'sum_axis({inputs[0]}, {axis})'
-            if function == 'mean_all':  # integer means truncate toward zero, as the cast does
+            expr = f'sum_axis_{kind}({inputs[0]}, {axis})'
+            if function == 'mean':  # integer means truncate toward zero, as the cast does
                 expr = f'{expr} / {inputs[0]}.shape[{axis}]'
         else:
             raise Unsupported(node, 'native code reduces over all axes, or sums and averages '
                                     'a matrix over one')
         return lowering.assign(node, expr, depth)
     return lower
-
 
 def _reshape(lowering, node, inputs, depth):
     shape = node.outputs[0].shape
@@ -971,11 +971,12 @@ def _batch_matmul(lowering, node, inputs, depth):
 
 
 SPECIAL = {
+    **{opdef: _reduction(function, typed=True) for opdef, function in (
+        (reduce.OPS['reduce_sum'], 'sum'), (reduce.OPS['reduce_mean'], 'mean'),
+        (reduce.OPS['reduce_prod'], 'prod'))},
     **{opdef: _reduction(function) for opdef, function in (
-        (reduce.OPS['reduce_sum'], 'sum_all'), (reduce.OPS['reduce_mean'], 'mean_all'),
         (reduce.OPS['reduce_max'], 'max_all'), (reduce.OPS['reduce_min'], 'min_all'),
-        (reduce.OPS['reduce_prod'], 'prod_all'), (reduce.OPS['reduce_any'], 'any_all'),
-        (reduce.OPS['reduce_all'], 'all_all'))},
+        (reduce.OPS['reduce_any'], 'any_all'), (reduce.OPS['reduce_all'], 'all_all'))},
     array.RESHAPE: _reshape,
     array.EXPAND_DIMS: _reshape,
     array.SQUEEZE: _reshape,
