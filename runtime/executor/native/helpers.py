@@ -350,9 +350,9 @@ def list_check_written(written):
 
 @_export
 @numba.njit(cache=True)
-def sum_float(x):
-    """The sum of all elements of a float array, accumulated in float64."""
-    total = 0.0
+def sum_all(x, start):
+    """The sum of all elements, accumulated from `start` (0.0: in float64, 0: in int64)."""
+    total = start
     for value in x.flat:
         total += value
     return total
@@ -360,42 +360,12 @@ def sum_float(x):
 
 @_export
 @numba.njit(cache=True)
-def sum_int(x):
-    """The sum of all elements of an integer array, accumulated in int64."""
-    total = 0
-    for value in x.flat:
-        total += value
-    return total
-
-
-@_export
-@numba.njit(cache=True)
-def prod_float(x):
-    total = 1.0
+def prod_all(x, start):
+    """The product of all elements, accumulated from `start` (1.0 or 1)."""
+    total = start
     for value in x.flat:
         total *= value
     return total
-
-
-@_export
-@numba.njit(cache=True)
-def prod_int(x):
-    total = 1
-    for value in x.flat:
-        total *= value
-    return total
-
-
-@_export
-@numba.njit(cache=True)
-def mean_float(x):
-    return sum_float(x) / x.size
-
-
-@_export
-@numba.njit(cache=True)
-def mean_int(x):
-    return sum_int(x) / x.size
 
 
 @_export
@@ -448,22 +418,10 @@ def all_all(x):
 
 @_export
 @numba.njit(cache=True)
-def sum_axis_float(x, axis):
-    """Sums of a matrix over `axis` (0 or 1), accumulated in float64."""
+def sum_axis(x, axis, start):
+    """Sums of a matrix over `axis` (0 or 1), accumulated from `start` (0.0 or 0)."""
     rows, columns = x.shape
-    out = np.zeros(columns if axis == 0 else rows, np.float64)
-    for i in range(rows):
-        for j in range(columns):
-            out[j if axis == 0 else i] += x[i, j]
-    return out
-
-
-@_export
-@numba.njit(cache=True)
-def sum_axis_int(x, axis):
-    """Sums of a matrix over `axis` (0 or 1), accumulated in int64."""
-    rows, columns = x.shape
-    out = np.zeros(columns if axis == 0 else rows, np.int64)
+    out = np.full(columns if axis == 0 else rows, start)
     for i in range(rows):
         for j in range(columns):
             out[j if axis == 0 else i] += x[i, j]

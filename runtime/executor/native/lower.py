@@ -613,9 +613,9 @@ def _constant_value(lowering, ref):
     return node.attrs['value'] if node.opdef is registry.CONST else None
 
 
-def _reduction(function, typed=False):
-    """`function` is a helper reducing all elements (see helpers.py); `typed`: one for float
-    and one for integer arrays (`sum_float`, `sum_int`), by the accumulator they keep."""
+def _reduction(function, start=None):
+    """`function` is a helper reducing all elements (see helpers.py); `start`: the sum or
+    product helpers take the accumulator's start, a float64 or int64 by the input's dtype."""
     def lower(lowering, node, inputs, depth):
         x = node.inputs[0]
         axes = _constant_value(lowering, node.inputs[1])
@@ -623,17 +623,19 @@ def _reduction(function, typed=False):
         if axes is None or rank is None:
             raise Unsupported(node, 'its axes or its input rank are not known when tracing')
         axes = {int(a) % rank for a in np.ravel(axes)} if rank else set()
-        kind = 'float' if x.dtype.is_floating else 'int'
+        first = '' if start is None else f', {float(start) if x.dtype.is_floating else start}'
         if rank == 0 or not axes:
             expr = inputs[0]
         elif axes == set(range(rank)):
-            expr = f'{function}_{kind}({inputs[0]})' if typed else f'{function}({inputs[0]})'
+            expr = f'{function}({inputs[0]}{first})'
+            if node.opdef is reduce.OPS['reduce_mean']:
+                expr = f'{expr} / {inputs[0]}.size'
             if node.attrs.get('keep_dims'):
                 expr = f'np.full({(1,) * rank!r}, {expr})'
-        elif rank == 2 and function in ('sum', 'mean') and not node.attrs.get('keep_dims'):
+        elif rank == 2 and function == 'sum_all' and not node.attrs.get('keep_dims'):
             axis = axes.pop()
-            expr = f'sum_axis_{kind}({inputs[0]}, {axis})'
-            if function == 'mean':  # integer means truncate toward zero, as the cast does
+            expr = f'sum_axis({inputs[0]}, {axis}{first})'
+            if node.opdef is reduce.OPS['reduce_mean']:  # integer means truncate, as the cast
                 expr = f'{expr} / {inputs[0]}.shape[{axis}]'
         else:
             raise Unsupported(node, 'native code reduces over all axes, or sums and averages '
@@ -971,12 +973,11 @@ def _batch_matmul(lowering, node, inputs, depth):
 
 
 SPECIAL = {
-    **{opdef: _reduction(function, typed=True) for opdef, function in (
-        (reduce.OPS['reduce_sum'], 'sum'), (reduce.OPS['reduce_mean'], 'mean'),
-        (reduce.OPS['reduce_prod'], 'prod'))},
-    **{opdef: _reduction(function) for opdef, function in (
-        (reduce.OPS['reduce_max'], 'max_all'), (reduce.OPS['reduce_min'], 'min_all'),
-        (reduce.OPS['reduce_any'], 'any_all'), (reduce.OPS['reduce_all'], 'all_all'))},
+    **{opdef: _reduction(function, start) for opdef, function, start in (
+        (reduce.OPS['reduce_sum'], 'sum_all', 0), (reduce.OPS['reduce_mean'], 'sum_all', 0),
+        (reduce.OPS['reduce_prod'], 'prod_all', 1), (reduce.OPS['reduce_max'], 'max_all', None),
+        (reduce.OPS['reduce_min'], 'min_all', None), (reduce.OPS['reduce_any'], 'any_all', None),
+        (reduce.OPS['reduce_all'], 'all_all', None))},
     array.RESHAPE: _reshape,
     array.EXPAND_DIMS: _reshape,
     array.SQUEEZE: _reshape,
