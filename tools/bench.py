@@ -511,15 +511,15 @@ def print_jit(rows):
     print()
     print('jit_compile=True (numba), medians; ratios to hand numpy; JAX ratio measured here, or '
           'the issue\'s (*)')
-    print(f'{"workload":<40} {"numpy µs":>9} {"default":>8} {"jit µs":>8} {"jit":>7} '
+    print(f'{"workload":<46} {"numpy µs":>9} {"default":>8} {"jit µs":>8} {"jit":>7} '
           f'{"JAX":>7} {"1st call ms":>11}')
     startup, rows = rows[0], rows[1:]
     for r in rows:
         jax = f'{r["jax_ratio"]:.3f}' + ('' if r['jax_measured'] else '*')
-        print(f'{r["workload"]:<40} {r["numpy_us"]:>9.1f} {r["default_ratio"]:>8.2f} '
+        print(f'{r["workload"]:<46} {r["numpy_us"]:>9.1f} {r["default_ratio"]:>8.2f} '
               f'{r["jit_us"]:>8.2f} {r["jit_ratio"]:>7.3f} {jax:>7} '
               f'{r["jit_first_call_ms"]:>11.0f}')
-    print(f'{startup["workload"]:<87} {startup["jit_first_call_ms"]:>11.0f}')
+    print(f'{startup["workload"]:<93} {startup["jit_first_call_ms"]:>11.0f}')
 
 
 if __name__ == '__main__':
