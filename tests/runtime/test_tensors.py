@@ -110,3 +110,10 @@ def test_comparing_a_tensor_with_none_is_a_python_bool():
     t = rt.constant([1, 2])
     assert (t == None) is False  # noqa: E711 - the comparison under test
     assert (t != None) is True  # noqa: E711
+
+
+def test_string_tensors_from_numpy_arrays_keep_their_bytes():
+    scalar = rt.constant(np.array(b'hi', dtype=object))
+    assert scalar.dtype == rt.string and scalar.shape == () and scalar.numpy() == b'hi'
+    assert rt.constant(np.array('h\u00e9')).numpy() == 'h\u00e9'.encode('utf-8')
+    assert rt.constant(np.array([b'a', 'bc'], dtype=object)).numpy().tolist() == [b'a', b'bc']
