@@ -158,7 +158,9 @@ class SymbolicTensor(Tensor):
     def __repr__(self):
         return f"<rt.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
 
-    __str__ = __repr__
+    def __str__(self):
+        # What print() shows while tracing, as in TensorFlow: Tensor("x:0", shape=(), dtype=int32)
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self.dtype.name})'
 
 
 def is_symbolic(x):

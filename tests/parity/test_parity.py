@@ -79,8 +79,6 @@ KNOWN_DIFFERENCES = {
                                      'an element read eagerly, ours keeps it',
     'control_flow_ops': 'while_loop accepts a body that returns a bare tensor for a one-element '
                         'list of loop variables (TensorFlow: TypeError)',
-    'function_input_signature': 'print() of a symbolic tensor',
-    'function_tracing_python_args': 'print() of a symbolic tensor',
     'printing_symbolic': 'print() of a symbolic tensor; infix operators name ops AddV2, not add',
     'graph_op_names': 'infix operators name their ops by type (Mul), TensorFlow by function (mul)',
     'grad_flow_control': 'tape.gradient of a Variable target gives None, not ones',

@@ -73,6 +73,12 @@ def test_symbolic_tensor_name_op_graph_and_partial_shape(graph):
     assert y.shape.as_list() == [None, 3]
 
 
+def test_symbolic_tensors_print_like_tensorflow(graph):
+    x = rt.placeholder(rt.float32, shape=[None, 3], name='x')
+    assert str(x) == 'Tensor("x:0", shape=(None, 3), dtype=float32)'
+    assert repr(x) == "<rt.Tensor 'x:0' shape=(None, 3) dtype=float32>"
+
+
 @pytest.mark.parametrize('use', [bool, lambda t: 1 if t else 0])
 def test_symbolic_tensors_have_no_value_while_building(graph, use):
     y = rt.greater(rt.placeholder(rt.int32, []), 0)
