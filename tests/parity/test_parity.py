@@ -81,7 +81,6 @@ KNOWN_DIFFERENCES = {
                         'list of loop variables (TensorFlow: TypeError)',
     'printing_symbolic': 'print() of a symbolic tensor; infix operators name ops AddV2, not add',
     'graph_op_names': 'infix operators name their ops by type (Mul), TensorFlow by function (mul)',
-    'grad_flow_control': 'tape.gradient of a Variable target gives None, not ones',
     'module_basics': 'eager Variable names are made unique (b_2), TensorFlow keeps them (b)',
     'printing': 'str of string tensors, repr of tensors and Variables, rt.print of strings, '
                 'dicts and floats',

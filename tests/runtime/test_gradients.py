@@ -66,6 +66,24 @@ def test_unconnected_sources_give_none_or_zeros():
         tape.gradient(y, x, unconnected_gradients='zeros')
 
 
+def test_a_target_that_is_also_a_source_gets_its_own_seed():
+    # The guide's `result = v0` branch: the target *is* the Variable (as in TensorFlow, watched
+    # or not, and added to what flows through the tape).
+    v0, v1 = rt.Variable(2.0), rt.Variable(2.0)
+    x = rt.constant(1.0)
+    with rt.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        result = v0 if x > 0.0 else v1 ** 2
+        y = v1 * 3.0
+    dv0, dv1 = tape.gradient(result, [v0, v1])
+    assert dv0.numpy() == 1.0 and dv1 is None
+    assert tape.gradient(result, x) is None
+    assert tape.gradient([y, v1], v1).numpy() == 4.0
+    assert tape.gradient(rt.constant(5.0), [v0]) == [None]
+    unwatched = rt.constant([1.0, 2.0])
+    assert tape.gradient(unwatched, unwatched).numpy().tolist() == [1.0, 1.0]
+
+
 def test_integer_targets_and_sources_give_none():
     i = rt.constant(3)
     x = rt.constant(2.0)
