@@ -100,10 +100,10 @@ OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',),
        for name, (op, kernel, infix, neutral, gradient) in _BINARY.items()}
 
 
-def _binary_function(public_name):
+def _binary_function(public_name, default_name=None):
     opdef = OPS[public_name]
 
-    def binary(x, y, name=None):
+    def binary(x, y, name=default_name):
         return apply(opdef, (x, y), None, name)
     return op_function(binary, public_name,
                        f'Elementwise {public_name} with broadcasting (op `{opdef.name}`).')
@@ -132,6 +132,24 @@ def divide(x, y, name=None):
         inputs = [cast(v, target) if isinstance(v, Tensor) else v.astype(target.np_dtype)
                   for v in inputs]
     return apply(REAL_DIV, inputs, name=name)
+
+
+# The forms Python's operators call (installed by runtime.ops.operators): the same ops, with
+# the node names TensorFlow's operators give them (`x + y` is an AddV2 node named "add").
+def _truediv_operator(x, y):
+    return divide(x, y, name='truediv')
+
+
+def _matmul_operator(a, b):
+    return matmul(a, b, name='matmul')
+
+
+OPERATORS = {
+    'add': _binary_function('add', 'add'), 'sub': _binary_function('subtract', 'sub'),
+    'mul': _binary_function('multiply', 'mul'), 'truediv': _truediv_operator,
+    'floordiv': _binary_function('floordiv', 'floordiv'), 'mod': _binary_function('mod', 'mod'),
+    'pow': _binary_function('pow', 'pow'), 'matmul': _matmul_operator,
+}
 
 
 def _sigmoid(x):

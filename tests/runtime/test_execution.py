@@ -57,7 +57,7 @@ def test_feeds_may_be_named_and_fetches_nested(graph):
     y = x * 2
     out = graph.run({'double': y, 'both': (x, 'AddV2:0' if False else y)}, {'x:0': 4})
     assert out == {'double': 8, 'both': (4, 8)}
-    assert graph.run('Mul:0', {x: 1}) == 2
+    assert graph.run('mul:0', {x: 1}) == 2
 
 
 def test_a_graph_runs_many_times_with_different_feeds(graph):
