@@ -183,8 +183,10 @@ class Graph:
         """The VarHandleOp of a variable's storage, created once per graph."""
         found = self._captures.get(id(storage))
         if found is None:
+            # Variables may share a name (as in TensorFlow's eager mode); their resources may not.
+            shared_name = self.unique_name(storage.name, mark_as_used=False)
             handle = build(self, VAR_HANDLE, [], {'dtype': storage.dtype, 'shape': storage.shape,
-                                                  'shared_name': storage.name},
+                                                  'shared_name': shared_name},
                            storage.name, payload=storage)
             found = self._captures[id(storage)] = (storage, handle)
         return found[1]
