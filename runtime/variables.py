@@ -8,7 +8,7 @@ from runtime.ops import state
 from runtime.ops.array import slice_spec, strided_slice
 from runtime.ops.dispatch import apply, graph_of
 from runtime.shapes import TensorShape
-from runtime.tensor import SymbolicTensor
+from runtime.tensor import SymbolicTensor, numpy_text
 
 
 
@@ -175,7 +175,7 @@ class Variable:
 
     def __repr__(self):
         return (f"<rt.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
-                f'numpy={self.storage.value!r}>')
+                f'numpy={numpy_text(self.storage.value, is_repr=True)}>')
 
     __hash__ = object.__hash__
 

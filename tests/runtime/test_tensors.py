@@ -19,7 +19,11 @@ def test_eager_tensors_print_like_tensorflow():
     assert str(rt.constant([[1, 2], [3, 4]])) == \
         'rt.Tensor(\n[[1 2]\n [3 4]], shape=(2, 2), dtype=int32)'
     assert repr(rt.constant([1., 0.])) == \
-        '<rt.Tensor: shape=(2,), dtype=float32, numpy=[1. 0.]>'
+        '<rt.Tensor: shape=(2,), dtype=float32, numpy=array([1., 0.], dtype=float32)>'
+    assert repr(rt.constant(1)) == '<rt.Tensor: shape=(), dtype=int32, numpy=1>'
+    assert str(rt.constant('hi')) == "rt.Tensor(b'hi', shape=(), dtype=string)"
+    assert str(rt.constant(['a', 'bc'])) == "rt.Tensor([b'a' b'bc'], shape=(2,), dtype=string)"
+    assert repr(rt.Variable(1.5)) == "<rt.Variable 'Variable:0' shape=() dtype=float32, numpy=1.5>"
 
 
 def test_print_shows_the_tensor(capsys):
