@@ -77,13 +77,8 @@ SPEC_DIFFERENCES = {
 KNOWN_DIFFERENCES = {
     'tensor_array_clear_after_read': 'TensorArray has no clear_after_read: TensorFlow zeroes '
                                      'an element read eagerly, ours keeps it',
-    'control_flow_ops': 'while_loop accepts a body that returns a bare tensor for a one-element '
-                        'list of loop variables (TensorFlow: TypeError)',
-    'printing_symbolic': 'print() of a symbolic tensor; infix operators name ops AddV2, not add',
-    'graph_op_names': 'infix operators name their ops by type (Mul), TensorFlow by function (mul)',
-    'module_basics': 'eager Variable names are made unique (b_2), TensorFlow keeps them (b)',
-    'printing': 'str of string tensors, repr of tensors and Variables, rt.print of strings, '
-                'dicts and floats',
+    'printing': 'rt.print of a dict or list holding tensors shows their repr; TensorFlow '
+                'formats the tensors inside the structure ({\'a\': 1})',
 }
 
 

@@ -4,7 +4,14 @@ i, s = tf.while_loop(lambda i, s: i < 5, lambda i, s: (i + 1, s + i), (tf.consta
 record('while_eager', [i, s])
 record('while_max_iter', tf.while_loop(lambda i: i < 100, lambda i: (i + 1,), (tf.constant(0),),
                                        maximum_iterations=7))
-raises('structure_mismatch', lambda: tf.while_loop(lambda i: i < 3, lambda i: i + 1, [tf.constant(0)]))
+
+@tf.function
+def one_var_list():
+    # A body returning a bare tensor for a one-element list of loop variables (in a graph;
+    # eagerly TensorFlow fails unpacking the tensor, a TypeError by accident).
+    return tf.while_loop(lambda i: i < 3, lambda i: i + 1, [tf.constant(0)])
+
+record('one_var_list', one_var_list())
 
 @tf.function
 def f(x):
