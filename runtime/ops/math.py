@@ -6,7 +6,8 @@ import numpy as np
 from runtime import dtypes
 from runtime.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.array import ONES_LIKE, ZEROS_LIKE, cast
-from runtime.ops.compare import greater, greater_equal, less, less_equal, logical_and, where
+from runtime.ops.compare import (equal, greater, greater_equal, less, less_equal, logical_and,
+                                 where)
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import broadcast, broadcast_shape, same_as_input
 from runtime.ops.reduce import unbroadcast
@@ -169,6 +170,12 @@ RELU_GRAD = register('ReluGrad', _relu_grad_kernel, same_as_input,
                      gradient=lambda op, grad: [apply(RELU_GRAD, [grad, op.inputs[1]]),
                                                 _zeros_like(op.inputs[1])])
 
+def zero_where_no_gradient(grad, value):
+    """`value`, and 0 where `grad` is 0: TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad,
+    so that the gradient through a `where` that masks out sqrt(0), 1/0, ... stays 0, not NaN."""
+    return where(equal(grad, 0), grad, value)
+
+
 # Unary gradients: (op, grad) -> [input gradient]; x is the input, y the output.
 _UNARY_GRADIENTS = {
     'negative': lambda op, g: [negative(g)],
@@ -176,7 +183,7 @@ _UNARY_GRADIENTS = {
     'square': lambda op, g: [g * (2 * op.inputs[0])],
     'sign': lambda op, g: [_zeros_like(g)],
     'relu': lambda op, g: [apply(RELU_GRAD, [g, op.outputs[0]])],
-    'sqrt': lambda op, g: [g * 0.5 / op.outputs[0]],
+    'sqrt': lambda op, g: [zero_where_no_gradient(g, g * 0.5 / op.outputs[0])],
     'exp': lambda op, g: [g * op.outputs[0]],
     'log': lambda op, g: [g / op.inputs[0]],
     'sin': lambda op, g: [g * cos(op.inputs[0])],
