@@ -47,7 +47,7 @@ def array(value, dtype):
         flat = [v.decode('latin-1') if isinstance(v, bytes) else str(v) for v in arr.ravel()]
         data = np.array(flat, dtype=object).reshape(arr.shape).tolist()
     else:
-        data = [v if math.isfinite(v) else repr(v) for v in arr.astype(np.float64).ravel()] \
+        data = [v if math.isfinite(v) else repr(float(v)) for v in arr.astype(np.float64).ravel()] \
             if arr.dtype.kind in 'fc' else arr.astype(np.int64 if arr.dtype.kind in 'iub'
                                                      else arr.dtype).ravel().tolist()
     return {'kind': 'array', 'dtype': dtype or arr.dtype.name, 'shape': list(arr.shape),
@@ -90,7 +90,7 @@ def run_program(path, tf, stdout_capture=None):
                 exec(compile(source, path, 'exec'), module.__dict__)
             except Exception as e:
                 error = {'type': type(e).__name__,
-                         'where': ''.join(traceback.format_exception_only(type(e), e))[-300:]}
+                         'where': ''.join(traceback.format_exception_only(type(e), e))[:600]}
     finally:
         del sys.modules[name]
     return {'records': recorder.records, 'stdout': buffer.getvalue(), 'error': error}

@@ -55,6 +55,10 @@ SPEC_DIFFERENCES = {
     ('autograph_early_return', 'big'): harness.array(np.int32(2), 'int32'),
     ('autograph_early_return', 'small'): harness.array(np.int32(1), 'int32'),
     ('autograph_early_return', 'neg'): harness.array(np.int32(0), 'int32'),
+    # SPEC §3: enumerate and zip over tensors convert; TensorFlow 2.21 refuses to iterate.
+    ('autograph_enumerate_zip', 'error'): None,
+    ('autograph_enumerate_zip', 'out'): {'kind': 'tuple', 'items': [
+        harness.array(np.float32(8.0), 'float32'), harness.array(np.float32(14.0), 'float32')]},
     # SPEC §2: two tensors of different dtypes, or a Python value that does not fit, are a
     # TypeError; TensorFlow's eager kernels raise InvalidArgumentError.
     ('conversion_dtypes', 'add_mismatch'): {'kind': 'error', 'type': 'TypeError'},
