@@ -63,6 +63,9 @@ SPEC_DIFFERENCES = {
     # TypeError; TensorFlow's eager kernels raise InvalidArgumentError.
     ('conversion_dtypes', 'add_mismatch'): {'kind': 'error', 'type': 'TypeError'},
     ('conversion_dtypes', 'frac_into_int'): {'kind': 'error', 'type': 'TypeError'},
+    # The same rule for an op's dtype constraint (TensorFlow: InvalidArgumentError eagerly,
+    # TypeError while building a graph; here TypeError both ways).
+    ('shape_errors', 'one_hot_float'): {'kind': 'error', 'type': 'TypeError'},
     # SPEC §3: 1, True and 1.0 are distinct cache keys (TensorFlow 2.21 traces once for them).
     ('function_cache_keys_literals', 'count'): py_result(3),
     ('function_cache_keys_literals', 'float_result'): harness.array(np.float32(1.0), 'float32'),
