@@ -95,7 +95,8 @@ def _unbind(f):
 
 
 def _is_user_code(function):
-    if api.is_marked_do_not_convert(function) or getattr(function, '__ag_converted__', False):
+    if (api.is_marked_do_not_convert(function) or getattr(function, '__ag_converted__', False)
+            or loader.is_generated(function)):  # a lambda or def written in converted code
         return False
     module = (function.__module__ or '').split('.')[0]
     return module not in _LEAVE_ALONE
