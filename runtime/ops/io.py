@@ -82,19 +82,42 @@ PRINT = register('PrintV2', _print_kernel, no_outputs, inputs=('inputs',), outpu
                  type_attrs=(), defaults={'summarize': 3}, stateful=True, gradient=NO_GRADIENT)
 
 
+def _add_to_template(value, template, tensors, nested=False):
+    """Append `value`'s pieces: None for a tensor (its slot), text around the tensors of a
+    list, tuple or dict (shown as Python shows them, dict keys sorted, as tf.print does)."""
+    if isinstance(value, Tensor) or hasattr(value, '_as_tensor'):
+        template.append(None)
+        tensors.append(convert_to_tensor(value))
+    elif isinstance(value, dict):
+        template.append('{')
+        for i, key in enumerate(sorted(value)):
+            template.append(f'{", " if i else ""}{key!r}: ')
+            _add_to_template(value[key], template, tensors, nested=True)
+        template.append('}')
+    elif isinstance(value, (list, tuple)) and not hasattr(value, '_fields'):
+        template.append('[' if isinstance(value, list) else '(')
+        for i, item in enumerate(value):
+            if i:
+                template.append(', ')
+            _add_to_template(item, template, tensors, nested=True)
+        template.append(']' if isinstance(value, list) else ',)' if len(value) == 1 else ')')
+    elif nested:
+        template.append(repr(value))  # a leaf inside a structure
+    else:
+        template.append(value if isinstance(value, str) else str(value))
+
+
 def print(*inputs, sep=' ', end='\n', output_stream=None, summarize=3,  # noqa: A001 - rt.print
           name=None):
     """Print tensors (formatted like numpy) and Python values when the op runs: at once
     eagerly, at each execution in a graph. Prints to `output_stream` or to whatever
     `sys.stdout` is at that moment."""
     template, tensors = [], []
-    for value in inputs:
-        if isinstance(value, Tensor) or hasattr(value, '_as_tensor'):
-            template.append(None)
-            tensors.append(convert_to_tensor(value))
-        else:
-            template.append(value if isinstance(value, str) else str(value))
-    attrs = {'template': tuple(template), 'sep': sep, 'end': end, 'summarize': summarize}
+    for i, value in enumerate(inputs):
+        if i:
+            template.append(sep)  # baked into the template, as TensorFlow's StringFormat does
+        _add_to_template(value, template, tensors)
+    attrs = {'template': tuple(template), 'sep': '', 'end': end, 'summarize': summarize}
     if output_stream is not None:
         attrs['output_stream'] = output_stream
     return apply(PRINT, tensors, attrs, name=name)

@@ -84,8 +84,6 @@ SPEC_DIFFERENCES = {
 KNOWN_DIFFERENCES = {
     'tensor_array_clear_after_read': 'TensorArray has no clear_after_read: TensorFlow zeroes '
                                      'an element read eagerly, ours keeps it',
-    'printing': 'rt.print of a dict or list holding tensors shows their repr; TensorFlow '
-                'formats the tensors inside the structure ({\'a\': 1})',
 }
 
 

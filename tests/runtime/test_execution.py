@@ -6,6 +6,7 @@ import sys
 import numpy as np
 import pytest
 
+import autograph as ag
 import runtime as rt
 
 
@@ -80,6 +81,18 @@ def test_print_eagerly(capsys):
     rt.print(rt.constant(True), 7, rt.constant('text'))
     # As TensorFlow's tf.print shows them: shortest floats, bools as 1/0, string tensors quoted.
     assert capsys.readouterr().out == 'x: [1 2 3]\n[[1.5 2]]|end!\n1 7 "text"\n'
+
+
+def test_print_shows_tensors_inside_lists_tuples_and_dicts(capsys):
+    @ag.function
+    def show(x):
+        rt.print({'b': x, 'a': [x * 2, 'text', 3]}, (x > 0,), sep=' | ')
+        return x
+
+    show(rt.constant(1.5))
+    show(rt.constant(-1.0))
+    assert capsys.readouterr().out == ("{'a': [3, 'text', 3], 'b': 1.5} | (1,)\n"
+                                       "{'a': [-2, 'text', 3], 'b': -1} | (0,)\n")
 
 
 def test_print_summarizes_long_dimensions_as_tensorflow_does(capsys):
