@@ -220,6 +220,87 @@ def test_a_savedmodel_written_by_tensorflow_runs_its_signature():
     np.testing.assert_array_equal(out['total'].numpy(), [11.])
 
 
+# TensorFlow's own results for tests/runtime/fixtures/tf2_saved_model (tools/make_tf_fixtures.py)
+TF2_CALL = [[0., 0.], [4., 5.5]]
+TF2_STATS_POSITIVE = {'total': 39.0, 'peak': 7.5}
+TF2_STATS_NEGATIVE = {'total': 3.0, 'peak': 0.0}
+
+
+def load_tf2_fixture(tmp_path=None):
+    source = os.path.join(FIXTURES, 'tf2_saved_model')
+    if tmp_path is None:
+        return ag.saved_model.load(source)
+    import shutil
+    target = str(tmp_path / 'tf2_saved_model')
+    shutil.copytree(source, target)
+    return target
+
+
+def test_a_module_saved_by_tensorflow_2_serves_its_signatures_with_tensorflows_numbers():
+    loaded = ag.saved_model.load(os.path.join(FIXTURES, 'tf2_saved_model'))
+    assert sorted(loaded.signatures) == ['serving_default', 'stats']
+    out = loaded.signatures['serving_default'](x=rt.constant([[1., -1.], [2., 0.5]]))
+    np.testing.assert_array_equal(out['output_0'].numpy(), TF2_CALL)
+    stats = loaded.signatures['stats'](v=rt.constant([1., 2.]))
+    assert {k: float(v.numpy()) for k, v in stats.items()} == TF2_STATS_POSITIVE
+
+
+def test_tensorflow_2_variables_and_attribute_functions_are_restored():
+    loaded = load_tf2_fixture()
+    np.testing.assert_array_equal(loaded.w.numpy(), [[1., 2.], [3., 4.]])
+    np.testing.assert_array_equal(loaded.b.numpy(), [0.5, -0.5])
+    assert float(loaded.scale.factor.numpy()) == 2.0  # a sub-module's variable
+    assert len(loaded.trainable_variables) == 4
+    np.testing.assert_array_equal(loaded(rt.constant([[1., -1.], [2., 0.5]])).numpy(), TF2_CALL)
+    # a function that calls another tf.function and branches on a tensor
+    for v, expected in [([1., 2.], TF2_STATS_POSITIVE), ([-1., -2.], TF2_STATS_NEGATIVE)]:
+        out = loaded.stats(v=rt.constant(v))
+        assert {k: float(t.numpy()) for k, t in out.items()} == expected
+    # assignments inside the restored function update the restored Variable
+    assert int(loaded.bump(rt.constant(3)).numpy()) == 3
+    assert int(loaded.bump(2).numpy()) == 5
+    assert int(loaded.steps.numpy()) == 5
+    # and assignments from outside are seen by the functions and the signatures
+    loaded.b.assign([10.0, 0.0])
+    out = loaded.signatures['serving_default'](x=rt.constant([[1., -1.]]))
+    np.testing.assert_array_equal(out['output_0'].numpy(), [[8., 0.]])
+
+
+def test_tensorflow_2_restored_functions_check_their_input_signature():
+    loaded = load_tf2_fixture()
+    with pytest.raises(ValueError, match="argument 'x' has shape \\(2, 3\\)"):
+        loaded(rt.zeros([2, 3]))
+    with pytest.raises(TypeError, match="argument 'n' has dtype float32"):
+        loaded.bump(rt.constant(1.0))
+
+
+def test_a_damaged_tensorflow_2_checkpoint_is_a_clear_error(tmp_path):
+    export = load_tf2_fixture(tmp_path)
+    data = os.path.join(export, 'variables', 'variables.data-00000-of-00001')
+    index = os.path.join(export, 'variables', 'variables.index')
+    with open(data, 'rb') as f:
+        good = f.read()
+    with open(data, 'wb') as f:
+        f.write(bytes([good[0] ^ 0xFF]) + good[1:])
+    with pytest.raises(ValueError, match='variables.data-00000-of-00001: .* fails its checksum'):
+        ag.saved_model.load(export)
+    with open(data, 'wb') as f:
+        f.write(good[:20])
+    with pytest.raises(ValueError, match='variables.data-00000-of-00001: truncated'):
+        ag.saved_model.load(export)
+    with open(data, 'wb') as f:
+        f.write(good)
+    with open(index, 'rb') as f:
+        good_index = f.read()
+    with open(index, 'wb') as f:
+        f.write(good_index[:len(good_index) - 10])
+    with pytest.raises(ValueError, match='variables.index: not a checkpoint index'):
+        ag.saved_model.load(export)
+    os.remove(index)
+    with pytest.raises(OSError, match='variables.index: the checkpoint index is missing'):
+        ag.saved_model.load(export)
+
+
 # ---- pickle --------------------------------------------------------------------------------
 
 @ag.function(input_signature=[rt.TensorSpec([None], rt.float32)])
