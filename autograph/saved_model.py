@@ -6,7 +6,10 @@ The directory holds `saved_model.pb`, TensorFlow's SavedModel message: one MetaG
 `shared_name` is the variable's attribute path), the library of If/While branch functions, and a
 `signature_def` per signature. What Python needs to rebuild the object (attribute paths, each
 function's argument and output structure) is JSON in the collection `autograph_rt/object_graph`.
-Variable values are in `variables/variables.npz` (numpy's format, read without pickle).
+Variable values are a TensorFlow checkpoint (`variables/variables.index` and `.data-00000-of-00001`,
+keyed `<attribute path>/.ATTRIBUTES/VARIABLE_VALUE`, with the object graph TensorFlow matches
+them by); directories from before that hold `variables/variables.npz`, which still loads.
+SavedModels that TensorFlow 2 wrote load through their `SavedObjectGraph` (`_restore_tf2`).
 
 Loading imports each function's nodes into a graph of its own (so calling one function runs
 only its own side effects) through the runtime's op registry; nothing of the saving program is
@@ -32,12 +35,15 @@ from autograph.tracing.concrete import ConcreteFunction
 from autograph.tracing.polymorphic_function import Function
 
 SAVED_MODEL_FILE = 'saved_model.pb'
-VARIABLES_FILE = os.path.join('variables', 'variables.npz')
+VARIABLES_PREFIX = os.path.join('variables', 'variables')  # the checkpoint's files
+VARIABLES_FILE = os.path.join('variables', 'variables.npz')  # the variables of older saves
 OBJECT_GRAPH_KEY = 'autograph_rt/object_graph'
 SERVING = 'serving_default'
+VARIABLE_VALUE = 'VARIABLE_VALUE'  # the attribute of a variable in a checkpoint's object graph
+OBJECT_GRAPH_CHECKPOINT_KEY = '_CHECKPOINTABLE_OBJECT_GRAPH'
 _FORMAT = 1
 
-__all__ = ['save', 'load', 'SAVED_MODEL_FILE', 'VARIABLES_FILE']
+__all__ = ['save', 'load', 'SAVED_MODEL_FILE', 'VARIABLES_FILE', 'VARIABLES_PREFIX']
 
 
 # ================================================================================================
@@ -48,17 +54,18 @@ def save(obj, export_dir, signatures=None):
     """Save `obj` (an rt.Module, an ag.Function or a ConcreteFunction) to `export_dir`."""
     package = _package(obj, signatures, strict=True)
     os.makedirs(os.path.join(export_dir, 'variables'), exist_ok=True)
-    with open(os.path.join(export_dir, VARIABLES_FILE), 'wb') as f:
-        f.write(package.variables)
+    serialization.write_bundle(os.path.join(export_dir, VARIABLES_PREFIX), package.checkpoint)
     with open(os.path.join(export_dir, SAVED_MODEL_FILE), 'wb') as f:
         f.write(package.saved_model)
 
 
 @dataclass(slots=True)
 class _Package:
-    """The bytes of a save: saved_model.pb and the variables file."""
+    """A save: saved_model.pb's bytes, the variables as npz bytes (what pickles carry) and as
+    checkpoint tensors {key: (value, dtype)} (what the directory holds)."""
     saved_model: bytes
     variables: bytes
+    checkpoint: dict
 
 
 def _package(obj, signatures, strict):
@@ -257,7 +264,56 @@ class _Writer:
         buffer = io.BytesIO()
         np.savez(buffer, **{f'v{i}': _plain_array(v) for i, (_, v) in
                             enumerate(self.variables)})
-        return _Package(saved_model, buffer.getvalue())
+        checkpoint = {checkpoint_key(p): (_plain_array(v), v.dtype) for p, v in self.variables}
+        checkpoint[OBJECT_GRAPH_CHECKPOINT_KEY] = (np.array(serialization.encode(
+            'TrackableObjectGraph', _trackable_graph(root, self.variables)), dtype=object),
+            dtypes.string)
+        return _Package(saved_model, buffer.getvalue(), checkpoint)
+
+
+def checkpoint_key(path):
+    """The checkpoint key of the variable at attribute path `path`, as TensorFlow names it."""
+    return f'{path}/.ATTRIBUTES/VARIABLE_VALUE'
+
+
+def _trackable_graph(root, variables):
+    """The TrackableObjectGraph of a save: modules, lists and dicts down to the variables (the
+    tree TensorFlow walks by attribute name to match checkpoint values to objects)."""
+    names = {p: v.name.split(':')[0] for p, v in variables}
+    nodes, variable_ids = [{}], {}
+
+    def visit(tree, index):
+        kind = tree['kind']
+        if kind == 'module':
+            items = tree['children'].items()
+        elif kind == 'list':
+            items = enumerate(tree['items'])
+        elif kind == 'dict':
+            items = tree['items'].items()
+        else:
+            return
+        children = []
+        for name, child in items:
+            if child is None or child['kind'] == 'function':
+                continue
+            if child['kind'] == 'variable':
+                path = child['path']
+                node_id = variable_ids.get(path)
+                if node_id is None:
+                    node_id = variable_ids[path] = len(nodes)
+                    nodes.append({'attributes': [{'name': VARIABLE_VALUE,
+                                                  'full_name': names[path],
+                                                  'checkpoint_key': checkpoint_key(path)}]})
+            else:
+                node_id = len(nodes)
+                nodes.append({})
+                visit(child, node_id)
+            children.append({'node_id': node_id, 'local_name': str(name)})
+        if children:
+            nodes[index]['children'] = children
+
+    visit(root, 0)
+    return {'nodes': nodes}
 
 
 class _StorageView:
@@ -368,11 +424,16 @@ def load(export_dir):
         raise OSError(f'{export_dir}: no such SavedModel directory.')
     with open(path, 'rb') as f:
         saved_model = f.read()
+    prefix = os.path.join(export_dir, VARIABLES_PREFIX)
     variables_path = os.path.join(export_dir, VARIABLES_FILE)
     variables = None
-    if os.path.exists(variables_path):
+    if os.path.exists(prefix + '.index'):
+        variables, variables_path = prefix, prefix + '.index'  # read when the object graph needs
+    elif os.path.exists(variables_path):
         with open(variables_path, 'rb') as f:
             variables = f.read()
+    else:
+        variables_path = prefix + '.index'
     return _restore(saved_model, variables, path, variables_path)
 
 
@@ -437,10 +498,6 @@ def _restore_tf2(meta_graph, path):
         raise ValueError(f'{path}: the SavedModel is damaged ({type(e).__name__}: {e}).') \
             from None
     return root
-
-
-VARIABLE_VALUE = 'VARIABLE_VALUE'
-OBJECT_GRAPH_CHECKPOINT_KEY = '_CHECKPOINTABLE_OBJECT_GRAPH'
 
 
 class _TF2Loader:
@@ -752,12 +809,20 @@ class _Loader:
             return
         if data is None:
             raise OSError(f'{variables_path}: the variables file is missing.')
-        try:
-            with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
-                values = [arrays[f'v{i}'] for i in range(len(specs))]
-        except (zipfile.BadZipFile, ValueError, KeyError, OSError, EOFError) as e:
-            raise ValueError(f'{variables_path}: not a valid variables file (corrupt or '
-                             f'truncated): {e}') from None
+        if isinstance(data, str):  # the prefix of a checkpoint
+            checkpoint = serialization.read_bundle(data)
+            missing = [s['path'] for s in specs if checkpoint_key(s['path']) not in checkpoint]
+            if missing:
+                raise ValueError(f'{variables_path}: the checkpoint has no value for the '
+                                 f'variables {missing}.')
+            values = [checkpoint[checkpoint_key(s['path'])] for s in specs]
+        else:
+            try:
+                with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+                    values = [arrays[f'v{i}'] for i in range(len(specs))]
+            except (zipfile.BadZipFile, ValueError, KeyError, OSError, EOFError) as e:
+                raise ValueError(f'{variables_path}: not a valid variables file (corrupt or '
+                                 f'truncated): {e}') from None
         for spec, value in zip(specs, values):
             dtype = dtypes.as_dtype(spec['dtype'])
             if value.dtype != dtype.np_dtype or list(value.shape) != (spec['shape'] or []):

@@ -185,7 +185,6 @@ def test_a_variable_outside_the_saved_module_is_refused(tmp_path):
 def test_corrupt_and_truncated_files_are_clear_errors(tmp_path):
     _, export = saved_counter(tmp_path)
     pb = os.path.join(export, 'saved_model.pb')
-    variables = os.path.join(export, 'variables', 'variables.npz')
     with open(pb, 'rb') as f:
         good = f.read()
     with open(pb, 'wb') as f:
@@ -198,17 +197,51 @@ def test_corrupt_and_truncated_files_are_clear_errors(tmp_path):
         ag.saved_model.load(export)
     with open(pb, 'wb') as f:
         f.write(good)
-    with open(variables, 'rb') as f:
+    data_file = os.path.join(export, 'variables', 'variables.data-00000-of-00001')
+    with open(data_file, 'rb') as f:
         data = f.read()
-    with open(variables, 'wb') as f:
+    with open(data_file, 'wb') as f:
         f.write(data[:len(data) // 3])
-    with pytest.raises(ValueError, match='variables.npz: not a valid variables file'):
+    with pytest.raises(ValueError, match='variables.data-00000-of-00001: truncated'):
         ag.saved_model.load(export)
-    os.remove(variables)
-    with pytest.raises(OSError, match='variables.npz: the variables file is missing'):
+    index = os.path.join(export, 'variables', 'variables.index')
+    with open(index, 'rb') as f:
+        data = f.read()
+    with open(index, 'wb') as f:
+        f.write(data[:len(data) // 3])
+    with pytest.raises(ValueError, match='variables.index: '):
+        ag.saved_model.load(export)
+    os.remove(index)
+    with pytest.raises(OSError, match='variables.index: the variables file is missing'):
         ag.saved_model.load(export)
     with pytest.raises(OSError, match='no such SavedModel directory'):
         ag.saved_model.load(str(tmp_path / 'nothing'))
+
+
+def test_variables_are_a_tensorflow_checkpoint_and_old_npz_files_still_load(tmp_path):
+    module, export = saved_counter(tmp_path)
+    values = rt.serialization.read_bundle(os.path.join(export, 'variables', 'variables'))
+    np.testing.assert_array_equal(values['scale/.ATTRIBUTES/VARIABLE_VALUE'], [1., 2., 3.])
+    assert values['inner/offset/.ATTRIBUTES/VARIABLE_VALUE'] == 10.0
+    graph = rt.serialization.decode('TrackableObjectGraph',
+                                    values['_CHECKPOINTABLE_OBJECT_GRAPH'][()])
+    inner = next(c for c in graph['nodes'][0]['children'] if c['local_name'] == 'inner')
+    offset, = graph['nodes'][inner['node_id']]['children']
+    assert graph['nodes'][offset['node_id']]['attributes'][0]['checkpoint_key'] == \
+        'inner/offset/.ATTRIBUTES/VARIABLE_VALUE'
+    # a directory written before checkpoints: variables/variables.npz, one array per variable
+    meta = json.loads(rt.serialization.decode('SavedModel', open(
+        os.path.join(export, 'saved_model.pb'), 'rb').read())['meta_graphs'][0]['collection_def'][
+        'autograph_rt/object_graph']['bytes_list']['value'][0])
+    np.savez(os.path.join(export, 'variables', 'variables.npz'),
+             **{f'v{i}': values[f'{spec["path"]}/.ATTRIBUTES/VARIABLE_VALUE'] * 2
+                for i, spec in enumerate(meta['variables'])})
+    for name in os.listdir(os.path.join(export, 'variables')):
+        if not name.endswith('.npz'):
+            os.remove(os.path.join(export, 'variables', name))
+    loaded = ag.saved_model.load(export)
+    np.testing.assert_array_equal(loaded.scale.numpy(), [2., 4., 6.])
+    assert float(loaded.inner.offset.numpy()) == 20.0
 
 
 def test_a_savedmodel_written_by_tensorflow_runs_its_signature():
