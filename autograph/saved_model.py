@@ -25,6 +25,8 @@ import numpy as np
 
 from runtime import dtypes, nest, serialization
 from runtime.executor import compile_graph
+from runtime.graph_def import function_def
+from runtime.ops.registry import REGISTRY
 from runtime.module import Module, walk
 from runtime.convert import convert_to_tensor
 from runtime.shapes import TensorShape
@@ -117,6 +119,9 @@ class _Writer:
         self.variable_paths = {}  # id(storage) -> path
         self.concretes = {}  # id(ConcreteFunction) -> prefix
         self.concrete_meta = {}
+        self.concrete_objects = {}  # prefix -> ConcreteFunction
+        self.signature_objects = {}  # signature name -> ConcreteFunction
+        self.input_signatures = {}  # prefix of a Function's first graph -> its input_signature
         self.nodes = []
         self.library = {}
 
@@ -166,7 +171,10 @@ class _Writer:
                          else fn.concrete_functions())
             if not concretes:
                 return None  # never traced and no input_signature: nothing to save
-        return {'kind': 'function', 'concrete': [self.concrete(c, path) for c in concretes]}
+        prefixes = [self.concrete(c, path) for c in concretes]
+        if isinstance(fn, Function) and fn.input_signature is not None:
+            self.input_signatures[prefixes[0]] = fn.input_signature
+        return {'kind': 'function', 'concrete': prefixes}
 
     # ---- graphs --------------------------------------------------------------------------------
 
@@ -197,6 +205,7 @@ class _Writer:
         for function in message.get('library', {}).get('function', []):
             self.library.setdefault(function['signature']['name'], function)
         args, _ = concrete.structured_input_signature
+        self.concrete_objects[prefix] = concrete
         self.concrete_meta[prefix] = {
             'label': path.rsplit('/', 1)[-1] or graph.name,
             'params': list(concrete.parameter_names),
@@ -233,6 +242,7 @@ class _Writer:
 
     def signature(self, name, concrete):
         prefix = self.concrete(concrete, f'signature {name!r}')
+        self.signature_objects[name] = concrete
         graph = concrete.graph
         n_args = len(graph.inputs) - len(graph.captures)
         inputs = {}
@@ -259,6 +269,12 @@ class _Writer:
             'collection_def': {OBJECT_GRAPH_KEY: {'bytes_list': {
                 'value': [json.dumps(meta).encode('utf-8')]}}},
         }
+        trackable, saved_objects, functions = _TFObjectGraph(self).build(root)
+        meta_graph['object_graph_def'] = saved_objects
+        library = graph_def.setdefault('library', {'function': []})['function']
+        library.extend(functions)
+        for function in library:
+            _add_control_outputs(function)
         saved_model = serialization.encode('SavedModel', {'saved_model_schema_version': 1,
                                                           'meta_graphs': [meta_graph]})
         buffer = io.BytesIO()
@@ -266,8 +282,7 @@ class _Writer:
                             enumerate(self.variables)})
         checkpoint = {checkpoint_key(p): (_plain_array(v), v.dtype) for p, v in self.variables}
         checkpoint[OBJECT_GRAPH_CHECKPOINT_KEY] = (np.array(serialization.encode(
-            'TrackableObjectGraph', _trackable_graph(root, self.variables)), dtype=object),
-            dtypes.string)
+            'TrackableObjectGraph', trackable), dtype=object), dtypes.string)
         return _Package(saved_model, buffer.getvalue(), checkpoint)
 
 
@@ -276,13 +291,55 @@ def checkpoint_key(path):
     return f'{path}/.ATTRIBUTES/VARIABLE_VALUE'
 
 
-def _trackable_graph(root, variables):
-    """The TrackableObjectGraph of a save: modules, lists and dicts down to the variables (the
-    tree TensorFlow walks by attribute name to match checkpoint values to objects)."""
-    names = {p: v.name.split(':')[0] for p, v in variables}
-    nodes, variable_ids = [{}], {}
+_USER_OBJECT_VERSION = {'producer': 1, 'min_consumer': 1}
 
-    def visit(tree, index):
+
+class _TFObjectGraph:
+    """What TensorFlow 2's loader reads: the TrackableObjectGraph of the checkpoint (modules,
+    lists and dicts down to the variables, matched to objects by attribute name), and the
+    SavedObjectGraph (the same objects with the same ids, then the functions and the signature
+    map) with each concrete function as a FunctionDef whose captured variables are its last
+    inputs (`bound_inputs`) and whose captured constants are Const nodes."""
+
+    def __init__(self, writer):
+        self.writer = writer
+        self.names = {p: v.name.split(':')[0] for p, v in writer.variables}
+        self.variables = dict(writer.variables)
+        self.trackable = [{}]
+        self.saved = [{'user_object': {'identifier': '_generic_user_object',
+                                       'version': _USER_OBJECT_VERSION}}]
+        self.variable_ids = {}
+        self.function_children = []  # (parent id, local name, function tree)
+        self.functions = {}  # FunctionDef name -> FunctionDef
+        self.concrete_functions = {}
+
+    def build(self, root):
+        self.visit(root, 0)
+        for path in self.variables:  # captured by a pickled function, not an attribute
+            if path not in self.variable_ids:
+                self.visit({'kind': 'dict', 'items': {path.replace('/', '_'): {
+                    'kind': 'variable', 'path': path}}}, 0)
+        for parent, name, tree in self.function_children:
+            self.child(parent, name, self.function(tree, name))
+        if root['kind'] == 'function':  # a saved function is the root's __call__
+            self.child(0, '__call__', self.function(root, '__call__'))
+        signatures = self.add({'user_object': {'identifier': 'signature_map',
+                                               'version': _USER_OBJECT_VERSION}})
+        for name, concrete in sorted(self.writer.signature_objects.items()):
+            self.child(signatures, name, self.signature(name, concrete))
+        self.child(0, 'signatures', signatures)
+        saved = {'nodes': self.saved, 'concrete_functions': self.concrete_functions}
+        return {'nodes': self.trackable}, saved, list(self.functions.values())
+
+    def add(self, node):
+        self.saved.append(node)
+        return len(self.saved) - 1
+
+    def child(self, parent, name, node_id):
+        self.saved[parent].setdefault('children', []).append(
+            {'node_id': node_id, 'local_name': str(name)})
+
+    def visit(self, tree, index):
         kind = tree['kind']
         if kind == 'module':
             items = tree['children'].items()
@@ -292,28 +349,181 @@ def _trackable_graph(root, variables):
             items = tree['items'].items()
         else:
             return
-        children = []
         for name, child in items:
-            if child is None or child['kind'] == 'function':
+            if child is None:
+                continue
+            if child['kind'] == 'function':
+                self.function_children.append((index, name, child))
                 continue
             if child['kind'] == 'variable':
-                path = child['path']
-                node_id = variable_ids.get(path)
+                node_id = self.variable_ids.get(child['path'])
                 if node_id is None:
-                    node_id = variable_ids[path] = len(nodes)
-                    nodes.append({'attributes': [{'name': VARIABLE_VALUE,
-                                                  'full_name': names[path],
-                                                  'checkpoint_key': checkpoint_key(path)}]})
+                    node_id = self.variable_ids[child['path']] = self.trackable_node(
+                        self.variable_node(child['path']),
+                        {'attributes': [{'name': VARIABLE_VALUE,
+                                         'full_name': self.names[child['path']],
+                                         'checkpoint_key': checkpoint_key(child['path'])}]})
             else:
-                node_id = len(nodes)
-                nodes.append({})
-                visit(child, node_id)
-            children.append({'node_id': node_id, 'local_name': str(name)})
-        if children:
-            nodes[index]['children'] = children
+                node_id = self.trackable_node({'user_object': {
+                    'identifier': '_generic_user_object', 'version': _USER_OBJECT_VERSION}}, {})
+                self.visit(child, node_id)
+            self.child(index, name, node_id)
+            self.trackable[index].setdefault('children', []).append(
+                {'node_id': node_id, 'local_name': str(name)})
 
-    visit(root, 0)
-    return {'nodes': nodes}
+    def trackable_node(self, saved, trackable):
+        self.trackable.append(trackable)
+        return self.add(saved)
+
+    def variable_node(self, path):
+        variable = self.variables[path]
+        return {'variable': {
+            'dtype': variable.dtype.enum, 'trainable': bool(variable.trainable),
+            'shape': serialization.graph_io.shape_to_proto(variable.shape),
+            'name': self.names[path]}}
+
+    # ---- functions -----------------------------------------------------------------------------
+
+    def function(self, tree, name):
+        names = [self.concrete(prefix) for prefix in tree['concrete']]
+        meta = self.writer.concrete_meta[tree['concrete'][0]]
+        input_signature = self.writer.input_signatures.get(tree['concrete'][0])
+        spec = {'fullargspec': _full_arg_spec(meta['params']),
+                'input_signature': _structured_value(tuple(input_signature))
+                if input_signature is not None else {'none_value': {}}}
+        return self.add({'function': {'concrete_functions': names, 'function_spec': spec}})
+
+    def concrete(self, prefix):
+        concrete = self.writer.concrete_objects[prefix]
+        name = concrete.graph.name
+        if name not in self.functions:
+            fdef, bound = self.function_def(concrete, name)
+            args, _ = concrete.structured_input_signature
+            self.functions[name] = fdef
+            self.concrete_functions[name] = {
+                'bound_inputs': bound,
+                'canonicalized_input_signature': _structured_value((tuple(args), {})),
+                'output_signature': _structured_value(concrete.structured_outputs)}
+        return name
+
+    def signature(self, key, concrete):
+        """A bare concrete function taking keyword arguments and returning a dict, over a copy
+        of the function whose inputs and outputs are in the order TensorFlow flattens them."""
+        name = f'__inference_signature_wrapper_{concrete.graph.name.strip("_")}'
+        fdef, bound = self.function_def(concrete, name)
+        graph = concrete.graph
+        n_args = len(graph.inputs) - len(graph.captures)
+        inputs = fdef['signature']['input_arg']
+        user = sorted(range(n_args), key=lambda i: inputs[i]['name'])
+        fdef['signature']['input_arg'] = [inputs[i] for i in user] + inputs[n_args:]
+        attrs = fdef.get('arg_attr', {})
+        fdef['arg_attr'] = {new: attrs[old] for new, old in enumerate(
+            user + list(range(n_args, len(inputs)))) if old in attrs}
+        keyed = _output_keys(concrete.structured_outputs)
+        position = {id(t): i for i, t in enumerate(graph.outputs)}
+        outputs = fdef['signature'].get('output_arg', [])
+        order = [position[id(t)] for _, t in sorted(keyed, key=lambda kt: kt[0])]
+        fdef['signature']['output_arg'] = [outputs[i] for i in order]
+        self.functions[name] = fdef
+        kwargs = {inputs[i]['name']: TensorSpec(graph.inputs[i].shape, graph.inputs[i].dtype,
+                                                inputs[i]['name']) for i in user}
+        self.concrete_functions[name] = {
+            'bound_inputs': bound,
+            'canonicalized_input_signature': _structured_value(((), kwargs)),
+            'output_signature': _structured_value({k: TensorSpec(t.shape, t.dtype, k)
+                                                   for k, t in keyed})}
+        return self.add({'bare_concrete_function': {
+            'concrete_function_name': name, 'argument_keywords': sorted(kwargs),
+            'allowed_positional_arguments': 0}})
+
+    def function_def(self, concrete, name):
+        """The FunctionDef message of a concrete function and the object ids it captures."""
+        graph = concrete.graph
+        fdef = serialization.parse_text('FunctionDef', str(function_def(graph)))
+        fdef['signature']['name'] = name
+        captures = {p.op.name: value for value, p in graph.captures}
+        kept, consts, bound = [], {}, []
+        for arg in fdef['signature'].get('input_arg', []):
+            value = captures.get(arg['name'])
+            if isinstance(value, EagerTensor):
+                consts[arg['name']] = value
+                continue
+            if value is not None:
+                path = self.writer.variable_paths[id(value)]
+                bound.append(self.variable_ids[path])
+            kept.append(arg)
+        if consts:  # captured constants: Const nodes in the body
+            renamed = {arg: f'{arg}_captured' for arg in consts}
+            for node in fdef.get('node_def', []):
+                node['input'] = [f'{renamed[i]}:output:0' if i in renamed else i
+                                 for i in node.get('input', [])]
+            fdef['ret'] = {k: f'{renamed[v]}:output:0' if v in renamed else v
+                           for k, v in fdef.get('ret', {}).items()}
+            for arg, value in consts.items():
+                fdef.setdefault('node_def', []).append({
+                    'name': renamed[arg], 'op': 'Const', 'attr': {
+                        'dtype': {'type': value.dtype.enum},
+                        'value': {'tensor': serialization.graph_io.tensor_to_proto(
+                            value.numpy(), value.dtype)}}})
+            old = fdef['signature']['input_arg']
+            attrs = fdef.get('arg_attr', {})
+            fdef['arg_attr'] = {new: attrs[old.index(arg)] for new, arg in enumerate(kept)
+                                if old.index(arg) in attrs}
+            fdef['signature']['input_arg'] = kept
+        return fdef, bound
+
+
+def _add_control_outputs(fdef):
+    """Name the stateful nodes of a FunctionDef as its control outputs, so that TensorFlow runs
+    them when a call does not use their results (it prunes everything else)."""
+    stateful = [n['name'] for n in fdef.get('node_def', [])
+                if n['op'] in REGISTRY and REGISTRY[n['op']].stateful]
+    if stateful:
+        fdef['control_ret'] = {name: name for name in stateful}
+        fdef['signature']['control_output'] = stateful
+
+
+def _structured_value(value):
+    """A Python structure of TensorSpecs and plain values as a StructuredValue message."""
+    if value is None:
+        return {'none_value': {}}
+    if isinstance(value, TensorSpec):
+        spec = {'shape': serialization.graph_io.shape_to_proto(value.shape),
+                'dtype': value.dtype.enum}
+        if value.name:
+            spec['name'] = value.name
+        return {'tensor_spec_value': spec}
+    if isinstance(value, (EagerTensor, SymbolicTensor)):
+        return {'tensor_spec_value': {
+            'shape': serialization.graph_io.shape_to_proto(value.shape),
+            'dtype': value.dtype.enum}}
+    if isinstance(value, dict):
+        return {'dict_value': {'fields': {str(k): _structured_value(v)
+                                          for k, v in value.items()}}}
+    if isinstance(value, tuple):
+        return {'tuple_value': {'values': [_structured_value(v) for v in value]}}
+    if isinstance(value, list):
+        return {'list_value': {'values': [_structured_value(v) for v in value]}}
+    if isinstance(value, bool):
+        return {'bool_value': value}
+    if isinstance(value, int):
+        return {'int64_value': value}
+    if isinstance(value, float):
+        return {'float64_value': value}
+    if isinstance(value, str):
+        return {'string_value': value}
+    raise ValueError(f'cannot describe {value!r} in a saved signature')
+
+
+def _full_arg_spec(params):
+    """Python's FullArgSpec of a function taking `params` positionally, as TensorFlow saves it."""
+    none = {'none_value': {}}
+    fields = [('args', {'list_value': {'values': [{'string_value': p} for p in params]}}),
+              ('varargs', none), ('varkw', none), ('defaults', none),
+              ('kwonlyargs', {'list_value': {}}), ('kwonlydefaults', none),
+              ('annotations', {'dict_value': {}})]
+    return {'named_tuple_value': {'name': 'FullArgSpec', 'values': [
+        {'key': k, 'value': v} for k, v in fields]}}
 
 
 class _StorageView:
