@@ -529,8 +529,15 @@ class _TF2Loader:
                     shared = handle.get('attr', {}).get('shared_name', {}).get('s', b'')
                     self.storages[shared.decode('utf-8')] = \
                         self.variable_objects[object_id].storage
+        by_name = {}
         for object_id, variable in self.variable_objects.items():
             self.storages[f'__bound_{object_id}'] = variable.storage
+            by_name.setdefault(self.objects[object_id]['variable'].get('name'), []).append(
+                variable.storage)
+        for handle in handles.values():  # not passed to a call: matched by a unique name
+            shared = handle.get('attr', {}).get('shared_name', {}).get('s', b'').decode('utf-8')
+            if shared not in self.storages and len(by_name.get(shared, ())) == 1:
+                self.storages[shared] = by_name[shared][0]
 
     def payload(self, op_type, attrs):
         if op_type == 'VarHandleOp':
