@@ -559,8 +559,10 @@ class _TF2Loader:
         fdef = self.functions.get(name)
         if meta is None or fdef is None:
             raise ValueError(f'{self.path}: the concrete function {name!r} is missing.')
-        args, _ = from_structured_value(meta.get('canonicalized_input_signature', {'tuple_value': {}}))
-        args = tuple(args)
+        args, kwargs = from_structured_value(meta.get('canonicalized_input_signature',
+                                                      {'tuple_value': {}})) or ((), {})
+        keywords = sorted(kwargs or {})
+        args = tuple(args or ()) + tuple(kwargs[k] for k in keywords)  # keywords: by name
         flat = [a for a in nest.flatten(list(args)) if isinstance(a, TensorSpec)]
         bound = meta.get('bound_inputs', [])
         input_args = fdef['signature'].get('input_arg', [])
@@ -600,7 +602,7 @@ class _TF2Loader:
             raise ValueError(f'{self.path}: cannot load function {label}: {e}') from None
         if params is None or len(params) != len(args):
             params = [a.name if isinstance(a, TensorSpec) and a.name else f'arg_{i}'
-                      for i, a in enumerate(args)]
+                      for i, a in enumerate(args[:len(args) - len(keywords)])] + keywords
         structure = output_encoding(meta.get('output_signature', {'none_value': {}}),
                                      iter(range(len(outputs))))
         found = self.concretes[name] = RestoredConcreteFunction(
@@ -646,9 +648,32 @@ class _TF2Loader:
         return obj
 
     def signatures(self, meta_graph):
+        """The signatures of the object graph's signature map (as TensorFlow loads them); those
+        only in `signature_def` from the graph's nodes."""
+        mapped = {}
+        root = self.objects[0] if self.objects else {}
+        for child in root.get('children', []):
+            target = self.objects[child['node_id']]
+            if target.get('user_object', {}).get('identifier') == 'signature_map':
+                for entry in target.get('children', []):
+                    bare = self.objects[entry['node_id']].get('bare_concrete_function')
+                    if bare is not None:
+                        mapped[entry['local_name']] = self.signature(
+                            entry['local_name'], bare['concrete_function_name'])
         loader = _Loader({'concrete': {}, 'variables': []}, meta_graph, self.path, None)
         loader.payload = self.payload
-        return loader.signatures(meta_graph)
+        return {**{name: loader.signature(name, sig)
+                   for name, sig in meta_graph.get('signature_def', {}).items()
+                   if name not in mapped and not name.startswith('__saved_model')}, **mapped}
+
+    def signature(self, key, name):
+        concrete = self.concrete(name, f'signature {key!r}')
+        structure = concrete.structured_outputs
+        if not isinstance(structure, dict):
+            raise ValueError(f'{self.path}: signature {key!r} does not return a dict.')
+        fetches = dict(zip(sorted(structure), concrete.outputs))
+        return RestoredSignature(key, concrete.graph,
+                                 dict(zip(concrete.parameter_names, concrete.inputs)), fetches)
 
 
 class Restored(Module):

@@ -307,6 +307,28 @@ def test_tensorflow_2_restored_functions_check_their_input_signature():
         loaded.bump(rt.constant(1.0))
 
 
+def test_the_object_graph_written_for_tensorflow_loads_on_its_own(tmp_path):
+    # What tf.saved_model.load reads (the SavedObjectGraph, FunctionDefs binding the variables,
+    # the checkpoint), read back without the JSON this package writes for itself.
+    module, export = saved_counter(tmp_path)
+    path = os.path.join(export, 'saved_model.pb')
+    with open(path, 'rb') as f:
+        message = rt.serialization.decode('SavedModel', f.read())
+    del message['meta_graphs'][0]['collection_def']
+    with open(path, 'wb') as f:
+        f.write(rt.serialization.encode('SavedModel', message))
+    loaded = ag.saved_model.load(export)
+    x = rt.constant([[1.0, -1.0, 2.0]])
+    expected = module(x).numpy()
+    np.testing.assert_array_equal(loaded(x).numpy(), expected)
+    np.testing.assert_array_equal(
+        loaded.signatures['serving_default'](x=x)['output_0'].numpy(), expected)
+    assert float(loaded.count.numpy()) == 2.0  # both calls ran the assign_add
+    out = loaded.signatures['loop'](n=rt.constant(2))
+    assert {k: v.numpy().item() for k, v in out.items()} == {'total': 24.0, 'steps': 2}
+    assert loaded.loop(rt.constant(1, rt.int64))['steps'].dtype == rt.int64
+
+
 def test_a_damaged_tensorflow_2_checkpoint_is_a_clear_error(tmp_path):
     export = load_tf2_fixture(tmp_path)
     data = os.path.join(export, 'variables', 'variables.data-00000-of-00001')
