@@ -436,6 +436,11 @@ def _restore_signatures_only(meta_graph, path):
 
 # ---- SavedModels written by TensorFlow 2 -------------------------------------------------------
 
+# TensorFlow's wrappers of Python containers in an object graph, restored as the containers
+_CONTAINERS = {'trackable_list_wrapper': list, 'trackable_tuple_wrapper': tuple,
+               'trackable_dict_wrapper': dict}
+
+
 def _restore_tf2(meta_graph, path):
     """A SavedModel written by TensorFlow 2's `tf.saved_model.save`: the object graph
     (`SavedObjectGraph`) gives the attributes, variables and concrete functions; the variables'
@@ -631,6 +636,15 @@ class _TF2Loader:
             bare = node['bare_concrete_function']
             obj = self.concrete(bare['concrete_function_name'], label,
                                 bare.get('argument_keywords'))
+        elif node.get('user_object', {}).get('identifier') in _CONTAINERS:
+            items = {c.get('local_name', ''): self.build_object(
+                c['node_id'], path + (c.get('local_name', ''),)) for c in node.get('children', [])}
+            kind = _CONTAINERS[node['user_object']['identifier']]
+            if kind is dict:
+                obj = items
+            else:  # children named 0, 1, ...
+                obj = kind(items[k] for k in sorted(items, key=lambda k: int(k) if k.isdigit()
+                                                     else -1) if k.isdigit())
         elif 'user_object' in node:
             obj = Restored(path[-1] if path else 'root')
             self.built[node_id] = obj

@@ -8,6 +8,9 @@ tf_v1_saved_model/: a SavedModel from TensorFlow's TF1 builder (a while loop and
 tf2_saved_model/: a tf.Module saved by TensorFlow 2's tf.saved_model.save: Variables (one in a
 sub-module), functions with input signatures (one updating a Variable, one calling another
 tf.function and branching on a tensor), two signatures; its variables are a TensorBundle.
+tf2_traced_saved_model/: a tf.Module whose tf.function has no input signature, saved after
+three traces (float32 scalar, int64 scalar with a Python bool argument, float32 vector), with a
+list of Variables and a tuple-and-dict output.
 Prints the values TensorFlow computes, which the tests expect.
 """
 import os
@@ -121,9 +124,35 @@ def write_v2_saved_model(out):
     print(model.bump(tf.constant(3)).numpy(), model.bump(tf.constant(2)).numpy())
 
 
+class Traced(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.v = tf.Variable(3.0)
+        self.layers = [tf.Variable(1.0), tf.Variable(2.0)]
+
+    @tf.function
+    def f(self, x, double=False):
+        y = x * tf.cast(self.v, x.dtype)
+        if double:
+            y = y * 2
+        return y, {'a': y + tf.cast(self.layers[1], x.dtype)}
+
+
+def write_traced_saved_model(out):
+    path = os.path.join(out, 'tf2_traced_saved_model')
+    shutil.rmtree(path, ignore_errors=True)
+    model = Traced()
+    results = [model.f(tf.constant(1.0)), model.f(tf.constant(2, tf.int64), True),
+               model.f(tf.constant([1.0, 2.0]))]
+    tf.saved_model.save(model, path)
+    shutil.rmtree(os.path.join(path, 'assets'), ignore_errors=True)  # empty
+    print([(y.numpy(), d['a'].numpy()) for y, d in results])
+
+
 if __name__ == '__main__':
     target = sys.argv[1] if len(sys.argv) > 1 else 'tests/runtime/fixtures'
     os.makedirs(target, exist_ok=True)
     write_graph_defs(target)
     write_v1_saved_model(target)
     write_v2_saved_model(target)
+    write_traced_saved_model(target)

@@ -307,6 +307,21 @@ def test_tensorflow_2_restored_functions_check_their_input_signature():
         loaded.bump(rt.constant(1.0))
 
 
+def test_a_tensorflow_2_function_traced_several_times_dispatches_on_its_arguments():
+    loaded = ag.saved_model.load(os.path.join(FIXTURES, 'tf2_traced_saved_model'))
+    assert [float(v.numpy()) for v in loaded.layers] == [1.0, 2.0]  # a list of Variables
+    assert len(loaded.trainable_variables) == 3
+    # TensorFlow's results for the three traces (tools/make_tf_fixtures.py)
+    y, extra = loaded.f(rt.constant(1.0))
+    assert (float(y.numpy()), float(extra['a'].numpy())) == (3.0, 5.0)
+    y, extra = loaded.f(rt.constant(2, rt.int64), True)
+    assert y.dtype == rt.int64 and (int(y.numpy()), int(extra['a'].numpy())) == (12, 14)
+    y, extra = loaded.f(x=rt.constant([1.0, 2.0]))
+    np.testing.assert_array_equal(extra['a'].numpy(), [5.0, 8.0])
+    with pytest.raises(ValueError, match='No saved graph of this function accepts'):
+        loaded.f(rt.constant([[1.0]]), True)
+
+
 def test_the_object_graph_written_for_tensorflow_loads_on_its_own(tmp_path):
     # What tf.saved_model.load reads (the SavedObjectGraph, FunctionDefs binding the variables,
     # the checkpoint), read back without the JSON this package writes for itself.
