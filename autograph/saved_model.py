@@ -556,7 +556,7 @@ class _TF2Loader:
 
     # ---- functions -----------------------------------------------------------------------------
 
-    def concrete(self, name, label, params=None):
+    def concrete(self, name, label, params=None, defaults=None):
         found = self.concretes.get(name)
         if found is not None:
             return found
@@ -614,7 +614,7 @@ class _TF2Loader:
             label, graph, params, list(args),
             [graph.get_tensor_by_name(f'{a["name"]}:0') for a in input_args[:len(flat)]],
             [graph.get_tensor_by_name(f'output_{k}:0') for k in range(len(outputs))],
-            structure)
+            structure, defaults)
         return found
 
     # ---- objects -------------------------------------------------------------------------------
@@ -628,8 +628,8 @@ class _TF2Loader:
             obj = self.variable_objects[node_id]
         elif 'function' in node:
             function = node['function']
-            params = argument_names(function.get('function_spec', {}))
-            concretes = [self.concrete(n, path[-1] if path else label, params)
+            params, defaults = argument_names(function.get('function_spec', {}))
+            concretes = [self.concrete(n, path[-1] if path else label, params, defaults)
                          for n in function.get('concrete_functions', [])]
             obj = RestoredFunction(concretes, None)
         elif 'bare_concrete_function' in node:
@@ -873,8 +873,10 @@ def _decode_output(encoded, values):
 class RestoredConcreteFunction:
     """One loaded graph: call it with the arguments it was traced for."""
 
-    def __init__(self, name, graph, params, args, inputs, outputs, output_structure):
+    def __init__(self, name, graph, params, args, inputs, outputs, output_structure,
+                 defaults=None):
         self.name = name
+        self.defaults = defaults or {}  # parameter name -> default value (TensorFlow's saves)
         self.graph = graph
         self.parameter_names = tuple(params)
         self.structured_input_signature = (tuple(args), {})
@@ -906,7 +908,8 @@ class RestoredConcreteFunction:
             if value is _MISSING:
                 if isinstance(spec, TensorSpec) or isinstance(spec, (list, tuple, dict)):
                     raise TypeError(f'{self.name}() missing a required argument: {name!r}.')
-                value = spec  # a Python value the graph was traced for
+                # the default, else the Python value the graph was traced for
+                value = self.defaults.get(name, spec)
             _match(spec, value, name, self.name, feeds)
         return feeds
 

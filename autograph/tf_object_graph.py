@@ -342,11 +342,14 @@ def output_encoding(value, counter):
 
 
 def argument_names(function_spec):
-    """The parameter names in a FunctionSpec's FullArgSpec (without `self`)."""
+    """(parameter names, {name: default value}) of a FunctionSpec's FullArgSpec (without
+    `self`); (None, {}) when it has none."""
     spec = function_spec.get('fullargspec', {}).get('named_tuple_value', {})
-    for pair in spec.get('values', []):
-        if pair.get('key') == 'args':
-            names = [v.get('string_value', '') for v in
-                     pair.get('value', {}).get('list_value', {}).get('values', [])]
-            return names[1:] if names[:1] == ['self'] else names
-    return None
+    fields = {pair.get('key'): pair.get('value', {}) for pair in spec.get('values', [])}
+    if 'args' not in fields:
+        return None, {}
+    names = [v.get('string_value', '') for v in
+             fields['args'].get('list_value', {}).get('values', [])]
+    defaults = from_structured_value(fields.get('defaults', {'none_value': {}})) or ()
+    by_name = dict(zip(names[len(names) - len(defaults):], defaults))
+    return (names[1:] if names[:1] == ['self'] else names), by_name

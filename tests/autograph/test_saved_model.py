@@ -320,6 +320,9 @@ def test_a_tensorflow_2_function_traced_several_times_dispatches_on_its_argument
     np.testing.assert_array_equal(extra['a'].numpy(), [5.0, 8.0])
     with pytest.raises(ValueError, match='No saved graph of this function accepts'):
         loaded.f(rt.constant([[1.0]]), True)
+    # `double` defaults to False, and only the int64 graph was traced with True
+    with pytest.raises(ValueError, match='No saved graph of this function accepts'):
+        loaded.f(rt.constant(2, rt.int64))
 
 
 def test_the_object_graph_written_for_tensorflow_loads_on_its_own(tmp_path):
