@@ -57,6 +57,22 @@ class TensorList:
     def __repr__(self):
         return f'TensorList({self.items()!r})'
 
+    def __add__(self, other):
+        """The elementwise sum of two gradient lists (a list's gradient is the list of its
+        elements' gradients), so gradients of lists of lists (a nested loop's saved values)
+        add up; 0 and unwritten elements count as zeros."""
+        if not isinstance(other, TensorList):
+            if np.ndim(other) == 0 and other == 0:
+                return self
+            return NotImplemented
+        a, b = self.items(), other.items()
+        if len(a) < len(b):
+            a, b = b, a
+        return TensorList([x if i >= len(b) or b[i] is None else b[i] if x is None else x + b[i]
+                           for i, x in enumerate(a)])
+
+    __radd__ = __add__
+
 
 _NONE = type(None)
 
