@@ -129,3 +129,30 @@ def test_tensorflow_restores_a_module_saved_here_with_its_variables(tmp_path):
     assert got['loop'] == {'total': 36.0, 'steps': 3}
     module.scale.assign([0.5, 0.5, 0.5])
     np.testing.assert_array_equal(got['after_assign'], module(x).numpy())
+
+
+TF_OUTPUT_NAMES_SCRIPT = '''
+import json, sys
+from tensorflow.python.framework import op_def_registry
+names = {}
+for op in json.loads(sys.stdin.read()):
+    found = op_def_registry.get(op)
+    if found is not None:
+        names[op] = [a.name for a in found.output_arg]
+print(json.dumps(names))
+'''
+
+
+def test_every_ops_output_arg_names_are_tensorflows():
+    # A FunctionDef refers to a node's outputs as `node:<output arg>:<index>`, so the functions
+    # saved here load in TensorFlow only when these names are TensorFlow's.
+    from runtime.ops.registry import REGISTRY
+    ours = {name: [opdef.outputs] if isinstance(opdef.outputs, str) else list(opdef.outputs)
+            for name, opdef in REGISTRY.items()}
+    done = subprocess.run([TF_PYTHON, '-c', TF_OUTPUT_NAMES_SCRIPT], input=json.dumps(
+        sorted(ours)), capture_output=True, text=True, timeout=300,
+        env={**os.environ, 'TF_CPP_MIN_LOG_LEVEL': '3'})
+    assert done.returncode == 0, done.stderr[-3000:]
+    theirs = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(theirs) > 100
+    assert {op: (ours[op], names) for op, names in theirs.items() if ours[op] != names} == {}
