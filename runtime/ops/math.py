@@ -215,10 +215,13 @@ _UNARY = {  # public name: (TensorFlow op, kernel, floats only)
     'floor': ('Floor', np.floor, True),
     'ceil': ('Ceil', np.ceil, True),
 }
+# TensorFlow's output arg names where they are not `y` (FunctionDefs refer to outputs by them)
+_OUTPUT_NAMES = {'Relu': ('activations',)}
 # Round, Floor and Ceil are piecewise constant: not differentiable, as in TensorFlow.
 UNARY_OPS = {name: register(op, kernel, same_as_input, infix='-{0}' if op == 'Neg' else None,
                             involution=op == 'Neg', native=_NATIVE.get(op),
-                            gradient=_UNARY_GRADIENTS.get(name, NO_GRADIENT), dtypes=NUMERIC)
+                            gradient=_UNARY_GRADIENTS.get(name, NO_GRADIENT), dtypes=NUMERIC,
+                            **({'outputs': _OUTPUT_NAMES[op]} if op in _OUTPUT_NAMES else {}))
              for name, (op, kernel, _) in _UNARY.items()}
 
 
