@@ -139,7 +139,9 @@ class GradientTape:
         self._consume('gradient')
         flat_sources = nest.flatten(sources)
         with _Paused(self):
-            targets = [convert_to_tensor(t) for t in nest.flatten(target)]
+            # A Variable target stays itself: d(v)/d(v) is the seed, as in TensorFlow.
+            targets = [t if isinstance(t, Variable) else convert_to_tensor(t)
+                       for t in nest.flatten(target)]
             if output_gradients is None:
                 grads = [None] * len(targets)
             else:
@@ -165,18 +167,30 @@ class GradientTape:
             else:
                 raise ValueError(f'GradientTape.gradient: sources must be tensors or Variables, '
                                  f'got {s!r}.')
-        float_targets, target_grads = [], []
+        float_targets, target_grads, seeds = [], [], {}
         for t, g in zip(targets, grads):
-            if t.dtype.is_floating:
-                float_targets.append(t)
-                target_grads.append(g if g is not None else _ones_for(t))
+            if not t.dtype.is_floating:
+                continue
+            g = g if g is not None else _ones_for(t)
+            if isinstance(t, Variable) or id(t) not in self._tracked:
+                # Off the tape: its only gradient is to itself as a source (as in TensorFlow,
+                # watched or not).
+                seed = seeds.get(id(t))
+                seeds[id(t)] = g if seed is None else seed + g
+                continue
+            float_targets.append(t)
+            target_grads.append(g)
         sources = [k for k, s in zip(keys, flat_sources)
                    if k is not None and s.dtype.is_floating]
-        found = backprop(self._ops, float_targets, target_grads, sources) if sources else []
+        found = backprop(self._ops, float_targets, target_grads, sources) \
+            if sources and float_targets else [None] * len(sources)
         by_source = {id(k): g for k, g in zip(sources, found)}
         result = []
         for s, k in zip(flat_sources, keys):
             g = by_source.get(id(k)) if k is not None else None
+            seed = seeds.get(id(s))
+            if seed is not None:
+                g = seed if g is None else g + seed
             if g is None and unconnected == 'zero' and s.dtype.is_floating:
                 g = zeros(s.shape, s.dtype) if isinstance(s, Variable) else zeros_like(s)
             result.append(g)
