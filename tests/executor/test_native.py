@@ -292,6 +292,37 @@ def test_elementwise_ops_fuse_into_their_user_with_no_array_in_between():
     assert 'np.empty(' not in source and 'list_set(' not in source  # rows written in place
 
 
+def activations(x):
+    """Transcendental functions of large arrays: of an input, of a value used twice, of a
+    temporary only they read, and of a float64 cast; then sums."""
+    y = x * 3.0 - 1.0
+    squashed = rt.exp(rt.tanh(y)) + y
+    waves = rt.sin(rt.exp(x)) * rt.cos(rt.log(x + 1.0))
+    wide = rt.tanh(rt.cast(x, rt.float64) - 0.5)
+    return rt.reduce_sum(squashed), rt.reduce_sum(waves), squashed[7], rt.reduce_sum(wide)
+
+
+def test_transcendental_functions_of_large_arrays_call_numpys_ufuncs():
+    default, jit = both(activations)
+    values = np.random.default_rng(1).random(100_003, dtype=np.float32)
+    x = rt.constant(values)
+    for got, expected in zip(jit(x), default(x)):
+        assert_same(got, expected)
+    np.testing.assert_array_equal(x.numpy(), values)  # the input is not overwritten
+    source = jit.get_concrete_function(x)._run.source
+    assert source.count('with objmode():') == 7 and 'np.tanh(p0' not in source
+
+
+def test_sums_of_every_size_and_layout_match():
+    default, jit = both(lambda x, m: (rt.reduce_sum(x), rt.reduce_sum(rt.transpose(m)[1:]),
+                                      rt.reduce_mean(rt.cast(x, rt.float32))))
+    for size in (1, 9, 16, 1001):
+        x = rt.constant(np.arange(size, dtype=np.int32) * 7 - 50)
+        m = rt.constant(np.linspace(-3, 4, 3 * size + 6, dtype=np.float32).reshape(3, -1))
+        for got, expected in zip(jit(x, m), default(x, m)):
+            assert_same(got, expected)
+
+
 def dispatch(i, x):
     """switch_case (a StatelessCase) picking one of three computations, inside a loop."""
     total = rt.zeros([2])

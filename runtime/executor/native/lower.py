@@ -275,6 +275,7 @@ class Lowering:
         self.chained = set()  # the nodes of chains
         self.variables = {}  # local holding a variable's value -> its VariableStorage or param
         self.assigned = set()  # those locals that writes change
+        self.scratch = set()  # arrays allocated here that only a ufunc call reads: it may overwrite
 
     def variable(self, node, storage, source):
         """The local holding the value of the variable `storage` (`source`: the param index
@@ -389,6 +390,9 @@ class Lowering:
                     for ref in node.inputs):
             return False
 
+        if self.ufunc_call(node, form, inputs, out, depth):
+            return True
+
         def element(indexes):
             dims = shape.as_list()
             elements = []
@@ -408,9 +412,36 @@ class Lowering:
             self.fused[node.outputs[0]] = element
             return True
         self.line(depth, f'{out} = np.empty({tuple(shape.as_list())!r}, np.{name})')
+        self.allocated(node, out)
         indexes = self.loop_nest(shape.as_list(), depth)
         self.line(depth + len(indexes), f'{out}[{", ".join(indexes)}] = {element(indexes)}')
         return True
+
+    def ufunc_call(self, node, form, inputs, out, depth):
+        """A transcendental function of a large float array (`_UFUNC_CALL`) calls numpy's ufunc,
+        whose SIMD loop is several times faster than numba's loop calling `tanhf` or `expf`
+        per element (numba vectorizes those only with Intel's SVML, which current llvmlite
+        builds do not use). Its operand is computed as an array, not fused into it; its
+        result fuses into its users' loop as any array does. False for other ops."""
+        dtype, shape = _spec(node.outputs[0])
+        if not _ufunc_operand(node) or node.inputs[0].dtype is not dtype or \
+                node.inputs[0].shape != shape:
+            return False
+        if inputs[0] in self.scratch:
+            self.line(depth, f'{out} = {inputs[0]}')  # a new array would cost its page faults
+        else:
+            self.line(depth, f'{out} = np.empty({tuple(shape.as_list())!r}, np.{_np_name(dtype)})')
+        self.line(depth, 'with objmode():')
+        self.line(depth + 1, f'{form.format(inputs[0])[:-1]}, out={out})')
+        self.allocated(node, out)
+        return True
+
+    def allocated(self, node, out):
+        """Note that `out`, a new array holding `node`'s value, may be overwritten by its user
+        when that is its only one and a ufunc call."""
+        users = self.uses.get(node.outputs[0], [])
+        if len(users) == 1 and users[0][0] != 'output' and _ufunc_operand(users[0][0]):
+            self.scratch.add(out)
 
     def loop_nest(self, dims, depth):
         indexes = [self.fresh('e') for _ in dims]
@@ -425,6 +456,8 @@ class Lowering:
         if len(users) != 1 or users[0][0] == 'output' or users[0][0] in self.chained:
             return False
         user, position = users[0]
+        if _ufunc_operand(user):
+            return False
         if user.opdef is list_ops.SET_ITEM:
             return position == 2
         return _elementwise(user.opdef) and native_form(user.opdef) is not None and \
@@ -566,6 +599,25 @@ def _link(first, previous, node, uses):
     same = all(p == position or ref is other
                for p, (ref, other) in enumerate(zip(node.inputs, first.inputs)))
     return position if same else None
+
+
+# Transcendental functions of float arrays of at least _UFUNC_MIN_SIZE elements call numpy's
+# ufunc from numba (`Lowering.ufunc_call`); below that, entering object mode costs more
+# than the SIMD loop saves.
+_UFUNC_CALL = re.compile(r'np\.(\w+)\(\{0\}\)')
+_TRANSCENDENTAL = frozenset({'exp', 'log', 'sin', 'cos', 'tanh'})
+_UFUNC_MIN_SIZE = 1 << 14
+
+
+def _ufunc_operand(node):
+    """Whether `node` is lowered as a ufunc call (its operand must be an array)."""
+    form = native_form(node.opdef)
+    function = form and _UFUNC_CALL.fullmatch(form)
+    if not function or function.group(1) not in _TRANSCENDENTAL or len(node.outputs) != 1:
+        return False
+    dtype, shape = _spec(node.outputs[0])
+    return dtype.is_floating and shape.is_fully_defined() and \
+        shape.num_elements() >= _UFUNC_MIN_SIZE
 
 
 def _elementwise(opdef):
