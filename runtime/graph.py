@@ -98,7 +98,7 @@ class Operation:
         new = [SymbolicTensor(self, start + i, dtype, shape)
                for i, (dtype, shape) in enumerate(output_specs)]
         self.outputs.extend(new)
-        graph._plans.clear()
+        graph.plans.clear()
         return new
 
     def __repr__(self):
@@ -126,7 +126,7 @@ class Graph:
         self.library = {}
         self.outer_graph = None
         self._captures = {}
-        self._plans = {}
+        self.plans = {}  # executor.compile_graph's compiled callables; cleared as ops change
 
     # ---- building ----------------------------------------------------------------------------
 
@@ -199,7 +199,7 @@ class Graph:
                       for i, (dtype, shape) in enumerate(output_specs)]
         self.operations.append(op)
         self._by_name[name] = op
-        self._plans.clear()
+        self.plans.clear()
         return op
 
     def capture(self, tensor):
@@ -238,7 +238,7 @@ class Graph:
         del self.operations[start:]
         at = self.operations.index(op)
         self.operations[at:at] = new
-        self._plans.clear()
+        self.plans.clear()
 
     # ---- inspection --------------------------------------------------------------------------
 
