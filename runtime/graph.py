@@ -208,7 +208,7 @@ class Graph:
             found = self._captures.get(id(tensor))
             if found is None:
                 const = build(self, CONST, [], {'dtype': tensor.dtype, 'value': tensor.value},
-                              'Const')
+                              CONST.name)
                 found = self._captures[id(tensor)] = (tensor, const)
             return found[1]
         raise ValueError(f'Tensor {tensor.name!r} belongs to another graph and cannot be used '
@@ -219,7 +219,7 @@ class Graph:
         found = self._captures.get(id(storage))
         if found is None:
             # Variables may share a name (as in TensorFlow's eager mode); their resources may not.
-            op_name = derived_name(storage.name, 'VarHandleOp')
+            op_name = derived_name(storage.name, VAR_HANDLE.name)
             shared_name = self.unique_name(op_name, mark_as_used=False)
             handle = build(self, VAR_HANDLE, [], {'dtype': storage.dtype, 'shape': storage.shape,
                                                   'shared_name': shared_name},
@@ -319,7 +319,7 @@ class FuncGraph(Graph):
         """A Placeholder input. Regular inputs are appended to `inputs`; captures are not (they
         come after the regular inputs, and callers append them) and take unscoped names."""
         attrs = {'dtype': dtype, 'shape': as_shape(shape)}
-        name = derived_name(name, 'Placeholder')
+        name = derived_name(name, PLACEHOLDER.name)
         if as_capture:
             with self.exact_scope(''):
                 return build(self, PLACEHOLDER, [], attrs, name, payload)
