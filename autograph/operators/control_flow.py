@@ -291,7 +291,8 @@ def _shape_invariants(pairs, initial):
 
 
 def _shape_of(value):
-    return rt.convert_to_tensor(value).shape
+    """The shape a loop variable keeps: per part for a tuple, namedtuple or dict."""
+    return rt.nest.map_structure(lambda part: rt.convert_to_tensor(part).shape, value)
 
 
 def _initialize_from_first_iteration(test, body, get_state, set_state, symbol_names, initial,
@@ -314,7 +315,7 @@ def _initialize_from_first_iteration(test, body, get_state, set_state, symbol_na
     for i, structure in types.items():
         initial[i] = _zeros_like(structure)
         shapes = [s for s, _ in _flat_types(structure)]
-        if not isinstance(structure, (tuple, dict)) and not shapes[0].is_fully_defined():
+        if isinstance(structure, _ShapeDtype) and not shapes[0].is_fully_defined():
             invariants[i] = shapes[0]
         elif any(not s.is_fully_defined() for s in shapes):
             raise located.error(ValueError, (
@@ -347,6 +348,8 @@ def _zeros_like(structure):
         parts = [_zeros_like(v) for v in structure]
         return type(structure)(*parts) if hasattr(structure, '_fields') else tuple(parts)
     shape, dtype = structure
+    if shape.rank is None:   # a scalar stands in; the invariant is the unknown shape
+        return rt.zeros([], dtype=dtype)
     return rt.zeros([d if d is not None else 0 for d in shape.as_list()], dtype=dtype)
 
 
@@ -361,7 +364,7 @@ def _shape_and_dtype(value, name):
             tensor = rt.convert_to_tensor(value)
         except (TypeError, ValueError):
             tensor = None
-        if tensor is not None and tensor.shape.rank is not None:
+        if tensor is not None:
             return _ShapeDtype(tensor.shape, tensor.dtype)
     raise located.error(ValueError, (
         f"'{name}' must be defined before the loop: it is used after the loop (or in the next "

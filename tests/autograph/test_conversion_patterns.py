@@ -480,3 +480,108 @@ def test_variable_read_before_any_iteration_set_it_is_unbound_as_in_python():
         read_before_first_set(2)
     with pytest.raises(UnboundLocalError, match="'step' is used before it is assigned"):
         traced(read_before_first_set, 2)
+
+
+# Pattern 11: `try`/`finally` and `with` around tensor control flow
+
+def clipped_with_log(x, log):
+    try:
+        if x > 0:
+            y = x
+        else:
+            y = -x
+    finally:
+        log.append('finally')
+    return y
+
+
+def returns_inside_try_finally(x, log):
+    try:
+        if x > 2:
+            return x * 10
+        x = x + 1
+    finally:
+        log.append('done')
+    return x
+
+
+def test_try_finally_around_a_tensor_if_traces_body_then_finally():
+    log = []
+    f = ag.function(lambda x: clipped_with_log(x, log))
+    assert f(rt.constant(-3)).numpy() == 3 == clipped_with_log(-3, [])
+    assert f(rt.constant(4)).numpy() == 4
+    assert log == ['finally']            # traced once: the `finally` ran at trace time
+
+
+def test_return_inside_try_finally_in_a_tensor_if():
+    for a in (1, 5):
+        assert traced(lambda x: returns_inside_try_finally(x, []), a) == \
+            returns_inside_try_finally(a, [])
+
+
+def test_with_around_a_tensor_loop_enters_and_exits_at_trace_time():
+    import contextlib
+    events = []
+
+    @contextlib.contextmanager
+    def section(name):
+        events.append(('enter', name))
+        yield name
+        events.append(('exit', name))
+
+    def total(n):
+        s = 0
+        with section('sum') as label:
+            for i in range(n):
+                s += i
+        events.append(label)
+        return s
+
+    assert traced(total, 4) == total(4) == 6
+    assert events == [('enter', 'sum'), ('exit', 'sum'), 'sum'] * 2
+
+
+# Pattern 5: a tensor of unknown rank first created inside a tensor loop
+
+def last_scaled(v, n):
+    for i in rt.range(n):
+        last = v * rt.cast(i, rt.float32)
+    return last
+
+
+def test_unknown_rank_tensor_first_set_in_a_loop_is_inferred_from_one_iteration():
+    f = ag.function(last_scaled, input_signature=[rt.TensorSpec(None, rt.float32),
+                                                  rt.TensorSpec([], rt.int32)])
+    result = f(rt.constant([[1.0, 2.0]]), rt.constant(3))
+    assert result.shape == (1, 2) and result.numpy().tolist() == [[2.0, 4.0]]
+    assert f(rt.constant(5.0), rt.constant(2)).numpy() == 5.0
+    with pytest.raises(rt.errors.InvalidArgumentError, match="initialize 'last'"):
+        f(rt.constant([1.0]), rt.constant(0))
+
+
+def test_unknown_length_tensor_first_set_in_a_loop_gets_that_shape_as_invariant():
+    f = ag.function(last_scaled, input_signature=[rt.TensorSpec([None], rt.float32),
+                                                  rt.TensorSpec([], rt.int32)])
+    assert f(rt.constant([1.0, 2.0, 3.0]), rt.constant(2)).numpy().tolist() == [1.0, 2.0, 3.0]
+
+
+# Pattern 6: tuple and namedtuple loop variables next to a shape invariant
+
+def growing_with_pair(n):
+    import collections
+    Pair = collections.namedtuple('Pair', 'count product')
+    s = rt.zeros([1])
+    p = Pair(rt.constant(0), rt.constant(1))
+    t = (rt.constant(0), rt.constant(1.5))
+    for _ in rt.range(n):
+        ag.set_loop_options(shape_invariants=[(s, rt.TensorShape([None]))])
+        s = rt.concat([s, [1.0]], 0)
+        p = Pair(p.count + 1, p.product * 2)
+        t = (t[0] + 1, t[1])
+    return s, tuple(p), t
+
+
+def test_tuple_and_namedtuple_beside_a_shape_invariant():
+    s, p, t = traced(growing_with_pair, 3)
+    assert s.tolist() == [0.0, 1.0, 1.0, 1.0]
+    assert p == (3, 8) and t == (3, 1.5)
