@@ -41,6 +41,50 @@ def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
     if _probes:
         _probe_if(body, orelse, get_state, set_state, initial, nouts)
         return
+    # the types of return values set in one branch only, when every path of the function
+    # returns (learnt from the branch that sets it; see _fill_return_values)
+    return_types = {}
+    while True:
+        try:
+            _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
+                      return_types)
+            return
+        except _ReturnTypeLearnt as learnt:
+            return_types.update(learnt.types)   # trace again, the `if` branch now knows it
+
+
+class _ReturnTypeLearnt(Exception):
+    """The `else` branch set a return value that the `if` branch, traced first, left unset."""
+
+    def __init__(self, types):
+        super().__init__(types)
+        self.types = types
+
+
+def _fill_return_values(values, initial, other, return_types, symbol_names):
+    """`values` with a placeholder of the right type for each return value this branch left
+    unset while the other branch sets it (every path of the function returns, so the code after
+    the `if` runs only where this branch ran, and some later `return` replaces the placeholder).
+    Raises _ReturnTypeLearnt when only this branch knows the type and the other was traced."""
+    values = list(values)
+    learnt = {}
+    for i, (value, start) in enumerate(zip(values, initial)):
+        if not (isinstance(start, UndefinedReturnValue) and start.every_path_returns):
+            continue
+        if value is start:
+            if i in return_types:
+                values[i] = _zeros_like(return_types[i])
+            elif other is not None and other[i] is not start:
+                values[i] = _zeros_like(_types_of(other[i], symbol_names[i]))
+        elif other is not None and other[i] is start and i not in return_types:
+            learnt[i] = _types_of(value, symbol_names[i])
+    if learnt:
+        raise _ReturnTypeLearnt(learnt)
+    return tuple(values)
+
+
+def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
+              return_types):
     outputs = {}
     # outputs that may stand for an unset variable carry their "is set" flag out of the cond
     flagged = [(i, maybe_unset(v)) for i, v in enumerate(initial[:nouts])
@@ -50,7 +94,8 @@ def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
         def traced():
             set_state(initial)
             block()
-            values = get_state()[:nouts]
+            values = _fill_return_values(get_state()[:nouts], initial, outputs.get(other),
+                                         return_types, symbol_names)
             outputs[which] = values
             for name, value in zip(symbol_names, values):
                 if isinstance(value, Undefined):

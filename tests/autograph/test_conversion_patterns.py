@@ -585,3 +585,69 @@ def test_tuple_and_namedtuple_beside_a_shape_invariant():
     s, p, t = traced(growing_with_pair, 3)
     assert s.tolist() == [0.0, 1.0, 1.0, 1.0]
     assert p == (3, 8) and t == (3, 1.5)
+
+
+# Pattern 18: early returns in a tensor `if` when every path returns
+
+def early_return_in_elif(a, b):
+    if b >= 0:
+        pass
+    elif a == 0:
+        return 1
+    return 2
+
+
+def classify_pair(a, b):
+    if a > b:
+        if a > 2 * b:
+            return a, 2
+        a = a - b
+    elif a == b:
+        return b, 0
+    total = a + b
+    return total, 1
+
+
+def returns_in_if_inside_loop(n):
+    i = 0
+    while i < n:
+        if i * i > n:
+            return i
+        i += 1
+    return -1
+
+
+def falls_off_the_end(a):
+    if a > 0:
+        return 1
+
+
+def test_early_return_in_an_elif_with_code_after_the_if():
+    for a, b in [(0, 1), (0, -1), (1, -1)]:
+        assert traced(early_return_in_elif, a, b) == early_return_in_elif(a, b)
+
+
+def test_nested_early_returns_of_tuples():
+    for a, b in [(5, 1), (3, 2), (2, 2), (1, 4), (-3, -1)]:
+        assert traced(classify_pair, a, b) == classify_pair(a, b)
+
+
+def test_early_return_in_an_if_inside_a_tensor_loop():
+    for n in (0, 3, 10):
+        assert traced(returns_in_if_inside_loop, n) == returns_in_if_inside_loop(n)
+
+
+def test_a_path_without_return_is_still_refused():
+    assert falls_off_the_end(-1) is None
+    with pytest.raises(ValueError, match='needs a `return` in the else branch'):
+        traced(falls_off_the_end, 1)
+
+
+def test_early_returns_of_different_dtypes_name_the_return_value():
+    def mixed(a):
+        if a > 0:
+            return 1.5
+        return a
+
+    with pytest.raises(TypeError, match='retval_'):
+        traced(mixed, 1)
