@@ -11,7 +11,7 @@ from runtime import context
 from runtime.graph import FuncGraph
 from runtime.tensor import is_symbolic
 
-from autograph.operators import guards, located, tensor_iteration
+from autograph.operators import guards, lists, located, tensor_iteration
 from autograph.operators.variables import (Undefined, UndefinedReturnValue, mark_maybe_unset,
                                            maybe_unset)
 
@@ -258,6 +258,8 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
     """Stages the loop as one rt.while_loop; the loop variables are the construct's state."""
     guards.check_no_global_writes([body], 'loop')
     initial = list(get_state())
+    _stage_appended_lists(test, body, set_state, get_state, symbol_names, initial,
+                          opts.get('appended_lists', ()))
     unset = [i for i, v in enumerate(initial) if isinstance(v, (Undefined, UndefinedReturnValue))]
     invariants = _shape_invariants(opts.get('shape_invariants'), initial)
     newly_unset = [i for i in unset if isinstance(initial[i], Undefined)]
@@ -297,7 +299,7 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
 
     def loop_body(*values):
         restore(values)
-        body()
+        _traced_body(body)
         state = list(get_state())
         for name, before, after in zip(symbol_names, initial, state):
             difference = rt.nest.structure_difference(before, after)
@@ -323,6 +325,55 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
                               names=('<iterations>',) + tuple(symbol_names) + tuple(
                                   f'<{symbol_names[i]} is set>' for i in flagged_indices))
     restore(final)
+
+
+def _traced_body(body):
+    lists.tracing_loops[0] += 1
+    try:
+        body()
+    finally:
+        lists.tracing_loops[0] -= 1
+
+
+def _stage_appended_lists(test, body, set_state, get_state, symbol_names, initial, names):
+    """Replaces in `initial` the Python lists the loop only appends to (`names`) by
+    StagedLists; the element type is the first element's, or, for an empty list, that of the
+    first value one iteration appends (traced into a throwaway graph)."""
+    indices = [symbol_names.index(n) for n in names
+               if n in symbol_names and type(initial[symbol_names.index(n)]) is list]
+    if not indices:
+        return
+    elements = {}   # index -> (dtype, shape) of its elements
+    for i in indices:
+        if initial[i]:
+            first = rt.convert_to_tensor(initial[i][0])
+            elements[i] = first.dtype, first.shape
+    empty = [i for i in indices if i not in elements]
+    if empty:
+        outer = context.current_graph()
+        probe = FuncGraph('autograph_first_appends', outer)
+        probe.library = dict(outer.library)
+        trial = list(initial)
+        for i in empty:
+            trial[i] = []
+        _probes.append(probe)
+        try:
+            with probe.as_default():
+                set_state(tuple(trial))
+                test()
+                _traced_body(body)
+                after_one = get_state()
+        finally:
+            _probes.pop()
+        for i in empty:
+            appended = after_one[i]
+            if isinstance(appended, lists.StagedList):   # appended to by an inner tensor loop
+                elements[i] = appended.array.dtype, appended.array.element_shape
+            elif isinstance(appended, list) and appended:
+                first = rt.convert_to_tensor(appended[0])
+                elements[i] = first.dtype, first.shape
+    for i, (dtype, shape) in elements.items():
+        initial[i] = lists.stage(initial[i], symbol_names[i], dtype, shape)
 
 
 def _shape_invariants(pairs, initial):
@@ -352,7 +403,7 @@ def _initialize_from_first_iteration(test, body, get_state, set_state, symbol_na
         with probe.as_default():
             set_state(initial)
             test()
-            body()
+            _traced_body(body)
             after_one = get_state()
             types = {i: _types_of(after_one[i], symbol_names[i]) for i in unset}
     finally:

@@ -651,3 +651,80 @@ def test_early_returns_of_different_dtypes_name_the_return_value():
 
     with pytest.raises(TypeError, match='retval_'):
         traced(mixed, 1)
+
+
+# Pattern 13: `list.append` inside a tensor loop stages the list as a TensorArray
+
+def squares(n):
+    out = []
+    for i in range(n):
+        out.append(i * i)
+    return rt.stack(out), len(out), out[-1]
+
+
+def even_rows(n):
+    parts = [rt.zeros([1, 2])]
+    i = 0
+    while i < n:
+        if i % 2 == 0:
+            parts.append(rt.ones([1, 2]) * rt.cast(i, rt.float32))
+        i += 1
+    return rt.concat(parts, 0), rt.concat(parts, axis=1), rt.stack(parts, axis=1)
+
+
+def nested_appends(n):
+    seen = []
+    for i in range(n):
+        for j in range(i):
+            seen.append(i * 10 + j)
+    return rt.stack(seen)
+
+
+def appends_then_pops(n):
+    window = [0]
+    for i in range(n):
+        window.append(i)
+        window.pop(0)
+    return window
+
+
+def test_list_appended_in_a_tensor_loop_is_read_with_stack_len_and_indexing():
+    stacked, length, last = traced(squares, 4)
+    assert stacked.tolist() == [0, 1, 4, 9] and length == 4 and last == 9
+    python = ag.to_graph(squares)(4)
+    assert python[0].numpy().tolist() == [0, 1, 4, 9] and python[1:] == (4, 9)
+
+
+def test_list_with_elements_appended_under_a_tensor_if_is_read_with_concat():
+    by_rows, by_columns, stacked = (v.tolist() for v in traced(even_rows, 5))
+    assert by_rows == [[0, 0], [0, 0], [2, 2], [4, 4]]
+    assert by_columns == [[0, 0, 0, 0, 2, 2, 4, 4]]
+    assert stacked == [[[0, 0], [0, 0], [2, 2], [4, 4]]]
+    assert [v.numpy().tolist() for v in ag.to_graph(even_rows)(5)] == [
+        by_rows, by_columns, stacked]
+
+
+def test_list_appended_in_nested_tensor_loops():
+    assert traced(nested_appends, 4).tolist() == [10, 20, 21, 30, 31, 32]
+
+
+def test_other_list_mutation_in_a_tensor_loop_names_the_list_and_line():
+    assert appends_then_pops(3) == [2]
+    with pytest.raises(TypeError, match=r"list 'window' is changed by `window.pop\(0\)` "
+                                        r"\(line \d+\) inside a loop on a tensor.*TensorArray"):
+        traced(appends_then_pops, 3)
+
+
+def collect(n):
+    out = []
+    for i in range(n):
+        out.append(i * 2)
+    return out, len(out)
+
+
+def test_a_staged_list_returned_as_it_is_comes_back_stacked():
+    values, length = traced(collect, 3)
+    assert values.tolist() == [0, 2, 4] and length == 3
+    assert traced(collect, 0)[0].tolist() == []
+    result = ag.to_graph(collect)(3)
+    assert result == ([0, 2, 4], 3)                 # Python values: the list itself
