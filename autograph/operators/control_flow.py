@@ -157,6 +157,13 @@ def _probe_merge(in_if, in_else, graph):
         return type(in_if)(*values) if hasattr(in_if, '_fields') else tuple(values)
     if isinstance(in_if, dict) and isinstance(in_else, dict) and in_if.keys() == in_else.keys():
         return {k: _probe_merge(in_if[k], in_else[k], graph) for k in in_if}
+    staged = next((v for v in (in_if, in_else) if isinstance(v, lists.StagedList)), None)
+    if staged is not None:      # a list an inner tensor loop staged: a placeholder of its kind
+        handle, = rt.nest.flatten(staged)
+        return rt.nest.pack_sequence_as(staged, [graph.add_input(handle.dtype, handle.shape,
+                                                                 'probe')])
+    if isinstance(in_if, list):
+        return in_if            # a Python list appended to in the branches (the same object)
     value = in_else if not isinstance(in_if, rt.Tensor) and isinstance(in_else, rt.Tensor) \
         else in_if
     if not isinstance(value, rt.Tensor) and not isinstance(value, _UNSET) and not (

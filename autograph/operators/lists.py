@@ -28,11 +28,11 @@ class StagedList:
         self.array = array
         self.name = name
 
-    def _to_components(self):
-        return self.array._to_components()
+    def _to_components(self):   # the composite protocol of runtime.nest
+        return rt.nest.flatten(self.array)
 
     def _from_components(self, components):
-        return StagedList(self.array._from_components(components), self.name)
+        return StagedList(rt.nest.pack_sequence_as(self.array, components), self.name)
 
     def append(self, value):
         return StagedList(self.array.write(self.array.size(), value), self.name)
