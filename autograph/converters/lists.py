@@ -69,7 +69,8 @@ class ListTransformer(transformer.Base):
         self.rewrite = {}        # id(append statement) -> list name
         self.guard = {}          # id(mutating statement) -> list name
         self.enclosing_stored = []
-        self.locals = []
+        self.functions = []
+        self.function_locals = {}   # id(FunctionDef) -> its variables
 
     def _visit_loop(self, node):
         stored = _stored_names(node)
@@ -83,7 +84,7 @@ class ListTransformer(transformer.Base):
         for name, found in sorted(mutations.items()):
             if name in stored:
                 continue          # a list made in the loop, or assigned in it
-            if name in self.locals[-1] and all(
+            if name in self._locals() and all(
                     method == 'append' and _single_argument(statement)
                     for statement, method in found):
                 appended.append(name)
@@ -128,19 +129,25 @@ class ListTransformer(transformer.Base):
     visit_Expr = visit_Assign = visit_AugAssign = visit_Delete = _visit_statement
 
     def visit_FunctionDef(self, node):
-        """Only the function's own variables can become loop state (an assignment would make
-        a global or a closure variable local)."""
-        local = {a.id for a in _walk([node.args]) if isinstance(a, gast.Name)}
-        declared = set()
-        for child in _walk(node.body):
-            if isinstance(child, gast.Name) and isinstance(child.ctx, gast.Store):
-                local.add(child.id)
-            elif isinstance(child, (gast.Global, gast.Nonlocal)):
-                declared.update(child.names)
-        self.locals.append(local - declared)
+        self.functions.append(node)
         node = self.generic_visit(node)
-        self.locals.pop()
+        self.functions.pop()
         return node
+
+    def _locals(self):
+        """The variables of the innermost function: only they can become loop state (an
+        assignment would make a global or a closure variable local). Found on first use."""
+        node = self.functions[-1]
+        if id(node) not in self.function_locals:
+            local = {a.id for a in _walk([node.args]) if isinstance(a, gast.Name)}
+            declared = set()
+            for child in _walk(node.body):
+                if isinstance(child, gast.Name) and isinstance(child.ctx, gast.Store):
+                    local.add(child.id)
+                elif isinstance(child, (gast.Global, gast.Nonlocal)):
+                    declared.update(child.names)
+            self.function_locals[id(node)] = local - declared
+        return self.function_locals[id(node)]
 
 
 def _single_argument(statement):
