@@ -38,6 +38,28 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
 def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
     guards.check_no_global_writes((body, orelse), '`if` statement')
     initial = get_state()
+    with _restored_on_error(set_state, initial):
+        _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial)
+
+
+class _restored_on_error:
+    """Puts the construct's variables back as they were when tracing it fails, so that code
+    that runs while the error propagates (a `finally` block, an `except` at trace time) sees
+    values of the function's graph, not of an abandoned branch or loop body."""
+
+    def __init__(self, set_state, initial):
+        self.set_state, self.initial = set_state, tuple(initial)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, cls, exception, traceback):
+        if cls is not None:
+            self.set_state(self.initial)
+        return False
+
+
+def _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial):
     if _probes:
         _probe_if(body, orelse, get_state, set_state, initial, nouts)
         return
@@ -264,6 +286,11 @@ def _graph_for(sequence, extra_test, body, get_state, set_state, symbol_names, o
 def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
     """Stages the loop as one rt.while_loop; the loop variables are the construct's state."""
     guards.check_no_global_writes([body], 'loop')
+    with _restored_on_error(set_state, get_state()):
+        _staged_loop(test, body, get_state, set_state, symbol_names, opts)
+
+
+def _staged_loop(test, body, get_state, set_state, symbol_names, opts):
     initial = list(get_state())
     _stage_appended_lists(test, body, set_state, get_state, symbol_names, initial,
                           opts.get('appended_lists', ()))

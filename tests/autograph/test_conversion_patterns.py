@@ -728,3 +728,21 @@ def test_a_staged_list_returned_as_it_is_comes_back_stacked():
     assert traced(collect, 0)[0].tolist() == []
     result = ag.to_graph(collect)(3)
     assert result == ([0, 2, 4], 3)                 # Python values: the list itself
+
+
+def fails_in_branch(x):
+    y = x
+    try:
+        if x > 0:
+            y = y + 1
+            y = y + not_defined_anywhere  # noqa: F821
+    finally:
+        y = y * 2
+    return y
+
+
+def test_finally_after_an_error_while_tracing_sees_the_functions_values():
+    with pytest.raises(NameError, match='not_defined_anywhere'):
+        fails_in_branch(1)
+    with pytest.raises(NameError, match='not_defined_anywhere'):
+        traced(fails_in_branch, 1)
