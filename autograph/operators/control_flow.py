@@ -63,50 +63,44 @@ def _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, in
     if _probes:
         _probe_if(body, orelse, get_state, set_state, initial, nouts)
         return
-    # the types of return values set in one branch only, when every path of the function
-    # returns (learnt from the branch that sets it; see _fill_return_values)
-    return_types = {}
     while True:
         try:
-            _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
-                      return_types)
+            _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial)
             return
-        except _ReturnTypeLearnt as learnt:
-            return_types.update(learnt.types)   # trace again, the `if` branch now knows it
+        except _ReturnTypeLearnt:
+            pass     # trace again: the `if` branch now knows the type of the return value
 
 
 class _ReturnTypeLearnt(Exception):
-    """The `else` branch set a return value that the `if` branch, traced first, left unset."""
-
-    def __init__(self, types):
-        super().__init__(types)
-        self.types = types
+    """The `else` branch set a return value that the `if` branch, traced first, left unset
+    before the type of the function's return value was known."""
 
 
-def _fill_return_values(values, initial, other, return_types, symbol_names):
+def _fill_return_values(values, initial, other, symbol_names):
     """`values` with a placeholder of the right type for each return value this branch left
     unset while the other branch sets it (every path of the function returns, so the code after
     the `if` runs only where this branch ran, and some later `return` replaces the placeholder).
-    Raises _ReturnTypeLearnt when only this branch knows the type and the other was traced."""
+
+    The type is learnt from the first `return` traced and kept on the function's
+    UndefinedReturnValue, so each `if` of a trace is traced twice at most once (when its `if`
+    branch, traced first, met an unknown type; _ReturnTypeLearnt)."""
     values = list(values)
-    learnt = {}
+    retrace = False
     for i, (value, start) in enumerate(zip(values, initial)):
         if not (isinstance(start, UndefinedReturnValue) and start.every_path_returns):
             continue
-        if value is start:
-            if i in return_types:
-                values[i] = _zeros_like(return_types[i])
-            elif other is not None and other[i] is not start:
-                values[i] = _zeros_like(_types_of(other[i], symbol_names[i]))
-        elif other is not None and other[i] is start and i not in return_types:
-            learnt[i] = _types_of(value, symbol_names[i])
-    if learnt:
-        raise _ReturnTypeLearnt(learnt)
+        if value is not start:
+            if start.return_type is None:
+                start.return_type = _types_of(value, symbol_names[i])
+            retrace = retrace or (other is not None and other[i] is start)
+        elif start.return_type is not None:
+            values[i] = _zeros_like(start.return_type)
+    if retrace:
+        raise _ReturnTypeLearnt()
     return tuple(values)
 
 
-def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
-              return_types):
+def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial):
     outputs = {}
     # outputs that may stand for an unset variable carry their "is set" flag out of the cond
     flagged = [(i, maybe_unset(v)) for i, v in enumerate(initial[:nouts])
@@ -117,7 +111,7 @@ def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, ini
             set_state(initial)
             block()
             values = _fill_return_values(get_state()[:nouts], initial, outputs.get(other),
-                                         return_types, symbol_names)
+                                         symbol_names)
             outputs[which] = values
             for name, value in zip(symbol_names, values):
                 if isinstance(value, Undefined):

@@ -60,10 +60,11 @@ class UndefinedReturnValue:
     placeholder of the same type, which no path can return).
     """
 
-    __slots__ = ('every_path_returns',)
+    __slots__ = ('every_path_returns', 'return_type')
 
     def __init__(self, every_path_returns=False):
         self.every_path_returns = every_path_returns
+        self.return_type = None    # (shape, dtype) structure, once a `return` was traced
 
     def __repr__(self):
         return 'UndefinedReturnValue()'
