@@ -44,7 +44,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, names=None):
         else_graph, else_out = _trace_branch(false_fn, graph, f'{scope}_false_{uid()}', scope,
                                              names, 'false_fn')
         _check_branches(then_graph, then_out, else_graph, else_out, names)
-        outer = _align_captures([then_graph, else_graph])
+        outer = align_captures([then_graph, else_graph])
         shapes = [a.shape.most_specific_compatible_shape(b.shape)
                   for a, b in zip(then_graph.outputs, else_graph.outputs)]
         types = [t.dtype for t in then_graph.outputs]
@@ -105,7 +105,7 @@ def _top_level_index(structure):
     return [i for i, item in enumerate(structure) for _ in nest.flatten(item)]
 
 
-def _align_captures(graphs):
+def align_captures(graphs):
     """The union of the graphs' captured outer tensors; each graph gets an input for each."""
     outer = []
     seen = set()
@@ -172,7 +172,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=
             body_graph.outputs = [identity(t) for t in new_flat]
         graph.library[cond_graph.name] = cond_graph
         graph.library[body_graph.name] = body_graph
-        outer = _align_captures([cond_graph, body_graph])
+        outer = align_captures([cond_graph, body_graph])
         body_graph.outputs = body_graph.outputs + body_graph.inputs[len(flat):]
         types = [t.dtype for t in flat] + [t.dtype for t in outer]
         shapes = invariants + [t.shape for t in outer]
@@ -329,7 +329,7 @@ def switch_case(branch_index, branch_fns, default=None, name='switch_case'):
         for other_graph, other_out in traced[1:]:
             _check_branches(first_graph, first_out, other_graph, other_out, None)
         graphs = [g for g, _ in traced]
-        outer = _align_captures(graphs)
+        outer = align_captures(graphs)
         shapes = []
         for outputs in zip(*(g.outputs for g in graphs)):
             shape = outputs[0].shape
@@ -344,6 +344,8 @@ def switch_case(branch_index, branch_fns, default=None, name='switch_case'):
         opdef = control.CASE if stateful else control.STATELESS_CASE
         op = graph.create_op(opdef, [branch_index] + outer, attrs, f'{scope}/indexed_case',
                              list(zip(types, shapes)))
+        if context.active_tapes[0]:
+            record(opdef, [branch_index] + outer, attrs, op.outputs)
         with graph.exact_scope(scope):
             results = [identity(t) for t in op.outputs]
     if first_out is None:

@@ -68,6 +68,19 @@ class Operation:
     def node_def(self):
         return node_def(self)
 
+    def extend(self, inputs, output_specs):
+        """Rewrite this op in place (a gradient making a forward If/While output what it needs):
+        append `inputs` and outputs of `output_specs` [(dtype, shape)]. The existing outputs
+        stay the same tensors; returns the new ones."""
+        graph = self.graph
+        self.inputs.extend(graph.capture(t) if t.graph is not graph else t for t in inputs)
+        start = len(self.outputs)
+        new = [SymbolicTensor(self, start + i, dtype, shape)
+               for i, (dtype, shape) in enumerate(output_specs)]
+        self.outputs.extend(new)
+        graph._plans.clear()
+        return new
+
     def __repr__(self):
         return f"<rt.Operation '{self.name}' type={self.type}>"
 
@@ -189,6 +202,19 @@ class Graph:
             found = self._captures[id(storage)] = (storage, handle)
         return found[1]
 
+    @contextlib.contextmanager
+    def building_before(self, op):
+        """Build ops in this graph that go before its op `op` in program order (the new inputs
+        of an op a gradient rewrites, see `Operation.extend`)."""
+        start = len(self.operations)
+        with self.as_default(), self.control_dependencies(None):
+            yield
+        new = self.operations[start:]
+        del self.operations[start:]
+        at = self.operations.index(op)
+        self.operations[at:at] = new
+        self._plans.clear()
+
     # ---- inspection --------------------------------------------------------------------------
 
     def get_operations(self):
@@ -296,6 +322,11 @@ class FuncGraph(Graph):
             return self._add_capture(tensor, tensor.dtype, tensor.shape,
                                      tensor.op.name.replace('/', '_').lower(), tensor.op.payload)
         return self._add_capture(tensor, tensor.dtype, tensor.shape, 'capture', None)
+
+    def bind_capture(self, value, placeholder):
+        """Make `placeholder` (a capture input added with `add_input(as_capture=True)`) stand
+        for the outer tensor `value`, as if `value` had been captured."""
+        self._captures[id(value)] = (value, placeholder)
 
     def add_resource_input(self, storage, name):
         """A resource input for a Variable argument: reads and writes of `storage` in this graph

@@ -95,7 +95,8 @@ def _unbind(f):
 
 
 def _is_user_code(function):
-    if api.is_marked_do_not_convert(function) or getattr(function, '__ag_converted__', False):
+    if (api.is_marked_do_not_convert(function) or getattr(function, '__ag_converted__', False)
+            or loader.is_generated(function)):  # a lambda or def written in converted code
         return False
     # the module that defined it: `functools.wraps` copies `__module__` onto library wrappers
     # (contextlib.contextmanager's), their globals tell where they live

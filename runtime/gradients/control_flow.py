@@ -1,30 +1,47 @@
-"""Gradients of If/StatelessIf and While/StatelessWhile.
+"""Gradients of If/StatelessIf, Case/StatelessCase and While/StatelessWhile.
 
-Both work on the op's library functions (the traced branches, loop condition and body):
+The forward computation runs once: as TensorFlow's cond_v2/while_v2 do, the gradient rewrites
+the forward op so that it also outputs the values its gradient needs, and the gradient reads
+them instead of recomputing them (so a random op or a variable read in a branch or loop body is
+differentiated at the value it had in the forward run).
 
-- **If**: the gradient is another If on the same predicate. Each of its branches re-runs the
-  forward branch's ops on the If's inputs (`inline`) and differentiates them (`backprop`), so
-  each branch's gradient sees its own intermediate values; it returns a gradient for every float
-  input (zeros where that branch does not use it), so both branches agree.
-- **While**: a forward While re-runs the loop and accumulates each iteration's loop variables in
-  TensorLists (stacks) and counts the iterations; then the gradient While runs that many
-  iterations in reverse: iteration k reads the loop variables of forward iteration k, re-runs
-  the body on them and differentiates it, carrying the gradients of the loop variables and
-  summing those of the loop invariants (captured tensors, variables read in the body).
+The gradient of a branch or loop body is built in a `GradientGraph`: `backprop` walks the
+forward function's own ops, and each forward value a gradient op uses is captured through
+`provide` instead of being recomputed:
 
-Both are built with `rt.cond` / `rt.while_loop`, so gradient graphs are ordinary graphs (their
-control flow lowers, optimizes and prints like the user's own).
+- **If / Case**: each forward branch gets extra outputs, the intermediates its gradient uses
+  (the other branches output stand-in zeros of the same dtype there); the gradient is an If (a
+  Case) on the same predicate (index) whose branch k differentiates forward branch k reading
+  those outputs. A forward input is read from the op's input directly.
+- **While**: the forward loop gets an iteration counter and, for each intermediate the body's
+  gradient uses, a TensorList loop variable to which every iteration writes its value (at the
+  iteration's index). The gradient is a While running the iterations in reverse: iteration k
+  reads the values of forward iteration k from those lists, carries the gradients of the loop
+  variables and sums those of the loop invariants (captured tensors, variables read in the
+  body). A loop invariant (or a loop variable the body passes on unchanged) is read from the
+  op's input.
+
+The rewrite changes the op in place: its existing outputs stay the same tensors, new outputs
+(and, for a While, new loop variables) are appended, and its library functions get the new
+inputs and outputs. An op differentiated again (a persistent tape, a second derivative) reuses
+what it already outputs. Gradient graphs are ordinary graphs: they print, optimize and lower
+like the user's own control flow, and can be differentiated again.
 """
+import weakref
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from runtime import context, dtypes
-from runtime.control_flow import cond, while_loop
+from runtime.control_flow import align_captures
 from runtime.gradients.backprop import add_gradients, backprop, differentiable
-from runtime.ops import list_ops
-from runtime.ops.array import identity, zeros, zeros_like
+from runtime.graph import FuncGraph, uid
+from runtime.graph_def import FunctionRef
+from runtime.ops import control, list_ops
+from runtime.ops.array import IDENTITY, fill, identity, zeros, zeros_like
 from runtime.ops.compare import greater
-from runtime.ops.dispatch import apply, build
-from runtime.ops.registry import PLACEHOLDER
+from runtime.ops.dispatch import apply, build, record
+from runtime.ops.registry import CONST
 from runtime.shapes import TensorShape
 from runtime.tensor import SymbolicTensor
 
@@ -33,39 +50,50 @@ def library_function(op, attr):
     return op.graph.library[op.get_attr(attr).name]
 
 
-def inline(function, inputs):
-    """Add the ops of FuncGraph `function` to the current graph, its inputs replaced by
-    `inputs`; returns (its outputs, the new Operations in order). Ops without outputs (prints,
-    assertions, variable writes) are left out: only values are recomputed."""
-    graph = context.current_graph()
-    mapping = {id(p): t for p, t in zip(function.inputs, inputs)}
-    start = len(graph.operations)
-    for op in function.operations:
-        if op.opdef is PLACEHOLDER:
-            if id(op.outputs[0]) not in mapping:
-                raise ValueError(f'Function {function.name!r} has an input {op.name!r} that '
-                                 f'was not given.')
-            continue
-        if not op.outputs:
-            continue
-        op_inputs = [mapping[id(t)] for t in op.inputs]
-        specs = None if op.opdef.infer is not None else [(t.dtype, t.shape) for t in op.outputs]
-        out = build(graph, op.opdef, op_inputs, op.attrs, op.name.rsplit('/', 1)[-1],
-                    op.payload, specs)
-        new = [out] if isinstance(out, SymbolicTensor) else list(out)
-        for old, t in zip(op.outputs, new):
-            mapping[id(old)] = t
-    outputs = [mapping[id(t)] for t in function.outputs]
-    return outputs, graph.operations[start:]
+class GradientGraph(FuncGraph):
+    """The gradient function of the forward function `forward` (a branch or loop body).
+
+    A tensor of `forward` its ops use is not captured like an outer tensor: a constant is
+    rebuilt here, anything else is `provide(self, tensor)`, a tensor of this graph standing for
+    the value it had in the forward run.
+    """
+
+    def __init__(self, name, outer_graph, forward, provide):
+        super().__init__(name, outer_graph, outer_graph.current_scope)
+        self.forward = forward
+        self.provide = provide
+        self.provided = {}  # id(forward tensor) -> the tensor of this graph standing for it
+
+    def capture(self, tensor):
+        if type(tensor) is not SymbolicTensor or tensor.graph is not self.forward:
+            return super().capture(tensor)
+        found = self.provided.get(id(tensor))
+        if found is None:
+            op = tensor.op
+            if op.opdef is CONST:
+                found = build(self, CONST, [], op.attrs, op.name.rsplit('/', 1)[-1])
+            else:
+                found = self.provide(self, tensor)
+            self.provided[id(tensor)] = found
+        return found
 
 
-def _local(t):
-    """A tensor of the current graph standing for `t` (an input of the op being
-    differentiated), distinct per use so that gradients are not mixed up."""
-    graph = context.current_graph()
-    if t.graph is not graph:
-        t = graph.capture(t)
-    return identity(t) if t.dtype is not dtypes.resource else t
+@dataclass(slots=True)
+class Rewrite:
+    """What a differentiated forward op outputs for its gradients."""
+
+    outputs: dict = field(default_factory=dict)  # id(forward tensor) -> index of its output
+    counter: int | None = None  # a While's iteration counter: index of its loop variable
+
+
+_rewrites = weakref.WeakKeyDictionary()  # forward Operation -> Rewrite
+
+
+def _rewrite_of(op):
+    rewrite = _rewrites.get(op)
+    if rewrite is None:
+        rewrite = _rewrites[op] = Rewrite()
+    return rewrite
 
 
 def _zeros_for(t):
@@ -83,120 +111,265 @@ def _zeros_like_gradient(g):
     return zeros_like(g)
 
 
-def _differentiate(function, inputs, output_grads):
-    """Re-run `function` on `inputs` and return the gradient of each input (None for
-    non-differentiable inputs), given the gradients of its outputs."""
-    local = [_local(t) for t in inputs]
-    outputs, ops = inline(function, local)
-    targets = [(o, g) for o, g in zip(outputs, output_grads) if g is not None]
-    sources = [t for t in local if differentiable(t)]
-    found = backprop(ops, [o for o, _ in targets], [g for _, g in targets], sources)
-    by_id = {id(s): g for s, g in zip(sources, found)}
-    return [by_id.get(id(t)) if differentiable(t) else None for t in local]
+def _stand_in(t):
+    """A cheap value of `t`'s dtype (and rank) for a branch that does not compute `t`."""
+    if t.dtype is dtypes.variant:
+        return apply(list_ops.RESERVE, [np.int32(0)], {
+            'element_dtype': t.op.attrs.get('element_dtype', dtypes.float32),
+            'element_shape': TensorShape(None)})
+    dims = [] if t.shape.rank is None else [d or 0 for d in t.shape.as_list()]
+    return fill(np.array(dims, np.int32), t.dtype.np_dtype.type(0))
 
 
-def _output_grads(op, grads):
-    return [g if g is not None or not t.dtype.is_floating else zeros_like(t)
-            for t, g in zip(op.outputs, grads)]
-
+# ---- If and Case -------------------------------------------------------------------------------
 
 def if_gradient(op, grads):
     """The gradient of an If/StatelessIf: an If over the branches' gradients."""
-    pred, inputs = op.inputs[0], list(op.inputs[1:])
-    grads = _output_grads(op, grads)
+    functions = [library_function(op, 'then_branch'), library_function(op, 'else_branch')]
+    return _branches_gradient(op, grads, functions, 'gradients/cond')
+
+
+def case_gradient(op, grads):
+    """The gradient of a Case/StatelessCase: a Case on the same index over the branches'
+    gradients (an index outside the branches runs the last one, as the forward Case does)."""
+    functions = [op.graph.library[ref.name] for ref in op.get_attr('branches')]
+    return _branches_gradient(op, grads, functions, 'gradients/switch_case')
+
+
+def _branches_gradient(op, grads, functions, name):
+    """The gradient of an op that runs one of the library `functions` on its inputs after the
+    first (the predicate or branch index)."""
+    inputs = op.inputs[1:]
     wanted = [i for i, t in enumerate(inputs) if differentiable(t) and
               t.dtype is not dtypes.variant]
     if not wanted:
         return [None] * len(op.inputs)
-
-    def branch(function):
-        def gradient_branch():
-            found = _differentiate(function, inputs, grads)
-            return [found[i] if found[i] is not None else _zeros_for(inputs[i]) for i in wanted]
-        return gradient_branch
-
-    results = cond(pred, branch(library_function(op, 'then_branch')),
-                   branch(library_function(op, 'else_branch')), name='gradients/cond')
+    graph = context.current_graph()
+    needed = []  # per branch: [(forward tensor, placeholder)]
+    gradient_graphs = [_branch_gradient(op, graph, f, grads, wanted, needed) for f in functions]
+    _output_intermediates(op, functions, needed, gradient_graphs)
+    gradient = _branch_op(op, graph, gradient_graphs, name)
     out = [None] * len(op.inputs)
-    for i, g in zip(wanted, results):
+    for i, g in zip(wanted, gradient.outputs):
         out[i + 1] = g
     return out
 
 
+def _branch_gradient(op, graph, function, grads, wanted, needed):
+    """A GradientGraph returning the gradients of the `wanted` inputs of forward branch
+    `function`; the intermediates it reads are appended to `needed`."""
+    positions = {id(p): j for j, p in enumerate(function.inputs)}
+    intermediates = []
+    needed.append(intermediates)
+
+    def provide(fg, t):
+        j = positions.get(id(t))
+        if j is not None:  # a forward input: the op's input
+            return fg.capture(op.inputs[j + 1])
+        placeholder = fg.add_input(t.dtype, t.shape, 'intermediate', as_capture=True)
+        intermediates.append((t, placeholder))
+        return placeholder
+
+    fg = GradientGraph(f'{function.name}_grad_{uid()}', graph, function, provide)
+    with fg.as_default():
+        targets = [(o, g) for o, g in zip(function.outputs, grads) if g is not None]
+        sources = [function.inputs[i] for i in wanted]
+        found = backprop(list(function.operations), [o for o, _ in targets],
+                         [g for _, g in targets], sources)
+        fg.outputs = [identity(g) if g is not None else _zeros_for(op.inputs[i + 1])
+                      for i, g in zip(wanted, found)]
+    graph.library[fg.name] = fg
+    return fg
+
+
+def _output_intermediates(op, functions, needed, gradient_graphs):
+    """Make forward If/Case `op` output the intermediates the gradient branches read (stand-ins
+    in the other branches) and bind each gradient branch's placeholder to its output."""
+    rewrite = _rewrite_of(op)
+    new = [(k, t) for k, intermediates in enumerate(needed) for t, _ in intermediates
+           if id(t) not in rewrite.outputs]
+    if new:
+        specs = []
+        for k, t in new:
+            shape = t.shape
+            for j, function in enumerate(functions):
+                if j == k:
+                    value = t
+                else:
+                    with function.as_default():
+                        value = _stand_in(t)
+                    shape = shape.most_specific_compatible_shape(value.shape)
+                function.outputs = function.outputs + [value]
+            specs.append((t.dtype, shape))
+        op.attrs['Tout'] = list(op.attrs['Tout']) + [dtype for dtype, _ in specs]
+        op.attrs['output_shapes'] = list(op.attrs['output_shapes']) + [s for _, s in specs]
+        start = len(op.outputs)
+        op.extend([], specs)
+        for n, (_, t) in enumerate(new):
+            rewrite.outputs[id(t)] = start + n
+    for fg, intermediates in zip(gradient_graphs, needed):
+        for t, placeholder in intermediates:
+            value = op.outputs[rewrite.outputs[id(t)]]
+            if value.graph is not fg.outer_graph:
+                value = fg.outer_graph.capture(value)
+            fg.bind_capture(value, placeholder)
+
+
+def _branch_op(op, graph, branch_graphs, name):
+    """An If/Case like `op` (on its predicate or index) running `branch_graphs`."""
+    outer = align_captures(branch_graphs)
+    types = [t.dtype for t in branch_graphs[0].outputs]
+    shapes = []
+    for outputs in zip(*(g.outputs for g in branch_graphs)):
+        shape = outputs[0].shape
+        for t in outputs[1:]:
+            shape = shape.most_specific_compatible_shape(t.shape)
+        shapes.append(shape)
+    stateful = any(g.is_stateful() for g in branch_graphs)
+    if op.opdef.control_flow == 'if':
+        opdef = control.IF if stateful else control.STATELESS_IF
+        attrs = {'Tcond': dtypes.bool, 'Tin': [t.dtype for t in outer], 'Tout': types,
+                 'then_branch': FunctionRef(branch_graphs[0].name),
+                 'else_branch': FunctionRef(branch_graphs[1].name)}
+    else:
+        opdef = control.CASE if stateful else control.STATELESS_CASE
+        attrs = {'Tin': [t.dtype for t in outer], 'Tout': types,
+                 'branches': [FunctionRef(g.name) for g in branch_graphs]}
+    attrs.update({'output_shapes': shapes, '_lower_using_switch_merge': True})
+    inputs = [op.inputs[0]] + outer
+    with graph.name_scope(name) as scope:
+        gradient = graph.create_op(opdef, inputs, attrs, scope, list(zip(types, shapes)))
+    if context.active_tapes[0]:
+        record(opdef, gradient.inputs, attrs, gradient.outputs)
+    return gradient
+
+
+# ---- While -------------------------------------------------------------------------------------
+
+def _add_loop_variable(op, make_initial, next_value):
+    """Append a loop variable to forward While `op`: its initial value `make_initial()` (built
+    before `op`), its next value `next_value(placeholder)` (built in the body). Returns its
+    index."""
+    cond_fn, body_fn = library_function(op, 'cond'), library_function(op, 'body')
+    with op.graph.building_before(op):
+        initial = make_initial()
+    shape = initial.shape
+    cond_fn.add_input(initial.dtype, shape, 'loop_var')
+    placeholder = body_fn.add_input(initial.dtype, shape, 'loop_var')
+    with body_fn.as_default():
+        body_fn.outputs = body_fn.outputs + [next_value(placeholder)]
+    op.attrs['T'] = list(op.attrs['T']) + [initial.dtype]
+    op.attrs['output_shapes'] = list(op.attrs['output_shapes']) + [shape]
+    op.extend([initial], [(initial.dtype, shape)])
+    return len(op.outputs) - 1
+
+
+def _counter(op, rewrite):
+    """The index of `op`'s iteration counter (a loop variable from 0, added once)."""
+    if rewrite.counter is None:
+        rewrite.counter = _add_loop_variable(
+            op, lambda: build(op.graph, CONST, [], {'dtype': dtypes.int32, 'value': np.int32(0)},
+                              'iterations'),
+            lambda k: k + 1)
+    return rewrite.counter
+
+
+def _accumulator(op, rewrite, t):
+    """The index of `op`'s output listing the value of body tensor `t` in every iteration (a
+    TensorList loop variable each iteration writes at its index, added once per tensor)."""
+    index = rewrite.outputs.get(id(t))
+    if index is None:
+        counter = library_function(op, 'body').inputs[_counter(op, rewrite)]
+        index = rewrite.outputs[id(t)] = _add_loop_variable(
+            op, lambda: apply(list_ops.RESERVE, [np.int32(0)], {
+                'element_dtype': t.dtype, 'element_shape': t.shape}),
+            lambda stack: apply(list_ops.SET_ITEM, [stack, counter, t], {'dynamic_size': True}))
+    return index
+
+
+def _passed_on(body_fn, i):
+    """Whether the body returns its loop variable `i` unchanged (so it keeps its entry value)."""
+    out, var = body_fn.outputs[i], body_fn.inputs[i]
+    return out is var or out.op.opdef is IDENTITY and out.op.inputs[0] is var
+
+
 def while_gradient(op, grads):
     """The gradient of a While/StatelessWhile: a While running the iterations in reverse."""
-    cond_fn, body_fn = library_function(op, 'cond'), library_function(op, 'body')
+    body_fn = library_function(op, 'body')
+    rewrite = _rewrite_of(op)
+    _counter(op, rewrite)
     inputs = list(op.inputs)
-    shapes = list(op.get_attr('output_shapes'))
     n = len(inputs)
+    shapes = list(op.get_attr('output_shapes'))
+    grads = list(grads) + [None] * (n - len(grads))
     invariant = [body_fn.outputs[i] is body_fn.inputs[i] for i in range(n)]
-    carried = [i for i in range(n) if not invariant[i]]
-    grads = _output_grads(op, grads)
-
-    # 1. The forward loop again, pushing each iteration's loop variables on stacks.
-    def assemble(values):
-        full, it = [], iter(values)
-        for i in range(n):
-            full.append(inputs[i] if invariant[i] else next(it))
-        return full
-
-    def forward_cond(k, *state):
-        values = state[len(carried):]
-        return inline(cond_fn, assemble(values))[0][0]
-
-    def forward_body(k, *state):
-        stacks, values = state[:len(carried)], state[len(carried):]
-        stacks = [apply(list_ops.SET_ITEM, [s, k, v], {'dynamic_size': True})
-                  for s, v in zip(stacks, values)]
-        outputs = inline(body_fn, assemble(values))[0]
-        return (k + 1, *stacks, *[outputs[i] for i in carried])
-
-    empty = [apply(list_ops.RESERVE, [np.int32(0)], {'element_dtype': inputs[i].dtype,
-                                                     'element_shape': shapes[i]})
-             for i in carried]
-    invariants = ([TensorShape([])] + [TensorShape([])] * len(carried) +
-                  [shapes[i] for i in carried])
-    state = while_loop(forward_cond, forward_body,
-                       (np.int32(0), *empty, *[inputs[i] for i in carried]),
-                       shape_invariants=invariants, name='gradients/forward')
-    count, stacks = state[0], state[1:1 + len(carried)]
-
-    # 2. The reverse loop. A TensorList loop variable carries its gradient (a list) when one
-    # reaches the loop's output.
-    carried_grads = [i for i in carried if inputs[i].dtype.is_floating or
-                     inputs[i].dtype is dtypes.variant and grads[i] is not None]
+    carried = [i for i in range(n) if not invariant[i] and (
+        inputs[i].dtype.is_floating or inputs[i].dtype is dtypes.variant and grads[i] is not None)]
     summed = [i for i in range(n) if invariant[i] and differentiable(inputs[i])]
-    if not carried_grads and not summed:
+    if not carried and not summed:
         return [None] * n
-
-    def backward_cond(k, *state):
-        return greater(k, 0)
-
-    def backward_body(k, *state):
-        k = k - 1
-        carried_state = state[:len(carried_grads)]
-        sums = state[len(carried_grads):]
-        values = [apply(list_ops.GET_ITEM, [s, k], {'element_dtype': inputs[i].dtype,
-                                                    '_element_shape': shapes[i]})
-                  for s, i in zip(stacks, carried)]
-        output_grads = [None] * n
-        for i, g in zip(carried_grads, carried_state):
-            output_grads[i] = g
-        found = _differentiate(body_fn, assemble(values), output_grads)
-        new_carried = [found[i] if found[i] is not None else _zeros_like_gradient(g)
-                       for i, g in zip(carried_grads, carried_state)]
-        new_sums = [add_gradients(s, found[i]) if found[i] is not None else s
-                    for i, s in zip(summed, sums)]
-        return (k, *new_carried, *new_sums)
-
+    graph = context.current_graph()
+    carried_grads = [grads[i] if grads[i] is not None else zeros_like(op.outputs[i])
+                     for i in carried]
     initial_sums = [grads[i] if grads[i] is not None and inputs[i].dtype.is_floating
                     else _zeros_for(inputs[i]) for i in summed]
-    invariants = ([TensorShape([])] + [shapes[i] for i in carried_grads] +
-                  [s.shape for s in initial_sums])
-    final = while_loop(backward_cond, backward_body,
-                       (count, *[grads[i] for i in carried_grads], *initial_sums),
-                       shape_invariants=invariants, name='gradients/while')
-    out = [None] * n
-    for i, g in zip(carried_grads + summed, final[1:]):
+
+    positions = {id(p): j for j, p in enumerate(body_fn.inputs[:n])}
+    reads = []  # (index of the forward op's accumulator output, placeholder in the body)
+
+    def provide(fg, t):
+        j = positions.get(id(t))
+        if j is not None and _passed_on(body_fn, j):  # the same value in every iteration
+            return fg.capture(op.inputs[j])
+        index = _accumulator(op, rewrite, t)
+        stack = fg.add_input(dtypes.variant, TensorShape([]), 'accumulator')
+        reads.append((index, stack))
+        return build(fg, list_ops.GET_ITEM, [stack, position],
+                     {'element_dtype': t.dtype, '_element_shape': t.shape}, 'accumulator_read')
+
+    body = GradientGraph(f'{body_fn.name}_grad_{uid()}', graph, body_fn, provide)
+    k = body.add_input(dtypes.int32, TensorShape([]), 'iterations')
+    carried_in = [body.add_input(inputs[i].dtype, shapes[i], 'gradient') for i in carried]
+    sums_in = [body.add_input(s.dtype, s.shape, 'gradient_sum') for s in initial_sums]
+    with body.as_default():
+        position = k - 1
+        output_grads = [None] * n
+        for i, g in zip(carried, carried_in):
+            output_grads[i] = g
+        targets = [(o, g) for o, g in zip(body_fn.outputs[:n], output_grads) if g is not None]
+        found = backprop(list(body_fn.operations), [o for o, _ in targets],
+                         [g for _, g in targets], list(body_fn.inputs[:n]))
+        new_carried = [found[i] if found[i] is not None else _zeros_like_gradient(g)
+                       for i, g in zip(carried, carried_in)]
+        new_sums = [add_gradients(s, found[i]) if found[i] is not None else s
+                    for i, s in zip(summed, sums_in)]
+        body.outputs = [identity(t) for t in [position, *new_carried, *new_sums]]
+    body.outputs = body.outputs + [stack for _, stack in reads]
+
+    loop_vars = [op.outputs[rewrite.counter], *carried_grads, *initial_sums,
+                 *[op.outputs[index] for index, _ in reads]]
+    cond = FuncGraph(f'{body.name}_cond', graph, graph.current_scope)
+    for t in body.inputs:
+        cond.add_input(t.dtype, t.shape, 'loop_var')
+    with cond.as_default():
+        cond.outputs = [identity(greater(cond.inputs[0], 0))]
+    graph.library[body.name] = body
+    graph.library[cond.name] = cond
+    count = len(body.inputs)
+    outer = align_captures([cond, body])
+    body.outputs = body.outputs + body.inputs[count:]
+    types = [t.dtype for t in body.inputs]
+    loop_shapes = [t.shape for t in body.inputs]
+    attrs = {'T': types, 'cond': FunctionRef(cond.name), 'body': FunctionRef(body.name),
+             'output_shapes': loop_shapes, 'parallel_iterations': 10,
+             '_lower_using_switch_merge': True}
+    opdef = control.WHILE if body.is_stateful() else control.STATELESS_WHILE
+    with graph.name_scope('gradients/while') as scope:
+        backward = graph.create_op(opdef, loop_vars + outer, attrs, scope,
+                                   list(zip(types, loop_shapes)))
+    if context.active_tapes[0]:
+        record(opdef, backward.inputs, attrs, backward.outputs)
+    out = [None] * len(op.inputs)
+    for i, g in zip(carried + summed, backward.outputs[1:]):
         out[i] = g
     return out

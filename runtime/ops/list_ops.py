@@ -13,8 +13,8 @@ zeros holding the gradient at the index read.
 import numpy as np
 
 from runtime import dtypes, errors
-from runtime.ops.array import (broadcast_to, concat, expand_dims, fill, reshape, shape,
-                               static_or_dynamic_shape, zeros_like)
+from runtime.ops.array import (broadcast_to, concat, expand_dims, reshape,
+                               static_or_dynamic_shape, unsorted_segment_sum, zeros_like)
 from runtime.ops.dispatch import apply
 from runtime.ops.registry import NO_GRADIENT, register
 from runtime.shapes import TensorShape
@@ -56,6 +56,22 @@ class TensorList:
 
     def __repr__(self):
         return f'TensorList({self.items()!r})'
+
+    def __add__(self, other):
+        """The elementwise sum of two gradient lists (a list's gradient is the list of its
+        elements' gradients), so gradients of lists of lists (a nested loop's saved values)
+        add up; 0 and unwritten elements count as zeros."""
+        if not isinstance(other, TensorList):
+            if np.ndim(other) == 0 and other == 0:
+                return self
+            return NotImplemented
+        a, b = self.items(), other.items()
+        if len(a) < len(b):
+            a, b = b, a
+        return TensorList([x if i >= len(b) or b[i] is None else b[i] if x is None else x + b[i]
+                           for i, x in enumerate(a)])
+
+    __radd__ = __add__
 
 
 _NONE = type(None)
@@ -261,16 +277,11 @@ def _split(tensor, element_shape, lengths, element_dtype=None):
 # The gradient of a list is the list of its elements' gradients (see the grad branch's design):
 # the ops reading a list put their gradients back into one, the ops filling a list read theirs.
 
-def _zeros_list(handle, like):
-    """A list as long as `handle` of zeros shaped like `like`'s rows."""
-    count = reshape(apply(LENGTH, [handle]), [1])
-    dims = concat([count, shape(like)[1:]], 0)
-    return from_tensor(fill(dims, like.dtype.np_dtype.type(0)))
-
-
 def _gather_gradient(op, grad):
+    """A list of the rows of `grad` summed per index read (an element gathered twice gets the
+    sum of both rows' gradients; unread elements get zeros)."""
     handle, indices = op.inputs
-    return [apply(SCATTER, [_zeros_list(handle, grad), grad, indices]), None]
+    return [from_tensor(unsorted_segment_sum(grad, indices, apply(LENGTH, [handle]))), None]
 
 
 def _scatter_gradient(op, grad):

@@ -3,6 +3,11 @@ gets eager tensors) and `PyFunc` / `PyFuncStateless` (`rt.numpy_function`: numpy
 
 The Python function travels in the node's payload (a GraphDef names it by its `token`). The
 ops are stateful (except PyFuncStateless), so in a graph they run on every run, in program order.
+
+Gradients (`rt.py_function` only, as in TensorFlow): eagerly under a gradient tape the function
+runs on the input tensors themselves, without an op, so the tape records the ops it runs. In a
+graph the gradient of `EagerPyFunc` is another `EagerPyFunc` that runs the function again under
+a tape on the op's inputs and differentiates it.
 """
 import itertools
 
@@ -10,7 +15,8 @@ import numpy as np
 
 from runtime import context, dtypes, errors, nest
 from runtime.convert import convert_to_tensor, to_numpy
-from runtime.ops.dispatch import apply
+from runtime.ops.array import reshape, static_or_dynamic_shape
+from runtime.ops.dispatch import apply, graph_of
 from runtime.ops.registry import NO_GRADIENT, register
 from runtime.shapes import TensorShape
 from runtime.tensor import EagerTensor, Tensor
@@ -18,8 +24,9 @@ from runtime.tensor import EagerTensor, Tensor
 _tokens = itertools.count()
 
 
-def _results(value, Tout, what):
-    """The numpy values of the function's results, one per dtype of `Tout`."""
+def _results(value, Tout, what, tensors=False):
+    """The numpy values of the function's results, one per dtype of `Tout` (with `tensors`,
+    eager tensors: the function's own where it returned tensors)."""
     if not Tout:
         return ()
     values = list(value) if isinstance(value, (list, tuple)) else [value]
@@ -34,13 +41,13 @@ def _results(value, Tout, what):
                 raise errors.InvalidArgumentError(
                     message=f'{what} returned a {v.dtype.name} tensor where Tout says '
                             f'{dtype.name}.')
-            out.append(v.value)
+            out.append(v if tensors else v.value)
             continue
         if isinstance(v, (np.ndarray, np.generic)) and dtypes.of_value(v) is not dtype:
             raise errors.InvalidArgumentError(
                 message=f'{what} returned a {np.asarray(v).dtype} array where Tout says '
                         f'{dtype.name}.')
-        out.append(to_numpy(v, dtype))
+        out.append(EagerTensor(to_numpy(v, dtype), dtype) if tensors else to_numpy(v, dtype))
     return tuple(out)
 
 
@@ -68,13 +75,48 @@ def _infer(inputs, attrs):
     return [(dtype, TensorShape(None)) for dtype in attrs['Tout']]
 
 
-_FIELDS = dict(infer=_infer, inputs=('input',), outputs='output', type_attrs=(),
-               gradient=NO_GRADIENT)
+def _eager_py_func_gradient(op, *grads):
+    """An EagerPyFunc that re-runs the function (the op's payload) under a tape on the op's
+    inputs and returns the gradients of its float inputs (zeros where they do not reach a
+    result)."""
+    func, inputs = op.payload, list(op.inputs)
+    wanted = [i for i, t in enumerate(inputs) if t.dtype.is_floating]
+    used = [k for k, (t, g) in enumerate(zip(op.outputs, grads))
+            if g is not None and t.dtype.is_floating]
+    if not wanted or not used:
+        return [None] * len(inputs)
+    n = len(inputs)
+
+    def backward(*args):
+        # runtime.gradients.tape builds on the op modules, this one among them: importing it
+        # here breaks the cycle
+        from runtime.gradients.tape import GradientTape
+        xs, dys = args[:n], args[n:]
+        sources = [xs[i] for i in wanted]
+        with GradientTape() as tape:
+            tape.watch(sources)
+            results = _results(func(*xs), op.get_attr('Tout'), 'The function given to '
+                               'rt.py_function', tensors=True)
+        targets = [results[k] for k in used]
+        return tape.gradient(targets, sources, output_gradients=list(dys),
+                             unconnected_gradients='zero')
+
+    found = py_function(backward, inputs + [grads[k] for k in used],
+                        [inputs[i].dtype for i in wanted], name='gradients/py_function')
+    out = [None] * n
+    for i, g in zip(wanted, found):  # each of its input's shape (known or not)
+        out[i] = reshape(g, static_or_dynamic_shape(inputs[i]))
+    return out
+
+
+_FIELDS = dict(infer=_infer, inputs=('input',), outputs='output', type_attrs=())
 EAGER_PY_FUNC = register('EagerPyFunc', bind_kernel=_eager_bind, stateful=True,
-                         defaults={'is_async': False}, **_FIELDS)
-PY_FUNC = register('PyFunc', bind_kernel=_numpy_bind, stateful=True, **_FIELDS)
+                         defaults={'is_async': False}, gradient=_eager_py_func_gradient,
+                         **_FIELDS)
+PY_FUNC = register('PyFunc', bind_kernel=_numpy_bind, stateful=True, gradient=NO_GRADIENT,
+                   **_FIELDS)
 PY_FUNC_STATELESS = register('PyFuncStateless', bind_kernel=_numpy_bind, foldable=False,
-                             **_FIELDS)
+                             gradient=NO_GRADIENT, **_FIELDS)
 
 
 def _call(opdef, func, inp, Tout, name):
@@ -83,9 +125,14 @@ def _call(opdef, func, inp, Tout, name):
     inputs = [convert_to_tensor(v) for v in nest.flatten(list(inp))]
     single = Tout is not None and not isinstance(Tout, (list, tuple))
     types = [] if Tout is None else [dtypes.as_dtype(t) for t in ([Tout] if single else Tout)]
-    attrs = {'token': f'pyfunc_{next(_tokens)}', 'Tin': [t.dtype for t in inputs],
-             'Tout': types}
-    out = apply(opdef, inputs, attrs, name=name, payload=func)
+    if opdef is EAGER_PY_FUNC and context.active_tapes[0] and graph_of(inputs) is None:
+        # eagerly under a tape: run it here, so the tape records the ops it runs
+        out = _results(func(*inputs), types, 'The function given to rt.py_function',
+                       tensors=True)
+    else:
+        attrs = {'token': f'pyfunc_{next(_tokens)}', 'Tin': [t.dtype for t in inputs],
+                 'Tout': types}
+        out = apply(opdef, inputs, attrs, name=name, payload=func)
     if Tout is None:
         return None
     return out[0] if single else list(out)
@@ -94,7 +141,9 @@ def _call(opdef, func, inp, Tout, name):
 def py_function(func, inp, Tout, name=None):
     """Call `func(*inp)` on eager tensors when the op runs (op `EagerPyFunc`), also inside a
     graph; its results are converted to the dtypes `Tout` (one dtype: one tensor; a list: a
-    list; None: nothing). The results' shapes are unknown in a graph."""
+    list; None: nothing). The results' shapes are unknown in a graph. Differentiable: eagerly
+    a tape records the ops `func` runs; in a graph the gradient calls `func` again under a
+    tape."""
     return _call(EAGER_PY_FUNC, func, inp, Tout, name)
 
 

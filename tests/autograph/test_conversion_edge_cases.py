@@ -53,3 +53,19 @@ def test_to_graph_of_other_callables_calls_through_converted_call():
     assert ag.to_graph(len)([1, 2]) == 2
     with pytest.raises(TypeError, match='needs a function or another callable'):
         ag.to_graph(3)
+
+
+def test_each_of_several_lambdas_on_one_line_converts_to_itself():
+    import runtime as rt
+    if True:  # indented: the columns of the lambdas' code differ from the dedented source's
+        branches = [lambda x: x + 1.0, lambda x: x * 10.0, lambda x: -x]
+
+    @ag.function
+    def pick(i, x):
+        return rt.switch_case(i, [lambda b=b: b(x) for b in branches])
+
+    def first_of(x):
+        return [lambda b=b: b(x) for b in branches][1]()  # a lambda of converted code, called
+
+    assert [float(pick(rt.constant(i), rt.constant(2.0))) for i in range(3)] == [3.0, 20.0, -2.0]
+    assert float(ag.function(first_of)(rt.constant(2.0))) == 20.0

@@ -228,3 +228,37 @@ def test_jacobian_inside_a_function_and_of_an_unconnected_source():
     np.testing.assert_allclose(j.numpy(), [[2.0, 0.0], [0.0, 6.0]])
     assert none is None
     np.testing.assert_allclose(zero.numpy(), [0.0, 0.0])
+
+
+def test_py_function_differentiates_eagerly_and_in_a_function():
+    w = rt.Variable([1.5, -0.5])
+    calls = []
+
+    def scaled_sine(a):
+        calls.append(1)
+        return rt.sin(a) * w  # a variable read inside: eagerly the tape sees it too
+
+    def step(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = rt.py_function(scaled_sine, [x * 2.0], rt.float32)
+            loss = rt.reduce_sum(y * y)
+        return loss, tape.gradient(loss, x)
+
+    x = rt.constant([0.3, -1.2])
+    expected = 2 * np.sin(2 * x.numpy()) * w.numpy() ** 2 * np.cos(2 * x.numpy()) * 2
+    loss, grad = step(x)
+    np.testing.assert_allclose(grad.numpy(), expected, rtol=1e-5)
+    assert len(calls) == 1  # eagerly the function ran once, its ops recorded on the tape
+    graph_loss, graph_grad = ag.function(step)(x)
+    np.testing.assert_allclose(graph_grad.numpy(), expected, rtol=1e-5)
+    np.testing.assert_allclose(graph_loss.numpy(), loss.numpy(), rtol=1e-6)
+    assert graph_grad.shape == [2]
+
+
+def test_numpy_function_is_not_differentiable():
+    x = rt.constant([1.0, 2.0])
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = rt.numpy_function(lambda a: a * 3.0, [x], rt.float32)
+    assert tape.gradient(y, x) is None

@@ -15,6 +15,7 @@ import pytest
 import runtime as rt
 from runtime import context
 from runtime.ops import array as array_ops, list_ops
+from runtime.ops.dispatch import apply
 from runtime.ops.registry import NO_GRADIENT, REGISTRY
 
 from surface_gradient_cases import CASES as SURFACE_CASES
@@ -55,6 +56,35 @@ def _while(stateful=False):
             return i + 1, rt.tanh(acc * w) + x * v
         return rt.while_loop(lambda i, acc: i < 3, body, (rt.constant(0), x))[1]
     return fn
+
+
+def _case(index, stateful=False):
+    """rt.switch_case over three branches; an index outside them runs the last."""
+    def fn(x, y):
+        v = rt.Variable(1.0, dtype=rt.float64, trainable=False) if stateful else 1.0
+        return rt.switch_case(rt.constant(index), [lambda: rt.sin(x) * y * v,
+                                                    lambda: rt.exp(y) + x,
+                                                    lambda: x * x])
+    return fn
+
+
+def _mirror_pad_grad(x, y):
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        z = rt.pad(x, [[1, 1], [2, 2]], mode='REFLECT')
+    return tape.gradient(z, x, output_gradients=y) * x
+
+
+def _list_split(x):
+    """Rows of `x * x` split into a list of two 2-row elements (op TensorListSplit)."""
+    handle = apply(list_ops.SPLIT, [x * x, np.int32(-1), np.array([2, 2], np.int64)],
+                   {'element_dtype': rt.float64})
+    return list_ops.stack_list(handle, rt.float64, rt.TensorShape([2, 3])) * x[:2]
+
+
+def _py_function(x, y):
+    p, q = rt.py_function(lambda a, b: (rt.sin(a) * b, b * b), [x, y], [rt.float64, rt.float64])
+    return p * y + q
 
 
 def _slice_grad(x, y):
@@ -138,6 +168,33 @@ CASES = {
     'BatchMatMulV2': [Case(lambda a, b: rt.matmul(a, b), [u(2, 2, 3), u(1, 3, 2)]),
                       Case(lambda a, b: rt.matmul(a, b, transpose_a=True, transpose_b=True),
                            [u(2, 3, 2), u(2, 2, 3)])],
+    'Tile': [Case(lambda x: rt.tile(x, [2, 3]) ** 2, [u(2, 3)])],
+    'Pad': [Case(lambda x: rt.pad(x, [[1, 0], [2, 1]]) * 3.0, [u(2, 3)])],
+    'PadV2': [Case(lambda x: rt.pad(x, [[1, 0], [2, 1]], constant_values=3.) ** 2, [u(2, 3)])],
+    'MirrorPad': [Case(lambda x: rt.pad(x, [[1, 1], [2, 2]], mode='REFLECT') ** 2, [u(2, 3)]),
+                  Case(lambda x: rt.pad(x, [[1, 0], [3, 1]], mode='SYMMETRIC') ** 2, [u(2, 3)])],
+    'MirrorPadGrad': [Case(_mirror_pad_grad, [u(2, 3), u(4, 7)])],
+    'Slice': [Case(lambda x: rt.slice(x, [0, 1], [2, 2]) ** 2, [u(2, 3)]),
+              Case(lambda x: rt.slice(x, [1, 0], [-1, 2]) * x[0, 0], [u(3, 3)])],
+    'Split': [Case(lambda x: rt.split(x, 3, axis=1)[1] * rt.split(x, 3, axis=1)[2], [u(2, 3)])],
+    'SplitV': [Case(lambda x: rt.split(x, [2, 1], axis=1)[0] * rt.split(x, [2, 1], axis=1)[1],
+                    [u(2, 3)])],
+    'Unpack': [Case(lambda x: rt.unstack(x, num=2)[1] * rt.unstack(x, num=2)[0], [u(2, 3)]),
+               Case(lambda x: rt.unstack(x, num=3, axis=1)[2] ** 2, [u(2, 3)])],
+    'ReverseV2': [Case(lambda x: rt.reverse(x, [0, 1]) * x, [u(2, 3)])],
+    'GatherNd': [Case(lambda x: rt.gather_nd(x, [[1, 2], [0, 0], [1, 2]]) ** 2, [u(2, 3)]),
+                 Case(lambda x: rt.gather_nd(x, [[1]]) * x[0], [u(2, 3)])],
+    'ScatterNd': [Case(lambda x: rt.scatter_nd([[1], [0]], x, [3, 3]) ** 2, [u(2, 3)])],
+    'TensorScatterUpdate': [Case(lambda x, v: rt.tensor_scatter_nd_update(
+        x, [[0, 1], [1, 2]], v) ** 2, [u(2, 3), u(2)]),
+        Case(lambda x, v: rt.tensor_scatter_nd_update(x, [[1]], v * v), [u(2, 3), u(1, 3)])],
+    'TensorListScatterIntoExistingList': [Case(lambda x: rt.TensorArray(rt.float64, size=3).scatter(
+        [2, 0, 1], x * x).stack() * x, [u(3, 2)])],
+    'TensorListGather': [Case(lambda x: rt.TensorArray(rt.float64, size=3).unstack(x).gather(
+        [1, 2, 1]) ** 2, [u(3, 2)])],
+    'TensorListConcatV2': [Case(lambda x: rt.TensorArray(rt.float64, size=3).unstack(
+        x * x).concat() * rt.reshape(x, [-1]), [u(3, 2)])],
+    'TensorListSplit': [Case(_list_split, [u(4, 3)])],
     'TensorListSetItem': [Case(lambda x: rt.TensorArray(rt.float64, size=2).write(
         0, x).write(1, x * x).stack(), [u(3)])],
     'TensorListStack': [Case(lambda x, y: rt.TensorArray(rt.float64, size=2).write(
@@ -149,6 +206,12 @@ CASES = {
     'StatelessIf': [Case(_if(True), [u(3), u(3)], graph_only=True),
                     Case(_if(False), [u(3), u(3)], graph_only=True)],
     'If': [Case(_if(True, stateful=True), [u(3), u(3)], graph_only=True)],
+    'StatelessCase': [Case(_case(0), [u(3), u(3)], graph_only=True),
+                      Case(_case(1), [u(3), u(3)], graph_only=True),
+                      Case(_case(7), [u(3), u(3)], graph_only=True)],
+    'Case': [Case(_case(0, stateful=True), [u(3), u(3)], graph_only=True)],
+    # eagerly under a tape py_function runs its function without an op (the tape records it)
+    'EagerPyFunc': [Case(_py_function, [u(3), u(3)], graph_only=True)],
     'StatelessWhile': [Case(_while(), [u(3), u(3)], graph_only=True)],
     'While': [Case(_while(stateful=True), [u(3), u(3)], graph_only=True)],
 }
@@ -294,7 +357,6 @@ def test_every_gradient_has_a_finite_difference_case():
 
 
 def test_an_undeclared_gradient_on_the_path_is_a_lookup_error():
-    from runtime.ops.dispatch import apply
     from runtime.ops.infer import same_as_input
     from runtime.ops.registry import register
     opdef = register('TestOnlyUndeclared', lambda x: x * 2, same_as_input)

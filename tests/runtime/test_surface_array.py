@@ -133,7 +133,8 @@ def test_errors_have_tensorflows_types():
         rt.boolean_mask(x, [True, False, True])
 
 
-# ---- gradients: each declared gradient against central finite differences --------------------
+# ---- gradients (each op's gradient is checked against finite differences, eagerly and in graphs,
+# by tests/runtime/test_gradients_registry.py) ---------------------------------------------------
 
 def _numeric_vjp(fn, inputs, k, cotangent, eps=1e-6):
     x = [np.asarray(a, np.float64) for a in inputs]
@@ -147,76 +148,10 @@ def _numeric_vjp(fn, inputs, k, cotangent, eps=1e-6):
     return grad
 
 
-A = np.array([[0.3, -1.2, 2.0], [0.7, 1.1, -0.4]])
-GRAD_CASES = [
-    ('Tile', lambda x: rt.tile(x, [2, 3]), [A]),
-    ('Pad', lambda x: rt.pad(x, [[1, 0], [2, 1]]), [A]),
-    ('PadV2', lambda x: rt.pad(x, [[1, 0], [2, 1]], constant_values=3.), [A]),
-    ('MirrorPad', lambda x: rt.pad(x, [[1, 1], [2, 2]], mode='REFLECT'), [A]),
-    ('MirrorPad symmetric', lambda x: rt.pad(x, [[1, 0], [3, 1]], mode='SYMMETRIC'), [A]),
-    ('Slice', lambda x: rt.slice(x, [0, 1], [2, 2]), [A]),
-    ('Split', lambda x: rt.split(x, 3, axis=1)[1] * 2., [A]),
-    ('SplitV', lambda x: rt.split(x, [2, 1], axis=1)[0], [A]),
-    ('Unpack', lambda x: rt.unstack(x)[1], [A]),
-    ('ReverseV2', lambda x: rt.reverse(x, [0, 1]), [A]),
-    ('BroadcastTo', lambda x: rt.broadcast_to(x, [4, 2, 3]), [A]),
-    ('BroadcastTo rows', lambda x: rt.broadcast_to(x[:1], [2, 3]), [A]),
-    ('GatherNd', lambda x: rt.gather_nd(x, [[1, 2], [0, 0], [1, 2]]), [A]),
-    ('ScatterNd', lambda x: rt.scatter_nd([[1], [0]], x, [3, 3]), [A]),
-    ('TensorScatterUpdate tensor', lambda x: rt.tensor_scatter_nd_update(x, [[0, 1]], [5.]),
-     [A]),
-    ('TensorScatterUpdate updates',
-     lambda u: rt.tensor_scatter_nd_update(rt.constant(A), [[0], [1]], u), [A[::-1].copy()]),
-]
-
-
-def _op_of(out, type_name):
-    seen, todo = set(), [out.op]
-    while todo:
-        op = todo.pop()
-        if op.type == type_name.split()[0]:
-            return op
-        seen.add(id(op))
-        todo.extend(t.op for t in op.inputs if id(t.op) not in seen)
-    raise AssertionError(f'no {type_name} op')
-
-
-@pytest.mark.parametrize('type_name, program, inputs', GRAD_CASES,
-                         ids=[c[0] for c in GRAD_CASES])
-def test_gradients_match_finite_differences(type_name, program, inputs):
-    """The op's `gradient`, built into the graph and run, equals the numeric vector-Jacobian
-    product of the op alone (its input -> its output), in float64."""
-    g = rt.Graph()
-    with g.as_default():
-        placeholders = [rt.placeholder(rt.float64, a.shape) for a in inputs]
-        out = program(*placeholders)
-        op = _op_of(out, type_name)
-        assert op.opdef.gradient not in (None, NO_GRADIENT)
-        target = op.outputs[0] if len(op.outputs) == 1 else None
-        cotangents = [np.random.default_rng(1).normal(size=t.shape.as_list())
-                      for t in op.outputs]
-        grads = op.opdef.gradient(op, *[rt.constant(c) for c in cotangents])
-        k = next(i for i, t in enumerate(op.inputs) if t.dtype is rt.float64 and
-                 (t.op.type == 'Placeholder' or target is not None))
-        analytic = g.run(grads[k], {p: a for p, a in zip(placeholders, inputs)})
-        feed_value = g.run(op.inputs[k], {p: a for p, a in zip(placeholders, inputs)})
-
-    def forward(value):
-        rest = [g.run(t, {p: a for p, a in zip(placeholders, inputs)}) if i != k else value
-                for i, t in enumerate(op.inputs)]
-        result = REGISTRY[op.type].kernel(*rest, **op.opdef.kernel_attrs(op.attrs))
-        parts = result if isinstance(result, tuple) else (result,)
-        return np.concatenate([np.ravel(r) for r in parts])
-
-    cot = np.concatenate([np.ravel(c) for c in cotangents])
-    numeric = _numeric_vjp(forward, [feed_value], 0, cot)
-    np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-8)
-
-
 def test_non_differentiable_ops_say_so():
     for name in ('OneHot', 'LinSpace', 'NoOp', 'TruncatedNormal', 'RandomShuffle', 'Multinomial',
                  'StatelessRandomUniformV2', 'ResourceScatterNdUpdate',
-                 'ResourceStridedSliceAssign', 'EagerPyFunc', 'PyFunc'):
+                 'ResourceStridedSliceAssign', 'PyFunc', 'PyFuncStateless'):
         assert REGISTRY[name].gradient is NO_GRADIENT, name
 
 

@@ -20,8 +20,8 @@ def loops(program):
     for node in program.nodes:
         if node.opdef.control_flow == 'while':
             _propagate_invariants(program, node)
-    for node in program.nodes:
-        if node.opdef.control_flow == 'while':
+    for node in reversed(program.nodes):  # a later loop dropping an input can kill an output
+        if node.opdef.control_flow == 'while':  # of an earlier one (a gradient's saved values)
             _drop_dead_variables(program, node)
             counted = _counted_form(node)
             if counted is not None:
