@@ -374,8 +374,7 @@ def _stage_appended_lists(test, body, set_state, get_state, symbol_names, initia
     elements = {}   # index -> (dtype, shape) of its elements
     for i in indices:
         if initial[i]:
-            first = rt.convert_to_tensor(initial[i][0])
-            elements[i] = first.dtype, first.shape
+            elements[i] = _element_type(initial[i][0])
     empty = [i for i in indices if i not in elements]
     if empty:
         outer = context.current_graph()
@@ -398,10 +397,20 @@ def _stage_appended_lists(test, body, set_state, get_state, symbol_names, initia
             if isinstance(appended, lists.StagedList):   # appended to by an inner tensor loop
                 elements[i] = appended.array.dtype, appended.array.element_shape
             elif isinstance(appended, list) and appended:
-                first = rt.convert_to_tensor(appended[0])
-                elements[i] = first.dtype, first.shape
-    for i, (dtype, shape) in elements.items():
-        initial[i] = lists.stage(initial[i], symbol_names[i], dtype, shape)
+                elements[i] = _element_type(appended[0])
+    for i, element in elements.items():
+        if element is not None:
+            initial[i] = lists.stage(initial[i], symbol_names[i], *element)
+
+
+def _element_type(value):
+    """(dtype, shape) of a list element; None for a value no tensor can hold (the list then
+    stays a Python list, appended to once while the loop is traced)."""
+    try:
+        value = rt.convert_to_tensor(value)
+    except (TypeError, ValueError):
+        return None
+    return value.dtype, value.shape
 
 
 def _shape_invariants(pairs, initial):
