@@ -69,12 +69,12 @@ class ReturnTransformer(transformer.Base):
         node = self.generic_visit(node)
         scope = anno.getanno(node, anno.Basic.FUNCTION_SCOPE)
         with_node = node.body[-1]
-        if jumps.classify(with_node.body, gast.Return) == jumps.Jumps.NEVER:
+        returns = jumps.classify(with_node.body, gast.Return)
+        if returns == jumps.Jumps.NEVER:
             return node
         flag, retval = self.ctx.namer.new('do_return'), self.ctx.namer.new('retval_')
         undefined = 'ag__.UndefinedReturnValue()'
-        if _returns_early(with_node.body) and \
-                jumps.classify(with_node.body, gast.Return) == jumps.Jumps.ALWAYS:
+        if returns == jumps.Jumps.ALWAYS and _returns_early(with_node.body):
             # a tensor `if` may then return in one branch only: the code after it runs only
             # where nothing returned, and some `return` ends every path
             undefined = 'ag__.UndefinedReturnValue(every_path_returns=True)'
