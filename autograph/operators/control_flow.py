@@ -63,17 +63,24 @@ def _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, in
     if _probes:
         _probe_if(body, orelse, get_state, set_state, initial, nouts)
         return
+    # outputs that may stand for an unset variable carry their "is set" flag out of the cond:
+    # those that do so before the `if`, and those a branch leaves so (a variable first set in
+    # a tensor loop inside the branch), found while tracing: index -> message
+    flagged = {i: maybe_unset(v)[1] for i, v in enumerate(initial[:nouts])
+               if isinstance(v, rt.Tensor) and maybe_unset(v) is not None}
     while True:
         try:
-            _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial)
+            _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
+                      flagged)
             return
-        except _ReturnTypeLearnt:
-            pass     # trace again: the `if` branch now knows the type of the return value
+        except _Retrace:
+            pass     # trace again, knowing the return value's type or the new flags
 
 
-class _ReturnTypeLearnt(Exception):
-    """The `else` branch set a return value that the `if` branch, traced first, left unset
-    before the type of the function's return value was known."""
+class _Retrace(Exception):
+    """Tracing a tensor `if` learnt what it needed to know before its first branch: the type
+    of the function's return value (the `else` branch returned, the `if` branch did not), or
+    that a branch leaves a variable that may be unset."""
 
 
 def _fill_return_values(values, initial, other, symbol_names):
@@ -83,7 +90,7 @@ def _fill_return_values(values, initial, other, symbol_names):
 
     The type is learnt from the first `return` traced and kept on the function's
     UndefinedReturnValue, so each `if` of a trace is traced twice at most once (when its `if`
-    branch, traced first, met an unknown type; _ReturnTypeLearnt)."""
+    branch, traced first, met an unknown type; _Retrace)."""
     values = list(values)
     retrace = False
     for i, (value, start) in enumerate(zip(values, initial)):
@@ -96,15 +103,13 @@ def _fill_return_values(values, initial, other, symbol_names):
         elif start.return_type is not None:
             values[i] = _zeros_like(start.return_type)
     if retrace:
-        raise _ReturnTypeLearnt()
+        raise _Retrace()
     return tuple(values)
 
 
-def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial):
+def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
+              flagged):
     outputs = {}
-    # outputs that may stand for an unset variable carry their "is set" flag out of the cond
-    flagged = [(i, maybe_unset(v)) for i, v in enumerate(initial[:nouts])
-               if isinstance(v, rt.Tensor) and maybe_unset(v) is not None]
 
     def branch(block, which, other):
         def traced():
@@ -113,6 +118,11 @@ def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, ini
             values = _fill_return_values(get_state()[:nouts], initial, outputs.get(other),
                                          symbol_names)
             outputs[which] = values
+            for i, value in enumerate(values):
+                unset = maybe_unset(value) if isinstance(value, rt.Tensor) else None
+                if unset is not None and i not in flagged:
+                    flagged[i] = unset[1]
+                    raise _Retrace()
             for name, value in zip(symbol_names, values):
                 if isinstance(value, Undefined):
                     raise located.error(
@@ -122,7 +132,7 @@ def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, ini
             # A value the branch left unset travels as a dummy; _check_returns makes sure the
             # other branch left it unset too.
             flags = []
-            for i, _ in flagged:
+            for i in flagged:
                 unset = maybe_unset(values[i]) if isinstance(values[i], rt.Tensor) else None
                 flags.append(unset[0] if unset is not None else rt.constant(True))
             return tuple(False if v is i and isinstance(v, _UNSET) else v
@@ -132,10 +142,10 @@ def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, ini
     with located.user_errors():
         results = rt.cond(cond, branch(body, 'if', 'else'), branch(orelse, 'else', 'if'),
                           names=tuple(symbol_names[:nouts]) + tuple(
-                              f'<{symbol_names[i]} is set>' for i, _ in flagged))
+                              f'<{symbol_names[i]} is set>' for i in flagged))
     if flagged:
         results, flags = results[:nouts], results[nouts:]
-        for (i, (_, message)), flag in zip(flagged, flags):
+        for (i, message), flag in zip(flagged.items(), flags):
             mark_maybe_unset(results[i], flag, message)
     final = []
     for index, result in enumerate(results or ()):

@@ -746,3 +746,21 @@ def test_finally_after_an_error_while_tracing_sees_the_functions_values():
         fails_in_branch(1)
     with pytest.raises(NameError, match='not_defined_anywhere'):
         traced(fails_in_branch, 1)
+
+
+def set_in_a_loop_in_one_branch(a, b):
+    if a > 2:
+        for _ in range(b % 3):
+            w = b
+    else:
+        w = -a
+    return w + 1
+
+
+def test_variable_a_tensor_loop_may_not_set_in_one_branch_of_a_tensor_if():
+    assert traced(set_in_a_loop_in_one_branch, 5, 1) == set_in_a_loop_in_one_branch(5, 1) == 2
+    assert traced(set_in_a_loop_in_one_branch, 0, 3) == set_in_a_loop_in_one_branch(0, 3) == 1
+    with pytest.raises(UnboundLocalError):
+        set_in_a_loop_in_one_branch(5, 3)
+    with pytest.raises(rt.errors.InvalidArgumentError, match="'w'"):
+        traced(set_in_a_loop_in_one_branch, 5, 3)
