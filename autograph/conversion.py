@@ -4,6 +4,7 @@ The converters run in the order of `CONVERTERS`, the one place that fixes it. Ea
 output of the previous one; `docs/design.md` explains why the order is what it is.
 """
 import contextlib
+import os
 import sys
 import threading
 import weakref
@@ -68,6 +69,15 @@ class ConvertedEntity:
 _recursion_lock = threading.Lock()
 _deep_conversions = 0
 _saved_recursion_limit = None
+
+
+def _new_lock_in_child():
+    """After a fork, in the child: another thread may have held the lock at the fork."""
+    global _recursion_lock
+    _recursion_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_new_lock_in_child)
 
 
 @contextlib.contextmanager

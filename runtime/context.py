@@ -5,6 +5,7 @@ Each thread has its own stack, so eager work on one thread never lands in a grap
 thread is tracing.
 """
 import contextlib
+import os
 import threading
 
 
@@ -27,6 +28,18 @@ _count_lock = threading.Lock()
 def _count(cell, delta):
     with _count_lock:
         cell[0] += delta
+
+
+def _reset_in_child():
+    """After a fork, in the child: only the forking thread survives, so the counts are its own
+    and the lock (which another thread may have held at the fork) is new."""
+    global _count_lock
+    _count_lock = threading.Lock()
+    building_graphs[0] = len(state.graphs)
+    active_tapes[0] = len(state.tapes)
+
+
+os.register_at_fork(after_in_child=_reset_in_child)
 
 
 @contextlib.contextmanager

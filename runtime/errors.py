@@ -1,5 +1,14 @@
-"""The error family raised by ops and graphs, named as in TensorFlow."""
+"""The error family raised by ops and graphs, named as in TensorFlow.
+
+Only failures of kernels become `OpError`s (`raised_by_kernel`); any other exception raised while
+an op or a graph runs (KeyboardInterrupt, a signal handler's own exception, an output stream's
+BrokenPipeError, an exception of Python code a kernel calls back) propagates with its own type,
+with a note naming the op.
+"""
+import os
 import sys
+
+import numpy as np
 
 
 class OpError(Exception):
@@ -48,3 +57,25 @@ def caller_location():
     if frame is None:
         return None
     return user_location(frame.f_code.co_filename, frame.f_lineno)
+
+
+# What the numpy kernels raise when their inputs are wrong.
+KERNEL_ERRORS = (ValueError, IndexError, TypeError, ArithmeticError)
+# Code a kernel failure is raised from: the runtime, numpy, and the generated plans.
+kernel_paths = (library_paths[0], os.path.dirname(np.__file__) + '/', '<rt plan')
+
+
+def raised_by_kernel(error):
+    """Whether `error` is a kernel's failure: one of KERNEL_ERRORS raised in kernel code (the
+    innermost frame of its traceback), not in a signal handler or in Python code of the user's
+    that a kernel called (a py_function, an output stream's `write`)."""
+    if isinstance(error, OpError):
+        return True
+    if not isinstance(error, KERNEL_ERRORS):
+        return False
+    tb = error.__traceback__
+    if tb is None:
+        return True
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame.f_code.co_filename.startswith(kernel_paths)

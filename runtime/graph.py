@@ -8,9 +8,12 @@ stateful ops in the order the user wrote them. A `FuncGraph` is a graph with inp
 """
 import contextlib
 import itertools
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from runtime import context, dtypes, errors, graph_picture, nest
 from runtime.convert import to_numpy
@@ -23,6 +26,23 @@ from runtime.shapes import TensorShape, as_shape
 from runtime.tensor import EagerTensor, SymbolicTensor
 
 _uids = itertools.count(1)
+# TensorFlow's node names (a GraphDef with any other name is refused by TensorFlow).
+_VALID_NAME = re.compile(r'[A-Za-z0-9.][A-Za-z0-9_.\-/>]*\Z')
+
+
+def check_name(name):
+    """`name` if TensorFlow accepts it as a node name, else a ValueError naming it."""
+    if not _VALID_NAME.match(name):
+        raise ValueError(f'{name!r} is not a valid op name: TensorFlow accepts names that start '
+                         f'with a letter, digit or "." and go on with letters, digits and '
+                         f'"_.-/>" (no spaces, ":" or newlines). Pass another name=.')
+    return name
+
+
+def derived_name(name, default):
+    """A name made from something else (a parameter, a variable's name): `name` when valid,
+    else `default`, as TensorFlow names a placeholder for the parameter `_x`."""
+    return name if _VALID_NAME.match(name) else default
 
 
 def uid():
@@ -115,9 +135,11 @@ class Graph:
         return context.building(self)
 
     def unique_name(self, name, mark_as_used=True):
-        """TensorFlow's naming: `name` under the current scope, `_1`, `_2`, ... on repeats."""
+        """TensorFlow's naming: `name` under the current scope, `_1`, `_2`, ... on repeats.
+        A name TensorFlow would refuse is a ValueError naming it."""
         if self._name_stack:
             name = f'{self._name_stack}/{name}'
+        check_name(name)
         key = name.lower()
         i = self._names_in_use.get(key, 0)
         if mark_as_used:
@@ -198,7 +220,7 @@ class Graph:
         if found is None:
             handle = build(self, VAR_HANDLE, [], {'dtype': storage.dtype, 'shape': storage.shape,
                                                   'shared_name': storage.name},
-                           storage.name, payload=storage)
+                           derived_name(storage.name, 'VarHandleOp'), payload=storage)
             found = self._captures[id(storage)] = (storage, handle)
         return found[1]
 
@@ -259,7 +281,9 @@ class Graph:
         flat = [self.get_tensor_by_name(t) if isinstance(t, str) else t
                 for t in nest.flatten(fetches)]
         run = compile_graph(self, feeds, flat)
-        return nest.pack_sequence_as(fetches, list(run(*values)))
+        # Copies: a fetched value may be a constant of the plan or a variable's current value.
+        return nest.pack_sequence_as(fetches, [v.copy() if type(v) is np.ndarray else v
+                                               for v in run(*values)])
 
 
 class FuncGraph(Graph):
@@ -292,6 +316,7 @@ class FuncGraph(Graph):
         """A Placeholder input. Regular inputs are appended to `inputs`; captures are not (they
         come after the regular inputs, and callers append them) and take unscoped names."""
         attrs = {'dtype': dtype, 'shape': as_shape(shape)}
+        name = derived_name(name, 'Placeholder')
         if as_capture:
             with self.exact_scope(''):
                 return build(self, PLACEHOLDER, [], attrs, name, payload)

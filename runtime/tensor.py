@@ -41,10 +41,15 @@ class EagerTensor(Tensor):
         return self.shape
 
     def numpy(self):
-        return self.value
+        """The value as a numpy array the caller owns (a copy, as in TensorFlow; writing to it
+        changes nothing in the runtime), or a numpy scalar for rank 0."""
+        value = self.value
+        return value.copy() if type(value) is np.ndarray else value
 
     def __array__(self, dtype=None, copy=None):
-        return np.asarray(self.value, dtype=dtype)
+        """`np.asarray(t)`: a read-only view of the value (no copy, as in TensorFlow), or a new
+        array when a dtype conversion or a copy is asked for."""
+        return readonly_array(self.value, dtype, copy)
 
     def __bool__(self):
         return bool(self.value)
@@ -159,6 +164,18 @@ class SymbolicTensor(Tensor):
         return f"<rt.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
 
     __str__ = __repr__
+
+
+def readonly_array(value, dtype=None, copy=None):
+    """`value` as an ndarray that writing to cannot change `value`: a read-only view when no
+    conversion is needed, else the converted (new) array; a writable copy when `copy` is true."""
+    if copy:
+        return np.array(value, dtype=dtype, copy=True)
+    array = np.asarray(value, dtype=dtype)
+    if array is value:
+        array = array.view()
+        array.flags.writeable = False
+    return array
 
 
 def is_symbolic(x):

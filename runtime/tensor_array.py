@@ -5,7 +5,7 @@ It is a value, as in TensorFlow 2: `write` returns a new TensorArray (keep the r
 """
 import numpy as np
 
-from runtime import dtypes
+from runtime import dtypes, errors
 from runtime.convert import convert_for_write
 from runtime.ops import list_ops
 from runtime.ops.dispatch import apply
@@ -25,7 +25,10 @@ class TensorArray:
         self.dynamic_size = bool(dynamic_size)
         self.element_shape = TensorShape(element_shape)
         if handle is None:
-            size = size if isinstance(size, Tensor) else np.int32(size)
+            if not isinstance(size, Tensor):
+                if size < 0:  # known now: refused at once, in a graph too
+                    raise errors.InvalidArgumentError(message=list_ops.size_error(size))
+                size = np.int32(size)
             handle = apply(list_ops.RESERVE, [size], {'element_dtype': self.dtype,
                                                       'element_shape': self.element_shape})
         self.handle = handle

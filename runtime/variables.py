@@ -8,7 +8,7 @@ from runtime.ops import state
 from runtime.ops.array import slice_spec, strided_slice
 from runtime.ops.dispatch import apply, graph_of
 from runtime.shapes import TensorShape
-from runtime.tensor import SymbolicTensor
+from runtime.tensor import SymbolicTensor, readonly_array
 
 _names = {}
 
@@ -83,10 +83,15 @@ class Variable:
         return f'{self.storage.name}:0'
 
     def numpy(self):
-        return self.storage.value
+        """The current value as a numpy array the caller owns (a copy: writing to it does not
+        change the variable), or a numpy scalar for rank 0."""
+        value = self.storage.value
+        return value.copy() if type(value) is np.ndarray else value
 
     def __array__(self, dtype=None, copy=None):
-        return np.asarray(self.storage.value, dtype=dtype)
+        """`np.asarray(v)`: a copy of the current value, as in TensorFlow (a read-only view only
+        when numpy asks for no copy)."""
+        return readonly_array(self.storage.value, dtype, copy if copy is False else True)
 
     def read_value(self):
         graph = context.current_graph()

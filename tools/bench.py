@@ -6,9 +6,10 @@
 Each figure is the best of several repeats (timeit), so other load on the machine inflates
 both sides of a ratio alike; issue 10's workloads time ours and hand numpy in many short turns,
 each side keeping its best. Ratios are what the targets speak of; the absolute times are
-printed for reference. With numba installed, a second table times the `jit_compile=True`
-workloads of tools/bench_jit.py (medians) against hand numpy and the default executor, with
-JAX's ratios measured in the same run where JAX is installed (tools/bench_jax.py).
+printed for reference. With numba installed, a second table times every workload of WORKLOADS
+with `jit_compile=True` (tools/bench_jit.py; medians) against hand numpy and the default
+executor, with JAX's ratios measured in the same run where JAX is installed
+(tools/bench_jax.py), else issue 10's.
 """
 import argparse
 import itertools
@@ -328,8 +329,7 @@ def measure(quick):
                      'reference': unit_ref, 'ratio': ours / reference if ratio else None,
                      'target': target})
 
-    rt.random.set_seed(0)
-    x = rt.random.uniform(shape=[10, 10], minval=-1, maxval=2, dtype=rt.int32)
+    x = power_matrix()
     xv = x.numpy()
     power_graph = ag.function(power)
     power_graph(x, 100)
@@ -381,15 +381,19 @@ def measure(quick):
     for name, ours, reference, target in training_rows(n, rep):
         row(name, ours, reference, target)
     for workload in WORKLOADS:
-        rows.extend(measure_workload(workload, n, rep))
+        if not workload.seed:
+            rows.extend(measure_workload(workload, n, rep))
     return rows
 
 
 class Workload(NamedTuple):
-    """One of issue 10's programs: `function` (an rt program, run through `ag.function`) on
+    """One program of the tables: `function` (an rt program, run through `ag.function`) on
     `arguments()`, against `numpy` (hand-written) and `python` (plain Python, or None) on
     `numpy_arguments()`. `number` calls make one timing sample; `memory` also compares peak
-    memory; `target` is the ratio to hand numpy aimed for."""
+    memory; `target` is the ratio to hand numpy aimed for. `seed`: a seed program, whose
+    default-executor rows the seed section prints; `jax_ratio`: JAX jit's ratio to hand numpy
+    measured in issue 10 (printed where JAX is not installed). The jit_compile=True table
+    (tools/bench_jit.py) runs every workload."""
     name: str
     function: object
     arguments: object
@@ -399,22 +403,36 @@ class Workload(NamedTuple):
     number: int
     target: str
     memory: bool = False
+    seed: bool = False
+    jax_ratio: float = None
+
+
+def power_matrix():
+    """The seed's 10x10 int32 matrix of -1, 0 and 1."""
+    rt.random.set_seed(0)
+    return rt.random.uniform(shape=[10, 10], minval=-1, maxval=2, dtype=rt.int32)
 
 
 WORKLOADS = [
+    Workload('power(x,100), 10x10 int32', power, lambda: (power_matrix(), 100), power_numpy,
+             lambda: (power_matrix().numpy(), 100), None, 300, '<= 1.10', seed=True,
+             jax_ratio=0.79),
+    Workload('rt.range(1000) sum loop', range_sum, lambda: (rt.constant(1000),),
+             range_sum_numpy, lambda: (1000,), None, 100, '<= 1.5', seed=True, jax_ratio=0.18),
     Workload('Collatz steps for 1..100', collatz, lambda: (rt.constant(100),), collatz_numpy,
-             lambda: (np.int32(100),), collatz, 10, '<= 1.5'),
+             lambda: (np.int32(100),), collatz, 10, '<= 1.5', jax_ratio=0.047),
     Workload('if/elif chain in a 500-step loop', if_chain, lambda: (rt.constant(500),),
-             if_chain_numpy, lambda: (500,), if_chain_python, 100, '<= 1.5'),
+             if_chain_numpy, lambda: (500,), if_chain_python, 100, '<= 1.5', jax_ratio=0.080),
     Workload('200 TensorArray writes of x[i] * 2 then stack', tensor_array_rows,
              lambda: (rt.constant(np.arange(1600, dtype=np.float32).reshape(200, 8)),),
              tensor_array_rows_numpy,
-             lambda: (np.arange(1600, dtype=np.float32).reshape(200, 8),), None, 100, '<= 1.5'),
+             lambda: (np.arange(1600, dtype=np.float32).reshape(200, 8),), None, 100, '<= 1.5',
+             jax_ratio=0.071),
     Workload('elementwise chain on 1M float32', elementwise,
              lambda: (rt.constant(np.random.default_rng(0).random(1_000_000, dtype=np.float32)),),
              elementwise_numpy,
              lambda: (np.random.default_rng(0).random(1_000_000, dtype=np.float32),), None, 20,
-             '<= 1.3', memory=True),
+             '<= 1.3', memory=True, jax_ratio=0.54),
 ]
 
 # The executors each workload runs on: column name -> `ag.function` options. A backend adds
@@ -479,7 +497,7 @@ def measure_jit(quick):
         import numba  # noqa: F401 - deferred: the jit table needs the [jit] extra
     except ImportError:
         return []
-    rows = bench_jit.measure_jit(quick)
+    rows = bench_jit.measure_jit(WORKLOADS, quick)
     jax = bench_jax.measure_jax(quick)
     for row in rows[1:]:
         measured = jax.get(row['workload'])
@@ -493,15 +511,15 @@ def print_jit(rows):
     print()
     print('jit_compile=True (numba), medians; ratios to hand numpy; JAX ratio measured here, or '
           'the issue\'s (*)')
-    print(f'{"workload":<40} {"numpy µs":>9} {"default":>8} {"jit µs":>8} {"jit":>7} '
+    print(f'{"workload":<46} {"numpy µs":>9} {"default":>8} {"jit µs":>8} {"jit":>7} '
           f'{"JAX":>7} {"1st call ms":>11}')
     startup, rows = rows[0], rows[1:]
     for r in rows:
         jax = f'{r["jax_ratio"]:.3f}' + ('' if r['jax_measured'] else '*')
-        print(f'{r["workload"]:<40} {r["numpy_us"]:>9.1f} {r["default_ratio"]:>8.2f} '
+        print(f'{r["workload"]:<46} {r["numpy_us"]:>9.1f} {r["default_ratio"]:>8.2f} '
               f'{r["jit_us"]:>8.2f} {r["jit_ratio"]:>7.3f} {jax:>7} '
               f'{r["jit_first_call_ms"]:>11.0f}')
-    print(f'{startup["workload"]:<87} {startup["jit_first_call_ms"]:>11.0f}')
+    print(f'{startup["workload"]:<93} {startup["jit_first_call_ms"]:>11.0f}')
 
 
 if __name__ == '__main__':

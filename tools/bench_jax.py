@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""JAX `jit` versions of the workloads of tools/bench_jit.py, timed against the same hand
-numpy, for the comparison column of tools/bench.py. Needs only numpy and jax:
+"""JAX `jit` versions of the workloads of tools/bench.py (WORKLOADS), timed against the same
+hand numpy, for the comparison column of its jit_compile=True table. Needs numpy, jax and this
+checkout on the path (the hand numpy versions live in tools/bench.py):
 
-    python3 tools/bench_jax.py      # with a Python that has JAX
+    PYTHONPATH=.:tools python3 tools/bench_jax.py      # with a Python that has JAX
 
 Prints one line a workload: JAX µs, hand numpy µs, ratio, first call ms.
 """
 import time
 
-import numpy as np
+from bench_jit import median_time
 
 
 def jax_workloads():
@@ -17,7 +18,7 @@ def jax_workloads():
     import jax.numpy as jnp
     from jax import lax
 
-    import bench_jit as hand
+    import bench  # deferred: imports autograph and runtime (bench.py imports this module)
 
     @jax.jit
     def power(x):
@@ -41,13 +42,15 @@ def jax_workloads():
         return lax.fori_loop(1, n + 1, lambda start, total: total + steps(start), jnp.int32(0))
 
     @jax.jit
-    def tensor_array_rows(n):
-        base = jnp.arange(1.0, 9.0, dtype=jnp.float32)
-
+    def tensor_array_rows(x):
         def body(i, rows):
-            f = i.astype(jnp.float32)
-            return rows.at[i].set(f * (base + f))
-        return lax.fori_loop(0, 200, body, jnp.zeros((200, 8), jnp.float32))
+            return rows.at[i].set(x[i] * 2.0)
+        return lax.fori_loop(0, x.shape[0], body, jnp.zeros_like(x))
+
+    @jax.jit
+    def elementwise(x):
+        y = ((x * 2.0 + 1.0) * x - 3.0) / (x + 5.0)
+        return jnp.sum(jnp.exp(jnp.tanh(y)))
 
     @jax.jit
     def if_elif(n):
@@ -55,29 +58,20 @@ def jax_workloads():
             return lax.switch(i % 3, [lambda t: t + i, lambda t: t - 1, lambda t: t + 2], total)
         return lax.fori_loop(0, n, body, jnp.int32(0))
 
-    rng = np.random.default_rng(0)
-    x = rng.integers(-1, 2, size=(10, 10)).astype(np.int32)
-    return [
-        ('power(x,100), 10x10 int32', power, (jnp.asarray(x),), hand.power_numpy, (x, 100)),
-        ('rt.range(1000) sum loop', range_sum, (jnp.int32(1000),), hand.range_sum_numpy,
-         (1000,)),
-        ('Collatz steps, starts 1..100', collatz, (jnp.int32(100),), hand.collatz_numpy,
-         (100,)),
-        ('200 TensorArray row writes + stack', tensor_array_rows, (jnp.int32(200),),
-         hand.tensor_array_rows_numpy, (200,)),
-        ('if/elif chain in a 500-step loop', if_elif, (jnp.int32(500),), hand.if_elif_numpy,
-         (500,)),
-    ]
-
-
-def _median(fn, number, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - start) / number)
-    return float(np.median(times))
+    workloads = {w.name: w for w in bench.WORKLOADS}
+    jax_versions = {'power(x,100), 10x10 int32': (power, lambda x, _: (jnp.asarray(x),)),
+                    'rt.range(1000) sum loop': (range_sum, lambda n: (jnp.int32(n),)),
+                    'Collatz steps for 1..100': (collatz, lambda n: (jnp.int32(n),)),
+                    'if/elif chain in a 500-step loop': (if_elif, lambda n: (jnp.int32(n),)),
+                    '200 TensorArray writes of x[i] * 2 then stack':
+                        (tensor_array_rows, lambda x: (jnp.asarray(x),)),
+                    'elementwise chain on 1M float32': (elementwise, lambda x: (jnp.asarray(x),))}
+    out = []
+    for name, (fn, arguments) in jax_versions.items():
+        workload = workloads[name]
+        numpy_args = workload.numpy_arguments()
+        out.append((name, fn, arguments(*numpy_args), workload.numpy, numpy_args))
+    return out
 
 
 def measure_jax(quick=False):
@@ -92,8 +86,8 @@ def measure_jax(quick=False):
         start = time.perf_counter()
         fn(*args).block_until_ready()
         first = time.perf_counter() - start
-        ours = _median(lambda: fn(*args).block_until_ready(), 20 if quick else 200, repeat)
-        hand = _median(lambda: numpy_fn(*numpy_args), 2 if quick else 10, repeat)
+        ours = median_time(lambda: fn(*args).block_until_ready(), 20 if quick else 200, repeat)
+        hand = median_time(lambda: numpy_fn(*numpy_args), 2 if quick else 10, repeat)
         results[name] = (ours * 1e6, hand * 1e6, ours / hand, first * 1e3)
     return results
 

@@ -263,7 +263,7 @@ def _check_still_python(condition, loop):
 def _graph_for(sequence, extra_test, body, get_state, set_state, symbol_names, opts):
     with located.user_errors():
         size = sequence.size()
-    index = [rt.constant(0)]
+    index = [rt.constant(0, size.dtype)]  # int64 for a range beyond int32
 
     def get_loop_state():
         return (index[0],) + tuple(get_state())

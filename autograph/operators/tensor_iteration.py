@@ -1,5 +1,7 @@
 """Sequences that a graph loop iterates by index: a tensor's rows, an `rt.range`, and
-`enumerate`/`zip` over them. `size()` is a scalar int32 tensor; `at(k)` the item at index k."""
+`enumerate`/`zip` over them. `size()` is a scalar int32 tensor, or int64 for a range of int64 or
+float64 values (so `for i in rt.range(n)` with `n >= 2**31` does not wrap); `at(k)` is the item
+at index k."""
 import runtime as rt
 from runtime.tensor import is_symbolic
 
@@ -37,7 +39,8 @@ class Range(TensorSequence):
             count = -((-span) // self.delta)
         else:
             count = rt.ceil(span / self.delta)
-        return rt.maximum(rt.cast(count, rt.int32), 0)
+        wide = self.start.dtype in (rt.int64, rt.float64)
+        return rt.maximum(rt.cast(count, rt.int64 if wide else rt.int32), 0)
 
     def at(self, k):
         return self.start + rt.cast(k, self.start.dtype) * self.delta
@@ -62,6 +65,8 @@ class Zip(TensorSequence):
 
     def size(self):
         sizes = [s.size() for s in self.sequences]
+        if any(size.dtype is rt.int64 for size in sizes):
+            sizes = [rt.cast(size, rt.int64) for size in sizes]
         smallest = sizes[0]
         for size in sizes[1:]:
             smallest = rt.minimum(smallest, size)

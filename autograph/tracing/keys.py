@@ -99,7 +99,7 @@ def _key(value, feeds, allow_specs):
         feeds.append(array)
         return TensorKey(value.dtype, np.shape(array))
     if kind is np.ndarray or isinstance(value, np.generic):
-        feeds.append(value)
+        feeds.append(value.copy() if kind is np.ndarray else value)  # the caller may write to it
         return TensorKey(dtype_of_value(value), value.shape)
     if isinstance(value, Variable):
         feeds.append(value.storage)
@@ -294,7 +294,9 @@ def _tensor_value(element, value, label, function_name, allow_specs, tensor_erro
         value = value.read_value()
     if isinstance(value, EagerTensor):
         got_dtype, array = value.dtype, value.value
-    elif isinstance(value, (np.ndarray, np.generic)):
+    elif isinstance(value, np.ndarray):  # copied: the caller may write to it after the call
+        got_dtype, array = dtype_of_value(value), value.copy()
+    elif isinstance(value, np.generic):
         got_dtype, array = dtype_of_value(value), value
     elif isinstance(value, TensorSpec) and allow_specs:
         got_dtype, array = value.dtype, None

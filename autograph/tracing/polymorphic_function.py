@@ -9,6 +9,7 @@ different Functions trace in parallel (each thread has its own stack of graphs b
 import dataclasses
 import functools
 import inspect
+import os
 import threading
 import types
 import warnings
@@ -26,6 +27,19 @@ RETRACING_THRESHOLD = 5
 ACCEPTED_KEYS_CACHED = 64  # keys a relaxed graph accepts are cached up to this many, then looked up
 _functions_tracing_code = weakref.WeakKeyDictionary()  # code -> Functions that traced it
 _code_counts_lock = threading.Lock()
+_live_functions = weakref.WeakSet()  # every Function, for the fork handler below
+
+
+def _new_locks_in_child():
+    """After a fork, in the child: a trace lock another thread held at the fork would stay held
+    forever (that thread does not exist here), so every Function gets a new one."""
+    global _code_counts_lock
+    _code_counts_lock = threading.Lock()
+    for function in list(_live_functions):
+        function._lock = threading.RLock()
+
+
+os.register_at_fork(after_in_child=_new_locks_in_child)
 
 __all__ = ['function', 'Function', 'ConcreteFunction', 'RetracingWarning']
 
@@ -98,6 +112,7 @@ class Function:
         self._signature_key = None
         self._signature_concrete = None
         self._lock = threading.RLock()  # held while tracing; see docs/tracing.md "Threads"
+        _live_functions.add(self)
         self._variables_initialized = False  # the first trace is done: no more new variables
         self._initializing_traces = 0
         self._pending_initializer = None  # a graph initializing variables, not run yet

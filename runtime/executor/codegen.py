@@ -457,9 +457,27 @@ class _Emitter:
         self.line(depth, f'{_targets(outs)} = {_targets(loop_vars[:len(outs)])}')
 
 
+_COUNTER_CHUNK = 4096  # counter values made at a time: constant memory however many steps
+
+
+def _counter_chunks(start, limit, step):
+    """The values a counted loop's counter takes, numpy scalars of its dtype, as arrays of up to
+    `_COUNTER_CHUNK` values: a loop of 2e9 steps starts at once and holds one chunk (TensorFlow
+    runs it in constant memory too)."""
+    dtype = np.asarray(start).dtype
+    start, limit, step = int(start), int(limit), int(step)
+    span = step * _COUNTER_CHUNK
+    if limit - start <= span:  # the common case: one chunk
+        return (np.arange(start, limit, step, dtype=dtype),)
+    return (np.arange(first, min(first + span, limit), step, dtype=dtype)
+            for first in range(start, limit, span))
+
+
 def _counted(start, limit, step):
-    """The values a counted loop's counter takes: numpy scalars of its dtype."""
-    return np.arange(start, limit, step, dtype=np.asarray(start).dtype)
+    """The counter's values, iterated by one `for` (a nested `for` over chunks would be faster
+    by a few percent on long loops, but spends two of the 20 blocks Python lets code nest)."""
+    chunks = _counter_chunks(start, limit, step)
+    return chunks[0] if type(chunks) is tuple else itertools.chain.from_iterable(chunks)
 
 
 def _counted_end(start, limit, step):
@@ -474,7 +492,9 @@ def _targets(names):
 
 
 def _reraise(error, line_nodes, code):
-    """Re-raise `error` from the generated function `code` as an OpError naming the node."""
+    """Re-raise `error` from the generated function `code`: a kernel's failure as an OpError
+    naming the node; any other exception (a signal handler's, an output stream's, Python code a
+    kernel called back) as it is, with a note naming the node (`errors.raised_by_kernel`)."""
     if isinstance(error, errors.OpError) and error.op is not None:
         raise error
     tb = error.__traceback__
@@ -490,6 +510,9 @@ def _reraise(error, line_nodes, code):
         filename, lineno = errors.user_location(*node.origin)
         where = f' defined at {filename}:{lineno}'
     op_type = node.op.type if node.op is not None else node.type
+    if not errors.raised_by_kernel(error):
+        error.add_note(f'(raised while the graph ran node {node.name} ({op_type}){where})')
+        raise error
     message = (f'{getattr(error, "message", None) or error}\n\t [[node {node.name} '
                f'({op_type}){where}]]')
     cls = type(error) if isinstance(error, errors.OpError) else errors.InvalidArgumentError

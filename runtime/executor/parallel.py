@@ -5,21 +5,45 @@ the pool when another heavy node comes after it in program order but before the 
 that uses its result; that other node then runs on the calling thread at the same time, and
 the result is awaited just before its first use. Below the threshold, handing work to a thread
 costs more (tens of microseconds) than it saves, so everything else runs inline.
+
+The pool starts on first use. A child forked from a process whose pool had started (e.g. by
+`multiprocessing` with the 'fork' start method) has none of its threads, so the child forgets
+the pool (`os.register_at_fork`) and starts its own on first use.
 """
 import concurrent.futures
 import os
+import threading
 
 HEAVY_FLOPS = 2_000_000
 
 _pool = None
+_pool_lock = threading.Lock()  # two threads making the first parallel call start one pool
 
 
 def submit(kernel, *args, **kwargs):
+    pool = _pool
+    if pool is None:
+        pool = _start_pool()
+    return pool.submit(kernel, *args, **kwargs)
+
+
+def _start_pool():
     global _pool
-    if _pool is None:
-        _pool = concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2,
-                                                      thread_name_prefix='rt-executor')
-    return _pool.submit(kernel, *args, **kwargs)
+    with _pool_lock:
+        if _pool is None:
+            _pool = concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2,
+                                                          thread_name_prefix='rt-executor')
+        return _pool
+
+
+def _forget_pool_in_child():
+    """After a fork, in the child: the parent's pool threads and lock holders are gone."""
+    global _pool, _pool_lock
+    _pool = None
+    _pool_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_pool_in_child)
 
 
 def cost(node):

@@ -4,7 +4,8 @@ import builtins
 import numpy as np
 
 from runtime import context, dtypes, errors
-from runtime.convert import PACK, constant, convert_to_tensor, stack, unify_operands
+from runtime.convert import (PACK, constant, convert_to_tensor, infer_dtype, stack, to_numpy,
+                             unify_operands)
 from runtime.ops.dispatch import apply, build
 from runtime.ops.infer import constant_value, known_shape, same_as_input
 from runtime.ops.registry import IDENTITY, NO_GRADIENT, PLACEHOLDER, OpDef, register
@@ -196,16 +197,34 @@ RANGE = register('Range', _range_kernel, _range_infer, inputs=('start', 'limit',
                  gradient=NO_GRADIENT)
 
 
+# The dtypes rt.range takes, narrowest first: without `dtype=`, the widest operand's wins.
+RANGE_DTYPES = (dtypes.int32, dtypes.int64, dtypes.float16, dtypes.float32, dtypes.float64)
+
+
 def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - rt.range
-    """Numbers from `start` up to (not including) `limit` by `delta` (op `Range`)."""
+    """Numbers from `start` up to (not including) `limit` by `delta` (op `Range`).
+
+    The dtype follows TensorFlow: `dtype` when given (tensor operands are cast to it, Python
+    numbers must fit it), else the widest dtype of the operands, each converted on its own, in
+    the order int32 < int64 < float16 < float32 < float64 (`rt.range(2**32 + 3)` is int64).
+    """
     if limit is None:
         start, limit = 0, start
-    (start, limit, delta), out_dtype = unify_operands('Range', start, limit, delta)
-    if dtype is not None and dtypes.as_dtype(dtype) is not out_dtype:
+    operands = [convert_to_tensor(v) if isinstance(v, Tensor) or hasattr(v, '_as_tensor')
+                else v for v in (start, limit, delta)]
+    if dtype is None:
+        kinds = [v.dtype if isinstance(v, Tensor) else infer_dtype(v) for v in operands]
+        for kind in kinds:
+            if kind not in RANGE_DTYPES:
+                raise TypeError(f'rt.range: the operands must be int32, int64, float16, float32 '
+                                f'or float64 values, got a {kind.name} one; use rt.cast or '
+                                f'pass dtype=.')
+        dtype = max(kinds, key=RANGE_DTYPES.index)
+    else:
         dtype = dtypes.as_dtype(dtype)
-        start, limit, delta = (cast(v, dtype) if isinstance(v, Tensor) else
-                               v.astype(dtype.np_dtype) for v in (start, limit, delta))
-    return apply(RANGE, [start, limit, delta], name=name)
+    inputs = [(v if v.dtype is dtype else cast(v, dtype)) if isinstance(v, Tensor) else
+              to_numpy(v, dtype) for v in operands]
+    return apply(RANGE, inputs, name=name)
 
 
 def _reshape_infer(inputs, attrs):

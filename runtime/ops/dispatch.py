@@ -2,8 +2,9 @@
 
 Every public op function, `rt.Variable`'s reads and writes and the random ops end in `apply`.
 Eagerly it runs the op's kernel (or the kernel `bind_kernel` makes from the payload) on numpy
-values now, turns kernel failures into `rt.errors.InvalidArgumentError` naming the op, and wraps
-the results as eager tensors. While a graph is being built (or an input is symbolic) it adds an
+values now, turns kernel failures into `rt.errors.InvalidArgumentError` naming the op (other
+exceptions keep their type, see `errors.raised_by_kernel`), and wraps the results as eager
+tensors. While a graph is being built (or an input is symbolic) it adds an
 Operation instead. Gradient tapes will record ops here, and only here.
 """
 from runtime import context, dtypes, errors
@@ -15,6 +16,7 @@ _building_graphs = context.building_graphs
 _active_tapes = context.active_tapes
 _dtype_of = dtypes.of_value
 _by_numpy = dtypes.NUMERIC_BY_NUMPY.get
+_BOOL = dtypes.bool
 
 
 def apply(opdef, inputs, attrs=None, name=None, payload=None):
@@ -27,11 +29,13 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
     if _building_graphs[0] and _state.graphs:
         return _build_in_default_graph(opdef, inputs, attrs, name, payload)
     convert = opdef.convert_inputs
-    if convert is not None and len(inputs) == 2 and type(inputs[0]) is EagerTensor and \
-            type(inputs[1]) is EagerTensor and inputs[0].dtype is inputs[1].dtype:
+    if convert is not None and len(inputs) == 2 and type(a := inputs[0]) is EagerTensor and \
+            type(b := inputs[1]) is EagerTensor and a.dtype is b.dtype is not _BOOL:
         # The fast path (binary ops, the hot case): two eager tensors of one dtype need no
-        # conversion.
-        values = (inputs[0].value, inputs[1].value)
+        # conversion. Bools take the other path, which checks `OpDef.dtypes` (TensorFlow
+        # refuses arithmetic on bools); other refused dtypes fail in the numpy kernel, which
+        # is an InvalidArgumentError too.
+        values = (a.value, b.value)
     else:
         if convert is not None:
             inputs = convert(opdef.name, inputs)
@@ -44,7 +48,10 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
                 return _build(t.op.graph, opdef, inputs, attrs, name, payload)
             else:
                 values.append(t)
-    # Run the kernel now; its failures become InvalidArgumentError naming the op.
+        if opdef.dtypes is not None:
+            _check_value_dtypes(opdef, values)
+    # Run the kernel now; its failures become InvalidArgumentError naming the op, and any
+    # other exception propagates as it is, with a note naming the op.
     try:
         for i in opdef.nonzero:
             check_nonzero(values[i])
@@ -56,7 +63,10 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
         if not e.message.endswith(']'):
             e.args = (e.message + f' [Op:{opdef.name}]',)
         raise
-    except (ValueError, IndexError, TypeError, ZeroDivisionError, FloatingPointError) as e:
+    except Exception as e:
+        if not errors.raised_by_kernel(e):
+            e.add_note(f'(raised while the {opdef.name} op ran)')
+            raise
         raise errors.InvalidArgumentError(None, None, f'{e} [Op:{opdef.name}]') from e
     n = len(opdef.outputs)
     if n == 1:
@@ -108,6 +118,8 @@ def build(graph, opdef, inputs, attrs, name=None, payload=None, output_specs=Non
     all_attrs = {**opdef.defaults, **attrs}
     for attr, index in opdef.type_attrs:
         all_attrs[attr] = tensors[index].dtype
+    if opdef.dtypes is not None:
+        _check_dtypes(opdef, [all_attrs[attr] for attr, _ in opdef.type_attrs], TypeError)
     if output_specs is None:
         try:
             output_specs = opdef.infer(tensors, attrs)
@@ -120,6 +132,25 @@ def build(graph, opdef, inputs, attrs, name=None, payload=None, output_specs=Non
     if not op.outputs:
         return op
     return list(op.outputs)
+
+
+def _check_value_dtypes(opdef, values):
+    """`_check_dtypes` on eager values (a function of its own: a comprehension over `values`
+    in `apply` would make `values` a closure cell there, slowing every eager op)."""
+    _check_dtypes(opdef, [_dtype_of(values[i]) for _, i in opdef.type_attrs],
+                  errors.InvalidArgumentError)
+
+
+def _check_dtypes(opdef, dtypes_, error):
+    """Refuse a dtype the op does not accept (`OpDef.dtypes`), in TensorFlow's words."""
+    refused = opdef.refused_dtype(dtypes_)
+    if refused is not None:
+        attr = opdef.type_attrs[dtypes_.index(refused)][0]
+        allowed = ', '.join(sorted(d.name for d in opdef.dtypes))
+        message = (f"Value for attr '{attr}' of {refused.name} is not in the list of allowed "
+                   f"values: {allowed}; use rt.cast to convert the operands first (bools: "
+                   f"rt.logical_and / rt.logical_or) [Op:{opdef.name}]")
+        raise error(message) if error is TypeError else error(None, None, message)
 
 
 def graph_of(values):

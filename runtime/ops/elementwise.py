@@ -61,7 +61,10 @@ _NATIVE = {'Log1p': 'np.log1p({0})', 'Expm1': 'np.expm1({0})', 'Reciprocal': '1 
            'Acosh': 'np.arccosh({0})', 'Atanh': 'np.arctanh({0})', 'Sinh': 'np.sinh({0})',
            'Cosh': 'np.cosh({0})', 'IsNan': 'np.isnan({0})', 'IsInf': 'np.isinf({0})',
            'IsFinite': 'np.isfinite({0})', 'SquaredDifference': '({0} - {1}) * ({0} - {1})',
-           'Atan2': 'np.arctan2({0}, {1})', 'Softplus': 'np.logaddexp({0}, 0)'}
+           'Atan2': 'np.arctan2({0}, {1})', 'Softplus': 'np.logaddexp({0}, 0)',
+           'Xlogy': 'select({0} == 0, 0, {0} * np.log({1}))',
+           'Xdivy': 'select({0} == 0, 0, {0} / {1})',
+           'MulNoNan': 'select({1} == 0, 0, {0} * {1})'}
 
 
 def _unary_gradient(formula):

@@ -78,7 +78,16 @@ _NONE = type(None)
 
 
 def _reserve(num_elements, element_dtype=None, element_shape=None):
-    return TensorList([None] * int(num_elements))
+    count = int(num_elements)
+    if count < 0:
+        raise errors.InvalidArgumentError(message=size_error(count))
+    return TensorList([None] * count)
+
+
+def size_error(count):
+    """TensorFlow's words for a negative TensorArray size."""
+    return (f'The num_elements to reserve must be a non negative number, but got {count} (the '
+            f'size of a TensorArray; pass dynamic_size=True to let it grow from 0).')
 
 
 def _set_item(handle, index, item, dynamic_size=False):

@@ -10,7 +10,7 @@ from runtime.ops.compare import greater, greater_equal, less, less_equal, logica
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import broadcast, broadcast_shape, same_as_input
 from runtime.ops.reduce import unbroadcast
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.registry import NO_GRADIENT, NUMERIC, register
 from runtime.shapes import TensorShape
 from runtime.tensor import Tensor
 
@@ -71,19 +71,23 @@ def _extremum_gradient(choose_x):
 
 # The `operator` functions are numpy's ufuncs for arrays and take numpy's fast scalar path for
 # numpy scalars; `infix` lets the code generator write them as infix operators.
-_BINARY = {  # public name: (TensorFlow op, kernel, infix, neutral, gradient)
-    'add': ('AddV2', operator.add, '{0} + {1}', (0, (0, 1)), _add_gradient),
-    'subtract': ('Sub', operator.sub, '{0} - {1}', (0, (1,)), _sub_gradient),
-    'multiply': ('Mul', operator.mul, '{0} * {1}', (1, (0, 1)), _mul_gradient),
-    'floordiv': ('FloorDiv', operator.floordiv, '{0} // {1}', None, NO_GRADIENT),
-    'mod': ('FloorMod', operator.mod, '{0} % {1}', None, _floor_mod_gradient),
-    'pow': ('Pow', operator.pow, '{0} ** {1}', None, _pow_gradient),
-    'maximum': ('Maximum', np.maximum, None, None, _extremum_gradient(greater_equal)),
-    'minimum': ('Minimum', np.minimum, None, None, _extremum_gradient(less_equal)),
+# The dtypes each accepts are TensorFlow's: numbers; Mul takes bools; AddV2 strings too, and
+# TensorList values (variant), which gradients through TensorArrays accumulate.
+_BINARY = {  # public name: (TensorFlow op, kernel, infix, neutral, gradient, dtypes)
+    'add': ('AddV2', operator.add, '{0} + {1}', (0, (0, 1)), _add_gradient,
+            NUMERIC | {dtypes.string, dtypes.variant}),
+    'subtract': ('Sub', operator.sub, '{0} - {1}', (0, (1,)), _sub_gradient, NUMERIC),
+    'multiply': ('Mul', operator.mul, '{0} * {1}', (1, (0, 1)), _mul_gradient, None),
+    'floordiv': ('FloorDiv', operator.floordiv, '{0} // {1}', None, NO_GRADIENT, NUMERIC),
+    'mod': ('FloorMod', operator.mod, '{0} % {1}', None, _floor_mod_gradient, NUMERIC),
+    'pow': ('Pow', operator.pow, '{0} ** {1}', None, _pow_gradient, NUMERIC),
+    'maximum': ('Maximum', np.maximum, None, None, _extremum_gradient(greater_equal), NUMERIC),
+    'minimum': ('Minimum', np.minimum, None, None, _extremum_gradient(less_equal), NUMERIC),
 }
 _DIVISIONS = {'floordiv', 'mod'}  # integer division by zero is an error, as in TensorFlow
 REAL_DIV = register('RealDiv', operator.truediv, broadcast, inputs=('x', 'y'), outputs=('z',),
-                    infix='{0} / {1}', neutral=(1, (1,)), gradient=_div_gradient)
+                    infix='{0} / {1}', neutral=(1, (1,)), gradient=_div_gradient,
+                    dtypes=NUMERIC)
 _NATIVE = {  # TensorFlow op: native form where the infix form does not serve (OpDef.native)
     'FloorDiv': 'floordiv({0}, {1})', 'FloorMod': 'floormod({0}, {1})',
     'Maximum': 'np.maximum({0}, {1})', 'Minimum': 'np.minimum({0}, {1})',
@@ -96,8 +100,8 @@ _NATIVE = {  # TensorFlow op: native form where the infix form does not serve (O
 OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',),
                       convert_inputs=unify_inputs, infix=infix, neutral=neutral,
                       nonzero=(1,) if name in _DIVISIONS else (), native=_NATIVE.get(op),
-                      gradient=gradient)
-       for name, (op, kernel, infix, neutral, gradient) in _BINARY.items()}
+                      gradient=gradient, dtypes=allowed)
+       for name, (op, kernel, infix, neutral, gradient, allowed) in _BINARY.items()}
 
 
 def _binary_function(public_name):
@@ -127,6 +131,9 @@ _TRUEDIV_DTYPE = {dtypes.int8: dtypes.float32, dtypes.uint8: dtypes.float32,
 def divide(x, y, name=None):
     """`x / y` (op `RealDiv`); integer operands are cast to float first."""
     inputs, dtype = unify_operands('RealDiv', x, y)
+    if dtype is dtypes.bool:  # as TensorFlow's `/`: refused before any op is made
+        raise TypeError('Invalid dtype bool in `/` (rt.divide): divide numbers; use rt.cast '
+                        'to convert bools first.')
     target = _TRUEDIV_DTYPE.get(dtype)
     if target is not None:
         inputs = [cast(v, target) if isinstance(v, Tensor) else v.astype(target.np_dtype)
@@ -186,7 +193,7 @@ _UNARY = {  # public name: (TensorFlow op, kernel, floats only)
 # Round, Floor and Ceil are piecewise constant: not differentiable, as in TensorFlow.
 UNARY_OPS = {name: register(op, kernel, same_as_input, infix='-{0}' if op == 'Neg' else None,
                             involution=op == 'Neg', native=_NATIVE.get(op),
-                            gradient=_UNARY_GRADIENTS.get(name, NO_GRADIENT))
+                            gradient=_UNARY_GRADIENTS.get(name, NO_GRADIENT), dtypes=NUMERIC)
              for name, (op, kernel, _) in _UNARY.items()}
 
 
@@ -231,7 +238,7 @@ def _clip_gradient(op, grad):
 CLIP = register('ClipByValue', np.clip, same_as_input,
                 inputs=('t', 'clip_value_min', 'clip_value_max'), outputs=('output',),
                 convert_inputs=unify_inputs, native='np.minimum(np.maximum({0}, {1}), {2})',
-                gradient=_clip_gradient)
+                gradient=_clip_gradient, dtypes=NUMERIC)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -322,12 +329,12 @@ MATMUL = register('MatMul', _matmul_kernel, _matmul_infer, inputs=('a', 'b'),
                   outputs=('product',), defaults={'transpose_a': False, 'transpose_b': False},
                   cost=_matmul_cost, convert_inputs=unify_inputs, infix='{0} @ {1}',
                   native='matmul({0}, {1}, {transpose_a}, {transpose_b})',
-                  gradient=_matmul_gradient)
+                  gradient=_matmul_gradient, dtypes=NUMERIC)
 BATCH_MATMUL = register('BatchMatMulV2', _batch_matmul_kernel, _batch_matmul_infer,
                         inputs=('x', 'y'), outputs=('output',),
                         defaults={'adj_x': False, 'adj_y': False}, cost=_matmul_cost,
                         convert_inputs=unify_inputs, infix='{0} @ {1}',
-                        gradient=_batch_matmul_gradient)
+                        gradient=_batch_matmul_gradient, dtypes=NUMERIC)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):

@@ -59,7 +59,7 @@ def _softsign_gradient(op, grad):
 
 
 _NATIVE = {'Relu6': 'np.minimum(np.maximum({0}, 0), 6)',  # OpDef.native for jit_compile=True
-           'Softsign': '{0} / (1 + np.abs({0}))'}
+           'Softsign': '{0} / (1 + np.abs({0}))', 'Elu': 'select({0} > 0, {0}, np.expm1({0}))'}
 _ACTIVATIONS = {  # public name: (TensorFlow op, kernel, gradient)
     'relu6': ('Relu6', lambda features: np.clip(features, 0, 6), _relu6_gradient),
     'elu': ('Elu', _elu_kernel, _elu_gradient),
@@ -74,7 +74,7 @@ ACTIVATION_OPS = {name: register(op, kernel, same_as_input, inputs=('features',)
 LEAKY_RELU = register('LeakyRelu', lambda features, alpha=0.2: np.where(
     features > 0, features, features * np.asarray(alpha, features.dtype)), same_as_input,
     inputs=('features',), outputs=('activations',), defaults={'alpha': 0.2},
-    gradient=_leaky_relu_gradient)
+    gradient=_leaky_relu_gradient, native='select({0} > 0, {0}, {0} * {alpha})')
 
 
 def _activation(public_name):

@@ -11,7 +11,7 @@ from runtime.ops.array import (BROADCAST_TO, ONES_LIKE, RESHAPE, cast, expand_di
 from runtime.ops.compare import equal, where
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import constant_value, known_shape
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.registry import NO_GRADIENT, NUMERIC, register
 from runtime.shapes import TensorShape
 
 
@@ -43,14 +43,14 @@ def reduce_infer(inputs, attrs):
 
 _NUMERIC = (('T', 0), ('Tidx', 1))
 _BOOL = (('Tidx', 1),)  # Any/All have no T attr in TensorFlow; they only take bools
-_REDUCTIONS = {  # public name: (TensorFlow op, numpy reduction, type attrs)
-    'reduce_sum': ('Sum', np.sum, _NUMERIC),
-    'reduce_mean': ('Mean', np.mean, _NUMERIC),
-    'reduce_max': ('Max', np.max, _NUMERIC),
-    'reduce_min': ('Min', np.min, _NUMERIC),
-    'reduce_prod': ('Prod', np.prod, _NUMERIC),
-    'reduce_any': ('Any', np.any, _BOOL),
-    'reduce_all': ('All', np.all, _BOOL),
+_REDUCTIONS = {  # public name: (TensorFlow op, numpy reduction, type attrs, dtypes)
+    'reduce_sum': ('Sum', np.sum, _NUMERIC, NUMERIC),
+    'reduce_mean': ('Mean', np.mean, _NUMERIC, NUMERIC),
+    'reduce_max': ('Max', np.max, _NUMERIC, NUMERIC),
+    'reduce_min': ('Min', np.min, _NUMERIC, NUMERIC),
+    'reduce_prod': ('Prod', np.prod, _NUMERIC, NUMERIC),
+    'reduce_any': ('Any', np.any, _BOOL, None),
+    'reduce_all': ('All', np.all, _BOOL, None),
 }
 # ---- gradients (docs/gradients.md) ------------------------------------------------------------
 
@@ -118,9 +118,9 @@ _GRADIENTS = {'Sum': _sum_gradient, 'Mean': _mean_gradient, 'Max': _extremum_gra
               'Min': _extremum_gradient, 'Prod': _prod_gradient}
 OPS = {name: register(op, _reduce_kernel(fn), reduce_infer,
                       inputs=('input', 'reduction_indices'), outputs=('output',),
-                      type_attrs=type_attrs, defaults={'keep_dims': False},
+                      type_attrs=type_attrs, defaults={'keep_dims': False}, dtypes=allowed,
                       gradient=_GRADIENTS.get(op, NO_GRADIENT))
-       for name, (op, fn, type_attrs) in _REDUCTIONS.items()}
+       for name, (op, fn, type_attrs, allowed) in _REDUCTIONS.items()}
 
 
 def axis_operand(x, axis):

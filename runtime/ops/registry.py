@@ -11,10 +11,12 @@ from typing import Callable
 
 import numpy as np
 
-from runtime import errors
+from runtime import dtypes as dtypes_, errors
 from runtime.shapes import TensorShape
 
 REGISTRY = {}
+# `OpDef.dtypes` of the arithmetic ops: TensorFlow refuses bools there (`True + True`).
+NUMERIC = frozenset(d for d in dtypes_.PUBLIC if d.is_numeric)
 
 
 @dataclass(slots=True, eq=False)
@@ -54,6 +56,11 @@ class OpDef:
     neutral: (value, positions): a constant equal to `value` at one of `positions` makes the op
         return its other operand (`x + 0`, `x * 1`).
     involution: f(f(x)) == x (`-(-x)`).
+    dtypes: the dtypes the op's type attrs accept (TensorFlow's allowed list for `T`, e.g. no
+        bool for AddV2); any other is refused (InvalidArgumentError eagerly, TypeError while
+        building a graph). None: any dtype. (Eagerly, two tensors of one non-bool dtype skip
+        the check on the fast path; a kernel fails on such a dtype, an InvalidArgumentError
+        too.)
     gradient(op, *output_grads) -> a sequence of input gradients, one per input (None where an
         input has none), built from public op functions so gradient graphs are ordinary graphs.
         `op` has `.inputs`, `.outputs`, `.attrs`, `.get_attr(name)` and `.opdef` (a graph
@@ -90,6 +97,7 @@ class OpDef:
     infix: str | None = None
     neutral: tuple | None = None
     involution: bool = False
+    dtypes: frozenset | None = None
     gradient: Callable | None = None
     nonzero: tuple = ()
     rewrite: Callable | None = None
@@ -123,6 +131,15 @@ class OpDef:
         return {k: v for k, v in attrs.items()
                 if k not in skip and not k.startswith('_') and
                 not (k in defaults and defaults[k] == v)}
+
+    def refused_dtype(self, dtypes):
+        """The first of `dtypes` (one per type attr) this op does not accept, or None."""
+        allowed = self.dtypes
+        if allowed is not None:
+            for dtype in dtypes:
+                if dtype not in allowed:
+                    return dtype
+        return None
 
     def __repr__(self):
         return f'OpDef({self.name})'

@@ -8,8 +8,9 @@ Each section is a group of small user programs that must hold under stress:
 3. The CLI on bad files: every file is generated in `tmp_path` and converted with
    `python3 -m autograph convert` in a subprocess.
 
-The runtime half (fork after a parallel graph, memory flat over many calls, outputs that never
-alias internal buffers) goes in sections 4 and on.
+The runtime half (aliasing, ranges and counters, fork after a parallel graph, error types,
+interrupts while a graph runs, threads on one graph, memory flat over many calls) is
+tests/runtime/test_robustness.py.
 """
 import gc
 import importlib.util

@@ -1,9 +1,10 @@
 """`jit_compile=True`: graphs compiled to native code with numba give the default executor's
 results, report what they cannot compile, and compile once.
 
-numba compiles slowly (seconds for array-heavy graphs on a cold cache), so each program here
-covers many ops and is compiled once; `pytest --jit tests/runtime tests/autograph` runs the
-other graph tests natively (see tests/conftest.py and docs/jit.md).
+numba compiles slowly (a few hundred ms a graph on a cold cache), so each program here covers
+many ops and is compiled once, into a temp dir (the `jit_cache` fixture); `pytest --jit
+tests/runtime tests/autograph` runs the other graph tests natively (see tests/conftest.py and
+docs/jit.md).
 """
 import os
 import sys
@@ -15,11 +16,23 @@ import autograph as ag
 import runtime as rt
 from runtime.executor import native
 from runtime.executor.native import cache
+from runtime.ops import list_ops
 
 pytest.importorskip('numba')
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'tools'))
-import bench_jit  # noqa: E402
+import bench  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def jit_cache(tmp_path_factory, monkeypatch):
+    """Compiled code goes to this session's temp dir, never the user's ~/.cache (so every run
+    compiles from a cold cache, as CI on a fresh machine does)."""
+    monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path_factory.getbasetemp() / 'jit'))
+
+
+def test_the_tests_cache_compiled_code_in_a_temp_dir(tmp_path_factory):
+    assert cache.directory() == str(tmp_path_factory.getbasetemp() / 'jit')
 
 
 def assert_same(got, expected):
@@ -37,12 +50,13 @@ def both(fn):
     return ag.function(fn), ag.function(fn, jit_compile=True)
 
 
-@pytest.mark.parametrize('workload', bench_jit.workloads()[1:], ids=lambda w: w[0])
+@pytest.mark.parametrize('workload', bench.WORKLOADS, ids=lambda w: w.name)
 def test_the_bench_workloads_give_the_default_executors_results(workload):
-    name, fn, numpy_fn, args, numpy_args, _ = workload
-    default, jit = both(fn)
+    default, jit = both(workload.function)
+    args = workload.arguments()
     assert_same(jit(*args), default(*args))
-    np.testing.assert_allclose(jit(*args).numpy(), numpy_fn(*numpy_args), rtol=1e-6)
+    np.testing.assert_allclose(jit(*args).numpy(), workload.numpy(*workload.numpy_arguments()),
+                               rtol=1e-6)
 
 
 def power(x, y):
@@ -248,7 +262,7 @@ def test_new_values_neither_retrace_nor_recompile(monkeypatch):
 
 def test_compiled_code_is_cached_on_disk(tmp_path, monkeypatch):
     monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path))
-    jit = ag.function(bench_jit.range_sum, jit_compile=True)
+    jit = ag.function(bench.range_sum, jit_compile=True)
     assert jit(rt.constant(10)).numpy() == 45
     (module,) = tmp_path.glob('rt_native_*.py')
     assert 'def native(' in module.read_text()
@@ -257,22 +271,87 @@ def test_compiled_code_is_cached_on_disk(tmp_path, monkeypatch):
 
 def test_without_numba_the_first_call_says_which_extra_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, 'numba', None)  # `import numba` raises ImportError
-    jit = ag.function(bench_jit.range_sum, jit_compile=True)
+    jit = ag.function(bench.range_sum, jit_compile=True)
     with pytest.raises(ImportError, match=r"pip install 'autograph-rt\[jit\]'"):
         jit(rt.constant(10))
 
 
 @pytest.mark.parametrize('jit_compile', [None, False])
 def test_jit_compile_none_or_false_uses_the_default_executor(jit_compile):
-    f = ag.function(bench_jit.range_sum, jit_compile=jit_compile)
+    f = ag.function(bench.range_sum, jit_compile=jit_compile)
     assert f(rt.constant(10)).numpy() == 45
     run = f.get_concrete_function(rt.constant(10))._run
     assert not isinstance(run, native.NativePlan) and 'def run(' in run.source
 
 
 def test_elementwise_ops_fuse_into_their_user_with_no_array_in_between():
-    jit = ag.function(bench_jit.tensor_array_rows, jit_compile=True)
-    n = rt.constant(200)
-    jit(n)
-    source = jit.get_concrete_function(n)._run.source
+    jit = ag.function(bench.tensor_array_rows, jit_compile=True)
+    (x,) = bench.WORKLOADS[4].arguments()
+    jit(x)
+    source = jit.get_concrete_function(x)._run.source
     assert 'np.empty(' not in source and 'list_set(' not in source  # rows written in place
+
+
+def dispatch(i, x):
+    """switch_case (a StatelessCase) picking one of three computations, inside a loop."""
+    total = rt.zeros([2])
+    for k in rt.range(i, i + 4):
+        total += rt.switch_case(k, [lambda: x * 2.0, lambda: x - 1.0, lambda: -x])
+    return total
+
+
+@pytest.mark.parametrize('i', [-3, 0, 1, 5])
+def test_switch_case_runs_the_indexed_branch_and_the_last_out_of_range(i):
+    default, jit = DISPATCH
+    x = rt.constant([1.5, -2.0])
+    assert_same(jit(rt.constant(i), x), default(rt.constant(i), x))
+
+
+DISPATCH = both(dispatch)
+
+
+def tensor_arrays(x, indices):
+    """TensorArray unstack, gather, scatter and concat, the TensorListSplit that concat's
+    gradient builds, and x[i] (ScalarIndex)."""
+    rows = rt.TensorArray(rt.float32, size=4).unstack(x)
+    picked = rows.gather(indices)
+    rows = rows.scatter(indices, picked * 10.0)
+    pieces = list_ops.apply(list_ops.SPLIT, [rt.reshape(x, [-1]), np.int32(-1),
+                                             np.int64([6, 6])], {'element_dtype': rt.float32})
+    halves = list_ops.stack_list(pieces, rt.float32, rt.TensorShape([6]))
+    return picked, rows.stack(), rows.concat(), halves, x[indices[0]]
+
+
+def test_tensor_array_unstack_gather_scatter_concat_split_and_scalar_index():
+    default, jit = both(tensor_arrays)
+    x = rt.constant(np.arange(12, dtype=np.float32).reshape(4, 3))
+    for indices in ([3, 0], [1, 2]):
+        indices = rt.constant(indices)
+        for got, expected in zip(jit(x, indices), default(x, indices)):
+            assert_same(got, expected)
+    with pytest.raises(rt.errors.InvalidArgumentError):
+        jit(x, rt.constant([4, 0]))
+
+
+def newer_math(a, b, x):
+    """BatchMatMulV2 (a batch against one matrix) and the math ops with native forms."""
+    y = rt.math.log1p(rt.abs(x)) + rt.math.expm1(x * 0.1) + rt.math.atan2(x, 2.0) + \
+        rt.math.squared_difference(x, 1.0) + rt.math.xlogy(x, rt.abs(x) + 1.0) + \
+        rt.nn.softplus(x) + rt.nn.elu(x) + rt.nn.leaky_relu(x) + rt.nn.relu6(x)
+    return rt.matmul(a, b), rt.matmul(a, b, transpose_a=True), y, rt.math.is_nan(x / x)
+
+
+def test_batch_matmul_and_the_newer_elementwise_math():
+    default, jit = both(newer_math)
+    a = rt.constant(np.arange(18, dtype=np.float32).reshape(2, 3, 3) / 7.0)
+    b = rt.constant(np.eye(3, dtype=np.float32) + 0.5)
+    x = rt.constant([-2.0, 0.0, 0.5, 7.0])
+    for got, expected in zip(jit(a, b, x), default(a, b, x)):
+        assert_same(got, expected)
+
+
+def test_a_batch_matmul_broadcasting_part_of_a_batch_names_the_op():
+    jit = ag.function(lambda a, b: rt.matmul(a, b), jit_compile=True)
+    a, b = rt.ones([2, 1, 3, 3]), rt.ones([1, 4, 3, 3])
+    with pytest.raises(rt.errors.InvalidArgumentError, match='BatchMatMulV2.*whole batches'):
+        jit(a, b)

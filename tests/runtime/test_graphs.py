@@ -164,10 +164,10 @@ def test_graph_def_text_format():
 def test_graph_def_text_nests_and_quotes_like_protobuf():
     g = rt.Graph()
     with g.as_default():
-        rt.constant([1.5, 2.5], name='quoted"name')
-        rt.constant(['a\nb'], name='s')
+        rt.constant([1.5, 2.5], name='floats')
+        rt.constant(['a\nb', 'say "hi"'], name='s')
     text = str(g.as_graph_def())
-    assert 'name: "quoted\\"name"' in text
+    assert 'string_val: "say \\"hi\\""' in text
     assert 'string_val: "a\\nb"' in text
     assert 'float_val: 1.5\n        float_val: 2.5' in text
     assert 'dim {\n            size: 2\n          }' in text

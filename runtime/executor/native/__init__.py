@@ -16,7 +16,6 @@ import threading
 from runtime import errors
 from runtime.executor.native import cache
 from runtime.executor.native.lower import Unsupported, lower, lowerable
-from runtime.executor.native.pairs import pairs_view
 
 __all__ = ['NativePlan', 'lowerable', 'INSTALL_HINT']
 
@@ -59,7 +58,7 @@ class NativePlan:
 
     def _compile(self, values):
         numba = import_numba()
-        program = pairs_view(self._program())
+        program = self._program()
         try:
             native = lower(program)
         except Unsupported as e:
@@ -67,7 +66,9 @@ class NativePlan:
         function = cache.load(numba, native.source, program.name)
         args = [value.value if i in native.variable_params else value
                 for i, value in enumerate(values)]
-        args += [storage.value for storage in native.storages] + native.constants
+        args += [storage.value for storage in native.storages]
+        args = [value[()] if k in native.scalars else value for k, value in enumerate(args)]
+        args += native.constants
         try:
             function.compile(tuple(numba.typeof(v) for v in args))
         except numba.core.errors.NumbaError as e:
@@ -106,6 +107,7 @@ def _wrapper(function, native, default_plan, arity):
     for k, storage in enumerate(native.storages):
         namespace[f's{k}'] = storage
         arguments.append(f's{k}.value')
+    arguments = [f'{a}[()]' if k in native.scalars else a for k, a in enumerate(arguments)]
     for k, constant in enumerate(native.constants):
         namespace[f'c{k}'] = constant
         arguments.append(f'c{k}')

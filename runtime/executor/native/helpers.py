@@ -4,7 +4,7 @@ Imported only when a `jit_compile=True` function is first called (it imports num
 helpers are `overload`s: numba picks the implementation for the argument types when it compiles
 the caller, so one name serves scalars and arrays of every dtype at no run-time cost; their
 Python bodies give the same meaning with numpy. The others are `njit(cache=True)` functions,
-compiled once per machine.
+compiled once per machine: scalar code calls only those (overloads compile in each process).
 Errors are raised with constant messages; the caller re-runs the graph with the default
 executor to report them with the op and the user's line (see runtime/executor/native).
 """
@@ -25,64 +25,6 @@ def _export(stub):
 def _is_int(numba_type):
     dtype = numba_type.dtype if isinstance(numba_type, types.Array) else numba_type
     return isinstance(dtype, types.Integer)
-
-
-# ---- dtype casts: every value keeps the dtype TensorFlow gives it ------------------------------
-
-def _array_cast(np_type):
-    """A helper that returns an array of dtype `np_type` (itself when it already is one)."""
-    target = numba.from_dtype(np.dtype(np_type))
-
-    def stub(x):
-        """The Python meaning of the helper (numba compiles the overload below)."""
-        x = np.asarray(x)
-        return x != 0 if np_type is np.bool_ else x.astype(np_type, copy=False)
-
-    stub.__name__ = f'as_{np.dtype(np_type).name}'
-
-    @overload(stub)
-    def implement(x):
-        if isinstance(x, types.Array):
-            if x.dtype == target:
-                return lambda x: x
-            if target == types.boolean:
-                return lambda x: x != 0
-            return lambda x: x.astype(np_type)
-        if isinstance(x, (types.Number, types.Boolean)):  # a value broadcast to an array
-            return lambda x: np.full(1, x, np_type)
-        return None
-
-    return _export(stub)
-
-
-def _scalar_cast(np_type):
-    """A helper that returns a scalar of dtype `np_type` (from a scalar or a 0-d array)."""
-    def stub(x):
-        """The Python meaning of the helper (numba compiles the overload below)."""
-        x = np.asarray(x)[()]
-        return np.bool_(x != 0) if np_type is np.bool_ else np_type(x)
-
-    stub.__name__ = f'to_{np.dtype(np_type).name}'
-    is_bool = np_type is np.bool_
-
-    @overload(stub)
-    def implement(x):
-        if isinstance(x, types.Array):
-            if is_bool:
-                return lambda x: x[()] != 0
-            return lambda x: np_type(x[()])
-        if is_bool:
-            return lambda x: x != 0
-        return lambda x: np_type(x)
-
-    return _export(stub)
-
-
-NUMPY_TYPES = (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
-               np.uint64, np.float16, np.float32, np.float64)
-for _np_type in NUMPY_TYPES:
-    _array_cast(_np_type)
-    _scalar_cast(_np_type)
 
 
 # ---- helpers named by native forms -------------------------------------------------------------
@@ -176,6 +118,47 @@ def _ones_like(x):
     return lambda x: x - x + 1
 
 
+# Scalar twins of the helpers above: scalar code (rank-0 values, and the elements of loops
+# over arrays) calls these, compiled once per machine, where the overloads above would
+# compile again in each process (runtime/executor/native/lower.py picks them).
+
+@_export
+@numba.njit(cache=True)
+def floordiv_scalar(x, y):
+    """x // y of two numbers; an integer division by zero raises ZeroDivisionError (the
+    lowering calls this only for integers with the check still to run)."""
+    if y == 0:
+        raise ZeroDivisionError('Integer division by zero')
+    return x // y
+
+
+@_export
+@numba.njit(cache=True)
+def floormod_scalar(x, y):
+    """x % y of two numbers, as floordiv_scalar."""
+    if y == 0:
+        raise ZeroDivisionError('Integer division by zero')
+    return x % y
+
+
+@_export
+@numba.njit(cache=True)
+def select_scalar(condition, x, y):
+    return x if condition else y
+
+
+@_export
+@numba.njit(cache=True)
+def zeros_like_scalar(x):
+    return x - x
+
+
+@_export
+@numba.njit(cache=True)
+def ones_like_scalar(x):
+    return x - x + 1
+
+
 @_export
 @numba.njit(cache=True)
 def arange(start, limit, delta):
@@ -203,6 +186,21 @@ def matmul(a, b, transpose_a, transpose_b):
             a_ip = a[i, p]
             for j in range(m):
                 out[i, j] += a_ip * b[p, j]
+    return out
+
+
+@_export
+@numba.njit(cache=True)
+def batch_matmul(a, b, adj_x, adj_y):
+    """Matrix products of 3-D stacks (a stack of one broadcasts), `adj_x`/`adj_y` transposing
+    each matrix first."""
+    batch = max(a.shape[0], b.shape[0])
+    n = a.shape[2] if adj_x else a.shape[1]
+    m = b.shape[1] if adj_y else b.shape[2]
+    out = np.empty((batch, n, m), a.dtype)
+    for t in range(batch):
+        out[t] = matmul(a[t if a.shape[0] > 1 else 0], b[t if b.shape[0] > 1 else 0],
+                        adj_x, adj_y)
     return out
 
 
@@ -301,6 +299,47 @@ def list_get(data, written, index):
 
 @_export
 @numba.njit(cache=True)
+def list_gather(data, written, indices):
+    """The elements `indices` of a TensorList, stacked; each must have been written."""
+    out = np.empty((indices.shape[0],) + data.shape[1:], data.dtype)
+    for k in range(indices.shape[0]):
+        i = indices[k]
+        if i < 0 or i >= data.shape[0] or not written[i]:
+            raise IndexError('TensorArray.gather(): an element was never written')
+        out[k] = data[i]
+    return out
+
+
+@_export
+@numba.njit(cache=True)
+def list_scatter(data, written, indices, tensor):
+    """Element `indices[k]` of a TensorList becomes `tensor[k]`."""
+    if indices.shape[0] != tensor.shape[0]:
+        raise ValueError('TensorArray.scatter(): as many indices as values needed')
+    for k in range(indices.shape[0]):
+        i = indices[k]
+        if i < 0 or i >= data.shape[0]:
+            raise IndexError('TensorArray index out of range')
+        data[i] = tensor[k]
+        written[i] = True
+
+
+@_export
+@numba.njit(cache=True)
+def list_split(tensor, lengths, length):
+    """The data of the TensorList splitting `tensor` into pieces of `lengths` rows, each
+    `length` (the element shape native code knows)."""
+    for k in range(lengths.shape[0]):
+        if lengths[k] != length:
+            raise ValueError('TensorListSplit: native code splits into pieces of one length')
+    if lengths.shape[0] * length != tensor.shape[0]:
+        raise ValueError('TensorListSplit: the lengths do not add up to the rows')
+    return np.ascontiguousarray(tensor).copy().reshape(
+        (lengths.shape[0], length) + tensor.shape[1:])
+
+
+@_export
+@numba.njit(cache=True)
 def list_check_written(written):
     for i in range(written.shape[0]):
         if not written[i]:
@@ -309,58 +348,24 @@ def list_check_written(written):
 
 # ---- reductions as loops: numba's np.sum(axis=...) and np.max take seconds to compile -----------
 
-def _accumulator(numba_type):
-    """The accumulator's start for sums of `numba_type` elements: float64 or int64."""
-    dtype = numba_type.dtype
-    return 0.0 if isinstance(dtype, types.Float) else 0
+@_export
+@numba.njit(cache=True)
+def sum_all(x, start):
+    """The sum of all elements, accumulated from `start` (0.0: in float64, 0: in int64)."""
+    total = start
+    for value in x.flat:
+        total += value
+    return total
 
 
 @_export
-def sum_all(x):
-    """The sum of all elements, accumulated in float64 or int64."""
-    x = np.asarray(x)
-    return np.sum(x, dtype=np.float64 if x.dtype.kind == 'f' else np.int64)
-
-
-@overload(sum_all)
-def _sum_all(x):
-    start = _accumulator(x)
-
-    def implement(x):
-        total = start
-        for value in np.ascontiguousarray(x).ravel():
-            total += value
-        return total
-    return implement
-
-
-@_export
-def prod_all(x):
-    """The product of all elements, accumulated in float64 or int64."""
-    x = np.asarray(x)
-    return np.prod(x, dtype=np.float64 if x.dtype.kind == 'f' else np.int64)
-
-
-@overload(prod_all)
-def _prod_all(x):
-    start = 1.0 if isinstance(x.dtype, types.Float) else 1
-
-    def implement(x):
-        total = start
-        for value in np.ascontiguousarray(x).ravel():
-            total *= value
-        return total
-    return implement
-
-
-@_export
-def mean_all(x):
-    return sum_all(x) / np.size(x)
-
-
-@overload(mean_all)
-def _mean_all(x):
-    return lambda x: sum_all(x) / x.size
+@numba.njit(cache=True)
+def prod_all(x, start):
+    """The product of all elements, accumulated from `start` (1.0 or 1)."""
+    total = start
+    for value in x.flat:
+        total *= value
+    return total
 
 
 @_export
@@ -412,26 +417,15 @@ def all_all(x):
 
 
 @_export
-def sum_axis(x, axis):
-    """The sums of a matrix over `axis`, accumulated in float64 or int64."""
-    return np.sum(x, axis=axis, dtype=np.float64 if x.dtype.kind == 'f' else np.int64)
-
-
-@overload(sum_axis)
-def _sum_axis(x, axis):
-    """Sum of a 2-D array over axis 0 or 1 (float64 or int64)."""
-    if x.ndim != 2:
-        return None
-    accumulator = np.float64 if isinstance(x.dtype, types.Float) else np.int64
-
-    def implement(x, axis):
-        rows, columns = x.shape
-        out = np.zeros(columns if axis == 0 else rows, accumulator)
-        for i in range(rows):
-            for j in range(columns):
-                out[j if axis == 0 else i] += x[i, j]
-        return out
-    return implement
+@numba.njit(cache=True)
+def sum_axis(x, axis, start):
+    """Sums of a matrix over `axis` (0 or 1), accumulated from `start` (0.0 or 0)."""
+    rows, columns = x.shape
+    out = np.full(columns if axis == 0 else rows, start)
+    for i in range(rows):
+        for j in range(columns):
+            out[j if axis == 0 else i] += x[i, j]
+    return out
 
 
 def namespace():
