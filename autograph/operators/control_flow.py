@@ -68,19 +68,43 @@ def _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, in
     # a tensor loop inside the branch), found while tracing: index -> message
     flagged = {i: maybe_unset(v)[1] for i, v in enumerate(initial[:nouts])
                if isinstance(v, rt.Tensor) and maybe_unset(v) is not None}
+    initial = list(initial)
     while True:
         try:
             _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
                       flagged)
             return
-        except _Retrace:
-            pass     # trace again, knowing the return value's type or the new flags
+        except _Retrace as retrace:
+            # trace again, knowing the return value's type, new flags or lists to stage
+            for i, element in retrace.lists.items():
+                initial[i] = lists.stage(initial[i], symbol_names[i], *element)
+
+
+def _stage_appended_in_branch(values, initial, lengths):
+    """A Python list that a branch appended to (the compiler's `list_append`, as in a loop
+    whose `continue` became an `if`) is staged as a TensorArray, as a tensor loop does, and the
+    `if` traced again; the branch's appends are taken back from the shared list first."""
+    staged = {}
+    for i, length in lengths.items():
+        value = values[i]
+        if value is initial[i] and len(value) != length:
+            element = _element_type(value[length]) if len(value) > length else None
+            del value[length:]
+            if element is not None:
+                staged[i] = element
+    if staged:
+        raise _Retrace(staged)
 
 
 class _Retrace(Exception):
     """Tracing a tensor `if` learnt what it needed to know before its first branch: the type
     of the function's return value (the `else` branch returned, the `if` branch did not), or
-    that a branch leaves a variable that may be unset."""
+    that a branch leaves a variable that may be unset, or appends to a Python list (`lists`:
+    index -> element type of the lists to stage)."""
+
+    def __init__(self, staged_lists=None):
+        super().__init__()
+        self.lists = staged_lists or {}
 
 
 def _fill_return_values(values, initial, other, symbol_names):
@@ -110,11 +134,13 @@ def _fill_return_values(values, initial, other, symbol_names):
 def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
               flagged):
     outputs = {}
+    lengths = {i: len(v) for i, v in enumerate(initial[:nouts]) if type(v) is list}
 
     def branch(block, which, other):
         def traced():
-            set_state(initial)
+            set_state(tuple(initial))
             block()
+            _stage_appended_in_branch(get_state(), initial, lengths)
             values = _fill_return_values(get_state()[:nouts], initial, outputs.get(other),
                                          symbol_names)
             outputs[which] = values

@@ -764,3 +764,18 @@ def test_variable_a_tensor_loop_may_not_set_in_one_branch_of_a_tensor_if():
         set_in_a_loop_in_one_branch(5, 3)
     with pytest.raises(rt.errors.InvalidArgumentError, match="'w'"):
         traced(set_in_a_loop_in_one_branch, 5, 3)
+
+
+def appends_after_a_tensor_continue(a, b):
+    kept = []
+    for i in range(4):           # a Python loop: its `continue` becomes a tensor `if`
+        if a + i < b:
+            continue
+        kept.append(a + i)
+    return len(kept)
+
+
+def test_list_appended_under_a_tensor_if_in_a_python_loop_is_staged():
+    for a, b in [(0, 2), (3, 0), (1, 9)]:
+        assert traced(appends_after_a_tensor_continue, a, b) == \
+            appends_after_a_tensor_continue(a, b)
