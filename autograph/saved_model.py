@@ -6,7 +6,10 @@ The directory holds `saved_model.pb`, TensorFlow's SavedModel message: one MetaG
 `shared_name` is the variable's attribute path), the library of If/While branch functions, and a
 `signature_def` per signature. What Python needs to rebuild the object (attribute paths, each
 function's argument and output structure) is JSON in the collection `autograph_rt/object_graph`.
-Variable values are in `variables/variables.npz` (numpy's format, read without pickle).
+Variable values are a TensorFlow checkpoint (`variables/variables.index` and `.data-00000-of-00001`,
+keyed `<attribute path>/.ATTRIBUTES/VARIABLE_VALUE`, with the object graph TensorFlow matches
+them by); directories from before that hold `variables/variables.npz`, which still loads.
+SavedModels that TensorFlow 2 wrote load through their `SavedObjectGraph` (`_restore_tf2`).
 
 Loading imports each function's nodes into a graph of its own (so calling one function runs
 only its own side effects) through the runtime's op registry; nothing of the saving program is
@@ -29,15 +32,20 @@ from runtime.tensor import EagerTensor, SymbolicTensor
 from runtime.tensor_spec import TensorSpec
 from runtime.variables import Variable
 from autograph.tracing.concrete import ConcreteFunction
+from autograph.tf_object_graph import (OBJECT_GRAPH_CHECKPOINT_KEY, VARIABLE_VALUE, TFObjectGraph,
+                                       add_control_outputs, argument_names, checkpoint_key,
+                                       match_objects, object_paths, output_encoding, output_keys,
+                                       from_structured_value)
 from autograph.tracing.polymorphic_function import Function
 
 SAVED_MODEL_FILE = 'saved_model.pb'
-VARIABLES_FILE = os.path.join('variables', 'variables.npz')
+VARIABLES_PREFIX = os.path.join('variables', 'variables')  # the checkpoint's files
+VARIABLES_FILE = os.path.join('variables', 'variables.npz')  # the variables of older saves
 OBJECT_GRAPH_KEY = 'autograph_rt/object_graph'
 SERVING = 'serving_default'
 _FORMAT = 1
 
-__all__ = ['save', 'load', 'SAVED_MODEL_FILE', 'VARIABLES_FILE']
+__all__ = ['save', 'load', 'SAVED_MODEL_FILE', 'VARIABLES_FILE', 'VARIABLES_PREFIX']
 
 
 # ================================================================================================
@@ -48,17 +56,18 @@ def save(obj, export_dir, signatures=None):
     """Save `obj` (an rt.Module, an ag.Function or a ConcreteFunction) to `export_dir`."""
     package = _package(obj, signatures, strict=True)
     os.makedirs(os.path.join(export_dir, 'variables'), exist_ok=True)
-    with open(os.path.join(export_dir, VARIABLES_FILE), 'wb') as f:
-        f.write(package.variables)
+    serialization.write_bundle(os.path.join(export_dir, VARIABLES_PREFIX), package.checkpoint)
     with open(os.path.join(export_dir, SAVED_MODEL_FILE), 'wb') as f:
         f.write(package.saved_model)
 
 
 @dataclass(slots=True)
 class _Package:
-    """The bytes of a save: saved_model.pb and the variables file."""
+    """A save: saved_model.pb's bytes, the variables as npz bytes (what pickles carry) and as
+    checkpoint tensors {key: (value, dtype)} (what the directory holds)."""
     saved_model: bytes
     variables: bytes
+    checkpoint: dict
 
 
 def _package(obj, signatures, strict):
@@ -110,6 +119,9 @@ class _Writer:
         self.variable_paths = {}  # id(storage) -> path
         self.concretes = {}  # id(ConcreteFunction) -> prefix
         self.concrete_meta = {}
+        self.concrete_objects = {}  # prefix -> ConcreteFunction
+        self.signature_objects = {}  # signature name -> ConcreteFunction
+        self.input_signatures = {}  # prefix of a Function's first graph -> its input_signature
         self.nodes = []
         self.library = {}
 
@@ -159,7 +171,10 @@ class _Writer:
                          else fn.concrete_functions())
             if not concretes:
                 return None  # never traced and no input_signature: nothing to save
-        return {'kind': 'function', 'concrete': [self.concrete(c, path) for c in concretes]}
+        prefixes = [self.concrete(c, path) for c in concretes]
+        if isinstance(fn, Function) and fn.input_signature is not None:
+            self.input_signatures[prefixes[0]] = fn.input_signature
+        return {'kind': 'function', 'concrete': prefixes}
 
     # ---- graphs --------------------------------------------------------------------------------
 
@@ -190,6 +205,7 @@ class _Writer:
         for function in message.get('library', {}).get('function', []):
             self.library.setdefault(function['signature']['name'], function)
         args, _ = concrete.structured_input_signature
+        self.concrete_objects[prefix] = concrete
         self.concrete_meta[prefix] = {
             'label': path.rsplit('/', 1)[-1] or graph.name,
             'params': list(concrete.parameter_names),
@@ -226,13 +242,14 @@ class _Writer:
 
     def signature(self, name, concrete):
         prefix = self.concrete(concrete, f'signature {name!r}')
+        self.signature_objects[name] = concrete
         graph = concrete.graph
         n_args = len(graph.inputs) - len(graph.captures)
         inputs = {}
         for t in graph.inputs[:n_args]:
             inputs[t.op.name] = _tensor_info(f'{prefix}/{t.op.name}:0', t)
         outputs = {}
-        for key, t in _output_keys(concrete.structured_outputs):
+        for key, t in output_keys(concrete.structured_outputs):
             outputs[key] = _tensor_info(f'{prefix}/{t.name}', t)
         return {'inputs': inputs, 'outputs': outputs,
                 'method_name': 'tensorflow/serving/predict'}
@@ -252,12 +269,21 @@ class _Writer:
             'collection_def': {OBJECT_GRAPH_KEY: {'bytes_list': {
                 'value': [json.dumps(meta).encode('utf-8')]}}},
         }
+        trackable, saved_objects, functions = TFObjectGraph(self).build(root)
+        meta_graph['object_graph_def'] = saved_objects
+        library = graph_def.setdefault('library', {'function': []})['function']
+        library.extend(functions)
+        for function in library:
+            add_control_outputs(function)
         saved_model = serialization.encode('SavedModel', {'saved_model_schema_version': 1,
                                                           'meta_graphs': [meta_graph]})
         buffer = io.BytesIO()
         np.savez(buffer, **{f'v{i}': _plain_array(v) for i, (_, v) in
                             enumerate(self.variables)})
-        return _Package(saved_model, buffer.getvalue())
+        checkpoint = {checkpoint_key(p): (_plain_array(v), v.dtype) for p, v in self.variables}
+        checkpoint[OBJECT_GRAPH_CHECKPOINT_KEY] = (np.array(serialization.encode(
+            'TrackableObjectGraph', trackable), dtype=object), dtypes.string)
+        return _Package(saved_model, buffer.getvalue(), checkpoint)
 
 
 class _StorageView:
@@ -337,21 +363,6 @@ def _encode_output(value, counter):
     return {'t': 'tensor', 'i': next(counter)}
 
 
-def _output_keys(structured):
-    """(signature output key, tensor) as TensorFlow names them."""
-    if isinstance(structured, dict):
-        keyed = []
-        for k in sorted(structured, key=str):
-            leaves = [t for t in nest.flatten(structured[k]) if t is not None]
-            if len(leaves) == 1:
-                keyed.append((str(k), leaves[0]))
-            else:
-                keyed.extend((f'{k}_{i}', t) for i, t in enumerate(leaves))
-        return keyed
-    leaves = [t for t in nest.flatten(structured) if t is not None]
-    return [(f'output_{i}', t) for i, t in enumerate(leaves)]
-
-
 def _tensor_info(name, tensor):
     return {'name': name, 'dtype': tensor.dtype.enum,
             'tensor_shape': serialization.graph_io.shape_to_proto(tensor.shape)}
@@ -368,11 +379,16 @@ def load(export_dir):
         raise OSError(f'{export_dir}: no such SavedModel directory.')
     with open(path, 'rb') as f:
         saved_model = f.read()
+    prefix = os.path.join(export_dir, VARIABLES_PREFIX)
     variables_path = os.path.join(export_dir, VARIABLES_FILE)
     variables = None
-    if os.path.exists(variables_path):
+    if os.path.exists(prefix + '.index'):
+        variables, variables_path = prefix, prefix + '.index'  # read when the object graph needs
+    elif os.path.exists(variables_path):
         with open(variables_path, 'rb') as f:
             variables = f.read()
+    else:
+        variables_path = prefix + '.index'
     return _restore(saved_model, variables, path, variables_path)
 
 
@@ -393,6 +409,8 @@ def _restore(saved_model, variables, path, variables_path):
         if meta.get('format') != _FORMAT:
             raise ValueError(f'format {meta.get("format")!r}')
     except (KeyError, IndexError, ValueError) as e:
+        if isinstance(e, KeyError) and 'object_graph_def' in meta_graph:
+            return _restore_tf2(meta_graph, path)
         if isinstance(e, KeyError):
             return _restore_signatures_only(meta_graph, path)
         raise ValueError(f'{path}: the object graph of the SavedModel is damaged ({e}).') \
@@ -401,8 +419,7 @@ def _restore(saved_model, variables, path, variables_path):
         loader = _Loader(meta, meta_graph, path, saved_model)
         loader.variables(variables, variables_path)
         root = loader.build(meta['root'], ())
-        root.signatures = {name: loader.signature(name, sig)
-                           for name, sig in meta_graph.get('signature_def', {}).items()}
+        root.signatures = loader.signatures(meta_graph)
     except (KeyError, IndexError, TypeError) as e:
         raise ValueError(f'{path}: the SavedModel is damaged ({type(e).__name__}: {e}).') \
             from None
@@ -413,9 +430,264 @@ def _restore_signatures_only(meta_graph, path):
     """A SavedModel written by another program (no object graph): its signatures only."""
     loader = _Loader({'concrete': {}, 'variables': []}, meta_graph, path, None)
     root = Restored('root')
-    root.signatures = {name: loader.signature(name, sig)
-                       for name, sig in meta_graph.get('signature_def', {}).items()}
+    root.signatures = loader.signatures(meta_graph)
     return root
+
+
+# ---- SavedModels written by TensorFlow 2 -------------------------------------------------------
+
+# TensorFlow's wrappers of Python containers in an object graph, restored as the containers
+_CONTAINERS = {'trackable_list_wrapper': list, 'trackable_tuple_wrapper': tuple,
+               'trackable_dict_wrapper': dict}
+
+
+def _restore_tf2(meta_graph, path):
+    """A SavedModel written by TensorFlow 2's `tf.saved_model.save`: the object graph
+    (`SavedObjectGraph`) gives the attributes, variables and concrete functions; the variables'
+    values are in the TensorBundle checkpoint `variables/variables.*`."""
+    loader = _TF2Loader(meta_graph, path)
+    try:
+        loader.restore_variables(os.path.join(os.path.dirname(path), 'variables', 'variables'))
+        root = loader.build_object(0, ())
+        if not isinstance(root, Restored):
+            holder = Restored('root')
+            holder.__dict__['__call__'] = root
+            root = holder
+        root.signatures = loader.signatures(meta_graph)
+    except (KeyError, IndexError, TypeError) as e:
+        raise ValueError(f'{path}: the SavedModel is damaged ({type(e).__name__}: {e}).') \
+            from None
+    return root
+
+
+class _TF2Loader:
+    """Objects of a TensorFlow 2 SavedModel. Each concrete function is imported as a graph
+    calling it (the call inlined by the importer) with its captured variables bound to
+    VarHandleOps of the restored Variables."""
+
+    def __init__(self, meta_graph, path):
+        self.path = path
+        objects = meta_graph['object_graph_def']
+        self.objects = objects.get('nodes', [])
+        self.concrete_meta = objects.get('concrete_functions', {})
+        graph_def = meta_graph.get('graph_def', {})
+        self.library = graph_def.get('library', {})
+        self.functions = {f['signature']['name']: f for f in self.library.get('function', [])}
+        self.graph_nodes = graph_def.get('node', [])
+        self.paths = object_paths(self.objects)
+        self.variable_objects = {}  # object id -> Variable
+        self.storages = {}  # VarHandleOp shared_name -> variable storage
+        self.built = {}
+        self.concretes = {}
+
+    def describe(self, node_id):
+        return '.'.join(map(str, self.paths.get(node_id, ()))) or 'the root object'
+
+    # ---- variables -----------------------------------------------------------------------------
+
+    def restore_variables(self, prefix):
+        ids = [i for i, node in enumerate(self.objects) if 'variable' in node]
+        if not ids:
+            return
+        values = serialization.read_bundle(prefix)
+        if OBJECT_GRAPH_CHECKPOINT_KEY not in values:
+            raise ValueError(f'{prefix}.index: the checkpoint has no object graph '
+                             f'({OBJECT_GRAPH_CHECKPOINT_KEY}).')
+        try:
+            checkpoint = serialization.decode('TrackableObjectGraph',
+                                              values[OBJECT_GRAPH_CHECKPOINT_KEY][()])
+        except ValueError as e:
+            raise ValueError(f'{prefix}.index: the checkpoint\'s object graph is damaged '
+                             f'({e}).') from None
+        in_checkpoint = match_objects(self.objects, checkpoint.get('nodes', []))
+        for i in ids:
+            spec = self.objects[i]['variable']
+            dtype = serialization.graph_io.as_dtype(spec.get('dtype', 0))
+            trackable = checkpoint['nodes'][in_checkpoint[i]] if i in in_checkpoint else {}
+            keys = [a['checkpoint_key'] for a in trackable.get('attributes', [])
+                    if a.get('name') == VARIABLE_VALUE]
+            if not keys or keys[0] not in values:
+                raise ValueError(f'{prefix}.index: no value for the variable '
+                                 f'{self.describe(i)}.')
+            value = values[keys[0]]
+            if value.dtype != dtype.np_dtype:
+                raise ValueError(f'{prefix}.index: the variable {self.describe(i)} is '
+                                 f'{value.dtype} in the checkpoint but {dtype.name} in the graph.')
+            self.variable_objects[i] = Variable(
+                value, dtype=dtype, name=spec.get('name') or self.describe(i),
+                trainable=spec.get('trainable', False))
+        self.map_handles()
+
+    def map_handles(self):
+        """Which Variable each VarHandleOp of the SavedModel's graph stands for: a call of a
+        saved concrete function passes the variables it captured (`bound_inputs`) last."""
+        handles = {n['name']: n for n in self.graph_nodes if n.get('op') == 'VarHandleOp'}
+        for node in self.graph_nodes:
+            if node.get('op') not in serialization.graph_io.CALL_OPS:
+                continue
+            callee = node.get('attr', {}).get('f', {}).get('func', {}).get('name')
+            bound = self.concrete_meta.get(callee, {}).get('bound_inputs', [])
+            data = [i for i in node.get('input', []) if not i.startswith('^')]
+            for text, object_id in zip(data[len(data) - len(bound):], bound):
+                handle = handles.get(text.split(':')[0])
+                if handle is not None and object_id in self.variable_objects:
+                    shared = handle.get('attr', {}).get('shared_name', {}).get('s', b'')
+                    self.storages[shared.decode('utf-8')] = \
+                        self.variable_objects[object_id].storage
+        by_name = {}
+        for object_id, variable in self.variable_objects.items():
+            self.storages[f'__bound_{object_id}'] = variable.storage
+            by_name.setdefault(self.objects[object_id]['variable'].get('name'), []).append(
+                variable.storage)
+        for handle in handles.values():  # not passed to a call: matched by a unique name
+            shared = handle.get('attr', {}).get('shared_name', {}).get('s', b'').decode('utf-8')
+            if shared not in self.storages and len(by_name.get(shared, ())) == 1:
+                self.storages[shared] = by_name[shared][0]
+
+    def payload(self, op_type, attrs):
+        if op_type == 'VarHandleOp':
+            storage = self.storages.get(attrs.get('shared_name'))
+            if storage is None:
+                raise ValueError(f'{self.path}: the graph uses the variable '
+                                 f'{attrs.get("shared_name")!r}, which the object graph does '
+                                 f'not hold.')
+            return storage
+        return None
+
+    # ---- functions -----------------------------------------------------------------------------
+
+    def concrete(self, name, label, params=None, defaults=None):
+        found = self.concretes.get(name)
+        if found is not None:
+            return found
+        meta = self.concrete_meta.get(name)
+        fdef = self.functions.get(name)
+        if meta is None or fdef is None:
+            raise ValueError(f'{self.path}: the concrete function {name!r} is missing.')
+        args, kwargs = from_structured_value(meta.get('canonicalized_input_signature',
+                                                      {'tuple_value': {}})) or ((), {})
+        keywords = sorted(kwargs or {})
+        args = tuple(args or ()) + tuple(kwargs[k] for k in keywords)  # keywords: by name
+        flat = [a for a in nest.flatten(list(args)) if isinstance(a, TensorSpec)]
+        bound = meta.get('bound_inputs', [])
+        input_args = fdef['signature'].get('input_arg', [])
+        if len(input_args) != len(flat) + len(bound):
+            raise ValueError(f'{self.path}: function {name!r} takes {len(input_args)} inputs '
+                             f'but its signature lists {len(flat)} tensors and {len(bound)} '
+                             f'captures.')
+        nodes, call_inputs = [], []
+        for arg, spec in zip(input_args, flat):
+            nodes.append({'name': arg['name'], 'op': 'Placeholder', 'attr': {
+                'dtype': {'type': arg['type']},
+                'shape': {'shape': serialization.graph_io.shape_to_proto(spec.shape)}}})
+            call_inputs.append(arg['name'])
+        for j, object_id in enumerate(bound):
+            variable = self.variable_objects.get(object_id)
+            if variable is None:
+                kind = next(iter(k for k in self.objects[object_id] if k not in (
+                    'children', 'dependencies')), 'object')
+                raise ValueError(f'{self.path}: function {label} captures '
+                                 f'{self.describe(object_id)} (a {kind}); only captured '
+                                 f'variables can be loaded.')
+            nodes.append({'name': f'captured_{j}', 'op': 'VarHandleOp', 'attr': {
+                'dtype': {'type': variable.dtype.enum},
+                'shape': {'shape': serialization.graph_io.shape_to_proto(variable.shape)},
+                'shared_name': {'s': f'__bound_{object_id}'.encode('utf-8')}}})
+            call_inputs.append(f'captured_{j}')
+        nodes.append({'name': 'call', 'op': 'StatefulPartitionedCall', 'input': call_inputs,
+                      'attr': {'f': {'func': {'name': name}}}})
+        outputs = fdef['signature'].get('output_arg', [])
+        for k, arg in enumerate(outputs):
+            nodes.append({'name': f'output_{k}', 'op': 'Identity', 'input': [f'call:{k}'],
+                          'attr': {'T': {'type': arg.get('type', 0)}}})
+        try:
+            graph = serialization.import_graph_def({'node': nodes, 'library': self.library},
+                                                   self.payload)
+        except ValueError as e:
+            raise ValueError(f'{self.path}: cannot load function {label}: {e}') from None
+        if params is None or len(params) != len(args):
+            params = [a.name if isinstance(a, TensorSpec) and a.name else f'arg_{i}'
+                      for i, a in enumerate(args[:len(args) - len(keywords)])] + keywords
+        structure = output_encoding(meta.get('output_signature', {'none_value': {}}),
+                                     iter(range(len(outputs))))
+        found = self.concretes[name] = RestoredConcreteFunction(
+            label, graph, params, list(args),
+            [graph.get_tensor_by_name(f'{a["name"]}:0') for a in input_args[:len(flat)]],
+            [graph.get_tensor_by_name(f'output_{k}:0') for k in range(len(outputs))],
+            structure, defaults)
+        return found
+
+    # ---- objects -------------------------------------------------------------------------------
+
+    def build_object(self, node_id, path):
+        if node_id in self.built:
+            return self.built[node_id]
+        node = self.objects[node_id]
+        label = '.'.join(map(str, path)) or 'root'
+        if 'variable' in node:
+            obj = self.variable_objects[node_id]
+        elif 'function' in node:
+            function = node['function']
+            params, defaults = argument_names(function.get('function_spec', {}))
+            concretes = [self.concrete(n, path[-1] if path else label, params, defaults)
+                         for n in function.get('concrete_functions', [])]
+            obj = RestoredFunction(concretes, None)
+        elif 'bare_concrete_function' in node:
+            bare = node['bare_concrete_function']
+            obj = self.concrete(bare['concrete_function_name'], label,
+                                bare.get('argument_keywords'))
+        elif node.get('user_object', {}).get('identifier') in _CONTAINERS:
+            items = {c.get('local_name', ''): self.build_object(
+                c['node_id'], path + (c.get('local_name', ''),)) for c in node.get('children', [])}
+            kind = _CONTAINERS[node['user_object']['identifier']]
+            if kind is dict:
+                obj = items
+            else:  # children named 0, 1, ...
+                obj = kind(items[k] for k in sorted(items, key=lambda k: int(k) if k.isdigit()
+                                                     else -1) if k.isdigit())
+        elif 'user_object' in node:
+            obj = Restored(path[-1] if path else 'root')
+            self.built[node_id] = obj
+            for child in node.get('children', []):
+                name = child.get('local_name', '')
+                target = self.objects[child['node_id']]
+                if target.get('user_object', {}).get('identifier') == 'signature_map':
+                    continue  # the signatures: `.signatures`, from the signature_defs
+                value = self.build_object(child['node_id'], path + (name,))
+                if value is not None:
+                    setattr(obj, name, value)
+        else:
+            obj = None  # assets, constants and other resources are not restored
+        self.built[node_id] = obj
+        return obj
+
+    def signatures(self, meta_graph):
+        """The signatures of the object graph's signature map (as TensorFlow loads them); those
+        only in `signature_def` from the graph's nodes."""
+        mapped = {}
+        root = self.objects[0] if self.objects else {}
+        for child in root.get('children', []):
+            target = self.objects[child['node_id']]
+            if target.get('user_object', {}).get('identifier') == 'signature_map':
+                for entry in target.get('children', []):
+                    bare = self.objects[entry['node_id']].get('bare_concrete_function')
+                    if bare is not None:
+                        mapped[entry['local_name']] = self.signature(
+                            entry['local_name'], bare['concrete_function_name'])
+        loader = _Loader({'concrete': {}, 'variables': []}, meta_graph, self.path, None)
+        loader.payload = self.payload
+        return {**{name: loader.signature(name, sig)
+                   for name, sig in meta_graph.get('signature_def', {}).items()
+                   if name not in mapped and not name.startswith('__saved_model')}, **mapped}
+
+    def signature(self, key, name):
+        concrete = self.concrete(name, f'signature {key!r}')
+        structure = concrete.structured_outputs
+        if not isinstance(structure, dict):
+            raise ValueError(f'{self.path}: signature {key!r} does not return a dict.')
+        fetches = dict(zip(sorted(structure), concrete.outputs))
+        return RestoredSignature(key, concrete.graph,
+                                 dict(zip(concrete.parameter_names, concrete.inputs)), fetches)
 
 
 class Restored(Module):
@@ -458,12 +730,20 @@ class _Loader:
             return
         if data is None:
             raise OSError(f'{variables_path}: the variables file is missing.')
-        try:
-            with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
-                values = [arrays[f'v{i}'] for i in range(len(specs))]
-        except (zipfile.BadZipFile, ValueError, KeyError, OSError, EOFError) as e:
-            raise ValueError(f'{variables_path}: not a valid variables file (corrupt or '
-                             f'truncated): {e}') from None
+        if isinstance(data, str):  # the prefix of a checkpoint
+            checkpoint = serialization.read_bundle(data)
+            missing = [s['path'] for s in specs if checkpoint_key(s['path']) not in checkpoint]
+            if missing:
+                raise ValueError(f'{variables_path}: the checkpoint has no value for the '
+                                 f'variables {missing}.')
+            values = [checkpoint[checkpoint_key(s['path'])] for s in specs]
+        else:
+            try:
+                with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+                    values = [arrays[f'v{i}'] for i in range(len(specs))]
+            except (zipfile.BadZipFile, ValueError, KeyError, OSError, EOFError) as e:
+                raise ValueError(f'{variables_path}: not a valid variables file (corrupt or '
+                                 f'truncated): {e}') from None
         for spec, value in zip(specs, values):
             dtype = dtypes.as_dtype(spec['dtype'])
             if value.dtype != dtype.np_dtype or list(value.shape) != (spec['shape'] or []):
@@ -526,6 +806,12 @@ class _Loader:
             return obj
         raise ValueError(f'unknown object kind {kind!r}')
 
+    def signatures(self, meta_graph):
+        """The loaded signatures (not TensorFlow's `__saved_model_init_op` entry)."""
+        return {name: self.signature(name, sig)
+                for name, sig in meta_graph.get('signature_def', {}).items()
+                if not name.startswith('__saved_model')}
+
     def signature(self, name, signature_def):
         inputs = signature_def.get('inputs', {})
         outputs = signature_def.get('outputs', {})
@@ -535,13 +821,16 @@ class _Loader:
         prefix = prefixes.pop() if len(prefixes) == 1 else None
         if prefix in self.meta['concrete']:
             graph = self.graph(prefix)
+            tensors = [graph.get_tensor_by_name(n) for n in tensor_names]
         else:  # written by another program: the nodes the signature's outputs need
-            graph = self.needed_graph(name, [n.split(':')[0] for n in tensor_names])
-        feeds = {k: graph.get_tensor_by_name(info['name']) for k, info in inputs.items()}
-        fetches = {k: graph.get_tensor_by_name(info['name']) for k, info in outputs.items()}
+            graph, tensors = self.needed_graph(name, tensor_names)
+        feeds = dict(zip(inputs, tensors[:len(inputs)]))
+        fetches = dict(zip(outputs, tensors[len(inputs):]))
         return RestoredSignature(name, graph, feeds, fetches)
 
-    def needed_graph(self, name, roots):
+    def needed_graph(self, name, tensor_names):
+        """A graph of the nodes `tensor_names` need, and those tensors."""
+        roots = [n.split(':')[0] for n in tensor_names]
         by_name = {n['name']: n for group in self.by_prefix.values() for n in group}
         needed, stack = {}, list(roots)
         while stack:
@@ -550,9 +839,11 @@ class _Loader:
                 needed[node['name']] = node
                 stack.extend(i.lstrip('^').split(':')[0] for i in node.get('input', []))
         nodes = [n for n in by_name.values() if n['name'] in needed]
-        graph = self.graphs[name] = serialization.import_graph_def(
-            {'node': nodes, 'library': self.library}, self.payload)
-        return graph
+        graph, tensors = serialization.import_graph_def(
+            {'node': nodes, 'library': self.library}, self.payload,
+            [n if ':' in n else f'{n}:0' for n in tensor_names])
+        self.graphs[name] = graph
+        return graph, tensors
 
 
 def _decode_arg(encoded):
@@ -582,8 +873,10 @@ def _decode_output(encoded, values):
 class RestoredConcreteFunction:
     """One loaded graph: call it with the arguments it was traced for."""
 
-    def __init__(self, name, graph, params, args, inputs, outputs, output_structure):
+    def __init__(self, name, graph, params, args, inputs, outputs, output_structure,
+                 defaults=None):
         self.name = name
+        self.defaults = defaults or {}  # parameter name -> default value (TensorFlow's saves)
         self.graph = graph
         self.parameter_names = tuple(params)
         self.structured_input_signature = (tuple(args), {})
@@ -615,7 +908,8 @@ class RestoredConcreteFunction:
             if value is _MISSING:
                 if isinstance(spec, TensorSpec) or isinstance(spec, (list, tuple, dict)):
                     raise TypeError(f'{self.name}() missing a required argument: {name!r}.')
-                value = spec  # a Python value the graph was traced for
+                # the default, else the Python value the graph was traced for
+                value = self.defaults.get(name, spec)
             _match(spec, value, name, self.name, feeds)
         return feeds
 
@@ -710,6 +1004,9 @@ class RestoredFunction:
 
     def __reduce__(self):
         # Pickles as the SavedModel it came from, with the current values of its variables.
+        if self._origin is None:
+            raise TypeError(f'Cannot pickle {self.__name__}: it was loaded from a SavedModel '
+                            f'TensorFlow wrote; pickle the directory\'s path and load it.')
         return _restore_pickled, (self._origin.payload(),)
 
     def __repr__(self):

@@ -87,7 +87,7 @@ def _encode(value):
     if isinstance(value, str):
         return value.encode('utf-8')
     if isinstance(value, np.ndarray):
-        return [_encode(v) for v in value.tolist()]
+        return _encode(value.tolist())   # a 0-d array's tolist() is its one element
     return value
 
 

@@ -218,9 +218,12 @@ class Graph:
         """The VarHandleOp of a variable's storage, created once per graph."""
         found = self._captures.get(id(storage))
         if found is None:
+            # Variables may share a name (as in TensorFlow's eager mode); their resources may not.
+            op_name = derived_name(storage.name, 'VarHandleOp')
+            shared_name = self.unique_name(op_name, mark_as_used=False)
             handle = build(self, VAR_HANDLE, [], {'dtype': storage.dtype, 'shape': storage.shape,
-                                                  'shared_name': storage.name},
-                           derived_name(storage.name, 'VarHandleOp'), payload=storage)
+                                                  'shared_name': shared_name},
+                           op_name, payload=storage)
             found = self._captures[id(storage)] = (storage, handle)
         return found[1]
 

@@ -77,16 +77,11 @@ class EagerTensor(Tensor):
         return (EagerTensor(row, dtype) for row in self.value)
 
     def __str__(self):
-        text = format_value(self.value)
-        if '\n' in text:
-            text = '\n' + text
-        return f'rt.Tensor({text}, shape={self.shape}, dtype={self.dtype.name})'
+        return f'rt.Tensor({numpy_text(self.value)}, shape={self.shape}, dtype={self.dtype.name})'
 
     def __repr__(self):
-        text = format_value(self.value)
-        if '\n' in text:
-            text = '\n' + text
-        return f'<rt.Tensor: shape={self.shape}, dtype={self.dtype.name}, numpy={text}>'
+        return (f'<rt.Tensor: shape={self.shape}, dtype={self.dtype.name}, '
+                f'numpy={numpy_text(self.value, is_repr=True)}>')
 
 
 class SymbolicTensor(Tensor):
@@ -163,7 +158,9 @@ class SymbolicTensor(Tensor):
     def __repr__(self):
         return f"<rt.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
 
-    __str__ = __repr__
+    def __str__(self):
+        # What print() shows while tracing, as in TensorFlow: Tensor("x:0", shape=(), dtype=int32)
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self.dtype.name})'
 
 
 def readonly_array(value, dtype=None, copy=None):
@@ -182,14 +179,8 @@ def is_symbolic(x):
     return isinstance(x, SymbolicTensor)
 
 
-def format_value(value):
-    """A numpy value as `print` shows it (strings decoded)."""
-    if isinstance(value, bytes):
-        return _text(value)
-    if isinstance(value, np.ndarray) and value.dtype == object:
-        value = np.vectorize(_text, otypes=[object])(value) if value.size else value
-    return str(value)
-
-
-def _text(x):
-    return x.decode('utf-8', 'replace') if isinstance(x, bytes) else str(x)
+def numpy_text(value, is_repr=False):
+    """A tensor's or Variable's value as TensorFlow shows it in `str`/`repr`: numpy's str of a
+    scalar (`5.5`, `b'hi'`), numpy's str (or repr) of an array, on a new line if it spans lines."""
+    text = repr(value) if is_repr and isinstance(value, np.ndarray) else str(value)
+    return '\n' + text if '\n' in text else text

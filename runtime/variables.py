@@ -8,16 +8,7 @@ from runtime.ops import state
 from runtime.ops.array import slice_spec, strided_slice
 from runtime.ops.dispatch import apply, graph_of
 from runtime.shapes import TensorShape
-from runtime.tensor import SymbolicTensor, readonly_array
-
-_names = {}
-
-
-def _unique(name):
-    n = _names.get(name, 0)
-    _names[name] = n + 1
-    return name if n == 0 else f'{name}_{n}'
-
+from runtime.tensor import SymbolicTensor, numpy_text, readonly_array
 
 
 
@@ -48,7 +39,7 @@ class Variable:
         with context.init_scope():
             value = convert_to_tensor(initial_value, dtype)
         self.storage = state.VariableStorage(value.value, value.dtype, value.shape,
-                                             _unique(scope + (name or 'Variable')))
+                                             scope + (name or 'Variable'))
 
     def _initialize_in_graph(self, initial_value, dtype, name):
         """An uninitialized variable whose initial value is assigned by the graph being traced
@@ -63,7 +54,7 @@ class Variable:
                 f'value.')
         value = convert_to_tensor(initial_value, dtype)
         self.storage = state.VariableStorage(None, value.dtype, value.shape,
-                                             _unique(name or 'Variable'))
+                                             name or 'Variable')
         handle = graph.capture_resource(self.storage)
         apply(state.ASSIGN, [handle, value], name='Initializer/AssignVariableOp')
         graph.deferred_initializers.append(self.storage)
@@ -189,7 +180,7 @@ class Variable:
 
     def __repr__(self):
         return (f"<rt.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
-                f'numpy={self.storage.value!r}>')
+                f'numpy={numpy_text(self.storage.value, is_repr=True)}>')
 
     __hash__ = object.__hash__
 

@@ -5,6 +5,12 @@ tensorflow, never a project dependency):
 
 tf_dense.pb, tf_relu_cond.pb, tf_while.pb: binary GraphDefs of small tf.functions;
 tf_v1_saved_model/: a SavedModel from TensorFlow's TF1 builder (a while loop and a cond).
+tf2_saved_model/: a tf.Module saved by TensorFlow 2's tf.saved_model.save: Variables (one in a
+sub-module), functions with input signatures (one updating a Variable, one calling another
+tf.function and branching on a tensor), two signatures; its variables are a TensorBundle.
+tf2_traced_saved_model/: a tf.Module whose tf.function has no input signature, saved after
+three traces (float32 scalar, int64 scalar with a Python bool argument, float32 vector), with a
+list of Variables and a tuple-and-dict output.
 Prints the values TensorFlow computes, which the tests expect.
 """
 import os
@@ -71,8 +77,82 @@ def write_v1_saved_model(out):
             print(session.run([z, total], {x: [[1., -2., 3.]], k: 2}))
 
 
+class Scale(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.factor = tf.Variable(2.0, name='factor')
+
+
+class Affine(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable([[1., 2.], [3., 4.]], name='w')
+        self.b = tf.Variable([0.5, -0.5], name='b')
+        self.steps = tf.Variable(0, name='steps')
+        self.scale = Scale()
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def __call__(self, x):
+        return tf.nn.relu(tf.matmul(x, self.w) + self.b)
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+    def bump(self, n):
+        self.steps.assign_add(n)
+        return self.steps.read_value()
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def stats(self, v):
+        y = self(tf.stack([v, v * 0.5], axis=1))
+        if tf.reduce_sum(v) > 0:
+            total = tf.reduce_sum(y) * self.scale.factor
+        else:
+            total = -tf.reduce_sum(v)
+        return {'total': total, 'peak': tf.reduce_max(y)}
+
+
+def write_v2_saved_model(out):
+    path = os.path.join(out, 'tf2_saved_model')
+    shutil.rmtree(path, ignore_errors=True)
+    model = Affine()
+    tf.saved_model.save(model, path, signatures={'serving_default': model.__call__,
+                                                 'stats': model.stats})
+    shutil.rmtree(os.path.join(path, 'assets'), ignore_errors=True)  # empty
+    x = tf.constant([[1., -1.], [2., 0.5]])
+    print(model(x).numpy())
+    print({k: v.numpy() for k, v in model.stats(tf.constant([1., 2.])).items()},
+          {k: v.numpy() for k, v in model.stats(tf.constant([-1., -2.])).items()})
+    print(model.bump(tf.constant(3)).numpy(), model.bump(tf.constant(2)).numpy())
+
+
+class Traced(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.v = tf.Variable(3.0)
+        self.layers = [tf.Variable(1.0), tf.Variable(2.0)]
+
+    @tf.function
+    def f(self, x, double=False):
+        y = x * tf.cast(self.v, x.dtype)
+        if double:
+            y = y * 2
+        return y, {'a': y + tf.cast(self.layers[1], x.dtype)}
+
+
+def write_traced_saved_model(out):
+    path = os.path.join(out, 'tf2_traced_saved_model')
+    shutil.rmtree(path, ignore_errors=True)
+    model = Traced()
+    results = [model.f(tf.constant(1.0)), model.f(tf.constant(2, tf.int64), True),
+               model.f(tf.constant([1.0, 2.0]))]
+    tf.saved_model.save(model, path)
+    shutil.rmtree(os.path.join(path, 'assets'), ignore_errors=True)  # empty
+    print([(y.numpy(), d['a'].numpy()) for y, d in results])
+
+
 if __name__ == '__main__':
     target = sys.argv[1] if len(sys.argv) > 1 else 'tests/runtime/fixtures'
     os.makedirs(target, exist_ok=True)
     write_graph_defs(target)
     write_v1_saved_model(target)
+    write_v2_saved_model(target)
+    write_traced_saved_model(target)

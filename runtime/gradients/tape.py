@@ -29,6 +29,7 @@ class UnconnectedGradients(str, enum.Enum):
 
 
 _UNCONNECTED = ('none', 'zero')
+_by_numpy = dtypes.NUMERIC_BY_NUMPY.get
 
 
 class GradientTape:
@@ -138,7 +139,9 @@ class GradientTape:
         self._consume('gradient')
         flat_sources = nest.flatten(sources)
         with _Paused(self):
-            targets = [convert_to_tensor(t) for t in nest.flatten(target)]
+            # A Variable target stays itself: d(v)/d(v) is the seed, as in TensorFlow.
+            targets = [t if isinstance(t, Variable) else convert_to_tensor(t)
+                       for t in nest.flatten(target)]
             if output_gradients is None:
                 grads = [None] * len(targets)
             else:
@@ -149,6 +152,9 @@ class GradientTape:
                                      f'{len(targets)} targets; give one per target.')
             result = self._gradients(targets, grads, flat_sources, unconnected_gradients)
         self._release()
+        if type(sources) is list and len(sources) == len(flat_sources) and all(
+                s is f for s, f in zip(sources, flat_sources)):
+            return result  # a flat list of sources (the common case): no packing to do
         return nest.pack_sequence_as(sources, result)
 
     def _gradients(self, targets, grads, flat_sources, unconnected):
@@ -161,18 +167,30 @@ class GradientTape:
             else:
                 raise ValueError(f'GradientTape.gradient: sources must be tensors or Variables, '
                                  f'got {s!r}.')
-        float_targets, target_grads = [], []
+        float_targets, target_grads, seeds = [], [], {}
         for t, g in zip(targets, grads):
-            if t.dtype.is_floating:
-                float_targets.append(t)
-                target_grads.append(g if g is not None else _ones_for(t))
+            if not t.dtype.is_floating:
+                continue
+            g = g if g is not None else _ones_for(t)
+            if isinstance(t, Variable) or id(t) not in self._tracked:
+                # Off the tape: its only gradient is to itself as a source (as in TensorFlow,
+                # watched or not).
+                seed = seeds.get(id(t))
+                seeds[id(t)] = g if seed is None else seed + g
+                continue
+            float_targets.append(t)
+            target_grads.append(g)
         sources = [k for k, s in zip(keys, flat_sources)
                    if k is not None and s.dtype.is_floating]
-        found = backprop(self._ops, float_targets, target_grads, sources) if sources else []
+        found = backprop(self._ops, float_targets, target_grads, sources) \
+            if sources and float_targets else [None] * len(sources)
         by_source = {id(k): g for k, g in zip(sources, found)}
         result = []
         for s, k in zip(flat_sources, keys):
             g = by_source.get(id(k)) if k is not None else None
+            seed = seeds.get(id(s))
+            if seed is not None:
+                g = seed if g is None else g + seed
             if g is None and unconnected == 'zero' and s.dtype.is_floating:
                 g = zeros(s.shape, s.dtype) if isinstance(s, Variable) else zeros_like(s)
             result.append(g)
@@ -228,9 +246,14 @@ def _eager_inputs(inputs):
     """An eager op's inputs as tensors (numpy operands wrapped; a variable's storage kept)."""
     for t in inputs:
         if type(t) is not EagerTensor:
-            return [t if isinstance(t, (Tensor, VariableStorage)) else
-                    EagerTensor(t, dtypes.of_value(t)) for t in inputs]
+            return [_as_eager(t) for t in inputs]
     return list(inputs)
+
+
+def _as_eager(t):
+    if type(t) is EagerTensor or isinstance(t, (Tensor, VariableStorage)):
+        return t
+    return EagerTensor(t, _by_numpy(getattr(t, 'dtype', None)) or dtypes.of_value(t))
 
 
 def _unconnected(value):
@@ -243,6 +266,10 @@ def _unconnected(value):
 def _ones_for(target):
     """The default output gradient: ones of the target's shape, a constant when the shape is
     known (so in a graph what only depends on it folds away)."""
+    if type(target) is EagerTensor and context.current_graph() is None:  # the eager case
+        one = target.dtype.np_dtype.type(1)
+        value = target.value
+        return EagerTensor(np.full(value.shape, one) if np.ndim(value) else one, target.dtype)
     if target.shape.is_fully_defined():
         return constant(np.ones(target.shape.as_list(), dtype=target.dtype.np_dtype),
                         target.dtype)

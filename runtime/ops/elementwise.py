@@ -13,7 +13,7 @@ from runtime.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.compare import logical_and, logical_not, logical_or, not_equal
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import broadcast, same_as_input
-from runtime.ops.math import cast, divide, exp, log, negative, sigmoid
+from runtime.ops.math import cast, divide, exp, log, negative, sigmoid, zero_where_no_gradient
 from runtime.ops.registry import NO_GRADIENT, register
 from runtime.ops.reduce import unbroadcast
 
@@ -36,8 +36,12 @@ _TWO_OVER_SQRT_PI = 2.0 / pymath.sqrt(pymath.pi)
 _UNARY = {  # public name: (TensorFlow op, kernel, gradient(x, y, grad))
     'log1p': ('Log1p', np.log1p, lambda x, y, g: divide(g, 1.0 + x)),
     'expm1': ('Expm1', np.expm1, lambda x, y, g: g * exp(x)),
-    'reciprocal': ('Reciprocal', np.reciprocal, lambda x, y, g: negative(g) * y * y),
-    'rsqrt': ('Rsqrt', lambda x: 1 / np.sqrt(x), lambda x, y, g: g * -0.5 * y * y * y),
+    # Reciprocal's and Rsqrt's gradients are 0 where grad is 0 (even where y is inf), as in
+    # TensorFlow's ReciprocalGrad/RsqrtGrad.
+    'reciprocal': ('Reciprocal', np.reciprocal,
+                   lambda x, y, g: zero_where_no_gradient(g, negative(g) * y * y)),
+    'rsqrt': ('Rsqrt', lambda x: 1 / np.sqrt(x),
+              lambda x, y, g: zero_where_no_gradient(g, g * -0.5 * y * y * y)),
     'tan': ('Tan', np.tan, lambda x, y, g: g * (1.0 + y * y)),
     'asin': ('Asin', np.arcsin, lambda x, y, g: g * rsqrt(1.0 - x * x)),
     'acos': ('Acos', np.arccos, lambda x, y, g: negative(g) * rsqrt(1.0 - x * x)),

@@ -10,7 +10,7 @@ from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import no_outputs
 from runtime.ops.reduce import reduce_all
 from runtime.ops.registry import NO_GRADIENT, register
-from runtime.tensor import Tensor, format_value
+from runtime.tensor import Tensor
 
 
 def _stream(output_stream):
@@ -21,10 +21,55 @@ def _stream(output_stream):
     return output_stream
 
 
-def _print_kernel(*values, template=(), sep=' ', end='\n', output_stream=None):
+def print_text(value, summarize=3, quote=True):
+    """A tensor's value as TensorFlow's PrintV2 and Assert show it: numbers in their shortest
+    exact form (`2`, `0.1`, `0.333333343`), bools as 1/0, strings in double quotes (`quote`),
+    rows on their own lines, and only the first and last `summarize` entries of a longer
+    dimension around `...` (all of them when `summarize` is negative)."""
+    array = np.asarray(value)
+    if array.ndim == 0:
+        return _element_text(array[()], array.dtype, quote)
+    return _dimension_text(array, summarize, quote, 1)
+
+
+def _dimension_text(array, summarize, quote, depth):
+    n = array.shape[0]
+    if 0 <= summarize and 2 * summarize < n:
+        rows = [*range(summarize), None, *range(n - summarize, n)]
+    else:
+        rows = range(n)
+    if array.ndim == 1:
+        return '[' + ' '.join('...' if i is None else _element_text(array[i], array.dtype, quote)
+                              for i in rows) + ']'
+    separator = '\n' * (array.ndim - 1) + ' ' * depth
+    return '[' + separator.join('...' if i is None else
+                                _dimension_text(array[i], summarize, quote, depth + 1)
+                                for i in rows) + ']'
+
+
+def _element_text(x, dtype, quote):
+    if dtype.kind == 'b':
+        return '1' if x else '0'
+    if dtype.kind == 'f':
+        return _float_text(float(x), 17 if dtype.itemsize == 8 else 9)
+    if dtype.kind in 'OSU':
+        text = x.decode('utf-8', 'replace') if isinstance(x, bytes) else str(x)
+        return f'"{text}"' if quote else text
+    return str(x)
+
+
+def _float_text(x, digits):
+    """TensorFlow's float formatting: %g with the digits the type always keeps (6 for float32,
+    15 for float64) when that reads back exactly, else with 9 or 17."""
+    short = f'{x:.{6 if digits == 9 else 15}g}'
+    reads_back = np.float32(short) == np.float32(x) if digits == 9 else float(short) == x
+    return short if reads_back or x != x else f'{x:.{digits}g}'
+
+
+def _print_kernel(*values, template=(), sep=' ', end='\n', output_stream=None, summarize=3):
     """`template` lists the printed pieces: a str is printed as is, None takes the next input."""
     values = iter(values)
-    text = sep.join(piece if piece is not None else format_value(next(values))
+    text = sep.join(piece if piece is not None else print_text(next(values), summarize)
                     for piece in template)
     stream = _stream(output_stream)
     stream.write(text + end)
@@ -34,21 +79,45 @@ def _print_kernel(*values, template=(), sep=' ', end='\n', output_stream=None):
 
 
 PRINT = register('PrintV2', _print_kernel, no_outputs, inputs=('inputs',), outputs=(),
-                 type_attrs=(), stateful=True, gradient=NO_GRADIENT)
+                 type_attrs=(), defaults={'summarize': 3}, stateful=True, gradient=NO_GRADIENT)
 
 
-def print(*inputs, sep=' ', end='\n', output_stream=None, name=None):  # noqa: A001 - rt.print
+def _add_to_template(value, template, tensors, nested=False):
+    """Append `value`'s pieces: None for a tensor (its slot), text around the tensors of a
+    list, tuple or dict (shown as Python shows them, dict keys sorted, as tf.print does)."""
+    if isinstance(value, Tensor) or hasattr(value, '_as_tensor'):
+        template.append(None)
+        tensors.append(convert_to_tensor(value))
+    elif isinstance(value, dict):
+        template.append('{')
+        for i, key in enumerate(sorted(value)):
+            template.append(f'{", " if i else ""}{key!r}: ')
+            _add_to_template(value[key], template, tensors, nested=True)
+        template.append('}')
+    elif isinstance(value, (list, tuple)) and not hasattr(value, '_fields'):
+        template.append('[' if isinstance(value, list) else '(')
+        for i, item in enumerate(value):
+            if i:
+                template.append(', ')
+            _add_to_template(item, template, tensors, nested=True)
+        template.append(']' if isinstance(value, list) else ',)' if len(value) == 1 else ')')
+    elif nested:
+        template.append(repr(value))  # a leaf inside a structure
+    else:
+        template.append(value if isinstance(value, str) else str(value))
+
+
+def print(*inputs, sep=' ', end='\n', output_stream=None, summarize=3,  # noqa: A001 - rt.print
+          name=None):
     """Print tensors (formatted like numpy) and Python values when the op runs: at once
     eagerly, at each execution in a graph. Prints to `output_stream` or to whatever
     `sys.stdout` is at that moment."""
     template, tensors = [], []
-    for value in inputs:
-        if isinstance(value, Tensor) or hasattr(value, '_as_tensor'):
-            template.append(None)
-            tensors.append(convert_to_tensor(value))
-        else:
-            template.append(value if isinstance(value, str) else str(value))
-    attrs = {'template': tuple(template), 'sep': sep, 'end': end}
+    for i, value in enumerate(inputs):
+        if i:
+            template.append(sep)  # baked into the template, as TensorFlow's StringFormat does
+        _add_to_template(value, template, tensors)
+    attrs = {'template': tuple(template), 'sep': '', 'end': end, 'summarize': summarize}
     if output_stream is not None:
         attrs['output_stream'] = output_stream
     return apply(PRINT, tensors, attrs, name=name)
@@ -56,7 +125,7 @@ def print(*inputs, sep=' ', end='\n', output_stream=None, name=None):  # noqa: A
 
 def _assert_kernel(condition, *data, summarize=3):
     if not np.all(condition):
-        shown = ' '.join(f'[{format_value(d)}]' for d in data)
+        shown = ' '.join(f'[{print_text(d, summarize, quote=False)}]' for d in data)
         raise errors.InvalidArgumentError(message=f'assertion failed: {shown}')
 
 

@@ -6,13 +6,14 @@ import numpy as np
 from runtime import dtypes
 from runtime.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.array import ONES_LIKE, ZEROS_LIKE, cast
-from runtime.ops.compare import greater, greater_equal, less, less_equal, logical_and, where
+from runtime.ops.compare import (equal, greater, greater_equal, less, less_equal, logical_and,
+                                 where)
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import broadcast, broadcast_shape, same_as_input
 from runtime.ops.reduce import unbroadcast
 from runtime.ops.registry import NO_GRADIENT, NUMERIC, register
 from runtime.shapes import TensorShape
-from runtime.tensor import Tensor
+from runtime.tensor import EagerTensor, Tensor
 
 
 # ---- gradients (docs/gradients.md): built from the public op functions --------------------------
@@ -104,10 +105,10 @@ OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',),
        for name, (op, kernel, infix, neutral, gradient, allowed) in _BINARY.items()}
 
 
-def _binary_function(public_name):
+def _binary_function(public_name, default_name=None):
     opdef = OPS[public_name]
 
-    def binary(x, y, name=None):
+    def binary(x, y, name=default_name):
         return apply(opdef, (x, y), None, name)
     return op_function(binary, public_name,
                        f'Elementwise {public_name} with broadcasting (op `{opdef.name}`).')
@@ -141,6 +142,24 @@ def divide(x, y, name=None):
     return apply(REAL_DIV, inputs, name=name)
 
 
+# The forms Python's operators call (installed by runtime.ops.operators): the same ops, with
+# the node names TensorFlow's operators give them (`x + y` is an AddV2 node named "add").
+def _truediv_operator(x, y):
+    return divide(x, y, name='truediv')
+
+
+def _matmul_operator(a, b):
+    return matmul(a, b, name='matmul')
+
+
+OPERATORS = {
+    'add': _binary_function('add', 'add'), 'sub': _binary_function('subtract', 'sub'),
+    'mul': _binary_function('multiply', 'mul'), 'truediv': _truediv_operator,
+    'floordiv': _binary_function('floordiv', 'floordiv'), 'mod': _binary_function('mod', 'mod'),
+    'pow': _binary_function('pow', 'pow'), 'matmul': _matmul_operator,
+}
+
+
 def _sigmoid(x):
     return 1 / (1 + np.exp(-x))
 
@@ -158,6 +177,12 @@ RELU_GRAD = register('ReluGrad', _relu_grad_kernel, same_as_input,
                      gradient=lambda op, grad: [apply(RELU_GRAD, [grad, op.inputs[1]]),
                                                 _zeros_like(op.inputs[1])])
 
+def zero_where_no_gradient(grad, value):
+    """`value`, and 0 where `grad` is 0: TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad,
+    so that the gradient through a `where` that masks out sqrt(0), 1/0, ... stays 0, not NaN."""
+    return where(equal(grad, 0), grad, value)
+
+
 # Unary gradients: (op, grad) -> [input gradient]; x is the input, y the output.
 _UNARY_GRADIENTS = {
     'negative': lambda op, g: [negative(g)],
@@ -165,7 +190,7 @@ _UNARY_GRADIENTS = {
     'square': lambda op, g: [g * (2 * op.inputs[0])],
     'sign': lambda op, g: [_zeros_like(g)],
     'relu': lambda op, g: [apply(RELU_GRAD, [g, op.outputs[0]])],
-    'sqrt': lambda op, g: [g * 0.5 / op.outputs[0]],
+    'sqrt': lambda op, g: [zero_where_no_gradient(g, g * 0.5 / op.outputs[0])],
     'exp': lambda op, g: [g * op.outputs[0]],
     'log': lambda op, g: [g / op.inputs[0]],
     'sin': lambda op, g: [g * cos(op.inputs[0])],
@@ -190,10 +215,13 @@ _UNARY = {  # public name: (TensorFlow op, kernel, floats only)
     'floor': ('Floor', np.floor, True),
     'ceil': ('Ceil', np.ceil, True),
 }
+# TensorFlow's output arg names where they are not `y` (FunctionDefs refer to outputs by them)
+_OUTPUT_NAMES = {'Relu': ('activations',)}
 # Round, Floor and Ceil are piecewise constant: not differentiable, as in TensorFlow.
 UNARY_OPS = {name: register(op, kernel, same_as_input, infix='-{0}' if op == 'Neg' else None,
                             involution=op == 'Neg', native=_NATIVE.get(op),
-                            gradient=_UNARY_GRADIENTS.get(name, NO_GRADIENT), dtypes=NUMERIC)
+                            gradient=_UNARY_GRADIENTS.get(name, NO_GRADIENT), dtypes=NUMERIC,
+                            **({'outputs': _OUTPUT_NAMES[op]} if op in _OUTPUT_NAMES else {}))
              for name, (op, kernel, _) in _UNARY.items()}
 
 
@@ -337,13 +365,21 @@ BATCH_MATMUL = register('BatchMatMulV2', _batch_matmul_kernel, _batch_matmul_inf
                         gradient=_batch_matmul_gradient, dtypes=NUMERIC)
 
 
+_TRANSPOSED = {(True, False): {'transpose_a': True}, (False, True): {'transpose_b': True},
+               (True, True): {'transpose_a': True, 'transpose_b': True}}
+
+
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product (op `MatMul`; `BatchMatMulV2` when an input has rank above 2)."""
-    try:  # the hot case: two eager matrices (only eager tensors have numpy `.value`s)
-        plain = a.value.ndim == 2 == b.value.ndim and not (transpose_a or transpose_b)
-    except AttributeError:
-        plain = False
+    plain = False
+    if type(a) is EagerTensor and type(b) is EagerTensor:  # the hot case: two eager matrices
+        try:
+            plain = a.value.ndim == 2 == b.value.ndim
+        except AttributeError:  # a scalar string holds `bytes`
+            pass
     if plain:
+        if transpose_a or transpose_b:  # as below (gradients transpose)
+            return apply(MATMUL, (a, b), _TRANSPOSED[bool(transpose_a), bool(transpose_b)], name)
         return apply(MATMUL, (a, b), None, name)
     if not (isinstance(a, Tensor) and isinstance(b, Tensor)):
         (a, b), _ = unify_operands('MatMul', a, b)

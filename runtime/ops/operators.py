@@ -14,10 +14,6 @@ def _reflected(fn):
     return reflected
 
 
-_BINARY = {
-    'add': math.add, 'sub': math.subtract, 'mul': math.multiply, 'truediv': math.divide,
-    'floordiv': math.floordiv, 'mod': math.mod, 'pow': math.pow, 'matmul': math.matmul,
-}
 _COMPARE = {
     'lt': compare.less, 'le': compare.less_equal, 'gt': compare.greater,
     'ge': compare.greater_equal,
@@ -27,7 +23,7 @@ _COMPARE = {
 def install(cls):
     # The op functions are the methods themselves (functions are descriptors: `x + y` calls
     # `add(x, y)`), which saves a call on the eager hot path.
-    for name, fn in _BINARY.items():
+    for name, fn in math.OPERATORS.items():
         setattr(cls, f'__{name}__', fn)
         setattr(cls, f'__r{name}__', _reflected(fn))
     for name, fn in _COMPARE.items():

@@ -5,8 +5,15 @@ binary and the text never disagree. Import resolves every node's op type in the 
 turns attrs back into runtime values (dtypes, shapes, numpy arrays, function references), and
 rebuilds library functions (If/While branches, loop bodies) as FuncGraphs in the graph's
 library. Nodes may come in any order; inputs are resolved by name.
+
+Function calls (`PartitionedCall`, `StatefulPartitionedCall`, which TensorFlow 2 writes around
+every tf.function) are inlined while importing: the callee's nodes become nodes of the importing
+graph named `<call node>/<callee node>`, its arguments bound to the call's inputs, recursively;
+the call's outputs are the callee's returned tensors, and a control dependency on the call waits
+for every inlined node.
 """
 import inspect
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -25,8 +32,18 @@ _VALUE_FIELDS = {
 }
 
 
-class ImportError_(ValueError):
-    pass
+# The op types that call a library function named by their attr `f`; inlined on import.
+CALL_OPS = frozenset({'PartitionedCall', 'StatefulPartitionedCall'})
+
+
+@dataclass(slots=True)
+class Inlined:
+    """What a name stands for while importing when it is not one op: an inlined call (its
+    outputs are the callee's results, `ops` everything it ran) or a bound function argument."""
+    name: str
+    type: str
+    outputs: list
+    ops: list
 
 
 # ---- export ------------------------------------------------------------------------------------
@@ -152,19 +169,24 @@ def _attr_scalar(kind, value):
 
 # ---- import ------------------------------------------------------------------------------------
 
-def import_graph_def(graph_def, payloads=None):
+def import_graph_def(graph_def, payloads=None, return_elements=None):
     """A new `rt.Graph` holding the nodes (and library functions) of a GraphDef message.
 
     `payloads(op_type, attrs)` may return the Python object a node's kernel needs (a variable's
-    storage for a VarHandleOp). Raises ValueError naming the node for an op type the registry
-    does not have, a missing input, or a malformed attr.
+    storage for a VarHandleOp). With `return_elements` (tensor names `node:i` of the GraphDef,
+    which also name the outputs of inlined calls), returns `(graph, [tensors])`. Raises
+    ValueError naming the node for an op type the registry does not have, a missing input, or a
+    malformed attr.
     """
     graph = Graph()
     library = {f['signature']['name']: f
                for f in graph_def.get('library', {}).get('function', [])}
     importer = _Importer(graph, library, payloads)
-    importer.nodes(graph, graph_def.get('node', []), _graph_ref)
-    return graph
+    built = {}
+    importer.nodes(graph, graph_def.get('node', []), _graph_ref, built)
+    if return_elements is None:
+        return graph
+    return graph, [_graph_ref(built, name, 'return_elements') for name in return_elements]
 
 
 def _graph_ref(built, text, node_name):
@@ -195,9 +217,11 @@ def _function_ref(built, text, node_name):
     if len(parts) == 2:  # a GraphDef-style reference, which some writers use in functions
         return _output(op, int(parts[1]), node_name, text)
     arg, index = parts[1], int(parts[2])
-    outputs = op.opdef.outputs
-    if isinstance(outputs, str):
+    outputs = None if isinstance(op, Inlined) else op.opdef.outputs
+    if outputs is None or isinstance(outputs, str):  # a call's outputs: one list arg
         position = index
+    elif arg not in outputs and len(outputs) == 1:
+        position = index  # one output arg, which another writer names differently
     else:
         if arg not in outputs:
             raise ValueError(f'Node {node_name!r} has input {text!r}, but {op.type} has no '
@@ -211,6 +235,65 @@ class _Importer:
         self.graph = graph
         self.library = library
         self.payloads = payloads
+        self.calling = []  # the functions being inlined, innermost last
+
+    def inline(self, graph, node, ref, built, prefix):
+        """Import the body of the function a call node calls, in place of the call."""
+        name = node.get('name', '')
+        callee = attr_from_proto(node.get('attr', {}).get('f', {}))
+        if not isinstance(callee, FunctionRef):
+            raise ValueError(f'Node {name!r} ({node.get("op")}) does not name the function it '
+                             f'calls (attr f).')
+        fdef = self.library.get(callee.name)
+        if fdef is None:
+            raise ValueError(f'Node {name!r} calls function {callee.name!r}, which the library '
+                             f'does not define.')
+        if callee.name in self.calling:
+            raise ValueError(f'Node {name!r}: function {callee.name!r} calls itself; recursive '
+                             f'functions cannot be imported.')
+        data, control = self.inputs(node, ref, built)
+        args = fdef['signature'].get('input_arg', [])
+        if len(args) != len(data):
+            raise ValueError(f'Node {name!r} passes {len(data)} inputs to {callee.name!r}, which '
+                             f'takes {len(args)}.')
+        local = {arg['name']: Inlined(arg['name'], 'argument', [t], [t.op])
+                 for arg, t in zip(args, data)}
+        first = len(graph.get_operations())
+        self.calling.append(callee.name)
+        try:
+            self.nodes(graph, fdef.get('node_def', []), _function_ref, local,
+                       prefix=f'{prefix}{name}/')
+        finally:
+            self.calling.pop()
+        ops = graph.get_operations()[first:]
+        for op in ops:
+            if not op.inputs and not op.control_inputs:
+                op.control_inputs = list(control)
+        ret = fdef.get('ret', {})
+        outputs = []
+        for arg in fdef['signature'].get('output_arg', []):
+            if arg['name'] not in ret:
+                raise ValueError(f'Function {callee.name!r} does not say which tensor is its '
+                                 f'output {arg["name"]!r}.')
+            outputs.append(_function_ref(local, ret[arg['name']], f'{callee.name}/return'))
+        built[name] = Inlined(name, node.get('op', ''), outputs, ops)
+
+    def inputs(self, node, ref, built):
+        """A node's data inputs (tensors) and control inputs (ops)."""
+        data, control = [], []
+        name = node.get('name', '')
+        for text in node.get('input', []):
+            if text.startswith('^'):
+                target = built.get(text[1:].split(':')[0])
+                if isinstance(target, Inlined):
+                    control.extend(target.ops)
+                elif target is not None:  # an op, which may have no outputs (NoOp)
+                    control.append(target)
+                else:
+                    control.append(ref(built, text[1:], name).op)  # raises: no such node
+            else:
+                data.append(ref(built, text, name))
+        return data, control
 
     def function(self, name):
         """The FuncGraph of library function `name`, imported once into the graph's library."""
@@ -251,15 +334,15 @@ class _Importer:
         self.graph.library[name] = fg
         return fg
 
-    def nodes(self, graph, node_defs, ref, built=None):
+    def nodes(self, graph, node_defs, ref, built=None, prefix=''):
         built = {} if built is None else built
-        pending = {n['name']: n for n in node_defs}
-        order = _topological(node_defs)
-        for node in order:
-            self.node(graph, node, ref, built)
-        del pending
+        for node in _topological(node_defs):
+            if node.get('op') in CALL_OPS:
+                self.inline(graph, node, ref, built, prefix)
+            else:
+                self.node(graph, node, ref, built, prefix)
 
-    def node(self, graph, node, ref, built):
+    def node(self, graph, node, ref, built, prefix=''):
         name, op_type = node.get('name', ''), node.get('op', '')
         opdef = REGISTRY.get(op_type)
         if opdef is None:
@@ -270,21 +353,16 @@ class _Importer:
         except ValueError as e:
             raise ValueError(f'Node {name!r} ({op_type}): {e}') from None
         attrs = {k: v for k, v in attrs.items() if v is not None}
-        data, control = [], []
-        for text in node.get('input', []):
-            if text.startswith('^'):
-                control.append(ref(built, text[1:], name).op)
-            else:
-                data.append(ref(built, text, name))
+        data, control = self.inputs(node, ref, built)
         for ref in opdef.functions(attrs):  # a control flow op's functions, imported first
             if isinstance(ref, FunctionRef):
                 self.function(ref.name)
         payload = self.payloads(op_type, attrs) if self.payloads else None
         specs = self._output_specs(opdef, data, attrs, name, payload)
-        if graph.unique_name(name) != name:
-            raise ValueError(f'Two nodes are named {name!r}.')
+        if graph.unique_name(prefix + name) != prefix + name:
+            raise ValueError(f'Two nodes are named {prefix + name!r}.')
         attrs = _supported_attrs(opdef, attrs, name)
-        op = graph.create_op(opdef, data, attrs, name, specs, payload)
+        op = graph.create_op(opdef, data, attrs, prefix + name, specs, payload)
         op.control_inputs = control
         op.origin = None
         built[name] = op

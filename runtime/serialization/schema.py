@@ -9,7 +9,8 @@ even to its default), `'repeated'`, or `'map'` (then `kind` is `(key kind, value
 Only the fields the runtime reads or writes are listed; the decoder skips the others, as
 protobuf skips unknown fields. The sources are tensorflow/core/framework/{graph,node_def,
 attr_value,tensor,tensor_shape,function,op_def,versions}.proto and tensorflow/core/protobuf/
-{saved_model,meta_graph,struct}.proto.
+{saved_model,meta_graph,struct,saved_object_graph,
+trackable_object_graph,tensor_bundle}.proto.
 """
 from typing import NamedTuple
 
@@ -70,7 +71,8 @@ SCHEMA = {
                            meta_graphs=(2, 'MetaGraphDef', REP)),
     'MetaGraphDef': _message(meta_info_def=(1, 'MetaInfoDef'), graph_def=(2, 'GraphDef'),
                              collection_def=(4, ('string', 'CollectionDef'), MAP),
-                             signature_def=(5, ('string', 'SignatureDef'), MAP)),
+                             signature_def=(5, ('string', 'SignatureDef'), MAP),
+                             object_graph_def=(7, 'SavedObjectGraph')),
     'MetaInfoDef': _message(meta_graph_version=(1, 'string'), tags=(4, 'string', REP),
                             tensorflow_version=(5, 'string'),
                             tensorflow_git_version=(6, 'string'),
@@ -87,6 +89,61 @@ SCHEMA = {
                              method_name=(3, 'string')),
     'TensorInfo': _message(name=(1, 'string', ONEOF), dtype=(2, 'enum'),
                            tensor_shape=(3, 'TensorShapeProto')),
+    # TF2's object graph (saved_object_graph.proto) and the values it is built from (struct.proto)
+    'SavedObjectGraph': _message(nodes=(1, 'SavedObject', REP),
+                                 concrete_functions=(2, ('string', 'SavedConcreteFunction'), MAP)),
+    'SavedObject': _message(children=(1, 'ObjectReference', REP),
+                            dependencies=(15, 'ObjectReference', REP),
+                            user_object=(4, 'SavedUserObject', ONEOF),
+                            function=(6, 'SavedFunction', ONEOF),
+                            variable=(7, 'SavedVariable', ONEOF),
+                            bare_concrete_function=(8, 'SavedBareConcreteFunction', ONEOF),
+                            asset=(5, 'Opaque', ONEOF), constant=(9, 'Opaque', ONEOF),
+                            resource=(10, 'Opaque', ONEOF), captured_tensor=(12, 'Opaque', ONEOF)),
+    'Opaque': _message(),  # a message whose fields the runtime does not read
+    'ObjectReference': _message(node_id=(1, 'int32'), local_name=(2, 'string')),
+    'SavedUserObject': _message(identifier=(1, 'string'), version=(2, 'VersionDef')),
+    'SavedFunction': _message(concrete_functions=(1, 'string', REP),
+                              function_spec=(2, 'FunctionSpec')),
+    'FunctionSpec': _message(fullargspec=(1, 'StructuredValue'), is_method=(2, 'bool'),
+                             input_signature=(5, 'StructuredValue')),
+    'SavedConcreteFunction': _message(bound_inputs=(2, 'int32', REP),
+                                      canonicalized_input_signature=(3, 'StructuredValue'),
+                                      output_signature=(4, 'StructuredValue')),
+    'SavedBareConcreteFunction': _message(concrete_function_name=(1, 'string'),
+                                          argument_keywords=(2, 'string', REP),
+                                          allowed_positional_arguments=(3, 'int64'),
+                                          function_spec=(4, 'FunctionSpec')),
+    'SavedVariable': _message(dtype=(1, 'enum'), shape=(2, 'TensorShapeProto'),
+                              trainable=(3, 'bool'), name=(6, 'string')),
+    'StructuredValue': _message(none_value=(1, 'Opaque', ONEOF), float64_value=(11, 'double', ONEOF),
+                                int64_value=(12, 'sint64', ONEOF),
+                                string_value=(13, 'string', ONEOF),
+                                bool_value=(14, 'bool', ONEOF),
+                                tensor_shape_value=(31, 'TensorShapeProto', ONEOF),
+                                tensor_dtype_value=(32, 'enum', ONEOF),
+                                tensor_spec_value=(33, 'TensorSpecProto', ONEOF),
+                                list_value=(51, 'StructList', ONEOF),
+                                tuple_value=(52, 'StructList', ONEOF),
+                                dict_value=(53, 'StructDict', ONEOF),
+                                named_tuple_value=(54, 'NamedTupleValue', ONEOF)),
+    'StructList': _message(values=(1, 'StructuredValue', REP)),  # ListValue and TupleValue
+    'StructDict': _message(fields=(1, ('string', 'StructuredValue'), MAP)),
+    'NamedTupleValue': _message(name=(1, 'string'), values=(2, 'PairValue', REP)),
+    'PairValue': _message(key=(1, 'string'), value=(2, 'StructuredValue')),
+    'TensorSpecProto': _message(name=(1, 'string'), shape=(2, 'TensorShapeProto'),
+                                dtype=(3, 'enum')),
+    # checkpoints (trackable_object_graph.proto, tensor_bundle.proto)
+    'TrackableObjectGraph': _message(nodes=(1, 'TrackableObject', REP)),
+    'TrackableObject': _message(children=(1, 'ObjectReference', REP),
+                                attributes=(2, 'SerializedTensor', REP)),
+    'SerializedTensor': _message(name=(1, 'string'), full_name=(2, 'string'),
+                                 checkpoint_key=(3, 'string')),
+    'BundleHeaderProto': _message(num_shards=(1, 'int32'), endianness=(2, 'enum'),
+                                  version=(3, 'VersionDef')),
+    'BundleEntryProto': _message(dtype=(1, 'enum'), shape=(2, 'TensorShapeProto'),
+                                 shard_id=(3, 'int32'), offset=(4, 'int64'), size=(5, 'int64'),
+                                 crc32c=(6, 'fixed32'), slices=(7, 'Opaque', REP)),
 }
 
 # Enum values by name, for the text format (DataType is the only enum the runtime writes).

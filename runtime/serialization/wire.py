@@ -15,6 +15,7 @@ VARINT, FIXED64, LENGTH, FIXED32 = 0, 1, 2, 5
 
 _WIRE_TYPE = {'int32': VARINT, 'int64': VARINT, 'uint32': VARINT, 'uint64': VARINT,
               'sint64': VARINT, 'bool': VARINT, 'enum': VARINT, 'fixed64': FIXED64,
+              'fixed32': FIXED32,
               'double': FIXED64, 'float': FIXED32, 'string': LENGTH, 'bytes': LENGTH}
 _DEFAULTS = {'string': '', 'bytes': b'', 'float': 0.0, 'double': 0.0, 'bool': False}
 
@@ -108,6 +109,8 @@ def _scalar(kind, value, out):
         out += struct.pack('<d', value)
     elif kind == 'fixed64':
         out += struct.pack('<Q', value)
+    elif kind == 'fixed32':
+        out += struct.pack('<I', value)
     elif kind == 'sint64':
         _varint((value << 1) ^ (value >> 63), out)
     else:
@@ -235,6 +238,8 @@ def _value(kind, wire_type, raw, data):
         return struct.unpack('<f', raw)[0]
     if kind == 'double':
         return struct.unpack('<d', raw)[0]
+    if kind == 'fixed32':
+        return struct.unpack('<I', raw)[0]
     return struct.unpack('<Q', raw)[0]
 
 
@@ -254,7 +259,7 @@ def _from_varint(kind, raw):
 def _unpack(kind, data, start, end):
     wire_type = _WIRE_TYPE[kind]
     if wire_type == FIXED32 or wire_type == FIXED64:
-        code = {'float': 'f', 'double': 'd', 'fixed64': 'Q'}[kind]
+        code = {'float': 'f', 'double': 'd', 'fixed64': 'Q', 'fixed32': 'I'}[kind]
         size = 4 if wire_type == FIXED32 else 8
         if (end - start) % size:
             raise DecodeError(f'a packed {kind} field is not a whole number of values')

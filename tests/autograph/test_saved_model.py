@@ -185,7 +185,6 @@ def test_a_variable_outside_the_saved_module_is_refused(tmp_path):
 def test_corrupt_and_truncated_files_are_clear_errors(tmp_path):
     _, export = saved_counter(tmp_path)
     pb = os.path.join(export, 'saved_model.pb')
-    variables = os.path.join(export, 'variables', 'variables.npz')
     with open(pb, 'rb') as f:
         good = f.read()
     with open(pb, 'wb') as f:
@@ -198,17 +197,51 @@ def test_corrupt_and_truncated_files_are_clear_errors(tmp_path):
         ag.saved_model.load(export)
     with open(pb, 'wb') as f:
         f.write(good)
-    with open(variables, 'rb') as f:
+    data_file = os.path.join(export, 'variables', 'variables.data-00000-of-00001')
+    with open(data_file, 'rb') as f:
         data = f.read()
-    with open(variables, 'wb') as f:
+    with open(data_file, 'wb') as f:
         f.write(data[:len(data) // 3])
-    with pytest.raises(ValueError, match='variables.npz: not a valid variables file'):
+    with pytest.raises(ValueError, match='variables.data-00000-of-00001: truncated'):
         ag.saved_model.load(export)
-    os.remove(variables)
-    with pytest.raises(OSError, match='variables.npz: the variables file is missing'):
+    index = os.path.join(export, 'variables', 'variables.index')
+    with open(index, 'rb') as f:
+        data = f.read()
+    with open(index, 'wb') as f:
+        f.write(data[:len(data) // 3])
+    with pytest.raises(ValueError, match='variables.index: '):
+        ag.saved_model.load(export)
+    os.remove(index)
+    with pytest.raises(OSError, match='variables.index: the variables file is missing'):
         ag.saved_model.load(export)
     with pytest.raises(OSError, match='no such SavedModel directory'):
         ag.saved_model.load(str(tmp_path / 'nothing'))
+
+
+def test_variables_are_a_tensorflow_checkpoint_and_old_npz_files_still_load(tmp_path):
+    module, export = saved_counter(tmp_path)
+    values = rt.serialization.read_bundle(os.path.join(export, 'variables', 'variables'))
+    np.testing.assert_array_equal(values['scale/.ATTRIBUTES/VARIABLE_VALUE'], [1., 2., 3.])
+    assert values['inner/offset/.ATTRIBUTES/VARIABLE_VALUE'] == 10.0
+    graph = rt.serialization.decode('TrackableObjectGraph',
+                                    values['_CHECKPOINTABLE_OBJECT_GRAPH'][()])
+    inner = next(c for c in graph['nodes'][0]['children'] if c['local_name'] == 'inner')
+    offset, = graph['nodes'][inner['node_id']]['children']
+    assert graph['nodes'][offset['node_id']]['attributes'][0]['checkpoint_key'] == \
+        'inner/offset/.ATTRIBUTES/VARIABLE_VALUE'
+    # a directory written before checkpoints: variables/variables.npz, one array per variable
+    meta = json.loads(rt.serialization.decode('SavedModel', open(
+        os.path.join(export, 'saved_model.pb'), 'rb').read())['meta_graphs'][0]['collection_def'][
+        'autograph_rt/object_graph']['bytes_list']['value'][0])
+    np.savez(os.path.join(export, 'variables', 'variables.npz'),
+             **{f'v{i}': values[f'{spec["path"]}/.ATTRIBUTES/VARIABLE_VALUE'] * 2
+                for i, spec in enumerate(meta['variables'])})
+    for name in os.listdir(os.path.join(export, 'variables')):
+        if not name.endswith('.npz'):
+            os.remove(os.path.join(export, 'variables', name))
+    loaded = ag.saved_model.load(export)
+    np.testing.assert_array_equal(loaded.scale.numpy(), [2., 4., 6.])
+    assert float(loaded.inner.offset.numpy()) == 20.0
 
 
 def test_a_savedmodel_written_by_tensorflow_runs_its_signature():
@@ -218,6 +251,127 @@ def test_a_savedmodel_written_by_tensorflow_runs_its_signature():
     # TensorFlow's own results for this input
     np.testing.assert_array_equal(out['z'].numpy(), [[5., -7., 13.]])
     np.testing.assert_array_equal(out['total'].numpy(), [11.])
+
+
+# TensorFlow's own results for tests/runtime/fixtures/tf2_saved_model (tools/make_tf_fixtures.py)
+TF2_CALL = [[0., 0.], [4., 5.5]]
+TF2_STATS_POSITIVE = {'total': 39.0, 'peak': 7.5}
+TF2_STATS_NEGATIVE = {'total': 3.0, 'peak': 0.0}
+
+
+def load_tf2_fixture(tmp_path=None):
+    source = os.path.join(FIXTURES, 'tf2_saved_model')
+    if tmp_path is None:
+        return ag.saved_model.load(source)
+    import shutil
+    target = str(tmp_path / 'tf2_saved_model')
+    shutil.copytree(source, target)
+    return target
+
+
+def test_a_module_saved_by_tensorflow_2_serves_its_signatures_with_tensorflows_numbers():
+    loaded = ag.saved_model.load(os.path.join(FIXTURES, 'tf2_saved_model'))
+    assert sorted(loaded.signatures) == ['serving_default', 'stats']
+    out = loaded.signatures['serving_default'](x=rt.constant([[1., -1.], [2., 0.5]]))
+    np.testing.assert_array_equal(out['output_0'].numpy(), TF2_CALL)
+    stats = loaded.signatures['stats'](v=rt.constant([1., 2.]))
+    assert {k: float(v.numpy()) for k, v in stats.items()} == TF2_STATS_POSITIVE
+
+
+def test_tensorflow_2_variables_and_attribute_functions_are_restored():
+    loaded = load_tf2_fixture()
+    np.testing.assert_array_equal(loaded.w.numpy(), [[1., 2.], [3., 4.]])
+    np.testing.assert_array_equal(loaded.b.numpy(), [0.5, -0.5])
+    assert float(loaded.scale.factor.numpy()) == 2.0  # a sub-module's variable
+    assert len(loaded.trainable_variables) == 4
+    np.testing.assert_array_equal(loaded(rt.constant([[1., -1.], [2., 0.5]])).numpy(), TF2_CALL)
+    # a function that calls another tf.function and branches on a tensor
+    for v, expected in [([1., 2.], TF2_STATS_POSITIVE), ([-1., -2.], TF2_STATS_NEGATIVE)]:
+        out = loaded.stats(v=rt.constant(v))
+        assert {k: float(t.numpy()) for k, t in out.items()} == expected
+    # assignments inside the restored function update the restored Variable
+    assert int(loaded.bump(rt.constant(3)).numpy()) == 3
+    assert int(loaded.bump(2).numpy()) == 5
+    assert int(loaded.steps.numpy()) == 5
+    # and assignments from outside are seen by the functions and the signatures
+    loaded.b.assign([10.0, 0.0])
+    out = loaded.signatures['serving_default'](x=rt.constant([[1., -1.]]))
+    np.testing.assert_array_equal(out['output_0'].numpy(), [[8., 0.]])
+
+
+def test_tensorflow_2_restored_functions_check_their_input_signature():
+    loaded = load_tf2_fixture()
+    with pytest.raises(ValueError, match="argument 'x' has shape \\(2, 3\\)"):
+        loaded(rt.zeros([2, 3]))
+    with pytest.raises(TypeError, match="argument 'n' has dtype float32"):
+        loaded.bump(rt.constant(1.0))
+
+
+def test_a_tensorflow_2_function_traced_several_times_dispatches_on_its_arguments():
+    loaded = ag.saved_model.load(os.path.join(FIXTURES, 'tf2_traced_saved_model'))
+    assert [float(v.numpy()) for v in loaded.layers] == [1.0, 2.0]  # a list of Variables
+    assert len(loaded.trainable_variables) == 3
+    # TensorFlow's results for the three traces (tools/make_tf_fixtures.py)
+    y, extra = loaded.f(rt.constant(1.0))
+    assert (float(y.numpy()), float(extra['a'].numpy())) == (3.0, 5.0)
+    y, extra = loaded.f(rt.constant(2, rt.int64), True)
+    assert y.dtype == rt.int64 and (int(y.numpy()), int(extra['a'].numpy())) == (12, 14)
+    y, extra = loaded.f(x=rt.constant([1.0, 2.0]))
+    np.testing.assert_array_equal(extra['a'].numpy(), [5.0, 8.0])
+    with pytest.raises(ValueError, match='No saved graph of this function accepts'):
+        loaded.f(rt.constant([[1.0]]), True)
+    # `double` defaults to False, and only the int64 graph was traced with True
+    with pytest.raises(ValueError, match='No saved graph of this function accepts'):
+        loaded.f(rt.constant(2, rt.int64))
+
+
+def test_the_object_graph_written_for_tensorflow_loads_on_its_own(tmp_path):
+    # What tf.saved_model.load reads (the SavedObjectGraph, FunctionDefs binding the variables,
+    # the checkpoint), read back without the JSON this package writes for itself.
+    module, export = saved_counter(tmp_path)
+    path = os.path.join(export, 'saved_model.pb')
+    with open(path, 'rb') as f:
+        message = rt.serialization.decode('SavedModel', f.read())
+    del message['meta_graphs'][0]['collection_def']
+    with open(path, 'wb') as f:
+        f.write(rt.serialization.encode('SavedModel', message))
+    loaded = ag.saved_model.load(export)
+    x = rt.constant([[1.0, -1.0, 2.0]])
+    expected = module(x).numpy()
+    np.testing.assert_array_equal(loaded(x).numpy(), expected)
+    np.testing.assert_array_equal(
+        loaded.signatures['serving_default'](x=x)['output_0'].numpy(), expected)
+    assert float(loaded.count.numpy()) == 2.0  # both calls ran the assign_add
+    out = loaded.signatures['loop'](n=rt.constant(2))
+    assert {k: v.numpy().item() for k, v in out.items()} == {'total': 24.0, 'steps': 2}
+    assert loaded.loop(rt.constant(1, rt.int64))['steps'].dtype == rt.int64
+
+
+def test_a_damaged_tensorflow_2_checkpoint_is_a_clear_error(tmp_path):
+    export = load_tf2_fixture(tmp_path)
+    data = os.path.join(export, 'variables', 'variables.data-00000-of-00001')
+    index = os.path.join(export, 'variables', 'variables.index')
+    with open(data, 'rb') as f:
+        good = f.read()
+    with open(data, 'wb') as f:
+        f.write(bytes([good[0] ^ 0xFF]) + good[1:])
+    with pytest.raises(ValueError, match='variables.data-00000-of-00001: .* fails its checksum'):
+        ag.saved_model.load(export)
+    with open(data, 'wb') as f:
+        f.write(good[:20])
+    with pytest.raises(ValueError, match='variables.data-00000-of-00001: truncated'):
+        ag.saved_model.load(export)
+    with open(data, 'wb') as f:
+        f.write(good)
+    with open(index, 'rb') as f:
+        good_index = f.read()
+    with open(index, 'wb') as f:
+        f.write(good_index[:len(good_index) - 10])
+    with pytest.raises(ValueError, match='variables.index: not a checkpoint index'):
+        ag.saved_model.load(export)
+    os.remove(index)
+    with pytest.raises(OSError, match='variables.index: the checkpoint index is missing'):
+        ag.saved_model.load(export)
 
 
 # ---- pickle --------------------------------------------------------------------------------

@@ -133,8 +133,8 @@ def test_name_scope_object_is_reusable_and_returns_the_scope():
                 c = rt.constant(1.) + 1.
         with rt.name_scope('outer'):
             d = c * 2.
-    assert inner == 'outer/inner/' and c.op.name == 'outer/inner/AddV2'
-    assert d.op.name == 'outer_1/Mul'
+    assert inner == 'outer/inner/' and c.op.name == 'outer/inner/add'
+    assert d.op.name == 'outer_1/mul'
 
 
 # ---- switch_case on a tensor index ---------------------------------------------------------------

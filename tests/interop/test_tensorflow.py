@@ -58,7 +58,101 @@ def test_tensorflow_loads_and_runs_a_saved_function(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     got = json.loads(done.stdout.strip().splitlines()[-1])
     assert got['tags'] == ['serve'] and got['signatures'] == ['serving_default']
-    assert len(got['library']) == 4  # the If branches, the loop condition and body
+    # the If branches, the loop condition and body, the function and its signature wrapper
+    assert len(got['library']) == 6
     for name, x, n in [('positive', [1.0, 2.0], 3), ('negative', [-1.0, -2.0], 2)]:
         ours = shifted(rt.constant(x), rt.constant(n)).numpy()
         np.testing.assert_array_equal(got[name]['output_0'], ours)
+
+
+TF_MODULE_SCRIPT = '''
+import json, sys
+import tensorflow as tf
+loaded = tf.saved_model.load(sys.argv[1])
+x = tf.constant([[1.0, -1.0, 2.0]])
+out = {'scale': loaded.scale.numpy().tolist(), 'offset': float(loaded.inner.offset.numpy()),
+       'trainable': loaded.scale.trainable, 'signatures': sorted(loaded.signatures),
+       'serve': loaded.signatures['serving_default'](x=x)['output_0'].numpy().tolist(),
+       'call': loaded(x).numpy().tolist()}
+out['count'] = float(loaded.count.numpy())  # each call added 1
+loop = loaded.loop(tf.constant(3))
+out['loop'] = {k: v.numpy().tolist() for k, v in loop.items()}
+loaded.scale.assign([0.5, 0.5, 0.5])
+out['after_assign'] = loaded(x).numpy().tolist()
+print(json.dumps(out))
+'''
+
+
+class Counter(rt.Module):
+    def __init__(self):
+        super().__init__()
+        self.count = rt.Variable(0.0)
+        self.scale = rt.Variable([1.0, 2.0, 3.0])
+        self.inner = rt.Module(name='inner')
+        self.inner.offset = rt.Variable(10.0)
+        self.shift = rt.constant([0.0, 1.0, 0.0])  # a captured constant
+
+    @ag.function(input_signature=[rt.TensorSpec([None, 3], rt.float32)])
+    def __call__(self, x):
+        self.count.assign_add(1.0)
+        y = x * self.scale + self.shift
+        if rt.reduce_sum(y) > 0:
+            y = y * 2.0
+        return y
+
+    @ag.function
+    def loop(self, n):
+        i = rt.zeros([], n.dtype)
+        total = rt.constant(0.0)
+        while i < n:
+            total += self.count + self.inner.offset
+            i += 1
+        return {'total': total, 'steps': i}
+
+
+def test_tensorflow_restores_a_module_saved_here_with_its_variables(tmp_path):
+    module = Counter()
+    module.loop(rt.constant(3))
+    export = str(tmp_path / 'counter')
+    ag.saved_model.save(module, export)
+    done = subprocess.run([TF_PYTHON, '-c', TF_MODULE_SCRIPT, export], capture_output=True,
+                          text=True, timeout=300,
+                          env={**os.environ, 'TF_CPP_MIN_LOG_LEVEL': '3'})
+    assert done.returncode == 0, done.stderr[-3000:]
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    x = rt.constant([[1.0, -1.0, 2.0]])
+    assert got['scale'] == [1.0, 2.0, 3.0] and got['offset'] == 10.0 and got['trainable']
+    assert got['signatures'] == ['serving_default']
+    np.testing.assert_array_equal(got['serve'], module(x).numpy())
+    np.testing.assert_array_equal(got['call'], module(x).numpy())
+    assert got['count'] == 2.0
+    assert got['loop'] == {'total': 36.0, 'steps': 3}
+    module.scale.assign([0.5, 0.5, 0.5])
+    np.testing.assert_array_equal(got['after_assign'], module(x).numpy())
+
+
+TF_OUTPUT_NAMES_SCRIPT = '''
+import json, sys
+from tensorflow.python.framework import op_def_registry
+names = {}
+for op in json.loads(sys.stdin.read()):
+    found = op_def_registry.get(op)
+    if found is not None:
+        names[op] = [a.name for a in found.output_arg]
+print(json.dumps(names))
+'''
+
+
+def test_every_ops_output_arg_names_are_tensorflows():
+    # A FunctionDef refers to a node's outputs as `node:<output arg>:<index>`, so the functions
+    # saved here load in TensorFlow only when these names are TensorFlow's.
+    from runtime.ops.registry import REGISTRY
+    ours = {name: [opdef.outputs] if isinstance(opdef.outputs, str) else list(opdef.outputs)
+            for name, opdef in REGISTRY.items()}
+    done = subprocess.run([TF_PYTHON, '-c', TF_OUTPUT_NAMES_SCRIPT], input=json.dumps(
+        sorted(ours)), capture_output=True, text=True, timeout=300,
+        env={**os.environ, 'TF_CPP_MIN_LOG_LEVEL': '3'})
+    assert done.returncode == 0, done.stderr[-3000:]
+    theirs = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(theirs) > 100
+    assert {op: (ours[op], names) for op, names in theirs.items() if ours[op] != names} == {}

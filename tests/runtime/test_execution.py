@@ -6,6 +6,7 @@ import sys
 import numpy as np
 import pytest
 
+import autograph as ag
 import runtime as rt
 
 
@@ -57,7 +58,7 @@ def test_feeds_may_be_named_and_fetches_nested(graph):
     y = x * 2
     out = graph.run({'double': y, 'both': (x, 'AddV2:0' if False else y)}, {'x:0': 4})
     assert out == {'double': 8, 'both': (4, 8)}
-    assert graph.run('Mul:0', {x: 1}) == 2
+    assert graph.run('mul:0', {x: 1}) == 2
 
 
 def test_a_graph_runs_many_times_with_different_feeds(graph):
@@ -78,7 +79,31 @@ def test_print_eagerly(capsys):
     rt.print('x:', rt.constant([1, 2, 3]))
     rt.print(rt.constant([[1.5, 2.0]]), 'end', sep='|', end='!\n')
     rt.print(rt.constant(True), 7, rt.constant('text'))
-    assert capsys.readouterr().out == 'x: [1 2 3]\n[[1.5 2. ]]|end!\nTrue 7 text\n'
+    # As TensorFlow's tf.print shows them: shortest floats, bools as 1/0, string tensors quoted.
+    assert capsys.readouterr().out == 'x: [1 2 3]\n[[1.5 2]]|end!\n1 7 "text"\n'
+
+
+def test_print_shows_tensors_inside_lists_tuples_and_dicts(capsys):
+    @ag.function
+    def show(x):
+        rt.print({'b': x, 'a': [x * 2, 'text', 3]}, (x > 0,), sep=' | ')
+        return x
+
+    show(rt.constant(1.5))
+    show(rt.constant(-1.0))
+    assert capsys.readouterr().out == ("{'a': [3, 'text', 3], 'b': 1.5} | (1,)\n"
+                                       "{'a': [-2, 'text', 3], 'b': -1} | (0,)\n")
+
+
+def test_print_summarizes_long_dimensions_as_tensorflow_does(capsys):
+    rt.print(rt.range(10))
+    rt.print(rt.range(10), summarize=-1)
+    rt.print(rt.reshape(rt.range(8), [2, 2, 2]), rt.constant([0.1, 1 / 3, 1e-8, -0.0]))
+    rt.print(rt.constant([1 / 3], rt.float64), rt.constant(['a', 'b']), 'plain')
+    assert capsys.readouterr().out == (
+        '[0 1 2 ... 7 8 9]\n[0 1 2 3 4 5 6 7 8 9]\n'
+        '[[[0 1]\n  [2 3]]\n\n [[4 5]\n  [6 7]]] [0.1 0.333333343 1e-08 -0]\n'
+        '[0.33333333333333331] ["a" "b"] plain\n')
 
 
 def test_print_to_an_output_stream():

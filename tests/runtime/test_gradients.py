@@ -66,6 +66,41 @@ def test_unconnected_sources_give_none_or_zeros():
         tape.gradient(y, x, unconnected_gradients='zeros')
 
 
+def test_a_target_that_is_also_a_source_gets_its_own_seed():
+    # The guide's `result = v0` branch: the target *is* the Variable (as in TensorFlow, watched
+    # or not, and added to what flows through the tape).
+    v0, v1 = rt.Variable(2.0), rt.Variable(2.0)
+    x = rt.constant(1.0)
+    with rt.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        result = v0 if x > 0.0 else v1 ** 2
+        y = v1 * 3.0
+    dv0, dv1 = tape.gradient(result, [v0, v1])
+    assert dv0.numpy() == 1.0 and dv1 is None
+    assert tape.gradient(result, x) is None
+    assert tape.gradient([y, v1], v1).numpy() == 4.0
+    assert tape.gradient(rt.constant(5.0), [v0]) == [None]
+    unwatched = rt.constant([1.0, 2.0])
+    assert tape.gradient(unwatched, unwatched).numpy().tolist() == [1.0, 1.0]
+
+
+@pytest.mark.filterwarnings('ignore:invalid value:RuntimeWarning',
+                            'ignore:divide by zero:RuntimeWarning')
+def test_a_where_that_masks_sqrt_rsqrt_or_reciprocal_gives_zero_not_nan():
+    # The Q&A-thread pattern: TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad give 0 where
+    # the incoming gradient is 0, so the masked-out entries do not turn into NaN.
+    x = rt.constant([-1.0, 0.0, 4.0])
+    with rt.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        masked = [rt.where(x > 0, f(x), rt.zeros_like(x))
+                  for f in (rt.sqrt, rt.math.rsqrt, rt.math.reciprocal)]
+        plain = rt.sqrt(x)
+    assert [tape.gradient(m, x).numpy().tolist() for m in masked] == \
+        [[0.0, 0.0, 0.25], [0.0, 0.0, -0.0625], [0.0, 0.0, -0.0625]]
+    dx = tape.gradient(plain, x).numpy()
+    assert np.isnan(dx[0]) and np.isinf(dx[1]) and dx[2] == 0.25
+
+
 def test_integer_targets_and_sources_give_none():
     i = rt.constant(3)
     x = rt.constant(2.0)

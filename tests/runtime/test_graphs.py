@@ -26,6 +26,18 @@ def test_a_python_operand_becomes_a_Const_named_after_the_op_and_input(graph):
     assert rt.add(x, 1).op.inputs[1].op.name == 'AddV2/y'
 
 
+def test_python_operators_name_their_ops_as_tensorflow_does(graph):
+    # rt.add(x, y) is a node named after its type; `x + y` one named after the operator.
+    x = rt.placeholder(rt.float32, [2, 2], name='x')
+    ops = [x + 1., 1. + x, x - x, x * 2., x / 2., x // 2., x % 2., x ** 2., x @ x, -x, x > 0.]
+    assert [(t.op.name, t.op.type) for t in ops] == [
+        ('add', 'AddV2'), ('add_1', 'AddV2'), ('sub', 'Sub'), ('mul', 'Mul'),
+        ('truediv', 'RealDiv'), ('floordiv', 'FloorDiv'), ('mod', 'FloorMod'), ('pow', 'Pow'),
+        ('matmul', 'MatMul'), ('Neg', 'Neg'), ('Greater', 'Greater')]
+    assert [t.name for t in ops[0].op.inputs] == ['x:0', 'add/y:0']
+    assert rt.add(x, 1.).op.name == 'AddV2'
+
+
 def test_explicit_names_and_name_scopes(graph):
     x = rt.placeholder(rt.float32, [None], name='x')
     assert rt.identity(x, name='out').name == 'out:0'
@@ -37,8 +49,8 @@ def test_explicit_names_and_name_scopes(graph):
     with graph.name_scope('layer') as scope2:
         c = x + 1.
     assert scope2 == 'layer_1'
-    assert [a.op.name, b.op.name, c.op.name] == ['layer/Mul', 'layer/Mul_1', 'layer_1/AddV2']
-    assert a.op.inputs[1].op.name == 'layer/Mul/y'
+    assert [a.op.name, b.op.name, c.op.name] == ['layer/mul', 'layer/mul_1', 'layer_1/add']
+    assert a.op.inputs[1].op.name == 'layer/mul/y'
 
 
 def test_constants_and_placeholders(graph):
@@ -66,7 +78,7 @@ def test_operation_properties(graph):
     x = rt.placeholder(rt.float32, [2], name='x')
     y = x + 1.
     op = y.op
-    assert op.name == 'AddV2' and op.type == 'AddV2'
+    assert op.name == 'add' and op.type == 'AddV2'
     assert op.inputs[0] is x and op.outputs == [y]
     assert op.control_inputs == []
     assert op.get_attr('T') is rt.float32

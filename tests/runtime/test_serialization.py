@@ -2,7 +2,8 @@
 
 The fixtures under fixtures/ were written by TensorFlow 2 (see docs/saving.md for the commands):
 tf_dense.pb, tf_relu_cond.pb and tf_while.pb are `get_concrete_function().graph.as_graph_def()`
-of small tf.functions; tf_v1_saved_model/ is a SavedModel written by TensorFlow's builder.
+of small tf.functions; tf_v1_saved_model/ is a SavedModel written by TensorFlow's builder;
+tf2_saved_model/ one written by TensorFlow 2's tf.saved_model.save (its variables a TensorBundle).
 """
 import os
 
@@ -11,7 +12,7 @@ import pytest
 
 import runtime as rt
 from runtime import serialization
-from runtime.serialization import text_format, wire
+from runtime.serialization import tensor_bundle, text_format, wire
 
 FIXTURES = os.path.join(os.path.dirname(__file__), 'fixtures')
 
@@ -186,3 +187,91 @@ def test_tensor_values_round_trip_in_tensor_content():
     # a splat value (one value for a whole shape), as TensorFlow writes constants
     splat = {'dtype': 1, 'tensor_shape': {'dim': [{'size': 3}]}, 'float_val': [2.5]}
     np.testing.assert_array_equal(graph_io.tensor_from_proto(splat), [2.5, 2.5, 2.5])
+
+
+# ---- TensorBundle checkpoints -----------------------------------------------------------------
+
+def test_crc32c_is_the_castagnoli_checksum():
+    assert tensor_bundle.crc32c(b'123456789') == 0xE3069283  # the standard check value
+    assert tensor_bundle.crc32c(b'') == 0
+
+
+def test_a_checkpoint_tensorflow_wrote_reads_by_its_object_paths():
+    values = serialization.read_bundle(os.path.join(FIXTURES, 'tf2_saved_model', 'variables',
+                                                    'variables'))
+    np.testing.assert_array_equal(values['w/.ATTRIBUTES/VARIABLE_VALUE'], [[1., 2.], [3., 4.]])
+    assert values['w/.ATTRIBUTES/VARIABLE_VALUE'].dtype == np.float32
+    assert values['steps/.ATTRIBUTES/VARIABLE_VALUE'].dtype == np.int32
+    assert values['scale/factor/.ATTRIBUTES/VARIABLE_VALUE'] == 2.0
+    graph = wire.decode('TrackableObjectGraph', values['_CHECKPOINTABLE_OBJECT_GRAPH'][()])
+    root = graph['nodes'][0]
+    assert {c['local_name'] for c in root['children']} >= {'w', 'b', 'steps', 'scale'}
+
+
+def test_a_written_checkpoint_reads_back_with_its_checksums(tmp_path):
+    prefix = str(tmp_path / 'ckpt' / 'variables')
+    tensors = {'a/.ATTRIBUTES/VARIABLE_VALUE': (np.arange(6, dtype=np.float64).reshape(2, 3),
+                                                rt.float64),
+               'b': (np.int64(-7), rt.int64),
+               'names': (np.array([b'x', b'', b'longer name'], dtype=object), rt.string)}
+    serialization.write_bundle(prefix, tensors)
+    values = serialization.read_bundle(prefix)
+    assert sorted(values) == sorted(tensors)
+    np.testing.assert_array_equal(values['a/.ATTRIBUTES/VARIABLE_VALUE'], tensors[
+        'a/.ATTRIBUTES/VARIABLE_VALUE'][0])
+    assert values['b'] == -7 and values['b'].dtype == np.int64
+    assert list(values['names']) == [b'x', b'', b'longer name']
+    with open(prefix + '.index', 'rb') as f:
+        index = bytearray(f.read())
+    index[3] ^= 0x01  # inside the data block: its checksum no longer matches
+    with open(prefix + '.index', 'wb') as f:
+        f.write(bytes(index))
+    with pytest.raises(ValueError, match='variables.index: the block at 0 fails its checksum'):
+        serialization.read_bundle(prefix)
+
+
+def test_call_ops_are_inlined_on_import():
+    message = text_format.parse('GraphDef', '''
+        node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+               attr { key: "shape" value { shape { } } } }
+        node { name: "call" op: "PartitionedCall" input: "x"
+               attr { key: "f" value { func { name: "twice_plus_one" } } } }
+        node { name: "after" op: "Identity" input: "call:1" input: "^call"
+               attr { key: "T" value { type: DT_FLOAT } } }
+        library {
+          function {
+            signature { name: "twice_plus_one" input_arg { name: "a" type: DT_FLOAT }
+                        output_arg { name: "double" type: DT_FLOAT }
+                        output_arg { name: "plus" type: DT_FLOAT } }
+            node_def { name: "two" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+                       attr { key: "value" value { tensor { dtype: DT_FLOAT
+                                                            tensor_shape { } float_val: 2 } } } }
+            node_def { name: "mul" op: "Mul" input: "a" input: "two:output:0"
+                       attr { key: "T" value { type: DT_FLOAT } } }
+            node_def { name: "inner" op: "StatefulPartitionedCall" input: "mul:z:0"
+                       attr { key: "f" value { func { name: "plus_one" } } } }
+            ret { key: "double" value: "mul:z:0" }
+            ret { key: "plus" value: "inner:output:0" }
+          }
+          function {
+            signature { name: "plus_one" input_arg { name: "b" type: DT_FLOAT }
+                        output_arg { name: "y" type: DT_FLOAT } }
+            node_def { name: "one" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+                       attr { key: "value" value { tensor { dtype: DT_FLOAT
+                                                            tensor_shape { } float_val: 1 } } } }
+            node_def { name: "add" op: "AddV2" input: "b" input: "one:output:0"
+                       attr { key: "T" value { type: DT_FLOAT } } }
+            ret { key: "y" value: "add:z:0" }
+          }
+        }
+    ''')
+    graph, (double, plus) = serialization.import_graph_def(message,
+                                                           return_elements=['call:0', 'call:1'])
+    names = {op.name for op in graph.get_operations()}
+    assert {'call/mul', 'call/inner/add'} <= names and 'call' not in names
+    assert graph.run([double, plus, 'after:0'], {'x:0': 3.0}) == [6.0, 7.0, 7.0]
+    message['library']['function'][1]['node_def'].append(
+        {'name': 'again', 'op': 'PartitionedCall', 'input': ['b'],
+         'attr': {'f': {'func': {'name': 'plus_one'}}}})
+    with pytest.raises(ValueError, match="function 'plus_one' calls itself"):
+        serialization.import_graph_def(message)

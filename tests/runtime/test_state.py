@@ -16,6 +16,19 @@ def test_a_variable_eagerly():
     assert float(v) == 4.0
 
 
+def test_eager_variables_keep_their_names_and_graphs_keep_them_apart():
+    # As in TensorFlow's eager mode: names are labels, not identities (two modules' `dense/b`).
+    a, b = rt.Variable(1.0, name='w'), rt.Variable(2.0, name='w')
+    assert a.name == b.name == 'w:0' and rt.Variable(0.).name == 'Variable:0'
+    g = rt.Graph()
+    with g.as_default():
+        total = a + b
+    handles = [op for op in g.get_operations() if op.type == 'VarHandleOp']
+    assert [op.name for op in handles] == ['w', 'w_1']
+    assert [op.get_attr('shared_name') for op in handles] == ['w', 'w_1']
+    assert g.run(total) == 3.0
+
+
 def test_a_variable_is_usable_wherever_a_tensor_is():
     v = rt.Variable([[1., 2.]])
     assert (v + 1).numpy().tolist() == [[2., 3.]]

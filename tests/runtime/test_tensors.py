@@ -19,7 +19,11 @@ def test_eager_tensors_print_like_tensorflow():
     assert str(rt.constant([[1, 2], [3, 4]])) == \
         'rt.Tensor(\n[[1 2]\n [3 4]], shape=(2, 2), dtype=int32)'
     assert repr(rt.constant([1., 0.])) == \
-        '<rt.Tensor: shape=(2,), dtype=float32, numpy=[1. 0.]>'
+        '<rt.Tensor: shape=(2,), dtype=float32, numpy=array([1., 0.], dtype=float32)>'
+    assert repr(rt.constant(1)) == '<rt.Tensor: shape=(), dtype=int32, numpy=1>'
+    assert str(rt.constant('hi')) == "rt.Tensor(b'hi', shape=(), dtype=string)"
+    assert str(rt.constant(['a', 'bc'])) == "rt.Tensor([b'a' b'bc'], shape=(2,), dtype=string)"
+    assert repr(rt.Variable(1.5)) == "<rt.Variable 'Variable:0' shape=() dtype=float32, numpy=1.5>"
 
 
 def test_print_shows_the_tensor(capsys):
@@ -73,6 +77,12 @@ def test_symbolic_tensor_name_op_graph_and_partial_shape(graph):
     assert y.shape.as_list() == [None, 3]
 
 
+def test_symbolic_tensors_print_like_tensorflow(graph):
+    x = rt.placeholder(rt.float32, shape=[None, 3], name='x')
+    assert str(x) == 'Tensor("x:0", shape=(None, 3), dtype=float32)'
+    assert repr(x) == "<rt.Tensor 'x:0' shape=(None, 3) dtype=float32>"
+
+
 @pytest.mark.parametrize('use', [bool, lambda t: 1 if t else 0])
 def test_symbolic_tensors_have_no_value_while_building(graph, use):
     y = rt.greater(rt.placeholder(rt.int32, []), 0)
@@ -110,3 +120,10 @@ def test_comparing_a_tensor_with_none_is_a_python_bool():
     t = rt.constant([1, 2])
     assert (t == None) is False  # noqa: E711 - the comparison under test
     assert (t != None) is True  # noqa: E711
+
+
+def test_string_tensors_from_numpy_arrays_keep_their_bytes():
+    scalar = rt.constant(np.array(b'hi', dtype=object))
+    assert scalar.dtype == rt.string and scalar.shape == () and scalar.numpy() == b'hi'
+    assert rt.constant(np.array('h\u00e9')).numpy() == 'h\u00e9'.encode('utf-8')
+    assert rt.constant(np.array([b'a', 'bc'], dtype=object)).numpy().tolist() == [b'a', b'bc']

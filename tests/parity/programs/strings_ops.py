@@ -1,0 +1,12 @@
+# tf.strings.
+s = tf.constant(['Hello', 'wörld'])
+record('length', tf.strings.length(s))
+record('length_chars', tf.strings.length(s, unit='UTF8_CHAR'))
+record('lower', tf.strings.lower(s))
+record('upper', tf.strings.upper(s))
+record('join', tf.strings.join([s, tf.constant(['!', '?'])], separator=' '))
+record('as_string', tf.strings.as_string(tf.constant([1, 22])))
+record('as_string_float', tf.strings.as_string(tf.constant([1.5])))
+record('to_number', tf.strings.to_number(tf.constant(['1.5', '-2'])))
+record('numpy_bytes', tf.constant('abc').numpy())
+record('format', tf.strings.format('x={} y={}', (tf.constant(1), tf.constant([1, 2]))))

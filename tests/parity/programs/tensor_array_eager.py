@@ -1,0 +1,11 @@
+# tf.TensorArray eagerly: write/read/stack/unstack/gather/concat/size.
+ta = tf.TensorArray(tf.int32, size=3)
+ta = ta.write(0, 10)
+ta = ta.write(1, 20)
+ta = ta.write(2, 30)
+record('stack', ta.stack())
+record('read1', ta.read(1))
+record('size', ta.size())
+ta2 = tf.TensorArray(tf.float32, size=3).unstack(tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
+record('gather', ta2.gather([2, 0]))
+record('concat', ta2.concat())
