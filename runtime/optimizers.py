@@ -118,17 +118,16 @@ class Adam(Optimizer):
     def prepare(self, dtype, iterations):
         """beta_1**t and beta_2**t, once per step (numpy scalars eagerly, ops in a graph)."""
         kind = dtype.np_dtype.type
+        # The step's constants of this dtype, made once for all its variables.
+        constants = (kind(self.learning_rate), kind(self.beta_1), kind(self.beta_2),
+                     kind(self.epsilon))
         if context.current_graph() is None:
             step = kind(iterations.numpy() + 1)
-            return kind(self.beta_1) ** step, kind(self.beta_2) ** step
+            return (kind(self.beta_1) ** step, kind(self.beta_2) ** step) + constants
         step = cast(iterations + np.int64(1), dtype)
-        return kind(self.beta_1) ** step, kind(self.beta_2) ** step
+        return (kind(self.beta_1) ** step, kind(self.beta_2) ** step) + constants
 
     def update(self, grad, variable, graph, shared):
-        kind = variable.dtype.np_dtype.type
-        beta1_power, beta2_power = shared
         apply(training.APPLY_ADAM,
               [_handle(variable, graph), _handle(self.slot(variable, 'm'), graph),
-               _handle(self.slot(variable, 'v'), graph), beta1_power, beta2_power,
-               kind(self.learning_rate), kind(self.beta_1), kind(self.beta_2),
-               kind(self.epsilon), grad])
+               _handle(self.slot(variable, 'v'), graph), *shared, grad])

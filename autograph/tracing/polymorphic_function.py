@@ -25,6 +25,9 @@ from runtime.tensor_spec import TensorSpec
 
 RETRACING_THRESHOLD = 5
 ACCEPTED_KEYS_CACHED = 64  # keys a relaxed graph accepts are cached up to this many, then looked up
+_functions_run_eagerly = config.functions_run_eagerly
+_state = context.state  # this thread's graphs being built and tapes recording
+_active_tapes = context.active_tapes  # how many tapes record in all threads (a cell)
 _functions_tracing_code = weakref.WeakKeyDictionary()  # code -> Functions that traced it
 _code_counts_lock = threading.Lock()
 _live_functions = weakref.WeakSet()  # every Function, for the fork handler below
@@ -121,14 +124,10 @@ class Function:
     # ---- calling ---------------------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
-        if self._calls_through or config.functions_run_eagerly():
-            return self._callable(self._python_function)(*args, **kwargs)
-        if context.state.graphs:  # called while this thread builds a graph: trace inline
-            return self._callable(self._converted())(*args, **kwargs)
-        if context.active_tapes[0] and context.state.tapes:
-            # An eager gradient tape is recording: run the converted code's ops eagerly, so the
-            # tape sees them (docs/gradients.md).
-            return self._callable(self._converted())(*args, **kwargs)
+        # The hot path is a cache hit: the four checks for running Python instead, at once.
+        if self._calls_through or _functions_run_eagerly() or _state.graphs or \
+                _active_tapes[0] and _state.tapes:
+            return self._call_python(args, kwargs)
         binder = self._binder
         values = args if not kwargs and len(args) == binder.arity else binder.canonical(
             args, kwargs)
@@ -140,6 +139,14 @@ class Function:
         if concrete is None:
             return self._call_miss(key, values, feeds)
         return concrete._call_flat(feeds)
+
+    def _call_python(self, args, kwargs):
+        """A call that runs Python code, not a cached graph."""
+        if self._calls_through or config.functions_run_eagerly():
+            return self._callable(self._python_function)(*args, **kwargs)
+        # This thread builds a graph (trace inline), or an eager gradient tape is recording
+        # (run the converted code's ops eagerly, so the tape sees them; docs/gradients.md).
+        return self._callable(self._converted())(*args, **kwargs)
 
     def _call_with_signature(self, values):
         key = self._signature_key or self._make_signature_key()

@@ -45,13 +45,15 @@ class EagerOp:
                              f'{sorted(self.attrs)}.') from None
 
 
+_DIFFERENTIABLE = frozenset([d for d in dtypes.PUBLIC if d.is_floating] +
+                            [dtypes.resource, dtypes.variant])
+
+
 def differentiable(t: Any):
     """Whether gradients flow into `t`: float tensors, variable handles (a graph's resource
     tensor or, eagerly, the variable's storage, whose dtype is the variable's) and TensorLists
     (`variant`; their gradient is the list of their elements' gradients)."""
-    dtype = getattr(t, 'dtype', None)
-    return dtype is not None and (dtype.is_floating or dtype is dtypes.resource or
-                                  dtype is dtypes.variant)
+    return getattr(t, 'dtype', None) in _DIFFERENTIABLE
 
 
 def _total(grads):
@@ -114,12 +116,14 @@ def backprop(ops, targets, target_grads, sources):
                 f'registered (docs/gradients.md), or wrap its input in rt.stop_gradient.')
         input_grads = opdef.gradient(op, *grads)
         for t, g in zip(op.inputs, input_grads):
-            if g is not None and id(t) in reached and differentiable(t):
-                gs = pending.get(id(t))
-                if gs is None:
-                    pending[id(t)] = [g]
-                else:
-                    gs.append(g)
+            if g is not None:
+                key = id(t)
+                if key in reached and getattr(t, 'dtype', None) in _DIFFERENTIABLE:
+                    gs = pending.get(key)
+                    if gs is None:
+                        pending[key] = [g]
+                    else:
+                        gs.append(g)
     result = []
     for s in sources:
         gs = pending.get(id(s))

@@ -29,6 +29,7 @@ class UnconnectedGradients(str, enum.Enum):
 
 
 _UNCONNECTED = ('none', 'zero')
+_by_numpy = dtypes.NUMERIC_BY_NUMPY.get
 
 
 class GradientTape:
@@ -151,6 +152,9 @@ class GradientTape:
                                      f'{len(targets)} targets; give one per target.')
             result = self._gradients(targets, grads, flat_sources, unconnected_gradients)
         self._release()
+        if type(sources) is list and len(sources) == len(flat_sources) and all(
+                s is f for s, f in zip(sources, flat_sources)):
+            return result  # a flat list of sources (the common case): no packing to do
         return nest.pack_sequence_as(sources, result)
 
     def _gradients(self, targets, grads, flat_sources, unconnected):
@@ -242,9 +246,14 @@ def _eager_inputs(inputs):
     """An eager op's inputs as tensors (numpy operands wrapped; a variable's storage kept)."""
     for t in inputs:
         if type(t) is not EagerTensor:
-            return [t if isinstance(t, (Tensor, VariableStorage)) else
-                    EagerTensor(t, dtypes.of_value(t)) for t in inputs]
+            return [_as_eager(t) for t in inputs]
     return list(inputs)
+
+
+def _as_eager(t):
+    if type(t) is EagerTensor or isinstance(t, (Tensor, VariableStorage)):
+        return t
+    return EagerTensor(t, _by_numpy(getattr(t, 'dtype', None)) or dtypes.of_value(t))
 
 
 def _unconnected(value):
@@ -257,6 +266,10 @@ def _unconnected(value):
 def _ones_for(target):
     """The default output gradient: ones of the target's shape, a constant when the shape is
     known (so in a graph what only depends on it folds away)."""
+    if type(target) is EagerTensor and context.current_graph() is None:  # the eager case
+        one = target.dtype.np_dtype.type(1)
+        value = target.value
+        return EagerTensor(np.full(value.shape, one) if np.ndim(value) else one, target.dtype)
     if target.shape.is_fully_defined():
         return constant(np.ones(target.shape.as_list(), dtype=target.dtype.np_dtype),
                         target.dtype)

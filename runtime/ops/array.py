@@ -102,8 +102,13 @@ def _broadcast_to_gradient(op, grad):
 
 
 def _broadcast_to_kernel(input, shape):
+    shape = tuple(shape.tolist()) if type(shape) is np.ndarray else tuple(shape)
     try:
-        return np.broadcast_to(input, tuple(shape)).copy()
+        if type(input) is np.ndarray and input.ndim <= len(shape):  # copyto: no np layer
+            out = np.empty(shape, input.dtype)
+            np.copyto(out, input)
+            return out
+        return np.broadcast_to(input, shape).copy()
     except ValueError:
         raise ValueError(f'Unable to broadcast tensor of shape {list(np.shape(input))} to '
                          f'tensor of shape {list(shape)}') from None
@@ -243,8 +248,14 @@ def _reshape_infer(inputs, attrs):
     return [(x.dtype, TensorShape([None if d is None or d < 0 else d for d in dims]))]
 
 
-RESHAPE = register('Reshape', lambda tensor, shape: np.reshape(tensor, tuple(shape)),
-                   _reshape_infer, inputs=('tensor', 'shape'), outputs=('output',),
+def _reshape_kernel(tensor, shape):
+    shape = tuple(shape.tolist()) if type(shape) is np.ndarray else tuple(shape)
+    if type(tensor) is np.ndarray:  # the method: no np.reshape layer
+        return tensor.reshape(shape)
+    return np.reshape(tensor, shape)
+
+
+RESHAPE = register('Reshape', _reshape_kernel, _reshape_infer, inputs=('tensor', 'shape'), outputs=('output',),
                    type_attrs=(('T', 0), ('Tshape', 1)), gradient=lambda op, grad: [
                        _reshape_like(grad, op.inputs[0]), None])
 

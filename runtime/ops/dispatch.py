@@ -80,7 +80,8 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
     else:
         outputs = [EagerTensor(v, _dtype_of(v)) for v in out]
     if _active_tapes[0]:  # the gradient-tape hook: the one place eager ops are recorded
-        record(opdef, inputs, attrs, outputs)
+        for tape in _state.tapes:  # `record` below, inlined
+            tape.record(opdef, inputs, attrs, outputs)
     return outputs
 
 
@@ -137,6 +138,12 @@ def build(graph, opdef, inputs, attrs, name=None, payload=None, output_specs=Non
 def _check_value_dtypes(opdef, values):
     """`_check_dtypes` on eager values (a function of its own: a comprehension over `values`
     in `apply` would make `values` a closure cell there, slowing every eager op)."""
+    allowed = opdef.dtypes
+    for _, i in opdef.type_attrs:  # the common case: numpy values of accepted dtypes
+        if _by_numpy(getattr(values[i], 'dtype', None)) not in allowed:
+            break
+    else:
+        return
     _check_dtypes(opdef, [_dtype_of(values[i]) for _, i in opdef.type_attrs],
                   errors.InvalidArgumentError)
 

@@ -22,7 +22,10 @@ def constant_value(t):
 def known_shape(t):
     """`t`'s shape as a tuple of ints when fully known, else None (cheap for eager tensors)."""
     if type(t) is EagerTensor:
-        return np.shape(t.value)
+        try:
+            return t.value.shape  # an ndarray or numpy scalar
+        except AttributeError:
+            return np.shape(t.value)
     shape = t.shape
     return tuple(shape.as_list()) if shape.is_fully_defined() else None
 

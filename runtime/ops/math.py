@@ -13,7 +13,7 @@ from runtime.ops.infer import broadcast, broadcast_shape, same_as_input
 from runtime.ops.reduce import unbroadcast
 from runtime.ops.registry import NO_GRADIENT, NUMERIC, register
 from runtime.shapes import TensorShape
-from runtime.tensor import Tensor
+from runtime.tensor import EagerTensor, Tensor
 
 
 # ---- gradients (docs/gradients.md): built from the public op functions --------------------------
@@ -369,13 +369,21 @@ BATCH_MATMUL = register('BatchMatMulV2', _batch_matmul_kernel, _batch_matmul_inf
                         gradient=_batch_matmul_gradient, dtypes=NUMERIC)
 
 
+_TRANSPOSED = {(True, False): {'transpose_a': True}, (False, True): {'transpose_b': True},
+               (True, True): {'transpose_a': True, 'transpose_b': True}}
+
+
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product (op `MatMul`; `BatchMatMulV2` when an input has rank above 2)."""
-    try:  # the hot case: two eager matrices (only eager tensors have numpy `.value`s)
-        plain = a.value.ndim == 2 == b.value.ndim and not (transpose_a or transpose_b)
-    except AttributeError:
-        plain = False
+    plain = False
+    if type(a) is EagerTensor and type(b) is EagerTensor:  # the hot case: two eager matrices
+        try:
+            plain = a.value.ndim == 2 == b.value.ndim
+        except AttributeError:  # a scalar string holds `bytes`
+            pass
     if plain:
+        if transpose_a or transpose_b:  # as below (gradients transpose)
+            return apply(MATMUL, (a, b), _TRANSPOSED[bool(transpose_a), bool(transpose_b)], name)
         return apply(MATMUL, (a, b), None, name)
     if not (isinstance(a, Tensor) and isinstance(b, Tensor)):
         (a, b), _ = unify_operands('MatMul', a, b)

@@ -1,5 +1,6 @@
 """Reductions (`Sum`, `Mean`, ...), `argmax`/`argmin`, and `unbroadcast` for gradients."""
 import builtins
+import math
 
 import numpy as np
 
@@ -13,9 +14,12 @@ from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import constant_value, known_shape
 from runtime.ops.registry import NO_GRADIENT, NUMERIC, register
 from runtime.shapes import TensorShape
+from runtime.tensor import EagerTensor
 
 
 def _axes(axis):
+    if type(axis) is np.ndarray:  # the common case: the int32 vector axis_operand makes
+        return tuple(axis.ravel().tolist())
     return tuple(int(a) for a in np.ravel(axis))
 
 
@@ -44,13 +48,14 @@ def reduce_infer(inputs, attrs):
 _NUMERIC = (('T', 0), ('Tidx', 1))
 _BOOL = (('Tidx', 1),)  # Any/All have no T attr in TensorFlow; they only take bools
 _REDUCTIONS = {  # public name: (TensorFlow op, numpy reduction, type attrs, dtypes)
-    'reduce_sum': ('Sum', np.sum, _NUMERIC, NUMERIC),
+    # the ufuncs' own `reduce` is what np.sum, np.max, ... call, without their Python layer
+    'reduce_sum': ('Sum', np.add.reduce, _NUMERIC, NUMERIC),
     'reduce_mean': ('Mean', np.mean, _NUMERIC, NUMERIC),
-    'reduce_max': ('Max', np.max, _NUMERIC, NUMERIC),
-    'reduce_min': ('Min', np.min, _NUMERIC, NUMERIC),
-    'reduce_prod': ('Prod', np.prod, _NUMERIC, NUMERIC),
-    'reduce_any': ('Any', np.any, _BOOL, None),
-    'reduce_all': ('All', np.all, _BOOL, None),
+    'reduce_max': ('Max', np.maximum.reduce, _NUMERIC, NUMERIC),
+    'reduce_min': ('Min', np.minimum.reduce, _NUMERIC, NUMERIC),
+    'reduce_prod': ('Prod', np.multiply.reduce, _NUMERIC, NUMERIC),
+    'reduce_any': ('Any', np.logical_or.reduce, _BOOL, None),
+    'reduce_all': ('All', np.logical_and.reduce, _BOOL, None),
 }
 # ---- gradients (docs/gradients.md) ------------------------------------------------------------
 
@@ -89,8 +94,9 @@ def _sum_gradient(op, grad):
 def _mean_count(op, grad):
     """How many elements each output element of a Mean averages."""
     x, y = op.inputs[0], op.outputs[0]
-    if x.shape.is_fully_defined() and y.shape.is_fully_defined():
-        return x.shape.num_elements() // max(y.shape.num_elements(), 1)
+    xs, ys = known_shape(x), known_shape(y)
+    if xs is not None and ys is not None:
+        return grad.dtype.np_dtype.type(math.prod(xs) // max(math.prod(ys), 1))
     return cast(size_(x), grad.dtype) / cast(size_(y), grad.dtype)
 
 
@@ -121,11 +127,12 @@ OPS = {name: register(op, _reduce_kernel(fn), reduce_infer,
                       type_attrs=type_attrs, defaults={'keep_dims': False}, dtypes=allowed,
                       gradient=_GRADIENTS.get(op, NO_GRADIENT))
        for name, (op, fn, type_attrs, allowed) in _REDUCTIONS.items()}
+REDUCE_SUM = OPS['reduce_sum']
 
 
 def axis_operand(x, axis):
     if axis is None:
-        rank = x.shape.rank
+        rank = x.ndim if type(x) is EagerTensor else x.shape.rank
         if rank is None:
             return range_(0, rank_(x))
         return np.arange(rank, dtype=np.int32)
@@ -218,6 +225,24 @@ BROADCAST_GRADIENT_ARGS = register(
     outputs=('r0', 'r1'), gradient=NO_GRADIENT)
 
 
+_UNBROADCAST_PLANS = {}  # (grad shape, operand shape) -> what unbroadcast adds between them
+
+
+def _unbroadcast_plan(gl, xl):
+    """(axes to sum or None, shape to reshape to or None) from `gl` back to `xl`, as read-only
+    int32 vectors (they are shared by every call with these shapes)."""
+    lead = len(gl) - len(xl)
+    axes = list(builtins.range(lead)) + [lead + i for i, d in enumerate(xl)
+                                          if d == 1 and gl[lead + i] != 1]
+    summed = [d for i, d in enumerate(gl) if i not in axes]
+    plan = (np.array(axes, dtype=np.int32) if axes else None,
+            None if summed == list(xl) else np.array(xl, dtype=np.int32))
+    for a in plan:
+        if a is not None:
+            a.flags.writeable = False
+    return plan
+
+
 def unbroadcast(grad, x):
     """`grad` (of a broadcasting op's output) summed back to operand `x`'s shape.
 
@@ -229,11 +254,14 @@ def unbroadcast(grad, x):
     if gl is not None and xl is not None:
         if gl == xl:
             return grad
-        lead = len(gl) - len(xl)
-        axes = list(builtins.range(lead)) + [lead + i for i, d in enumerate(xl)
-                                              if d == 1 and gl[lead + i] != 1]
-        out = apply(OPS['reduce_sum'], [grad, np.array(axes, dtype=np.int32)]) if axes else grad
-        return out if known_shape(out) == xl else apply(RESHAPE, [out, np.array(xl, np.int32)])
+        plan = _UNBROADCAST_PLANS.get((gl, xl))
+        if plan is None:
+            if len(_UNBROADCAST_PLANS) > 4096:  # shapes that vary without end: start over
+                _UNBROADCAST_PLANS.clear()
+            plan = _UNBROADCAST_PLANS[gl, xl] = _unbroadcast_plan(gl, xl)
+        axes, shape = plan
+        out = grad if axes is None else apply(REDUCE_SUM, [grad, axes])
+        return out if shape is None else apply(RESHAPE, [out, shape])
     full = shape_(x)
     axes, _ = apply(BROADCAST_GRADIENT_ARGS, [full, shape_(grad)])
     return reshape(reduce_sum(grad, axes), full)

@@ -27,9 +27,23 @@ def _adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad,
     dtype = var.value.dtype.type
     one = dtype(1)
     alpha = lr * np.sqrt(one - beta2_power) / (one - beta1_power)
-    m.value = m.value + (grad - m.value) * (one - beta1)
-    v.value = v.value + (grad * grad - v.value) * (one - beta2)
-    var.value = var.value - alpha * m.value / (np.sqrt(v.value) + epsilon)
+    # The same arithmetic as `m + (grad - m) * (1 - beta1)` etc., in fresh buffers written in
+    # place (two new arrays per value instead of five temporaries).
+    m_old, v_old = m.value, v.value
+    new_m = np.subtract(grad, m_old)
+    new_m *= one - beta1
+    new_m += m_old
+    new_v = np.multiply(grad, grad)
+    new_v -= v_old
+    new_v *= one - beta2
+    new_v += v_old
+    step = np.multiply(alpha, new_m)
+    denominator = np.sqrt(new_v)
+    denominator += epsilon
+    step /= denominator
+    m.value, v.value = new_m, new_v
+    var.value = np.subtract(var.value, step, out=step) if type(step) is np.ndarray else \
+        var.value - step
 
 
 _DEFAULTS = {'use_locking': False}
