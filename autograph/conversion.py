@@ -12,7 +12,7 @@ import weakref
 import gast
 
 from autograph.converters import (asserts, break_statements, call_trees, conditional_expressions,
-                                  continue_statements, control_flow, directives, functions,
+                                  continue_statements, control_flow, directives, functions, lists,
                                   logical_expressions, return_statements, unsupported, variables)
 from autograph.pyct import loader, origin_info, parser, templates, transformer, unparser
 
@@ -24,6 +24,7 @@ CONVERTERS = (
     continue_statements,      # continue -> flag guarding the rest of the iteration
     return_statements,        # return -> do_return/retval_; one return at the end
     asserts,                  # assert -> ag__.assert_stmt
+    lists,                    # l.append(x) in a loop -> l = ag__.list_append(l, x)
     call_trees,               # f(x) -> ag__.converted_call(f, (x,), None, fscope)
     control_flow,             # if/while/for -> ag__.if_stmt/while_stmt/for_stmt
     conditional_expressions,  # a if c else b -> ag__.if_exp

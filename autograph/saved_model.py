@@ -26,6 +26,7 @@ import numpy as np
 from runtime import dtypes, nest, serialization
 from runtime.executor import compile_graph
 from runtime.module import Module, walk
+from runtime.ops.state import VAR_HANDLE
 from runtime.convert import convert_to_tensor
 from runtime.shapes import TensorShape
 from runtime.tensor import EagerTensor, SymbolicTensor
@@ -235,7 +236,7 @@ class _Writer:
             var_path = f'captured/{len(self.variables)}'
             self.variable_paths[id(storage)] = var_path
             self.variables.append((var_path, _StorageView(storage)))
-        return {'name': name, 'op': 'VarHandleOp', 'attr': {
+        return {'name': name, 'op': VAR_HANDLE.name, 'attr': {
             'dtype': {'type': storage.dtype.enum},
             'shape': {'shape': serialization.graph_io.shape_to_proto(storage.shape)},
             'shared_name': {'s': var_path.encode('utf-8')}, 'container': {'s': b''}}}
@@ -521,7 +522,7 @@ class _TF2Loader:
     def map_handles(self):
         """Which Variable each VarHandleOp of the SavedModel's graph stands for: a call of a
         saved concrete function passes the variables it captured (`bound_inputs`) last."""
-        handles = {n['name']: n for n in self.graph_nodes if n.get('op') == 'VarHandleOp'}
+        handles = {n['name']: n for n in self.graph_nodes if n.get('op') == VAR_HANDLE.name}
         for node in self.graph_nodes:
             if node.get('op') not in serialization.graph_io.CALL_OPS:
                 continue
@@ -545,7 +546,7 @@ class _TF2Loader:
                 self.storages[shared] = by_name[shared][0]
 
     def payload(self, op_type, attrs):
-        if op_type == 'VarHandleOp':
+        if op_type == VAR_HANDLE.name:
             storage = self.storages.get(attrs.get('shared_name'))
             if storage is None:
                 raise ValueError(f'{self.path}: the graph uses the variable '
@@ -589,7 +590,7 @@ class _TF2Loader:
                 raise ValueError(f'{self.path}: function {label} captures '
                                  f'{self.describe(object_id)} (a {kind}); only captured '
                                  f'variables can be loaded.')
-            nodes.append({'name': f'captured_{j}', 'op': 'VarHandleOp', 'attr': {
+            nodes.append({'name': f'captured_{j}', 'op': VAR_HANDLE.name, 'attr': {
                 'dtype': {'type': variable.dtype.enum},
                 'shape': {'shape': serialization.graph_io.shape_to_proto(variable.shape)},
                 'shared_name': {'s': f'__bound_{object_id}'.encode('utf-8')}}})
@@ -756,7 +757,7 @@ class _Loader:
             self.storages[spec['path']] = variable.storage
 
     def payload(self, op_type, attrs):
-        if op_type == 'VarHandleOp':
+        if op_type == VAR_HANDLE.name:
             storage = self.storages.get(attrs.get('shared_name'))
             if storage is None:
                 raise ValueError(f'{self.path}: the graph uses variable '

@@ -44,19 +44,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, names=None):
         else_graph, else_out = _trace_branch(false_fn, graph, f'{scope}_false_{uid()}', scope,
                                              names, 'false_fn')
         _check_branches(then_graph, then_out, else_graph, else_out, names)
-        outer = align_captures([then_graph, else_graph])
-        shapes = [a.shape.most_specific_compatible_shape(b.shape)
-                  for a, b in zip(then_graph.outputs, else_graph.outputs)]
-        types = [t.dtype for t in then_graph.outputs]
-        stateful = then_graph.is_stateful() or else_graph.is_stateful()
-        attrs = {'Tcond': dtypes.bool, 'Tin': [t.dtype for t in outer], 'Tout': types,
-                 'then_branch': FunctionRef(then_graph.name),
-                 'else_branch': FunctionRef(else_graph.name), 'output_shapes': shapes,
-                 '_lower_using_switch_merge': True}
-        opdef = control.IF if stateful else control.STATELESS_IF
-        op = graph.create_op(opdef, [pred] + outer, attrs, scope, list(zip(types, shapes)))
-        if context.active_tapes[0]:
-            record(opdef, [pred] + outer, attrs, op.outputs)
+        op = branch_op(graph, pred, [then_graph, else_graph], scope)
         with graph.exact_scope(scope):
             results = [identity(t) for t in op.outputs]
     if then_out is None:
@@ -117,6 +105,36 @@ def align_captures(graphs):
     for g in graphs:
         g.inputs = g.inputs + [g.capture(v) for v in outer]
     return outer
+
+
+def branch_op(graph, selector, branch_graphs, op_name):
+    """An op in `graph` named `op_name` running one of `branch_graphs` (their captures become
+    its inputs after `selector`): an If (StatelessIf) on a bool predicate `selector`, else a Case
+    (StatelessCase) on an int32 branch index. Recorded on the active tapes."""
+    outer = align_captures(branch_graphs)
+    types = [t.dtype for t in branch_graphs[0].outputs]
+    shapes = []
+    for outputs in zip(*(g.outputs for g in branch_graphs)):
+        shape = outputs[0].shape
+        for t in outputs[1:]:
+            shape = shape.most_specific_compatible_shape(t.shape)
+        shapes.append(shape)
+    stateful = any(g.is_stateful() for g in branch_graphs)
+    if selector.dtype is dtypes.bool:
+        opdef = control.IF if stateful else control.STATELESS_IF
+        attrs = {'Tcond': dtypes.bool, 'Tin': [t.dtype for t in outer], 'Tout': types,
+                 'then_branch': FunctionRef(branch_graphs[0].name),
+                 'else_branch': FunctionRef(branch_graphs[1].name)}
+    else:
+        opdef = control.CASE if stateful else control.STATELESS_CASE
+        attrs = {'Tin': [t.dtype for t in outer], 'Tout': types,
+                 'branches': [FunctionRef(g.name) for g in branch_graphs]}
+    attrs.update({'output_shapes': shapes, '_lower_using_switch_merge': True})
+    inputs = [selector] + outer
+    op = graph.create_op(opdef, inputs, attrs, op_name, list(zip(types, shapes)))
+    if context.active_tapes[0]:
+        record(opdef, inputs, attrs, op.outputs)
+    return op
 
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=None, name=None,
@@ -328,24 +346,7 @@ def switch_case(branch_index, branch_fns, default=None, name='switch_case'):
         first_graph, first_out = traced[0]
         for other_graph, other_out in traced[1:]:
             _check_branches(first_graph, first_out, other_graph, other_out, None)
-        graphs = [g for g, _ in traced]
-        outer = align_captures(graphs)
-        shapes = []
-        for outputs in zip(*(g.outputs for g in graphs)):
-            shape = outputs[0].shape
-            for t in outputs[1:]:
-                shape = shape.most_specific_compatible_shape(t.shape)
-            shapes.append(shape)
-        types = [t.dtype for t in first_graph.outputs]
-        stateful = any(g.is_stateful() for g in graphs)
-        attrs = {'Tin': [t.dtype for t in outer], 'Tout': types,
-                 'branches': [FunctionRef(g.name) for g in graphs], 'output_shapes': shapes,
-                 '_lower_using_switch_merge': True}
-        opdef = control.CASE if stateful else control.STATELESS_CASE
-        op = graph.create_op(opdef, [branch_index] + outer, attrs, f'{scope}/indexed_case',
-                             list(zip(types, shapes)))
-        if context.active_tapes[0]:
-            record(opdef, [branch_index] + outer, attrs, op.outputs)
+        op = branch_op(graph, branch_index, [g for g, _ in traced], f'{scope}/indexed_case')
         with graph.exact_scope(scope):
             results = [identity(t) for t in op.outputs]
     if first_out is None:

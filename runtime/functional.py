@@ -116,46 +116,17 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, sw
          infer_shape=True, reverse=False, name=None):
     """The running values of `a = fn(a, x)` over the slices x of `elems`, stacked. `a` starts
     at `initializer` (if None: the first slice, which then is not passed to fn)."""
-    with name_scope(name or 'scan'):
-        return _scan(fn, elems, initializer, reverse)
+    return _fold(fn, elems, initializer, reverse, name, 'rt.scan', stacked=True)
 
 
-def _scan(fn, elems, initializer, reverse):
-    what = 'rt.scan'
-    flat, n = _elements(elems, what)
-    inputs = _unstacked(flat, n)
-
-    def read(i):
-        return nest.pack_sequence_as(elems, [ta.read(i) for ta in inputs])
-
-    start, step = (n - 1, -1) if reverse else (0, 1)
-    if initializer is None:
-        acc, structure = read(start), elems
-        first, count = start + step, n - 1
-    else:
-        acc, structure = initializer, initializer
-        first, count = start, n
-    acc_flat = [convert_to_tensor(a) for a in nest.flatten(acc)]
-    results = [TensorArray(a.dtype, size=n, element_shape=a.shape) for a in acc_flat]
-    if initializer is None:
-        results = [ta.write(start, a) for ta, a in zip(results, acc_flat)]
-
-    def body(k, i, acc, *arrays):
-        new_flat = _accumulated(structure, fn(nest.pack_sequence_as(structure, acc), read(i)),
-                                what)
-        return (k + 1, i + step, new_flat, *_written(arrays, i, new_flat, structure, what))
-
-    _, _, _, *arrays = while_loop(lambda k, *_: k < count, body,
-                                  (0, first, acc_flat, *results))
-    return nest.pack_sequence_as(structure, _stacked(arrays, [a.shape for a in acc_flat], n))
-
-
-def _fold(fn, elems, initializer, reverse, name, what):
+def _fold(fn, elems, initializer, reverse, name, what, stacked=False):
     with name_scope(name or what.split('.')[-1]):
-        return _fold_in_scope(fn, elems, initializer, reverse, what)
+        return _fold_in_scope(fn, elems, initializer, reverse, what, stacked)
 
 
-def _fold_in_scope(fn, elems, initializer, reverse, what):
+def _fold_in_scope(fn, elems, initializer, reverse, what, stacked):
+    """The final accumulator of `a = fn(a, x)` over the slices of `elems`, or (`stacked`, for
+    scan) every accumulator, stacked."""
     flat, n = _elements(elems, what)
     inputs = _unstacked(flat, n)
 
@@ -168,13 +139,24 @@ def _fold_in_scope(fn, elems, initializer, reverse, what):
     else:
         acc, structure, first, count = initializer, initializer, start, n
     acc_flat = [convert_to_tensor(a) for a in nest.flatten(acc)]
+    results = []
+    if stacked:
+        results = [TensorArray(a.dtype, size=n, element_shape=a.shape) for a in acc_flat]
+        if initializer is None:
+            results = [ta.write(start, a) for ta, a in zip(results, acc_flat)]
 
-    def body(k, i, acc):
-        new = fn(nest.pack_sequence_as(structure, acc), read(i))
-        return k + 1, i + step, _accumulated(structure, new, what)
+    def body(k, i, acc, *arrays):
+        new_flat = _accumulated(structure, fn(nest.pack_sequence_as(structure, acc), read(i)),
+                                what)
+        if stacked:
+            arrays = _written(arrays, i, new_flat, structure, what)
+        return (k + 1, i + step, new_flat, *arrays)
 
-    _, _, result = while_loop(lambda k, *_: k < count, body, (0, first, acc_flat))
-    return nest.pack_sequence_as(structure, result)
+    _, _, final, *arrays = while_loop(lambda k, *_: k < count, body,
+                                      (0, first, acc_flat, *results))
+    if stacked:
+        return nest.pack_sequence_as(structure, _stacked(arrays, [a.shape for a in acc_flat], n))
+    return nest.pack_sequence_as(structure, final)
 
 
 def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,

@@ -98,7 +98,7 @@ class Operation:
         new = [SymbolicTensor(self, start + i, dtype, shape)
                for i, (dtype, shape) in enumerate(output_specs)]
         self.outputs.extend(new)
-        graph._plans.clear()
+        graph.plans.clear()
         return new
 
     def __repr__(self):
@@ -126,7 +126,7 @@ class Graph:
         self.library = {}
         self.outer_graph = None
         self._captures = {}
-        self._plans = {}
+        self.plans = {}  # executor.compile_graph's compiled callables; cleared as ops change
 
     # ---- building ----------------------------------------------------------------------------
 
@@ -199,7 +199,7 @@ class Graph:
                       for i, (dtype, shape) in enumerate(output_specs)]
         self.operations.append(op)
         self._by_name[name] = op
-        self._plans.clear()
+        self.plans.clear()
         return op
 
     def capture(self, tensor):
@@ -208,7 +208,7 @@ class Graph:
             found = self._captures.get(id(tensor))
             if found is None:
                 const = build(self, CONST, [], {'dtype': tensor.dtype, 'value': tensor.value},
-                              'Const')
+                              CONST.name)
                 found = self._captures[id(tensor)] = (tensor, const)
             return found[1]
         raise ValueError(f'Tensor {tensor.name!r} belongs to another graph and cannot be used '
@@ -219,7 +219,7 @@ class Graph:
         found = self._captures.get(id(storage))
         if found is None:
             # Variables may share a name (as in TensorFlow's eager mode); their resources may not.
-            op_name = derived_name(storage.name, 'VarHandleOp')
+            op_name = derived_name(storage.name, VAR_HANDLE.name)
             shared_name = self.unique_name(op_name, mark_as_used=False)
             handle = build(self, VAR_HANDLE, [], {'dtype': storage.dtype, 'shape': storage.shape,
                                                   'shared_name': shared_name},
@@ -238,7 +238,7 @@ class Graph:
         del self.operations[start:]
         at = self.operations.index(op)
         self.operations[at:at] = new
-        self._plans.clear()
+        self.plans.clear()
 
     # ---- inspection --------------------------------------------------------------------------
 
@@ -319,7 +319,7 @@ class FuncGraph(Graph):
         """A Placeholder input. Regular inputs are appended to `inputs`; captures are not (they
         come after the regular inputs, and callers append them) and take unscoped names."""
         attrs = {'dtype': dtype, 'shape': as_shape(shape)}
-        name = derived_name(name, 'Placeholder')
+        name = derived_name(name, PLACEHOLDER.name)
         if as_capture:
             with self.exact_scope(''):
                 return build(self, PLACEHOLDER, [], attrs, name, payload)

@@ -24,6 +24,7 @@ import random
 import re
 import signal
 import sys
+import time
 from dataclasses import dataclass, field
 
 import autograph as ag
@@ -89,7 +90,9 @@ class Generator:
         self.returns_tuple = rng.random() < 0.3
         self.has_dict = rng.random() < 0.4
         self.has_tuple = rng.random() < 0.3
+        self.has_list = rng.random() < 0.3
         self.assigned = {'x', 'y'}     # variables assigned somewhere so far
+        self.if_depth = 0              # `if`s around the statement being generated
 
     def choice(self, options):
         return options[self.rng.randrange(len(options))]
@@ -100,6 +103,8 @@ class Generator:
             prelude.append(Stmt("d = {'k': a, 'n': 0}"))
         if self.has_tuple:
             prelude.append(Stmt('t = (a, 1)'))
+        if self.has_list:
+            prelude.append(Stmt(self.choice(('s = []', 's = [b]'))))
         return prelude + self.block(0, in_loop=False, size=self.rng.randint(1, 4)) + \
             [Stmt('return ' + self.returned())]
 
@@ -151,6 +156,8 @@ class Generator:
     def returned(self):
         if self.returns_tuple:
             return f'({self.value(1)}, {self.value(1)})'
+        if self.has_list:
+            return f'{self.value()} + len(s)'
         return self.value()
 
     # statements
@@ -166,6 +173,12 @@ class Generator:
             return self.for_statement(depth)
         if in_loop and r < 0.47:
             return Stmt(f'if {self.condition()}:', [[Stmt(self.choice(('break', 'continue')))]])
+        if compound and r < 0.5:
+            return self.try_statement(depth, in_loop)
+        if self.has_list and in_loop and not self.if_depth and r < 0.56:
+            # appends under a tensor `if` outside a tensor loop are traced in both branches
+            # (docs/reference.md), so they appear only where no `if` encloses them
+            return Stmt(f's.append({self.value()})')
         if r < 0.52:
             return Stmt(f'if {self.condition()}:', [[Stmt('return ' + self.returned())]])
         if self.has_dict and r < 0.6:
@@ -181,6 +194,7 @@ class Generator:
                     f'{self.value()}')
 
     def if_statement(self, depth, in_loop):
+        self.if_depth += 1
         stmt = Stmt(f'if {self.condition()}:', [self.block(depth + 1, in_loop)])
         while self.rng.random() < 0.3:
             stmt.block_headers.append(f'elif {self.condition()}:')
@@ -188,7 +202,15 @@ class Generator:
         if self.rng.random() < 0.6:
             stmt.block_headers.append('else:')
             stmt.blocks.append(self.block(depth + 1, in_loop))
+        self.if_depth -= 1
         return stmt
+
+    def try_statement(self, depth, in_loop):
+        """`try`/`finally`; the `finally` block only assigns (no jumps)."""
+        name = self.choice(self.VARIABLES)
+        final = [Stmt(f'{name} = {self.value()}')]
+        self.assigned.add(name)
+        return Stmt('try:', [self.block(depth + 1, in_loop), final], ['finally:'])
 
     def counter(self):
         self.counters += 1
@@ -291,6 +313,8 @@ def check(source, seconds=30):
             got = outcome(lambda: converted(a, b))
             if not _same(expected, got, exact=True):
                 return f'f({a}, {b}) as Python: {expected.describe()}; converted: {got.describe()}'
+            if not _fits_int32(expected.value):
+                continue      # int32 tensors wrap around where Python ints grow
             got = outcome(lambda: to_python(function(rt.constant(a), rt.constant(b))))
             if not _same(expected, got, exact=False):
                 return f'f({a}, {b}) as Python: {expected.describe()}; traced: {got.describe()}'
@@ -301,6 +325,12 @@ def check(source, seconds=30):
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
         linecache.cache.pop(filename, None)
+
+
+def _fits_int32(value):
+    if isinstance(value, tuple):
+        return all(_fits_int32(v) for v in value)
+    return not isinstance(value, int) or -2 ** 31 <= value < 2 ** 31
 
 
 def _same(expected, got, exact):
@@ -375,17 +405,27 @@ def main(argv=None):
     parser.add_argument('--no-shrink', action='store_true', help='print failures as found')
     parser.add_argument('--progress', type=int, default=0, metavar='K',
                         help='print a count every K programs')
+    parser.add_argument('--slow', type=float, default=0, metavar='SECONDS',
+                        help='print the programs that take longer than this to check')
     args = parser.parse_args(argv)
-    failures = 0
+    failures = timeouts = 0
     for index in range(args.n):
         rng = random.Random(args.seed * 1_000_003 + index)
         body = generate(rng)
         source = render(body)
         if args.show:
             print(source)
+        start = time.perf_counter()
         problem = check(source)
         if problem is not None and 'Hang:' in problem:
+            timeouts += 1
+            print(f'--- program {index} (seed {args.seed}) timed out; checking again with 300 s',
+                  flush=True)
             problem = check(source, seconds=300)   # a loaded machine, or a real hang?
+        took = time.perf_counter() - start
+        if args.slow and took > args.slow:
+            print(f'--- program {index} (seed {args.seed}) took {took:.2f} s\n{source}',
+                  flush=True)
         if args.progress and (index + 1) % args.progress == 0:
             print(f'{index + 1} programs, {failures} disagreements so far', flush=True)
         if problem is None:
@@ -396,7 +436,7 @@ def main(argv=None):
         print(small)
         if failures >= args.stop:
             break
-    print(f'{index + 1} programs, {failures} disagreements')
+    print(f'{index + 1} programs, {failures} disagreements, {timeouts} timeouts (> 30 s)')
     return 1 if failures else 0
 
 

@@ -52,9 +52,15 @@ class ControlFlowTransformer(transformer.Base):
         return node
 
     def visit_Try(self, node):
-        self.enclosing_tries.append(anno.getanno(node, anno.Basic.ORIGIN))
+        """A `try` with `except` handlers refuses tensor control flow in its body (SPEC §3: the
+        handlers would not see the errors raised when the graph runs). `try`/`finally` converts
+        as TensorFlow's: the body, then the `finally` block, are traced in order."""
+        guarded = bool(node.handlers)
+        if guarded:
+            self.enclosing_tries.append(anno.getanno(node, anno.Basic.ORIGIN))
         node.body = self.visit_block(node.body)
-        self.enclosing_tries.pop()
+        if guarded:
+            self.enclosing_tries.pop()
         for handler in node.handlers:
             handler.body = self.visit_block(handler.body)
         node.orelse = self.visit_block(node.orelse)
@@ -146,7 +152,8 @@ class ControlFlowTransformer(transformer.Base):
         return statements
 
     def _guard_try(self, value):
-        """Inside a `try` body, a tensor condition or iterable is refused at run time."""
+        """Inside the body of a `try` with handlers, a tensor condition or iterable is refused
+        when it runs."""
         if not self.enclosing_tries:
             return value
         construct = gast.Constant(value=f'a `try` statement ({self.enclosing_tries[-1]})',

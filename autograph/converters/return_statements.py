@@ -69,17 +69,29 @@ class ReturnTransformer(transformer.Base):
         node = self.generic_visit(node)
         scope = anno.getanno(node, anno.Basic.FUNCTION_SCOPE)
         with_node = node.body[-1]
-        if jumps.classify(with_node.body, gast.Return) == jumps.Jumps.NEVER:
+        returns = jumps.classify(with_node.body, gast.Return)
+        if returns == jumps.Jumps.NEVER:
             return node
         flag, retval = self.ctx.namer.new('do_return'), self.ctx.namer.new('retval_')
+        undefined = 'ag__.UndefinedReturnValue()'
+        if returns == jumps.Jumps.ALWAYS and _returns_early(with_node.body):
+            # a tensor `if` may then return in one branch only: the code after it runs only
+            # where nothing returned, and some `return` ends every path
+            undefined = 'ag__.UndefinedReturnValue(every_path_returns=True)'
         body = _ReturnRewriter(self.ctx, flag, retval).rewrite_block(with_node.body)
-        with_node.body = templates.replace('''
+        with_node.body = templates.replace(f'''
             do_return = False
-            retval_ = ag__.UndefinedReturnValue()
+            retval_ = {undefined}
             body
             return scope.ret(retval_, do_return)
         ''', do_return=flag, retval_=retval, body=body, scope=scope)
         return node
+
+
+def _returns_early(statements):
+    """Whether a `return` of the block is inside a compound statement."""
+    return any(jumps.classify([statement], gast.Return) != jumps.Jumps.NEVER
+               for statement in statements if not isinstance(statement, gast.Return))
 
 
 def transform(node, ctx):

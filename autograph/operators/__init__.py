@@ -12,6 +12,7 @@ from autograph.operators.control_flow import for_stmt, if_exp, if_stmt, while_st
 from autograph.operators.exceptions import assert_stmt
 from autograph.operators.function_scope import ConversionOptions, FunctionScope
 from autograph.operators.guards import python_only
+from autograph.operators.lists import check_list_mutation, list_append
 from autograph.operators.logical import and_, compare_chain, not_, or_
 from autograph.operators.variables import Undefined, UndefinedReturnValue, ld, ldu
 
@@ -28,4 +29,4 @@ _errors.location_mappers.append(_user_line)
 
 __all__ = ['converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stmt', 'while_stmt',
            'assert_stmt', 'ConversionOptions', 'FunctionScope', 'python_only', 'and_', 'compare_chain', 'not_',
-           'or_', 'Undefined', 'UndefinedReturnValue', 'ld', 'ldu']
+           'or_', 'check_list_mutation', 'list_append', 'Undefined', 'UndefinedReturnValue', 'ld', 'ldu']

@@ -98,8 +98,11 @@ def _is_user_code(function):
     if (api.is_marked_do_not_convert(function) or getattr(function, '__ag_converted__', False)
             or loader.is_generated(function)):  # a lambda or def written in converted code
         return False
+    # the module that defined it: `functools.wraps` copies `__module__` onto library wrappers
+    # (contextlib.contextmanager's), their globals tell where they live
+    defined_in = getattr(function, '__globals__', {}).get('__name__') or ''
     module = (function.__module__ or '').split('.')[0]
-    return module not in _LEAVE_ALONE
+    return module not in _LEAVE_ALONE and defined_in.split('.')[0] not in _LEAVE_ALONE
 
 
 def _unconverted(function, reason):

@@ -11,7 +11,7 @@ from runtime import context
 from runtime.graph import FuncGraph
 from runtime.tensor import is_symbolic
 
-from autograph.operators import guards, located, tensor_iteration
+from autograph.operators import guards, lists, located, tensor_iteration
 from autograph.operators.variables import (Undefined, UndefinedReturnValue, mark_maybe_unset,
                                            maybe_unset)
 
@@ -38,20 +38,117 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
 def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
     guards.check_no_global_writes((body, orelse), '`if` statement')
     initial = get_state()
+    with _restored_on_error(set_state, initial):
+        _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial)
+
+
+class _restored_on_error:
+    """Puts the construct's variables back as they were when tracing it fails, so that code
+    that runs while the error propagates (a `finally` block, an `except` at trace time) sees
+    values of the function's graph, not of an abandoned branch or loop body."""
+
+    def __init__(self, set_state, initial):
+        self.set_state, self.initial = set_state, tuple(initial)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, cls, exception, traceback):
+        if cls is not None:
+            self.set_state(self.initial)
+        return False
+
+
+def _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial):
     if _probes:
         _probe_if(body, orelse, get_state, set_state, initial, nouts)
         return
+    # outputs that may stand for an unset variable carry their "is set" flag out of the cond:
+    # those that do so before the `if`, and those a branch leaves so (a variable first set in
+    # a tensor loop inside the branch), found while tracing: index -> message
+    flagged = {i: maybe_unset(v)[1] for i, v in enumerate(initial[:nouts])
+               if isinstance(v, rt.Tensor) and maybe_unset(v) is not None}
+    initial = list(initial)
+    while True:
+        try:
+            _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
+                      flagged)
+            return
+        except _Retrace as retrace:
+            # trace again, knowing the return value's type, new flags or lists to stage
+            for i, element in retrace.lists.items():
+                initial[i] = lists.stage(initial[i], symbol_names[i], *element)
+
+
+def _stage_appended_in_branch(values, initial, lengths):
+    """A Python list that a branch appended to (the compiler's `list_append`, as in a loop
+    whose `continue` became an `if`) is staged as a TensorArray, as a tensor loop does, and the
+    `if` traced again; the branch's appends are taken back from the shared list first."""
+    staged = {}
+    for i, length in lengths.items():
+        value = values[i]
+        if value is initial[i] and len(value) != length:
+            element = _element_type(value[length]) if len(value) > length else None
+            del value[length:]
+            if element is not None:
+                staged[i] = element
+    if staged:
+        raise _Retrace(staged)
+
+
+class _Retrace(Exception):
+    """Tracing a tensor `if` learnt what it needed to know before its first branch: the type
+    of the function's return value (the `else` branch returned, the `if` branch did not), or
+    that a branch leaves a variable that may be unset, or appends to a Python list (`lists`:
+    index -> element type of the lists to stage)."""
+
+    def __init__(self, staged_lists=None):
+        super().__init__()
+        self.lists = staged_lists or {}
+
+
+def _fill_return_values(values, initial, other, symbol_names):
+    """`values` with a placeholder of the right type for each return value this branch left
+    unset while the other branch sets it (every path of the function returns, so the code after
+    the `if` runs only where this branch ran, and some later `return` replaces the placeholder).
+
+    The type is learnt from the first `return` traced and kept on the function's
+    UndefinedReturnValue, so each `if` of a trace is traced twice at most once (when its `if`
+    branch, traced first, met an unknown type; _Retrace)."""
+    values = list(values)
+    retrace = False
+    for i, (value, start) in enumerate(zip(values, initial)):
+        if not (isinstance(start, UndefinedReturnValue) and start.every_path_returns):
+            continue
+        if value is not start:
+            if start.return_type is None:
+                start.return_type = _types_of(value, symbol_names[i])
+            retrace = retrace or (other is not None and other[i] is start)
+        elif start.return_type is not None:
+            values[i] = _zeros_like(start.return_type)
+    if retrace:
+        raise _Retrace()
+    return tuple(values)
+
+
+def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
+              flagged):
     outputs = {}
-    # outputs that may stand for an unset variable carry their "is set" flag out of the cond
-    flagged = [(i, maybe_unset(v)) for i, v in enumerate(initial[:nouts])
-               if isinstance(v, rt.Tensor) and maybe_unset(v) is not None]
+    lengths = {i: len(v) for i, v in enumerate(initial[:nouts]) if type(v) is list}
 
     def branch(block, which, other):
         def traced():
-            set_state(initial)
+            set_state(tuple(initial))
             block()
-            values = get_state()[:nouts]
+            _stage_appended_in_branch(get_state(), initial, lengths)
+            values = _fill_return_values(get_state()[:nouts], initial, outputs.get(other),
+                                         symbol_names)
             outputs[which] = values
+            for i, value in enumerate(values):
+                unset = maybe_unset(value) if isinstance(value, rt.Tensor) else None
+                if unset is not None and i not in flagged:
+                    flagged[i] = unset[1]
+                    raise _Retrace()
             for name, value in zip(symbol_names, values):
                 if isinstance(value, Undefined):
                     raise located.error(
@@ -61,7 +158,7 @@ def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
             # A value the branch left unset travels as a dummy; _check_returns makes sure the
             # other branch left it unset too.
             flags = []
-            for i, _ in flagged:
+            for i in flagged:
                 unset = maybe_unset(values[i]) if isinstance(values[i], rt.Tensor) else None
                 flags.append(unset[0] if unset is not None else rt.constant(True))
             return tuple(False if v is i and isinstance(v, _UNSET) else v
@@ -71,10 +168,10 @@ def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
     with located.user_errors():
         results = rt.cond(cond, branch(body, 'if', 'else'), branch(orelse, 'else', 'if'),
                           names=tuple(symbol_names[:nouts]) + tuple(
-                              f'<{symbol_names[i]} is set>' for i, _ in flagged))
+                              f'<{symbol_names[i]} is set>' for i in flagged))
     if flagged:
         results, flags = results[:nouts], results[nouts:]
-        for (i, (_, message)), flag in zip(flagged, flags):
+        for (i, message), flag in zip(flagged.items(), flags):
             mark_maybe_unset(results[i], flag, message)
     final = []
     for index, result in enumerate(results or ()):
@@ -112,6 +209,13 @@ def _probe_merge(in_if, in_else, graph):
         return type(in_if)(*values) if hasattr(in_if, '_fields') else tuple(values)
     if isinstance(in_if, dict) and isinstance(in_else, dict) and in_if.keys() == in_else.keys():
         return {k: _probe_merge(in_if[k], in_else[k], graph) for k in in_if}
+    staged = next((v for v in (in_if, in_else) if isinstance(v, lists.StagedList)), None)
+    if staged is not None:      # a list an inner tensor loop staged: a placeholder of its kind
+        handle, = rt.nest.flatten(staged)
+        return rt.nest.pack_sequence_as(staged, [graph.add_input(handle.dtype, handle.shape,
+                                                                 'probe')])
+    if isinstance(in_if, list):
+        return in_if            # a Python list appended to in the branches (the same object)
     value = in_else if not isinstance(in_if, rt.Tensor) and isinstance(in_else, rt.Tensor) \
         else in_if
     if not isinstance(value, rt.Tensor) and not isinstance(value, _UNSET) and not (
@@ -212,7 +316,14 @@ def _graph_for(sequence, extra_test, body, get_state, set_state, symbol_names, o
 def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
     """Stages the loop as one rt.while_loop; the loop variables are the construct's state."""
     guards.check_no_global_writes([body], 'loop')
+    with _restored_on_error(set_state, get_state()):
+        _staged_loop(test, body, get_state, set_state, symbol_names, opts)
+
+
+def _staged_loop(test, body, get_state, set_state, symbol_names, opts):
     initial = list(get_state())
+    _stage_appended_lists(test, body, set_state, get_state, symbol_names, initial,
+                          opts.get('appended_lists', ()))
     unset = [i for i, v in enumerate(initial) if isinstance(v, (Undefined, UndefinedReturnValue))]
     invariants = _shape_invariants(opts.get('shape_invariants'), initial)
     newly_unset = [i for i in unset if isinstance(initial[i], Undefined)]
@@ -252,7 +363,7 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
 
     def loop_body(*values):
         restore(values)
-        body()
+        _traced_body(body)
         state = list(get_state())
         for name, before, after in zip(symbol_names, initial, state):
             difference = rt.nest.structure_difference(before, after)
@@ -280,6 +391,64 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
     restore(final)
 
 
+def _traced_body(body):
+    lists.tracing_loops[0] += 1
+    try:
+        body()
+    finally:
+        lists.tracing_loops[0] -= 1
+
+
+def _stage_appended_lists(test, body, set_state, get_state, symbol_names, initial, names):
+    """Replaces in `initial` the Python lists the loop only appends to (`names`) by
+    StagedLists; the element type is the first element's, or, for an empty list, that of the
+    first value one iteration appends (traced into a throwaway graph)."""
+    indices = [symbol_names.index(n) for n in names
+               if n in symbol_names and type(initial[symbol_names.index(n)]) is list]
+    if not indices:
+        return
+    elements = {}   # index -> (dtype, shape) of its elements
+    for i in indices:
+        if initial[i]:
+            elements[i] = _element_type(initial[i][0])
+    empty = [i for i in indices if i not in elements]
+    if empty:
+        outer = context.current_graph()
+        probe = FuncGraph('autograph_first_appends', outer)
+        probe.library = dict(outer.library)
+        trial = list(initial)
+        for i in empty:
+            trial[i] = []
+        _probes.append(probe)
+        try:
+            with probe.as_default():
+                set_state(tuple(trial))
+                test()
+                _traced_body(body)
+                after_one = get_state()
+        finally:
+            _probes.pop()
+        for i in empty:
+            appended = after_one[i]
+            if isinstance(appended, lists.StagedList):   # appended to by an inner tensor loop
+                elements[i] = appended.array.dtype, appended.array.element_shape
+            elif isinstance(appended, list) and appended:
+                elements[i] = _element_type(appended[0])
+    for i, element in elements.items():
+        if element is not None:
+            initial[i] = lists.stage(initial[i], symbol_names[i], *element)
+
+
+def _element_type(value):
+    """(dtype, shape) of a list element; None for a value no tensor can hold (the list then
+    stays a Python list, appended to once while the loop is traced)."""
+    try:
+        value = rt.convert_to_tensor(value)
+    except (TypeError, ValueError):
+        return None
+    return value.dtype, value.shape
+
+
 def _shape_invariants(pairs, initial):
     """The user's `(value, shape)` pairs, as one shape (or None) per state value."""
     invariants = [None] * len(initial)
@@ -291,7 +460,8 @@ def _shape_invariants(pairs, initial):
 
 
 def _shape_of(value):
-    return rt.convert_to_tensor(value).shape
+    """The shape a loop variable keeps: per part for a tuple, namedtuple or dict."""
+    return rt.nest.map_structure(lambda part: rt.convert_to_tensor(part).shape, value)
 
 
 def _initialize_from_first_iteration(test, body, get_state, set_state, symbol_names, initial,
@@ -306,7 +476,7 @@ def _initialize_from_first_iteration(test, body, get_state, set_state, symbol_na
         with probe.as_default():
             set_state(initial)
             test()
-            body()
+            _traced_body(body)
             after_one = get_state()
             types = {i: _types_of(after_one[i], symbol_names[i]) for i in unset}
     finally:
@@ -314,7 +484,7 @@ def _initialize_from_first_iteration(test, body, get_state, set_state, symbol_na
     for i, structure in types.items():
         initial[i] = _zeros_like(structure)
         shapes = [s for s, _ in _flat_types(structure)]
-        if not isinstance(structure, (tuple, dict)) and not shapes[0].is_fully_defined():
+        if isinstance(structure, _ShapeDtype) and not shapes[0].is_fully_defined():
             invariants[i] = shapes[0]
         elif any(not s.is_fully_defined() for s in shapes):
             raise located.error(ValueError, (
@@ -347,6 +517,8 @@ def _zeros_like(structure):
         parts = [_zeros_like(v) for v in structure]
         return type(structure)(*parts) if hasattr(structure, '_fields') else tuple(parts)
     shape, dtype = structure
+    if shape.rank is None:   # a scalar stands in; the invariant is the unknown shape
+        return rt.zeros([], dtype=dtype)
     return rt.zeros([d if d is not None else 0 for d in shape.as_list()], dtype=dtype)
 
 
@@ -361,7 +533,7 @@ def _shape_and_dtype(value, name):
             tensor = rt.convert_to_tensor(value)
         except (TypeError, ValueError):
             tensor = None
-        if tensor is not None and tensor.shape.rank is not None:
+        if tensor is not None:
             return _ShapeDtype(tensor.shape, tensor.dtype)
     raise located.error(ValueError, (
         f"'{name}' must be defined before the loop: it is used after the loop (or in the next "

@@ -1,5 +1,5 @@
 """The frame of a converted function: `with ag__.FunctionScope(...) as fscope:`."""
-from autograph.operators import guards, variables
+from autograph.operators import guards, lists, variables
 
 
 class ConversionOptions:
@@ -33,4 +33,4 @@ class FunctionScope:
         if isinstance(value, variables.UndefinedReturnValue):
             return None
         guards.check_returned(do_return, self.function_name)
-        return value
+        return lists.stacked(value)

@@ -1,6 +1,7 @@
 """Checks that the operators make on the values they receive."""
 import dis
 import types
+import weakref
 
 import runtime as rt
 from runtime.tensor import is_symbolic
@@ -31,15 +32,36 @@ def check_returned(do_return, function_name):
 def check_no_global_writes(functions, construct):
     """Refuses a tensor `if`/loop whose blocks assign a `global` (it would leak graph values)."""
     for function in functions:
-        for code in _code_objects(function.__code__):
-            for instruction in dis.get_instructions(code):
-                if instruction.opname == 'STORE_GLOBAL':
-                    origin = origin_info.lookup(code.co_filename, _line_of(code, instruction))
-                    where = f' (at {origin})' if origin else ''
-                    raise NotImplementedError(located.message(
-                        f"assigning the global '{instruction.argval}'{where} inside a "
-                        f'{construct} whose condition is a tensor is not supported; return the '
-                        'value or use an rt.Variable instead.'))
+        found = _global_store(function.__code__)
+        if found is not None:
+            name, filename, line = found
+            origin = origin_info.lookup(filename, line)
+            where = f' (at {origin})' if origin else ''
+            raise NotImplementedError(located.message(
+                f"assigning the global '{name}'{where} inside a {construct} whose condition is a "
+                'tensor is not supported; return the value or use an rt.Variable instead.'))
+
+
+_global_stores = weakref.WeakKeyDictionary()   # code -> (name, file, line) or None
+
+
+def _global_store(code):
+    """The first `global` assignment in `code` or the functions it defines, once per code
+    object (block functions run on every trace of every tensor `if` and loop)."""
+    try:
+        return _global_stores[code]
+    except KeyError:
+        pass
+    found = None
+    for inner in _code_objects(code):
+        for instruction in dis.get_instructions(inner):
+            if instruction.opname == 'STORE_GLOBAL':
+                found = instruction.argval, inner.co_filename, _line_of(inner, instruction)
+                break
+        if found is not None:
+            break
+    _global_stores[code] = found
+    return found
 
 
 def _code_objects(code):

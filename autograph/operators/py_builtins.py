@@ -4,7 +4,7 @@ import builtins
 import runtime as rt
 from runtime.tensor import is_symbolic
 
-from autograph.operators import tensor_iteration
+from autograph.operators import lists, tensor_iteration
 
 
 def _any_symbolic(values):
@@ -18,7 +18,7 @@ def range_(*args):
 
 
 def len_(value):
-    if isinstance(value, tensor_iteration.TensorSequence):
+    if isinstance(value, (tensor_iteration.TensorSequence, lists.StagedList)):
         return value.size()
     if is_symbolic(value):
         if value.shape.rank == 0:
@@ -63,4 +63,5 @@ OVERLOADS = {
     builtins.range: range_, builtins.len: len_,
     builtins.enumerate: enumerate_, builtins.zip: zip_, builtins.int: int_,
     builtins.float: float_, builtins.abs: abs_,
+    rt.stack: lists.stack_, rt.concat: lists.concat_,   # also on lists staged by a tensor loop
 }

@@ -53,7 +53,18 @@ class Undefined:
 
 
 class UndefinedReturnValue:
-    """The return value of a converted function before any `return` ran."""
+    """The return value of a converted function before any `return` ran.
+
+    `every_path_returns`: the compiler found a `return` at the end of every path of the
+    function, so a tensor `if` may return in one branch only (the other branch carries a
+    placeholder of the same type, which no path can return).
+    """
+
+    __slots__ = ('every_path_returns', 'return_type')
+
+    def __init__(self, every_path_returns=False):
+        self.every_path_returns = every_path_returns
+        self.return_type = None    # (shape, dtype) structure, once a `return` was traced
 
     def __repr__(self):
         return 'UndefinedReturnValue()'

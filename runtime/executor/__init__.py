@@ -20,7 +20,7 @@ def compile_graph(graph, inputs, outputs, jit_compile=False, pipeline=passes.PIP
     """A cached callable (*input_values) -> tuple of the values of `outputs`; with
     `jit_compile`, one that compiles the graph to native code on its first call."""
     key = (tuple(map(id, inputs)), tuple(map(id, outputs)), pipeline, bool(jit_compile))
-    plan = graph._plans.get(key)
+    plan = graph.plans.get(key)
     if plan is None:
         if jit_compile:
             from runtime.executor import native  # deferred: only jit_compile=True functions use it
@@ -28,7 +28,7 @@ def compile_graph(graph, inputs, outputs, jit_compile=False, pipeline=passes.PIP
                                      lambda: compile_graph(graph, inputs, outputs, pipeline=pipeline))
         else:
             plan = generate(optimized_program(graph, inputs, outputs, pipeline))
-        graph._plans[key] = plan
+        graph.plans[key] = plan
     return plan
 
 

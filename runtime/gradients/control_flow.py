@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from runtime import context, dtypes
-from runtime.control_flow import align_captures
+from runtime.control_flow import align_captures, branch_op
 from runtime.gradients.backprop import add_gradients, backprop, differentiable
 from runtime.graph import FuncGraph, uid
 from runtime.graph_def import FunctionRef
@@ -148,7 +148,8 @@ def _branches_gradient(op, grads, functions, name):
     needed = []  # per branch: [(forward tensor, placeholder)]
     gradient_graphs = [_branch_gradient(op, graph, f, grads, wanted, needed) for f in functions]
     _output_intermediates(op, functions, needed, gradient_graphs)
-    gradient = _branch_op(op, graph, gradient_graphs, name)
+    with graph.name_scope(name) as scope:
+        gradient = branch_op(graph, op.inputs[0], gradient_graphs, scope)
     out = [None] * len(op.inputs)
     for i, g in zip(wanted, gradient.outputs):
         out[i + 1] = g
@@ -213,35 +214,6 @@ def _output_intermediates(op, functions, needed, gradient_graphs):
             if value.graph is not fg.outer_graph:
                 value = fg.outer_graph.capture(value)
             fg.bind_capture(value, placeholder)
-
-
-def _branch_op(op, graph, branch_graphs, name):
-    """An If/Case like `op` (on its predicate or index) running `branch_graphs`."""
-    outer = align_captures(branch_graphs)
-    types = [t.dtype for t in branch_graphs[0].outputs]
-    shapes = []
-    for outputs in zip(*(g.outputs for g in branch_graphs)):
-        shape = outputs[0].shape
-        for t in outputs[1:]:
-            shape = shape.most_specific_compatible_shape(t.shape)
-        shapes.append(shape)
-    stateful = any(g.is_stateful() for g in branch_graphs)
-    if op.opdef.control_flow == 'if':
-        opdef = control.IF if stateful else control.STATELESS_IF
-        attrs = {'Tcond': dtypes.bool, 'Tin': [t.dtype for t in outer], 'Tout': types,
-                 'then_branch': FunctionRef(branch_graphs[0].name),
-                 'else_branch': FunctionRef(branch_graphs[1].name)}
-    else:
-        opdef = control.CASE if stateful else control.STATELESS_CASE
-        attrs = {'Tin': [t.dtype for t in outer], 'Tout': types,
-                 'branches': [FunctionRef(g.name) for g in branch_graphs]}
-    attrs.update({'output_shapes': shapes, '_lower_using_switch_merge': True})
-    inputs = [op.inputs[0]] + outer
-    with graph.name_scope(name) as scope:
-        gradient = graph.create_op(opdef, inputs, attrs, scope, list(zip(types, shapes)))
-    if context.active_tapes[0]:
-        record(opdef, gradient.inputs, attrs, gradient.outputs)
-    return gradient
 
 
 # ---- While -------------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ from runtime.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.compare import logical_and, logical_not, logical_or, not_equal
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import broadcast, same_as_input
-from runtime.ops.math import cast, divide, exp, log, negative, sigmoid, zero_where_no_gradient
+from runtime.ops.math import (cast, divide, exp, log, negative, sigmoid, unary_function,
+                              zero_where_no_gradient)
 from runtime.ops.registry import NO_GRADIENT, register
 from runtime.ops.reduce import unbroadcast
 
@@ -87,19 +88,9 @@ PREDICATE_OPS = {name: register(op, kernel, _bool_infer, gradient=NO_GRADIENT,
                  for name, (op, kernel) in _PREDICATES.items()}
 
 
-def _float_unary(opdef, public_name, doc):
-    def unary(x, name=None):
-        x = convert_to_tensor(x)
-        if not x.dtype.is_floating:
-            raise TypeError(f'rt.math.{public_name} needs a floating-point tensor, got '
-                            f'{x.dtype.name}; use rt.cast(x, rt.float32) first.')
-        return apply(opdef, [x], name=name)
-    return op_function(unary, public_name, doc)
-
-
 def _unary(public_name):
     opdef = UNARY_OPS.get(public_name) or PREDICATE_OPS[public_name]
-    return _float_unary(opdef, public_name, f'Elementwise {public_name} (op `{opdef.name}`).')
+    return unary_function(opdef, public_name, floats_only=True, namespace='rt.math')
 
 
 log1p = _unary('log1p')
@@ -291,7 +282,8 @@ SOFTPLUS = register('Softplus', _softplus_kernel, same_as_input, inputs=('featur
                     outputs=('activations',),
                     gradient=lambda op, grad: [grad * sigmoid(op.inputs[0])],
                     native=_NATIVE['Softplus'])
-softplus = _float_unary(SOFTPLUS, 'softplus', '`log(exp(x) + 1)`, computed stably (op `Softplus`).')
+softplus = unary_function(SOFTPLUS, 'softplus', floats_only=True, namespace='rt.math',
+                          doc='`log(exp(x) + 1)`, computed stably (op `Softplus`).')
 
 
 def log_sigmoid(x, name=None):

@@ -225,17 +225,21 @@ UNARY_OPS = {name: register(op, kernel, same_as_input, infix='-{0}' if op == 'Ne
              for name, (op, kernel, _) in _UNARY.items()}
 
 
-def _unary_function(public_name):
-    opdef = UNARY_OPS[public_name]
-    floats_only = _UNARY[public_name][2]
-
+def unary_function(opdef, public_name, floats_only, namespace='rt', doc=None):
+    """The public function `<namespace>.<public_name>(x, name=None)` running unary `opdef`;
+    `floats_only`: a non-floating `x` is a TypeError."""
     def unary(x, name=None):
         x = convert_to_tensor(x)
         if floats_only and not x.dtype.is_floating:
-            raise TypeError(f'rt.{public_name} needs a floating-point tensor, got '
+            raise TypeError(f'{namespace}.{public_name} needs a floating-point tensor, got '
                             f'{x.dtype.name}; use rt.cast(x, rt.float32) first.')
         return apply(opdef, [x], name=name)
-    return op_function(unary, public_name, f'Elementwise {public_name} (op `{opdef.name}`).')
+    return op_function(unary, public_name,
+                       doc or f'Elementwise {public_name} (op `{opdef.name}`).')
+
+
+def _unary_function(public_name):
+    return unary_function(UNARY_OPS[public_name], public_name, _UNARY[public_name][2])
 
 
 negative = _unary_function('negative')

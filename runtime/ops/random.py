@@ -92,16 +92,21 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     dtype = dtypes.as_dtype(dtype)
-    out = _run(NORMAL, [shape_operand(shape)], {'dtype': dtype}, seed, name)
-    if not _is_number(stddev, 1):
-        out = out * stddev
-    if not _is_number(mean, 0):
-        out = out + mean
-    return out
+    return _shifted(_run(NORMAL, [shape_operand(shape)], {'dtype': dtype}, seed, name), mean,
+                    stddev)
 
 
 def _is_number(value, number):
     return isinstance(value, (int, float)) and value == number
+
+
+def _shifted(standard, mean, stddev):
+    """Standard normal numbers as `standard * stddev + mean` (no op for 1 and 0)."""
+    if not _is_number(stddev, 1):
+        standard = standard * stddev
+    if not _is_number(mean, 0):
+        standard = standard + mean
+    return standard
 
 
 def _as(dtype, *values):
@@ -167,12 +172,8 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
     dtype = dtypes.as_dtype(dtype)
     if not dtype.is_floating:
         raise ValueError(f'rt.random.truncated_normal needs a floating dtype, got {dtype.name}.')
-    out = _run(TRUNCATED_NORMAL, [shape_operand(shape)], {'dtype': dtype}, seed, name)
-    if not _is_number(stddev, 1):
-        out = out * stddev
-    if not _is_number(mean, 0):
-        out = out + mean
-    return out
+    return _shifted(_run(TRUNCATED_NORMAL, [shape_operand(shape)], {'dtype': dtype}, seed, name),
+                    mean, stddev)
 
 
 def shuffle(value, seed=None, name=None):
@@ -297,13 +298,8 @@ def normal_from_key(shape, key, counter, mean=0.0, stddev=1.0, dtype=dtypes.floa
     """Normal numbers from a Philox (key, counter) pair (StatelessRandomNormalV2)."""
     dtype = dtypes.as_dtype(dtype)
     attrs = {} if dtype is dtypes.float32 else {'dtype': dtype}
-    out = apply(STATELESS_NORMAL, [shape_operand(shape), key, counter, np.int32(ALG_PHILOX)],
-                attrs, name=name)
-    if not _is_number(stddev, 1):
-        out = out * stddev
-    if not _is_number(mean, 0):
-        out = out + mean
-    return out
+    return _shifted(apply(STATELESS_NORMAL, [shape_operand(shape), key, counter,
+                          np.int32(ALG_PHILOX)], attrs, name=name), mean, stddev)
 
 
 def _seed_operand(seed):

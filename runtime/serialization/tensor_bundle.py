@@ -59,23 +59,10 @@ def masked_crc32c(data):
 # ---- the sorted string table -------------------------------------------------------------------
 
 def _varint(data, pos, where):
-    result = shift = 0
-    while True:
-        if pos >= len(data):
-            raise ValueError(f'{where}: a number runs past the end')
-        byte = data[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            return result, pos
-        shift += 7
-
-
-def _put_varint(value, out):
-    while value > 0x7F:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
+    try:
+        return wire.read_varint(data, pos)
+    except (IndexError, wire.DecodeError):
+        raise ValueError(f'{where}: a number runs past the end') from None
 
 
 def read_table(data, where):
@@ -133,9 +120,9 @@ def _block(entries):
     out, restarts = bytearray(), []
     for key, value in entries:
         restarts.append(len(out))
-        _put_varint(0, out)
-        _put_varint(len(key), out)
-        _put_varint(len(value), out)
+        wire.put_varint(0, out)
+        wire.put_varint(len(key), out)
+        wire.put_varint(len(value), out)
         out += key
         out += value
     if not restarts:
@@ -152,8 +139,8 @@ def write_table(entries):
 
     def add_block(contents):
         handle = bytearray()
-        _put_varint(len(out), handle)
-        _put_varint(len(contents), handle)
+        wire.put_varint(len(out), handle)
+        wire.put_varint(len(contents), handle)
         out.extend(contents)
         out.extend(struct.pack('<BI', 0, masked_crc32c(contents + b'\x00')))
         return bytes(handle)
@@ -272,7 +259,7 @@ def write_bundle(prefix, tensors):
             items = [v if isinstance(v, bytes) else str(v).encode('utf-8') for v in arr.ravel()]
             lengths = bytearray()
             for item in items:
-                _put_varint(len(item), lengths)
+                wire.put_varint(len(item), lengths)
             of_lengths, checksum = _string_checksums([len(i) for i in items], items)
             chunk = bytes(lengths) + struct.pack('<I', of_lengths) + b''.join(items)
         else:

@@ -32,7 +32,9 @@ def encode(type_name, message):
     return bytes(out)
 
 
-def _varint(value, out):
+def put_varint(value, out):
+    """Append `value` to bytearray `out` as a varint (a negative int as 64-bit two's
+    complement)."""
     if value < 0:
         value += 1 << 64
     while value > 0x7F:
@@ -42,7 +44,7 @@ def _varint(value, out):
 
 
 def _key(number, wire_type, out):
-    _varint((number << 3) | wire_type, out)
+    put_varint((number << 3) | wire_type, out)
 
 
 def _encode_message(fields, message, out):
@@ -60,7 +62,7 @@ def _encode_message(fields, message, out):
                 _encode_value(1, key_kind, k, entry)
                 _encode_value(2, value_kind, value[k], entry)
                 _key(spec.number, LENGTH, out)
-                _varint(len(entry), out)
+                put_varint(len(entry), out)
                 out += entry
         elif spec.label == REP:
             if spec.kind in _WIRE_TYPE and _WIRE_TYPE[spec.kind] != LENGTH:
@@ -69,7 +71,7 @@ def _encode_message(fields, message, out):
                     for item in value:
                         _scalar(spec.kind, item, packed)
                     _key(spec.number, LENGTH, out)
-                    _varint(len(packed), out)
+                    put_varint(len(packed), out)
                     out += packed
             else:
                 for item in value:
@@ -89,14 +91,14 @@ def _encode_value(number, kind, value, out):
         body = bytearray()
         _encode_message(SCHEMA[kind], value, body)
         _key(number, LENGTH, out)
-        _varint(len(body), out)
+        put_varint(len(body), out)
         out += body
         return
     wire_type = _WIRE_TYPE[kind]
     _key(number, wire_type, out)
     if wire_type == LENGTH:
         data = value.encode('utf-8') if isinstance(value, str) else bytes(value)
-        _varint(len(data), out)
+        put_varint(len(data), out)
         out += data
     else:
         _scalar(kind, value, out)
@@ -112,9 +114,9 @@ def _scalar(kind, value, out):
     elif kind == 'fixed32':
         out += struct.pack('<I', value)
     elif kind == 'sint64':
-        _varint((value << 1) ^ (value >> 63), out)
+        put_varint((value << 1) ^ (value >> 63), out)
     else:
-        _varint(int(value), out)
+        put_varint(int(value), out)
 
 
 # ---- decoding ----------------------------------------------------------------------------------
@@ -127,7 +129,8 @@ def decode(type_name, data):
         raise DecodeError(f'not a valid {type_name} message ({e})') from None
 
 
-def _read_varint(data, pos):
+def read_varint(data, pos):
+    """The varint at `data[pos]` and the position after it (IndexError past the end)."""
     result = shift = 0
     while True:
         byte = data[pos]
@@ -144,18 +147,18 @@ def _decode_message(fields, data, pos, end):
     by_number = _numbers(fields)
     message = {}
     while pos < end:
-        key, pos = _read_varint(data, pos)
+        key, pos = read_varint(data, pos)
         number, wire_type = key >> 3, key & 7
         if number == 0:
             raise DecodeError('field number 0')
         if wire_type == VARINT:
-            raw, pos = _read_varint(data, pos)
+            raw, pos = read_varint(data, pos)
         elif wire_type == FIXED64:
             raw, pos = data[pos:pos + 8], pos + 8
         elif wire_type == FIXED32:
             raw, pos = data[pos:pos + 4], pos + 4
         elif wire_type == LENGTH:
-            size, pos = _read_varint(data, pos)
+            size, pos = read_varint(data, pos)
             raw, pos = (pos, pos + size), pos + size
         else:
             raise DecodeError(f'unsupported wire type {wire_type} for field {number}')
@@ -267,7 +270,7 @@ def _unpack(kind, data, start, end):
     out = []
     pos = start
     while pos < end:
-        raw, pos = _read_varint(data, pos)
+        raw, pos = read_varint(data, pos)
         out.append(_from_varint(kind, raw))
     if pos != end:
         raise DecodeError('a packed field runs past its end')

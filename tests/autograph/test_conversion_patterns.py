@@ -480,3 +480,302 @@ def test_variable_read_before_any_iteration_set_it_is_unbound_as_in_python():
         read_before_first_set(2)
     with pytest.raises(UnboundLocalError, match="'step' is used before it is assigned"):
         traced(read_before_first_set, 2)
+
+
+# Pattern 11: `try`/`finally` and `with` around tensor control flow
+
+def clipped_with_log(x, log):
+    try:
+        if x > 0:
+            y = x
+        else:
+            y = -x
+    finally:
+        log.append('finally')
+    return y
+
+
+def returns_inside_try_finally(x, log):
+    try:
+        if x > 2:
+            return x * 10
+        x = x + 1
+    finally:
+        log.append('done')
+    return x
+
+
+def test_try_finally_around_a_tensor_if_traces_body_then_finally():
+    log = []
+    f = ag.function(lambda x: clipped_with_log(x, log))
+    assert f(rt.constant(-3)).numpy() == 3 == clipped_with_log(-3, [])
+    assert f(rt.constant(4)).numpy() == 4
+    assert log == ['finally']            # traced once: the `finally` ran at trace time
+
+
+def test_return_inside_try_finally_in_a_tensor_if():
+    for a in (1, 5):
+        assert traced(lambda x: returns_inside_try_finally(x, []), a) == \
+            returns_inside_try_finally(a, [])
+
+
+def test_with_around_a_tensor_loop_enters_and_exits_at_trace_time():
+    import contextlib
+    events = []
+
+    @contextlib.contextmanager
+    def section(name):
+        events.append(('enter', name))
+        yield name
+        events.append(('exit', name))
+
+    def total(n):
+        s = 0
+        with section('sum') as label:
+            for i in range(n):
+                s += i
+        events.append(label)
+        return s
+
+    assert traced(total, 4) == total(4) == 6
+    assert events == [('enter', 'sum'), ('exit', 'sum'), 'sum'] * 2
+
+
+# Pattern 5: a tensor of unknown rank first created inside a tensor loop
+
+def last_scaled(v, n):
+    for i in rt.range(n):
+        last = v * rt.cast(i, rt.float32)
+    return last
+
+
+def test_unknown_rank_tensor_first_set_in_a_loop_is_inferred_from_one_iteration():
+    f = ag.function(last_scaled, input_signature=[rt.TensorSpec(None, rt.float32),
+                                                  rt.TensorSpec([], rt.int32)])
+    result = f(rt.constant([[1.0, 2.0]]), rt.constant(3))
+    assert result.shape == (1, 2) and result.numpy().tolist() == [[2.0, 4.0]]
+    assert f(rt.constant(5.0), rt.constant(2)).numpy() == 5.0
+    with pytest.raises(rt.errors.InvalidArgumentError, match="initialize 'last'"):
+        f(rt.constant([1.0]), rt.constant(0))
+
+
+def test_unknown_length_tensor_first_set_in_a_loop_gets_that_shape_as_invariant():
+    f = ag.function(last_scaled, input_signature=[rt.TensorSpec([None], rt.float32),
+                                                  rt.TensorSpec([], rt.int32)])
+    assert f(rt.constant([1.0, 2.0, 3.0]), rt.constant(2)).numpy().tolist() == [1.0, 2.0, 3.0]
+
+
+# Pattern 6: tuple and namedtuple loop variables next to a shape invariant
+
+def growing_with_pair(n):
+    import collections
+    Pair = collections.namedtuple('Pair', 'count product')
+    s = rt.zeros([1])
+    p = Pair(rt.constant(0), rt.constant(1))
+    t = (rt.constant(0), rt.constant(1.5))
+    for _ in rt.range(n):
+        ag.set_loop_options(shape_invariants=[(s, rt.TensorShape([None]))])
+        s = rt.concat([s, [1.0]], 0)
+        p = Pair(p.count + 1, p.product * 2)
+        t = (t[0] + 1, t[1])
+    return s, tuple(p), t
+
+
+def test_tuple_and_namedtuple_beside_a_shape_invariant():
+    s, p, t = traced(growing_with_pair, 3)
+    assert s.tolist() == [0.0, 1.0, 1.0, 1.0]
+    assert p == (3, 8) and t == (3, 1.5)
+
+
+# Pattern 18: early returns in a tensor `if` when every path returns
+
+def early_return_in_elif(a, b):
+    if b >= 0:
+        pass
+    elif a == 0:
+        return 1
+    return 2
+
+
+def classify_pair(a, b):
+    if a > b:
+        if a > 2 * b:
+            return a, 2
+        a = a - b
+    elif a == b:
+        return b, 0
+    total = a + b
+    return total, 1
+
+
+def returns_in_if_inside_loop(n):
+    i = 0
+    while i < n:
+        if i * i > n:
+            return i
+        i += 1
+    return -1
+
+
+def falls_off_the_end(a):
+    if a > 0:
+        return 1
+
+
+def test_early_return_in_an_elif_with_code_after_the_if():
+    for a, b in [(0, 1), (0, -1), (1, -1)]:
+        assert traced(early_return_in_elif, a, b) == early_return_in_elif(a, b)
+
+
+def test_nested_early_returns_of_tuples():
+    for a, b in [(5, 1), (3, 2), (2, 2), (1, 4), (-3, -1)]:
+        assert traced(classify_pair, a, b) == classify_pair(a, b)
+
+
+def test_early_return_in_an_if_inside_a_tensor_loop():
+    for n in (0, 3, 10):
+        assert traced(returns_in_if_inside_loop, n) == returns_in_if_inside_loop(n)
+
+
+def test_a_path_without_return_is_still_refused():
+    assert falls_off_the_end(-1) is None
+    with pytest.raises(ValueError, match='needs a `return` in the else branch'):
+        traced(falls_off_the_end, 1)
+
+
+def test_early_returns_of_different_dtypes_name_the_return_value():
+    def mixed(a):
+        if a > 0:
+            return 1.5
+        return a
+
+    with pytest.raises(TypeError, match='retval_'):
+        traced(mixed, 1)
+
+
+# Pattern 13: `list.append` inside a tensor loop stages the list as a TensorArray
+
+def squares(n):
+    out = []
+    for i in range(n):
+        out.append(i * i)
+    return rt.stack(out), len(out), out[-1]
+
+
+def even_rows(n):
+    parts = [rt.zeros([1, 2])]
+    i = 0
+    while i < n:
+        if i % 2 == 0:
+            parts.append(rt.ones([1, 2]) * rt.cast(i, rt.float32))
+        i += 1
+    return rt.concat(parts, 0), rt.concat(parts, axis=1), rt.stack(parts, axis=1)
+
+
+def nested_appends(n):
+    seen = []
+    for i in range(n):
+        for j in range(i):
+            seen.append(i * 10 + j)
+    return rt.stack(seen)
+
+
+def appends_then_pops(n):
+    window = [0]
+    for i in range(n):
+        window.append(i)
+        window.pop(0)
+    return window
+
+
+def test_list_appended_in_a_tensor_loop_is_read_with_stack_len_and_indexing():
+    stacked, length, last = traced(squares, 4)
+    assert stacked.tolist() == [0, 1, 4, 9] and length == 4 and last == 9
+    python = ag.to_graph(squares)(4)
+    assert python[0].numpy().tolist() == [0, 1, 4, 9] and python[1:] == (4, 9)
+
+
+def test_list_with_elements_appended_under_a_tensor_if_is_read_with_concat():
+    by_rows, by_columns, stacked = (v.tolist() for v in traced(even_rows, 5))
+    assert by_rows == [[0, 0], [0, 0], [2, 2], [4, 4]]
+    assert by_columns == [[0, 0, 0, 0, 2, 2, 4, 4]]
+    assert stacked == [[[0, 0], [0, 0], [2, 2], [4, 4]]]
+    assert [v.numpy().tolist() for v in ag.to_graph(even_rows)(5)] == [
+        by_rows, by_columns, stacked]
+
+
+def test_list_appended_in_nested_tensor_loops():
+    assert traced(nested_appends, 4).tolist() == [10, 20, 21, 30, 31, 32]
+
+
+def test_other_list_mutation_in_a_tensor_loop_names_the_list_and_line():
+    assert appends_then_pops(3) == [2]
+    with pytest.raises(TypeError, match=r"list 'window' is changed by `window.pop\(0\)` "
+                                        r"\(line \d+\) inside a loop on a tensor.*TensorArray"):
+        traced(appends_then_pops, 3)
+
+
+def collect(n):
+    out = []
+    for i in range(n):
+        out.append(i * 2)
+    return out, len(out)
+
+
+def test_a_staged_list_returned_as_it_is_comes_back_stacked():
+    values, length = traced(collect, 3)
+    assert values.tolist() == [0, 2, 4] and length == 3
+    assert traced(collect, 0)[0].tolist() == []
+    result = ag.to_graph(collect)(3)
+    assert result == ([0, 2, 4], 3)                 # Python values: the list itself
+
+
+def fails_in_branch(x):
+    y = x
+    try:
+        if x > 0:
+            y = y + 1
+            y = y + not_defined_anywhere  # noqa: F821
+    finally:
+        y = y * 2
+    return y
+
+
+def test_finally_after_an_error_while_tracing_sees_the_functions_values():
+    with pytest.raises(NameError, match='not_defined_anywhere'):
+        fails_in_branch(1)
+    with pytest.raises(NameError, match='not_defined_anywhere'):
+        traced(fails_in_branch, 1)
+
+
+def set_in_a_loop_in_one_branch(a, b):
+    if a > 2:
+        for _ in range(b % 3):
+            w = b
+    else:
+        w = -a
+    return w + 1
+
+
+def test_variable_a_tensor_loop_may_not_set_in_one_branch_of_a_tensor_if():
+    assert traced(set_in_a_loop_in_one_branch, 5, 1) == set_in_a_loop_in_one_branch(5, 1) == 2
+    assert traced(set_in_a_loop_in_one_branch, 0, 3) == set_in_a_loop_in_one_branch(0, 3) == 1
+    with pytest.raises(UnboundLocalError):
+        set_in_a_loop_in_one_branch(5, 3)
+    with pytest.raises(rt.errors.InvalidArgumentError, match="'w'"):
+        traced(set_in_a_loop_in_one_branch, 5, 3)
+
+
+def appends_after_a_tensor_continue(a, b):
+    kept = []
+    for i in range(4):           # a Python loop: its `continue` becomes a tensor `if`
+        if a + i < b:
+            continue
+        kept.append(a + i)
+    return len(kept)
+
+
+def test_list_appended_under_a_tensor_if_in_a_python_loop_is_staged():
+    for a, b in [(0, 2), (3, 0), (1, 9)]:
+        assert traced(appends_after_a_tensor_continue, a, b) == \
+            appends_after_a_tensor_continue(a, b)

@@ -138,7 +138,7 @@ def test_global_assignment_in_a_tensor_branch():
     assert ag.to_graph(assigns_global)(1) == 1 and counter == 1
 
 
-def test_tensor_control_flow_inside_try():
+def test_tensor_control_flow_inside_try_with_handlers():
     with pytest.raises(NotImplementedError, match='`try`') as e:
         in_graph(tensor_if_in_try, 1)
     assert f'{THIS_FILE}:71' in str(e.value)

@@ -35,3 +35,21 @@ def test_a_disagreement_is_found_and_shrunk(monkeypatch):
     small = fuzz.shrink(body, problem)
     assert fuzz.check(fuzz.render(small)) is not None
     assert len(fuzz.render(small)) < len(source)
+
+
+def test_generated_list_appends_try_finally_and_elif_returns_agree():
+    """The generator writes appends to a list in loops (read with len after them), try/finally
+    blocks and early returns in elif branches; the first program with each agrees."""
+    import random
+    wanted = {'s.append(': None, 'finally:': None, 'elif': None}
+    for seed in range(500):
+        source = fuzz.render(fuzz.generate(random.Random(seed)))
+        for construct in wanted:
+            if wanted[construct] is None and construct in source and (
+                    construct != 'elif' or '\n        return' in source.split('elif', 1)[1]):
+                wanted[construct] = source
+    assert all(wanted.values()), [c for c, s in wanted.items() if s is None]
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        for source in wanted.values():
+            assert fuzz.check(source) is None, source

@@ -239,23 +239,20 @@ def _list_set(data, written, index, item):
     slowly)."""
     if not isinstance(item, types.Array):
         def set_scalar(data, written, index, item):
-            if index < 0 or index >= data.shape[0]:
-                raise IndexError('TensorArray index out of range')
+            list_check_index(written, index)
             data[index] = item
             written[index] = True
         return set_scalar
     if item.ndim == 1:
         def set_row(data, written, index, item):
-            if index < 0 or index >= data.shape[0]:
-                raise IndexError('TensorArray index out of range')
+            list_check_index(written, index)
             for k in range(item.shape[0]):
                 data[index, k] = item[k]
             written[index] = True
         return set_row
 
     def set_array(data, written, index, item):
-        if index < 0 or index >= data.shape[0]:
-            raise IndexError('TensorArray index out of range')
+        list_check_index(written, index)
         row = data[index]
         for k in np.ndindex(item.shape):
             row[k] = item[k]

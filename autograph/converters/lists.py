@@ -1,0 +1,162 @@
+"""Python lists mutated inside loops.
+
+A loop that only appends to a list defined outside it (`l.append(x)` statements, anywhere in
+the loop body, and no other assignment or mutation of `l` there) gets
+`l = ag__.list_append(l, x)` for each append, and `'appended_lists': ('l',)` in its options: `l`
+becomes loop state, staged as a TensorArray when the loop is a graph loop
+(operators/lists.py). Any other mutation of such a list in a loop (`l.pop()`, `l[i] = v`,
+`l.extend(...)`, ...) is preceded by `ag__.check_list_mutation(l, 'l', '`l.pop()` (line 12)')`, which
+refuses it while a graph loop is traced.
+"""
+import gast
+
+from autograph.pyct import anno, templates, transformer, unparser
+
+_MUTATORS = frozenset({'append', 'extend', 'insert', 'pop', 'remove', 'clear', 'sort',
+                       'reverse'})
+_APPEND = 'lists: a rewritten append'
+_OPAQUE = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
+
+
+def _mutation(statement):
+    """(list name, method or None for a subscript store) of a statement that mutates a list
+    named by a plain name, else None."""
+    if anno.hasanno(statement, _APPEND):
+        return anno.getanno(statement, _APPEND), 'append'
+    if isinstance(statement, gast.Expr) and isinstance(statement.value, gast.Call):
+        func = statement.value.func
+        if isinstance(func, gast.Attribute) and func.attr in _MUTATORS and isinstance(
+                func.value, gast.Name):
+            return func.value.id, func.attr
+    targets = []
+    if isinstance(statement, (gast.Assign, gast.Delete)):
+        targets = statement.targets
+    elif isinstance(statement, gast.AugAssign):
+        targets = [statement.target]
+    for target in targets:
+        if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
+            return target.value.id, None
+    return None
+
+
+def _walk(statements):
+    """The nodes of a block, without entering nested functions, classes and lambdas."""
+    pending = list(statements)
+    while pending:
+        node = pending.pop()
+        yield node
+        if not isinstance(node, _OPAQUE):
+            pending.extend(gast.iter_child_nodes(node))
+
+
+def _stored_names(node):
+    stored = set()
+    targets = [node.target] if isinstance(node, gast.For) else []
+    for child in _walk(node.body + node.orelse + targets):
+        if isinstance(child, gast.Name) and isinstance(child.ctx, (gast.Store, gast.Del)):
+            stored.add(child.id)
+        elif isinstance(child, _OPAQUE) and hasattr(child, 'name'):
+            stored.add(child.name)
+    return stored
+
+
+class ListTransformer(transformer.Base):
+
+    visits_expressions = False
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.rewrite = {}        # id(append statement) -> list name
+        self.guard = {}          # id(mutating statement) -> list name
+        self.enclosing_stored = []
+        self.functions = []
+        self.function_locals = {}   # id(FunctionDef) -> its variables
+
+    def _visit_loop(self, node):
+        stored = _stored_names(node)
+        mutations = {}
+        for statement in _walk(node.body):
+            if isinstance(statement, gast.stmt):
+                found = _mutation(statement)
+                if found is not None:
+                    mutations.setdefault(found[0], []).append((statement, found[1]))
+        appended = []
+        for name, found in sorted(mutations.items()):
+            if name in stored:
+                continue          # a list made in the loop, or assigned in it
+            if name in self._locals() and all(
+                    method == 'append' and _single_argument(statement)
+                    for statement, method in found):
+                appended.append(name)
+                for statement, _ in found:
+                    self.rewrite[id(statement)] = name
+            elif not any(name in s for s in self.enclosing_stored):
+                offender = next((statement for statement, method in found
+                                 if method != 'append' or not _single_argument(statement)),
+                                found[0][0])
+                what = f'`{unparser.unparse(offender).strip()}`'
+                origin = anno.getanno(offender, anno.Basic.ORIGIN)
+                if origin is not None:
+                    what = f'{what} (line {origin.lineno})'
+                for statement, _ in found:
+                    self.guard[id(statement)] = (name, what)
+        if appended:
+            options = anno.getanno(node, anno.Basic.LOOP_OPTIONS, {})
+            anno.setanno(node, anno.Basic.LOOP_OPTIONS, dict(options, appended_lists=gast.Tuple(
+                elts=[gast.Constant(value=n, kind=None) for n in appended], ctx=gast.Load())))
+        self.enclosing_stored.append(stored)
+        node = self.generic_visit(node)
+        self.enclosing_stored.pop()
+        return node
+
+    visit_While = visit_For = _visit_loop
+
+    def _visit_statement(self, node):
+        name = self.rewrite.pop(id(node), None)
+        if name is not None:
+            new = templates.replace('name = ag__.list_append(name, value)', name=name,
+                                    value=node.value.args[0])
+            anno.setanno(new[0], _APPEND, name)
+            return new
+        guarded = self.guard.pop(id(node), None)
+        if guarded is not None:
+            name, what = guarded
+            return templates.replace('ag__.check_list_mutation(name, label, what)', name=name,
+                                     label=gast.Constant(value=name, kind=None),
+                                     what=gast.Constant(value=what, kind=None)) + [node]
+        return node
+
+    visit_Expr = visit_Assign = visit_AugAssign = visit_Delete = _visit_statement
+
+    def visit_FunctionDef(self, node):
+        self.functions.append(node)
+        node = self.generic_visit(node)
+        self.functions.pop()
+        return node
+
+    def _locals(self):
+        """The variables of the innermost function: only they can become loop state (an
+        assignment would make a global or a closure variable local). Found on first use."""
+        node = self.functions[-1]
+        if id(node) not in self.function_locals:
+            local = {a.id for a in _walk([node.args]) if isinstance(a, gast.Name)}
+            declared = set()
+            for child in _walk(node.body):
+                if isinstance(child, gast.Name) and isinstance(child.ctx, gast.Store):
+                    local.add(child.id)
+                elif isinstance(child, (gast.Global, gast.Nonlocal)):
+                    declared.update(child.names)
+            self.function_locals[id(node)] = local - declared
+        return self.function_locals[id(node)]
+
+
+def _single_argument(statement):
+    if anno.hasanno(statement, _APPEND):
+        return True
+    call = statement.value
+    return len(call.args) == 1 and not call.keywords and not isinstance(call.args[0],
+                                                                       gast.Starred)
+
+
+def transform(node, ctx):
+    return ListTransformer(ctx).visit(node)
