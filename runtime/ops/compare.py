@@ -5,7 +5,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.convert import convert_to_tensor, unify_inputs, unify_operands
-from runtime.ops.dispatch import apply, op_function
+from runtime.ops.dispatch import apply, binary_op_function
 from runtime.ops.infer import broadcast, broadcast_bool, broadcast_shape, same_as_input
 from runtime.ops.array import ZEROS_LIKE
 from runtime.ops.registry import NO_GRADIENT, register
@@ -35,11 +35,8 @@ LOGICAL_NOT = register('LogicalNot', np.logical_not, same_as_input, outputs=('y'
 
 def _comparison(public_name):
     opdef = OPS[public_name]
-
-    def compare(x, y, name=None):
-        return apply(opdef, (x, y), None, name)
-    return op_function(compare, public_name,
-                       f'Elementwise `{public_name}`, a bool tensor (op `{opdef.name}`).')
+    return binary_op_function(
+        opdef, public_name, f'Elementwise `{public_name}`, a bool tensor (op `{opdef.name}`).')
 
 
 equal = _comparison('equal')

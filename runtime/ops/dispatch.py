@@ -177,3 +177,10 @@ def op_function(function, public_name, doc):
     function.__name__ = function.__qualname__ = public_name
     function.__doc__ = doc
     return function
+
+
+def binary_op_function(opdef, public_name, doc, default_name=None):
+    """The public function `rt.<public_name>(x, y, name=None)` running the two-input `opdef`."""
+    def binary(x, y, name=default_name):
+        return apply(opdef, (x, y), None, name)
+    return op_function(binary, public_name, doc)

@@ -8,7 +8,7 @@ from runtime.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.array import ONES_LIKE, ZEROS_LIKE, cast
 from runtime.ops.compare import (equal, greater, greater_equal, less, less_equal, logical_and,
                                  where)
-from runtime.ops.dispatch import apply, op_function
+from runtime.ops.dispatch import apply, binary_op_function, op_function
 from runtime.ops.infer import broadcast, broadcast_shape, same_as_input
 from runtime.ops.reduce import unbroadcast
 from runtime.ops.registry import NO_GRADIENT, NUMERIC, register
@@ -107,11 +107,9 @@ OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',),
 
 def _binary_function(public_name, default_name=None):
     opdef = OPS[public_name]
-
-    def binary(x, y, name=default_name):
-        return apply(opdef, (x, y), None, name)
-    return op_function(binary, public_name,
-                       f'Elementwise {public_name} with broadcasting (op `{opdef.name}`).')
+    return binary_op_function(
+        opdef, public_name, f'Elementwise {public_name} with broadcasting (op `{opdef.name}`).',
+        default_name)
 
 
 add = _binary_function('add')
