@@ -29,7 +29,7 @@ from runtime.control_flow import cond, while_loop
 
 # ---- the array, structural and functional surface (SPEC §7) ---------------------------------
 from runtime import nest
-from runtime.ops.manipulation import (broadcast_to, linspace, meshgrid, newaxis, one_hot, pad,
+from runtime.ops.manipulation import (linspace, meshgrid, newaxis, one_hot, pad,
                                       repeat, reverse, slice, split, tile, unstack)
 from runtime.ops.indexing import (boolean_mask, gather_nd, scatter_nd,
                                   tensor_scatter_nd_update)

@@ -26,7 +26,7 @@ def _out_size(size, k, stride, padding):
 
 
 def _geometry(in_shape, kernel_hw, strides, padding):
-    (n, h, w, _), (kh, kw) = in_shape, kernel_hw
+    (_, h, w, _), (kh, kw) = in_shape, kernel_hw
     oh, top, bottom = _out_size(h, kh, strides[1], padding)
     ow, left, right = _out_size(w, kw, strides[2], padding)
     return (oh, ow), ((0, 0), (top, bottom), (left, right), (0, 0))
