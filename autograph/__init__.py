@@ -6,8 +6,8 @@ eagerly and never import numpy or `runtime`; the names that run code on tensors 
 """
 from importlib import import_module as _import_module
 
-from autograph.api import to_code, do_not_convert
 from autograph import experimental
+from autograph.compiler.api import do_not_convert, to_code
 
 _LAZY = {
     'function': 'autograph.tracing.polymorphic_function',

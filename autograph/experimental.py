@@ -1,6 +1,6 @@
 """`ag.experimental`: loop directives for converted code, and `do_not_convert` (the path
 TensorFlow users type, `tf.autograph.experimental.do_not_convert`)."""
-from autograph.api import do_not_convert
+from autograph.compiler.api import do_not_convert
 
 __all__ = ['do_not_convert', 'set_loop_options']
 

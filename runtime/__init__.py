@@ -2,50 +2,135 @@
 
 `import runtime as rt`. The public names are those of the project contract (SPEC §2).
 """
-from runtime import config, debugging, dtypes, errors, random
-from runtime.dtypes import (DType, as_dtype, bool, float16, float32, float64, int8, int16, int32,
-                            int64, string, uint8)
-from runtime.shapes import TensorShape
-from runtime.tensor import Tensor
-from runtime.tensor_spec import TensorSpec
-from runtime.graph import Graph, Operation, get_default_graph
-from runtime.convert import constant, convert_to_tensor
-from runtime.ops.math import (abs, add, ceil, clip_by_value, cos, divide, exp, floor,
-                              floordiv, log, matmul, maximum, minimum, mod, multiply, negative,
-                              pow, relu, round, sigmoid, sign, sin, sqrt, square, subtract, tanh)
-from runtime.ops.compare import (equal, greater, greater_equal, less, less_equal, logical_and,
-                                 logical_not, logical_or, not_equal, where)
-from runtime.ops.reduce import (argmax, argmin, reduce_all, reduce_any, reduce_max, reduce_mean,
-                                reduce_min, reduce_prod, reduce_sum)
-from runtime.ops.array import (broadcast_to, cast, concat, expand_dims, eye, fill, gather,
-                               identity, ones, ones_like, placeholder, range, rank, reshape, shape,
-                               size, squeeze, stack, stop_gradient, transpose, zeros, zeros_like)
-from runtime.ops.io import print
-from runtime.ops import operators as _operators, control as _control, list_ops as _list_ops  # noqa: F401 - registers ops
-from runtime.variables import Variable
-from runtime.module import Module
-from runtime.tensor_array import TensorArray
-from runtime.control_flow import cond, while_loop
+# ---- the math-like half of SPEC §7: rt.math, rt.nn, rt.linalg, rt.strings, more rt.debugging
+from runtime import debugging, linalg, math, nn, optimizers, random, strings
+from runtime.control_flow import cond, switch_case, while_loop
 
 # ---- the array, structural and functional surface (SPEC §7) ---------------------------------
-from runtime import nest
-from runtime.ops.manipulation import (linspace, meshgrid, newaxis, one_hot, pad,
-                                      repeat, reverse, slice, split, tile, unstack)
-from runtime.ops.indexing import (boolean_mask, gather_nd, scatter_nd,
-                                  tensor_scatter_nd_update)
-from runtime.context import name_scope
-from runtime.scopes import control_dependencies, group, init_scope, no_op
-from runtime.control_flow import switch_case
+from runtime.core import config, dtypes, errors, nest
+from runtime.core.context import name_scope
+from runtime.core.dtypes import (
+                            DType,
+                            as_dtype,
+                            bool,
+                            float16,
+                            float32,
+                            float64,
+                            int8,
+                            int16,
+                            int32,
+                            int64,
+                            string,
+                            uint8,
+)
+from runtime.core.shapes import TensorShape
+from runtime.core.tensor import Tensor
+from runtime.core.tensor_spec import TensorSpec
 from runtime.functional import foldl, foldr, map_fn, scan
-from runtime.ops.py_func import numpy_function, py_function
 from runtime.gradients import GradientTape, UnconnectedGradients
-from runtime import optimizers
-
-# ---- the math-like half of SPEC §7: rt.math, rt.nn, rt.linalg, rt.strings, more rt.debugging
-from runtime import linalg, math, nn, strings
+from runtime.graph.graph import Graph, Operation, get_default_graph
+from runtime.graph.scopes import control_dependencies, group, init_scope, no_op
+from runtime.module import Module
+from runtime.ops import control as _control
+from runtime.ops import list_ops as _list_ops
+from runtime.ops import operators as _operators  # noqa: F401 - registers ops
+from runtime.ops.array import (
+                            broadcast_to,
+                            cast,
+                            concat,
+                            expand_dims,
+                            eye,
+                            fill,
+                            gather,
+                            identity,
+                            ones,
+                            ones_like,
+                            placeholder,
+                            range,
+                            rank,
+                            reshape,
+                            shape,
+                            size,
+                            squeeze,
+                            stack,
+                            stop_gradient,
+                            transpose,
+                            zeros,
+                            zeros_like,
+)
+from runtime.ops.compare import (
+                            equal,
+                            greater,
+                            greater_equal,
+                            less,
+                            less_equal,
+                            logical_and,
+                            logical_not,
+                            logical_or,
+                            not_equal,
+                            where,
+)
+from runtime.ops.convert import constant, convert_to_tensor
 from runtime.ops.elementwise import acos, add_n, asin, atan, cosh, sinh, tan, truediv
+from runtime.ops.indexing import boolean_mask, gather_nd, scatter_nd, tensor_scatter_nd_update
+from runtime.ops.io import print
 from runtime.ops.linalg import clip_by_norm, einsum, norm, tensordot
+from runtime.ops.manipulation import (
+                            linspace,
+                            meshgrid,
+                            newaxis,
+                            one_hot,
+                            pad,
+                            repeat,
+                            reverse,
+                            slice,
+                            split,
+                            tile,
+                            unstack,
+)
+from runtime.ops.math import (
+                            abs,
+                            add,
+                            ceil,
+                            clip_by_value,
+                            cos,
+                            divide,
+                            exp,
+                            floor,
+                            floordiv,
+                            log,
+                            matmul,
+                            maximum,
+                            minimum,
+                            mod,
+                            multiply,
+                            negative,
+                            pow,
+                            relu,
+                            round,
+                            sigmoid,
+                            sign,
+                            sin,
+                            sqrt,
+                            square,
+                            subtract,
+                            tanh,
+)
 from runtime.ops.nn import clip_by_global_norm
+from runtime.ops.py_func import numpy_function, py_function
+from runtime.ops.reduce import (
+                            argmax,
+                            argmin,
+                            reduce_all,
+                            reduce_any,
+                            reduce_max,
+                            reduce_mean,
+                            reduce_min,
+                            reduce_prod,
+                            reduce_sum,
+)
 from runtime.ops.scan import argsort, cumsum, sort
 from runtime.ops.stats import reduce_logsumexp
+from runtime.tensor_array import TensorArray
+from runtime.variables import Variable
 # ---- end of the math-like half

@@ -5,16 +5,16 @@ whenever a graph is being built) each branch, loop condition and loop body is tr
 FuncGraph that goes into the graph's function library, and one If/While op calls them. Outer
 tensors a branch or body uses become extra inputs of the op.
 """
-from runtime import context, dtypes, nest
-from runtime.convert import convert_for_write, convert_to_tensor
-from runtime.graph import FuncGraph, uid
-from runtime.graph_def import FunctionRef
+from runtime.core import context, dtypes, nest
+from runtime.core.shapes import TensorShape, as_shape
+from runtime.core.tensor import SymbolicTensor
+from runtime.graph.graph import FuncGraph, uid
+from runtime.graph.graph_def import FunctionRef
 from runtime.ops import control
 from runtime.ops.array import identity
-from runtime.ops.dispatch import graph_of, record
 from runtime.ops.compare import less, logical_and
-from runtime.shapes import TensorShape, as_shape
-from runtime.tensor import SymbolicTensor
+from runtime.ops.convert import convert_for_write, convert_to_tensor
+from runtime.ops.dispatch import graph_of, record
 
 
 def _label(names, i, default):

@@ -5,13 +5,13 @@ over the index reads them, calls the function and writes results into TensorArra
 stacked at the end. In a graph that is one While whose body holds `fn`; eagerly the same code
 is a Python loop.
 """
-from runtime import dtypes, nest
 from runtime.control_flow import while_loop
-from runtime.convert import convert_to_tensor
+from runtime.core import dtypes, nest
+from runtime.core.context import name_scope
+from runtime.core.tensor_spec import TensorSpec
 from runtime.ops.array import shape
-from runtime.context import name_scope
+from runtime.ops.convert import convert_to_tensor
 from runtime.tensor_array import TensorArray
-from runtime.tensor_spec import TensorSpec
 
 
 def _elements(elems, what):

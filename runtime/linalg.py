@@ -1,8 +1,23 @@
 """`rt.linalg`: matrix products, inverses, solves, factorizations, diagonals and norms."""
 from runtime.ops.array import eye
-from runtime.ops.linalg import (band_part, cholesky, det, diag, diag_part, einsum, inv, logdet,
-                                matrix_transpose, matvec, norm, qr, solve, tensordot, trace,
-                                triangular_solve)
+from runtime.ops.linalg import (
+                                band_part,
+                                cholesky,
+                                det,
+                                diag,
+                                diag_part,
+                                einsum,
+                                inv,
+                                logdet,
+                                matrix_transpose,
+                                matvec,
+                                norm,
+                                qr,
+                                solve,
+                                tensordot,
+                                trace,
+                                triangular_solve,
+)
 from runtime.ops.math import matmul
 from runtime.ops.nn import global_norm
 from runtime.ops.stats import l2_normalize

@@ -3,25 +3,106 @@
 The same function objects as the top-level names (`rt.math.sigmoid is rt.sigmoid`); the ops
 live in `runtime/ops/` (math, elementwise, reduce, stats, scan, nn).
 """
-from runtime.ops.compare import (equal, greater, greater_equal, less, less_equal, logical_and,
-                                 logical_not, logical_or, not_equal)
-from runtime.ops.elementwise import (acos, acosh, add_n, asin, asinh, atan, atan2, atanh, cosh,
-                                     divide_no_nan, erf, erfc, expm1, is_finite, is_inf, is_nan,
-                                     log1p, log_sigmoid, logical_xor, multiply_no_nan,
-                                     reciprocal, rsqrt, sinh, softplus, squared_difference, tan,
-                                     truediv, xdivy, xlogy)
-from runtime.ops.math import (abs, add, ceil, cos, divide, exp, floor, floordiv, log, maximum,
-                              minimum, mod, multiply, negative, pow, relu, round, sigmoid, sign,
-                              sin, sqrt, square, subtract, tanh)
-from runtime.ops.nn import log_softmax, softmax, softsign
-from runtime.ops.reduce import (argmax, argmin, reduce_all, reduce_any, reduce_max, reduce_mean,
-                                reduce_min, reduce_prod, reduce_sum)
 from runtime.ops.array import unsorted_segment_sum
-from runtime.ops.scan import (bincount, confusion_matrix, cumprod, cumsum, cumulative_logsumexp,
-                              in_top_k, segment_sum, top_k)
+from runtime.ops.compare import (
+                                 equal,
+                                 greater,
+                                 greater_equal,
+                                 less,
+                                 less_equal,
+                                 logical_and,
+                                 logical_not,
+                                 logical_or,
+                                 not_equal,
+)
+from runtime.ops.elementwise import (
+                                 acos,
+                                 acosh,
+                                 add_n,
+                                 asin,
+                                 asinh,
+                                 atan,
+                                 atan2,
+                                 atanh,
+                                 cosh,
+                                 divide_no_nan,
+                                 erf,
+                                 erfc,
+                                 expm1,
+                                 is_finite,
+                                 is_inf,
+                                 is_nan,
+                                 log1p,
+                                 log_sigmoid,
+                                 logical_xor,
+                                 multiply_no_nan,
+                                 reciprocal,
+                                 rsqrt,
+                                 sinh,
+                                 softplus,
+                                 squared_difference,
+                                 tan,
+                                 truediv,
+                                 xdivy,
+                                 xlogy,
+)
+from runtime.ops.math import (
+                                 abs,
+                                 add,
+                                 ceil,
+                                 cos,
+                                 divide,
+                                 exp,
+                                 floor,
+                                 floordiv,
+                                 log,
+                                 maximum,
+                                 minimum,
+                                 mod,
+                                 multiply,
+                                 negative,
+                                 pow,
+                                 relu,
+                                 round,
+                                 sigmoid,
+                                 sign,
+                                 sin,
+                                 sqrt,
+                                 square,
+                                 subtract,
+                                 tanh,
+)
+from runtime.ops.nn import log_softmax, softmax, softsign
+from runtime.ops.reduce import (
+                                 argmax,
+                                 argmin,
+                                 reduce_all,
+                                 reduce_any,
+                                 reduce_max,
+                                 reduce_mean,
+                                 reduce_min,
+                                 reduce_prod,
+                                 reduce_sum,
+)
+from runtime.ops.scan import (
+                                 bincount,
+                                 confusion_matrix,
+                                 cumprod,
+                                 cumsum,
+                                 cumulative_logsumexp,
+                                 in_top_k,
+                                 segment_sum,
+                                 top_k,
+)
 from runtime.ops.special import digamma, lgamma, polygamma
-from runtime.ops.stats import (count_nonzero, l2_normalize, reduce_euclidean_norm,
-                               reduce_logsumexp, reduce_std, reduce_variance)
+from runtime.ops.stats import (
+                                 count_nonzero,
+                                 l2_normalize,
+                                 reduce_euclidean_norm,
+                                 reduce_logsumexp,
+                                 reduce_std,
+                                 reduce_variance,
+)
 
 floormod = mod
 

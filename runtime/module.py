@@ -6,7 +6,7 @@ object's attributes (and lists, tuples and dicts in them), depth first, each obj
 """
 import re
 
-from runtime import context
+from runtime.core import context
 from runtime.variables import Variable
 
 _VALID_NAME = re.compile(r'^[A-Za-z_][\w.-]*$')

@@ -6,18 +6,34 @@ names for one op (`rt.nn.sigmoid is rt.math.sigmoid is rt.sigmoid`).
 from runtime.ops.conv import avg_pool2d, conv2d, max_pool2d
 from runtime.ops.elementwise import softplus
 from runtime.ops.math import relu, sigmoid, tanh
-from runtime.ops.nn import (bias_add, dropout, elu, embedding_lookup, gelu, l2_loss, leaky_relu,
-                            log_softmax, relu6, selu, sigmoid_cross_entropy_with_logits, silu,
-                            softmax, softmax_cross_entropy_with_logits, softsign,
-                            sparse_softmax_cross_entropy_with_logits, swish)
+from runtime.ops.nn import (
+                            bias_add,
+                            dropout,
+                            elu,
+                            embedding_lookup,
+                            gelu,
+                            l2_loss,
+                            leaky_relu,
+                            log_softmax,
+                            relu6,
+                            selu,
+                            sigmoid_cross_entropy_with_logits,
+                            silu,
+                            softmax,
+                            softmax_cross_entropy_with_logits,
+                            softsign,
+                            sparse_softmax_cross_entropy_with_logits,
+                            swish,
+)
 from runtime.ops.scan import in_top_k, top_k
 from runtime.ops.stats import l2_normalize, moments
 
 max_pool, avg_pool = max_pool2d, avg_pool2d  # images (rank 4, NHWC) only
 
 __all__ = [
-    'avg_pool', 'avg_pool2d', 'bias_add', 'conv2d', 'dropout', 'elu', 'embedding_lookup', 'gelu', 'in_top_k', 'l2_loss',
-    'l2_normalize', 'leaky_relu', 'log_softmax', 'max_pool', 'max_pool2d', 'moments', 'relu', 'relu6', 'selu', 'sigmoid',
+    'avg_pool', 'avg_pool2d', 'bias_add', 'conv2d', 'dropout', 'elu', 'embedding_lookup', 'gelu',
+    'in_top_k', 'l2_loss', 'l2_normalize', 'leaky_relu', 'log_softmax', 'max_pool', 'max_pool2d',
+    'moments', 'relu', 'relu6', 'selu', 'sigmoid',
     'sigmoid_cross_entropy_with_logits', 'silu', 'softmax', 'softmax_cross_entropy_with_logits',
     'softplus', 'softsign', 'sparse_softmax_cross_entropy_with_logits', 'swish', 'tanh', 'top_k',
 ]

@@ -6,11 +6,11 @@ training step traced once creates them during that trace and never retraces for 
 """
 import numpy as np
 
-from runtime import context
-from runtime.convert import convert_to_tensor
+from runtime.core import context
+from runtime.module import Module
 from runtime.ops import training
 from runtime.ops.array import cast
-from runtime.module import Module
+from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply, graph_of
 from runtime.variables import Variable
 

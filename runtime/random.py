@@ -2,14 +2,22 @@
 numbers fixed by a seed, and `Generator`, whose state is an `rt.Variable`."""
 import numpy as np
 
-from runtime import dtypes
+from runtime.core import dtypes
 from runtime.ops import random as ops
 from runtime.ops.array import strided_slice
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value
 from runtime.ops.math import cast
-from runtime.ops.random import (categorical, normal, set_seed, shuffle, stateless_normal,
-                                stateless_uniform, truncated_normal, uniform)
+from runtime.ops.random import (
+    categorical,
+    normal,
+    set_seed,
+    shuffle,
+    stateless_normal,
+    stateless_uniform,
+    truncated_normal,
+    uniform,
+)
 from runtime.ops.reduce import reduce_prod
 from runtime.variables import Variable
 

@@ -5,12 +5,12 @@ It is a value, as in TensorFlow 2: `write` returns a new TensorArray (keep the r
 """
 import numpy as np
 
-from runtime import dtypes, errors
-from runtime.convert import convert_for_write
+from runtime.core import dtypes, errors
+from runtime.core.shapes import TensorShape
+from runtime.core.tensor import Tensor
 from runtime.ops import list_ops
+from runtime.ops.convert import convert_for_write
 from runtime.ops.dispatch import apply
-from runtime.shapes import TensorShape
-from runtime.tensor import Tensor
 
 
 class TensorArray:

@@ -1,15 +1,14 @@
 """`rt.Variable`: mutable state that graphs read and assign through a resource handle."""
 import numpy as np
 
-from runtime import context, dtypes
-from runtime.convert import convert_for_write, convert_to_tensor
+from runtime.core import context, dtypes
+from runtime.core.shapes import TensorShape
+from runtime.core.tensor import SymbolicTensor, numpy_text, readonly_array
 from runtime.executor import evaluate_constant
 from runtime.ops import state
 from runtime.ops.array import slice_spec, strided_slice
+from runtime.ops.convert import convert_for_write, convert_to_tensor
 from runtime.ops.dispatch import apply, graph_of
-from runtime.shapes import TensorShape
-from runtime.tensor import SymbolicTensor, numpy_text, readonly_array
-
 
 
 class Variable:

@@ -6,11 +6,11 @@ native code gives the default executor's results:
 
 It compiles every distinct graph with numba, so it is slow on a cold cache (see docs/jit.md);
 the default run covers the native backend in tests/executor/test_native.py.
-"""
+"""  # noqa: E501
 import pytest
 
 import runtime.executor
-from runtime import errors
+from runtime.core import errors
 
 default_compile_graph = runtime.executor.compile_graph
 counts = {'native': 0, 'default': 0}
@@ -49,10 +49,10 @@ def jit_mode(request, monkeypatch):
     if not request.config.getoption('--jit'):
         yield
         return
-    import runtime.graph
+    import runtime.graph.graph
     from autograph.tracing import concrete
 
-    for module in (runtime.executor, runtime.graph, concrete):
+    for module in (runtime.executor, runtime.graph.graph, concrete):
         monkeypatch.setattr(module, 'compile_graph', jit_where_possible)
     yield
 

@@ -22,11 +22,11 @@ import timeit
 import tracemalloc
 from typing import NamedTuple
 
+import bench_jax
+import bench_jit
 import numpy as np
 
 import autograph as ag
-import bench_jax
-import bench_jit
 import runtime as rt
 
 
@@ -123,7 +123,7 @@ def chain_numpy(x):
     return x
 
 
-# ---- issue 10's control-flow and memory workloads: ours, hand numpy, plain Python -----------------
+# ---- issue 10's control-flow and memory workloads: ours, hand numpy, plain Python -----------------  # noqa: E501
 
 def collatz(limit):
     """Total Collatz steps for the starts 1..limit (nested while, %, //, !=)."""

@@ -14,11 +14,10 @@ from bench_jit import median_time
 
 def jax_workloads():
     """(name, jitted JAX function, its args, hand numpy function, its args)."""
+    import bench  # deferred: imports autograph and runtime (bench.py imports this module)
     import jax
     import jax.numpy as jnp
     from jax import lax
-
-    import bench  # deferred: imports autograph and runtime (bench.py imports this module)
 
     @jax.jit
     def power(x):

@@ -30,7 +30,8 @@ class Scope:
         return {str(qn) for qn in self.bound} - self.globals - self.nonlocals | self.params
 
     def __repr__(self):
-        return f'Scope(read={sorted(map(str, self.read))}, modified={sorted(map(str, self.modified))})'
+        read, modified = sorted(map(str, self.read)), sorted(map(str, self.modified))
+        return f'Scope(read={read}, modified={modified})'
 
 
 class _Collector(gast.NodeVisitor):

@@ -3,8 +3,9 @@
 Simple statements are nodes; a compound statement contributes a node for its header (the test
 of an `if`/`while`, the iteration of a `for`, the items of a `with`) and its blocks' nodes.
 Nested functions and classes are single nodes. A loop's header also reads the names of its
-extra tests (the `break`/`return` flags added by the converters). `break`, `continue`, `return` and `raise` jump
-where Python would take them; an exception inside a `try` body may reach every handler.
+extra tests (the `break`/`return` flags added by the converters). `break`, `continue`, `return`
+and `raise` jump where Python would take them; an exception inside a `try` body may reach
+every handler.
 """
 import gast
 

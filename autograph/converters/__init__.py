@@ -1,1 +1,2 @@
-"""One converter per construct. Their order is fixed in `autograph.conversion.CONVERTERS`."""
+"""One converter per construct. Their order is fixed in
+`autograph.compiler.conversion.CONVERTERS`."""

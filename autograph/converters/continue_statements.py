@@ -22,7 +22,8 @@ class ContinueTransformer(transformer.Base):
         if jumps.classify(node.body, gast.Continue) != jumps.Jumps.NEVER:
             flag = self.ctx.namer.new('continue_')
             node.body = (templates.replace('flag = False', flag=flag)
-                         + jumps.JumpRewriter(self.ctx, gast.Continue, flag).rewrite_block(node.body))
+                         + jumps.JumpRewriter(self.ctx, gast.Continue, flag)
+                         .rewrite_block(node.body))
         return node
 
     visit_While = visit_For = _visit_loop

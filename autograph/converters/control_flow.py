@@ -227,7 +227,8 @@ class ControlFlowTransformer(transformer.Base):
                 + extra_test_functions
                 + self._prelude(node, names)
                 + templates.replace(
-                    'ag__.for_stmt(iter_, extra_test, loop_body, get_state, set_state, symbols, opts)',
+                    'ag__.for_stmt(iter_, extra_test, loop_body, get_state, set_state, symbols,'
+                    ' opts)',
                     iter_=self._guard_try(node.iter), extra_test=extra_test, loop_body=loop_body,
                     get_state=get_state, set_state=set_state, symbols=_strings(names),
                     opts=_dict(options)))

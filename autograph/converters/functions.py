@@ -1,8 +1,10 @@
 """Wraps each function body in a function scope:
 
     def f(x):                       def f(x):
-        body                            with ag__.FunctionScope('f', 'fscope', ag__.ConversionOptions(...)) as fscope:
-                                            body
+        body                            with ag__.FunctionScope(
+                                                    'f', 'fscope', ag__.ConversionOptions(...)
+                                            ) as fscope:
+                                                body
 
 The scope's name is what converted calls inside the function pass as `caller_fn_scope`; it is
 recorded on the FunctionDef as `anno.Basic.FUNCTION_SCOPE`.
@@ -12,7 +14,9 @@ import gast
 from autograph.pyct import anno, templates, transformer
 
 _TEMPLATE = '''
-with ag__.FunctionScope(function_name, scope_name, ag__.ConversionOptions(recursive=True, user_requested=user_requested, optional_features=(), internal_convert_user_code=True)) as scope:
+with ag__.FunctionScope(function_name, scope_name, ag__.ConversionOptions(
+        recursive=True, user_requested=user_requested, optional_features=(),
+        internal_convert_user_code=True)) as scope:
     body
 '''
 

@@ -5,8 +5,9 @@ the loop body, and no other assignment or mutation of `l` there) gets
 `l = ag__.list_append(l, x)` for each append, and `'appended_lists': ('l',)` in its options: `l`
 becomes loop state, staged as a TensorArray when the loop is a graph loop
 (operators/lists.py). Any other mutation of such a list in a loop (`l.pop()`, `l[i] = v`,
-`l.extend(...)`, ...) is preceded by `ag__.check_list_mutation(l, 'l', '`l.pop()` (line 12)')`, which
-refuses it while a graph loop is traced.
+`l.extend(...)`, ...) is preceded by
+`ag__.check_list_mutation(l, 'l', '`l.pop()` (line 12)')`, which refuses it while a graph loop
+is traced.
 """
 import gast
 

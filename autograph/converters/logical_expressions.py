@@ -10,7 +10,6 @@ import gast
 
 from autograph.pyct import templates, transformer
 
-
 _SYMBOLS = {gast.Lt: '<', gast.LtE: '<=', gast.Gt: '>', gast.GtE: '>=', gast.Eq: '==',
             gast.NotEq: '!=', gast.Is: 'is', gast.IsNot: 'is not', gast.In: 'in',
             gast.NotIn: 'not in'}

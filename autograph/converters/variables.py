@@ -1,9 +1,9 @@
 """Every read of a user variable becomes `ag__.ld(name)`, which gives a clear error when the
 variable is an `ag__.Undefined` placeholder. Names written by the compiler are left alone.
 An augmented assignment `x += y` reads `x` too: it is preceded by `ag__.ld(x)`."""
-from autograph.pyct import anno, templates, transformer
-
 import gast
+
+from autograph.pyct import anno, templates, transformer
 
 
 class VariableTransformer(transformer.Base):

@@ -6,7 +6,7 @@ import types
 import warnings
 
 import runtime as rt
-from autograph import api, conversion
+from autograph.compiler import api, conversion
 from autograph.operators import higher_order, py_builtins
 from autograph.pyct import errors, loader
 

@@ -7,13 +7,16 @@ The state of a construct (the variables it modifies) is read and written with th
 from typing import NamedTuple
 
 import runtime as rt
-from runtime import context
-from runtime.graph import FuncGraph
-from runtime.tensor import is_symbolic
-
 from autograph.operators import guards, lists, located, tensor_iteration
-from autograph.operators.variables import (Undefined, UndefinedReturnValue, mark_maybe_unset,
-                                           maybe_unset)
+from autograph.operators.variables import (
+    Undefined,
+    UndefinedReturnValue,
+    mark_maybe_unset,
+    maybe_unset,
+)
+from runtime.core import context
+from runtime.core.tensor import is_symbolic
+from runtime.graph.graph import FuncGraph
 
 _UNSET = (Undefined, UndefinedReturnValue, type(None))
 _probes = []   # graphs of first iterations being traced (see _initialize_from_first_iteration)
@@ -280,7 +283,8 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
 def _check_still_python(condition, loop):
     if is_symbolic(condition):
         raise located.error(NotImplementedError, (
-            f'this `{loop}` loop runs in Python (its {"iterable" if loop == "for" else "condition"} '
+            f'this `{loop}` loop runs in Python '
+            f'(its {"iterable" if loop == "for" else "condition"} '
             f'was a Python value) but its condition, or its `break`/`return` condition, became a '
             f'tensor inside the loop. Make the loop a graph loop: iterate over a tensor '
             f'(e.g. rt.range(n)) or start the condition as a tensor.'))

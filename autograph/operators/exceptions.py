@@ -1,8 +1,7 @@
 """`assert` in converted code."""
 import runtime as rt
-from runtime.tensor import is_symbolic
-
 from autograph.operators import located
+from runtime.core.tensor import is_symbolic
 
 
 def assert_stmt(test, message):
@@ -10,7 +9,8 @@ def assert_stmt(test, message):
     graph runs (with the message, or the user's file and line when there is none)."""
     if is_symbolic(test):
         text = message()
-        rt.debugging.Assert(test, [text if text is not None else located.message('Assertion failed')])
+        message = text if text is not None else located.message('Assertion failed')
+        rt.debugging.Assert(test, [message])
         return
     if not test:
         text = message()

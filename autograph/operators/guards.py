@@ -4,10 +4,9 @@ import types
 import weakref
 
 import runtime as rt
-from runtime.tensor import is_symbolic
-
 from autograph.operators import located
 from autograph.pyct import origin_info
+from runtime.core.tensor import is_symbolic
 
 
 def python_only(value, construct):

@@ -10,9 +10,8 @@ Any other mutation of a list inside a tensor loop (`pop`, `l[i] = v`, `extend`, 
 by `check_list_mutation`, which the compiler puts before it.
 """
 import runtime as rt
-from runtime.tensor import is_symbolic
-
 from autograph.operators import located
+from runtime.core.tensor import is_symbolic
 
 # How many graph loop bodies are being traced (mutating a list there happens once, at trace time)
 tracing_loops = [0]
@@ -28,7 +27,7 @@ class StagedList:
         self.array = array
         self.name = name
 
-    def _to_components(self):   # the composite protocol of runtime.nest
+    def _to_components(self):   # the composite protocol of runtime.core.nest
         return rt.nest.flatten(self.array)
 
     def _from_components(self, components):
@@ -99,8 +98,8 @@ def stage(value, name, dtype, element_shape):
 
 
 def check_list_mutation(value, name, what):
-    """Refuses `what` (e.g. "`l.pop()` (line 12)") on the Python list `name` while a tensor loop is traced:
-    it would happen once, at trace time, with tensors of the loop's graph."""
+    """Refuses `what` (e.g. "`l.pop()` (line 12)") on the Python list `name` while a tensor loop
+    is traced: it would happen once, at trace time, with tensors of the loop's graph."""
     if tracing_loops[0] and isinstance(value, (list, StagedList)):
         raise located.error(TypeError, (
             f"the Python list '{name}' is changed by {what} inside a loop on a tensor: it would "

@@ -6,7 +6,7 @@ On a symbolic operand the remaining operands are evaluated (both sides become gr
 import operator
 
 import runtime as rt
-from runtime.tensor import is_symbolic
+from runtime.core.tensor import is_symbolic
 
 
 def and_(*operands):

@@ -2,9 +2,8 @@
 import builtins
 
 import runtime as rt
-from runtime.tensor import is_symbolic
-
 from autograph.operators import lists, tensor_iteration
+from runtime.core.tensor import is_symbolic
 
 
 def _any_symbolic(values):

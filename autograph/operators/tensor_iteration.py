@@ -3,7 +3,7 @@
 float64 values (so `for i in rt.range(n)` with `n >= 2**31` does not wrap); `at(k)` is the item
 at index k."""
 import runtime as rt
-from runtime.tensor import is_symbolic
+from runtime.core.tensor import is_symbolic
 
 
 class TensorSequence:

@@ -2,7 +2,6 @@
 import weakref
 
 import runtime as rt
-
 from autograph.operators import located
 
 # Tensors that stand for a variable a graph loop may not have set (it was unbound before the

@@ -108,7 +108,8 @@ def _parse_fragment(source, filename, first_lineno):
             except SyntaxError:
                 pass
         text = text[:-1]
-    raise errors.ConversionError(f'{filename}:{first_lineno}: cannot parse the source of this lambda')
+    raise errors.ConversionError(
+        f'{filename}:{first_lineno}: cannot parse the source of this lambda')
 
 
 def _arg_names(args):

@@ -17,7 +17,6 @@ import gast
 
 from autograph.pyct import anno, parser, qual_names
 
-
 _parsed = {}
 
 

@@ -86,7 +86,8 @@ class _MappingUnparser(_Unparser):
         super().__init__(**options)    # ast makes inner unparsers of f-strings with options
         self.origins = origins or {}
         self.spans = []
-        self._pending = None      # index in `spans` of a statement whose first line is not yet written
+        # index in `spans` of a statement whose first line is not yet written
+        self._pending = None
         self._counted = 0         # how many parts of `_source` are counted in `_line`
         self._line = 1
 

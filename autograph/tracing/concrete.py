@@ -8,18 +8,18 @@ variable's current value is read at each call). Outputs get an Identity each, as
 import functools
 import threading
 
-from runtime import nest
-from runtime.errors import InvalidArgumentError
-from runtime.executor import compile_graph, optimized_program
-from runtime.graph import FuncGraph, uid
-from runtime.convert import convert_to_tensor
-from runtime.ops.array import identity
-from runtime.shapes import TensorShape
-from runtime.tensor import EagerTensor
-from runtime.tensor_spec import TensorSpec
-from runtime.variables import Variable
-from autograph.conversion import deep_recursion
+from autograph.compiler.conversion import deep_recursion
 from autograph.tracing import describe, keys
+from runtime.core import nest
+from runtime.core.errors import InvalidArgumentError
+from runtime.core.shapes import TensorShape
+from runtime.core.tensor import EagerTensor
+from runtime.core.tensor_spec import TensorSpec
+from runtime.executor import compile_graph, optimized_program
+from runtime.graph.graph import FuncGraph, uid
+from runtime.ops.array import identity
+from runtime.ops.convert import convert_to_tensor
+from runtime.variables import Variable
 
 _local = threading.local()  # .variable_checks: one callback per trace running in this thread
 

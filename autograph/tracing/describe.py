@@ -6,10 +6,16 @@ a ConcreteFunction keeps no reference to the objects it was traced with.
 """
 import weakref
 
-from runtime.nest import is_namedtuple, sort_key
-from runtime.tensor_spec import TensorSpec
-from autograph.tracing.keys import (TENSOR_LEAVES, ContainerKey, ObjectKey, TensorKey,
-                                    VariableKey, rebuild)
+from autograph.tracing.keys import (
+    TENSOR_LEAVES,
+    ContainerKey,
+    ObjectKey,
+    TensorKey,
+    VariableKey,
+    rebuild,
+)
+from runtime.core.nest import is_namedtuple, sort_key
+from runtime.core.tensor_spec import TensorSpec
 
 
 class WeakObject:

@@ -22,12 +22,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from runtime.convert import to_numpy
-from runtime.dtypes import DType, of_value as dtype_of_value
-from runtime.errors import InvalidArgumentError
-from runtime.nest import is_namedtuple, sort_key
-from runtime.tensor import EagerTensor, SymbolicTensor
-from runtime.tensor_spec import TensorSpec
+from runtime.core.dtypes import DType
+from runtime.core.dtypes import of_value as dtype_of_value
+from runtime.core.errors import InvalidArgumentError
+from runtime.core.nest import is_namedtuple, sort_key
+from runtime.core.tensor import EagerTensor, SymbolicTensor
+from runtime.core.tensor_spec import TensorSpec
+from runtime.ops.convert import to_numpy
 from runtime.variables import Variable
 
 NAN = float('nan')  # the one NaN in keys (NaN != NaN, but a tuple compares `is` first)

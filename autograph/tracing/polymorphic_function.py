@@ -15,13 +15,13 @@ import types
 import warnings
 import weakref
 
-from runtime import config, context
 from autograph.operators.call import to_graph
 from autograph.tracing import keys
 from autograph.tracing.binding import Binder
 from autograph.tracing.concrete import ConcreteFunction, trace
-from runtime.nest import flatten
-from runtime.tensor_spec import TensorSpec
+from runtime.core import config, context
+from runtime.core.nest import flatten
+from runtime.core.tensor_spec import TensorSpec
 
 RETRACING_THRESHOLD = 5
 ACCEPTED_KEYS_CACHED = 64  # keys a relaxed graph accepts are cached up to this many, then looked up

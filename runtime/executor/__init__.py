@@ -25,7 +25,8 @@ def compile_graph(graph, inputs, outputs, jit_compile=False, pipeline=passes.PIP
         if jit_compile:
             from runtime.executor import native  # deferred: only jit_compile=True functions use it
             plan = native.NativePlan(lambda: optimized_program(graph, inputs, outputs, pipeline),
-                                     lambda: compile_graph(graph, inputs, outputs, pipeline=pipeline))
+                                     lambda: compile_graph(graph, inputs, outputs,
+                                                           pipeline=pipeline))
         else:
             plan = generate(optimized_program(graph, inputs, outputs, pipeline))
         graph.plans[key] = plan

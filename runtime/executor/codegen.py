@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from runtime import errors
+from runtime.core import errors
 from runtime.executor import parallel
 from runtime.ops.registry import CONST, PLACEHOLDER, check_nonzero
 
@@ -41,9 +41,11 @@ _IN_PLACE = {'+': operator.iadd, '-': operator.isub, '*': operator.imul, '/': op
              '//': operator.ifloordiv, '%': operator.imod, '**': operator.ipow}
 _AUGMENTED = set(_IN_PLACE)  # infix operators with an in-place form
 _BINARY_INFIX = re.compile(r'\{0\} (\S+) \{1\}')
-_RUNTIME_NAMES = {'run': None, 'e': None, '_reraise': None, **{
-    f'in_place_{op.__name__[1:]}': op for op in _IN_PLACE.values()}, '_line_nodes': None, '_code': None, '_submit': parallel.submit,
-                  '_counted': None, '_counted_end': None, '_check_nonzero': check_nonzero}
+_RUNTIME_NAMES = {
+    'run': None, 'e': None, '_reraise': None, '_line_nodes': None, '_code': None,
+    '_submit': parallel.submit, '_counted': None, '_counted_end': None,
+    '_check_nonzero': check_nonzero,
+    **{f'in_place_{op.__name__[1:]}': op for op in _IN_PLACE.values()}}
 
 
 _PYTHON_NAMES = frozenset(keyword.kwlist) | frozenset(dir(builtins))
@@ -125,8 +127,9 @@ def inline_expression(node, args):
     when it must be a call: no infix form, a check to run first, attrs the kernel takes, or
     operands that are strings (numpy's `==` on bytes gives a Python bool)."""
     infix = node.opdef.infix
-    if infix is None or node.checks or len(node.outputs) != 1 or node.opdef.kernel_attrs(node.attrs) or \
-            any(v.dtype.np_dtype == object for v in node.inputs):
+    if (infix is None or node.checks or len(node.outputs) != 1
+            or node.opdef.kernel_attrs(node.attrs)
+            or any(v.dtype.np_dtype.kind == 'O' for v in node.inputs)):
         return None
     return infix.format(*args)
 

@@ -8,12 +8,12 @@ their gradient functions, and only float tensors (and variable handles) receive 
 from dataclasses import dataclass
 from typing import Any
 
-from runtime import dtypes
+from runtime.core import dtypes
+from runtime.core.shapes import TensorShape
 from runtime.ops import list_ops
 from runtime.ops.array import zeros_like
 from runtime.ops.math import add
 from runtime.ops.registry import OpDef
-from runtime.shapes import TensorShape
 
 
 @dataclass(slots=True, eq=False)

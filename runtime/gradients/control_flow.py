@@ -32,18 +32,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from runtime import context, dtypes
 from runtime.control_flow import align_captures, branch_op
+from runtime.core import context, dtypes
+from runtime.core.shapes import TensorShape
+from runtime.core.tensor import SymbolicTensor
 from runtime.gradients.backprop import add_gradients, backprop, differentiable
-from runtime.graph import FuncGraph, uid
-from runtime.graph_def import FunctionRef
+from runtime.graph.graph import FuncGraph, uid
+from runtime.graph.graph_def import FunctionRef
 from runtime.ops import control, list_ops
 from runtime.ops.array import IDENTITY, fill, identity, zeros, zeros_like
 from runtime.ops.compare import greater
 from runtime.ops.dispatch import apply, build, record
 from runtime.ops.registry import CONST
-from runtime.shapes import TensorShape
-from runtime.tensor import SymbolicTensor
 
 
 def library_function(op, attr):

@@ -1,6 +1,6 @@
 """`rt.GradientTape`: records the ops that run on watched tensors, eagerly or into a graph.
 
-A tape enters `runtime.context.recording`, so `runtime.ops.dispatch.apply` hands it every op
+A tape enters `runtime.core.context.recording`, so `runtime.ops.dispatch.apply` hands it every op
 that runs. It keeps the ops with an input it tracks (a watched tensor, a watched variable's
 handle, or an output of an op it kept) and, on `gradient`, walks them backwards
 (`runtime.gradients.backprop`). Opened while a graph is being built (inside an `ag.function`),
@@ -10,14 +10,13 @@ import enum
 
 import numpy as np
 
-from runtime import context, dtypes, nest
-from runtime.convert import constant, convert_to_tensor, stack
+from runtime.core import context, dtypes, nest
+from runtime.core.tensor import EagerTensor, Tensor
 from runtime.gradients.backprop import EagerOp, backprop
 from runtime.ops.array import ones_like, reshape, zeros, zeros_like
+from runtime.ops.convert import constant, convert_to_tensor, stack
 from runtime.ops.state import VariableStorage
-from runtime.tensor import EagerTensor, Tensor
 from runtime.variables import Variable
-
 
 
 class UnconnectedGradients(str, enum.Enum):

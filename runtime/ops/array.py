@@ -3,15 +3,21 @@ import builtins
 
 import numpy as np
 
-from runtime import context, dtypes, errors
-from runtime.convert import (PACK, constant, convert_to_tensor, infer_dtype, stack, to_numpy,
-                             unify_operands)
+from runtime.core import context, dtypes, errors
+from runtime.core.shapes import TensorShape, as_shape
+from runtime.core.tensor import Tensor
+from runtime.ops.convert import (
+    PACK,
+    constant,
+    convert_to_tensor,
+    infer_dtype,
+    stack,
+    to_numpy,
+    unify_operands,
+)
 from runtime.ops.dispatch import apply, build
 from runtime.ops.infer import constant_value, known_shape, same_as_input
 from runtime.ops.registry import IDENTITY, NO_GRADIENT, PLACEHOLDER, OpDef, register
-from runtime.shapes import TensorShape, as_shape
-from runtime.tensor import Tensor
-
 
 # ---- cast ---------------------------------------------------------------------------------------
 
@@ -114,7 +120,8 @@ def _broadcast_to_kernel(input, shape):
                          f'tensor of shape {list(shape)}') from None
 
 
-BROADCAST_TO = register('BroadcastTo', _broadcast_to_kernel, _broadcast_to_infer, inputs=('input', 'shape'),
+BROADCAST_TO = register('BroadcastTo', _broadcast_to_kernel, _broadcast_to_infer,
+                        inputs=('input', 'shape'),
     outputs=('output',), type_attrs=(('T', 0), ('Tidx', 1)), gradient=_broadcast_to_gradient)
 
 
@@ -255,7 +262,8 @@ def _reshape_kernel(tensor, shape):
     return np.reshape(tensor, shape)
 
 
-RESHAPE = register('Reshape', _reshape_kernel, _reshape_infer, inputs=('tensor', 'shape'), outputs=('output',),
+RESHAPE = register('Reshape', _reshape_kernel, _reshape_infer, inputs=('tensor', 'shape'),
+                   outputs=('output',),
                    type_attrs=(('T', 0), ('Tshape', 1)), gradient=lambda op, grad: [
                        _reshape_like(grad, op.inputs[0]), None])
 

@@ -7,10 +7,11 @@ values become `Assert` ops that raise `rt.errors.InvalidArgumentError` when they
 """
 import numpy as np
 
-from runtime import dtypes, errors
-from runtime.convert import convert_to_tensor
-from runtime.ops.array import rank as rank_, shape as shape_
+from runtime.core import dtypes, errors
+from runtime.ops.array import rank as rank_
+from runtime.ops.array import shape as shape_
 from runtime.ops.compare import equal, greater, greater_equal, less_equal
+from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import same_as_input
 from runtime.ops.io import Assert

@@ -3,13 +3,13 @@ import operator
 
 import numpy as np
 
-from runtime import dtypes
-from runtime.convert import convert_to_tensor, unify_inputs, unify_operands
+from runtime.core import dtypes
+from runtime.core.shapes import TensorShape
+from runtime.ops.array import ZEROS_LIKE
+from runtime.ops.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.dispatch import apply, binary_op_function
 from runtime.ops.infer import broadcast, broadcast_bool, broadcast_shape, same_as_input
-from runtime.ops.array import ZEROS_LIKE
 from runtime.ops.registry import NO_GRADIENT, register
-from runtime.shapes import TensorShape
 
 # Equal and NotEqual use numpy's functions, which compare strings (Python bytes) elementwise
 # too; `==` is the same for numeric and bool operands, which is what `infix` promises.

@@ -7,13 +7,14 @@ Each op's gradient is another op of this module, as in TensorFlow: `Conv2D`,
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from runtime import errors
-from runtime.convert import convert_to_tensor, unify_inputs
-from runtime.ops.array import shape as shape_, zeros_like
+from runtime.core import errors
+from runtime.core.shapes import TensorShape
+from runtime.ops.array import shape as shape_
+from runtime.ops.array import zeros_like
+from runtime.ops.convert import convert_to_tensor, unify_inputs
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value
 from runtime.ops.registry import register
-from runtime.shapes import TensorShape
 
 
 def _out_size(size, k, stride, padding):

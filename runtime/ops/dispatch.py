@@ -7,9 +7,9 @@ exceptions keep their type, see `errors.raised_by_kernel`), and wraps the result
 tensors. While a graph is being built (or an input is symbolic) it adds an
 Operation instead. Gradient tapes will record ops here, and only here.
 """
-from runtime import context, dtypes, errors
+from runtime.core import context, dtypes, errors
+from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.ops.registry import CONST, check_nonzero
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
 _state = context.state
 _building_graphs = context.building_graphs

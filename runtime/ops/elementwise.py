@@ -8,15 +8,23 @@ import math as pymath
 
 import numpy as np
 
-from runtime import dtypes
-from runtime.convert import convert_to_tensor, unify_inputs, unify_operands
+from runtime.core import dtypes
 from runtime.ops.compare import logical_and, logical_not, logical_or, not_equal
+from runtime.ops.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import broadcast, same_as_input
-from runtime.ops.math import (cast, divide, exp, log, negative, sigmoid, unary_function,
-                              zero_where_no_gradient)
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.math import (
+    cast,
+    divide,
+    exp,
+    log,
+    negative,
+    sigmoid,
+    unary_function,
+    zero_where_no_gradient,
+)
 from runtime.ops.reduce import unbroadcast
+from runtime.ops.registry import NO_GRADIENT, register
 
 
 def _vectorized(scalar_fn):

@@ -2,18 +2,26 @@
 boolean_mask (built from Reshape, Where and GatherV2, as TensorFlow builds it)."""
 import numpy as np
 
-from runtime import dtypes, errors
-from runtime.convert import convert_to_tensor, unify_operands
-from runtime.ops.array import (concat, gather, reshape, shape, shape_from, shape_operand, squeeze,
-                               zeros_like)
+from runtime.core import dtypes, errors
+from runtime.core.context import name_scope
+from runtime.core.shapes import TensorShape
+from runtime.core.tensor import Tensor
+from runtime.ops.array import (
+    cast,
+    concat,
+    gather,
+    reshape,
+    shape,
+    shape_from,
+    shape_operand,
+    squeeze,
+    zeros_like,
+)
 from runtime.ops.compare import where
+from runtime.ops.convert import convert_to_tensor, unify_operands
 from runtime.ops.dispatch import apply
-from runtime.ops.array import cast
 from runtime.ops.reduce import reduce_prod
 from runtime.ops.registry import register
-from runtime.context import name_scope
-from runtime.shapes import TensorShape
-from runtime.tensor import Tensor
 
 
 def _check_indices(indices, bounds, op_name):

@@ -1,10 +1,10 @@
 """Shape and dtype inference helpers shared by the op modules' `infer` functions."""
 import numpy as np
 
-from runtime import dtypes
+from runtime.core import dtypes
+from runtime.core.shapes import TensorShape
+from runtime.core.tensor import EagerTensor, SymbolicTensor
 from runtime.ops.registry import CONST
-from runtime.shapes import TensorShape
-from runtime.tensor import EagerTensor, SymbolicTensor
 
 
 def constant_value(t):

@@ -3,14 +3,14 @@ import sys
 
 import numpy as np
 
-from runtime import dtypes, errors
-from runtime.convert import convert_to_tensor, unify_operands
+from runtime.core import dtypes, errors
+from runtime.core.tensor import Tensor
 from runtime.ops import compare
+from runtime.ops.convert import convert_to_tensor, unify_operands
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import no_outputs
 from runtime.ops.reduce import reduce_all
 from runtime.ops.registry import NO_GRADIENT, register
-from runtime.tensor import Tensor
 
 
 def _stream(output_stream):

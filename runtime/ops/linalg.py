@@ -8,18 +8,20 @@ from typing import NamedTuple
 
 import numpy as np
 
-from runtime import errors
-from runtime.convert import convert_to_tensor, unify_inputs
-from runtime.ops.array import (expand_dims, ones_like, shape as shape_, squeeze, transpose,
-                               zeros_like)
+from runtime.core import errors
+from runtime.core.shapes import TensorShape
+from runtime.core.tensor import Tensor
+from runtime.ops.array import expand_dims, ones_like, squeeze, transpose, zeros_like
+from runtime.ops.array import shape as shape_
 from runtime.ops.compare import greater, where
+from runtime.ops.convert import convert_to_tensor, unify_inputs
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import broadcast_shape, constant_value
-from runtime.ops.math import abs as abs_, log, matmul, maximum, pow as pow_, sqrt
+from runtime.ops.math import abs as abs_
+from runtime.ops.math import log, matmul, maximum, sqrt
+from runtime.ops.math import pow as pow_
 from runtime.ops.reduce import reduce_max, reduce_sum
 from runtime.ops.registry import register
-from runtime.shapes import TensorShape
-from runtime.tensor import Tensor
 
 
 def _square_infer(inputs, attrs):

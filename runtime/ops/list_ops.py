@@ -12,12 +12,19 @@ zeros holding the gradient at the index read.
 """
 import numpy as np
 
-from runtime import dtypes, errors
-from runtime.ops.array import (broadcast_to, concat, expand_dims, reshape,
-                               static_or_dynamic_shape, unsorted_segment_sum, zeros_like)
+from runtime.core import dtypes, errors
+from runtime.core.shapes import TensorShape
+from runtime.ops.array import (
+    broadcast_to,
+    concat,
+    expand_dims,
+    reshape,
+    static_or_dynamic_shape,
+    unsorted_segment_sum,
+    zeros_like,
+)
 from runtime.ops.dispatch import apply
 from runtime.ops.registry import NO_GRADIENT, register
-from runtime.shapes import TensorShape
 
 
 class TensorList:

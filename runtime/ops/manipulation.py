@@ -9,20 +9,29 @@ import builtins
 
 import numpy as np
 
-from runtime import dtypes
-from runtime.context import name_scope
-from runtime.convert import convert_to_tensor, stack, unify_operands
-from runtime.ops.array import (broadcast_to, cast, concat, expand_dims, gather, range, reshape,
-                               shape, shape_from)
+from runtime.core import dtypes
+from runtime.core.context import name_scope
+from runtime.core.shapes import TensorShape
+from runtime.core.tensor import Tensor
+from runtime.ops.array import (
+    broadcast_to,
+    cast,
+    concat,
+    expand_dims,
+    gather,
+    range,
+    reshape,
+    shape,
+    shape_from,
+)
 from runtime.ops.compare import less
+from runtime.ops.convert import convert_to_tensor, stack, unify_operands
 from runtime.ops.dispatch import apply
 from runtime.ops.indexing import boolean_mask
 from runtime.ops.infer import constant_value
 from runtime.ops.math import subtract
 from runtime.ops.reduce import reduce_max, reduce_sum
 from runtime.ops.registry import NO_GRADIENT, register
-from runtime.shapes import TensorShape
-from runtime.tensor import Tensor
 
 newaxis = None  # `x[rt.newaxis]`, as numpy's and TensorFlow's
 
@@ -81,7 +90,8 @@ def tile(input, multiples, name=None):
 # ---- Slice and the pads --------------------------------------------------------------------
 
 def _slice_kernel(input, begin, size):
-    index = tuple(builtins.slice(int(b), None if s == -1 else int(b) + int(s)) for b, s in zip(begin, size))
+    index = tuple(builtins.slice(int(b), None if s == -1 else int(b) + int(s))
+                  for b, s in zip(begin, size))
     for axis, (b, s) in enumerate(zip(begin, size)):
         n = np.shape(input)[axis]
         if b < 0 or b > n or s != -1 and (s < 0 or b + s > n):

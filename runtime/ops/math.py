@@ -3,18 +3,16 @@ import operator
 
 import numpy as np
 
-from runtime import dtypes
-from runtime.convert import convert_to_tensor, unify_inputs, unify_operands
+from runtime.core import dtypes
+from runtime.core.shapes import TensorShape
+from runtime.core.tensor import EagerTensor, Tensor
 from runtime.ops.array import ONES_LIKE, ZEROS_LIKE, cast
-from runtime.ops.compare import (equal, greater, greater_equal, less, less_equal, logical_and,
-                                 where)
+from runtime.ops.compare import equal, greater, greater_equal, less, less_equal, logical_and, where
+from runtime.ops.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.dispatch import apply, binary_op_function, op_function
 from runtime.ops.infer import broadcast, broadcast_shape, same_as_input
 from runtime.ops.reduce import unbroadcast
 from runtime.ops.registry import NO_GRADIENT, NUMERIC, register
-from runtime.shapes import TensorShape
-from runtime.tensor import EagerTensor, Tensor
-
 
 # ---- gradients (docs/gradients.md): built from the public op functions --------------------------
 

@@ -4,20 +4,21 @@ TensorFlow builds for them.
 """
 import numpy as np
 
-from runtime import errors
-from runtime.convert import convert_to_tensor, stack, unify_inputs
-from runtime.ops.array import expand_dims, gather, reshape, shape as shape_, transpose
+from runtime.core import errors
+from runtime.core.shapes import TensorShape
+from runtime.ops.array import expand_dims, gather, reshape, transpose
+from runtime.ops.array import shape as shape_
 from runtime.ops.compare import greater, greater_equal, less, logical_and, where
+from runtime.ops.convert import convert_to_tensor, stack, unify_inputs
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.elementwise import erfc, log1p
 from runtime.ops.infer import broadcast_shape, same_as_input
 from runtime.ops.linalg import clip_by_norm
-from runtime.ops.math import (abs as abs_, exp, minimum, multiply, negative, relu, sigmoid, sqrt,
-                              square, tanh)
+from runtime.ops.math import abs as abs_
+from runtime.ops.math import exp, minimum, multiply, negative, relu, sigmoid, sqrt, square, tanh
 from runtime.ops.random import uniform
 from runtime.ops.reduce import reduce_sum
 from runtime.ops.registry import register
-from runtime.shapes import TensorShape
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946

@@ -1,10 +1,10 @@
 """Python operators on tensors and variables: `+ - * / // % ** @`, comparisons, `[]`, `abs`.
 
-Installed here, in one place, so that `runtime.tensor` does not import the op modules.
+Installed here, in one place, so that `runtime.core.tensor` does not import the op modules.
 `==` and `!=` are elementwise, as in TensorFlow 2.
 """
+from runtime.core.tensor import Tensor
 from runtime.ops import array, compare, math
-from runtime.tensor import Tensor
 from runtime.variables import Variable, VariableSlice
 
 

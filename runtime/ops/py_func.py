@@ -13,13 +13,13 @@ import itertools
 
 import numpy as np
 
-from runtime import context, dtypes, errors, nest
-from runtime.convert import convert_to_tensor, to_numpy
+from runtime.core import context, dtypes, errors, nest
+from runtime.core.shapes import TensorShape
+from runtime.core.tensor import EagerTensor, Tensor
 from runtime.ops.array import reshape, static_or_dynamic_shape
+from runtime.ops.convert import convert_to_tensor, to_numpy
 from runtime.ops.dispatch import apply, graph_of
 from runtime.ops.registry import NO_GRADIENT, register
-from runtime.shapes import TensorShape
-from runtime.tensor import EagerTensor, Tensor
 
 _tokens = itertools.count()
 

@@ -5,13 +5,13 @@ the generators of ops created with an op-level `seed`.
 """
 import numpy as np
 
-from runtime import dtypes
-from runtime.convert import convert_to_tensor, unify_operands
+from runtime.core import dtypes
+from runtime.core.shapes import TensorShape
 from runtime.ops.array import shape_from, shape_operand
+from runtime.ops.convert import convert_to_tensor, unify_operands
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value
 from runtime.ops.registry import NO_GRADIENT, register
-from runtime.shapes import TensorShape
 
 _global = {'seed': None, 'generator': np.random.default_rng()}
 

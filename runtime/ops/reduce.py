@@ -4,17 +4,27 @@ import math
 
 import numpy as np
 
-from runtime import dtypes
-from runtime.convert import convert_to_tensor
-from runtime.ops.array import (BROADCAST_TO, ONES_LIKE, RESHAPE, cast, expand_dims, range as range_,
-                               rank as rank_, reshape, shape as shape_, size as size_,
-                               static_or_dynamic_shape)
+from runtime.core import dtypes
+from runtime.core.shapes import TensorShape
+from runtime.core.tensor import EagerTensor
+from runtime.ops.array import (
+    BROADCAST_TO,
+    ONES_LIKE,
+    RESHAPE,
+    cast,
+    expand_dims,
+    reshape,
+    static_or_dynamic_shape,
+)
+from runtime.ops.array import range as range_
+from runtime.ops.array import rank as rank_
+from runtime.ops.array import shape as shape_
+from runtime.ops.array import size as size_
 from runtime.ops.compare import equal, where
+from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import constant_value, known_shape
 from runtime.ops.registry import NO_GRADIENT, NUMERIC, register
-from runtime.shapes import TensorShape
-from runtime.tensor import EagerTensor
 
 
 def _axes(axis):

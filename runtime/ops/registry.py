@@ -1,7 +1,7 @@
 """The op registry: every op is declared once, as an `OpDef`, and everything else reads it.
 
 This module declares ops and does nothing else: running them is `runtime.ops.dispatch`,
-converting Python values is `runtime.convert`. It also declares the structural ops every graph
+converting Python values is `runtime.ops.convert`. It also declares the structural ops every graph
 needs (Const, Placeholder, Identity). The op modules register the rest. The executor, the
 GraphDef printer, the optimizer passes and the code generator read `OpDef` fields, never op
 names; docs/design.md lists which code reads each field.
@@ -11,8 +11,9 @@ from typing import Callable
 
 import numpy as np
 
-from runtime import dtypes as dtypes_, errors
-from runtime.shapes import TensorShape
+from runtime.core import dtypes as dtypes_
+from runtime.core import errors
+from runtime.core.shapes import TensorShape
 
 REGISTRY = {}
 # `OpDef.dtypes` of the arithmetic ops: TensorFlow refuses bools there (`True + True`).
@@ -47,7 +48,7 @@ class OpDef:
         unknown), from (dtype, shape) pairs; the executor uses it to decide what runs in
         parallel. None: the output size.
     convert_inputs(op_name, inputs) -> inputs: converts the Python and numpy operands of a call
-        to the dtype of its tensor operands (`runtime.convert.unify_operands`); dispatch skips
+        to the dtype of its tensor operands (`runtime.ops.convert.unify_operands`); dispatch skips
         it when every input is an eager tensor of one dtype (the fast path). None: callers
         pass converted inputs.
     infix: a Python expression over the operands, `'{0} + {1}'`, that equals the op's result

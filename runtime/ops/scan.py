@@ -8,19 +8,26 @@ from typing import NamedTuple
 
 import numpy as np
 
-from runtime import dtypes, errors
-from runtime.convert import convert_to_tensor, stack
-from runtime.ops.array import (expand_dims, gather, ones_like, range as range_, reshape,
-                               shape as shape_, transpose, unsorted_segment_sum)
+from runtime.core import dtypes, errors
+from runtime.core.shapes import TensorShape
+from runtime.core.tensor import Tensor
+from runtime.ops.array import (
+    expand_dims,
+    gather,
+    ones_like,
+    reshape,
+    transpose,
+    unsorted_segment_sum,
+)
+from runtime.ops.array import range as range_
+from runtime.ops.array import shape as shape_
 from runtime.ops.compare import equal
+from runtime.ops.convert import convert_to_tensor, stack
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value, same_as_input
 from runtime.ops.math import cast, divide, exp, maximum, minimum, negative
 from runtime.ops.reduce import reduce_max, reduce_sum
 from runtime.ops.registry import NO_GRADIENT, register
-from runtime.shapes import TensorShape
-from runtime.tensor import Tensor
-
 
 # ---- Cumsum / Cumprod --------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import math as pymath
 
 import numpy as np
 
-from runtime.convert import convert_to_tensor, unify_operands
+from runtime.ops.convert import convert_to_tensor, unify_operands
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import broadcast, same_as_input
 from runtime.ops.registry import register

@@ -5,12 +5,12 @@ from typing import Any
 
 import numpy as np
 
-from runtime import dtypes
+from runtime.core import dtypes
+from runtime.core.shapes import TensorShape
 from runtime.ops.array import index_tuple
 from runtime.ops.indexing import scatter_into
 from runtime.ops.infer import no_outputs
 from runtime.ops.registry import NO_GRADIENT, register
-from runtime.shapes import TensorShape
 
 
 @dataclass(slots=True, eq=False, weakref_slot=True)

@@ -4,10 +4,11 @@
 """
 import numpy as np
 
-from runtime import dtypes
-from runtime.convert import convert_to_tensor
-from runtime.ops.array import reshape, shape as shape_, squeeze
+from runtime.core import dtypes
+from runtime.ops.array import reshape, squeeze
+from runtime.ops.array import shape as shape_
 from runtime.ops.compare import not_equal, where
+from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply
 from runtime.ops.elementwise import div_no_nan, is_finite, rsqrt, squared_difference
 from runtime.ops.math import cast, exp, log, maximum, sqrt, square

@@ -5,12 +5,12 @@ import re
 
 import numpy as np
 
-from runtime import dtypes, errors
-from runtime.convert import convert_to_tensor
+from runtime.core import dtypes, errors
+from runtime.core.shapes import TensorShape
+from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import broadcast_shape, constant_value, same_as_input
 from runtime.ops.registry import NO_GRADIENT, register
-from runtime.shapes import TensorShape
 
 
 def _elementwise(fn, otype=object):

@@ -347,6 +347,7 @@ def test_lambda_default_reading_a_local():
 def test_function_whose_file_changed_since_import_is_refused(tmp_path, monkeypatch):
     import importlib
     import linecache
+
     from autograph.pyct import errors
 
     module_file = tmp_path / 'changing_module.py'
@@ -366,7 +367,7 @@ def annotated_in_branch(x):
         q: int = x
     else:
         q = -x
-    r: int
+    r: int  # noqa: F842
     return q
 
 
@@ -456,8 +457,8 @@ def running_previous(n):
     total = 0
     while i < n:
         if i > 0:
-            total += previous
-        previous = i * 10
+            total += previous  # noqa: F821
+        previous = i * 10  # noqa: F841
         i += 1
     return total
 
@@ -465,8 +466,8 @@ def running_previous(n):
 def read_before_first_set(n):
     i = 0
     while i < n:
-        i += step
-        step = 1
+        i += step  # noqa: F821
+        step = 1  # noqa: F841
     return i
 
 

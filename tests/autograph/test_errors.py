@@ -1,10 +1,10 @@
 """Errors name the variable and the user's own file and line."""
 import pytest
+from conftest import in_graph
 
 import autograph as ag
 import runtime as rt
 from autograph.pyct import errors
-from conftest import in_graph
 
 THIS_FILE = __file__
 

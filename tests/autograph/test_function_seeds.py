@@ -19,7 +19,7 @@ def test_a_function_that_uses_a_graph_matches_the_python_function():
         x = x + b
         return x
     a_function_that_uses_a_graph = ag.function(a_regular_function)
-    x1 = rt.constant([[1.0, 2.0]]); y1 = rt.constant([[2.0], [3.0]]); b1 = rt.constant(4.0)
+    x1 = rt.constant([[1.0, 2.0]]); y1 = rt.constant([[2.0], [3.0]]); b1 = rt.constant(4.0)  # noqa: E702
     assert (a_regular_function(x1, y1, b1).numpy() ==
             a_function_that_uses_a_graph(x1, y1, b1).numpy()).all()
 
@@ -199,7 +199,7 @@ def test_a_tensor_range_loop_is_one_while_op_and_traces_once():
         for _ in rt.range(num_steps):
             pass
 
-    train(num_steps=rt.constant(10)); train(num_steps=rt.constant(20))
+    train(num_steps=rt.constant(10)); train(num_steps=rt.constant(20))  # noqa: E702
     assert train.experimental_get_tracing_count() == 1
     graph = train.get_concrete_function(num_steps=rt.constant(10)).graph
     assert {'While', 'StatelessWhile'} & {op.type for op in graph.get_operations()}

@@ -8,7 +8,8 @@ import pytest
 
 import autograph as ag
 import runtime as rt
-from autograph import cli, graph_picture
+from autograph import cli
+from autograph.cli import graph as graph_picture
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RELU = os.path.join(ROOT, 'examples', 'relu.py')

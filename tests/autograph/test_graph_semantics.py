@@ -4,11 +4,11 @@ import io
 import sys
 
 import pytest
+from conftest import Python, assert_same, in_graph, plain
+from test_python_semantics import classify, first_multiple, odd_sum_until, sign, ternary
 
 import autograph as ag
 import runtime as rt
-from conftest import Python, assert_same, in_graph, plain
-from test_python_semantics import (classify, first_multiple, odd_sum_until, sign, ternary)
 
 
 def count_down_rows(x):
@@ -79,7 +79,7 @@ def uses_helpers(x, y):
 
 
 def lambda_and_method(x):
-    double = lambda v: v * 2
+    double = lambda v: v * 2  # noqa: E731
     return Scaler(3).scale(double(x))
 
 

@@ -93,7 +93,7 @@ def checked(x):
 
 
 def with_helpers(x):
-    square = lambda v: v * v
+    square = lambda v: v * v  # noqa: E731
     return square(sign(x)) + Counter(x).bump()
 
 

@@ -10,6 +10,7 @@ import pytest
 
 import autograph as ag
 import runtime as rt
+from runtime.graph import serialization
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.path.join(ROOT, 'tests', 'runtime', 'fixtures')
@@ -110,7 +111,7 @@ def test_a_fresh_process_with_only_the_directory_gets_the_same_results(tmp_path)
 def test_the_directory_holds_a_serve_metagraph_with_signatures(tmp_path):
     _, export = saved_counter(tmp_path)
     assert sorted(os.listdir(export)) == ['saved_model.pb', 'variables']
-    from runtime import serialization
+    from runtime.graph import serialization
     with open(os.path.join(export, 'saved_model.pb'), 'rb') as f:
         saved = serialization.decode('SavedModel', f.read())
     meta_graph, = saved['meta_graphs']
@@ -220,17 +221,17 @@ def test_corrupt_and_truncated_files_are_clear_errors(tmp_path):
 
 def test_variables_are_a_tensorflow_checkpoint_and_old_npz_files_still_load(tmp_path):
     module, export = saved_counter(tmp_path)
-    values = rt.serialization.read_bundle(os.path.join(export, 'variables', 'variables'))
+    values = serialization.read_bundle(os.path.join(export, 'variables', 'variables'))
     np.testing.assert_array_equal(values['scale/.ATTRIBUTES/VARIABLE_VALUE'], [1., 2., 3.])
     assert values['inner/offset/.ATTRIBUTES/VARIABLE_VALUE'] == 10.0
-    graph = rt.serialization.decode('TrackableObjectGraph',
+    graph = serialization.decode('TrackableObjectGraph',
                                     values['_CHECKPOINTABLE_OBJECT_GRAPH'][()])
     inner = next(c for c in graph['nodes'][0]['children'] if c['local_name'] == 'inner')
     offset, = graph['nodes'][inner['node_id']]['children']
     assert graph['nodes'][offset['node_id']]['attributes'][0]['checkpoint_key'] == \
         'inner/offset/.ATTRIBUTES/VARIABLE_VALUE'
     # a directory written before checkpoints: variables/variables.npz, one array per variable
-    meta = json.loads(rt.serialization.decode('SavedModel', open(
+    meta = json.loads(serialization.decode('SavedModel', open(
         os.path.join(export, 'saved_model.pb'), 'rb').read())['meta_graphs'][0]['collection_def'][
         'autograph_rt/object_graph']['bytes_list']['value'][0])
     np.savez(os.path.join(export, 'variables', 'variables.npz'),
@@ -331,10 +332,10 @@ def test_the_object_graph_written_for_tensorflow_loads_on_its_own(tmp_path):
     module, export = saved_counter(tmp_path)
     path = os.path.join(export, 'saved_model.pb')
     with open(path, 'rb') as f:
-        message = rt.serialization.decode('SavedModel', f.read())
+        message = serialization.decode('SavedModel', f.read())
     del message['meta_graphs'][0]['collection_def']
     with open(path, 'wb') as f:
-        f.write(rt.serialization.encode('SavedModel', message))
+        f.write(serialization.encode('SavedModel', message))
     loaded = ag.saved_model.load(export)
     x = rt.constant([[1.0, -1.0, 2.0]])
     expected = module(x).numpy()

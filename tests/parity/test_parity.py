@@ -125,7 +125,7 @@ def same(expected, actual, where):
         return None if ok else f'{where}: TensorFlow {e}, ours {a}'
     if kind in ('list', 'tuple'):
         if len(expected['items']) != len(actual['items']):
-            return f"{where}: TensorFlow {len(expected['items'])} items, ours {len(actual['items'])}"
+            return f"{where}: TensorFlow {len(expected['items'])} items, ours {len(actual['items'])}"  # noqa: E501
         for i, (e, a) in enumerate(zip(expected['items'], actual['items'])):
             message = same(e, a, f'{where}[{i}]')
             if message:
@@ -133,7 +133,7 @@ def same(expected, actual, where):
         return None
     if kind == 'dict':
         if sorted(expected['items']) != sorted(actual['items']):
-            return f"{where}: TensorFlow keys {sorted(expected['items'])}, ours {sorted(actual['items'])}"
+            return f"{where}: TensorFlow keys {sorted(expected['items'])}, ours {sorted(actual['items'])}"  # noqa: E501
         for key in expected['items']:
             message = same(expected['items'][key], actual['items'][key], f'{where}[{key!r}]')
             if message:

@@ -3,7 +3,6 @@ import pytest
 
 import runtime as rt
 
-
 # ---- cond ------------------------------------------------------------------------------------
 
 def test_cond_on_eager_values_runs_python():

@@ -1,7 +1,8 @@
 """Dtypes and shapes (SPEC §2 "Dtypes", "Shapes")."""
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import runtime as rt
 

@@ -11,14 +11,14 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 import pytest
+from surface_gradient_cases import CASES as SURFACE_CASES
 
 import runtime as rt
-from runtime import context
-from runtime.ops import array as array_ops, list_ops
+from runtime.core import context
+from runtime.ops import array as array_ops
+from runtime.ops import list_ops
 from runtime.ops.dispatch import apply
 from runtime.ops.registry import NO_GRADIENT, REGISTRY
-
-from surface_gradient_cases import CASES as SURFACE_CASES
 
 rng = np.random.RandomState(0)
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import runtime as rt
-from runtime import context
+from runtime.core import context
 from runtime.executor import optimized_program
 from runtime.ops.registry import REGISTRY
 

@@ -6,16 +6,16 @@ shape inference agrees with the value.
 """
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from conftest import check_op_row, check_value, run_in_graph
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import runtime as rt
 
-from conftest import check_op_row, check_value, run_in_graph
-
 F = np.array([[1.5, -2.0, 0.0], [4.0, 0.25, -0.5]], dtype=np.float32)
 G = np.array([[0.5, 2.0, -1.0], [1.0, 1.0, 3.0]], dtype=np.float32)
-I = np.array([[7, -3, 2], [0, 5, -8]], dtype=np.int32)
+I = np.array([[7, -3, 2], [0, 5, -8]], dtype=np.int32)  # noqa: E741
 J = np.array([[2, 2, 3], [1, 4, 3]], dtype=np.int32)
 POS = np.array([0.25, 1.0, 4.0], dtype=np.float32)
 B = np.array([True, False, True])
@@ -183,7 +183,7 @@ def test_where_with_python_branches_and_checks():
 
 
 def test_gather_out_of_range_is_an_InvalidArgumentError_eagerly():
-    with pytest.raises(rt.errors.InvalidArgumentError, match=r'indices\[0\] = 1 is not in \[0, 1\)'):
+    with pytest.raises(rt.errors.InvalidArgumentError, match=r'indices\[0\] = 1 is not in \[0, 1\)'):  # noqa: E501
         rt.gather(rt.constant([0.0]), [1])
     with pytest.raises(rt.errors.OpError):
         rt.gather(rt.constant([1, 2]), [-1])

@@ -23,6 +23,7 @@ import pytest
 
 import autograph as ag
 import runtime as rt
+from runtime.graph import graph
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -328,7 +329,7 @@ def test_names_derived_from_parameters_and_variables_stay_valid():
     names = [op.name for op in concrete.graph.get_operations()]
     assert 'y_' in names and 'Placeholder' in names and 'Placeholder_1' in names
     for name in names:
-        assert rt.graph.check_name(name) == name
+        assert graph.check_name(name) == name
     assert float(f(rt.constant(1.0), rt.constant(2.0), rt.constant(3.0))) == 7.0
 
 
@@ -406,7 +407,7 @@ def test_a_forked_child_does_not_hang(program):
     assert result.stdout.decode().split() == ['ok']
 
 
-# ---- 5. Only kernel failures become OpErrors ------------------------------------------------------
+# ---- 5. Only kernel failures become OpErrors ------------------------------------------------------  # noqa: E501
 
 
 class ClosedPipe:
@@ -535,7 +536,7 @@ def test_a_kernel_failure_in_a_graph_is_still_an_invalid_argument_error():
         pick(rt.constant([1.0, 2.0]), rt.constant([5]))
 
 
-# ---- 6. Threads and memory ------------------------------------------------------------------------
+# ---- 6. Threads and memory ------------------------------------------------------------------------  # noqa: E501
 
 
 def test_threads_running_one_graph_at_once_each_get_their_own_results():
@@ -605,7 +606,7 @@ def test_a_graphs_generated_programs_leave_linecache_with_the_graph():
     g = rt.Graph()
     with g.as_default():
         x = rt.placeholder(rt.int32, name='x')
-        y = rt.cond(x > 0, lambda: x * 2, lambda: -x)
+        y = rt.cond(x > 0, lambda: x * 2, lambda: -x)  # noqa: F821
     assert g.run(y, {x: 3}) == 6
     assert plans() - before
     del g, x, y

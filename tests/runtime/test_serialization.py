@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import runtime as rt
-from runtime import serialization
-from runtime.serialization import tensor_bundle, text_format, wire
+from runtime.graph import serialization
+from runtime.graph.serialization import tensor_bundle, text_format, wire
 
 FIXTURES = os.path.join(os.path.dirname(__file__), 'fixtures')
 
@@ -174,7 +174,7 @@ def test_a_set_attr_the_runtime_cannot_honour_is_refused():
 
 
 def test_tensor_values_round_trip_in_tensor_content():
-    from runtime.serialization import graph_io
+    from runtime.graph.serialization import graph_io
     for value, dtype in [(np.arange(6, dtype=np.float32).reshape(2, 3), rt.float32),
                          (np.array([True, False]), rt.bool), (np.int64(-5), rt.int64),
                          (np.array([b'a', b'bc'], dtype=object), rt.string),

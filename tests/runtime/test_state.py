@@ -117,7 +117,7 @@ def test_variables_in_cond(graph):
     assert graph.run(r, {p: True}) == 100 and v.numpy() == 100
 
 
-# ---- TensorArray ----------------------------------------------------------------------------------
+# ---- TensorArray ----------------------------------------------------------------------------------  # noqa: E501
 
 def test_tensor_array_eagerly():
     ta = rt.TensorArray(rt.float32, size=3)

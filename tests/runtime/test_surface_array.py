@@ -2,11 +2,10 @@
 placeholders of unknown dims) and against numpy, with TensorFlow's op types and errors."""
 import numpy as np
 import pytest
+from conftest import run_in_graph
 
 import runtime as rt
 from runtime.ops.registry import NO_GRADIENT, REGISTRY
-
-from conftest import run_in_graph
 
 X = np.arange(6, dtype=np.float32).reshape(2, 3)
 V = np.array([1.5, -2.0, 0.5, 4.0], dtype=np.float32)
@@ -181,7 +180,7 @@ def test_tensor_array_gradients_flow_through_scatter_gather_and_concat():
 
 
 def test_a_graph_with_the_new_ops_survives_graph_def_serialization():
-    from runtime import serialization
+    from runtime.graph import serialization
     g = rt.Graph()
     with g.as_default():
         i = rt.placeholder(rt.int32, [], name='i')
@@ -200,7 +199,7 @@ def test_a_graph_with_the_new_ops_survives_graph_def_serialization():
 
 
 def test_the_graph_picture_draws_each_case_branch():
-    from runtime.graph_picture import to_dot
+    from runtime.graph.dot import to_dot
     g = rt.Graph()
     with g.as_default():
         i = rt.placeholder(rt.int32, [], name='i')

@@ -9,14 +9,13 @@ import types
 
 import numpy as np
 import pytest
+from surface_gradient_cases import CASES, RNG
 
 import runtime as rt
-from runtime import context
+from runtime.core import context
 from runtime.ops import checks, conv, elementwise, linalg, nn, scan, special, stats, strings
 from runtime.ops.dispatch import apply
 from runtime.ops.registry import NO_GRADIENT, REGISTRY
-
-from surface_gradient_cases import CASES, RNG
 
 
 class Recorder:

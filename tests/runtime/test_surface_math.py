@@ -10,18 +10,18 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from conftest import check_op_row, check_value, run_in_graph
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import autograph as ag
 import runtime as rt
 
-from conftest import check_op_row, check_value, run_in_graph
-
 F = np.array([[1.5, -2.0, 0.0, 3.0], [4.0, 0.25, -0.5, 0.25]], dtype=np.float32)
 P = np.array([[0.5, 2.0, 1.0, 3.0], [1.0, 1.5, 0.25, 0.75]], dtype=np.float32)
 U = np.array([0.1, -0.5, 0.9], dtype=np.float32)
-I = np.array([[7, -3, 2], [0, 5, -8]], dtype=np.int32)
+I = np.array([[7, -3, 2], [0, 5, -8]], dtype=np.int32)  # noqa: E741
 A = np.array([[4., 1., 0.], [1., 3., 1.], [0., 1., 2.]], dtype=np.float64)
 RHS = np.array([[1., 0.], [2., 1.], [3., -1.]], dtype=np.float64)
 S = np.array([b'Hello', b'World', b'h\xc3\xa9'], dtype=object)

@@ -13,7 +13,7 @@ code returns, and nothing else stateful is lowered, so running again has no othe
 """
 import threading
 
-from runtime import errors
+from runtime.core import errors
 from runtime.executor.native import cache
 from runtime.executor.native.lower import Unsupported, lower, lowerable
 

@@ -16,9 +16,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from runtime import convert, dtypes
-from runtime.ops import array, compare, infer, list_ops, math, reduce, registry, state
-from runtime.shapes import TensorShape
+from runtime.core import dtypes
+from runtime.core.shapes import TensorShape
+from runtime.ops import array, compare, convert, infer, list_ops, math, reduce, registry, state
 
 
 class Unsupported(Exception):

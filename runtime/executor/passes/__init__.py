@@ -3,12 +3,12 @@
 Every pass keeps semantics: stateful nodes and their order are never touched, and every
 output keeps exactly its dtype and shape.
 """
-from runtime.executor.passes.prune import prune
-from runtime.executor.passes.fold_if import fold_if
-from runtime.executor.passes.simplify import simplify
-from runtime.executor.passes.fold_constants import fold_constants
 from runtime.executor.passes.cse import cse
+from runtime.executor.passes.fold_constants import fold_constants
+from runtime.executor.passes.fold_if import fold_if
 from runtime.executor.passes.loops import loops
+from runtime.executor.passes.prune import prune
+from runtime.executor.passes.simplify import simplify
 
 PIPELINE = (prune, fold_constants, fold_if, simplify, fold_constants, cse, simplify, loops,
             prune)

@@ -1,7 +1,7 @@
 """Common-subexpression elimination: identical stateless nodes on identical inputs run once."""
 import numpy as np
 
-from runtime.dtypes import DType
+from runtime.core.dtypes import DType
 from runtime.ops.registry import CONST, PLACEHOLDER
 
 _MAX_CONST_BYTES = 4096  # larger constants are not compared byte by byte

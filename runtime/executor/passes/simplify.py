@@ -2,17 +2,16 @@
 
 The identities are `OpDef` fields: `neutral` (a constant operand that gives back the other one)
 and `involution` (f(f(x)) == x). A rewrite happens only when `x` already has the node's dtype
-and shape, so broadcasting against the constant could not have changed the result's shape. Then each op's own rewrite
-rule (`OpDef.rewrite`, like StridedSlice's `x[i]` -> ScalarIndex) replaces the node's op and
-inputs in place.
+and shape, so broadcasting against the constant could not have changed the result's shape.
+Then each op's own rewrite rule (`OpDef.rewrite`, like StridedSlice's `x[i]` -> ScalarIndex)
+replaces the node's op and inputs in place.
 """
 import numpy as np
 
+from runtime.core.dtypes import of_value
+from runtime.core.shapes import TensorShape
 from runtime.executor.ir import Node
-from runtime.dtypes import of_value
 from runtime.ops.registry import CONST, IDENTITY
-from runtime.shapes import TensorShape
-
 
 
 def simplify(program):

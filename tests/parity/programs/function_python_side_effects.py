@@ -1,5 +1,6 @@
 # "Better performance with tf.function": Python side effects happen while tracing only.
 import sys
+
 external_list = []
 
 @tf.function

@@ -1,5 +1,6 @@
 # tf.function returns keep their structure: dicts, tuples, namedtuples, None, Python numbers.
 import collections
+
 Pair = collections.namedtuple('Pair', ['first', 'second'])
 
 @tf.function

@@ -7,6 +7,7 @@ def train(num_steps):
         pass
 
 import sys
+
 print("Retracing occurs for different Python arguments.")
 train(num_steps=10)
 train(num_steps=20)

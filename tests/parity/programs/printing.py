@@ -1,5 +1,6 @@
 # What print and tf.print show.
 import sys
+
 print(tf.constant(5.5))
 print(tf.constant([1, 2, 3]))
 print(tf.constant([[1, 2], [3, 4]]))

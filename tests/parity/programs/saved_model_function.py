@@ -1,6 +1,7 @@
 # tf.saved_model with a tuple-returning function as the serving signature.
 import tempfile
 
+
 class M(tf.Module):
     @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
     def stats(self, x):

@@ -1,6 +1,7 @@
 # "Introduction to modules": saving a tf.Module with tf.saved_model and loading it back.
 import tempfile
 
+
 class Adder(tf.Module):
     def __init__(self):
         super().__init__()

@@ -1,6 +1,6 @@
 """`rt.TensorSpec`: the dtype and (partial) shape a tensor argument must have."""
-from runtime import dtypes
-from runtime.shapes import TensorShape
+from runtime.core import dtypes
+from runtime.core.shapes import TensorShape
 
 
 class TensorSpec:

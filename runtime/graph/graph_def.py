@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from runtime import dtypes
+from runtime.core import dtypes
+from runtime.core.shapes import TensorShape
 from runtime.ops.registry import CONST
-from runtime.shapes import TensorShape
 
 
 class _Message:

@@ -1,12 +1,12 @@
 """Scopes and grouping: `rt.control_dependencies`, `rt.init_scope`, `rt.group`, `rt.no_op`
-(`rt.name_scope` is `runtime.context.name_scope`)."""
+(`rt.name_scope` is `runtime.core.context.name_scope`)."""
 import contextlib
 
-from runtime import context, nest
-from runtime.graph import FuncGraph
+from runtime.core import context, nest
+from runtime.core.tensor import SymbolicTensor
+from runtime.graph.graph import FuncGraph
 from runtime.ops import control
 from runtime.ops.dispatch import build
-from runtime.tensor import SymbolicTensor
 
 
 def _as_op(value):

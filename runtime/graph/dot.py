@@ -8,7 +8,7 @@ which outer tensors feed which function arguments. `graph.to_dot()` calls `to_do
 """
 from typing import NamedTuple
 
-from runtime import errors
+from runtime.core import errors
 
 _COLORS = {'input': '#cfe2ff', 'const': '#e9ecef', 'control': '#ffe5b4', 'stateful': '#f8d7da',
            'op': '#ffffff'}

@@ -15,15 +15,16 @@ from typing import Any
 
 import numpy as np
 
-from runtime import context, dtypes, errors, graph_picture, nest
-from runtime.convert import to_numpy
+from runtime.core import context, dtypes, errors, nest
+from runtime.core.shapes import TensorShape, as_shape
+from runtime.core.tensor import EagerTensor, SymbolicTensor
 from runtime.executor import compile_graph
-from runtime.graph_def import graph_def, node_def
+from runtime.graph import dot as graph_picture
+from runtime.graph.graph_def import graph_def, node_def
+from runtime.ops.convert import to_numpy
 from runtime.ops.dispatch import build
 from runtime.ops.registry import CONST, PLACEHOLDER, OpDef
 from runtime.ops.state import VAR_HANDLE
-from runtime.shapes import TensorShape, as_shape
-from runtime.tensor import EagerTensor, SymbolicTensor
 
 _uids = itertools.count(1)
 # TensorFlow's node names (a GraphDef with any other name is refused by TensorFlow).

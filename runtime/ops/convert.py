@@ -8,11 +8,11 @@ holds symbolic tensors converts by packing them (op `Pack`, declared here).
 """
 import numpy as np
 
-from runtime import context, dtypes
+from runtime.core import context, dtypes
+from runtime.core.shapes import TensorShape, as_shape
+from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.ops.dispatch import apply, build
 from runtime.ops.registry import CONST, register
-from runtime.shapes import TensorShape, as_shape
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
 
 def infer_dtype(value):

@@ -7,9 +7,9 @@ at the block's end), each block followed by a compression byte and a masked CRC-
 block mapping the last key of each data block to the block's (offset, size) varints; a
 metaindex block; and a 48-byte footer with the two block handles and the magic number
 0xdb4775248b80fb57. The key "" holds a `BundleHeaderProto`; every other key names a tensor and
-holds a `BundleEntryProto` (dtype, shape, shard, offset, size, masked CRC-32C of the bytes). Numbers are
-stored raw and little-endian in the data file; a string tensor is the varint length of each
-element, a CRC-32C of those lengths, then the bytes.
+holds a `BundleEntryProto` (dtype, shape, shard, offset, size, masked CRC-32C of the bytes).
+Numbers are stored raw and little-endian in the data file; a string tensor is the varint
+length of each element, a CRC-32C of those lengths, then the bytes.
 
 `read_bundle(prefix)` gives {key: numpy value}; `write_bundle(prefix, {key: value})` writes a
 bundle TensorFlow reads (one shard, uncompressed). Damaged files raise ValueError naming them.
@@ -19,9 +19,9 @@ import struct
 
 import numpy as np
 
-from runtime import dtypes
-from runtime.serialization import wire
-from runtime.serialization.graph_io import as_dtype, shape_from_proto, shape_to_proto
+from runtime.core import dtypes
+from runtime.graph.serialization import wire
+from runtime.graph.serialization.graph_io import as_dtype, shape_from_proto, shape_to_proto
 
 MAGIC = 0xdb4775248b80fb57
 FOOTER_SIZE = 48

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from runtime import dtypes
-from runtime.graph import FuncGraph, Graph
-from runtime.graph_def import FunctionRef
+from runtime.core import dtypes
+from runtime.core.shapes import TensorShape
+from runtime.graph.graph import FuncGraph, Graph
+from runtime.graph.graph_def import FunctionRef
+from runtime.graph.serialization import text_format, wire
 from runtime.ops.registry import REGISTRY
-from runtime.serialization import text_format, wire
-from runtime.shapes import TensorShape
 
 _BY_ENUM = {d.enum: d for d in (dtypes.PUBLIC + (dtypes.resource, dtypes.variant))}
 _VALUE_FIELDS = {

@@ -23,21 +23,31 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from runtime import dtypes, nest, serialization
-from runtime.executor import compile_graph
-from runtime.module import Module, walk
-from runtime.ops.state import VAR_HANDLE
-from runtime.convert import convert_to_tensor
-from runtime.shapes import TensorShape
-from runtime.tensor import EagerTensor, SymbolicTensor
-from runtime.tensor_spec import TensorSpec
-from runtime.variables import Variable
+from autograph.saved_model.object_graph import (
+    OBJECT_GRAPH_CHECKPOINT_KEY,
+    VARIABLE_VALUE,
+    TFObjectGraph,
+    add_control_outputs,
+    argument_names,
+    checkpoint_key,
+    from_structured_value,
+    match_objects,
+    object_paths,
+    output_encoding,
+    output_keys,
+)
 from autograph.tracing.concrete import ConcreteFunction
-from autograph.tf_object_graph import (OBJECT_GRAPH_CHECKPOINT_KEY, VARIABLE_VALUE, TFObjectGraph,
-                                       add_control_outputs, argument_names, checkpoint_key,
-                                       match_objects, object_paths, output_encoding, output_keys,
-                                       from_structured_value)
 from autograph.tracing.polymorphic_function import Function
+from runtime.core import dtypes, nest
+from runtime.core.shapes import TensorShape
+from runtime.core.tensor import EagerTensor, SymbolicTensor
+from runtime.core.tensor_spec import TensorSpec
+from runtime.executor import compile_graph
+from runtime.graph import serialization
+from runtime.module import Module, walk
+from runtime.ops.convert import convert_to_tensor
+from runtime.ops.state import VAR_HANDLE
+from runtime.variables import Variable
 
 SAVED_MODEL_FILE = 'saved_model.pb'
 VARIABLES_PREFIX = os.path.join('variables', 'variables')  # the checkpoint's files

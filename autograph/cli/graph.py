@@ -32,7 +32,7 @@ class PictureError(Exception):
 
 def parse_signature(text):
     """[(name or None, dtype name, [dims])] for a signature string (see the module doc)."""
-    from runtime import dtypes  # deferred: the CLI's other commands never load the runtime
+    from runtime.core import dtypes  # deferred: the CLI's other commands never load the runtime
     specs = []
     for part in _split(text):
         m = _SPEC.match(part)
@@ -104,7 +104,7 @@ def load_function(path, name):
 def trace(fn, specs):
     """The ConcreteFunction of `fn` for `specs`."""
     import autograph as ag  # deferred: tracing loads the runtime
-    from runtime.tensor_spec import TensorSpec
+    from runtime.core.tensor_spec import TensorSpec
     function = fn if isinstance(fn, ag.Function) else ag.function(fn)
     tensor_specs = [TensorSpec(dims, dtype, name) for name, dtype, dims in specs]
     if function.input_signature is not None:
@@ -187,7 +187,7 @@ document.body.dataset.ready = String(document.querySelectorAll('g.node').length)
 def write_picture(concrete, output):
     """Write the picture of `concrete`'s graph to `output` (.dot, .svg or .html), or return the
     DOT text when `output` is None."""
-    from runtime import graph_picture  # deferred: loads the runtime
+    from runtime.graph import dot as graph_picture  # deferred: loads the runtime
     dot_text, infos = graph_picture.picture(concrete.graph)
     if output is None:
         return dot_text

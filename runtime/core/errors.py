@@ -35,7 +35,7 @@ class OperatorNotAllowedInGraphError(TypeError):
 # Where a graph op was created: the innermost frame outside these library directories (the
 # runtime's own; autograph adds its package). `location_mappers` then map a frame of generated
 # code, (filename, lineno), to the user's line, or return None. runtime never imports autograph.
-library_paths = [__file__.rsplit('/', 1)[0] + '/']
+library_paths = [os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep]
 location_mappers = []
 
 

@@ -7,11 +7,12 @@ the saved concrete functions, which is what `tf.saved_model.load` needs to rebui
 Reading: helpers that turn a SavedObjectGraph's messages (StructuredValue signatures, FullArgSpecs,
 attribute paths) into Python for `autograph.saved_model`'s loader.
 """
-from runtime import nest, serialization
-from runtime.graph_def import function_def
+from runtime.core import nest
+from runtime.core.tensor import EagerTensor, SymbolicTensor
+from runtime.core.tensor_spec import TensorSpec
+from runtime.graph import serialization
+from runtime.graph.graph_def import function_def
 from runtime.ops.registry import REGISTRY
-from runtime.tensor import EagerTensor, SymbolicTensor
-from runtime.tensor_spec import TensorSpec
 
 VARIABLE_VALUE = 'VARIABLE_VALUE'  # the attribute of a variable in a checkpoint's object graph
 OBJECT_GRAPH_CHECKPOINT_KEY = '_CHECKPOINTABLE_OBJECT_GRAPH'

@@ -19,7 +19,7 @@ import tokenize
 
 import gast
 
-from autograph import conversion
+from autograph.compiler import conversion
 from autograph.pyct import errors, parser
 
 
@@ -57,9 +57,9 @@ def _configure_graph(command):
 
 
 def _run_graph(arguments):
-    # autograph.graph_picture traces with the runtime: loaded by name only when `graph` runs,
+    # autograph.cli.graph traces with the runtime: loaded by name only when `graph` runs,
     # so the compiler half (this module) never imports numpy or runtime.
-    return importlib.import_module('autograph.graph_picture').run(arguments)
+    return importlib.import_module('autograph.cli.graph').run(arguments)
 
 
 # (name, help, configure(subparser)): the subcommands, in the order `--help` lists them.

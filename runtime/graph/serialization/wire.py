@@ -9,7 +9,7 @@ on bytes that are not a well-formed message.
 """
 import struct
 
-from runtime.serialization.schema import MAP, ONEOF, REP, SCHEMA, Field
+from runtime.graph.serialization.schema import MAP, ONEOF, REP, SCHEMA, Field
 
 VARINT, FIXED64, LENGTH, FIXED32 = 0, 1, 2, 5
 

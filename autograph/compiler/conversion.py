@@ -11,9 +11,21 @@ import weakref
 
 import gast
 
-from autograph.converters import (asserts, break_statements, call_trees, conditional_expressions,
-                                  continue_statements, control_flow, directives, functions, lists,
-                                  logical_expressions, return_statements, unsupported, variables)
+from autograph.converters import (
+    asserts,
+    break_statements,
+    call_trees,
+    conditional_expressions,
+    continue_statements,
+    control_flow,
+    directives,
+    functions,
+    lists,
+    logical_expressions,
+    return_statements,
+    unsupported,
+    variables,
+)
 from autograph.pyct import loader, origin_info, parser, templates, transformer, unparser
 
 CONVERTERS = (

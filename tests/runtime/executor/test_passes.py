@@ -1,7 +1,8 @@
 """Each optimization pass fires (node counts before and after) and keeps results exact."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import runtime as rt
 from runtime import executor

@@ -6,12 +6,13 @@ strings with C escapes. Errors are `ValueError`s naming the line.
 """
 import re
 
-from runtime.serialization.schema import DATA_TYPES, MAP, REP, SCHEMA
+from runtime.graph.serialization.schema import DATA_TYPES, MAP, REP, SCHEMA
 
 _TOKEN = re.compile(r'''
     (?P<space>[ \t\r\n,;]+|\#[^\n]*)
   | (?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
-  | (?P<number>[-+]?(?:inf(?:inity)?|nan|(?:0[xX][0-9a-fA-F]+)|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[fF]?)(?![\w]))
+  | (?P<number>[-+]?(?:inf(?:inity)?|nan|(?:0[xX][0-9a-fA-F]+)
+                 |(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[fF]?)(?![\w]))
   | (?P<word>[A-Za-z_][\w.]*)
   | (?P<punct>[:{}<>\[\]-])
 ''', re.VERBOSE)

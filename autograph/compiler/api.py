@@ -1,7 +1,7 @@
 """The compiler's public functions. Importing this module loads neither numpy nor `runtime`."""
 import types
 
-from autograph import conversion
+from autograph.compiler import conversion
 
 _DO_NOT_CONVERT = '__ag_do_not_convert__'
 

@@ -4,12 +4,13 @@
 `SymbolicTensor` is an output of a graph `Operation`: it has a dtype and a partially known shape
 but no value.
 Arithmetic operators are installed on `Tensor` by `runtime.ops.operators`; the conversion of
-Python values to tensors is `runtime.convert`.
+Python values to tensors is `runtime.ops.convert`.
 """
 import numpy as np
 
-from runtime import errors
-from runtime.shapes import TensorShape
+from runtime.core import errors
+from runtime.core.shapes import TensorShape
+
 
 class Tensor:
     """The base of eager and symbolic tensors."""

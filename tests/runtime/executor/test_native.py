@@ -20,7 +20,7 @@ from runtime.ops import list_ops
 
 pytest.importorskip('numba')
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'tools'))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', '..', 'tools'))
 import bench  # noqa: E402
 
 
