@@ -13,8 +13,13 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-# Every name here that the generated code calls; `namespace()` hands them to it.
-EXPORTS = {'objmode': numba.objmode}  # large-array transcendental ops call numpy's ufuncs
+from runtime.executor.native.calling import call_kernel
+
+# Every name here that the generated code calls; `namespace()` hands them to it. Large-array
+# transcendental ops call numpy's ufuncs in `objmode`; kernel calls are `site` functions
+# (compiled with the function that calls them, cached with it) calling `call_kernel`.
+EXPORTS = {'objmode': numba.objmode, 'call_kernel': call_kernel,
+           'site': numba.njit(cache=True, error_model='numpy')}
 
 
 def _export(stub):
@@ -437,5 +442,6 @@ def sum_axis(x, axis, start):
 
 
 def namespace():
-    """The globals of generated code: numpy and the helpers."""
-    return {'np': np, **EXPORTS}
+    """The globals of generated code compiled in memory: numpy and the helpers (its kernel
+    call sites are not cached: they have no file)."""
+    return {'np': np, **EXPORTS, 'site': numba.njit(error_model='numpy')}
