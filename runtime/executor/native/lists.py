@@ -2,9 +2,10 @@
 list (through writes, loops, conds and Identity), each list's element dtype and shape, and
 which writes may update a list in place (nothing else can see the old version).
 
-In native code a list is a pair of arrays `(data, written)` allocated when it is reserved. A
-list whose elements have no fixed shape, or that grows (`dynamic_size=True`), is *boxed*: its
-ops call their numpy kernels (native/rules/kernel.py) on the runtime's own TensorList.
+In native code a list is a pair of arrays `(data, written)` allocated when it is reserved, and a
+list that grows (`dynamic_size=True`) the triple `(data, written, size)`. A list whose elements
+have no fixed shape is *boxed*: its ops call their numpy kernels (native/rules/kernel.py) on the
+runtime's own TensorList.
 """
 import numpy as np
 
@@ -162,8 +163,6 @@ class Lists:
         root = self.find(ref)
         if root in self.boxed:
             raise Unsupported(node, 'its TensorArray is held by the runtime')
-        if root in self.growing:
-            raise Unsupported(node, 'its TensorArray has dynamic_size=True')
         shape = self.element_shape.get(root, TensorShape(None))
         dtype = self.element_dtype.get(root)
         if dtype is None or not shape.is_fully_defined() or np_name(dtype) is None:
@@ -175,9 +174,14 @@ class Lists:
         """The element dims of the list of `ref` when they are fixed, else None."""
         root = self.find(ref)
         shape = self.element_shape.get(root, TensorShape(None))
-        if root in self.growing or not shape.is_fully_defined():
+        if not shape.is_fully_defined():
             return None
         return shape.as_list()
+
+    def grows(self, ref):
+        """Whether the list of `ref` has dynamic_size=True: then it is `(data, written, size)`
+        with room for more than `size` elements, reallocated twice as large when full."""
+        return self.find(ref) in self.growing
 
     def is_boxed(self, ref):
         return self.find(ref) in self.boxed

@@ -52,11 +52,22 @@ def both(fn):
 
 @pytest.mark.parametrize('workload', bench.WORKLOADS, ids=lambda w: w.name)
 def test_the_bench_workloads_give_the_default_executors_results(workload):
-    default, jit = both(workload.function)
+    default, jit = ag.function(workload.program()), ag.function(workload.program(),
+                                                                 jit_compile=True)
     args = workload.arguments()
-    assert_same(jit(*args), default(*args))
-    np.testing.assert_allclose(jit(*args).numpy(), workload.numpy(*workload.numpy_arguments()),
-                               rtol=1e-6)
+    for _ in range(2):  # a training step's second step too
+        got, expected = jit(*args), default(*args)
+        if workload.function is bench.rnn_gradient:
+            # numba's tanhf and numpy's float32 tanh differ by an ulp in a third of the
+            # elements; twenty steps of the recurrence (and its gradient) make that ~1e-6 of
+            # the gradient's scale, which is no tolerance of one op's result
+            np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-6,
+                                       atol=2e-6 * np.abs(expected.numpy()).max())
+        else:
+            assert_same(got, expected)
+    expected = workload.numpy_program()(*workload.numpy_arguments())
+    np.testing.assert_allclose(ag.function(workload.program(), jit_compile=True)(*args).numpy(),
+                               expected, rtol=1e-5, atol=2e-6 * np.abs(expected).max())
 
 
 def power(x, y):

@@ -1,10 +1,30 @@
 """Native rules of the shape and indexing ops: Reshape ExpandDims Squeeze Transpose ConcatV2 Shape
 Size Rank Fill Pack StridedSlice GatherV2 ScalarIndex, and BatchMatMulV2 (output shapes
 known when tracing)."""
+import importlib.util
+
 import numpy as np
 
 from runtime.executor.native.rules import Unsupported, constant_value, lowers, np_name
 from runtime.ops import array, convert, math
+
+# numba's np.dot multiplies float matrices with SciPy's BLAS (when SciPy is installed): as fast
+# as numpy's matmul, where loops are ten times slower.
+BLAS = importlib.util.find_spec('scipy') is not None
+
+
+@lowers(math.MATMUL)
+def _matmul(lowering, node, inputs, depth):
+    """Float matrices through BLAS (helpers.dot), integer ones (which BLAS has no form for), and
+    floats without SciPy, in the loops of helpers.matmul."""
+    attrs = {**node.opdef.defaults, **node.attrs}
+    a, b = inputs
+    if BLAS and node.outputs[0].dtype.is_floating:
+        a = f'{a}.T' if attrs['transpose_a'] else a
+        b = f'{b}.T' if attrs['transpose_b'] else b
+        return lowering.assign(node, f'dot({a}, {b})', depth, same=True)
+    return lowering.assign(node, f'matmul({a}, {b}, {bool(attrs["transpose_a"])}, '
+                                 f'{bool(attrs["transpose_b"])})', depth, same=True)
 
 
 @lowers(array.RESHAPE, array.EXPAND_DIMS, array.SQUEEZE)
@@ -123,7 +143,7 @@ def _strided_slice(lowering, node, inputs, depth):
     for k, (b, e, s) in enumerate(zip(begin, end, strides)):
         bit = 1 << k
         if masks['shrink_axis_mask'] & bit:
-            items.append(f'check_index({b}, {inputs[0]}.shape[{k}])')
+            items.append(_checked_index(b, inputs[0], x_shape, k))
         else:
             items.append(f'{"" if masks["begin_mask"] & bit else b}:'
                          f'{"" if masks["end_mask"] & bit else e}:{s}')
@@ -147,7 +167,19 @@ def _scalar_index(lowering, node, inputs, depth):
     x, index = inputs
     if not node.inputs[0].shape.rank:
         raise Unsupported(node, 'its input rank is not known when tracing')
-    return lowering.assign(node, f'{x}[check_index({index}, {x}.shape[0])]', depth, same=True)
+    value = node.inputs[1].constant
+    literal = repr(int(value)) if value is not None and np.ndim(value) == 0 else index
+    return lowering.assign(node, f'{x}[{_checked_index(literal, x, node.inputs[0].shape, 0)}]',
+                           depth, same=True)
+
+
+def _checked_index(index, x, shape, axis):
+    """The index `index` into axis `axis` of the array `x` of `shape`: a literal when it is an
+    int literal in range of a dim known when tracing (no check to compile), else checked."""
+    size = shape[axis]
+    if size is not None and index.lstrip('-').isdigit() and -size <= int(index) < size:
+        return repr(int(index) % size)
+    return f'check_index({index}, {x}.shape[{axis}])'
 
 
 @lowers(math.BATCH_MATMUL)

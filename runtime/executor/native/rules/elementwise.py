@@ -8,7 +8,7 @@ import re
 
 from runtime.core.shapes import TensorShape
 from runtime.executor.native.rules import RULES, Unsupported, cast, literal, np_name, spec
-from runtime.ops import array, compare, infer, list_ops
+from runtime.ops import array, compare, infer, list_ops, math
 
 
 def lower_form(lowering, node, inputs, depth, out=None):
@@ -69,10 +69,8 @@ def elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
     if fusible(lowering, node):
         lowering.fused[node.outputs[0]] = element
         return True
-    lowering.line(depth, f'{out} = np.empty({tuple(shape.as_list())!r}, np.{name})')
+    lowering.loop_call(out, shape.as_list(), name, element, depth)
     allocated(lowering, node, out)
-    indexes = lowering.loop_nest(shape.as_list(), depth)
-    lowering.line(depth + len(indexes), f'{out}[{", ".join(indexes)}] = {element(indexes)}')
     return True
 
 
@@ -125,11 +123,17 @@ def emit_chain(lowering, chain, depth):
     the seed's `power`), written as a loop: one call site to compile, not k."""
     first, second = chain[0], chain[1]
     position = next(p for p, ref in enumerate(second.inputs) if ref.node is first)
+    rule = RULES.get(first.opdef)
     inputs = [lowering.names.get(ref) for ref in first.inputs]
-    (out,) = lower_form(lowering, first, inputs, depth)
+    (out,) = rule(lowering, first, inputs, depth) if rule else \
+        lower_form(lowering, first, inputs, depth)
     inputs[position] = out
     lowering.line(depth, f'for _ in range({len(chain) - 1}):')
-    lower_form(lowering, second, inputs, depth + 1, out)
+    if rule is None:
+        lower_form(lowering, second, inputs, depth + 1, out)
+    else:
+        (new,) = rule(lowering, second, inputs, depth + 1)
+        lowering.line(depth + 1, f'{out} = {new}')
     lowering.names[chain[-1].outputs[0]] = out
 
 
@@ -160,7 +164,7 @@ def chains(nodes, uses):
 def _link(first, previous, node, uses):
     """The operand position at which `node` continues a chain after `previous`, or None."""
     opdef = node.opdef
-    if opdef is not previous.opdef or native_form(opdef) is None or opdef in RULES or \
+    if opdef is not previous.opdef or native_form(opdef) is None or \
             opdef.control_flow or len(node.outputs) != 1 or node.control or \
             [spec(v) for v in node.outputs] != [spec(v) for v in previous.outputs]:
         return None
@@ -207,10 +211,14 @@ def _elementwise(opdef):
 _ELEMENTWISE_INFERENCE = (infer.broadcast, infer.broadcast_bool, infer.same_as_input)
 
 
+# Forms of ops whose OpDef carries none: the backend's own, beside its rules.
+FORMS = {math.RELU_GRAD: 'select({1} > 0, {0}, 0)'}
+
+
 def native_form(opdef):
-    """The op's expression template for native code (its native form, else its infix form),
-    or None."""
-    return opdef.native or opdef.infix
+    """The op's expression template for native code (the backend's, its native form, else its
+    infix form), or None."""
+    return FORMS.get(opdef) or opdef.native or opdef.infix
 
 
 # Helpers that native forms call with arrays or scalars: numba compiles such a helper (an

@@ -1,6 +1,8 @@
-"""Native rules of the TensorList ops of fixed-size TensorArrays: a list is `(data, written)`,
-reserved once, written in place when nothing else sees the old version (native/lists.py
-decides), else copied first."""
+"""Native rules of the TensorList ops of TensorArrays whose elements have one shape: a list is
+`(data, written)`, reserved once, written in place when nothing else sees the old version
+(native/lists.py decides), else copied first; a list of dynamic size is `(data, written,
+size)`, whose first `size` elements are its elements, reallocated twice as large when a write
+goes past its room (reserve, write, read, stack and length; its other ops call kernels)."""
 import numpy as np
 
 from runtime.core.shapes import TensorShape
@@ -13,8 +15,21 @@ def _list_reserve(lowering, node, inputs, depth):
     dtype, dims = lowering.lists.layout(node, node.outputs[0])
     template = lowering.array_constant(np.empty([0] + dims, dtype))  # of the element rank
     out = lowering.fresh('t')
-    lowering.line(depth, f'{out} = list_reserve({inputs[0]}, {template})')
+    helper = 'list_reserve_growing' if lowering.lists.grows(node.outputs[0]) else 'list_reserve'
+    lowering.line(depth, f'{out} = {helper}({inputs[0]}, {template})')
     return [out]
+
+
+def _elements(lowering, ref, handle):
+    """The expressions of the data and written flags of the elements of list `handle`."""
+    if lowering.lists.grows(ref):
+        return f'{handle}[0][:{handle}[2]]', f'{handle}[1][:{handle}[2]]'
+    return f'{handle}[0]', f'{handle}[1]'
+
+
+def _fixed_size(lowering, node, ref):
+    if lowering.lists.grows(ref):
+        raise Unsupported(node, 'native code has no form for it on a TensorArray of dynamic size')
 
 
 def _list_to_write(lowering, node, handle, depth):
@@ -23,6 +38,8 @@ def _list_to_write(lowering, node, handle, depth):
     out = lowering.fresh('t')
     if lowering.lists.in_place(node.inputs[0]):
         lowering.line(depth, f'{out} = {handle}')
+    elif lowering.lists.grows(node.inputs[0]):
+        lowering.line(depth, f'{out} = ({handle}[0].copy(), {handle}[1].copy(), {handle}[2])')
     else:
         lowering.line(depth, f'{out} = ({handle}[0].copy(), {handle}[1].copy())')
     return out
@@ -33,6 +50,10 @@ def _list_set(lowering, node, inputs, depth):
     handle, index, item = inputs
     _, dims = lowering.lists.layout(node, node.inputs[0])
     out = _list_to_write(lowering, node, handle, depth)
+    if lowering.lists.grows(node.inputs[0]):
+        grown = lowering.fresh('t')
+        lowering.line(depth, f'{grown} = list_grow({out}[0], {out}[1], {out}[2], {index})')
+        out = grown
     fused = lowering.fused.pop(node.inputs[2], None)
     if fused is None:
         lowering.line(depth, f'list_set({out}[0], {out}[1], {index}, {item})')
@@ -49,7 +70,8 @@ def _list_get(lowering, node, inputs, depth):
     handle, index = inputs
     _, dims = lowering.lists.layout(node, node.inputs[0])
     out = lowering.fresh('v')
-    expr = f'list_get({handle}[0], {handle}[1], {index})'
+    data, written = _elements(lowering, node.inputs[0], handle)
+    expr = f'list_get({data}, {written}, {index})'
     if dims:
         expr += '.copy()'
     spec = (node.outputs[0].dtype, TensorShape(dims))
@@ -60,12 +82,12 @@ def _list_get(lowering, node, inputs, depth):
 @lowers(list_ops.STACK)
 def _list_stack(lowering, node, inputs, depth):
     (handle,) = inputs
-    dtype, dims = lowering.lists.layout(node, node.inputs[0])
+    lowering.lists.layout(node, node.inputs[0])
     out = lowering.fresh('v')
-    lowering.line(depth, f'list_check_written({handle}[1])')
+    data, written = _elements(lowering, node.inputs[0], handle)
+    lowering.line(depth, f'list_check_written({written})')
     # no copy when nothing writes the list afterwards
-    expr = f'{handle}[0]' if node.inputs[0] in lowering.lists.unconsumed else \
-        f'{handle}[0].copy()'
+    expr = data if node.inputs[0] in lowering.lists.unconsumed else f'{data}.copy()'
     lowering.line(depth, f'{out} = {expr}')
     return [out]
 
@@ -73,13 +95,15 @@ def _list_stack(lowering, node, inputs, depth):
 @lowers(list_ops.LENGTH)
 def _list_length(lowering, node, inputs, depth):
     out = lowering.fresh('v')
-    lowering.line(depth, f'{out} = np.int32(len({inputs[0]}[1]))')
+    _, written = _elements(lowering, node.inputs[0], inputs[0])
+    lowering.line(depth, f'{out} = np.int32(len({written}))')
     return [out]
 
 
 @lowers(list_ops.FROM_TENSOR)
 def _list_from_tensor(lowering, node, inputs, depth):
     """TensorArray.unstack: the rows of a tensor (copied: writes may update the list)."""
+    _fixed_size(lowering, node, node.outputs[0])
     lowering.lists.layout(node, node.outputs[0])
     tensor = inputs[0]
     out = lowering.fresh('t')
@@ -92,6 +116,7 @@ def _list_from_tensor(lowering, node, inputs, depth):
 def _list_split(lowering, node, inputs, depth):
     """TensorListSplit into pieces of one length (the elements' first dim): the tensor
     reshaped, after checking the lengths."""
+    _fixed_size(lowering, node, node.outputs[0])
     tensor, _, lengths = inputs
     _, dims = lowering.lists.layout(node, node.outputs[0])
     if not dims:
@@ -104,6 +129,7 @@ def _list_split(lowering, node, inputs, depth):
 
 @lowers(list_ops.GATHER)
 def _list_gather(lowering, node, inputs, depth):
+    _fixed_size(lowering, node, node.inputs[0])
     handle, indices = inputs
     lowering.lists.layout(node, node.inputs[0])
     if node.inputs[1].shape.rank != 1:
@@ -114,6 +140,7 @@ def _list_gather(lowering, node, inputs, depth):
 
 @lowers(list_ops.SCATTER)
 def _list_scatter(lowering, node, inputs, depth):
+    _fixed_size(lowering, node, node.inputs[0])
     handle, tensor, indices = inputs
     lowering.lists.layout(node, node.inputs[0])
     if node.inputs[2].shape.rank != 1:
@@ -127,6 +154,7 @@ def _list_scatter(lowering, node, inputs, depth):
 def _list_concat(lowering, node, inputs, depth):
     """TensorArray.concat of elements of one shape: the data with its first two axes merged,
     and the elements' lengths."""
+    _fixed_size(lowering, node, node.inputs[0])
     (handle,) = inputs
     _, dims = lowering.lists.layout(node, node.inputs[0])
     if not dims:
