@@ -302,3 +302,78 @@ def _raises_first(a):
 def test_code_after_a_raise_compiles_and_the_raise_happens():
     with pytest.raises(ValueError, match='first'):
         ag.to_graph(_raises_first)(3)
+
+
+# -- frames ----------------------------------------------------------------------------------
+
+
+def _depth(n):
+    if n == 0:
+        return 0
+    return 1 + _depth(n - 1)
+
+
+def _walk(node):
+    total = 1
+    for child in node:
+        total += _walk(child)
+    return total
+
+
+def _deepest(f):
+    low, high = 1, 3000
+    while low < high:
+        middle = (low + high + 1) // 2
+        try:
+            f(middle)
+            low = middle
+        except RecursionError:
+            high = middle - 1
+    return low
+
+
+def _nested(n):
+    x = []
+    for _ in range(n):
+        x = [x]
+    return x
+
+
+def test_recursion_goes_as_deep_as_unconverted_and_the_limit_is_restored():
+    import sys
+    limit = sys.getrecursionlimit()
+    assert _deepest(ag.to_graph(_depth)) >= 0.9 * _deepest(_depth)
+    converted_walk = ag.to_graph(_walk)
+    assert _deepest(lambda n: converted_walk(_nested(n))) >= 0.9 * _deepest(
+        lambda n: _walk(_nested(n)))
+    with pytest.raises(RecursionError):
+        ag.to_graph(_depth)(100 * limit)
+    assert sys.getrecursionlimit() == limit
+
+
+def _deprecated(flag):
+    import warnings
+    if flag:
+        warnings.warn('old api', DeprecationWarning, stacklevel=2)
+    else:
+        warnings.warn('here', stacklevel=1)
+
+
+def _uses_deprecated(flag):
+    _deprecated(flag)   # the caller's line
+    return flag
+
+
+def test_warnings_stacklevel_names_the_users_frames():
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        _uses_deprecated(True)
+        ag.to_graph(_uses_deprecated)(True)
+        _uses_deprecated(False)
+        ag.to_graph(_uses_deprecated)(False)
+    places = [(w.filename, w.lineno, w.category) for w in caught]
+    caller_line = _uses_deprecated.__code__.co_firstlineno + 1
+    own_line = _deprecated.__code__.co_firstlineno + 5
+    assert places == [(__file__, caller_line, DeprecationWarning)] * 2 + [
+        (__file__, own_line, UserWarning)] * 2
