@@ -42,6 +42,25 @@ class _Underscored__:
         return self.__value, self._Underscored____value
 
 
+class _GlobalsAndLambdas:
+    read = lambda self: self.__hidden  # noqa: E731
+
+    def __init__(self):
+        self.__hidden = 3
+
+    def sets_global(self):
+        global __module_private
+        __module_private = 5
+        return __module_private
+
+
+def test_private_names_in_lambdas_and_global_statements():
+    value = _GlobalsAndLambdas()
+    assert ag.to_graph(_GlobalsAndLambdas.read)(value) == 3
+    assert ag.to_graph(_GlobalsAndLambdas.sets_global)(value) == 5
+    assert globals()['_GlobalsAndLambdas__module_private'] == 5
+
+
 def test_private_names_are_mangled_as_in_the_class_body():
     counter = Counter()
     assert ag.to_graph(Counter.bump)(counter, 2) == 2
@@ -180,6 +199,14 @@ def _size_bound_early(x, len=len):
 
 def _size(x):
     return len(x)
+
+
+def test_a_global_that_shadows_a_builtin_is_the_global(monkeypatch):
+    monkeypatch.setitem(globals(), 'abs', lambda v: ('shadowed', v))
+
+    def uses_abs(v):
+        return abs(v)
+    assert ag.to_graph(uses_abs)(-2) == uses_abs(-2) == ('shadowed', -2)
 
 
 def test_builtins_bound_by_default_arguments_and_patched_builtins(monkeypatch):
