@@ -368,6 +368,35 @@ def _nested(n):
     return x
 
 
+def _parse_value(text, pos):
+    if text[pos] == '[':
+        return _parse_array(text, pos + 1)
+    return pos + 1, text[pos]
+
+
+def _parse_array(text, pos):
+    items = []
+    while True:
+        if text[pos] == ']':
+            return pos + 1, items
+        for _ in range(1):
+            if text[pos] != ',':
+                pos, item = _parse_value(text, pos)
+                items.append(item)
+            else:
+                pos += 1
+
+
+def test_recursion_through_loops_and_branches_goes_as_deep_as_unconverted():
+    converted = ag.to_graph(_parse_value)
+
+    def nesting(f):
+        return lambda n: f('[' * n + ']' * n, 0)
+    python_depth = _deepest(nesting(_parse_value))
+    assert converted('[[a,b],[c]]', 0) == _parse_value('[[a,b],[c]]', 0)
+    assert _deepest(nesting(converted)) >= 0.9 * python_depth
+
+
 def test_recursion_goes_as_deep_as_unconverted_and_the_limit_is_restored():
     import sys
     limit = sys.getrecursionlimit()
