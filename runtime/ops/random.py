@@ -11,7 +11,7 @@ from runtime.ops.array import shape_from, shape_operand
 from runtime.ops.convert import convert_to_tensor, unify_operands
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.registry import register
 
 _global = {'seed': None, 'generator': np.random.default_rng()}
 
@@ -60,16 +60,14 @@ def _kernel_with_generator(kernel):
 
 UNIFORM = register('RandomUniform', None, _random_infer, inputs=('shape',), outputs=('output',),
                    type_attrs=(('T', 0),), defaults={'seed': 0, 'seed2': 0}, stateful=True,
-                   bind_kernel=_kernel_with_generator(_uniform), gradient=NO_GRADIENT)
+                   bind_kernel=_kernel_with_generator(_uniform))
 UNIFORM_INT = register('RandomUniformInt', None, _int_infer,
                        inputs=('shape', 'minval', 'maxval'), outputs=('output',),
                        type_attrs=(('T', 0), ('Tout', 1)), defaults={'seed': 0, 'seed2': 0},
-                       stateful=True, bind_kernel=_kernel_with_generator(_uniform_int),
-                       gradient=NO_GRADIENT)
+                       stateful=True, bind_kernel=_kernel_with_generator(_uniform_int))
 NORMAL = register('RandomStandardNormal', None, _random_infer, inputs=('shape',),
                   outputs=('output',), type_attrs=(('T', 0),), defaults={'seed': 0, 'seed2': 0},
-                  stateful=True, bind_kernel=_kernel_with_generator(_normal),
-                  gradient=NO_GRADIENT)
+                  stateful=True, bind_kernel=_kernel_with_generator(_normal))
 
 
 def _run(opdef, inputs, attrs, seed, name):
@@ -146,19 +144,18 @@ def _multinomial_bind(attrs, generator):
 _SEEDS = {'seed': 0, 'seed2': 0}
 TRUNCATED_NORMAL = register('TruncatedNormal', None, _random_infer, inputs=('shape',),
                             outputs=('output',), type_attrs=(('T', 0),), defaults=_SEEDS,
-                            stateful=True, bind_kernel=_kernel_with_generator(_truncated_normal),
-                            gradient=NO_GRADIENT)
+                            stateful=True, bind_kernel=_kernel_with_generator(_truncated_normal))
 SHUFFLE = register('RandomShuffle', None, lambda inputs, attrs: [(inputs[0].dtype,
                                                                    inputs[0].shape)],
                    inputs=('value',), outputs=('output',), defaults=_SEEDS, stateful=True,
-                   bind_kernel=_shuffle_bind, gradient=NO_GRADIENT)
+                   bind_kernel=_shuffle_bind)
 MULTINOMIAL = register(
     'Multinomial', None,
     lambda inputs, attrs: [(attrs.get('output_dtype', dtypes.int64), TensorShape(
         [inputs[0].shape[0] if inputs[0].shape.rank else None, _known(inputs[1])]))],
     inputs=('logits', 'num_samples'), outputs=('output',), type_attrs=(('T', 0),),
     defaults={**_SEEDS, 'output_dtype': dtypes.int64}, stateful=True,
-    bind_kernel=_multinomial_bind, gradient=NO_GRADIENT)
+    bind_kernel=_multinomial_bind)
 
 
 def _known(t):
@@ -246,12 +243,11 @@ def _rng_read_and_skip(resource, alg, delta):
 
 
 _STATELESS = dict(inputs=('shape', 'key', 'counter', 'alg'), outputs=('output',),
-                  type_attrs=(('Tshape', 0),), gradient=NO_GRADIENT)
+                  type_attrs=(('Tshape', 0),))
 GET_KEY_COUNTER = register(
     'StatelessRandomGetKeyCounter', key_counter_of,
     lambda inputs, attrs: [(dtypes.int64, TensorShape([1])), (dtypes.int64, TensorShape([2]))],
-    inputs=('seed',), outputs=('key', 'counter'), type_attrs=(('Tseed', 0),),
-    gradient=NO_GRADIENT)
+    inputs=('seed',), outputs=('key', 'counter'), type_attrs=(('Tseed', 0),))
 STATELESS_UNIFORM = register('StatelessRandomUniformV2', _stateless_uniform, _stateless_infer,
                              defaults={'dtype': dtypes.float32}, **_STATELESS)
 STATELESS_NORMAL = register('StatelessRandomNormalV2', _stateless_normal, _stateless_infer,
@@ -260,12 +256,11 @@ STATELESS_UNIFORM_INT = register(
     'StatelessRandomUniformIntV2', _stateless_uniform_int,
     lambda inputs, attrs: [(inputs[4].dtype, shape_from(inputs[0]))],
     inputs=('shape', 'key', 'counter', 'alg', 'minval', 'maxval'), outputs=('output',),
-    type_attrs=(('dtype', 4), ('Tshape', 0)), gradient=NO_GRADIENT)
+    type_attrs=(('dtype', 4), ('Tshape', 0)))
 RNG_READ_AND_SKIP = register(
     'RngReadAndSkip', _rng_read_and_skip,
     lambda inputs, attrs: [(dtypes.int64, TensorShape([3]))],
-    inputs=('resource', 'alg', 'delta'), outputs=('value',), type_attrs=(), stateful=True,
-    gradient=NO_GRADIENT)
+    inputs=('resource', 'alg', 'delta'), outputs=('value',), type_attrs=(), stateful=True)
 
 
 def _scaled(unit, minval, maxval):

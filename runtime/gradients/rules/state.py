@@ -1,0 +1,18 @@
+"""Ops that read or write state, which pass no gradient except a variable read: variables
+(runtime/ops/state.py), the optimizers' updates (runtime/ops/training.py), the random
+generators (runtime/ops/random.py)."""
+from runtime.gradients.rules.common import defgradient, not_differentiable
+from runtime.ops import random, state, training
+
+# A read passes its gradient to the variable's handle: gradient tapes sum them per variable.
+defgradient(state.READ)(lambda op, grad: [grad])
+
+
+not_differentiable(state.VAR_HANDLE, state.ASSIGN, state.ASSIGN_ADD, state.ASSIGN_SUB,
+                   state.SCATTER_ND_UPDATE, state.STRIDED_SLICE_ASSIGN)
+not_differentiable(training.APPLY_GRADIENT_DESCENT, training.APPLY_KERAS_MOMENTUM,
+                   training.APPLY_ADAM)
+not_differentiable(random.UNIFORM, random.UNIFORM_INT, random.NORMAL, random.TRUNCATED_NORMAL,
+                   random.SHUFFLE, random.MULTINOMIAL, random.STATELESS_UNIFORM,
+                   random.STATELESS_NORMAL, random.GET_KEY_COUNTER, random.STATELESS_UNIFORM_INT,
+                   random.RNG_READ_AND_SKIP)
