@@ -24,16 +24,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # `autograph graph` traces functions, so the CLI's graph command is the runtime half's.
 RUNTIME_HALF = ('autograph.operators', 'autograph.tracing', 'autograph.saved_model',
                 'autograph.cli.graph')
-# The one reason a comment may give for an import inside a function.
-DEFERRED = re.compile(r'#\s*deferred:\s*(optional dependency \w|start-up cost)')
-# The one cycle left, until the split of autograph.saved_model into a package (arch-b's) gives
-# tracing's `__reduce__`s a pickling module that does not import tracing back: that cycle (and
-# its two imports inside `__reduce__`) is a known failure, any other fails the tests.
-KNOWN_CYCLE = ['autograph.saved_model', 'autograph.tracing.concrete',
-               'autograph.tracing.polymorphic_function']
-KNOWN_CYCLE_REASON = ('autograph.saved_model <-> autograph.tracing.{concrete,'
-                      'polymorphic_function}, closed by the pickling imports in __reduce__; '
-                      'removed by the saved_model package split')
+# What a comment on an import inside a function must name: why it is deferred.
+DEFERRED = re.compile(r'#\s*deferred\b.*(optional dependency \w|start-up cost)')
 
 
 def module_files(root, package):
@@ -208,25 +200,17 @@ def _undeclared_deferrals(graph, package):
 @pytest.mark.parametrize('package', ['runtime', 'autograph'])
 def test_no_import_cycles(project, package):
     graph, known = project
-    found = cycles(graph, known, package)
-    assert [c for c in found if c != KNOWN_CYCLE] == []
-    if KNOWN_CYCLE in found:
-        pytest.xfail(KNOWN_CYCLE_REASON)
+    assert cycles(graph, known, package) == []
 
 
 @pytest.mark.parametrize('package', ['runtime', 'autograph'])
 def test_imports_inside_functions_name_an_optional_dependency_or_a_start_up_cost(project,
                                                                                  package):
     graph, _ = project
-    found = _undeclared_deferrals(graph, package)
-    known = [f for f in found if any(f.startswith(m + ':') for m in KNOWN_CYCLE) and
-             any(f' imports {m} ' in f for m in KNOWN_CYCLE)]
-    assert [f for f in found if f not in known] == [], (
+    assert _undeclared_deferrals(graph, package) == [], (
         'An import inside a function needs a comment on its line or the line above saying why: '
         '"# deferred: optional dependency <name>" or "# deferred: start-up cost"; an import that '
         'would close a cycle is a layering problem to fix, not to defer.')
-    if known:
-        pytest.xfail(KNOWN_CYCLE_REASON)
 
 
 def test_the_cycle_check_counts_every_import_and_the_deferral_check_reads_comments(tmp_path):
@@ -239,7 +223,7 @@ def test_the_cycle_check_counts_every_import_and_the_deferral_check_reads_commen
     (pkg / 'd.py').write_text('x = 1\n\n\ndef f():\n    # pkg.c imports this module: the cycle\n'
                               '    from pkg import c\n    return c\n')
     (pkg / 'e.py').write_text('def f():\n    import numba  # deferred: optional dependency numba\n'
-                              '    return numba\n\n\ndef g():\n    # deferred: start-up cost\n'
+                              '    return numba\n\n\ndef g():\n    # Deferred for start-up cost\n'
                               '    from pkg import a\n    return a\n')
     graph, known = import_graph(tmp_path, ('pkg',))
     assert cycles(graph, known, 'pkg') == [['pkg.a', 'pkg.b'], ['pkg.c', 'pkg.d']]
