@@ -11,7 +11,7 @@ from runtime.core import nest
 from runtime.core.tensor import EagerTensor, SymbolicTensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.graph import serialization
-from runtime.graph.graph_def import function_def
+from runtime.graph.graph_def import const_node_def, function_def
 from runtime.ops.registry import REGISTRY
 
 VARIABLE_VALUE = 'VARIABLE_VALUE'  # the attribute of a variable in a checkpoint's object graph
@@ -171,7 +171,7 @@ class TFObjectGraph:
     def function_def(self, concrete, name):
         """The FunctionDef message of a concrete function and the object ids it captures."""
         graph = concrete.graph
-        fdef = serialization.parse_text('FunctionDef', str(function_def(graph)))
+        fdef = function_def(graph)
         fdef['signature']['name'] = name
         captures = {p.op.name: value for value, p in graph.captures}
         kept, consts, bound = [], {}, []
@@ -192,11 +192,8 @@ class TFObjectGraph:
             fdef['ret'] = {k: f'{renamed[v]}:output:0' if v in renamed else v
                            for k, v in fdef.get('ret', {}).items()}
             for arg, value in consts.items():
-                fdef.setdefault('node_def', []).append({
-                    'name': renamed[arg], 'op': 'Const', 'attr': {
-                        'dtype': {'type': value.dtype.enum},
-                        'value': {'tensor': serialization.graph_io.tensor_to_proto(
-                            value.numpy(), value.dtype)}}})
+                fdef.setdefault('node_def', []).append(
+                    const_node_def(renamed[arg], value.numpy(), value.dtype))
             old = fdef['signature']['input_arg']
             attrs = fdef.get('arg_attr', {})
             fdef['arg_attr'] = {new: attrs[old.index(arg)] for new, arg in enumerate(kept)
