@@ -24,14 +24,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from autograph.saved_model.object_graph import (
-    OBJECT_GRAPH_CHECKPOINT_KEY,
-    VARIABLE_VALUE,
     TFObjectGraph,
     add_control_outputs,
     argument_names,
-    checkpoint_key,
     from_structured_value,
-    match_objects,
     object_paths,
     output_encoding,
     output_keys,
@@ -47,6 +43,12 @@ from runtime.graph import serialization
 from runtime.module import Module, walk
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.state import VAR_HANDLE
+from runtime.train.object_graph import (  # the checkpoint half, shared with rt.train
+    OBJECT_GRAPH_CHECKPOINT_KEY,
+    VARIABLE_VALUE,
+    checkpoint_key,
+    match_objects,
+)
 from runtime.variables import Variable
 
 SAVED_MODEL_FILE = 'saved_model.pb'

@@ -13,15 +13,7 @@ from runtime.core.tensor_spec import TensorSpec
 from runtime.graph import serialization
 from runtime.graph.graph_def import function_def
 from runtime.ops.registry import REGISTRY
-
-VARIABLE_VALUE = 'VARIABLE_VALUE'  # the attribute of a variable in a checkpoint's object graph
-OBJECT_GRAPH_CHECKPOINT_KEY = '_CHECKPOINTABLE_OBJECT_GRAPH'
-
-
-def checkpoint_key(path):
-    """The checkpoint key of the variable at attribute path `path`, as TensorFlow names it."""
-    return f'{path}/.ATTRIBUTES/VARIABLE_VALUE'
-
+from runtime.train.object_graph import checkpoint_key, variable_node  # shared with rt.train
 
 _USER_OBJECT_VERSION = {'producer': 1, 'min_consumer': 1}
 
@@ -92,9 +84,7 @@ class TFObjectGraph:
                 if node_id is None:
                     node_id = self.variable_ids[child['path']] = self.trackable_node(
                         self.variable_node(child['path']),
-                        {'attributes': [{'name': VARIABLE_VALUE,
-                                         'full_name': self.names[child['path']],
-                                         'checkpoint_key': checkpoint_key(child['path'])}]})
+                        variable_node(self.names[child['path']], checkpoint_key(child['path'])))
             else:
                 node_id = self.trackable_node({'user_object': {
                     'identifier': '_generic_user_object', 'version': _USER_OBJECT_VERSION}}, {})
@@ -283,22 +273,6 @@ def object_paths(objects):
                 paths[child.get('node_id', 0)] = paths[node_id] + (child.get('local_name', ''),)
                 queue.append(child.get('node_id', 0))
     return paths
-
-
-def match_objects(saved, checkpointed):
-    """{SavedObjectGraph id: TrackableObjectGraph id}, walking both by attribute names."""
-    found, queue = {0: 0}, [0]
-    while queue:
-        node_id = queue.pop(0)
-        theirs = {c.get('local_name', ''): c.get('node_id', 0)
-                  for c in checkpointed[found[node_id]].get('children', [])}
-        for child in saved[node_id].get('children', []):
-            other = theirs.get(child.get('local_name', ''))
-            if other is not None and child.get('node_id', 0) not in found and \
-                    other < len(checkpointed):
-                found[child['node_id']] = other
-                queue.append(child['node_id'])
-    return found
 
 
 def from_structured_value(value):
