@@ -11,7 +11,7 @@ from runtime.ops.array import shape_from, shape_operand
 from runtime.ops.convert import convert_to_tensor, unify_operands
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.registry import register
 
 _global = {'seed': None, 'generator': np.random.default_rng()}
 
@@ -60,16 +60,14 @@ def _kernel_with_generator(kernel):
 
 UNIFORM = register('RandomUniform', None, _random_infer, inputs=('shape',), outputs=('output',),
                    type_attrs=(('T', 0),), defaults={'seed': 0, 'seed2': 0}, stateful=True,
-                   bind_kernel=_kernel_with_generator(_uniform), gradient=NO_GRADIENT)
+                   bind_kernel=_kernel_with_generator(_uniform))
 UNIFORM_INT = register('RandomUniformInt', None, _int_infer,
                        inputs=('shape', 'minval', 'maxval'), outputs=('output',),
                        type_attrs=(('T', 0), ('Tout', 1)), defaults={'seed': 0, 'seed2': 0},
-                       stateful=True, bind_kernel=_kernel_with_generator(_uniform_int),
-                       gradient=NO_GRADIENT)
+                       stateful=True, bind_kernel=_kernel_with_generator(_uniform_int))
 NORMAL = register('RandomStandardNormal', None, _random_infer, inputs=('shape',),
                   outputs=('output',), type_attrs=(('T', 0),), defaults={'seed': 0, 'seed2': 0},
-                  stateful=True, bind_kernel=_kernel_with_generator(_normal),
-                  gradient=NO_GRADIENT)
+                  stateful=True, bind_kernel=_kernel_with_generator(_normal))
 
 
 def _run(opdef, inputs, attrs, seed, name):
@@ -153,19 +151,18 @@ def _multinomial_bind(attrs, generator):
 _SEEDS = {'seed': 0, 'seed2': 0}
 TRUNCATED_NORMAL = register('TruncatedNormal', None, _random_infer, inputs=('shape',),
                             outputs=('output',), type_attrs=(('T', 0),), defaults=_SEEDS,
-                            stateful=True, bind_kernel=_kernel_with_generator(_truncated_normal),
-                            gradient=NO_GRADIENT)
+                            stateful=True, bind_kernel=_kernel_with_generator(_truncated_normal))
 SHUFFLE = register('RandomShuffle', None, lambda inputs, attrs: [(inputs[0].dtype,
                                                                    inputs[0].shape)],
                    inputs=('value',), outputs=('output',), defaults=_SEEDS, stateful=True,
-                   bind_kernel=_shuffle_bind, gradient=NO_GRADIENT)
+                   bind_kernel=_shuffle_bind)
 MULTINOMIAL = register(
     'Multinomial', None,
     lambda inputs, attrs: [(attrs.get('output_dtype', dtypes.int64), TensorShape(
         [inputs[0].shape[0] if inputs[0].shape.rank else None, _known(inputs[1])]))],
     inputs=('logits', 'num_samples'), outputs=('output',), type_attrs=(('T', 0),),
     defaults={**_SEEDS, 'output_dtype': dtypes.int64}, stateful=True,
-    bind_kernel=_multinomial_bind, gradient=NO_GRADIENT)
+    bind_kernel=_multinomial_bind)
 
 
 def _known(t):

@@ -17,7 +17,7 @@ from runtime.ops.array import shape_from, shape_operand
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply
 from runtime.ops.math import add, multiply, subtract
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.registry import register
 
 ALG_PHILOX, ALG_THREEFRY, ALG_AUTO_SELECT = 1, 2, 3  # TensorFlow's algorithm ids
 _ALGORITHMS = {'philox': ALG_PHILOX, 'threefry': ALG_THREEFRY, 'autoselect': ALG_AUTO_SELECT}
@@ -116,12 +116,12 @@ def _stateless_infer(inputs, attrs):
 
 
 _STATELESS = dict(inputs=('shape', 'key', 'counter', 'alg'), outputs=('output',),
-                  type_attrs=(('Tshape', 0),), gradient=NO_GRADIENT)
+                  type_attrs=(('Tshape', 0),))
 GET_KEY_COUNTER = register(
     'StatelessRandomGetKeyCounter', _key_counter_kernel,
     lambda inputs, attrs: [(dtypes.int64, TensorShape([1])), (dtypes.int64, TensorShape([2]))],
     inputs=('seed',), outputs=('key', 'counter'), type_attrs=(('Tseed', 0),),
-    dtypes=frozenset(INTEGERS), gradient=NO_GRADIENT)
+    dtypes=frozenset(INTEGERS))
 STATELESS_UNIFORM = register('StatelessRandomUniformV2', _floats(philox.uniform),
                              _stateless_infer, defaults={'dtype': dtypes.float32}, **_STATELESS)
 STATELESS_NORMAL = register('StatelessRandomNormalV2', _floats(philox.normal), _stateless_infer,
@@ -136,12 +136,11 @@ STATELESS_UNIFORM_INT = register(
     'StatelessRandomUniformIntV2', _uniform_int_kernel,
     lambda inputs, attrs: [(inputs[4].dtype, shape_from(inputs[0]))],
     inputs=('shape', 'key', 'counter', 'alg', 'minval', 'maxval'), outputs=('output',),
-    type_attrs=(('dtype', 4), ('Tshape', 0)), gradient=NO_GRADIENT)
+    type_attrs=(('dtype', 4), ('Tshape', 0)))
 RNG_READ_AND_SKIP = register(
     'RngReadAndSkip', _rng_read_and_skip,
     lambda inputs, attrs: [(dtypes.int64, TensorShape([3]))],
-    inputs=('resource', 'alg', 'delta'), outputs=('value',), type_attrs=(), stateful=True,
-    gradient=NO_GRADIENT)
+    inputs=('resource', 'alg', 'delta'), outputs=('value',), type_attrs=(), stateful=True)
 
 
 # ---- drawing from a (key, counter) pair: what stateless ops and Generator share ---------------

@@ -1,4 +1,5 @@
-"""Gradients of If/StatelessIf, Case/StatelessCase and While/StatelessWhile.
+"""Gradients of If/StatelessIf, Case/StatelessCase and While/StatelessWhile (runtime/ops/control.py;
+NoOp has none).
 
 The forward computation runs once: as TensorFlow's cond_v2/while_v2 do, the gradient rewrites
 the forward op so that it also outputs the values its gradient needs, and the gradient reads
@@ -37,6 +38,7 @@ from runtime.core import context, dtypes
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import SymbolicTensor
 from runtime.gradients.backprop import add_gradients, backprop, differentiable
+from runtime.gradients.rules.common import defgradient, not_differentiable
 from runtime.graph.graph import FuncGraph, uid
 from runtime.graph.graph_def import FunctionRef
 from runtime.ops import control, list_ops
@@ -123,13 +125,15 @@ def _stand_in(t):
 
 # ---- If and Case -------------------------------------------------------------------------------
 
-def if_gradient(op, grads):
+@defgradient(control.IF, control.STATELESS_IF)
+def if_gradient(op, *grads):
     """The gradient of an If/StatelessIf: an If over the branches' gradients."""
     functions = [library_function(op, 'then_branch'), library_function(op, 'else_branch')]
     return _branches_gradient(op, grads, functions, 'gradients/cond')
 
 
-def case_gradient(op, grads):
+@defgradient(control.CASE, control.STATELESS_CASE)
+def case_gradient(op, *grads):
     """The gradient of a Case/StatelessCase: a Case on the same index over the branches'
     gradients (an index outside the branches runs the last one, as the forward Case does)."""
     functions = [op.graph.library[ref.name] for ref in op.get_attr('branches')]
@@ -265,7 +269,8 @@ def _passed_on(body_fn, i):
     return out is var or out.op.opdef is IDENTITY and out.op.inputs[0] is var
 
 
-def while_gradient(op, grads):
+@defgradient(control.WHILE, control.STATELESS_WHILE)
+def while_gradient(op, *grads):
     """The gradient of a While/StatelessWhile: a While running the iterations in reverse."""
     body_fn = library_function(op, 'body')
     rewrite = _rewrite_of(op)
@@ -345,3 +350,6 @@ def while_gradient(op, grads):
     for i, g in zip(carried + summed, backward.outputs[1:]):
         out[i] = g
     return out
+
+
+not_differentiable(control.NO_OP)
