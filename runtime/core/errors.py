@@ -35,6 +35,13 @@ class NotFoundError(OpError):
         super().__init__(node_def, op, message)
 
 
+class UnimplementedError(OpError):
+    """An op is not implemented for these arguments or this device."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
+
+
 class OperatorNotAllowedInGraphError(TypeError):
     """A Python operation that needs a concrete value was applied to a symbolic tensor."""
 
