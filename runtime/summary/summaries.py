@@ -110,10 +110,10 @@ def _buckets(data, bucket_count):
             edges = array.concat([edges[:-1], array.reshape(high, [1])], 0)
             return array.transpose(stack([edges[:-1], edges[1:], counts]))
 
-        def single_value(low):
+        def single_value(low):  # every bucket at the value, the count in the last one
             ends = array.fill([bucket_count], low)
-            counts = array.concat([array.reshape(array.cast(size, dtypes.float64), [1]),
-                                   array.zeros([bucket_count - 1], dtypes.float64)], 0)
+            counts = array.concat([array.zeros([bucket_count - 1], dtypes.float64),
+                                   array.reshape(array.cast(size, dtypes.float64), [1])], 0)
             return array.transpose(stack([ends, ends, counts]))
 
         def nonempty():

@@ -141,7 +141,7 @@ def test_histograms_are_tensorflow_buckets(tmp_path, read):
     np.testing.assert_allclose(four[0], [1.0, 1.1, 1.0])
     np.testing.assert_allclose(four[-1], [3.9, 4.0, 1.0])
     assert four[-1, 1] == 4.0 and four[:, 2].sum() == 4
-    np.testing.assert_array_equal(got['same'][0][1], [[3, 3, 3], [3, 3, 0], [3, 3, 0], [3, 3, 0]])
+    np.testing.assert_array_equal(got['same'][0][1], [[3, 3, 0], [3, 3, 0], [3, 3, 0], [3, 3, 3]])
     np.testing.assert_array_equal(got['none'][0][1], np.zeros([5, 3]))
     np.testing.assert_array_equal(got['ints'][0][1], [[0, 4.5, 5], [4.5, 9, 5]])
 
