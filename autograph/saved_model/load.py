@@ -17,7 +17,6 @@ import numpy as np
 
 from autograph.saved_model.load_tf2 import restore_tf2
 from autograph.saved_model.meta_graph import GraphReader
-from autograph.saved_model.object_graph import checkpoint_key
 from autograph.saved_model.restored import (
     Origin,
     Restored,
@@ -35,6 +34,7 @@ from autograph.saved_model.writer import (
 from runtime.core import dtypes
 from runtime.graph import serialization
 from runtime.graph.importer import import_graph_def
+from runtime.train.object_graph import checkpoint_key
 from runtime.variables import Variable
 
 

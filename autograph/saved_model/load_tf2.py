@@ -9,7 +9,6 @@ checkpoint's TrackableObjectGraph. The helpers at the end turn the object graph'
 import os
 
 from autograph.saved_model.meta_graph import GraphReader
-from autograph.saved_model.object_graph import OBJECT_GRAPH_CHECKPOINT_KEY, VARIABLE_VALUE
 from autograph.saved_model.restored import (
     Restored,
     RestoredConcreteFunction,
@@ -24,6 +23,11 @@ from runtime.graph.graph_def import FunctionRef, node_def
 from runtime.graph.importer import import_graph_def
 from runtime.graph.serialization.graph_io import AttrValue
 from runtime.ops.state import VAR_HANDLE
+from runtime.train.object_graph import (
+    OBJECT_GRAPH_CHECKPOINT_KEY,
+    VARIABLE_VALUE,
+    match_objects,
+)
 from runtime.variables import Variable
 
 # TensorFlow's wrappers of Python containers in an object graph, restored as the containers
@@ -288,21 +292,6 @@ def object_paths(objects):
                 queue.append(child.get('node_id', 0))
     return paths
 
-
-def match_objects(saved, checkpointed):
-    """{SavedObjectGraph id: TrackableObjectGraph id}, walking both by attribute names."""
-    found, queue = {0: 0}, [0]
-    while queue:
-        node_id = queue.pop(0)
-        theirs = {c.get('local_name', ''): c.get('node_id', 0)
-                  for c in checkpointed[found[node_id]].get('children', [])}
-        for child in saved[node_id].get('children', []):
-            other = theirs.get(child.get('local_name', ''))
-            if other is not None and child.get('node_id', 0) not in found and \
-                    other < len(checkpointed):
-                found[child['node_id']] = other
-                queue.append(child['node_id'])
-    return found
 
 
 def from_structured_value(value):

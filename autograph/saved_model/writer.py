@@ -17,13 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from autograph.saved_model.object_graph import (
-    OBJECT_GRAPH_CHECKPOINT_KEY,
-    TFObjectGraph,
-    add_control_outputs,
-    checkpoint_key,
-    output_keys,
-)
+from autograph.saved_model.object_graph import TFObjectGraph, add_control_outputs, output_keys
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor
@@ -31,6 +25,7 @@ from runtime.core.tensor_spec import TensorSpec
 from runtime.graph import serialization
 from runtime.graph.graph_def import const_node_def, node_def
 from runtime.ops.state import VAR_HANDLE
+from runtime.train.object_graph import OBJECT_GRAPH_CHECKPOINT_KEY, checkpoint_key
 
 SAVED_MODEL_FILE = 'saved_model.pb'
 VARIABLES_PREFIX = os.path.join('variables', 'variables')  # the checkpoint's files

@@ -228,6 +228,15 @@ class Graph:
             found = self._captures[id(storage)] = (storage, handle)
         return found[1]
 
+    def capture_handle(self, payload, opdef, attrs, name):
+        """The node of `opdef` (no inputs) standing for the resource `payload`, such as a
+        summary writer, created once per graph; a FuncGraph takes it as a resource input."""
+        found = self._captures.get(id(payload))
+        if found is None:
+            handle = build(self, opdef, [], attrs, name, payload=payload)
+            found = self._captures[id(payload)] = (payload, handle)
+        return found[1]
+
     @contextlib.contextmanager
     def building_before(self, op):
         """Build ops in this graph that go before its op `op` in program order (the new inputs
@@ -376,6 +385,16 @@ class FuncGraph(Graph):
         if found is not None:
             return found[1]
         return self._add_capture(storage, dtypes.resource, TensorShape([]), storage.name, storage)
+
+    def capture_handle(self, payload, opdef, attrs, name):
+        """A resource placeholder for `payload`, fed with it when the function runs (nested
+        graphs capture the enclosing graph's)."""
+        if self.outer_graph is not None:
+            return self.capture(self.outer_graph.capture_handle(payload, opdef, attrs, name))
+        found = self._captures.get(id(payload))
+        if found is not None:
+            return found[1]
+        return self._add_capture(payload, dtypes.resource, TensorShape([]), name, payload)
 
     def is_stateful(self):
         return any(op.stateful for op in self.operations)

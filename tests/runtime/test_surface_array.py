@@ -2,7 +2,7 @@
 placeholders of unknown dims) and against numpy, with TensorFlow's op types and errors."""
 import numpy as np
 import pytest
-from conftest import run_in_graph
+from runtime_helpers import run_in_graph
 
 import runtime as rt
 from runtime.ops.registry import NO_GRADIENT, REGISTRY
