@@ -4,7 +4,6 @@ import numpy as np
 
 from runtime.core import dtypes
 from runtime.ops import random as ops
-from runtime.ops.array import strided_slice
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value
 from runtime.ops.math import cast
@@ -19,6 +18,7 @@ from runtime.ops.random import (
     uniform,
 )
 from runtime.ops.reduce import reduce_prod
+from runtime.ops.slicing import strided_slice
 from runtime.variables import Variable
 
 __all__ = ['Generator', 'categorical', 'normal', 'set_seed', 'shuffle', 'stateless_normal',

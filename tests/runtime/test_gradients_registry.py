@@ -15,8 +15,8 @@ from surface_gradient_cases import CASES as SURFACE_CASES
 
 import runtime as rt
 from runtime.core import context
-from runtime.ops import array as array_ops
 from runtime.ops import list_ops
+from runtime.ops import slicing as slicing_ops
 from runtime.ops.dispatch import apply
 from runtime.ops.registry import NO_GRADIENT, REGISTRY
 
@@ -116,7 +116,7 @@ CASES = {
     'ConcatV2': [Case(lambda a, b: rt.concat([a, b * a[:, :1]], axis=1), [u(2, 3), u(2, 2)])],
     'ExpandDims': [Case(lambda x: rt.expand_dims(x, 1) * x, [u(3)])],
     'Squeeze': [Case(lambda x: rt.squeeze(x, axis=1) ** 2, [u(3, 1)])],
-    'UnsortedSegmentSum': [Case(lambda x: array_ops.unsorted_segment_sum(
+    'UnsortedSegmentSum': [Case(lambda x: slicing_ops.unsorted_segment_sum(
         x, rt.constant([1, 0, 1]), 3) ** 2, [u(3, 2)])],
     'GatherV2': [Case(lambda x: rt.gather(x, [2, 0, 2]) ** 2, [u(3, 2)]),
                  Case(lambda x: rt.gather(x, rt.constant([[1], [0]]), axis=1) ** 2, [u(3, 2)])],

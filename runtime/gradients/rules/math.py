@@ -8,21 +8,7 @@ import numpy as np
 from runtime.gradients.rules.common import defgradient, not_differentiable, unbroadcast
 from runtime.ops import compare, elementwise, reduce, scan, special, stats
 from runtime.ops import math as math_ops
-from runtime.ops.array import (
-    BROADCAST_TO,
-    ONES_LIKE,
-    RESHAPE,
-    ZEROS_LIKE,
-    cast,
-    expand_dims,
-    gather,
-    reshape,
-    static_or_dynamic_shape,
-)
-from runtime.ops.array import range as range_
-from runtime.ops.array import rank as rank_
-from runtime.ops.array import shape as shape_
-from runtime.ops.array import size as size_
+from runtime.ops.array import cast
 from runtime.ops.compare import (
     SELECT,
     equal,
@@ -35,6 +21,8 @@ from runtime.ops.compare import (
     where,
 )
 from runtime.ops.convert import convert_to_tensor
+from runtime.ops.creation import ONES_LIKE, ZEROS_LIKE
+from runtime.ops.creation import range as range_
 from runtime.ops.dispatch import apply
 from runtime.ops.elementwise import (
     cosh,
@@ -62,6 +50,11 @@ from runtime.ops.math import (
 )
 from runtime.ops.reduce import reduce_any, reduce_sum
 from runtime.ops.scan import cumsum
+from runtime.ops.shaping import BROADCAST_TO, RESHAPE, expand_dims, reshape, static_or_dynamic_shape
+from runtime.ops.shaping import rank as rank_
+from runtime.ops.shaping import shape as shape_
+from runtime.ops.shaping import size as size_
+from runtime.ops.slicing import gather
 from runtime.ops.special import digamma, polygamma
 
 

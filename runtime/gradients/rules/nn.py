@@ -3,8 +3,6 @@ cross entropies, bias_add, l2_loss (runtime/ops/nn.py), convolution and pooling
 (runtime/ops/conv.py, where each op's gradient is another op of that module)."""
 from runtime.gradients.rules.common import defgradient
 from runtime.ops import conv, nn
-from runtime.ops.array import expand_dims, zeros_like
-from runtime.ops.array import shape as shape_
 from runtime.ops.compare import greater, less, logical_and, where
 from runtime.ops.conv import (
     AVG_POOL,
@@ -16,11 +14,14 @@ from runtime.ops.conv import (
     MAX_POOL_GRAD_GRAD,
 )
 from runtime.ops.convert import convert_to_tensor
+from runtime.ops.creation import zeros_like
 from runtime.ops.dispatch import apply
 from runtime.ops.math import abs as abs_
 from runtime.ops.math import exp, negative, square
 from runtime.ops.nn import SELU_ALPHA, SELU_SCALE, log_softmax, softmax
 from runtime.ops.reduce import reduce_sum
+from runtime.ops.shaping import expand_dims
+from runtime.ops.shaping import shape as shape_
 
 # ---- activations, softmax, the cross entropies (runtime.ops.nn) ---------------------------------
 
