@@ -7,6 +7,10 @@ To add an op's case: an entry in CASES, `op type: [Case(fn, inputs), ...]`, wher
 the op from tensors (Variables with `variables=True`) and `inputs` are float64 arrays in a
 domain where the op is smooth.
 """
+import os
+import pathlib
+import subprocess
+import sys
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -403,3 +407,15 @@ def test_defgradient_attaches_a_gradient_once():
         assert tape.gradient(z, x) is None
     finally:
         del REGISTRY['TestOnlyTwice'], REGISTRY['TestOnlyNever']
+
+
+def test_import_runtime_alone_attaches_every_gradient():
+    """A fresh interpreter that only imports runtime has every op's rule (or NO_GRADIENT)."""
+    probe = ('import runtime\n'
+             'from runtime.ops.registry import REGISTRY\n'
+             'print(sorted(n for n, o in REGISTRY.items() if o.gradient is None))\n')
+    root = pathlib.Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, '-c', probe], cwd=root, capture_output=True,
+                            text=True, timeout=60, env={**os.environ, 'PYTHONPATH': str(root)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == '[]'
