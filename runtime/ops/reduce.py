@@ -139,7 +139,7 @@ def _arg(opdef, input, axis, output_type, name):
     return apply(opdef, [x, axis], attrs, name=name)
 
 
-# ---- the axes a broadcast gradient is summed over -----------------------------------------------
+# ---- the axes a broadcast gradient is summed over ----------------------------------------------
 
 def _broadcast_gradient_args_kernel(s0, s1):
     """The axes to sum the gradient of each operand over (padded dims of size 1; summing a

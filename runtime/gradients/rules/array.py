@@ -40,7 +40,10 @@ from runtime.ops.slicing import (
     unsorted_segment_sum,
 )
 
-# ---- runtime.ops.array --------------------------------------------------------------------------
+# ---- passing a tensor on: runtime.ops.registry, runtime.ops.array ------------------------------
+
+defgradient(IDENTITY)(lambda op, grad: [grad])
+
 
 @defgradient(array.CAST)
 def _cast_gradient(op, grad):
@@ -48,10 +51,16 @@ def _cast_gradient(op, grad):
     return [cast(grad, source) if source.is_floating and grad.dtype.is_floating else None]
 
 
-@defgradient(shaping.BROADCAST_TO)
-def _broadcast_to_gradient(op, grad):
-    return [unbroadcast(grad, op.inputs[0]), None]
+not_differentiable(CONST, PLACEHOLDER, array.STOP_GRADIENT)
 
+
+# ---- creating tensors: runtime.ops.creation ----------------------------------------------------
+
+defgradient(creation.FILL)(lambda op, grad: [None, reduce_sum(grad)])
+not_differentiable(creation.ZEROS_LIKE, creation.ONES_LIKE, creation.RANGE)
+
+
+# ---- shapes and reshaping: runtime.ops.shaping -------------------------------------------------
 
 def _reshape_like(grad, x):
     """`grad` reshaped to `x`'s shape (the gradient of every op that only reshapes)."""
@@ -59,6 +68,12 @@ def _reshape_like(grad, x):
     if known is not None and known == known_shape(grad):
         return grad
     return apply(RESHAPE, [grad, static_or_dynamic_shape(x)])
+
+
+defgradient(shaping.RESHAPE, shaping.EXPAND_DIMS)(
+    lambda op, grad: [_reshape_like(grad, op.inputs[0]), None])
+defgradient(shaping.SQUEEZE)(lambda op, grad: [_reshape_like(grad, op.inputs[0])])
+defgradient(shaping.BROADCAST_TO)(lambda op, grad: [unbroadcast(grad, op.inputs[0]), None])
 
 
 @defgradient(shaping.TRANSPOSE)
@@ -86,6 +101,11 @@ def _concat_gradient(op, grad):
     return grads + [None]
 
 
+not_differentiable(shaping.SHAPE, shaping.SIZE, shaping.RANK)
+
+
+# ---- gather and slicing: runtime.ops.slicing ---------------------------------------------------
+
 @defgradient(slicing.GATHER)
 def _gather_gradient(op, grad):
     """Dense, as SPEC §4 says (TensorFlow gives IndexedSlices): the gradient rows of each index
@@ -108,6 +128,9 @@ def _gather_gradient(op, grad):
     return [dense, None, None]
 
 
+defgradient(slicing.UNSORTED_SEGMENT_SUM)(lambda op, grad: [gather(grad, op.inputs[1]), None, None])
+
+
 def _masks_of(op):
     return {k: op.get_attr(k) for k in MASKS if op.get_attr(k)}
 
@@ -121,17 +144,9 @@ def _strided_slice_gradient(op, grad):
 
 defgradient(slicing.STRIDED_SLICE_GRAD)(lambda op, grad: [None, None, None, None, apply(
     STRIDED_SLICE, [grad] + list(op.inputs[1:4]), _masks_of(op))])
-defgradient(creation.FILL)(lambda op, grad: [None, reduce_sum(grad)])
-defgradient(shaping.RESHAPE, shaping.EXPAND_DIMS)(
-    lambda op, grad: [_reshape_like(grad, op.inputs[0]), None])
-defgradient(shaping.SQUEEZE)(lambda op, grad: [_reshape_like(grad, op.inputs[0])])
-defgradient(IDENTITY)(lambda op, grad: [grad])
-defgradient(slicing.UNSORTED_SEGMENT_SUM)(lambda op, grad: [gather(grad, op.inputs[1]), None, None])
-not_differentiable(CONST, PLACEHOLDER, array.STOP_GRADIENT, creation.ZEROS_LIKE, creation.ONES_LIKE,
-                   creation.RANGE, shaping.SHAPE, shaping.SIZE, shaping.RANK)
 
 
-# ---- runtime.ops.convert ------------------------------------------------------------------------
+# ---- runtime.ops.convert -----------------------------------------------------------------------
 
 @defgradient(convert.PACK)
 def _pack_gradient(op, grad):
@@ -139,7 +154,7 @@ def _pack_gradient(op, grad):
     return [strided_slice(grad, (slice(None),) * axis + (i,)) for i in range(len(op.inputs))]
 
 
-# ---- runtime.ops.manipulation -------------------------------------------------------------------
+# ---- runtime.ops.manipulation ------------------------------------------------------------------
 
 @defgradient(manipulation.TILE)
 def _tile_gradient(op, grad):
@@ -181,7 +196,7 @@ defgradient(manipulation.REVERSE)(lambda op, grad: [reverse(grad, op.inputs[1]),
 not_differentiable(manipulation.ONE_HOT, manipulation.LINSPACE)
 
 
-# ---- runtime.ops.indexing -----------------------------------------------------------------------
+# ---- runtime.ops.indexing ----------------------------------------------------------------------
 
 @defgradient(indexing.TENSOR_SCATTER_UPDATE)
 def _tensor_scatter_gradient(op, grad):
@@ -197,13 +212,13 @@ defgradient(indexing.GATHER_ND)(lambda op, grad: [
 defgradient(indexing.SCATTER_ND)(lambda op, grad: [None, gather_nd(grad, op.inputs[0]), None])
 
 
-# ---- runtime.ops.checks -------------------------------------------------------------------------
+# ---- runtime.ops.checks ------------------------------------------------------------------------
 
 defgradient(checks.CHECK_NUMERICS)(lambda op, grad: [check_numerics(
     grad, f'Not a number (NaN) or infinity (Inf) values detected in gradient. '
           f'{op.get_attr("message")}')])
 
 
-# ---- runtime.ops.io -----------------------------------------------------------------------------
+# ---- runtime.ops.io ----------------------------------------------------------------------------
 
 not_differentiable(io.PRINT, io.ASSERT)

@@ -73,7 +73,7 @@ def zero_where_no_gradient(grad, value):
     return where(equal(grad, 0), grad, value)
 
 
-# ---- binary arithmetic ------------------------------------------------------------------------
+# ---- binary arithmetic -------------------------------------------------------------------------
 
 @defgradient(math_ops.OPS['add'])
 def _add_gradient(op, grad):
@@ -151,7 +151,7 @@ not_differentiable(*compare.OPS.values(), compare.LOGICAL_AND, compare.LOGICAL_O
                    compare.LOGICAL_NOT, compare.WHERE)
 
 
-# ---- unary math: (op, grad) -> [input gradient]; x is the input, y the output ----------------
+# ---- unary math: (op, grad) -> [input gradient]; x is the input, y the output ------------------
 
 _UNARY = {
     'negative': lambda op, g: [negative(g)],
@@ -209,7 +209,7 @@ defgradient(elementwise.SOFTPLUS)(lambda op, grad: [grad * sigmoid(op.inputs[0])
 defgradient(elementwise.ADD_N)(lambda op, grad: [grad] * len(op.inputs))
 
 
-# ---- more binary ops (runtime.ops.elementwise) -----------------------------------------------
+# ---- more binary ops (runtime.ops.elementwise) -------------------------------------------------
 
 def _operands(op):
     return [convert_to_tensor(t) for t in op.inputs]
@@ -257,7 +257,7 @@ def _mul_no_nan_gradient(op, grad):
     return [unbroadcast(multiply_no_nan(grad, y), x), unbroadcast(multiply_no_nan(x, grad), y)]
 
 
-# ---- matmul -----------------------------------------------------------------------------------
+# ---- matmul ------------------------------------------------------------------------------------
 
 def _matmul_gradients(a, b, grad, ta, tb):
     """TensorFlow's four cases of d(op(a) @ op(b)), op = transpose when the flag is set."""
@@ -285,7 +285,7 @@ def _batch_matmul_gradient(op, grad):
     return [unbroadcast(gx, x), unbroadcast(gy, y)]
 
 
-# ---- reductions -------------------------------------------------------------------------------
+# ---- reductions --------------------------------------------------------------------------------
 
 def _kept_shape(x, axis):
     """The shape of `x` reduced over `axis` with keep_dims: numpy when known, else an op."""
@@ -363,7 +363,7 @@ def _euclidean_norm_gradient(op, grad):
     return [div_no_nan(x * reshape(grad, shape_(norm)), norm), None]
 
 
-# ---- scans, top_k, segments (runtime.ops.scan) -----------------------------------------------
+# ---- scans, top_k, segments (runtime.ops.scan) -------------------------------------------------
 
 @defgradient(scan.CUMSUM)
 def _cumsum_gradient(op, grad):
@@ -404,7 +404,7 @@ defgradient(scan.SEGMENT_SUM)(lambda op, grad: [gather(grad, op.inputs[1]), None
 not_differentiable(scan.IN_TOP_K, scan.DENSE_BINCOUNT)
 
 
-# ---- special functions: each the next one's derivative ---------------------------------------
+# ---- special functions: each the next one's derivative -----------------------------------------
 
 defgradient(special.LGAMMA)(lambda op, grad: [grad * digamma(op.inputs[0])])
 defgradient(special.DIGAMMA)(lambda op, grad: [grad * polygamma(1.0, op.inputs[0])])

@@ -23,7 +23,7 @@ from runtime.ops.reduce import reduce_sum
 from runtime.ops.shaping import expand_dims
 from runtime.ops.shaping import shape as shape_
 
-# ---- activations, softmax, the cross entropies (runtime.ops.nn) ---------------------------------
+# ---- activations, softmax, the cross entropies (runtime.ops.nn) --------------------------------
 
 def _backprop_term(logits, backprop_grad):
     """What the `backprop` output (softmax(logits) - labels) passes back to the logits: the
@@ -98,7 +98,7 @@ def _bias_add_gradient(op, grad):
 defgradient(nn.L2_LOSS)(lambda op, grad: [convert_to_tensor(op.inputs[0]) * grad])
 
 
-# ---- convolution and pooling (runtime.ops.conv) -------------------------------------------------
+# ---- convolution and pooling (runtime.ops.conv) ------------------------------------------------
 
 def _conv_attrs(op):
     return {'strides': op.get_attr('strides'), 'padding': op.get_attr('padding')}
