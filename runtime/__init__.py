@@ -133,4 +133,10 @@ from runtime.ops.scan import argsort, cumsum, sort
 from runtime.ops.stats import reduce_logsumexp
 from runtime.tensor_array import TensorArray
 from runtime.variables import Variable
+
 # ---- end of the math-like half
+
+# isort: split
+# ---- rt.data: input pipelines (SPEC §8, docs/datasets.md) ----------------------------------
+from runtime import data
+# ---- end of rt.data

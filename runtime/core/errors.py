@@ -28,6 +28,28 @@ class InvalidArgumentError(OpError, ValueError):
         super().__init__(node_def, op, message)
 
 
+class OutOfRangeError(OpError):
+    """An iterator was asked for an element past the end (`get_next()` of a dataset iterator
+    in a graph)."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
+
+
+class FailedPreconditionError(OpError):
+    """An op ran on state not ready for it (an iterator used before it was initialized)."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
+
+
+class NotFoundError(OpError):
+    """A file (or another named resource) an op needs does not exist."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
+
+
 class OperatorNotAllowedInGraphError(TypeError):
     """A Python operation that needs a concrete value was applied to a symbolic tensor."""
 
