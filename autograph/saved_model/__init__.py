@@ -42,6 +42,7 @@ from runtime.core import dtypes, nest
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor, SymbolicTensor
 from runtime.core.tensor_spec import TensorSpec
+from runtime.data import ops as data_ops
 from runtime.executor import compile_graph
 from runtime.graph import serialization
 from runtime.module import Module, walk
@@ -195,6 +196,7 @@ class _Writer:
         if prefix is not None:
             return prefix
         graph = concrete.graph
+        data_ops.check_saveable(graph)
         prefix = self.concretes[id(concrete)] = graph.name.lstrip('_')  # TF: no leading _
         captures = graph.captures
         n_args = len(graph.inputs) - len(captures)

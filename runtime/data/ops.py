@@ -14,7 +14,7 @@ import numpy as np
 from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.data import prefetch, values
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.registry import NO_GRADIENT, OpDef, register
 
 
 def _dataset(inputs, attrs):
@@ -305,3 +305,19 @@ OPTIONAL_HAS_VALUE = register(
 OPTIONAL_GET_VALUE = register('OptionalGetValue', _get_value, _components,
                               inputs=('optional',), outputs='components', type_attrs=(),
                               foldable=False, gradient=NO_GRADIENT)
+
+
+# Every op above: a graph holding one cannot be saved (docs/datasets.md).
+DATASET_OPS = frozenset(value for value in list(globals().values()) if isinstance(value, OpDef))
+
+
+def check_saveable(graph):
+    """Refuse to serialize `graph` (a function's graph, with its library) when it holds a
+    dataset or iterator op: ValueError naming the op."""
+    for g in [graph, *graph.library.values()]:
+        for op in g.operations:
+            if op.opdef in DATASET_OPS:
+                raise ValueError(
+                    f'Cannot save {getattr(graph, "name", "the graph")}: it holds the dataset op '
+                    f'{op.name!r} ({op.type}), and input pipelines are not saved. Build the '
+                    f'dataset outside the saved function and pass its elements as arguments.')

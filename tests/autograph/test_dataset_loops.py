@@ -99,3 +99,38 @@ def test_print_in_a_dataset_loop_body_runs_once_while_tracing(capsys):
     f()
     out = capsys.readouterr().out
     assert out.count('body traced') == 1
+
+
+def test_datasets_of_one_element_spec_share_a_graph():
+    traces = []
+
+    @ag.function
+    def total(ds):
+        traces.append(1)
+        return ds.reduce(rt.constant(0, rt.int64), lambda s, x: s + x)
+    assert int(total(D.range(4))) == 6
+    assert int(total(D.range(3).map(lambda x: x + 10))) == 33
+    assert len(traces) == 1
+    assert 'DatasetSpec' in total.get_concrete_function(D.range(2)).pretty_printed_signature()
+
+
+def test_dataset_spec_in_an_input_signature():
+    @ag.function(input_signature=[rt.data.DatasetSpec(rt.TensorSpec([None], rt.float32))])
+    def total(ds):
+        return ds.reduce(rt.constant(0.0), lambda s, x: s + rt.reduce_sum(x))
+    assert float(total(D.from_tensor_slices([[1.0, 2.0], [3.0, 4.0]]))) == 10.0
+    assert float(total(D.from_tensor_slices([[1.0, 2.0, 5.0]]))) == 8.0
+    with pytest.raises(TypeError, match='must be a dataset of DatasetSpec'):
+        total(D.range(3))
+
+
+def test_saving_a_function_holding_a_dataset_is_refused_naming_the_op(tmp_path):
+    import pickle
+
+    @ag.function(input_signature=[rt.TensorSpec([], rt.int64)])
+    def f(n):
+        return D.range(n).reduce(rt.constant(0, rt.int64), lambda s, x: s + x)
+    with pytest.raises(ValueError, match="dataset op 'RangeDataset'"):
+        ag.saved_model.save(f, str(tmp_path))
+    with pytest.raises(ValueError, match='RangeDataset'):
+        pickle.dumps(f)

@@ -72,3 +72,28 @@ def test_cardinality_in_a_graph():
     def card(n):
         return D.range(n).batch(3).cardinality()
     assert int(card(rt.constant(10, rt.int64))) == 4
+
+
+def test_the_reference_table_of_tf_data_names_agrees_with_the_registry():
+    import os
+    import re
+
+    from runtime.ops.registry import NO_GRADIENT, REGISTRY
+    path = os.path.join(os.path.dirname(__file__), '..', '..', '..', 'docs', 'reference.md')
+    text = open(path, encoding='utf-8').read()
+    block = text[text.index('<!-- tf.data names: begin -->'):
+                 text.index('<!-- tf.data names: end -->')]
+    rows = [[c.strip() for c in line.strip('|').split('|')]
+            for line in block.splitlines()[3:] if line.startswith('| `')]
+    named = set()
+    for _, rt_name, op_types, gradient in rows:
+        obj = rt
+        for part in re.findall(r'`(rt\.[\w.]+)`', rt_name)[0].split('.')[1:]:
+            obj = getattr(obj, part)
+        assert callable(obj), rt_name
+        types = re.findall(r'`([A-Z]\w*)`', op_types)
+        assert types and all(REGISTRY[t].gradient is NO_GRADIENT for t in types), op_types
+        assert gradient == 'no'
+        named |= set(types)
+    from runtime.data.ops import DATASET_OPS
+    assert named == {opdef.name for opdef in DATASET_OPS}
