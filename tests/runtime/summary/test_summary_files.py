@@ -17,10 +17,12 @@ import pytest
 import autograph as ag
 import runtime as rt
 from runtime.graph.serialization import wire
-from runtime.graph.serialization.graph_io import tensor_from_proto
+from runtime.graph.serialization.graph_io import tensor_from_proto, tensor_to_proto
+from runtime.ops.registry import REGISTRY
+from runtime.summary import events
 from runtime.summary.crc32c import crc32c, masked_crc32c
 from runtime.summary.png import encode_png
-from runtime.summary.records import frame, read_records
+from runtime.summary.records import frame, frame_all, read_records
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
 
@@ -73,6 +75,28 @@ def test_a_record_is_length_checksum_data_checksum(tmp_path):
     path = tmp_path / 'records'
     path.write_bytes(frame(b'one') + frame(b'') + frame(b'three'))
     assert list(read_records(str(path))) == [b'one', b'', b'three']
+
+
+def test_framing_many_records_at_once_gives_the_same_bytes():
+    rng = np.random.RandomState(0)
+    records = [rng.bytes(46) for _ in range(40)] + [rng.bytes(n) for n in range(30)] + \
+        [b''] * 20 + [rng.bytes(46)]
+    assert frame_all(records) == b''.join(map(frame, records))
+    assert frame_all(records[:3]) == b''.join(map(frame, records[:3]))
+
+
+def test_the_fast_summary_event_encoding_is_the_wire_encoding():
+    metadata = rt.summary.summaries.plugin_metadata('scalars', 'the loss')
+    pieces = events.summary_value_pieces('train/loss', metadata)
+    for value in (np.array(1.5, np.float32), np.array([[1.0, 2.0]]), np.array([b'a'], object),
+                  np.array(-3, np.int64)):
+        for step in (0, 12, 2 ** 40):
+            dtype = rt.string if value.dtype == object else rt.as_dtype(value.dtype)
+            expected = wire.encode('Event', {
+                'wall_time': 1.25, 'step': step, 'summary': {'value': [{
+                    'tag': 'train/loss', 'tensor': tensor_to_proto(value, dtype),
+                    'metadata': wire.decode('SummaryMetadata', metadata)}]}})
+            assert events.summary_event_bytes(1.25, step, value, pieces) == expected
 
 
 def test_a_torn_last_record_is_skipped_and_a_corrupted_one_is_data_loss(tmp_path):
@@ -472,3 +496,19 @@ def test_summary_graph_writes_a_graph_def_eagerly_only(tmp_path, read):
             inside(rt.constant(1.0))
     (event,) = [e for e in read.events(tmp_path) if 'graph_def' in e]
     assert 'Tanh' in {n['op'] for n in wire.decode('GraphDef', event['graph_def'])['node']}
+
+
+def test_the_reference_table_of_summary_names_resolves():
+    text = open(os.path.join(ROOT, 'docs', 'reference.md'), encoding='utf-8').read()
+    block = text[text.index('<!-- summary names'):text.index('<!-- summary names: end -->')]
+    rows = [[c.strip() for c in line.strip('|').split('|')] for line in block.splitlines()
+            if line.startswith('| `tf.')]
+    assert len(rows) == 14
+    for tf_name, rt_name, op_types, _ in rows:
+        assert tf_name.replace('tf.', 'rt.') == rt_name
+        obj = rt
+        for part in rt_name.strip('`').split('.')[1:]:
+            obj = getattr(obj, part)
+        assert callable(obj), rt_name
+        for op_type in re.findall(r'`([A-Z]\w*)`', op_types):
+            assert op_type in REGISTRY, op_type
