@@ -81,9 +81,9 @@ class ConcreteFunction:
         return self._binder.names
 
     def __reduce__(self):
-        # autograph.saved_model imports this module: imported here to break the cycle.
-        from autograph.saved_model import reduce_function
-        return reduce_function(self)
+        # Deferred for start-up cost: the SavedModel writer and loader load on the first pickle.
+        from autograph.saved_model.pickling import reduce_concrete
+        return reduce_concrete(self)
 
     @property
     def key(self):

@@ -189,9 +189,15 @@ class Function:
         return [concrete for _, concrete, _ in self._traces]
 
     def __reduce__(self):
-        # autograph.saved_model imports this module: imported here to break the cycle.
-        from autograph.saved_model import reduce_function
-        return reduce_function(self)
+        """Pickles through the graph of its input_signature (saved as a SavedModel would)."""
+        if self.input_signature is None:
+            raise TypeError(f'Cannot pickle ag.Function {self.__name__}: only Functions with an '
+                            f'input_signature (and ConcreteFunctions) pickle, since a graph must '
+                            f'be fixed before it is shipped. Use ag.function(f, '
+                            f'input_signature=...) or pickle f.get_concrete_function(...).')
+        # Deferred for start-up cost: the SavedModel writer and loader load on the first pickle.
+        from autograph.saved_model.pickling import reduce_concrete
+        return reduce_concrete(self.get_concrete_function())
 
     def experimental_get_tracing_count(self):
         """How many graphs this Function holds, plus the first-call graph that initialized its

@@ -28,18 +28,25 @@ class InvalidArgumentError(OpError, ValueError):
         super().__init__(node_def, op, message)
 
 
-class OperatorNotAllowedInGraphError(TypeError):
-    """A Python operation that needs a concrete value was applied to a symbolic tensor."""
-
-
-# ---- the errors of files (event files of rt.summary), as TensorFlow's file system raises them
 class NotFoundError(OpError):
-    """A file or directory does not exist."""
+    """Something asked for (a file, a checkpoint) does not exist."""
 
     def __init__(self, node_def=None, op=None, message=''):
         super().__init__(node_def, op, message)
 
 
+class UnimplementedError(OpError):
+    """An op is not implemented for these arguments or this device."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """A Python operation that needs a concrete value was applied to a symbolic tensor."""
+
+
+# ---- the errors of files (event files of rt.summary), as TensorFlow's file system raises them
 class PermissionDeniedError(OpError):
     """The caller may not read or write a file or directory."""
 

@@ -20,7 +20,7 @@ from runtime.core.shapes import TensorShape, as_shape
 from runtime.core.tensor import EagerTensor, SymbolicTensor
 from runtime.executor import compile_graph
 from runtime.graph import dot as graph_picture
-from runtime.graph.graph_def import graph_def, node_def
+from runtime.graph.graph_def import graph_def, op_node_def
 from runtime.ops.convert import to_numpy
 from runtime.ops.dispatch import build
 from runtime.ops.registry import CONST, PLACEHOLDER, OpDef
@@ -87,7 +87,7 @@ class Operation:
 
     @property
     def node_def(self):
-        return node_def(self)
+        return op_node_def(self)
 
     def extend(self, inputs, output_specs):
         """Rewrite this op in place (a gradient making a forward If/While output what it needs):

@@ -17,7 +17,7 @@ from runtime.ops.convert import (
 )
 from runtime.ops.dispatch import apply, build
 from runtime.ops.infer import constant_value, known_shape, same_as_input
-from runtime.ops.registry import IDENTITY, NO_GRADIENT, PLACEHOLDER, OpDef, register
+from runtime.ops.registry import IDENTITY, PLACEHOLDER, OpDef, register
 
 # ---- cast ---------------------------------------------------------------------------------------
 
@@ -25,16 +25,11 @@ def _cast_kernel(x, DstT):
     return x.astype(DstT.np_dtype)
 
 
-def _cast_gradient(op, grad):
-    source = op.inputs[0].dtype
-    return [cast(grad, source) if source.is_floating and grad.dtype.is_floating else None]
-
-
 CAST = register('Cast', _cast_kernel,
                 lambda inputs, attrs: [(attrs['DstT'], inputs[0].shape)],
                 type_attrs=(('SrcT', 0),), defaults={'Truncate': False},
                 native='{0}',  # the native backend casts every result to its dtype
-                gradient=_cast_gradient)
+                )
 
 
 def cast(x, dtype, name=None):
@@ -61,7 +56,7 @@ def identity(input, name=None):
 
 
 STOP_GRADIENT = register('StopGradient', lambda input: input, same_as_input, inputs=('input',),
-                         outputs=('output',), gradient=NO_GRADIENT)
+                         outputs=('output',))
 
 
 def stop_gradient(input, name=None):
@@ -89,22 +84,13 @@ def shape_from(value):
 FILL = register('Fill', lambda dims, value: np.full(tuple(dims), value),
                 lambda inputs, attrs: [(inputs[1].dtype, shape_from(inputs[0]))],
                 inputs=('dims', 'value'), outputs=('output',),
-                type_attrs=(('T', 1), ('index_type', 0)), gradient=lambda op, grad: [
-                    None, _reduce_sum_all(grad)])
-ZEROS_LIKE = register('ZerosLike', np.zeros_like, same_as_input, native='zeros_like({0})',
-                      gradient=NO_GRADIENT)
-ONES_LIKE = register('OnesLike', np.ones_like, same_as_input, native='ones_like({0})',
-                     gradient=NO_GRADIENT)
+                type_attrs=(('T', 1), ('index_type', 0)))
+ZEROS_LIKE = register('ZerosLike', np.zeros_like, same_as_input, native='zeros_like({0})')
+ONES_LIKE = register('OnesLike', np.ones_like, same_as_input, native='ones_like({0})')
 
 
 def _broadcast_to_infer(inputs, attrs):
     return [(inputs[0].dtype, shape_from(inputs[1]))]
-
-
-def _broadcast_to_gradient(op, grad):
-    # runtime.ops.reduce imports this module: importing it here breaks the cycle
-    from runtime.ops.reduce import unbroadcast
-    return [unbroadcast(grad, op.inputs[0]), None]
 
 
 def _broadcast_to_kernel(input, shape):
@@ -122,19 +108,13 @@ def _broadcast_to_kernel(input, shape):
 
 BROADCAST_TO = register('BroadcastTo', _broadcast_to_kernel, _broadcast_to_infer,
                         inputs=('input', 'shape'),
-    outputs=('output',), type_attrs=(('T', 0), ('Tidx', 1)), gradient=_broadcast_to_gradient)
+    outputs=('output',), type_attrs=(('T', 0), ('Tidx', 1)))
 
 
 def broadcast_to(input, shape, name=None):
     """`input` repeated along its size-1 and missing leading dims to `shape` (op
     `BroadcastTo`, numpy's broadcasting rules)."""
     return apply(BROADCAST_TO, [convert_to_tensor(input), shape_operand(shape)], name=name)
-
-
-def _reduce_sum_all(x):
-    # runtime.ops.reduce imports this module: importing it here breaks the cycle
-    from runtime.ops.reduce import reduce_sum
-    return reduce_sum(x)
 
 
 def fill(dims, value, name=None):
@@ -205,8 +185,7 @@ def _range_infer(inputs, attrs):
 
 
 RANGE = register('Range', _range_kernel, _range_infer, inputs=('start', 'limit', 'delta'),
-                 outputs=('output',), type_attrs=(('Tidx', 0),), native='arange({0}, {1}, {2})',
-                 gradient=NO_GRADIENT)
+                 outputs=('output',), type_attrs=(('Tidx', 0),), native='arange({0}, {1}, {2})')
 
 
 # The dtypes rt.range takes, narrowest first: without `dtype=`, the widest operand's wins.
@@ -264,16 +243,7 @@ def _reshape_kernel(tensor, shape):
 
 RESHAPE = register('Reshape', _reshape_kernel, _reshape_infer, inputs=('tensor', 'shape'),
                    outputs=('output',),
-                   type_attrs=(('T', 0), ('Tshape', 1)), gradient=lambda op, grad: [
-                       _reshape_like(grad, op.inputs[0]), None])
-
-
-def _reshape_like(grad, x):
-    """`grad` reshaped to `x`'s shape (the gradient of every op that only reshapes)."""
-    known = known_shape(x)
-    if known is not None and known == known_shape(grad):
-        return grad
-    return apply(RESHAPE, [grad, static_or_dynamic_shape(x)])
+                   type_attrs=(('T', 0), ('Tshape', 1)))
 
 
 def reshape(tensor, shape, name=None):
@@ -295,16 +265,8 @@ def _transpose_infer(inputs, attrs):
     return [(x.dtype, TensorShape([dims[int(i)] for i in p]))]
 
 
-def _transpose_gradient(op, grad):
-    perm = constant_value(op.inputs[1])
-    if perm is None:
-        raise NotImplementedError('The gradient of Transpose needs a constant `perm`.')
-    return [transpose(grad, np.argsort(perm).astype(np.int32)), None]
-
-
 TRANSPOSE = register('Transpose', lambda x, perm: np.transpose(x, tuple(perm)), _transpose_infer,
-                     inputs=('x', 'perm'), type_attrs=(('T', 0), ('Tperm', 1)),
-                     gradient=_transpose_gradient)
+                     inputs=('x', 'perm'), type_attrs=(('T', 0), ('Tperm', 1)))
 
 
 def transpose(a, perm=None, name=None):
@@ -343,25 +305,8 @@ def _concat_kernel(*args, N=None):
     return np.concatenate(args[:-1], axis=int(args[-1]))
 
 
-def _concat_gradient(op, grad):
-    values, axis = op.inputs[:-1], constant_value(op.inputs[-1])
-    if axis is None or grad.shape.rank is None:
-        raise NotImplementedError('The gradient of ConcatV2 needs a constant axis and a known '
-                                  'rank.')
-    axis = int(axis) % grad.shape.rank
-    grads, offset = [], 0
-    for x in values:
-        size = x.shape[axis] if x.shape.rank is not None and x.shape[axis] is not None else \
-            static_or_dynamic_shape(x)[axis]
-        end = offset + size
-        grads.append(strided_slice(grad, (slice(None),) * axis + (slice(offset, end),)))
-        offset = end
-    return grads + [None]
-
-
 CONCAT = register('ConcatV2', _concat_kernel, _concat_infer, inputs=('values',),
-                  outputs=('output',), type_attrs=(('T', 0), ('Tidx', -1)),
-                  gradient=_concat_gradient)
+                  outputs=('output',), type_attrs=(('T', 0), ('Tidx', -1)))
 
 
 def concat(values, axis, name=None):
@@ -382,8 +327,7 @@ def _expand_infer(inputs, attrs):
 
 EXPAND_DIMS = register('ExpandDims', lambda input, dim: np.expand_dims(input, int(dim)),
                        _expand_infer, inputs=('input', 'dim'), outputs=('output',),
-                       type_attrs=(('T', 0), ('Tdim', 1)), gradient=lambda op, grad: [
-                           _reshape_like(grad, op.inputs[0]), None])
+                       type_attrs=(('T', 0), ('Tdim', 1)))
 
 
 def expand_dims(input, axis, name=None):
@@ -412,8 +356,7 @@ def _squeeze_infer(inputs, attrs):
 
 
 SQUEEZE = register('Squeeze', _squeeze_kernel, _squeeze_infer, inputs=('input',),
-                   outputs=('output',), defaults={'squeeze_dims': ()},
-                   gradient=lambda op, grad: [_reshape_like(grad, op.inputs[0])])
+                   outputs=('output',), defaults={'squeeze_dims': ()})
 
 
 def squeeze(input, axis=None, name=None):
@@ -469,8 +412,7 @@ def _segment_sum_infer(inputs, attrs):
 UNSORTED_SEGMENT_SUM = register(
     'UnsortedSegmentSum', _segment_sum_kernel, _segment_sum_infer,
     inputs=('data', 'segment_ids', 'num_segments'), outputs=('output',),
-    type_attrs=(('T', 0), ('Tindices', 1), ('Tnumsegments', 2)),
-    gradient=lambda op, grad: [gather(grad, op.inputs[1]), None, None])
+    type_attrs=(('T', 0), ('Tindices', 1), ('Tnumsegments', 2)))
 
 
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
@@ -482,31 +424,10 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     return apply(UNSORTED_SEGMENT_SUM, [data, segment_ids, num_segments], name=name)
 
 
-def _gather_gradient(op, grad):
-    """Dense, as SPEC §4 says (TensorFlow gives IndexedSlices): the gradient rows of each index
-    are summed into the row it gathered."""
-    params, indices, axis = op.inputs
-    axis = constant_value(axis)
-    if axis is None or params.shape.rank is None or indices.shape.rank is None:
-        raise NotImplementedError('The gradient of GatherV2 needs a constant axis and known ranks.')
-    axis, ri, rank = int(axis) % params.shape.rank, indices.shape.rank, params.shape.rank
-    size = params.shape[axis] if params.shape[axis] is not None else \
-        static_or_dynamic_shape(params)[axis]
-    if axis:  # bring the index dims to the front, sum, and move the axis back
-        perm = list(builtins.range(axis, axis + ri)) + list(builtins.range(axis)) + \
-            list(builtins.range(axis + ri, rank - 1 + ri))
-        grad = transpose(grad, perm)
-    dense = unsorted_segment_sum(grad, indices, size)
-    if axis:
-        back = list(builtins.range(1, axis + 1)) + [0] + list(builtins.range(axis + 1, rank))
-        dense = transpose(dense, back)
-    return [dense, None, None]
-
-
 GATHER = register('GatherV2', _gather_kernel, _gather_infer,
                   inputs=('params', 'indices', 'axis'), outputs=('output',),
                   type_attrs=(('Tparams', 0), ('Tindices', 1), ('Taxis', 2)),
-                  defaults={'batch_dims': 0}, gradient=_gather_gradient)
+                  defaults={'batch_dims': 0})
 
 
 def gather(params, indices, axis=0, name=None):
@@ -528,15 +449,13 @@ def _shape_kernel(input, out_type=dtypes.int32):
 SHAPE = register('Shape', _shape_kernel,
                  lambda inputs, attrs: [(attrs.get('out_type', dtypes.int32),
                                          TensorShape([inputs[0].shape.rank]))],
-                 inputs=('input',), outputs=('output',), defaults={'out_type': dtypes.int32},
-                 gradient=NO_GRADIENT)
+                 inputs=('input',), outputs=('output',), defaults={'out_type': dtypes.int32})
 SIZE = register('Size', lambda input, out_type=dtypes.int32: out_type.np_dtype.type(np.size(input)),
                 lambda inputs, attrs: [(attrs.get('out_type', dtypes.int32), TensorShape([]))],
-                inputs=('input',), outputs=('output',), defaults={'out_type': dtypes.int32},
-                gradient=NO_GRADIENT)
+                inputs=('input',), outputs=('output',), defaults={'out_type': dtypes.int32})
 RANK = register('Rank', lambda input: np.int32(np.ndim(input)),
                 lambda inputs, attrs: [(dtypes.int32, TensorShape([]))], inputs=('input',),
-                outputs=('output',), gradient=NO_GRADIENT)
+                outputs=('output',))
 
 
 def shape(input, out_type=dtypes.int32, name=None):
@@ -629,23 +548,13 @@ def _strided_slice_infer(inputs, attrs):
     return [(x.dtype, TensorShape(out))]
 
 
-_MASKS = ('begin_mask', 'end_mask', 'ellipsis_mask', 'new_axis_mask', 'shrink_axis_mask')
-
-
-def _masks_of(op):
-    return {k: op.get_attr(k) for k in _MASKS if op.get_attr(k)}
+MASKS = ('begin_mask', 'end_mask', 'ellipsis_mask', 'new_axis_mask', 'shrink_axis_mask')
 
 
 def _strided_slice_grad_kernel(shape, begin, end, strides, dy, **masks):
     out = np.zeros(tuple(shape), dtype=dy.dtype)
-    out[_index_tuple(begin, end, strides, *(masks.get(k, 0) for k in _MASKS))] = dy
+    out[_index_tuple(begin, end, strides, *(masks.get(k, 0) for k in MASKS))] = dy
     return out
-
-
-def _strided_slice_gradient(op, grad):
-    x, begin, end, strides = op.inputs
-    return [apply(STRIDED_SLICE_GRAD, [static_or_dynamic_shape(x), begin, end, strides, grad],
-                  _masks_of(op)), None, None, None]
 
 
 def _scalar_index_infer(inputs, attrs):
@@ -665,7 +574,7 @@ def _strided_slice_rewrite(node):
     [1] shrinking axis 0), or with a constant `i`, becomes the subscript `x[i]` (ScalarIndex):
     no Pack, no index decoding at run time. Only the begin index matters on a shrunk axis."""
     attrs = node.attrs
-    if attrs.get('shrink_axis_mask', 0) != 1 or any(attrs.get(k, 0) for k in _MASKS[:4]):
+    if attrs.get('shrink_axis_mask', 0) != 1 or any(attrs.get(k, 0) for k in MASKS[:4]):
         return None
     x, begin, _, strides = node.inputs
     if x.shape.rank == 0 or strides.constant is None or np.ravel(strides.constant).tolist() != [1]:
@@ -683,15 +592,13 @@ def _strided_slice_rewrite(node):
 STRIDED_SLICE = register(
     'StridedSlice', _strided_slice_kernel, _strided_slice_infer,
     inputs=('input', 'begin', 'end', 'strides'), outputs=('output',),
-    type_attrs=(('T', 0), ('Index', 1)), defaults=dict.fromkeys(_MASKS, 0),
-    gradient=_strided_slice_gradient, rewrite=_strided_slice_rewrite)
+    type_attrs=(('T', 0), ('Index', 1)), defaults=dict.fromkeys(MASKS, 0),
+    rewrite=_strided_slice_rewrite)
 STRIDED_SLICE_GRAD = register(
     'StridedSliceGrad', _strided_slice_grad_kernel,
     lambda inputs, attrs: [(inputs[4].dtype, shape_from(inputs[0]))],
     inputs=('shape', 'begin', 'end', 'strides', 'dy'), outputs=('output',),
-    type_attrs=(('T', 4), ('Index', 0)), defaults=dict.fromkeys(_MASKS, 0),
-    gradient=lambda op, grad: [None, None, None, None, apply(
-        STRIDED_SLICE, [grad] + list(op.inputs[1:4]), _masks_of(op))])
+    type_attrs=(('T', 4), ('Index', 0)), defaults=dict.fromkeys(MASKS, 0))
 
 
 def strided_slice(tensor, index):

@@ -29,10 +29,7 @@ def _check_numerics_kernel(tensor, message=''):
 
 
 CHECK_NUMERICS = register('CheckNumerics', _check_numerics_kernel, same_as_input,
-                          inputs=('tensor',), outputs=('output',), stateful=True,
-                          gradient=lambda op, grad: [check_numerics(
-                              grad, f'Not a number (NaN) or infinity (Inf) values detected in '
-                                    f'gradient. {op.get_attr("message")}')])
+                          inputs=('tensor',), outputs=('output',), stateful=True)
 
 
 def check_numerics(tensor, message, name=None):

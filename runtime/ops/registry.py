@@ -64,6 +64,8 @@ class OpDef:
         too.)
     gradient(op, *output_grads) -> a sequence of input gradients, one per input (None where an
         input has none), built from public op functions so gradient graphs are ordinary graphs.
+        Not given here: the rules of runtime/gradients/rules/ attach it after the ops exist
+        (`defgradient`, as JAX's `ad.defjvp`), so the op modules never import gradients.
         `op` has `.inputs`, `.outputs`, `.attrs`, `.get_attr(name)` and `.opdef` (a graph
         Operation, or the eager tape's record of the op); an output nothing depends on gets a
         zero gradient when another output has one. `NO_GRADIENT`: deliberately not
@@ -172,10 +174,8 @@ def _same_as_input(inputs, attrs):
 
 
 CONST = register('Const', infer=lambda inputs, attrs: [(attrs['dtype'], TensorShape(
-    np.shape(attrs['value'])))], inputs=(), outputs=('output',), type_attrs=(),
-    gradient=NO_GRADIENT)
+    np.shape(attrs['value'])))], inputs=(), outputs=('output',), type_attrs=())
 PLACEHOLDER = register('Placeholder', infer=lambda inputs, attrs: [(attrs['dtype'],
-                       attrs['shape'])], inputs=(), outputs=('output',), type_attrs=(),
-                       gradient=NO_GRADIENT)
+                       attrs['shape'])], inputs=(), outputs=('output',), type_attrs=())
 IDENTITY = register('Identity', lambda x: x, _same_as_input, inputs=('input',),
-                    outputs=('output',), gradient=lambda op, grad: [grad], native='{0}')
+                    outputs=('output',), native='{0}')

@@ -344,8 +344,9 @@ def test_gradient_matches_finite_differences(op_type, index):
 def test_every_op_declares_its_gradient():
     undeclared = sorted(name for name, opdef in REGISTRY.items() if opdef.gradient is None)
     assert undeclared == [], (
-        f'These ops declare neither a gradient nor NO_GRADIENT: {undeclared}. Declare '
-        f'`gradient=` where each is registered (docs/gradients.md).')
+        f'These ops declare neither a gradient nor NO_GRADIENT: {undeclared}. Declare each '
+        f'with `defgradient` or `not_differentiable` in runtime/gradients/rules/ '
+        f'(docs/gradients.md).')
 
 
 def test_every_gradient_has_a_finite_difference_case():
@@ -369,3 +370,36 @@ def test_an_undeclared_gradient_on_the_path_is_a_lookup_error():
             tape.gradient(y, x)
     finally:
         del REGISTRY['TestOnlyUndeclared']
+
+
+def test_every_gradient_is_a_rule_of_the_gradients_layer():
+    """The op modules declare ops without gradients; runtime/gradients/rules/ attaches them."""
+    elsewhere = sorted(name for name, opdef in REGISTRY.items()
+                       if opdef.gradient is not None and opdef.gradient is not NO_GRADIENT and
+                       not opdef.gradient.__module__.startswith('runtime.gradients.rules.'))
+    assert elsewhere == [], (
+        f'These ops take their gradient from outside runtime/gradients/rules/: {elsewhere}. '
+        f'Move each into a rules module, declared with `defgradient` (docs/gradients.md).')
+
+
+def test_defgradient_attaches_a_gradient_once():
+    from runtime.gradients.rules.common import defgradient, not_differentiable
+    from runtime.ops.infer import same_as_input
+    from runtime.ops.registry import register
+    first = register('TestOnlyTwice', lambda x: x * 3, same_as_input)
+    second = register('TestOnlyNever', lambda x: -x, same_as_input)
+    try:
+        rule = defgradient(first)(lambda op, grad: [grad * 3])
+        assert first.gradient is rule
+        with pytest.raises(ValueError, match='TestOnlyTwice'):
+            defgradient(first)(lambda op, grad: [grad])
+        not_differentiable(second)
+        assert second.gradient is NO_GRADIENT
+        x = rt.constant([1.0, 2.0])
+        with rt.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y, z = apply(first, [x]), apply(second, [x])
+        assert tape.gradient(y, x).numpy().tolist() == [3.0, 3.0]
+        assert tape.gradient(z, x) is None
+    finally:
+        del REGISTRY['TestOnlyTwice'], REGISTRY['TestOnlyNever']
