@@ -23,6 +23,7 @@ from runtime.summary import events
 from runtime.summary.crc32c import crc32c, masked_crc32c
 from runtime.summary.png import encode_png
 from runtime.summary.records import frame, frame_all, read_records
+from runtime.summary.writer import state as summary_state
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
 
@@ -46,6 +47,14 @@ def _summaries(logdir):
             found.setdefault(value['tag'], []).append(
                 (event.get('step', 0), tensor_from_proto(value['tensor']), plugin))
     return found
+
+
+@pytest.fixture(autouse=True)
+def no_default_writer_left():
+    """Tests that call `set_as_default` leave no default writer to the tests after them."""
+    yield
+    summary_state.writer = summary_state.step = None
+    summary_state.condition = True
 
 
 @pytest.fixture
@@ -503,7 +512,7 @@ def test_the_reference_table_of_summary_names_resolves():
     block = text[text.index('<!-- summary names'):text.index('<!-- summary names: end -->')]
     rows = [[c.strip() for c in line.strip('|').split('|')] for line in block.splitlines()
             if line.startswith('| `tf.')]
-    assert len(rows) == 14
+    assert len(rows) == 15
     for tf_name, rt_name, op_types, _ in rows:
         assert tf_name.replace('tf.', 'rt.') == rt_name
         obj = rt
@@ -512,3 +521,38 @@ def test_the_reference_table_of_summary_names_resolves():
         assert callable(obj), rt_name
         for op_type in re.findall(r'`([A-Z]\w*)`', op_types):
             assert op_type in REGISTRY, op_type
+
+
+def test_flush_writes_the_default_writers_queue_and_is_an_op_in_a_graph(tmp_path, read):
+    writer = rt.summary.create_file_writer(str(tmp_path))
+    writer.set_as_default()
+    rt.summary.scalar('a', 1.0, step=0)
+    assert 'a' not in read.summaries(tmp_path)
+    assert rt.summary.flush() is None
+    assert 'a' in read.summaries(tmp_path)
+
+    @ag.function
+    def log_and_flush(x):
+        rt.summary.scalar('b', x, step=1)
+        rt.summary.flush()
+        return x
+
+    log_and_flush(rt.constant(2.0))
+    assert [float(v) for _, v, _ in read.summaries(tmp_path)['b']] == [2.0]
+    graph = log_and_flush.get_concrete_function(rt.constant(2.0)).graph
+    assert 'FlushSummaryWriter' in [op.type for op in graph.operations]
+    writer.close()
+
+
+def test_jit_compiled_functions_refuse_summaries_naming_the_writer(tmp_path):
+    pytest.importorskip('numba')
+
+    @ag.function(jit_compile=True)
+    def compiled(x):
+        rt.summary.scalar('x', x, step=0)
+        return x * 2.0
+
+    with rt.summary.create_file_writer(str(tmp_path)).as_default():
+        with pytest.raises(rt.errors.InvalidArgumentError,
+                           match="node 'writer'.*summaries run with the default executor"):
+            compiled(rt.constant(1.0))
