@@ -6,6 +6,12 @@ import gast
 from autograph.pyct import anno
 
 
+def is_docstring(statement):
+    """Whether a function's first statement is its docstring."""
+    return (isinstance(statement, gast.Expr) and isinstance(statement.value, gast.Constant)
+            and isinstance(statement.value.value, str))
+
+
 class Namer:
     """Hands out names that clash neither with the user's names nor with each other."""
 

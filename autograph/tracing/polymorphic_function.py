@@ -23,6 +23,7 @@ from autograph.tracing.concrete import ConcreteFunction, trace
 from runtime.core import config, context
 from runtime.core.nest import flatten
 from runtime.core.tensor_spec import TensorSpec
+from runtime.data import DatasetSpec
 
 RETRACING_THRESHOLD = 5
 ACCEPTED_KEYS_CACHED = 64  # keys a relaxed graph accepts are cached up to this many, then looked up
@@ -476,9 +477,10 @@ def _checked_signature(input_signature, python_function):
         raise TypeError(f'input_signature of {getattr(python_function, "__name__", "?")} must be '
                         f'a list or tuple of rt.TensorSpec, got {input_signature!r}.')
     for leaf in flatten(list(input_signature)):
-        if not isinstance(leaf, TensorSpec):
-            raise TypeError(f'input_signature may only hold rt.TensorSpec (possibly nested in '
-                            f'lists, tuples and dicts), got {leaf!r}.')
+        if not isinstance(leaf, (TensorSpec, DatasetSpec)):
+            raise TypeError(f'input_signature may only hold rt.TensorSpec and '
+                            f'rt.data.DatasetSpec (possibly nested in lists, tuples and dicts), '
+                            f'got {leaf!r}.')
     return tuple(input_signature)
 
 

@@ -11,7 +11,8 @@ def test_resolve_gives_each_node_its_user_line():
     assert anno.getanno(assign, anno.Basic.ORIGIN) == origin_info.Origin(
         'user.py', 11, 4, 'f', '    y = x + 1')
     assert str(anno.getanno(ret, anno.Basic.ORIGIN)) == 'user.py:12'
-    assert anno.getanno(function, anno.Basic.ORIGIN).function_name == 'f'
+    # the def statement itself runs in the enclosing function; its body runs in `f`
+    assert anno.getanno(function, anno.Basic.ORIGIN).function_name == 'outer'
     assert anno.getanno(ret, anno.Basic.ORIGIN).as_frame() == (
         '  File "user.py", line 12, in f\n    return y')
 
