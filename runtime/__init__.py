@@ -3,8 +3,8 @@
 `import runtime as rt`. The public names are those of the project contract (SPEC §2).
 """
 # ---- the namespaces: the math-like half of SPEC §7 (rt.math, rt.nn, rt.linalg, rt.strings,
-# more rt.debugging), rt.train (checkpoints), rt.summary (SPEC §9); one line, as isort wants
-from runtime import debugging, linalg, math, nn, optimizers, random, strings, summary, train
+# more rt.debugging), rt.train (checkpoints), rt.summary (SPEC §9), rt.data (SPEC §8); one line
+from runtime import data, debugging, linalg, math, nn, optimizers, random, strings, summary, train
 from runtime.control_flow import cond, switch_case, while_loop
 
 # ---- the array, structural and functional surface (SPEC §7) ---------------------------------
