@@ -35,8 +35,20 @@ class NotFoundError(OpError):
         super().__init__(node_def, op, message)
 
 
+class FailedPreconditionError(OpError):
+    """An op ran on state that is not ready for it (TensorFlow's, for the names it uses)."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
+
+
 class OperatorNotAllowedInGraphError(TypeError):
     """A Python operation that needs a concrete value was applied to a symbolic tensor."""
+
+
+class SymbolicNumpyError(OperatorNotAllowedInGraphError, AttributeError):
+    """`.numpy()` of a graph tensor leaked out of its function: TensorFlow's AttributeError (a
+    graph tensor has no `numpy`), and the graph error the rest of the runtime raises."""
 
 
 # Where a graph op was created: the innermost frame outside these library directories (the
