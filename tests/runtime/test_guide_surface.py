@@ -127,3 +127,13 @@ def test_py_function_and_numpy_function_are_decorators():
                              both.get_concrete_function(rt.constant(1.0)).graph.get_operations()]
     with pytest.raises(TypeError, match='needs `func`'):
         rt.py_function(inp=[1.0], Tout=rt.float32)
+
+
+def test_assigning_another_shape_is_tensorflows_error_naming_the_variable():
+    a = rt.Variable([2.0, 3.0], name='a')
+    with pytest.raises(ValueError, match=r"variable ' a:0': Shape mismatch.*\(2,\).*\(3,\)"):
+        a.assign([1.0, 2.0, 3.0])
+    with pytest.raises(rt.errors.InvalidArgumentError, match=r'shape \[2\] using a Tensor with '
+                                                             r'shape \[3\]'):
+        a.assign_add([1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(a.numpy(), [2.0, 3.0])
