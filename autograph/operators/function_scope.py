@@ -1,5 +1,14 @@
-"""The frame of a converted function: `with ag__.FunctionScope(...) as fscope:`."""
+"""The frame of a converted function: `with ag__.FunctionScope(...) as fscope:`.
+
+While converted code runs in a thread, Python's recursion limit leaves room for the frames it
+adds to each call (autograph.pyct.recursion), so recursion goes about as deep as unconverted.
+"""
+import threading
+
 from autograph.operators import guards, lists, variables
+from autograph.pyct import recursion
+
+_running = threading.local()   # .depth: converted functions running in this thread
 
 
 class ConversionOptions:
@@ -20,17 +29,30 @@ class FunctionScope:
         self.function_name = function_name
         self.scope_name = scope_name
         self.options = options
+        self.staged_before = lists.staged_count[0]
 
     def __enter__(self):
+        depth = getattr(_running, 'depth', 0)
+        if not depth:
+            recursion.request()
+        _running.depth = depth + 1
         return self
 
     def __exit__(self, *exc_info):
+        _running.depth -= 1
+        if not _running.depth:
+            recursion.release()
         return False
 
     def ret(self, value, do_return):
         """The function's result. When whether it returned is only known at run time (a
-        `return` inside a tensor loop), a graph check makes sure it did."""
-        if isinstance(value, variables.UndefinedReturnValue):
+        `return` inside a tensor loop), a graph check makes sure it did. Only a function that
+        staged a list (a tensor loop appended to it) searches its value for staged lists: any
+        other value is returned as it is, at no cost."""
+        if type(value) is variables.UndefinedReturnValue:
             return None
-        guards.check_returned(do_return, self.function_name)
+        if do_return is not True:
+            guards.check_returned(do_return, self.function_name)
+        if lists.staged_count[0] == self.staged_before:
+            return value
         return lists.stacked(value)

@@ -10,17 +10,21 @@ import threading
 
 from autograph.compiler.conversion import deep_recursion
 from autograph.tracing import describe, keys
+from runtime.core import dtypes as rt_dtypes
 from runtime.core import nest
 from runtime.core.errors import InvalidArgumentError
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor
 from runtime.core.tensor_spec import TensorSpec
+from runtime.data import Dataset
 from runtime.executor import compile_graph, optimized_program
 from runtime.graph.graph import FuncGraph, uid
 from runtime.ops.array import identity
 from runtime.ops.convert import convert_to_tensor
+from runtime.summary import trace as summary_trace
 from runtime.variables import Variable
 
+_summary_tracing = summary_trace.active  # rt.summary.trace_on is recording graphs
 _local = threading.local()  # .variable_checks: one callback per trace running in this thread
 
 
@@ -83,9 +87,9 @@ class ConcreteFunction:
         return self._binder.names
 
     def __reduce__(self):
-        # autograph.saved_model imports this module: imported here to break the cycle.
-        from autograph.saved_model import reduce_function
-        return reduce_function(self)
+        # Deferred for start-up cost: the SavedModel writer and loader load on the first pickle.
+        from autograph.saved_model.pickling import reduce_concrete
+        return reduce_concrete(self)
 
     @property
     def key(self):
@@ -99,6 +103,8 @@ class ConcreteFunction:
 
     def _call_flat(self, feeds):
         """Run the graph on flat feeds (argument values, in key order) and pack the outputs."""
+        if _summary_tracing[0]:
+            summary_trace.note(self.graph)
         values = self._run(*feeds)
         if self._single_dtype is not None:
             return EagerTensor(values[0], self._single_dtype)
@@ -219,6 +225,10 @@ def _placeholders(fg, element, value, name, watch_object):
             placeholder = fg.add_input(element.dtype, TensorShape(element.shape), label)
             placeholder.op.attrs['_user_specified_name'] = label
             return placeholder
+        if kind is keys.DatasetKey:  # a dataset argument: its variant is fed
+            variant = fg.add_input(rt_dtypes.variant, TensorShape([]), name)
+            variant.op.attrs['_user_specified_name'] = name
+            return Dataset(variant, element.spec.element_spec)
         if kind is keys.VariableKey:
             _variable_argument(fg, value.storage, name)
         elif kind is keys.ObjectKey:

@@ -256,15 +256,8 @@ def _pack_infer(inputs, attrs):
     return [(inputs[0].dtype, TensorShape(dims))]
 
 
-def _pack_gradient(op, grad):
-    # runtime.ops.array imports this module: importing it here breaks the cycle
-    from runtime.ops.array import strided_slice
-    axis = op.get_attr('axis') % grad.shape.rank
-    return [strided_slice(grad, (slice(None),) * axis + (i,)) for i in range(len(op.inputs))]
-
-
 PACK = register('Pack', _pack_kernel, _pack_infer, inputs=('values',), outputs=('output',),
-                defaults={'axis': 0}, convert_inputs=unify_inputs, gradient=_pack_gradient)
+                defaults={'axis': 0}, convert_inputs=unify_inputs)
 
 
 def stack(values, axis=0, name=None):

@@ -6,22 +6,14 @@ from runtime.core import dtypes, errors
 from runtime.core.context import name_scope
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
-from runtime.ops.array import (
-    cast,
-    concat,
-    gather,
-    reshape,
-    shape,
-    shape_from,
-    shape_operand,
-    squeeze,
-    zeros_like,
-)
+from runtime.ops.array import cast
 from runtime.ops.compare import where
 from runtime.ops.convert import convert_to_tensor, unify_operands
 from runtime.ops.dispatch import apply
 from runtime.ops.reduce import reduce_prod
 from runtime.ops.registry import register
+from runtime.ops.shaping import concat, reshape, shape, shape_from, shape_operand, squeeze
+from runtime.ops.slicing import gather
 
 
 def _check_indices(indices, bounds, op_name):
@@ -70,11 +62,7 @@ def _gather_nd_infer(inputs, attrs):
 
 GATHER_ND = register('GatherNd', _gather_nd_kernel, _gather_nd_infer,
                      inputs=('params', 'indices'), outputs=('output',),
-                     type_attrs=(('Tparams', 0), ('Tindices', 1)),
-                     gradient=lambda op, grad: [
-                         scatter_nd(op.inputs[1], grad, shape(op.inputs[0], dtypes.int32)
-                                    if op.inputs[1].dtype is dtypes.int32 else
-                                    shape(op.inputs[0], dtypes.int64)), None])
+                     type_attrs=(('Tparams', 0), ('Tindices', 1)))
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):
@@ -133,22 +121,15 @@ def _tensor_scatter_infer(inputs, attrs):
     return [(tensor.dtype, tensor.shape)]
 
 
-def _tensor_scatter_gradient(op, grad):
-    tensor, indices, updates = op.inputs
-    return [tensor_scatter_nd_update(grad, indices, zeros_like(updates)), None,
-            gather_nd(grad, indices)]
-
-
 SCATTER_ND = register('ScatterNd', _scatter_nd_kernel, _scatter_nd_infer,
                       inputs=('indices', 'updates', 'shape'), outputs=('output',),
-                      type_attrs=(('T', 1), ('Tindices', 0)),
-                      gradient=lambda op, grad: [None, gather_nd(grad, op.inputs[0]), None])
+                      type_attrs=(('T', 1), ('Tindices', 0)))
 TENSOR_SCATTER_UPDATE = register(
     'TensorScatterUpdate',
     lambda tensor, indices, updates: scatter_into(tensor, indices, updates,
                                                      'TensorScatterUpdate', add=False),
     _tensor_scatter_infer, inputs=('tensor', 'indices', 'updates'), outputs=('output',),
-    type_attrs=(('T', 0), ('Tindices', 1)), gradient=_tensor_scatter_gradient)
+    type_attrs=(('T', 0), ('Tindices', 1)))
 
 
 def scatter_nd(indices, updates, shape, name=None):

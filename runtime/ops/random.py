@@ -7,11 +7,11 @@ import numpy as np
 
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
-from runtime.ops.array import shape_from, shape_operand
 from runtime.ops.convert import convert_to_tensor, unify_operands
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.registry import register
+from runtime.ops.shaping import shape_from, shape_operand
 
 _global = {'seed': None, 'generator': np.random.default_rng()}
 
@@ -60,16 +60,14 @@ def _kernel_with_generator(kernel):
 
 UNIFORM = register('RandomUniform', None, _random_infer, inputs=('shape',), outputs=('output',),
                    type_attrs=(('T', 0),), defaults={'seed': 0, 'seed2': 0}, stateful=True,
-                   bind_kernel=_kernel_with_generator(_uniform), gradient=NO_GRADIENT)
+                   bind_kernel=_kernel_with_generator(_uniform))
 UNIFORM_INT = register('RandomUniformInt', None, _int_infer,
                        inputs=('shape', 'minval', 'maxval'), outputs=('output',),
                        type_attrs=(('T', 0), ('Tout', 1)), defaults={'seed': 0, 'seed2': 0},
-                       stateful=True, bind_kernel=_kernel_with_generator(_uniform_int),
-                       gradient=NO_GRADIENT)
+                       stateful=True, bind_kernel=_kernel_with_generator(_uniform_int))
 NORMAL = register('RandomStandardNormal', None, _random_infer, inputs=('shape',),
                   outputs=('output',), type_attrs=(('T', 0),), defaults={'seed': 0, 'seed2': 0},
-                  stateful=True, bind_kernel=_kernel_with_generator(_normal),
-                  gradient=NO_GRADIENT)
+                  stateful=True, bind_kernel=_kernel_with_generator(_normal))
 
 
 def _run(opdef, inputs, attrs, seed, name):
@@ -109,6 +107,13 @@ def _shifted(standard, mean, stddev):
     return standard
 
 
+def _scaled(unit, minval, maxval):
+    maxval = 1 if maxval is None else maxval
+    if _is_number(minval, 0) and _is_number(maxval, 1):
+        return unit
+    return unit * (maxval - minval) + minval
+
+
 def _as(dtype, *values):
     return [dtype.np_dtype.type(v) if isinstance(v, (int, float)) else v for v in values]
 
@@ -146,19 +151,18 @@ def _multinomial_bind(attrs, generator):
 _SEEDS = {'seed': 0, 'seed2': 0}
 TRUNCATED_NORMAL = register('TruncatedNormal', None, _random_infer, inputs=('shape',),
                             outputs=('output',), type_attrs=(('T', 0),), defaults=_SEEDS,
-                            stateful=True, bind_kernel=_kernel_with_generator(_truncated_normal),
-                            gradient=NO_GRADIENT)
+                            stateful=True, bind_kernel=_kernel_with_generator(_truncated_normal))
 SHUFFLE = register('RandomShuffle', None, lambda inputs, attrs: [(inputs[0].dtype,
                                                                    inputs[0].shape)],
                    inputs=('value',), outputs=('output',), defaults=_SEEDS, stateful=True,
-                   bind_kernel=_shuffle_bind, gradient=NO_GRADIENT)
+                   bind_kernel=_shuffle_bind)
 MULTINOMIAL = register(
     'Multinomial', None,
     lambda inputs, attrs: [(attrs.get('output_dtype', dtypes.int64), TensorShape(
         [inputs[0].shape[0] if inputs[0].shape.rank else None, _known(inputs[1])]))],
     inputs=('logits', 'num_samples'), outputs=('output',), type_attrs=(('T', 0),),
     defaults={**_SEEDS, 'output_dtype': dtypes.int64}, stateful=True,
-    bind_kernel=_multinomial_bind, gradient=NO_GRADIENT)
+    bind_kernel=_multinomial_bind)
 
 
 def _known(t):
@@ -192,134 +196,3 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     attrs = {} if dtype is None else {'output_dtype': dtypes.as_dtype(dtype)}
     num = num_samples if hasattr(num_samples, 'dtype') else np.int32(num_samples)
     return _run(MULTINOMIAL, [logits, num], attrs, seed, name)
-
-
-# ---- stateless random numbers: the same (shape, seed) always gives the same numbers ---------
-# A seed becomes a (key, counter) pair for a Philox generator; rt.random.Generator keeps such a
-# pair in a Variable. (TensorFlow types key and counter uint64; here they are int64.)
-
-ALG_PHILOX = 1
-
-
-def key_counter_of(seed):
-    """The Philox (key [1], counter [2]) pair, int64, for a seed of two ints."""
-    words = [int(s) & 0xFFFFFFFF for s in np.ravel(seed)]
-    key = np.random.SeedSequence(words).generate_state(1, np.uint64).view(np.int64)
-    return key, np.zeros(2, np.int64)
-
-
-def philox(key, counter):
-    """The numpy Generator for a (key [1], counter [2]) pair, as int64 values."""
-    bits = np.random.Philox(counter=np.concatenate([np.asarray(counter, np.int64),
-                                                    np.zeros(2, np.int64)]).view(np.uint64),
-                            key=np.concatenate([np.asarray(key, np.int64),
-                                                np.zeros(1, np.int64)]).view(np.uint64))
-    return np.random.Generator(bits)
-
-
-def _stateless_uniform(shape, key, counter, alg, dtype=dtypes.float32):
-    return philox(key, counter).random(tuple(shape)).astype(dtype.np_dtype)
-
-
-def _stateless_normal(shape, key, counter, alg, dtype=dtypes.float32):
-    return philox(key, counter).standard_normal(tuple(shape)).astype(dtype.np_dtype)
-
-
-def _stateless_uniform_int(shape, key, counter, alg, minval, maxval):
-    if not maxval > minval:
-        raise ValueError(f'Need minval < maxval, got {minval} >= {maxval}')
-    return philox(key, counter).integers(minval, maxval, size=tuple(shape)).astype(
-        np.asarray(minval).dtype)
-
-
-def _stateless_infer(inputs, attrs):
-    return [(attrs.get('dtype', dtypes.float32), shape_from(inputs[0]))]
-
-
-def _rng_read_and_skip(resource, alg, delta):
-    """The generator state before, then its counter moved on by `delta`."""
-    state = np.array(resource.value, copy=True)
-    new = state.copy()
-    new[0] = np.int64((int(state[0]) + int(delta)) & 0x7FFFFFFFFFFFFFFF)
-    resource.value = new
-    return state
-
-
-_STATELESS = dict(inputs=('shape', 'key', 'counter', 'alg'), outputs=('output',),
-                  type_attrs=(('Tshape', 0),), gradient=NO_GRADIENT)
-GET_KEY_COUNTER = register(
-    'StatelessRandomGetKeyCounter', key_counter_of,
-    lambda inputs, attrs: [(dtypes.int64, TensorShape([1])), (dtypes.int64, TensorShape([2]))],
-    inputs=('seed',), outputs=('key', 'counter'), type_attrs=(('Tseed', 0),),
-    gradient=NO_GRADIENT)
-STATELESS_UNIFORM = register('StatelessRandomUniformV2', _stateless_uniform, _stateless_infer,
-                             defaults={'dtype': dtypes.float32}, **_STATELESS)
-STATELESS_NORMAL = register('StatelessRandomNormalV2', _stateless_normal, _stateless_infer,
-                            defaults={'dtype': dtypes.float32}, **_STATELESS)
-STATELESS_UNIFORM_INT = register(
-    'StatelessRandomUniformIntV2', _stateless_uniform_int,
-    lambda inputs, attrs: [(inputs[4].dtype, shape_from(inputs[0]))],
-    inputs=('shape', 'key', 'counter', 'alg', 'minval', 'maxval'), outputs=('output',),
-    type_attrs=(('dtype', 4), ('Tshape', 0)), gradient=NO_GRADIENT)
-RNG_READ_AND_SKIP = register(
-    'RngReadAndSkip', _rng_read_and_skip,
-    lambda inputs, attrs: [(dtypes.int64, TensorShape([3]))],
-    inputs=('resource', 'alg', 'delta'), outputs=('value',), type_attrs=(), stateful=True,
-    gradient=NO_GRADIENT)
-
-
-def _scaled(unit, minval, maxval):
-    maxval = 1 if maxval is None else maxval
-    if _is_number(minval, 0) and _is_number(maxval, 1):
-        return unit
-    return unit * (maxval - minval) + minval
-
-
-def uniform_from_key(shape, key, counter, minval=0, maxval=None, dtype=dtypes.float32,
-                     name=None):
-    """Uniform numbers from a Philox (key, counter) pair (StatelessRandomUniformV2, or
-    StatelessRandomUniformIntV2 for integer dtypes, which need `maxval`)."""
-    dtype = dtypes.as_dtype(dtype)
-    shape = shape_operand(shape)
-    alg = np.int32(ALG_PHILOX)
-    if dtype.is_integer:
-        if maxval is None:
-            raise ValueError(f'A uniform {dtype.name} tensor needs `maxval`.')
-        (lo, hi), _ = unify_operands('StatelessRandomUniformIntV2', *_as(dtype, minval, maxval))
-        return apply(STATELESS_UNIFORM_INT, [shape, key, counter, alg, lo, hi], name=name)
-    if not dtype.is_floating:
-        raise ValueError(f'Uniform numbers need a floating or integer dtype, got {dtype.name}.')
-    attrs = {} if dtype is dtypes.float32 else {'dtype': dtype}
-    return _scaled(apply(STATELESS_UNIFORM, [shape, key, counter, alg], attrs, name=name),
-                   minval, maxval)
-
-
-def normal_from_key(shape, key, counter, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
-    """Normal numbers from a Philox (key, counter) pair (StatelessRandomNormalV2)."""
-    dtype = dtypes.as_dtype(dtype)
-    attrs = {} if dtype is dtypes.float32 else {'dtype': dtype}
-    return _shifted(apply(STATELESS_NORMAL, [shape_operand(shape), key, counter,
-                          np.int32(ALG_PHILOX)], attrs, name=name), mean, stddev)
-
-
-def _seed_operand(seed):
-    seed = convert_to_tensor(seed) if not hasattr(seed, 'dtype') else seed
-    if seed.dtype not in (dtypes.int32, dtypes.int64) or seed.shape.as_list() != [2]:
-        raise ValueError(f'seed must be an int32 or int64 tensor of shape [2], got '
-                         f'{seed.dtype.name} of shape {seed.shape}.')
-    return seed
-
-
-def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None,
-                      alg='auto_select'):
-    """Uniform numbers fixed by `seed` (two ints): the same arguments always give the same
-    numbers (StatelessRandomGetKeyCounter, then StatelessRandomUniformV2)."""
-    key, counter = apply(GET_KEY_COUNTER, [_seed_operand(seed)])
-    return uniform_from_key(shape, key, counter, minval, maxval, dtype, name)
-
-
-def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
-                     alg='auto_select'):
-    """Normal numbers fixed by `seed` (two ints) (StatelessRandomNormalV2)."""
-    key, counter = apply(GET_KEY_COUNTER, [_seed_operand(seed)])
-    return normal_from_key(shape, key, counter, mean, stddev, dtype, name)
