@@ -570,3 +570,17 @@ def test_a_writer_nothing_refers_to_is_flushed_closed_and_its_thread_ends(tmp_pa
     thread.join(timeout=30)
     assert not thread.is_alive()
     assert [s for s, _, _ in read.summaries(tmp_path)['a']] == [0]
+
+
+def test_images_of_a_batch_size_known_only_when_the_function_runs(tmp_path, read):
+    @ag.function(input_signature=[rt.TensorSpec([None, 2, 3, 3], rt.float32)])
+    def log(images):
+        return rt.summary.image('im', images, step=0, max_outputs=2)
+
+    with rt.summary.create_file_writer(str(tmp_path)).as_default():
+        for count in (3, 1, 0):
+            assert bool(log(np.full([count, 2, 3, 3], 0.5, np.float32))) is True
+    shapes = [tensor.shape for _, tensor, _ in read.summaries(tmp_path)['im']]
+    assert shapes == [(4,), (3,), (2,)]  # width, height, then at most 2 PNGs
+    (_, tensor, _) = read.summaries(tmp_path)['im'][0]
+    assert _decode_png(tensor[3])[:3] == (3, 2, 2)
