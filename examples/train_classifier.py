@@ -6,11 +6,12 @@ training step one `ag.function` graph.
 The data set is generated: three interleaved noisy spirals in the plane (`--points` per class),
 a classic problem no linear model solves, and a second draw of the same spirals (another seed)
 as the test set. The model has two hidden layers of 64 relu units and a softmax output; each
-epoch shuffles the data and takes minibatch Adam steps. From the default seed it ends at
-training accuracy 1.000 and test accuracy 0.987 (see docs/gradients.md;
-tests/examples/test_train_classifier.py trains a smaller run). A progress bar (tqdm's, if it is
-installed) shows the epochs; `--logdir DIR` also logs the loss and accuracy of each epoch and
-the train step's graph for TensorBoard: `tensorboard --logdir DIR` (docs/tensorboard.md).
+epoch takes minibatch Adam steps on the batches of an `rt.data` pipeline (shuffle, batch,
+prefetch). From the default seed it ends at training accuracy 0.995 and test accuracy 0.978
+(see docs/gradients.md; tests/examples/test_train_classifier.py trains a smaller run). A
+progress bar (tqdm's, if it is installed) shows the epochs; `--logdir DIR` also logs the loss
+and accuracy of each epoch and the train step's graph for TensorBoard:
+`tensorboard --logdir DIR` (docs/tensorboard.md).
 """
 import argparse
 import sys
@@ -89,15 +90,19 @@ def train(epochs=30, points=200, batch=60, hidden=64, learning_rate=0.01, seed=0
     one_hot = np.eye(3, dtype=np.float32)[labels]
     model = MLP([2, hidden, hidden, 3], seed=seed)
     train_step = make_train_step(model, rt.optimizers.Adam(learning_rate))
-    rng = np.random.RandomState(seed)
-    steps = len(x) // batch
+    # the batches: shuffled anew each epoch (a buffer over all the points, its own seed: the
+    # spirals take seed and seed + 1), prepared by a background thread while the train step
+    # runs (docs/datasets.md)
+    batches = (rt.data.Dataset.from_tensor_slices((x, one_hot))
+               .shuffle(len(x), seed=seed + 2)
+               .batch(batch, drop_remainder=True)
+               .prefetch(rt.data.AUTOTUNE))
+    steps = len(batches)
     for epoch in range(1, epochs + 1):
         start = time.perf_counter()
-        order = rng.permutation(len(x))
         total = 0.0
-        for s in range(steps):
-            idx = order[s * batch:(s + 1) * batch]
-            total += float(train_step(rt.constant(x[idx]), rt.constant(one_hot[idx])))
+        for x_batch, one_hot_batch in batches:
+            total += float(train_step(x_batch, one_hot_batch))
         if log is None and on_epoch is None:
             continue
         train_accuracy = accuracy(model, x, labels)

@@ -6,9 +6,9 @@ from runtime.core.shapes import TensorShape
 from runtime.core.tensor import SymbolicTensor, numpy_text, readonly_array
 from runtime.executor import evaluate_constant
 from runtime.ops import state
-from runtime.ops.array import slice_spec, strided_slice
 from runtime.ops.convert import convert_for_write, convert_to_tensor
 from runtime.ops.dispatch import apply, graph_of
+from runtime.ops.slicing import slice_spec, strided_slice
 
 
 class Variable:

@@ -9,7 +9,8 @@ each side keeping its best. Ratios are what the targets speak of; the absolute t
 printed for reference. With numba installed, a second table times every workload of WORKLOADS
 with `jit_compile=True` (tools/bench_jit.py; medians) against hand numpy and the default
 executor, with JAX's ratios measured in the same run where JAX is installed
-(tools/bench_jax.py), else issue 10's.
+(tools/bench_jax.py), else issue 10's. The rt.data rows (tools/bench_data.py) time one epoch of
+issue 19's pipeline against TensorFlow, run by the Python AUTOGRAPH_RT_TF_PYTHON names.
 """
 import argparse
 import itertools
@@ -23,6 +24,7 @@ import timeit
 import tracemalloc
 from typing import NamedTuple
 
+import bench_data
 import bench_jax
 import bench_jit
 import numpy as np
@@ -419,6 +421,8 @@ def measure(quick):
 
     for name, ours, reference, target in training_rows(n, rep):
         row(name, ours, reference, target)
+    for name, ours, reference, target, unit_ref in bench_data.measure_data(quick):
+        row(name, ours, reference, target, unit_ref)  # rt.data (issue 19)
     for name, ours, reference, target, unit, ratio in summary_rows(n, rep):
         row(name, ours, reference, target, unit, ratio)
     for workload in WORKLOADS:

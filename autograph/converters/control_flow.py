@@ -49,6 +49,15 @@ class ControlFlowTransformer(transformer.Base):
         self.function_scopes.append(anno.getanno(node, anno.Static.SCOPE))
         node = self.generic_visit(node)
         self.function_scopes.pop()
+        # A name that only unreachable code assigns (after a `raise` or a `return`) is not
+        # set before the block functions that declare it `nonlocal`: bind it in the function
+        args = node.args
+        parameters = [a for a in args.posonlyargs + args.args + args.kwonlyargs
+                      + [args.vararg, args.kwarg] if a is not None]
+        declared = [gast.Nonlocal(names=[p.id for p in parameters])] + [
+            n for n in _walk_block(node.body) if isinstance(n, (gast.Global, gast.Nonlocal))]
+        docstring = node.body[:1] if transformer.is_docstring(node.body[0]) else []
+        node.body = docstring + _bind_nested_nonlocals(node.body[len(docstring):], declared)
         return node
 
     def visit_Try(self, node):

@@ -1,5 +1,14 @@
-"""The frame of a converted function: `with ag__.FunctionScope(...) as fscope:`."""
+"""The frame of a converted function: `with ag__.FunctionScope(...) as fscope:`.
+
+While converted code runs in a thread, Python's recursion limit leaves room for the frames it
+adds to each call (autograph.pyct.recursion), so recursion goes about as deep as unconverted.
+"""
+import threading
+
 from autograph.operators import guards, lists, variables
+from autograph.pyct import recursion
+
+_running = threading.local()   # .depth: converted functions running in this thread
 
 
 class ConversionOptions:
@@ -23,9 +32,16 @@ class FunctionScope:
         self.staged_before = lists.staged_count[0]
 
     def __enter__(self):
+        depth = getattr(_running, 'depth', 0)
+        if not depth:
+            recursion.request()
+        _running.depth = depth + 1
         return self
 
     def __exit__(self, *exc_info):
+        _running.depth -= 1
+        if not _running.depth:
+            recursion.release()
         return False
 
     def ret(self, value, do_return):

@@ -10,11 +10,13 @@ import threading
 
 from autograph.compiler.conversion import deep_recursion
 from autograph.tracing import describe, keys
+from runtime.core import dtypes as rt_dtypes
 from runtime.core import nest
 from runtime.core.errors import InvalidArgumentError
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor
 from runtime.core.tensor_spec import TensorSpec
+from runtime.data import Dataset
 from runtime.executor import compile_graph, optimized_program
 from runtime.graph.graph import FuncGraph, uid
 from runtime.ops.array import identity
@@ -191,6 +193,10 @@ def _placeholders(fg, element, value, name, watch_object):
             placeholder = fg.add_input(element.dtype, TensorShape(element.shape), label)
             placeholder.op.attrs['_user_specified_name'] = label
             return placeholder
+        if kind is keys.DatasetKey:  # a dataset argument: its variant is fed
+            variant = fg.add_input(rt_dtypes.variant, TensorShape([]), name)
+            variant.op.attrs['_user_specified_name'] = name
+            return Dataset(variant, element.spec.element_spec)
         if kind is keys.VariableKey:
             _variable_argument(fg, value.storage, name)
         elif kind is keys.ObjectKey:

@@ -28,6 +28,14 @@ class InvalidArgumentError(OpError, ValueError):
         super().__init__(node_def, op, message)
 
 
+class OutOfRangeError(OpError):
+    """An iterator was asked for an element past the end (`get_next()` of a dataset iterator
+    in a graph)."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
+
+
 class NotFoundError(OpError):
     """Something asked for (a file, a checkpoint) does not exist."""
 

@@ -7,11 +7,11 @@ import numpy as np
 
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
-from runtime.ops.array import shape_from, shape_operand
 from runtime.ops.convert import convert_to_tensor, unify_operands
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value
 from runtime.ops.registry import register
+from runtime.ops.shaping import shape_from, shape_operand
 
 _global = {'seed': None, 'generator': np.random.default_rng()}
 
