@@ -219,6 +219,7 @@ class P:
     @x.setter
     def x(self, value):
         self._x = value
+        self.__y = value
 
 
 def indent(text, prefix, predicate=None):
@@ -250,9 +251,10 @@ def test_the_cli_converts_every_function_of_a_name_and_nested_generators_stay(tm
     path.write_text(_CLI_SOURCE, encoding='utf-8')
     source = convert_file(str(path), None)
     assert source.count('def tf__x(self') == 2 and 'def tf__x(self, value)' in source
+    assert 'ag__.ld(self)._P__y = ' in source   # mangled with the method's class
     assert 'def tf__indent' in source and 'yield (prefix + line' in source
     note = capsys.readouterr().err
-    assert "skipped 'generator'" in note and f'{path}:25:' in note and 'yield x' in note
+    assert "skipped 'generator'" in note and f'{path}:26:' in note and 'yield x' in note
     assert 'indent' not in note
     assert 'def tf__full' in convert_file(str(path), ['ｆｕｌｌ'])
     namespace = {}
@@ -377,3 +379,27 @@ def test_warnings_stacklevel_names_the_users_frames():
     own_line = _deprecated.__code__.co_firstlineno + 5
     assert places == [(__file__, caller_line, DeprecationWarning)] * 2 + [
         (__file__, own_line, UserWarning)] * 2
+
+
+def _fails_deep(x):
+    if x > 0:
+        raise KeyError(x)
+    return x
+
+
+def _calls_failing(x):
+    return _fails_deep(x) + 1
+
+
+def test_tracebacks_leave_out_autographs_own_frames():
+    import os
+    import traceback
+
+    import autograph
+    library = os.path.dirname(autograph.__file__)
+    with pytest.raises(KeyError) as info:
+        ag.to_graph(_calls_failing)(1)
+    files = [frame.filename for frame in traceback.extract_tb(info.value.__traceback__)]
+    assert not [f for f in files if f.startswith(library)], files
+    names = [frame.name for frame in traceback.extract_tb(info.value.__traceback__)]
+    assert names[-3:] == ['tf___calls_failing', 'tf___fails_deep', 'if_body']
