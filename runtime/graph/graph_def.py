@@ -181,14 +181,16 @@ def _list_item(value):
 
 
 class NodeDef(_Message):
-    def __init__(self, name, op, input, attr):
+    def __init__(self, name, op, input, attr, device=''):
         self.name = name
         self.op = op
         self.input = input
         self.attr = attr
+        self.device = device
 
     def _fields(self):
         return ([('name', self.name), ('op', self.op)] + [('input', i) for i in self.input] +
+                ([('device', self.device)] if self.device else []) +
                 _map_entries('attr', self.attr))
 
 
@@ -258,7 +260,7 @@ def _attrs(op):
 def node_def(op, tensor_ref=None):
     ref = tensor_ref or _graph_ref
     inputs = [ref(t) for t in op.inputs] + [f'^{c.name}' for c in op.control_inputs]
-    return NodeDef(op.name, op.type, inputs, _attrs(op))
+    return NodeDef(op.name, op.type, inputs, _attrs(op), op.device)
 
 
 def _graph_ref(t):

@@ -7,7 +7,7 @@ import numpy as np
 
 from runtime.core import dtypes
 from runtime.gradients.rules.common import defgradient, not_differentiable, unbroadcast
-from runtime.ops import array, checks, convert, indexing, io, manipulation
+from runtime.ops import array, checks, convert, identity_n, indexing, io, manipulation
 from runtime.ops.array import (
     MASKS,
     RESHAPE,
@@ -24,7 +24,8 @@ from runtime.ops.array import (
     zeros_like,
 )
 from runtime.ops.checks import check_numerics
-from runtime.ops.convert import stack
+from runtime.ops.compare import equal
+from runtime.ops.convert import convert_to_tensor, stack
 from runtime.ops.dispatch import apply
 from runtime.ops.indexing import gather_nd, scatter_nd, tensor_scatter_nd_update
 from runtime.ops.infer import constant_value, known_shape
@@ -120,6 +121,15 @@ defgradient(array.RESHAPE, array.EXPAND_DIMS)(
     lambda op, grad: [_reshape_like(grad, op.inputs[0]), None])
 defgradient(array.SQUEEZE)(lambda op, grad: [_reshape_like(grad, op.inputs[0])])
 defgradient(IDENTITY)(lambda op, grad: [grad])
+
+
+@defgradient(identity_n.IDENTITY_N)
+def _identity_n_gradient(op, *grads):
+    """The gradients pass through, unless a `_gradient_op_type` (rt.custom_gradient) says."""
+    custom = op.attrs.get('_gradient_op_type')
+    return list(grads) if custom is None else custom.gradient(op, *grads)
+
+
 defgradient(array.UNSORTED_SEGMENT_SUM)(lambda op, grad: [gather(grad, op.inputs[1]), None, None])
 not_differentiable(CONST, PLACEHOLDER, array.STOP_GRADIENT, array.ZEROS_LIKE, array.ONES_LIKE,
                    array.RANGE, array.SHAPE, array.SIZE, array.RANK)
@@ -182,6 +192,24 @@ def _tensor_scatter_gradient(op, grad):
     tensor, indices, updates = op.inputs
     return [tensor_scatter_nd_update(grad, indices, zeros_like(updates)), None,
             gather_nd(grad, indices)]
+
+
+defgradient(indexing.TENSOR_SCATTER_ADD)(lambda op, grad: [
+    grad, None, gather_nd(grad, op.inputs[1])])
+defgradient(indexing.TENSOR_SCATTER_SUB)(lambda op, grad: [
+    grad, None, -gather_nd(grad, op.inputs[1])])
+
+
+@defgradient(indexing.TENSOR_SCATTER_MIN, indexing.TENSOR_SCATTER_MAX)
+def _tensor_scatter_min_max_gradient(op, grad):
+    """TensorFlow's rule: the gradient goes to the inputs equal to the result, split evenly
+    between ties."""
+    x, indices, y = (convert_to_tensor(t) for t in op.inputs)
+    out = op.outputs[0]
+    x_hits = cast(equal(x, out), grad.dtype)
+    y_hits = cast(equal(y, gather_nd(out, indices)), grad.dtype)
+    hits = x_hits + scatter_nd(indices, y_hits, shape(x, indices.dtype))
+    return [grad * x_hits / hits, None, gather_nd(grad / hits, indices) * y_hits]
 
 
 defgradient(indexing.GATHER_ND)(lambda op, grad: [
