@@ -16,6 +16,8 @@ import ctypes.util
 
 import numpy as np
 
+from runtime.core import errors
+
 _M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)  # the round multipliers
 _W0, _W1 = 0x9E3779B9, 0xBB67AE85  # the key schedule (the golden ratio, sqrt(3) - 1)
 _LOW = np.uint64(0xFFFFFFFF)
@@ -38,6 +40,15 @@ def philox_words(counter_words, key_words):
         c0, c1, c2, c3 = ((p1 >> _32) ^ c1 ^ np.uint64(k0), p1 & _LOW,
                           (p0 >> _32) ^ c3 ^ np.uint64(k1), p0 & _LOW)
     return np.stack([c0, c1, c2, c3], axis=1)
+
+
+def sizes(shape):
+    """The dims of a shape operand and their product; a negative dim is TensorFlow's error."""
+    dims = [int(d) for d in np.ravel(shape)]
+    for d in dims:
+        if d < 0:
+            raise errors.InvalidArgumentError(message=f'Dimension {d} must be >= 0')
+    return dims, int(np.prod(dims, dtype=np.int64))
 
 
 def _u64(value):
