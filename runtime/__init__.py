@@ -2,8 +2,9 @@
 
 `import runtime as rt`. The public names are those of the project contract (SPEC §2).
 """
-# ---- the math-like half of SPEC §7: rt.math, rt.nn, rt.linalg, rt.strings, more rt.debugging
-from runtime import debugging, linalg, math, nn, optimizers, random, strings
+# ---- the namespaces: the math-like half of SPEC §7 (rt.math, rt.nn, rt.linalg, rt.strings,
+# more rt.debugging), rt.train (checkpoints), rt.summary (SPEC §9); one line, as isort wants
+from runtime import debugging, linalg, math, nn, optimizers, random, strings, summary, train
 from runtime.control_flow import cond, switch_case, while_loop
 
 # ---- the array, structural and functional surface (SPEC §7) ---------------------------------
@@ -149,3 +150,23 @@ from runtime.ops.indexing import (
 
 __version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps them equal
 # ---- end of the issue 20 names
+
+
+# isort: split
+# ---- the public surface: keep this block last ---------------------------------------------------
+# `__all__` is every name imported above that does not start with `_`, except the implementation
+# modules Python binds on the package when their submodules load (runtime.core, runtime.ops,
+# runtime.executor, ...); of the modules, only the namespaces users reach for are public. A new
+# public name needs no edit here; a new namespace module goes in _NAMESPACES.
+from types import ModuleType as _ModuleType
+
+_NAMESPACES = frozenset({'config', 'data', 'debugging', 'dtypes', 'errors', 'linalg', 'math',
+                         'nest', 'nn', 'optimizers', 'random', 'strings', 'summary', 'train'})
+__all__ = sorted(name for name, value in globals().items()
+                 if not name.startswith('_') and (name in _NAMESPACES or
+                                                  not isinstance(value, _ModuleType)))
+
+
+def __dir__():
+    """Only the public names (`dir(rt)`), as `dir(tf)` lists no implementation modules."""
+    return list(__all__)

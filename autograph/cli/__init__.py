@@ -135,7 +135,7 @@ def convert_file(path, names):
     parts = []
     for name in names or list(found):
         try:
-            parts.append(_convert_function(found[name], lines, path))
+            parts.append(_convert_function(found[name], lines, path, _class_of(name)))
         except errors.ConversionError as e:
             message = f'{name!r}: {" ".join(str(e).split())}'
             if names:  # asked for by name: an error, not a note
@@ -144,7 +144,12 @@ def convert_file(path, names):
     return '\n'.join(parts)
 
 
-def _convert_function(node, lines, path):
+def _class_of(qualified_name):
+    """The class of a method `Class.method` (its private names are mangled), or None."""
+    return qualified_name.rpartition('.')[0] or None
+
+
+def _convert_function(node, lines, path, class_name=None):
     """The converted source of one function; ConversionError if it holds a construct
     AutoGraph does not convert."""
     if isinstance(node, gast.AsyncFunctionDef):
@@ -153,7 +158,7 @@ def _convert_function(node, lines, path):
             f'function in ag.do_not_convert to run it as plain Python.')
     node.decorator_list = []  # decorators run on the original function, not on its conversion
     with conversion.deep_recursion():
-        converted = conversion.convert_tree(node, lines, path, 1, node.name)
+        converted = conversion.convert_tree(node, lines, path, 1, node.name, class_name)
         return conversion.function_source(converted)
 
 

@@ -26,7 +26,15 @@ from autograph.converters import (
     unsupported,
     variables,
 )
-from autograph.pyct import loader, origin_info, parser, templates, transformer, unparser
+from autograph.pyct import (
+    loader,
+    mangling,
+    origin_info,
+    parser,
+    templates,
+    transformer,
+    unparser,
+)
 
 CONVERTERS = (
     unsupported,              # refuse yield, async, ... before touching anything
@@ -111,14 +119,16 @@ def deep_recursion():
                 sys.setrecursionlimit(_saved_recursion_limit)
 
 
-def convert_tree(node, origin_lines, filename, first_lineno, function_name):
+def convert_tree(node, origin_lines, filename, first_lineno, function_name, class_name=None):
     """Converts a parsed FunctionDef or Lambda in place and returns the new node.
 
     Its nodes are first annotated with their origin in `filename` (line 1 of `origin_lines` is
-    line `first_lineno`). The top-level function is renamed `tf__<name>` and its default values
-    become None (the loader sets the real ones from the original function).
+    line `first_lineno`), and its private names mangled as in the class `class_name` (the
+    class that defines it, if any). The top-level function is renamed `tf__<name>` and its
+    default values become None (the loader sets the real ones from the original function).
     """
     origin_info.resolve(node, origin_lines, filename, first_lineno, function_name)
+    mangling.mangle(node, class_name)
     _rename_reserved(node)
     ctx = transformer.Context(node, function_name)
     if isinstance(node, gast.Lambda):
@@ -187,5 +197,5 @@ def _convert(fn):
     with deep_recursion():
         parsed = parser.parse_entity(fn)
         node = convert_tree(parsed.node, parsed.lines, parsed.filename, parsed.first_lineno,
-                            fn.__name__)
+                            fn.__name__, parsed.class_name)
     return ConvertedEntity(fn, node)

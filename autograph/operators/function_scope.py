@@ -20,6 +20,7 @@ class FunctionScope:
         self.function_name = function_name
         self.scope_name = scope_name
         self.options = options
+        self.staged_before = lists.staged_count[0]
 
     def __enter__(self):
         return self
@@ -29,8 +30,13 @@ class FunctionScope:
 
     def ret(self, value, do_return):
         """The function's result. When whether it returned is only known at run time (a
-        `return` inside a tensor loop), a graph check makes sure it did."""
-        if isinstance(value, variables.UndefinedReturnValue):
+        `return` inside a tensor loop), a graph check makes sure it did. Only a function that
+        staged a list (a tensor loop appended to it) searches its value for staged lists: any
+        other value is returned as it is, at no cost."""
+        if type(value) is variables.UndefinedReturnValue:
             return None
-        guards.check_returned(do_return, self.function_name)
+        if do_return is not True:
+            guards.check_returned(do_return, self.function_name)
+        if lists.staged_count[0] == self.staged_before:
+            return value
         return lists.stacked(value)

@@ -1,9 +1,19 @@
-"""Builtins called from converted code: Python's own on Python values, graph ops on tensors."""
+"""Builtins called from converted code: Python's own on Python values, graph ops on tensors.
+
+Each overload is keyed by the builtin object it stands for and calls that very object on
+Python values, as the original code would: a call of `len` bound before `builtins.len` was
+patched (`def size(x, len=len)`) still runs the original, and one of the patched `len` (a
+different object, with no overload) runs the patch.
+"""
 import builtins
 
 import runtime as rt
 from autograph.operators import lists, tensor_iteration
 from runtime.core.tensor import is_symbolic
+
+_range, _len, _enumerate, _zip, _int, _float, _abs = (
+    builtins.range, builtins.len, builtins.enumerate, builtins.zip, builtins.int,
+    builtins.float, builtins.abs)
 
 
 def _any_symbolic(values):
@@ -13,7 +23,7 @@ def _any_symbolic(values):
 def range_(*args):
     if _any_symbolic(args):
         return rt.range(*args)
-    return builtins.range(*args)
+    return _range(*args)
 
 
 def len_(value):
@@ -24,43 +34,42 @@ def len_(value):
             raise TypeError('len() of a scalar tensor')
         static = value.shape.as_list()[0] if value.shape.rank is not None else None
         return static if static is not None else rt.shape(value)[0]
-    return builtins.len(value)
+    return _len(value)
 
 
 def enumerate_(iterable, start=0):
     sequence = tensor_iteration.as_sequence(iterable)
     if sequence is not None:
         return tensor_iteration.Enumerate(sequence, start)
-    return builtins.enumerate(iterable, start)
+    return _enumerate(iterable, start)
 
 
 def zip_(*iterables, **kwargs):
     if _any_symbolic(iterables):
         return tensor_iteration.Zip([tensor_iteration.to_sequence(i) for i in iterables])
-    return builtins.zip(*iterables, **kwargs)
+    return _zip(*iterables, **kwargs)
 
 
 def int_(value=0, *args):
     if is_symbolic(value):
         return rt.cast(value, rt.int32)
-    return builtins.int(value, *args)
+    return _int(value, *args)
 
 
 def float_(value=0.0):
     if is_symbolic(value):
         return rt.cast(value, rt.float32)
-    return builtins.float(value)
+    return _float(value)
 
 
 def abs_(value):
     if is_symbolic(value):
         return rt.abs(value)
-    return builtins.abs(value)
+    return _abs(value)
 
 
 OVERLOADS = {
-    builtins.range: range_, builtins.len: len_,
-    builtins.enumerate: enumerate_, builtins.zip: zip_, builtins.int: int_,
-    builtins.float: float_, builtins.abs: abs_,
+    _range: range_, _len: len_, _enumerate: enumerate_, _zip: zip_, _int: int_,
+    _float: float_, _abs: abs_,
     rt.stack: lists.stack_, rt.concat: lists.concat_,   # also on lists staged by a tensor loop
 }

@@ -8,21 +8,23 @@ import textwrap
 
 import gast
 
-from autograph.pyct import errors
+from autograph.pyct import errors, mangling
 
 
 class Entity:
     """The parsed source of one function or lambda.
 
     `node` is a `gast.FunctionDef` or `gast.Lambda`; `lines` are the dedented source lines it
-    was parsed from, where line 1 is line `first_lineno` of `filename`.
+    was parsed from, where line 1 is line `first_lineno` of `filename`. `class_name` is the
+    class whose private-name mangling Python applied to the function (None: none).
     """
 
-    def __init__(self, node, lines, filename, first_lineno):
+    def __init__(self, node, lines, filename, first_lineno, class_name=None):
         self.node = node
         self.lines = lines
         self.filename = filename
         self.first_lineno = first_lineno
+        self.class_name = class_name
 
 
 def parse(source, filename='<source>'):
@@ -49,15 +51,16 @@ def parse_entity(fn):
         node, source = _parse_lambda(fn, lines, source, first_lineno, filename)
     else:
         node = parse(source, filename).body[0]
+        # the code's own name: `__name__` and `__qualname__` may have been reassigned
         if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) or \
-                node.name != fn.__name__ or \
-                _arg_names(node.args) != fn.__code__.co_varnames[:_arg_count(fn.__code__)]:
+                node.name != fn.__code__.co_name or not _same_arguments(node.args, fn.__code__):
             raise errors.ConversionError(
                 f'{filename}:{first_lineno}: the source there is not the definition of '
                 f'{fn.__qualname__!r} (did the file change since it was imported?); reload '
                 f'the module, or wrap the function in ag.do_not_convert.')
         node.decorator_list = []
-    return Entity(node, source.splitlines(), filename, first_lineno)
+    return Entity(node, source.splitlines(), filename, first_lineno,
+                  mangling.class_of(fn.__code__, node))
 
 
 def _parse_lambda(fn, lines, source, first_lineno, filename):
@@ -82,10 +85,9 @@ def _parse_lambda(fn, lines, source, first_lineno, filename):
                  for line, end_line, col, end_col in fn.__code__.co_positions()
                  if line is not None and col is not None and end_col is not None
                  and (line, col) != (end_line, end_col)]
-    names = fn.__code__.co_varnames[:_arg_count(fn.__code__)]
     candidates = []
     for node in gast.walk(tree):
-        if not isinstance(node, gast.Lambda) or _arg_names(node.args) != names:
+        if not isinstance(node, gast.Lambda) or not _same_arguments(node.args, fn.__code__):
             continue
         start, end = (node.body.lineno, node.body.col_offset), \
             (node.body.end_lineno, node.body.end_col_offset)
@@ -118,6 +120,15 @@ def _arg_names(args):
     names += [a.id for a in args.kwonlyargs]
     names += [args.kwarg.id] if args.kwarg else []
     return tuple(names)
+
+
+def _same_arguments(args, code):
+    """Whether the parsed arguments are those of `code` (whose private names are mangled)."""
+    compiled = code.co_varnames[:_arg_count(code)]
+    names = _arg_names(args)
+    return len(names) == len(compiled) and all(
+        name == c or (mangling.is_private(name) and c.endswith(name) and c.startswith('_'))
+        for name, c in zip(names, compiled))
 
 
 def _arg_count(code):

@@ -17,7 +17,6 @@ import numpy as np
 
 from autograph.saved_model.load_tf2 import restore_tf2
 from autograph.saved_model.meta_graph import GraphReader
-from autograph.saved_model.object_graph import checkpoint_key
 from autograph.saved_model.restored import (
     Origin,
     Restored,
@@ -34,6 +33,8 @@ from autograph.saved_model.writer import (
 )
 from runtime.core import dtypes
 from runtime.graph import serialization
+from runtime.graph.importer import import_graph_def
+from runtime.train.object_graph import checkpoint_key
 from runtime.variables import Variable
 
 
@@ -147,7 +148,7 @@ class _Loader(GraphReader):
             if nodes is None:
                 raise ValueError(f'{self.path}: the graph has no nodes for function '
                                  f'{prefix!r}.')
-            graph = self.graphs[prefix] = serialization.import_graph_def(
+            graph = self.graphs[prefix] = import_graph_def(
                 {'node': nodes, 'library': self.library}, self.payload)
         return graph
 

@@ -9,7 +9,6 @@ checkpoint's TrackableObjectGraph. The helpers at the end turn the object graph'
 import os
 
 from autograph.saved_model.meta_graph import GraphReader
-from autograph.saved_model.object_graph import OBJECT_GRAPH_CHECKPOINT_KEY, VARIABLE_VALUE
 from autograph.saved_model.restored import (
     Restored,
     RestoredConcreteFunction,
@@ -17,9 +16,18 @@ from autograph.saved_model.restored import (
     RestoredSignature,
 )
 from runtime.core import nest
+from runtime.core.shapes import TensorShape
 from runtime.core.tensor_spec import TensorSpec
 from runtime.graph import serialization
+from runtime.graph.graph_def import FunctionRef, node_def
+from runtime.graph.importer import import_graph_def
+from runtime.graph.serialization.graph_io import AttrValue
 from runtime.ops.state import VAR_HANDLE
+from runtime.train.object_graph import (
+    OBJECT_GRAPH_CHECKPOINT_KEY,
+    VARIABLE_VALUE,
+    match_objects,
+)
 from runtime.variables import Variable
 
 # TensorFlow's wrappers of Python containers in an object graph, restored as the containers
@@ -163,9 +171,8 @@ class _TF2Loader:
                              f'captures.')
         nodes, call_inputs = [], []
         for arg, spec in zip(input_args, flat):
-            nodes.append({'name': arg['name'], 'op': 'Placeholder', 'attr': {
-                'dtype': {'type': arg['type']},
-                'shape': {'shape': serialization.graph_io.shape_to_proto(spec.shape)}}})
+            nodes.append(node_def(arg['name'], 'Placeholder', attrs={
+                'dtype': AttrValue({'type': arg['type']}), 'shape': spec.shape}))
             call_inputs.append(arg['name'])
         for j, object_id in enumerate(bound):
             variable = self.variable_objects.get(object_id)
@@ -175,19 +182,18 @@ class _TF2Loader:
                 raise ValueError(f'{self.path}: function {label} captures '
                                  f'{self.describe(object_id)} (a {kind}); only captured '
                                  f'variables can be loaded.')
-            nodes.append({'name': f'captured_{j}', 'op': VAR_HANDLE.name, 'attr': {
-                'dtype': {'type': variable.dtype.enum},
-                'shape': {'shape': serialization.graph_io.shape_to_proto(variable.shape)},
-                'shared_name': {'s': f'__bound_{object_id}'.encode('utf-8')}}})
+            nodes.append(node_def(f'captured_{j}', VAR_HANDLE.name, attrs={
+                'dtype': variable.dtype, 'shape': TensorShape(variable.shape),
+                'shared_name': f'__bound_{object_id}'}))
             call_inputs.append(f'captured_{j}')
-        nodes.append({'name': 'call', 'op': 'StatefulPartitionedCall', 'input': call_inputs,
-                      'attr': {'f': {'func': {'name': name}}}})
+        nodes.append(node_def('call', 'StatefulPartitionedCall', call_inputs,
+                              {'f': FunctionRef(name)}))
         outputs = fdef['signature'].get('output_arg', [])
         for k, arg in enumerate(outputs):
-            nodes.append({'name': f'output_{k}', 'op': 'Identity', 'input': [f'call:{k}'],
-                          'attr': {'T': {'type': arg.get('type', 0)}}})
+            nodes.append(node_def(f'output_{k}', 'Identity', [f'call:{k}'],
+                                  {'T': AttrValue({'type': arg.get('type', 0)})}))
         try:
-            graph = serialization.import_graph_def({'node': nodes, 'library': self.library},
+            graph = import_graph_def({'node': nodes, 'library': self.library},
                                                    self.payload)
         except ValueError as e:
             raise ValueError(f'{self.path}: cannot load function {label}: {e}') from None
@@ -286,21 +292,6 @@ def object_paths(objects):
                 queue.append(child.get('node_id', 0))
     return paths
 
-
-def match_objects(saved, checkpointed):
-    """{SavedObjectGraph id: TrackableObjectGraph id}, walking both by attribute names."""
-    found, queue = {0: 0}, [0]
-    while queue:
-        node_id = queue.pop(0)
-        theirs = {c.get('local_name', ''): c.get('node_id', 0)
-                  for c in checkpointed[found[node_id]].get('children', [])}
-        for child in saved[node_id].get('children', []):
-            other = theirs.get(child.get('local_name', ''))
-            if other is not None and child.get('node_id', 0) not in found and \
-                    other < len(checkpointed):
-                found[child['node_id']] = other
-                queue.append(child['node_id'])
-    return found
 
 
 def from_structured_value(value):

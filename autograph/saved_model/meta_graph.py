@@ -3,7 +3,7 @@ of the function they belong to, its function library, and each `signature_def` r
 nodes its tensors need. Both loaders (`load`, `load_tf2`) read signatures through it.
 """
 from autograph.saved_model.restored import RestoredSignature
-from runtime.graph import serialization
+from runtime.graph.importer import import_graph_def
 from runtime.ops.state import VAR_HANDLE
 
 
@@ -69,7 +69,7 @@ class GraphReader:
                 needed[node['name']] = node
                 stack.extend(i.lstrip('^').split(':')[0] for i in node.get('input', []))
         nodes = [n for n in by_name.values() if n['name'] in needed]
-        graph, tensors = serialization.import_graph_def(
+        graph, tensors = import_graph_def(
             {'node': nodes, 'library': self.library}, self.payload,
             [n if ':' in n else f'{n}:0' for n in tensor_names])
         self.graphs[name] = graph

@@ -4,24 +4,17 @@
 TensorFlow matches checkpoint values to by attribute name), the SavedObjectGraph (the same objects
 with the same ids, then functions and the signature map) and the FunctionDefs of the saved
 concrete functions, which is what `tf.saved_model.load` needs to rebuild a Module. The
-checkpoint's part (the keys, `VARIABLE_VALUE`, the object graph's key) comes first, together;
-`load_tf2` reads what TensorFlow writes.
+checkpoint's part (the keys, `VARIABLE_VALUE`, the object graph's key, matching objects) is
+`runtime.train.object_graph`, shared with `rt.train.Checkpoint`; `load_tf2` reads what
+TensorFlow writes.
 """
 from runtime.core import nest
 from runtime.core.tensor import EagerTensor, SymbolicTensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.graph import serialization
-from runtime.graph.graph_def import function_def
+from runtime.graph.graph_def import const_node_def, function_def
 from runtime.ops.registry import REGISTRY
-
-VARIABLE_VALUE = 'VARIABLE_VALUE'  # the attribute of a variable in a checkpoint's object graph
-OBJECT_GRAPH_CHECKPOINT_KEY = '_CHECKPOINTABLE_OBJECT_GRAPH'
-
-
-def checkpoint_key(path):
-    """The checkpoint key of the variable at attribute path `path`, as TensorFlow names it."""
-    return f'{path}/.ATTRIBUTES/VARIABLE_VALUE'
-
+from runtime.train.object_graph import checkpoint_key, variable_node  # shared with rt.train
 
 _USER_OBJECT_VERSION = {'producer': 1, 'min_consumer': 1}
 
@@ -92,9 +85,7 @@ class TFObjectGraph:
                 if node_id is None:
                     node_id = self.variable_ids[child['path']] = self.trackable_node(
                         self.variable_node(child['path']),
-                        {'attributes': [{'name': VARIABLE_VALUE,
-                                         'full_name': self.names[child['path']],
-                                         'checkpoint_key': checkpoint_key(child['path'])}]})
+                        variable_node(self.names[child['path']], checkpoint_key(child['path'])))
             else:
                 node_id = self.trackable_node({'user_object': {
                     'identifier': '_generic_user_object', 'version': _USER_OBJECT_VERSION}}, {})
@@ -171,7 +162,7 @@ class TFObjectGraph:
     def function_def(self, concrete, name):
         """The FunctionDef message of a concrete function and the object ids it captures."""
         graph = concrete.graph
-        fdef = serialization.parse_text('FunctionDef', str(function_def(graph)))
+        fdef = function_def(graph)
         fdef['signature']['name'] = name
         captures = {p.op.name: value for value, p in graph.captures}
         kept, consts, bound = [], {}, []
@@ -192,11 +183,8 @@ class TFObjectGraph:
             fdef['ret'] = {k: f'{renamed[v]}:output:0' if v in renamed else v
                            for k, v in fdef.get('ret', {}).items()}
             for arg, value in consts.items():
-                fdef.setdefault('node_def', []).append({
-                    'name': renamed[arg], 'op': 'Const', 'attr': {
-                        'dtype': {'type': value.dtype.enum},
-                        'value': {'tensor': serialization.graph_io.tensor_to_proto(
-                            value.numpy(), value.dtype)}}})
+                fdef.setdefault('node_def', []).append(
+                    const_node_def(renamed[arg], value.numpy(), value.dtype))
             old = fdef['signature']['input_arg']
             attrs = fdef.get('arg_attr', {})
             fdef['arg_attr'] = {new: attrs[old.index(arg)] for new, arg in enumerate(kept)

@@ -17,19 +17,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from autograph.saved_model.object_graph import (
-    OBJECT_GRAPH_CHECKPOINT_KEY,
-    TFObjectGraph,
-    add_control_outputs,
-    checkpoint_key,
-    output_keys,
-)
+from autograph.saved_model.object_graph import TFObjectGraph, add_control_outputs, output_keys
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.graph import serialization
+from runtime.graph.graph_def import const_node_def, node_def
 from runtime.ops.state import VAR_HANDLE
+from runtime.train.object_graph import OBJECT_GRAPH_CHECKPOINT_KEY, checkpoint_key
 
 SAVED_MODEL_FILE = 'saved_model.pb'
 VARIABLES_PREFIX = os.path.join('variables', 'variables')  # the checkpoint's files
@@ -104,7 +100,7 @@ class Writer:
         replaced = {}
         for value, placeholder in captures:
             replaced[placeholder.op.name] = self.capture_node(value, placeholder, path)
-        message = serialization.graph_def_message(graph)
+        message = graph.as_graph_def()
         for node in message.get('node', []):
             name = node['name']
             if name in replaced:
@@ -133,10 +129,7 @@ class Writer:
     def capture_node(self, value, placeholder, path):
         name = placeholder.op.name
         if isinstance(value, EagerTensor):
-            return {'name': name, 'op': 'Const', 'attr': {
-                'dtype': {'type': value.dtype.enum},
-                'value': {'tensor': serialization.graph_io.tensor_to_proto(value.numpy(),
-                                                                           value.dtype)}}}
+            return const_node_def(name, value.numpy(), value.dtype)
         storage = value
         var_path = self.variable_paths.get(id(storage))
         if var_path is None:
@@ -149,10 +142,9 @@ class Writer:
             var_path = f'captured/{len(self.variables)}'
             self.variable_paths[id(storage)] = var_path
             self.variables.append((var_path, StorageView(storage)))
-        return {'name': name, 'op': VAR_HANDLE.name, 'attr': {
-            'dtype': {'type': storage.dtype.enum},
-            'shape': {'shape': serialization.graph_io.shape_to_proto(storage.shape)},
-            'shared_name': {'s': var_path.encode('utf-8')}, 'container': {'s': b''}}}
+        return node_def(name, VAR_HANDLE.name, attrs={
+            'dtype': storage.dtype, 'shape': TensorShape(storage.shape), 'shared_name': var_path,
+            'container': ''})
 
     def signature(self, name, concrete):
         prefix = self.concrete(concrete, f'signature {name!r}')

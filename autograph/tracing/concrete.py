@@ -19,8 +19,10 @@ from runtime.executor import compile_graph, optimized_program
 from runtime.graph.graph import FuncGraph, uid
 from runtime.ops.array import identity
 from runtime.ops.convert import convert_to_tensor
+from runtime.summary import trace as summary_trace
 from runtime.variables import Variable
 
+_summary_tracing = summary_trace.active  # rt.summary.trace_on is recording graphs
 _local = threading.local()  # .variable_checks: one callback per trace running in this thread
 
 
@@ -95,6 +97,8 @@ class ConcreteFunction:
 
     def _call_flat(self, feeds):
         """Run the graph on flat feeds (argument values, in key order) and pack the outputs."""
+        if _summary_tracing[0]:
+            summary_trace.note(self.graph)
         values = self._run(*feeds)
         if self._single_dtype is not None:
             return EagerTensor(values[0], self._single_dtype)

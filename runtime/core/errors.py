@@ -28,6 +28,13 @@ class InvalidArgumentError(OpError, ValueError):
         super().__init__(node_def, op, message)
 
 
+class NotFoundError(OpError):
+    """Something asked for (a file, a checkpoint) does not exist."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
+
+
 class UnimplementedError(OpError):
     """An op is not implemented for these arguments or this device."""
 
@@ -37,6 +44,28 @@ class UnimplementedError(OpError):
 
 class OperatorNotAllowedInGraphError(TypeError):
     """A Python operation that needs a concrete value was applied to a symbolic tensor."""
+
+
+# ---- the errors of files (event files of rt.summary), as TensorFlow's file system raises them
+class PermissionDeniedError(OpError):
+    """The caller may not read or write a file or directory."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
+
+
+class FailedPreconditionError(OpError):
+    """The system is not in a state the operation needs (a path that is not a directory)."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
+
+
+class DataLossError(OpError):
+    """Unrecoverable data corruption (a record whose checksum does not match)."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
 
 
 # Where a graph op was created: the innermost frame outside these library directories (the

@@ -78,6 +78,11 @@ class EagerTensor(Tensor):
         dtype = self.dtype
         return (EagerTensor(row, dtype) for row in self.value)
 
+    def __format__(self, format_spec):
+        """`f"{t:.2f}"`, `format(t, "d")`: the value formatted as numpy formats it (a format
+        spec on a tensor of rank > 0 is numpy's TypeError, as in TensorFlow)."""
+        return format(self.numpy(), format_spec)
+
     def __str__(self):
         return f'rt.Tensor({numpy_text(self.value)}, shape={self.shape}, dtype={self.dtype.name})'
 

@@ -21,7 +21,7 @@ from runtime.core.shapes import TensorShape, as_shape
 from runtime.core.tensor import EagerTensor, SymbolicTensor
 from runtime.executor import compile_graph
 from runtime.graph import dot as graph_picture
-from runtime.graph.graph_def import graph_def, node_def
+from runtime.graph.graph_def import graph_def, op_node_def
 from runtime.ops.convert import to_numpy
 from runtime.ops.dispatch import build
 from runtime.ops.registry import CONST, PLACEHOLDER, OpDef
@@ -89,7 +89,7 @@ class Operation:
 
     @property
     def node_def(self):
-        return node_def(self)
+        return op_node_def(self)
 
     def extend(self, inputs, output_specs):
         """Rewrite this op in place (a gradient making a forward If/While output what it needs):
@@ -230,6 +230,15 @@ class Graph:
                                                   'shared_name': shared_name},
                            op_name, payload=storage)
             found = self._captures[id(storage)] = (storage, handle)
+        return found[1]
+
+    def capture_handle(self, payload, opdef, attrs, name):
+        """The node of `opdef` (no inputs) standing for the resource `payload`, such as a
+        summary writer, created once per graph; a FuncGraph takes it as a resource input."""
+        found = self._captures.get(id(payload))
+        if found is None:
+            handle = build(self, opdef, [], attrs, name, payload=payload)
+            found = self._captures[id(payload)] = (payload, handle)
         return found[1]
 
     @contextlib.contextmanager
@@ -380,6 +389,16 @@ class FuncGraph(Graph):
         if found is not None:
             return found[1]
         return self._add_capture(storage, dtypes.resource, TensorShape([]), storage.name, storage)
+
+    def capture_handle(self, payload, opdef, attrs, name):
+        """A resource placeholder for `payload`, fed with it when the function runs (nested
+        graphs capture the enclosing graph's)."""
+        if self.outer_graph is not None:
+            return self.capture(self.outer_graph.capture_handle(payload, opdef, attrs, name))
+        found = self._captures.get(id(payload))
+        if found is not None:
+            return found[1]
+        return self._add_capture(payload, dtypes.resource, TensorShape([]), name, payload)
 
     def is_stateful(self):
         return any(op.stateful for op in self.operations)

@@ -100,15 +100,38 @@ def _build(graph, opdef, inputs, attrs, name, payload):
 
 def record(opdef, inputs, attrs, outputs):
     """Hand a finished op to every active tape (`context.state.tapes`); a tape has
-    `record(opdef, inputs, attrs, outputs)`. Code that adds an op without `apply` (the If and
-    While ops of runtime.control_flow) calls this itself."""
+    `record(opdef, inputs, attrs, outputs)`."""
     for tape in _state.tapes:
         tape.record(opdef, inputs, attrs, outputs)
 
 
+def add_operation(graph, opdef, inputs, attrs, op_name, output_specs):
+    """An Operation of `opdef` added to `graph` as `build` adds one (the OpDef's defaults and
+    type attrs), named exactly `op_name` and with the given `output_specs`, and recorded on the
+    active tapes as `apply` records ops: how the If, Case and While ops are made, whose outputs
+    their library functions decide and whose name is that of the scope the functions were
+    traced in (runtime.ops.control)."""
+    op = build_operation(graph, opdef, inputs, attrs, op_name, output_specs=output_specs)
+    if _active_tapes[0]:
+        record(opdef, inputs, attrs, op.outputs)
+    return op
+
+
 def build(graph, opdef, inputs, attrs, name=None, payload=None, output_specs=None):
-    """Add an Operation to `graph`; numpy inputs become Const nodes named `<op>/<arg>`."""
-    scope = graph.unique_name(name or opdef.name)
+    """Add an Operation to `graph`; numpy inputs become Const nodes named `<op>/<arg>`.
+    Returns its output (one), its outputs (a list), or the Operation (no outputs)."""
+    op = build_operation(graph, opdef, inputs, attrs, graph.unique_name(name or opdef.name),
+                         payload, output_specs)
+    if len(op.outputs) == 1 and not isinstance(opdef.outputs, str):
+        return op.outputs[0]
+    if not op.outputs:
+        return op
+    return list(op.outputs)
+
+
+def build_operation(graph, opdef, inputs, attrs, scope, payload=None, output_specs=None):
+    """The Operation `build` adds, named exactly `scope` (a unique name): the OpDef's defaults
+    and type attrs added to `attrs`, its dtypes checked, its outputs inferred unless given."""
     tensors = []
     for i, t in enumerate(inputs):
         if not isinstance(t, Tensor):
@@ -127,12 +150,7 @@ def build(graph, opdef, inputs, attrs, name=None, payload=None, output_specs=Non
         except (ValueError, TypeError) as e:
             raise type(e)(f'{e} (while adding {opdef.name} op {scope!r} with input shapes '
                           f'{[str(t.shape) for t in tensors]})') from None
-    op = graph.create_op(opdef, tensors, all_attrs, scope, output_specs, payload)
-    if len(op.outputs) == 1 and not isinstance(opdef.outputs, str):
-        return op.outputs[0]
-    if not op.outputs:
-        return op
-    return list(op.outputs)
+    return graph.create_op(opdef, tensors, all_attrs, scope, output_specs, payload)
 
 
 def _check_value_dtypes(opdef, values):
