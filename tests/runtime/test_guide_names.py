@@ -8,6 +8,7 @@ import pytest
 
 import autograph as ag
 import runtime as rt
+from runtime.graph.importer import import_graph_def
 
 ROOT = os.path.join(os.path.dirname(__file__), '..', '..')
 
@@ -278,3 +279,13 @@ def test_config_lists_the_cpu_only():
     assert rt.config.list_physical_devices('GPU') == []
     assert [d.name for d in rt.config.list_logical_devices('cpu')] == ['/device:CPU:0']
     assert rt.config.get_visible_devices('GPU') == []
+
+
+def test_a_graph_def_keeps_its_devices_through_an_import():
+    graph = rt.Graph()
+    with graph.as_default():
+        with rt.device('/GPU:0'):
+            x = rt.constant(2.) * 3.
+    again = import_graph_def(graph.as_graph_def())
+    assert {op.type: op.device for op in again.get_operations()}['Mul'] == '/device:GPU:0'
+    assert x.device == '/device:GPU:0'

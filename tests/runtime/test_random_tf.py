@@ -143,11 +143,13 @@ def test_seeded_ops_in_a_function_are_reproducible_and_draw_anew_each_call():
 # ---- the API around the numbers -------------------------------------------------------------
 
 def test_create_rng_state_cuts_seeds_as_tensorflow():
-    assert rt.random.create_rng_state(1234, 'philox').tolist() == [1234, 0, 0]
-    assert rt.random.create_rng_state(-1, 'philox').tolist() == [-1, -1, -1]
-    assert rt.random.create_rng_state(2 ** 70 + 5, 'philox').tolist() == [5, 64, 0]
-    assert rt.random.create_rng_state([1, 2], 'philox').tolist() == [0, 1, 2]
-    assert rt.random.create_rng_state([1, 2, 3, 4], 'philox').tolist() == [1, 2, 3]
+    def state(seed):
+        made = rt.random.create_rng_state(seed, 'philox')
+        assert made.dtype is rt.int64 and made.shape == (3,)
+        return made.numpy().tolist()
+    assert state(1234) == [1234, 0, 0] and state(-1) == [-1, -1, -1]
+    assert state(2 ** 70 + 5) == [5, 64, 0]
+    assert state([1, 2]) == [0, 1, 2] and state([1, 2, 3, 4]) == [1, 2, 3]
 
 
 def test_generator_errors_are_tensorflows():
