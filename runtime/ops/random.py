@@ -122,13 +122,15 @@ NORMAL = register('RandomStandardNormal', None, _random_infer, inputs=('shape',)
 
 
 def _run(opdef, inputs, attrs, seed, name, make=PhiloxStream.from_seeds):
-    """Apply a random op with TensorFlow's seeds. Eagerly an op of the same type, dtype and
-    seeds continues one stream, as TensorFlow's cached kernels do; in a graph each node has
-    its own."""
+    """Apply a random op with TensorFlow's seeds. Eagerly an op given a seed continues the
+    stream of the op of the same type, dtype and seeds, as TensorFlow's cached kernels do; in
+    a graph each node has its own."""
     s1, s2 = get_seed(seed)
     if s1 is not None:
         attrs['seed'], attrs['seed2'] = s1, s2
-    if s1 is None or graph_of(inputs) is not None:
+    if seed is None or graph_of(inputs) is not None:
+        # A new op seed each call (or none): TensorFlow's cache would hit only if the seeds
+        # came again, so the stream is new and nothing is kept.
         payload = make(s1 or 0, s2 or 0)
     else:
         dtype = attrs.get('dtype', attrs.get('output_dtype'))
