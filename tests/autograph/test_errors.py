@@ -1,6 +1,6 @@
 """Errors name the variable and the user's own file and line."""
 import pytest
-from conftest import in_graph
+from autograph_helpers import in_graph
 
 import autograph as ag
 import runtime as rt

@@ -4,7 +4,7 @@ import io
 import sys
 
 import pytest
-from conftest import Python, assert_same, in_graph, plain
+from autograph_helpers import Python, assert_same, in_graph, plain
 from test_python_semantics import classify, first_multiple, odd_sum_until, sign, ternary
 
 import autograph as ag

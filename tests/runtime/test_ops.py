@@ -6,10 +6,10 @@ shape inference agrees with the value.
 """
 import numpy as np
 import pytest
-from conftest import check_op_row, check_value, run_in_graph
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from runtime_helpers import check_op_row, check_value, run_in_graph
 
 import runtime as rt
 
