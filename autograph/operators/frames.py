@@ -24,7 +24,6 @@ _LIBRARY = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 # them a user's name), and the argument-less lambdas of `a if c else b`, `and`/`or`, asserts
 _BLOCK = re.compile(r'(if_body|else_body|loop_body|loop_test|extra_test|get_state|set_state'
                     r')(_\d+)?|<lambda>')
-_python_warn = warnings.warn
 
 
 def _is_block(code):

@@ -6,7 +6,6 @@ import time
 import pytest
 
 import autograph as ag
-from autograph.compiler import conversion
 
 # -- private name mangling -------------------------------------------------------------------
 
@@ -135,12 +134,6 @@ def test_returning_a_large_structure_costs_nothing():
         converted(big)
     per_call = (time.perf_counter() - start) / 100
     assert per_call < 1e-3, per_call   # walking the list took about 100 ms a call
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    yield
-    conversion._cache.clear()
 
 
 # -- callees that cannot be converted run as they are ----------------------------------------
