@@ -54,13 +54,10 @@ class ControlFlowTransformer(transformer.Base):
         self.captured.pop()
         # A name that only unreachable code assigns (after a `raise` or a `return`) is not
         # set before the block functions that declare it `nonlocal`: bind it in the function
-        args = node.args
-        parameters = [a for a in args.posonlyargs + args.args + args.kwonlyargs
-                      + [args.vararg, args.kwarg] if a is not None]
-        declared = [gast.Nonlocal(names=[p.id for p in parameters])] + [
-            n for n in _walk_block(node.body) if isinstance(n, (gast.Global, gast.Nonlocal))]
-        docstring = node.body[:1] if transformer.is_docstring(node.body[0]) else []
-        node.body = docstring + _bind_nested_nonlocals(node.body[len(docstring):], declared)
+        unbound = _unbound_nonlocals(node)
+        if unbound:
+            docstring = node.body[:1] if transformer.is_docstring(node.body[0]) else []
+            node.body = docstring + _undefined_assignments(unbound) + node.body[len(docstring):]
         return node
 
     def visit_Try(self, node):
@@ -321,6 +318,45 @@ def _captured_names(statements):
                     (loaded if isinstance(child.ctx, gast.Load) else own).add(child.id)
             captured |= loaded - own
     return captured
+
+
+_TARGETS = {gast.Assign: ('targets',), gast.AugAssign: ('target',), gast.AnnAssign: ('target',),
+            gast.For: ('target',), gast.Delete: ('targets',), gast.withitem: ('optional_vars',),
+            gast.ExceptHandler: ('name',)}
+_BLOCKS = ('body', 'orelse', 'finalbody', 'handlers', 'cases', 'items')
+
+
+def _unbound_nonlocals(function):
+    """The names that the block functions of `function` declare `nonlocal` but that nothing
+    binds in `function` itself (only unreachable code assigned them), sorted. Statements
+    are walked, not expressions: a name bound only by `:=` gets a needless, harmless binding."""
+    args = function.args
+    bound = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs
+             + [args.vararg, args.kwarg] if a is not None}
+    wanted = set()
+    pending = list(function.body)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, (gast.FunctionDef, gast.ClassDef)):
+            bound.add(statement.name)
+            if isinstance(statement, gast.FunctionDef):
+                wanted.update(name for s in statement.body if isinstance(s, gast.Nonlocal)
+                              for name in s.names)
+            continue
+        if isinstance(statement, (gast.Global, gast.Nonlocal)):
+            bound.update(statement.names)
+        elif isinstance(statement, (gast.Import, gast.ImportFrom)):
+            bound.update((a.asname or a.name).split('.')[0] for a in statement.names)
+        for field in _TARGETS.get(type(statement), ()):
+            target = getattr(statement, field)
+            for target in target if isinstance(target, list) else [target]:
+                if target is not None:
+                    bound.update(n.id for n in gast.walk(target) if isinstance(n, gast.Name))
+        for field in _BLOCKS:
+            block = getattr(statement, field, None)
+            if type(block) is list:
+                pending.extend(block)
+    return sorted(wanted - bound)
 
 
 def _walk_block(statements):

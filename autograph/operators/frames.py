@@ -9,6 +9,8 @@ are mapped back to the user's file and line.
 
 `warn` is what a converted call of `warnings.warn` runs: the warning's `stacklevel` counts
 those frames, so a `stacklevel=2` warning names the caller's line, not autograph's files.
+`without_library_frames` takes autograph's frames out of the traceback of an error leaving
+converted code (from verbosity 1 on they stay, for debugging autograph itself).
 """
 import os
 import re
@@ -74,3 +76,15 @@ def warn(message, category=None, stacklevel=1, source=None):
     warnings.warn_explicit(message, category, filename, lineno,
                            module_globals.get('__name__', '<string>'), registry, own_file,
                            source)
+
+
+def without_library_frames(tb):
+    """The traceback `tb`, changed in place: the entries of autograph's own files between the
+    user's frames are left out (the innermost entry, where the error was raised, stays)."""
+    kept, entry = tb, tb.tb_next
+    while entry is not None:
+        if entry.tb_next is None or not entry.tb_frame.f_code.co_filename.startswith(_LIBRARY):
+            kept.tb_next = entry
+            kept = entry
+        entry = entry.tb_next
+    return tb

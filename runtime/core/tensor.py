@@ -10,7 +10,7 @@ from typing import Any, Iterator, NoReturn
 
 import numpy as np
 
-from runtime.core import errors
+from runtime.core import context, errors
 from runtime.core.dtypes import DType
 from runtime.core.shapes import TensorShape
 
@@ -32,6 +32,7 @@ class EagerTensor(Tensor):
         self.dtype = dtype
 
     graph = None
+    device = '/job:localhost/replica:0/task:0/device:CPU:0'  # where every eager tensor lives
 
     @property
     def shape(self) -> TensorShape:
@@ -105,6 +106,11 @@ class SymbolicTensor(Tensor):
         self._shape = shape
 
     @property
+    def device(self):
+        """The device its op asks for (`rt.device` scopes; '' outside them)."""
+        return self.op.device
+
+    @property
     def name(self) -> str:
         return f'{self.op.name}:{self.value_index}'
 
@@ -141,6 +147,17 @@ class SymbolicTensor(Tensor):
             f'while the graph is being built. {advice}')
 
     def numpy(self) -> NoReturn:
+        """OperatorNotAllowedInGraphError: a graph tensor has no value while its graph is built;
+        one that leaked out of its function (kept in a list or global while tracing) never
+        will, and raises TensorFlow's AttributeError (also an OperatorNotAllowedInGraphError)."""
+        if context.current_graph() is not self.op.graph:
+            location = errors.caller_location()
+            prefix = f'{location[0]}:{location[1]}: ' if location else ''
+            raise errors.SymbolicNumpyError(
+                f'{prefix}`.numpy()` on the graph tensor {self.name!r}, which leaked out of the '
+                f'function whose trace made it (it was kept in a Python list, global or '
+                f'attribute): it has no value and never will. Return it from the function and '
+                f'call `.numpy()` on the result.')
         raise self._not_allowed('Calling `.numpy()`', needs_value=True)
 
     def __bool__(self) -> NoReturn:
@@ -191,6 +208,12 @@ def is_symbolic(x: object) -> bool:
 
 def numpy_text(value: Any, is_repr: bool = False) -> str:
     """A tensor's or Variable's value as TensorFlow shows it in `str`/`repr`: numpy's str of a
-    scalar (`5.5`, `b'hi'`), numpy's str (or repr) of an array, on a new line if it spans lines."""
-    text = repr(value) if is_repr and isinstance(value, np.ndarray) else str(value)
+    scalar (`5.5`, `b'hi'`; in a repr a float scalar is the Python float it converts to, every
+    digit shown), numpy's str (or repr) of an array, on a new line if it spans lines."""
+    if is_repr and isinstance(value, np.ndarray):
+        text = repr(value)
+    elif is_repr and isinstance(value, np.generic) and value.dtype.kind in 'fc':
+        text = repr(value.item())  # as TensorFlow: float32 27.3 shows as 27.299999237060547
+    else:
+        text = str(value)
     return '\n' + text if '\n' in text else text

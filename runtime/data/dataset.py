@@ -10,7 +10,7 @@ import os
 
 import numpy as np
 
-from runtime.core import context, dtypes
+from runtime.core import context, dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor
 from runtime.core.tensor_spec import TensorSpec
@@ -19,6 +19,19 @@ from runtime.data.options import Options
 from runtime.data.prefetch import AUTOTUNE
 from runtime.data.values import INFINITE, UNKNOWN
 from runtime.ops.dispatch import apply
+
+
+def located_apply(opdef, inputs, attrs, payload=None):
+    """`apply`, with an op's failure naming the user's line (eagerly the op runs now: a
+    `batch(0)` fails where the user wrote it)."""
+    try:
+        return apply(opdef, inputs, attrs, payload=payload)
+    except errors.OpError as e:
+        location = errors.caller_location()
+        if location is not None:
+            e.message = f'{e} (at {location[0]}:{location[1]})'
+            e.args = (e.message,)
+        raise
 
 
 def int64(value, what):
@@ -49,7 +62,7 @@ class Dataset:
     def _derived(self, opdef, inputs, attrs, element_spec=None, payload=None):
         spec = self._element_spec if element_spec is None else element_spec
         attrs = {**attrs, **iterators.component_attrs(spec)}
-        variant = apply(opdef, [self.variant_tensor] + list(inputs), attrs, payload=payload)
+        variant = located_apply(opdef, [self.variant_tensor] + list(inputs), attrs, payload)
         return Dataset(variant, spec, self._options)
 
     def _with_function(self, opdef, fn, attr, extra_inputs=(), extra_attrs=None, spec=None):
@@ -112,8 +125,8 @@ class Dataset:
         attrs = {'f': fn.ref, 'Tstate': [t.dtype for t in flat_state],
                  'Targuments': [_dtype_of(v) for v in captured], 'preserve_cardinality': True,
                  **iterators.component_attrs(spec)}
-        variant = apply(ops.SCAN, [self.variant_tensor] + flat_state + list(captured), attrs,
-                        payload=fn)
+        variant = located_apply(ops.SCAN, [self.variant_tensor] + flat_state + list(captured),
+                                attrs, fn)
         return Dataset(variant, spec, self._options)
 
     def _state_function(self, func, state_spec, what, pairs):
@@ -198,8 +211,9 @@ class Dataset:
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
         reshuffle = True if reshuffle_each_iteration is None else bool(reshuffle_each_iteration)
         seed, seed2 = (new_seed(), new_seed()) if seed is None else (int(seed), 0)
+        generator = apply(ops.DUMMY_SEED_GENERATOR, [])
         return self._derived(ops.SHUFFLE, [int64(buffer_size, 'buffer_size'), np.int64(seed),
-                                           np.int64(seed2)],
+                                           np.int64(seed2), generator],
                              {'reshuffle_each_iteration': reshuffle})
 
     def repeat(self, count=None, name=None):
@@ -262,8 +276,8 @@ class Dataset:
         attrs = {'f': fn.ref, 'Tstate': [t.dtype for t in flat_state],
                  'Targuments': [_dtype_of(v) for v in captured],
                  **iterators.component_attrs(out_spec)}
-        flat = apply(ops.REDUCE, [self.variant_tensor] + flat_state + list(captured), attrs,
-                     payload=fn)
+        flat = located_apply(ops.REDUCE, [self.variant_tensor] + flat_state + list(captured),
+                             attrs, fn)
         return structure.pack(fn.output, flat)
 
     def __iter__(self):
@@ -335,10 +349,13 @@ def _per_component(value, element_spec, what, convert):
 
 
 def source(opdef, inputs, attrs, spec, payload=None, output_types_attr='output_types'):
-    component = iterators.component_attrs(spec)
-    attrs = {**attrs, output_types_attr: component['output_types'],
-             'output_shapes': component['output_shapes']}
-    return Dataset(apply(opdef, list(inputs), attrs, payload=payload), spec)
+    """A Dataset of `spec` made by the source op `opdef` (its component attrs named
+    `output_types_attr` and `output_shapes`; None: the op has none)."""
+    if output_types_attr is not None:
+        component = iterators.component_attrs(spec)
+        attrs = {**attrs, output_types_attr: component['output_types'],
+                 'output_shapes': component['output_shapes']}
+    return Dataset(located_apply(opdef, list(inputs), attrs, payload), spec)
 
 
 def range_dataset(*args, output_type=dtypes.int64, name=None):

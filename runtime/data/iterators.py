@@ -10,6 +10,7 @@ boundary.
 from runtime.core import context, errors
 from runtime.core.tensor import EagerTensor
 from runtime.data import ops, structure
+from runtime.graph.scopes import control_dependencies
 from runtime.ops.dispatch import apply
 
 
@@ -47,12 +48,18 @@ class Iterator:
     """`iter(dataset)`: Python iteration eagerly, `get_next()` in graphs too."""
 
     def __init__(self, dataset=None, resource=None, element_spec=None):
+        self.initializer = None  # in a graph: the MakeIterator op the reads depend on
         if resource is not None:
             self.resource, self.element_spec = resource, element_spec
             return
         self.element_spec = dataset.element_spec
         self.resource = apply(ops.ANONYMOUS_ITERATOR, [], component_attrs(self.element_spec))
-        apply(ops.MAKE_ITERATOR, [dataset.variant_tensor, self.resource])
+        self.initializer = apply(ops.MAKE_ITERATOR, [dataset.variant_tensor, self.resource])
+
+    def after_initializer(self):
+        """A block whose ops run after the iterator's MakeIterator (as TensorFlow's automatic
+        control dependencies order them; the executor runs stateful ops in order anyway)."""
+        return control_dependencies([self.initializer] if self.initializer is not None else [])
 
     def __iter__(self):
         return self
@@ -68,12 +75,15 @@ class Iterator:
     next = __next__
 
     def get_next(self, name=None):
-        flat = apply(ops.GET_NEXT, [self.resource], component_attrs(self.element_spec), name)
+        with self.after_initializer():
+            flat = apply(ops.GET_NEXT, [self.resource], component_attrs(self.element_spec),
+                         name)
         return structure.pack(self.element_spec, flat)
 
     def get_next_as_optional(self):
-        variant = apply(ops.GET_NEXT_AS_OPTIONAL, [self.resource],
-                        component_attrs(self.element_spec))
+        with self.after_initializer():
+            variant = apply(ops.GET_NEXT_AS_OPTIONAL, [self.resource],
+                            component_attrs(self.element_spec))
         return Optional(variant, self.element_spec)
 
     @property
