@@ -54,6 +54,11 @@ class OperatorNotAllowedInGraphError(TypeError):
     """A Python operation that needs a concrete value was applied to a symbolic tensor."""
 
 
+class SymbolicNumpyError(OperatorNotAllowedInGraphError, AttributeError):
+    """`.numpy()` of a graph tensor leaked out of its function: TensorFlow's AttributeError (a
+    graph tensor has no `numpy`), and the graph error the rest of the runtime raises."""
+
+
 # ---- the errors of files (event files of rt.summary), as TensorFlow's file system raises them
 class PermissionDeniedError(OpError):
     """The caller may not read or write a file or directory."""

@@ -13,11 +13,11 @@ from runtime.core.context import name_scope
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
 from runtime.ops import philox
-from runtime.ops.array import shape_from, shape_operand
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply
 from runtime.ops.math import add, multiply, subtract
 from runtime.ops.registry import register
+from runtime.ops.shaping import shape_from, shape_operand
 
 ALG_PHILOX, ALG_THREEFRY, ALG_AUTO_SELECT = 1, 2, 3  # TensorFlow's algorithm ids
 _ALGORITHMS = {'philox': ALG_PHILOX, 'threefry': ALG_THREEFRY, 'autoselect': ALG_AUTO_SELECT}
@@ -42,14 +42,6 @@ def algorithm_id(alg):
 
 # ---- kernels ----------------------------------------------------------------------------------
 
-def _size(shape):
-    dims = [int(d) for d in np.ravel(shape)]
-    for d in dims:
-        if d < 0:
-            raise errors.InvalidArgumentError(message=f'Dimension {d} must be >= 0')
-    return dims, int(np.prod(dims, dtype=np.int64))
-
-
 def _check_key_counter(key, counter, alg):
     if int(alg) not in (ALG_PHILOX, ALG_AUTO_SELECT):
         raise errors.UnimplementedError(
@@ -67,7 +59,7 @@ def _check_key_counter(key, counter, alg):
 def _floats(draw):
     def kernel(shape, key, counter, alg, dtype=dtypes.float32):
         _check_key_counter(key, counter, alg)
-        dims, n = _size(shape)
+        dims, n = philox.sizes(shape)
         return draw(key, counter, n, dtype.np_dtype).reshape(dims)
     return kernel
 
@@ -81,13 +73,13 @@ def _uniform_int_kernel(shape, key, counter, alg, minval, maxval):
     if not minval < maxval:
         raise errors.InvalidArgumentError(message=f'Need minval < maxval, got {minval} >= '
                                                   f'{maxval}')
-    dims, n = _size(shape)
+    dims, n = philox.sizes(shape)
     return philox.uniform_int(key, counter, n, minval, maxval).reshape(dims)
 
 
 def _full_int_kernel(shape, key, counter, alg, dtype=dtypes.int64):
     _check_key_counter(key, counter, alg)
-    dims, n = _size(shape)
+    dims, n = philox.sizes(shape)
     return philox.uniform_full_int(key, counter, n, dtype.np_dtype).reshape(dims)
 
 
