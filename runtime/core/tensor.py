@@ -106,7 +106,7 @@ class SymbolicTensor(Tensor):
         self._shape = shape
 
     @property
-    def device(self):
+    def device(self) -> str:
         """The device its op asks for (`rt.device` scopes; '' outside them)."""
         return self.op.device
 
