@@ -137,6 +137,22 @@ def test_seeded_ops_in_a_function_draw_tensorflows_numbers_call_after_call():
     rt.random.set_seed(None)
 
 
+def test_shuffle_is_tensorflows():
+    rt.random.set_seed(None)
+    got = [bits(rt.random.shuffle(rt.range(9), seed=7)) for _ in range(2)]
+    got += [bits(rt.random.shuffle(rt.range(5.), seed=7)) for _ in range(2)]  # its own stream
+    got.append(bits(rt.random.shuffle(rt.reshape(rt.range(8), [4, 2]), seed=3)))
+    rt.random.set_seed(22)
+    got += [bits(rt.random.shuffle(rt.range(10))), bits(rt.random.shuffle(rt.range(1000)))]
+
+    @ag.function
+    def draw():
+        return rt.random.shuffle(rt.range(6))
+    assert got + [bits(draw()), bits(draw())] == DATA['shuffles']
+    assert rt.random.shuffle(rt.constant(3), seed=3).numpy() == 3
+    rt.random.set_seed(None)
+
+
 # ---- the API around the numbers -------------------------------------------------------------
 
 def test_create_rng_state_cuts_seeds_as_tensorflow():
