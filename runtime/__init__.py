@@ -3,8 +3,8 @@
 `import runtime as rt`. The public names are those of the project contract (SPEC §2).
 """
 # ---- the namespaces: the math-like half of SPEC §7 (rt.math, rt.nn, rt.linalg, rt.strings,
-# more rt.debugging), rt.train (checkpoints), rt.summary (SPEC §9); one line, as isort wants
-from runtime import debugging, linalg, math, nn, optimizers, random, strings, summary, train
+# more rt.debugging), rt.train (checkpoints), rt.summary (SPEC §9), rt.data (SPEC §8); one line
+from runtime import data, debugging, linalg, math, nn, optimizers, random, strings, summary, train
 from runtime.control_flow import cond, switch_case, while_loop
 
 # ---- the array, structural and functional surface (SPEC §7) ---------------------------------
@@ -35,30 +35,7 @@ from runtime.module import Module
 from runtime.ops import control as _control
 from runtime.ops import list_ops as _list_ops
 from runtime.ops import operators as _operators  # noqa: F401 - registers ops
-from runtime.ops.array import (
-                            broadcast_to,
-                            cast,
-                            concat,
-                            expand_dims,
-                            eye,
-                            fill,
-                            gather,
-                            identity,
-                            ones,
-                            ones_like,
-                            placeholder,
-                            range,
-                            rank,
-                            reshape,
-                            shape,
-                            size,
-                            squeeze,
-                            stack,
-                            stop_gradient,
-                            transpose,
-                            zeros,
-                            zeros_like,
-)
+from runtime.ops.array import cast, identity, placeholder, stop_gradient
 from runtime.ops.compare import (
                             equal,
                             greater,
@@ -71,7 +48,8 @@ from runtime.ops.compare import (
                             not_equal,
                             where,
 )
-from runtime.ops.convert import constant, convert_to_tensor
+from runtime.ops.convert import constant, convert_to_tensor, stack
+from runtime.ops.creation import eye, fill, ones, ones_like, range, zeros, zeros_like
 from runtime.ops.elementwise import acos, add_n, asin, atan, cosh, sinh, tan, truediv
 from runtime.ops.indexing import boolean_mask, gather_nd, scatter_nd, tensor_scatter_nd_update
 from runtime.ops.io import print
@@ -131,6 +109,18 @@ from runtime.ops.reduce import (
                             reduce_sum,
 )
 from runtime.ops.scan import argsort, cumsum, sort
+from runtime.ops.shaping import (
+                            broadcast_to,
+                            concat,
+                            expand_dims,
+                            rank,
+                            reshape,
+                            shape,
+                            size,
+                            squeeze,
+                            transpose,
+)
+from runtime.ops.slicing import gather
 from runtime.ops.stats import reduce_logsumexp
 from runtime.tensor_array import TensorArray
 from runtime.variables import Variable

@@ -12,8 +12,8 @@ import inspect
 from runtime.core import context, nest
 from runtime.core.tensor import Tensor
 from runtime.gradients.tape import GradientTape
-from runtime.ops.array import zeros_like
 from runtime.ops.convert import convert_to_tensor
+from runtime.ops.creation import zeros_like
 from runtime.ops.identity_n import custom_gradient_attr, identity_n
 from runtime.variables import Variable
 

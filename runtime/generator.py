@@ -12,11 +12,14 @@ from runtime.core.context import name_scope
 from runtime.core.tensor import Tensor
 from runtime.graph.scopes import init_scope
 from runtime.ops import stateless_random as sr
-from runtime.ops.array import cast, shape_operand, strided_slice, zeros_like
+from runtime.ops.array import cast
 from runtime.ops.convert import convert_to_tensor, stack
+from runtime.ops.creation import zeros_like
 from runtime.ops.dispatch import apply
 from runtime.ops.manipulation import unstack
 from runtime.ops.reduce import reduce_prod
+from runtime.ops.shaping import shape_operand
+from runtime.ops.slicing import strided_slice
 from runtime.variables import Variable
 
 STATE_SIZE = 3  # Philox: a 128-bit counter and a 64-bit key, in int64 words

@@ -1,5 +1,5 @@
 """`rt.linalg`: matrix products, inverses, solves, factorizations, diagonals and norms."""
-from runtime.ops.array import eye
+from runtime.ops.creation import eye
 from runtime.ops.decompositions import (
     eigh,
     eigvalsh,

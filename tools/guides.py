@@ -9,7 +9,8 @@ process and a fresh temporary directory, its cells one after another in one name
 notebook runs them: the last statement of a cell, when it is an expression, is shown with its
 repr as a notebook shows it. Here the cells are ported mechanically first (`import tensorflow
 as tf` -> `import runtime as rt` + `import autograph as ag`, `tf.function` -> `ag.function`,
-`tf.saved_model` -> `ag.saved_model` (SPEC 5's home of it), every other `tf.` -> `rt.`).
+`tf.saved_model` -> `ag.saved_model` (SPEC 5's home of it), `tf.autograph.` -> `ag.`, every
+other `tf.` -> `rt.`).
 
 Notebook magics and shell lines (`%...`, `!...`) are dropped. A cell is in scope unless it
 uses Keras, ragged or sparse tensors, downloads, the profiler or TensorBoard, or needs a cell
@@ -30,6 +31,7 @@ import ast
 import contextlib
 import io
 import json
+import linecache
 import os
 import re
 import subprocess
@@ -69,6 +71,7 @@ def port(source):
     source = re.sub(r'^(\s*)import tensorflow as tf\b',
                     r'\1import runtime as rt\n\1import autograph as ag', source, flags=re.M)
     source = re.sub(r'\btf\.(function|saved_model)\b', r'ag.\1', source)
+    source = re.sub(r'\btf\.autograph\.', 'ag.', source)
     return re.sub(r'\btf\.', 'rt.', source)
 
 
@@ -103,65 +106,90 @@ def _install_matplotlib_stand_in():
     sys.modules['matplotlib'].pyplot = sys.modules['matplotlib.pyplot']
 
 
-def run_cell(source, namespace):
-    """(output text, exception type name or None) of one cell run in `namespace`."""
-    out = io.StringIO()
+def run_cell(source, namespace, filename='<cell>'):
+    """(output text, exception type name or None) of one cell run in `namespace`.
+
+    The output is what the cell prints, TensorFlow's C++ `tf.print` (file descriptor 2)
+    included, in order, and the repr of its last expression; what Python writes to stderr
+    (tracebacks, warnings) is left out. The source is registered with linecache under
+    `filename`, as a notebook does, so that AutoGraph can read the functions it defines.
+    """
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     error = None
-    with contextlib.redirect_stdout(out):
+    with tempfile.TemporaryFile(mode='w+b') as captured:
+        sys.stdout.flush()
+        saved = os.dup(1), os.dup(2)
+        os.dup2(captured.fileno(), 1)
+        os.dup2(captured.fileno(), 2)
+        out = io.TextIOWrapper(os.fdopen(os.dup(1), 'wb', buffering=0), write_through=True)
         try:
-            tree = ast.parse(source)
-            shown = not source.rstrip().endswith(';')  # a notebook hides a value ending in ;
-            last = tree.body[-1] if shown and tree.body and \
-                isinstance(tree.body[-1], ast.Expr) else None
-            if last is not None:
-                tree.body.pop()
-            exec(compile(tree, '<cell>', 'exec'), namespace)
-            if last is not None:
-                value = eval(compile(ast.Expression(last.value), '<cell>', 'eval'), namespace)
-                if value is not None:
-                    print(repr(value))
-        except Exception as e:  # a cell's failure is what is measured
-            error = type(e).__name__
-            print(f'{error}: {e}')
-    return out.getvalue(), error
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+                try:
+                    error = _execute(source, namespace, filename)
+                except Exception as e:  # a cell's failure is what is measured
+                    error = type(e).__name__
+                    print(f'{error}: {e}')
+        finally:
+            out.flush()
+            out.close()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+        captured.seek(0)
+        return captured.read().decode('utf-8', 'replace'), error
 
 
-def work(name, ported):
+def _execute(source, namespace, filename):
+    tree = ast.parse(source, filename)
+    shown = not source.rstrip().endswith(';')  # a notebook hides a value ending in ;
+    last = tree.body[-1] if shown and tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    if last is not None:
+        tree.body.pop()
+    exec(compile(tree, filename, 'exec'), namespace)
+    if last is not None:
+        value = eval(compile(ast.Expression(last.value), filename, 'eval'), namespace)
+        if value is not None:
+            print(repr(value))
+    return None
+
+
+def work(name, ported, out_path):
     _install_matplotlib_stand_in()
+    if not ported:  # TensorFlow's start-up log lines are not the first cell's output
+        import tensorflow  # noqa: F401
     namespace = {'__name__': '__main__'}
-    results = []
-    for cell_id, source in read_guide(name):
-        if not in_scope(source):
-            results.append({'id': cell_id, 'in_scope': False})
-            continue
-        output, error = run_cell(port(source) if ported else source, namespace)
-        results.append({'id': cell_id, 'in_scope': True, 'output': output, 'error': error})
-        sys.__stdout__.write(json.dumps(results[-1]) + '\n')
-        sys.__stdout__.flush()
-    return results
+    with open(out_path, 'w', encoding='utf-8') as out:
+        for n, (cell_id, source) in enumerate(read_guide(name)):
+            if not in_scope(source):
+                record = {'id': cell_id, 'in_scope': False}
+            else:
+                output, error = run_cell(port(source) if ported else source, namespace,
+                                         f'<{name} cell {n}>')
+                record = {'id': cell_id, 'in_scope': True, 'output': output, 'error': error}
+            out.write(json.dumps(record) + '\n')
+            out.flush()
 
 
 # ---- the driver --------------------------------------------------------------------------------
 
-def run_guide(name, python, ported, timeout=600):
-    """The cells' results of guide `name` run by `python` in a fresh directory."""
-    env = dict(os.environ, PYTHONPATH=REPO if ported else '', TF_CPP_MIN_LOG_LEVEL='3',
+def run_guide(name, python, ported, timeout=600, repo=REPO):
+    """The cells' results of guide `name` run by `python` (with the project at `repo`) in a
+    fresh directory."""
+    env = dict(os.environ, PYTHONPATH=repo if ported else '', TF_CPP_MIN_LOG_LEVEL='3',
                PYTHONHASHSEED='0')
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [python, os.path.abspath(__file__), '--worker', name]
+        out_path = os.path.join(tmp, 'cells.jsonl')
+        cmd = [python, os.path.abspath(__file__), '--worker', name, '--out', out_path]
         if ported:
             cmd.append('--ported')
         try:
-            proc = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True,
-                                  timeout=timeout)
-            stdout = proc.stdout
-        except subprocess.TimeoutExpired as e:
-            stdout = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or '')
-    done = {}
-    for line in stdout.splitlines():
-        if line.startswith('{'):
-            record = json.loads(line)
-            done[record['id']] = record
+            subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pass  # the cells done so far count; the rest did not finish
+        with open(out_path, encoding='utf-8') if os.path.exists(out_path) else \
+                io.StringIO() as f:
+            done = {r['id']: r for r in map(json.loads, f)}
     results = []
     for cell_id, source in read_guide(name):
         if not in_scope(source):
@@ -180,7 +208,7 @@ def tf_outputs(names, tf_python, refresh):
             cache = json.load(f)
     changed = False
     for name in names:
-        cells = read_guide(name)
+        cells = [list(cell) for cell in read_guide(name)]  # as JSON keeps them
         if not refresh and cache.get(name, {}).get('source') == cells:
             continue
         if not tf_python or not os.path.exists(tf_python):
@@ -237,18 +265,22 @@ def main(argv=None):
                                                                DEFAULT_TF_PYTHON))
     parser.add_argument('--refresh-tf', action='store_true')
     parser.add_argument('--json', action='store_true')
+    parser.add_argument('--repo', default=REPO,
+                        help='the checkout of this project to run (default: this one)')
     parser.add_argument('--cells', action='store_true', help='show each differing cell')
     parser.add_argument('--worker', help=argparse.SUPPRESS)
     parser.add_argument('--ported', action='store_true', help=argparse.SUPPRESS)
+    parser.add_argument('--out', help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        work(args.worker, args.ported)
+        work(args.worker, args.ported, args.out)
         return 0
     names = args.guides or all_guides()
     cache = tf_outputs(names, args.tf_python, args.refresh_tf)
     report = {}
     for name in names:
-        rows = compare(run_guide(name, sys.executable, True), cache[name]['runs'])
+        rows = compare(run_guide(name, sys.executable, True, repo=os.path.abspath(args.repo)),
+                       cache[name]['runs'])
         report[name] = {'summary': summary(rows), 'cells': rows}
     totals = {k: sum(r['summary'][k] for r in report.values())
               for k in ('cells', 'in_scope', 'run', 'reproducible', 'equal')}

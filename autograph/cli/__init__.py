@@ -16,6 +16,7 @@ import io
 import os
 import sys
 import tokenize
+import unicodedata
 
 import gast
 
@@ -126,16 +127,22 @@ def convert_file(path, names):
             module = parser.parse(text, path)
     except SyntaxError as e:
         raise CLIError(f'{path}:{e.lineno}: syntax error: {e.msg}') from None
-    lines = text.splitlines()
-    found = dict(_functions(module))
-    for name in names or ():
-        if name not in found:
-            raise CLIError(f'{path}: no function named {name!r} '
-                           f'(found: {", ".join(found) or "none"})')
+    lines = parser.source_lines(text)
+    found = list(_functions(module))
+    known = {name for name, _ in found}
+    # Python reads identifiers in NFKC form (`ｆｕｌｌ` is `full`): so are the names asked for
+    wanted = [unicodedata.normalize('NFKC', name) for name in names or ()]
+    for name, asked in zip(wanted, names or ()):
+        if name not in known:
+            raise CLIError(f'{path}: no function named {asked!r} '
+                           f'(found: {", ".join(dict.fromkeys(n for n, _ in found)) or "none"})')
     parts = []
-    for name in names or list(found):
+    # every function of that name, in the file's order: a property's getter and setter share it
+    for name, node in found:
+        if wanted and name not in wanted:
+            continue
         try:
-            parts.append(_convert_function(found[name], lines, path, _class_of(name)))
+            parts.append(_convert_function(node, lines, path, _class_of(name)))
         except errors.ConversionError as e:
             message = f'{name!r}: {" ".join(str(e).split())}'
             if names:  # asked for by name: an error, not a note

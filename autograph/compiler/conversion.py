@@ -3,10 +3,6 @@
 The converters run in the order of `CONVERTERS`, the one place that fixes it. Each takes the
 output of the previous one; `docs/design.md` explains why the order is what it is.
 """
-import contextlib
-import os
-import sys
-import threading
 import weakref
 
 import gast
@@ -31,6 +27,7 @@ from autograph.pyct import (
     mangling,
     origin_info,
     parser,
+    recursion,
     templates,
     transformer,
     unparser,
@@ -53,7 +50,6 @@ CONVERTERS = (
 )
 
 _PREFIX = 'tf__'
-DEEP_RECURSION_LIMIT = 20_000
 _RESERVED = 'ag__'  # the operators module in converted code
 
 
@@ -86,37 +82,7 @@ class ConvertedEntity:
         return self._factory_code
 
 
-_recursion_lock = threading.Lock()
-_deep_conversions = 0
-_saved_recursion_limit = None
-
-
-def _new_lock_in_child():
-    """After a fork, in the child: another thread may have held the lock at the fork."""
-    global _recursion_lock
-    _recursion_lock = threading.Lock()
-
-
-os.register_at_fork(after_in_child=_new_lock_in_child)
-
-
-@contextlib.contextmanager
-def deep_recursion():
-    """Lets the compiler's passes, which recurse once per nesting level of the syntax tree,
-    convert deeply nested code (an if/elif chain of a few hundred branches nests that deep)."""
-    global _deep_conversions, _saved_recursion_limit
-    with _recursion_lock:
-        if _deep_conversions == 0:
-            _saved_recursion_limit = sys.getrecursionlimit()
-            sys.setrecursionlimit(max(_saved_recursion_limit, DEEP_RECURSION_LIMIT))
-        _deep_conversions += 1
-    try:
-        yield
-    finally:
-        with _recursion_lock:
-            _deep_conversions -= 1
-            if _deep_conversions == 0:
-                sys.setrecursionlimit(_saved_recursion_limit)
+deep_recursion = recursion.deep_recursion
 
 
 def convert_tree(node, origin_lines, filename, first_lineno, function_name, class_name=None):

@@ -49,6 +49,12 @@ class ControlFlowTransformer(transformer.Base):
         self.function_scopes.append(anno.getanno(node, anno.Static.SCOPE))
         node = self.generic_visit(node)
         self.function_scopes.pop()
+        # A name that only unreachable code assigns (after a `raise` or a `return`) is not
+        # set before the block functions that declare it `nonlocal`: bind it in the function
+        unbound = _unbound_nonlocals(node)
+        if unbound:
+            docstring = node.body[:1] if transformer.is_docstring(node.body[0]) else []
+            node.body = docstring + _undefined_assignments(unbound) + node.body[len(docstring):]
         return node
 
     def visit_Try(self, node):
@@ -293,6 +299,45 @@ def _bind_nested_nonlocals(statements, declarations):
         elif isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
             bound.add(node.id)
     return _undefined_assignments(sorted(wanted - bound - declared)) + statements
+
+
+_TARGETS = {gast.Assign: ('targets',), gast.AugAssign: ('target',), gast.AnnAssign: ('target',),
+            gast.For: ('target',), gast.Delete: ('targets',), gast.withitem: ('optional_vars',),
+            gast.ExceptHandler: ('name',)}
+_BLOCKS = ('body', 'orelse', 'finalbody', 'handlers', 'cases', 'items')
+
+
+def _unbound_nonlocals(function):
+    """The names that the block functions of `function` declare `nonlocal` but that nothing
+    binds in `function` itself (only unreachable code assigned them), sorted. Statements
+    are walked, not expressions: a name bound only by `:=` gets a needless, harmless binding."""
+    args = function.args
+    bound = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs
+             + [args.vararg, args.kwarg] if a is not None}
+    wanted = set()
+    pending = list(function.body)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, (gast.FunctionDef, gast.ClassDef)):
+            bound.add(statement.name)
+            if isinstance(statement, gast.FunctionDef):
+                wanted.update(name for s in statement.body if isinstance(s, gast.Nonlocal)
+                              for name in s.names)
+            continue
+        if isinstance(statement, (gast.Global, gast.Nonlocal)):
+            bound.update(statement.names)
+        elif isinstance(statement, (gast.Import, gast.ImportFrom)):
+            bound.update((a.asname or a.name).split('.')[0] for a in statement.names)
+        for field in _TARGETS.get(type(statement), ()):
+            target = getattr(statement, field)
+            for target in target if isinstance(target, list) else [target]:
+                if target is not None:
+                    bound.update(n.id for n in gast.walk(target) if isinstance(n, gast.Name))
+        for field in _BLOCKS:
+            block = getattr(statement, field, None)
+            if type(block) is list:
+                pending.extend(block)
+    return sorted(wanted - bound)
 
 
 def _walk_block(statements):

@@ -7,7 +7,7 @@ The state of a construct (the variables it modifies) is read and written with th
 from typing import NamedTuple
 
 import runtime as rt
-from autograph.operators import guards, lists, located, tensor_iteration
+from autograph.operators import datasets, guards, lists, located, tensor_iteration
 from autograph.operators.variables import (
     Undefined,
     UndefinedReturnValue,
@@ -262,6 +262,10 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
 
 
 def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    if datasets.is_graph_iteration(iter_):  # over an rt.data Dataset or Iterator
+        datasets.for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts,
+                          if_stmt, while_stmt)
+        return
     sequence = tensor_iteration.as_sequence(iter_)
     if sequence is not None:
         _graph_for(sequence, extra_test, body, get_state, set_state, symbol_names, opts)

@@ -6,9 +6,10 @@ patched (`def size(x, len=len)`) still runs the original, and one of the patched
 different object, with no overload) runs the patch.
 """
 import builtins
+import warnings
 
 import runtime as rt
-from autograph.operators import lists, tensor_iteration
+from autograph.operators import frames, lists, tensor_iteration
 from runtime.core.tensor import is_symbolic
 
 _range, _len, _enumerate, _zip, _int, _float, _abs = (
@@ -72,4 +73,5 @@ OVERLOADS = {
     _range: range_, _len: len_, _enumerate: enumerate_, _zip: zip_, _int: int_,
     _float: float_, _abs: abs_,
     rt.stack: lists.stack_, rt.concat: lists.concat_,   # also on lists staged by a tensor loop
+    warnings.warn: frames.warn,   # stacklevel counts the user's frames, not autograph's
 }

@@ -22,6 +22,7 @@ from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor
 from runtime.core.tensor_spec import TensorSpec
+from runtime.data import ops as data_ops
 from runtime.graph import serialization
 from runtime.graph.graph_def import const_node_def, node_def
 from runtime.ops.state import VAR_HANDLE
@@ -94,6 +95,7 @@ class Writer:
         if prefix is not None:
             return prefix
         graph = concrete.graph
+        data_ops.check_saveable(graph)
         prefix = self.concretes[id(concrete)] = graph.name.lstrip('_')  # TF: no leading _
         captures = graph.captures
         n_args = len(graph.inputs) - len(captures)

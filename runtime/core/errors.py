@@ -28,6 +28,14 @@ class InvalidArgumentError(OpError, ValueError):
         super().__init__(node_def, op, message)
 
 
+class OutOfRangeError(OpError):
+    """An iterator was asked for an element past the end (`get_next()` of a dataset iterator
+    in a graph)."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
+
+
 class NotFoundError(OpError):
     """Something asked for (a file, a checkpoint) does not exist."""
 
@@ -44,6 +52,11 @@ class UnimplementedError(OpError):
 
 class OperatorNotAllowedInGraphError(TypeError):
     """A Python operation that needs a concrete value was applied to a symbolic tensor."""
+
+
+class SymbolicNumpyError(OperatorNotAllowedInGraphError, AttributeError):
+    """`.numpy()` of a graph tensor leaked out of its function: TensorFlow's AttributeError (a
+    graph tensor has no `numpy`), and the graph error the rest of the runtime raises."""
 
 
 # ---- the errors of files (event files of rt.summary), as TensorFlow's file system raises them

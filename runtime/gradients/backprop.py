@@ -11,7 +11,7 @@ from typing import Any
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
 from runtime.ops import list_ops
-from runtime.ops.array import zeros_like
+from runtime.ops.creation import zeros_like
 from runtime.ops.math import add
 from runtime.ops.registry import OpDef
 

@@ -14,10 +14,10 @@ from runtime.control_flow import cond
 from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
-from runtime.ops.array import cast, expand_dims, ones_like
-from runtime.ops.array import shape as shape_
+from runtime.ops.array import cast
 from runtime.ops.compare import greater, greater_equal, where
 from runtime.ops.convert import convert_to_tensor
+from runtime.ops.creation import ones_like
 from runtime.ops.dispatch import apply
 from runtime.ops.linalg import (
     band_part,
@@ -30,6 +30,8 @@ from runtime.ops.linalg import (
 from runtime.ops.math import matmul
 from runtime.ops.reduce import reduce_max, reduce_sum
 from runtime.ops.registry import register
+from runtime.ops.shaping import expand_dims
+from runtime.ops.shaping import shape as shape_
 
 FLOATS = frozenset((dtypes.float16, dtypes.float32, dtypes.float64))  # the ops' allowed T
 

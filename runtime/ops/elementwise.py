@@ -13,11 +13,7 @@ from runtime.ops.compare import logical_and, logical_not, logical_or
 from runtime.ops.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import broadcast, same_as_input
-from runtime.ops.math import (
-    divide,
-    negative,
-    unary_function,
-)
+from runtime.ops.math import divide, negative, unary_function
 from runtime.ops.registry import register
 
 

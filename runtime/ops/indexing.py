@@ -6,21 +6,14 @@ from runtime.core import dtypes, errors
 from runtime.core.context import name_scope
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
-from runtime.ops.array import (
-    cast,
-    concat,
-    gather,
-    reshape,
-    shape,
-    shape_from,
-    shape_operand,
-    squeeze,
-)
+from runtime.ops.array import cast
 from runtime.ops.compare import where
 from runtime.ops.convert import convert_to_tensor, unify_operands
 from runtime.ops.dispatch import apply
 from runtime.ops.reduce import reduce_prod
 from runtime.ops.registry import register
+from runtime.ops.shaping import concat, reshape, shape, shape_from, shape_operand, squeeze
+from runtime.ops.slicing import gather
 
 
 def _check_indices(indices, bounds, op_name):

@@ -11,9 +11,9 @@ import numpy as np
 from runtime.core import errors
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
-from runtime.ops.array import expand_dims, ones_like, squeeze, transpose
 from runtime.ops.compare import greater, where
 from runtime.ops.convert import convert_to_tensor, unify_inputs
+from runtime.ops.creation import ones_like
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import broadcast_shape, constant_value
 from runtime.ops.math import abs as abs_
@@ -21,6 +21,7 @@ from runtime.ops.math import log, matmul, maximum, sqrt
 from runtime.ops.math import pow as pow_
 from runtime.ops.reduce import reduce_max, reduce_sum
 from runtime.ops.registry import register
+from runtime.ops.shaping import expand_dims, squeeze, transpose
 
 
 def square_infer(inputs, attrs):

@@ -13,24 +13,17 @@ from runtime.core import dtypes
 from runtime.core.context import name_scope
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
-from runtime.ops.array import (
-    broadcast_to,
-    cast,
-    concat,
-    expand_dims,
-    gather,
-    range,
-    reshape,
-    shape,
-    shape_from,
-)
+from runtime.ops.array import cast
 from runtime.ops.compare import less
 from runtime.ops.convert import convert_to_tensor, stack, unify_operands
+from runtime.ops.creation import range
 from runtime.ops.dispatch import apply
 from runtime.ops.indexing import boolean_mask
 from runtime.ops.infer import constant_value
 from runtime.ops.reduce import reduce_max
 from runtime.ops.registry import register
+from runtime.ops.shaping import broadcast_to, concat, expand_dims, reshape, shape, shape_from
+from runtime.ops.slicing import gather
 
 newaxis = None  # `x[rt.newaxis]`, as numpy's and TensorFlow's
 

@@ -6,8 +6,6 @@ import numpy as np
 
 from runtime.core import errors
 from runtime.core.shapes import TensorShape
-from runtime.ops.array import gather, reshape, transpose
-from runtime.ops.array import shape as shape_
 from runtime.ops.compare import greater_equal, where
 from runtime.ops.convert import convert_to_tensor, stack, unify_inputs
 from runtime.ops.dispatch import apply, op_function
@@ -19,6 +17,9 @@ from runtime.ops.math import exp, minimum, multiply, negative, relu, sigmoid, sq
 from runtime.ops.random import uniform
 from runtime.ops.reduce import reduce_sum
 from runtime.ops.registry import register
+from runtime.ops.shaping import reshape, transpose
+from runtime.ops.shaping import shape as shape_
+from runtime.ops.slicing import gather
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946

@@ -9,6 +9,7 @@ runs on the input tensors themselves, without an op, so the tape records the ops
 graph the gradient of `EagerPyFunc` is another `EagerPyFunc` that runs the function again under
 a tape on the op's inputs and differentiates it.
 """
+import functools
 import itertools
 
 import numpy as np
@@ -102,16 +103,40 @@ def _call(opdef, func, inp, Tout, name):
     return out[0] if single else list(out)
 
 
-def py_function(func, inp, Tout, name=None):
+def py_function(func=None, inp=None, Tout=None, name=None):
     """Call `func(*inp)` on eager tensors when the op runs (op `EagerPyFunc`), also inside a
     graph; its results are converted to the dtypes `Tout` (one dtype: one tensor; a list: a
     list; None: nothing). The results' shapes are unknown in a graph. Differentiable: eagerly
     a tape records the ops `func` runs; in a graph the gradient calls `func` again under a
-    tape."""
-    return _call(EAGER_PY_FUNC, func, inp, Tout, name)
+    tape. Without `func` (`@rt.py_function(Tout=rt.float32)`), a decorator: the decorated
+    function's arguments are `inp`."""
+    if func is None:
+        return _decorator(EAGER_PY_FUNC, inp, Tout, name, 'py_function')
+    return _call(EAGER_PY_FUNC, func, _inputs(inp), Tout, name)
 
 
-def numpy_function(func, inp, Tout, stateful=True, name=None):
+def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
     """Call `func(*inp)` on numpy arrays when the op runs (op `PyFunc`, or `PyFuncStateless`
-    when `stateful=False`); see `py_function`."""
-    return _call(PY_FUNC if stateful else PY_FUNC_STATELESS, func, inp, Tout, name)
+    when `stateful=False`); see `py_function` (a decorator too, without `func`)."""
+    opdef = PY_FUNC if stateful else PY_FUNC_STATELESS
+    if func is None:
+        return _decorator(opdef, inp, Tout, name, 'numpy_function')
+    return _call(opdef, func, _inputs(inp), Tout, name)
+
+
+def _inputs(inp):
+    return [] if inp is None else inp
+
+
+def _decorator(opdef, inp, Tout, name, what):
+    if inp is not None:
+        raise TypeError(f'rt.{what}(inp=...) needs `func`; as a decorator give only Tout '
+                        f'(and name): `@rt.{what}(Tout=rt.float32)`.')
+
+    def decorate(func):
+        @functools.wraps(func)
+        def call(*args):
+            return _call(opdef, func, list(args), Tout, name)
+        return call
+
+    return decorate

@@ -19,11 +19,11 @@ import numpy as np
 from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.ops import philox
-from runtime.ops.array import shape_from, shape_operand
 from runtime.ops.convert import convert_to_tensor, unify_operands
 from runtime.ops.dispatch import apply, graph_of
 from runtime.ops.infer import constant_value
 from runtime.ops.registry import register
+from runtime.ops.shaping import shape_from, shape_operand
 
 DEFAULT_GRAPH_SEED = 87654321  # TensorFlow's global seed when only an op seed is given
 _MAXINT32 = 2 ** 31 - 1

@@ -7,12 +7,12 @@ import numpy as np
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor
-from runtime.ops.array import range as range_
-from runtime.ops.array import rank as rank_
 from runtime.ops.convert import convert_to_tensor
+from runtime.ops.creation import range as range_
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import constant_value
 from runtime.ops.registry import NUMERIC, register
+from runtime.ops.shaping import rank as rank_
 
 
 def _axes(axis):
@@ -139,7 +139,7 @@ def _arg(opdef, input, axis, output_type, name):
     return apply(opdef, [x, axis], attrs, name=name)
 
 
-# ---- the axes a broadcast gradient is summed over -----------------------------------------------
+# ---- the axes a broadcast gradient is summed over ----------------------------------------------
 
 def _broadcast_gradient_args_kernel(s0, s1):
     """The axes to sum the gradient of each operand over (padded dims of size 1; summing a

@@ -11,19 +11,16 @@ import numpy as np
 from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
-from runtime.ops.array import (
-    ones_like,
-    reshape,
-    transpose,
-    unsorted_segment_sum,
-)
-from runtime.ops.array import shape as shape_
 from runtime.ops.convert import convert_to_tensor, stack
+from runtime.ops.creation import ones_like
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value, same_as_input
 from runtime.ops.math import cast, maximum, minimum, negative
 from runtime.ops.reduce import reduce_max
 from runtime.ops.registry import register
+from runtime.ops.shaping import reshape, transpose
+from runtime.ops.shaping import shape as shape_
+from runtime.ops.slicing import unsorted_segment_sum
 
 # ---- Cumsum / Cumprod --------------------------------------------------------------------------
 

@@ -7,10 +7,10 @@ import numpy as np
 
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
-from runtime.ops.array import index_tuple
 from runtime.ops.indexing import scatter_into
 from runtime.ops.infer import no_outputs
 from runtime.ops.registry import register
+from runtime.ops.slicing import index_tuple
 
 
 @dataclass(slots=True, eq=False, weakref_slot=True)

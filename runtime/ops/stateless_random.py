@@ -13,11 +13,11 @@ from runtime.core.context import name_scope
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
 from runtime.ops import philox
-from runtime.ops.array import shape_from, shape_operand
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply
 from runtime.ops.math import add, multiply, subtract
 from runtime.ops.registry import register
+from runtime.ops.shaping import shape_from, shape_operand
 
 ALG_PHILOX, ALG_THREEFRY, ALG_AUTO_SELECT = 1, 2, 3  # TensorFlow's algorithm ids
 _ALGORITHMS = {'philox': ALG_PHILOX, 'threefry': ALG_THREEFRY, 'autoselect': ALG_AUTO_SELECT}

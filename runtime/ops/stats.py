@@ -5,7 +5,6 @@
 import numpy as np
 
 from runtime.core import dtypes
-from runtime.ops.array import squeeze
 from runtime.ops.compare import not_equal, where
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply
@@ -13,6 +12,7 @@ from runtime.ops.elementwise import is_finite, rsqrt, squared_difference
 from runtime.ops.math import cast, exp, log, maximum, sqrt, square
 from runtime.ops.reduce import axis_operand, reduce_infer, reduce_max, reduce_mean, reduce_sum
 from runtime.ops.registry import register
+from runtime.ops.shaping import squeeze
 
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):

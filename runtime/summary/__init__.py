@@ -11,8 +11,8 @@ TensorBoard shows.
 from runtime.summary import experimental
 from runtime.summary.summaries import graph, histogram, image, scalar, text, write
 from runtime.summary.trace import trace_export, trace_off, trace_on
-from runtime.summary.writer import SummaryWriter, create_file_writer, record_if
+from runtime.summary.writer import SummaryWriter, create_file_writer, flush, record_if
 
-__all__ = ['SummaryWriter', 'create_file_writer', 'experimental', 'graph', 'histogram',
+__all__ = ['SummaryWriter', 'create_file_writer', 'experimental', 'flush', 'graph', 'histogram',
            'image', 'record_if', 'scalar', 'text', 'trace_export', 'trace_off', 'trace_on',
            'write']

@@ -13,6 +13,7 @@ import atexit
 import itertools
 import os
 import socket
+import struct
 import threading
 import time
 import weakref
@@ -22,7 +23,7 @@ import numpy as np
 from runtime.core import dtypes, errors
 from runtime.graph.serialization import wire
 from runtime.graph.serialization.graph_io import tensor_to_proto
-from runtime.summary.records import frame
+from runtime.summary.records import frame, frame_all
 
 FILE_VERSION = 'brain.Event:2'
 WRITER_NAME = 'autograph-rt runtime.summary'
@@ -69,15 +70,18 @@ class EventFileWriter:
         self._queue = []
         self._queue_lock = threading.Lock()  # held for an append: the step never waits on disk
         self._file_lock = threading.Lock()  # one flush at a time
-        self._metadata = {}  # serialized SummaryMetadata -> its message (decoded once)
+        self._pieces = {}  # (tag, serialized SummaryMetadata) -> summary_value_pieces
         self._wake = threading.Event()
         self.closed = False
         first = event_bytes(float(int(time.time())), file_version=FILE_VERSION,
                             source_metadata={'writer': WRITER_NAME})
         self._write(frame(first))
-        self._thread = threading.Thread(target=self._run, name=f'summary writer {logdir}',
-                                        daemon=True)
-        self._thread.start()
+        # The thread holds the writer weakly: a writer nothing uses any more is closed and
+        # collected (`__del__`), and its thread ends.
+        self.thread = threading.Thread(target=_flush_periodically,
+                                        args=(weakref.ref(self), self._wake, self._period),
+                                        name=f'summary writer {logdir}', daemon=True)
+        self.thread.start()
         with _OPEN_LOCK:
             _OPEN.add(self)
 
@@ -107,7 +111,7 @@ class EventFileWriter:
             with self._queue_lock:
                 items, self._queue = self._queue, []
             if items and not self._file.closed:
-                self._write(b''.join(frame(self._event(item)) for item in items))
+                self._write(frame_all([self._event(item) for item in items]))
 
     def close(self):
         """Flush, then close the file; later summaries to this writer are an error."""
@@ -128,24 +132,75 @@ class EventFileWriter:
         except OSError as e:
             raise _os_error(self.logdir, e) from None
 
-    def _run(self):
-        while not self.closed:
-            self._wake.wait(self._period)
-            self._wake.clear()
-            if not self.closed:
-                self.flush()
+    def __del__(self):
+        if not getattr(self, 'closed', True):
+            self.close()
 
     def _event(self, item):
         wall_time, step, tag, value, metadata = item
         if tag is None:
             return event_bytes(wall_time, step, graph_def=value)
-        found = self._metadata.get(metadata)
-        if found is None:
-            found = self._metadata[metadata] = wire.decode('SummaryMetadata', metadata)
+        pieces = self._pieces.get((tag, metadata))
+        if pieces is None:
+            pieces = self._pieces[(tag, metadata)] = summary_value_pieces(tag, metadata)
+        return summary_event_bytes(wall_time, step, value, pieces)
+
+
+def _flush_periodically(ref, wake, period):
+    """The writer's background thread: flush every `period` seconds or when woken."""
+    while True:
+        wake.wait(period)
+        wake.clear()
+        writer = ref()
+        if writer is None or writer.closed:
+            return
+        writer.flush()
+        del writer
+
+
+def summary_value_pieces(tag, metadata):
+    """The encoded `tag` and `metadata` fields of a Summary.Value, which go around its tensor
+    (protobuf writes fields by number: tag 1, tensor 8, metadata 9)."""
+    head = bytearray(b'\x0a')
+    data = tag.encode('utf-8')
+    wire.put_varint(len(data), head)
+    tail = bytearray(b'\x4a')
+    wire.put_varint(len(metadata), tail)
+    return bytes(head) + data, bytes(tail) + metadata
+
+
+_DOUBLE = struct.Struct('<d')
+_FLOAT32 = np.dtype(np.float32)
+# A float32 scalar's TensorProto before its 4 bytes: dtype DT_FLOAT, shape [], tensor_content.
+_FLOAT32_SCALAR = b'\x08\x01\x12\x00\x22\x04'
+
+
+def summary_event_bytes(wall_time, step, value, pieces):
+    """The Event of one tensor summary: what `wire.encode('Event', ...)` gives for it, built from
+    cached pieces (the writer's flush encodes one per summary)."""
+    if value.dtype == _FLOAT32 and not value.ndim:  # a scalar summary: the common case
+        tensor = _FLOAT32_SCALAR + value.astype('<f4').tobytes()
+    else:
         dtype = dtypes.string if value.dtype.kind in 'OSU' else dtypes.of_value(value)
-        tensor = tensor_to_proto(value, dtype)
-        summary = {'value': [{'tag': tag, 'tensor': tensor, 'metadata': found}]}
-        return event_bytes(wall_time, step, summary=summary)
+        tensor = wire.encode('TensorProto', tensor_to_proto(value, dtype))
+    head, tail = pieces
+    entry = bytearray(head)
+    entry += b'\x42'
+    wire.put_varint(len(tensor), entry)
+    entry += tensor
+    entry += tail
+    summary = bytearray(b'\x0a')
+    wire.put_varint(len(entry), summary)
+    summary += entry
+    out = bytearray(b'\x09')
+    out += _DOUBLE.pack(wall_time)
+    if step:
+        out.append(0x10)
+        wire.put_varint(step, out)
+    out.append(0x2a)
+    wire.put_varint(len(summary), out)
+    out += summary
+    return bytes(out)
 
 
 @atexit.register

@@ -12,7 +12,7 @@ from runtime.core import context, dtypes
 from runtime.functional import map_fn
 from runtime.graph.scopes import control_dependencies
 from runtime.graph.serialization import serialize_graph, wire
-from runtime.ops import array, compare, manipulation, math, reduce
+from runtime.ops import array, compare, creation, manipulation, math, reduce, shaping
 from runtime.ops.convert import constant, convert_to_tensor, stack
 from runtime.ops.dispatch import apply
 from runtime.ops.strings import as_string
@@ -95,10 +95,10 @@ def _buckets(data, bucket_count):
     """TensorBoard's histogram tensor: [bucket_count, 3] float64 rows (left, right, count)."""
     bucket_count = DEFAULT_BUCKET_COUNT if bucket_count is None else max(int(bucket_count), 0)
     with context.name_scope('buckets'):
-        data = array.cast(array.reshape(convert_to_tensor(data), [-1]), dtypes.float64)
-        size = array.size(data)
+        data = array.cast(shaping.reshape(convert_to_tensor(data), [-1]), dtypes.float64)
+        size = shaping.size(data)
         if bucket_count == 0:
-            return array.zeros([0, 3], dtypes.float64)
+            return creation.zeros([0, 3], dtypes.float64)
 
         def multiple_values(low, high):
             width = (high - low) / bucket_count
@@ -107,14 +107,14 @@ def _buckets(data, bucket_count):
             counts = reduce.reduce_sum(manipulation.one_hot(index, bucket_count,
                                                             dtype=dtypes.float64), axis=0)
             edges = manipulation.linspace(low, high, bucket_count + 1)
-            edges = array.concat([edges[:-1], array.reshape(high, [1])], 0)
-            return array.transpose(stack([edges[:-1], edges[1:], counts]))
+            edges = shaping.concat([edges[:-1], shaping.reshape(high, [1])], 0)
+            return shaping.transpose(stack([edges[:-1], edges[1:], counts]))
 
         def single_value(low):  # every bucket at the value, the count in the last one
-            ends = array.fill([bucket_count], low)
-            counts = array.concat([array.zeros([bucket_count - 1], dtypes.float64),
-                                   array.reshape(array.cast(size, dtypes.float64), [1])], 0)
-            return array.transpose(stack([ends, ends, counts]))
+            ends = creation.fill([bucket_count], low)
+            counts = shaping.concat([creation.zeros([bucket_count - 1], dtypes.float64),
+                                   shaping.reshape(array.cast(size, dtypes.float64), [1])], 0)
+            return shaping.transpose(stack([ends, ends, counts]))
 
         def nonempty():
             low, high = reduce.reduce_min(data), reduce.reduce_max(data)
@@ -123,7 +123,7 @@ def _buckets(data, bucket_count):
                                      lambda: multiple_values(low, high))
 
         return control_flow.cond(compare.equal(size, 0),
-                                 lambda: array.zeros([bucket_count, 3], dtypes.float64),
+                                 lambda: creation.zeros([bucket_count, 3], dtypes.float64),
                                  nonempty)
 
 
@@ -136,16 +136,16 @@ def image(name, data, step=None, max_outputs=3, description=None):
             raise ValueError(f'rt.summary.image({name!r}) takes a batch of images of shape '
                              f'[k, height, width, channels]; got shape {images.shape}.')
         images = _to_uint8(images, name)[:max_outputs]
-        shape = array.shape(images)
+        shape = shaping.shape(images)
         dimensions = stack([as_string(shape[2], name='width'),
                             as_string(shape[1], name='height')], name='dimensions')
         count = images.shape[0] if images.shape.rank is not None else None
         if count is not None:
             encoded = [apply(ENCODE_PNG, [one]) for one in manipulation.unstack(images, count)]
-            return array.concat([dimensions] + ([stack(encoded)] if encoded else []), 0)
+            return shaping.concat([dimensions] + ([stack(encoded)] if encoded else []), 0)
         encoded = map_fn(lambda one: apply(ENCODE_PNG, [one]), images,
                          fn_output_signature=dtypes.string)
-        return array.concat([dimensions, encoded], 0)
+        return shaping.concat([dimensions, encoded], 0)
     return _summary(name, 'images', value, step, description)
 
 

@@ -114,6 +114,13 @@ def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffi
                          '.v2' if filename_suffix is None else filename_suffix)
 
 
+def flush(writer=None, name=None):
+    """Write what `writer` (default: the default writer; none: nothing to do) has queued; in a
+    graph, a FlushSummaryWriter op that does it at each run."""
+    writer = writer or state.writer
+    return None if writer is None else writer.flush()
+
+
 def set_step(step):
     """Set the default step of the summaries of this thread (an int, a tensor or a Variable;
     a Python int is fixed in a graph when it is traced, a Variable is read at each run)."""

@@ -7,6 +7,10 @@ To add an op's case: an entry in CASES, `op type: [Case(fn, inputs), ...]`, wher
 the op from tensors (Variables with `variables=True`) and `inputs` are float64 arrays in a
 domain where the op is smooth.
 """
+import os
+import pathlib
+import subprocess
+import sys
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -15,8 +19,8 @@ from surface_gradient_cases import CASES as SURFACE_CASES
 
 import runtime as rt
 from runtime.core import context
-from runtime.ops import array as array_ops
 from runtime.ops import list_ops
+from runtime.ops import slicing as slicing_ops
 from runtime.ops.dispatch import apply
 from runtime.ops.registry import NO_GRADIENT, REGISTRY
 
@@ -122,7 +126,7 @@ CASES = {
     'ConcatV2': [Case(lambda a, b: rt.concat([a, b * a[:, :1]], axis=1), [u(2, 3), u(2, 2)])],
     'ExpandDims': [Case(lambda x: rt.expand_dims(x, 1) * x, [u(3)])],
     'Squeeze': [Case(lambda x: rt.squeeze(x, axis=1) ** 2, [u(3, 1)])],
-    'UnsortedSegmentSum': [Case(lambda x: array_ops.unsorted_segment_sum(
+    'UnsortedSegmentSum': [Case(lambda x: slicing_ops.unsorted_segment_sum(
         x, rt.constant([1, 0, 1]), 3) ** 2, [u(3, 2)])],
     'GatherV2': [Case(lambda x: rt.gather(x, [2, 0, 2]) ** 2, [u(3, 2)]),
                  Case(lambda x: rt.gather(x, rt.constant([[1], [0]]), axis=1) ** 2, [u(3, 2)])],
@@ -420,3 +424,15 @@ def test_defgradient_attaches_a_gradient_once():
         assert tape.gradient(z, x) is None
     finally:
         del REGISTRY['TestOnlyTwice'], REGISTRY['TestOnlyNever']
+
+
+def test_import_runtime_alone_attaches_every_gradient():
+    """A fresh interpreter that only imports runtime has every op's rule (or NO_GRADIENT)."""
+    probe = ('import runtime\n'
+             'from runtime.ops.registry import REGISTRY\n'
+             'print(sorted(n for n, o in REGISTRY.items() if o.gradient is None))\n')
+    root = pathlib.Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, '-c', probe], cwd=root, capture_output=True,
+                            text=True, timeout=60, env={**os.environ, 'PYTHONPATH': str(root)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == '[]'

@@ -18,7 +18,20 @@ import numpy as np
 
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
-from runtime.ops import array, compare, convert, infer, list_ops, math, reduce, registry, state
+from runtime.ops import (
+    array,
+    compare,
+    convert,
+    creation,
+    infer,
+    list_ops,
+    math,
+    reduce,
+    registry,
+    shaping,
+    slicing,
+    state,
+)
 
 
 class Unsupported(Exception):
@@ -283,6 +296,10 @@ class Lowering:
         for name, (known, _) in self.variables.items():
             if known is storage:
                 return name
+        if storage is not None and not hasattr(storage, 'shape'):
+            raise Unsupported(node, f'it is a resource native code cannot hold '
+                                    f'({type(storage).__name__}: summaries run with the default '
+                                    f'executor)')
         if storage is None or storage.shape.rank is None or _np_name(storage.dtype) is None:
             raise Unsupported(node, 'it is a variable whose dtype or rank native code cannot hold')
         name = self.fresh('r')
@@ -746,10 +763,10 @@ def _shape_of(lowering, node, inputs, depth):
     if rank is None:
         raise Unsupported(node, 'its input rank is not known when tracing')
     x = inputs[0]
-    expr = {array.SHAPE: f'np.array([{"".join(f"{x}.shape[{i}], " for i in range(rank))}])'
+    expr = {shaping.SHAPE: f'np.array([{"".join(f"{x}.shape[{i}], " for i in range(rank))}])'
             if rank else 'np.zeros(0, np.int64)',
-            array.SIZE: f'{x}.size' if rank else '1',
-            array.RANK: repr(rank)}[node.opdef]
+            shaping.SIZE: f'{x}.size' if rank else '1',
+            shaping.RANK: repr(rank)}[node.opdef]
     return lowering.assign(node, expr, depth)
 
 
@@ -786,7 +803,7 @@ def _pack(lowering, node, inputs, depth):
 
 def _only_indexes(lowering, node):
     users = lowering.uses.get(node.outputs[0], [])
-    return bool(users) and all(user != 'output' and user.opdef is array.STRIDED_SLICE and
+    return bool(users) and all(user != 'output' and user.opdef is slicing.STRIDED_SLICE and
                                position > 0 for user, position in users)
 
 
@@ -1031,20 +1048,20 @@ SPECIAL = {
         (reduce.OPS['reduce_prod'], 'prod_all', 1), (reduce.OPS['reduce_max'], 'max_all', None),
         (reduce.OPS['reduce_min'], 'min_all', None), (reduce.OPS['reduce_any'], 'any_all', None),
         (reduce.OPS['reduce_all'], 'all_all', None))},
-    array.RESHAPE: _reshape,
-    array.EXPAND_DIMS: _reshape,
-    array.SQUEEZE: _reshape,
-    array.TRANSPOSE: _transpose,
-    array.CONCAT: _concat,
-    array.SHAPE: _shape_of,
-    array.SIZE: _shape_of,
-    array.RANK: _shape_of,
+    shaping.RESHAPE: _reshape,
+    shaping.EXPAND_DIMS: _reshape,
+    shaping.SQUEEZE: _reshape,
+    shaping.TRANSPOSE: _transpose,
+    shaping.CONCAT: _concat,
+    shaping.SHAPE: _shape_of,
+    shaping.SIZE: _shape_of,
+    shaping.RANK: _shape_of,
     reduce.ARGMAX: _arg_reduction('np.argmax'),
     reduce.ARGMIN: _arg_reduction('np.argmin'),
-    array.FILL: _fill,
+    creation.FILL: _fill,
     convert.PACK: _pack,
-    array.STRIDED_SLICE: _strided_slice,
-    array.GATHER: _gather,
+    slicing.STRIDED_SLICE: _strided_slice,
+    slicing.GATHER: _gather,
     state.VAR_HANDLE: _var_handle,
     state.READ: _read_variable,
     state.ASSIGN: _assign_variable('{1}'),
@@ -1059,7 +1076,7 @@ SPECIAL = {
     list_ops.GATHER: _list_gather,
     list_ops.SCATTER: _list_scatter,
     list_ops.CONCAT: _list_concat,
-    array.SCALAR_INDEX: _scalar_index,
+    slicing.SCALAR_INDEX: _scalar_index,
     math.BATCH_MATMUL: _batch_matmul,
     list_ops.LENGTH: _list_length,
 }

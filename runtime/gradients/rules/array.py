@@ -1,31 +1,29 @@
 """The gradients of creating, reshaping, slicing, gathering and scattering tensors, and of the
-checks (TensorFlow's array_grad.py): ops of runtime/ops/{registry,array,convert,manipulation,
-indexing,checks,io}.py."""
+checks (TensorFlow's array_grad.py): ops of runtime/ops/{registry,array,creation,shaping,slicing,
+convert,manipulation,indexing,checks,io}.py."""
 import builtins
 
 import numpy as np
 
 from runtime.core import dtypes
 from runtime.gradients.rules.common import defgradient, not_differentiable, unbroadcast
-from runtime.ops import array, checks, convert, identity_n, indexing, io, manipulation
-from runtime.ops.array import (
-    MASKS,
-    RESHAPE,
-    STRIDED_SLICE,
-    STRIDED_SLICE_GRAD,
-    cast,
-    gather,
-    reshape,
-    shape,
-    static_or_dynamic_shape,
-    strided_slice,
-    transpose,
-    unsorted_segment_sum,
-    zeros_like,
+from runtime.ops import (
+    array,
+    checks,
+    convert,
+    creation,
+    identity_n,
+    indexing,
+    io,
+    manipulation,
+    shaping,
+    slicing,
 )
+from runtime.ops.array import cast
 from runtime.ops.checks import check_numerics
 from runtime.ops.compare import equal
 from runtime.ops.convert import convert_to_tensor, stack
+from runtime.ops.creation import zeros_like
 from runtime.ops.dispatch import apply
 from runtime.ops.indexing import gather_nd, scatter_nd, tensor_scatter_nd_update
 from runtime.ops.infer import constant_value, known_shape
@@ -34,8 +32,20 @@ from runtime.ops.manipulation import slice as slice_
 from runtime.ops.math import subtract
 from runtime.ops.reduce import reduce_sum
 from runtime.ops.registry import CONST, IDENTITY, PLACEHOLDER
+from runtime.ops.shaping import RESHAPE, reshape, shape, static_or_dynamic_shape, transpose
+from runtime.ops.slicing import (
+    MASKS,
+    STRIDED_SLICE,
+    STRIDED_SLICE_GRAD,
+    gather,
+    strided_slice,
+    unsorted_segment_sum,
+)
 
-# ---- runtime.ops.array --------------------------------------------------------------------------
+# ---- passing a tensor on: runtime.ops.registry, runtime.ops.array ------------------------------
+
+defgradient(IDENTITY)(lambda op, grad: [grad])
+
 
 @defgradient(array.CAST)
 def _cast_gradient(op, grad):
@@ -43,10 +53,16 @@ def _cast_gradient(op, grad):
     return [cast(grad, source) if source.is_floating and grad.dtype.is_floating else None]
 
 
-@defgradient(array.BROADCAST_TO)
-def _broadcast_to_gradient(op, grad):
-    return [unbroadcast(grad, op.inputs[0]), None]
+not_differentiable(CONST, PLACEHOLDER, array.STOP_GRADIENT)
 
+
+# ---- creating tensors: runtime.ops.creation ----------------------------------------------------
+
+defgradient(creation.FILL)(lambda op, grad: [None, reduce_sum(grad)])
+not_differentiable(creation.ZEROS_LIKE, creation.ONES_LIKE, creation.RANGE)
+
+
+# ---- shapes and reshaping: runtime.ops.shaping -------------------------------------------------
 
 def _reshape_like(grad, x):
     """`grad` reshaped to `x`'s shape (the gradient of every op that only reshapes)."""
@@ -56,7 +72,13 @@ def _reshape_like(grad, x):
     return apply(RESHAPE, [grad, static_or_dynamic_shape(x)])
 
 
-@defgradient(array.TRANSPOSE)
+defgradient(shaping.RESHAPE, shaping.EXPAND_DIMS)(
+    lambda op, grad: [_reshape_like(grad, op.inputs[0]), None])
+defgradient(shaping.SQUEEZE)(lambda op, grad: [_reshape_like(grad, op.inputs[0])])
+defgradient(shaping.BROADCAST_TO)(lambda op, grad: [unbroadcast(grad, op.inputs[0]), None])
+
+
+@defgradient(shaping.TRANSPOSE)
 def _transpose_gradient(op, grad):
     perm = constant_value(op.inputs[1])
     if perm is None:
@@ -64,7 +86,7 @@ def _transpose_gradient(op, grad):
     return [transpose(grad, np.argsort(perm).astype(np.int32)), None]
 
 
-@defgradient(array.CONCAT)
+@defgradient(shaping.CONCAT)
 def _concat_gradient(op, grad):
     values, axis = op.inputs[:-1], constant_value(op.inputs[-1])
     if axis is None or grad.shape.rank is None:
@@ -81,7 +103,12 @@ def _concat_gradient(op, grad):
     return grads + [None]
 
 
-@defgradient(array.GATHER)
+not_differentiable(shaping.SHAPE, shaping.SIZE, shaping.RANK)
+
+
+# ---- gather and slicing: runtime.ops.slicing ---------------------------------------------------
+
+@defgradient(slicing.GATHER)
 def _gather_gradient(op, grad):
     """Dense, as SPEC §4 says (TensorFlow gives IndexedSlices): the gradient rows of each index
     are summed into the row it gathered."""
@@ -103,24 +130,22 @@ def _gather_gradient(op, grad):
     return [dense, None, None]
 
 
+defgradient(slicing.UNSORTED_SEGMENT_SUM)(lambda op, grad: [gather(grad, op.inputs[1]), None, None])
+
+
 def _masks_of(op):
     return {k: op.get_attr(k) for k in MASKS if op.get_attr(k)}
 
 
-@defgradient(array.STRIDED_SLICE)
+@defgradient(slicing.STRIDED_SLICE)
 def _strided_slice_gradient(op, grad):
     x, begin, end, strides = op.inputs
     return [apply(STRIDED_SLICE_GRAD, [static_or_dynamic_shape(x), begin, end, strides, grad],
                   _masks_of(op)), None, None, None]
 
 
-defgradient(array.STRIDED_SLICE_GRAD)(lambda op, grad: [None, None, None, None, apply(
+defgradient(slicing.STRIDED_SLICE_GRAD)(lambda op, grad: [None, None, None, None, apply(
     STRIDED_SLICE, [grad] + list(op.inputs[1:4]), _masks_of(op))])
-defgradient(array.FILL)(lambda op, grad: [None, reduce_sum(grad)])
-defgradient(array.RESHAPE, array.EXPAND_DIMS)(
-    lambda op, grad: [_reshape_like(grad, op.inputs[0]), None])
-defgradient(array.SQUEEZE)(lambda op, grad: [_reshape_like(grad, op.inputs[0])])
-defgradient(IDENTITY)(lambda op, grad: [grad])
 
 
 @defgradient(identity_n.IDENTITY_N)
@@ -130,12 +155,7 @@ def _identity_n_gradient(op, *grads):
     return list(grads) if custom is None else custom.gradient(op, *grads)
 
 
-defgradient(array.UNSORTED_SEGMENT_SUM)(lambda op, grad: [gather(grad, op.inputs[1]), None, None])
-not_differentiable(CONST, PLACEHOLDER, array.STOP_GRADIENT, array.ZEROS_LIKE, array.ONES_LIKE,
-                   array.RANGE, array.SHAPE, array.SIZE, array.RANK)
-
-
-# ---- runtime.ops.convert ------------------------------------------------------------------------
+# ---- runtime.ops.convert -----------------------------------------------------------------------
 
 @defgradient(convert.PACK)
 def _pack_gradient(op, grad):
@@ -143,7 +163,7 @@ def _pack_gradient(op, grad):
     return [strided_slice(grad, (slice(None),) * axis + (i,)) for i in range(len(op.inputs))]
 
 
-# ---- runtime.ops.manipulation -------------------------------------------------------------------
+# ---- runtime.ops.manipulation ------------------------------------------------------------------
 
 @defgradient(manipulation.TILE)
 def _tile_gradient(op, grad):
@@ -185,7 +205,7 @@ defgradient(manipulation.REVERSE)(lambda op, grad: [reverse(grad, op.inputs[1]),
 not_differentiable(manipulation.ONE_HOT, manipulation.LINSPACE)
 
 
-# ---- runtime.ops.indexing -----------------------------------------------------------------------
+# ---- runtime.ops.indexing ----------------------------------------------------------------------
 
 @defgradient(indexing.TENSOR_SCATTER_UPDATE)
 def _tensor_scatter_gradient(op, grad):
@@ -219,13 +239,13 @@ defgradient(indexing.GATHER_ND)(lambda op, grad: [
 defgradient(indexing.SCATTER_ND)(lambda op, grad: [None, gather_nd(grad, op.inputs[0]), None])
 
 
-# ---- runtime.ops.checks -------------------------------------------------------------------------
+# ---- runtime.ops.checks ------------------------------------------------------------------------
 
 defgradient(checks.CHECK_NUMERICS)(lambda op, grad: [check_numerics(
     grad, f'Not a number (NaN) or infinity (Inf) values detected in gradient. '
           f'{op.get_attr("message")}')])
 
 
-# ---- runtime.ops.io -----------------------------------------------------------------------------
+# ---- runtime.ops.io ----------------------------------------------------------------------------
 
 not_differentiable(io.PRINT, io.ASSERT)

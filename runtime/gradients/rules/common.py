@@ -9,13 +9,13 @@ import builtins
 
 import numpy as np
 
-from runtime.ops.array import RESHAPE
-from runtime.ops.array import reshape as reshape_
-from runtime.ops.array import shape as shape_
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import known_shape
 from runtime.ops.reduce import BROADCAST_GRADIENT_ARGS, REDUCE_SUM, reduce_sum
 from runtime.ops.registry import NO_GRADIENT
+from runtime.ops.shaping import RESHAPE
+from runtime.ops.shaping import reshape as reshape_
+from runtime.ops.shaping import shape as shape_
 
 
 def defgradient(*opdefs):

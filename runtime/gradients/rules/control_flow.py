@@ -40,10 +40,11 @@ from runtime.gradients.backprop import add_gradients, backprop, differentiable
 from runtime.gradients.rules.common import defgradient, not_differentiable
 from runtime.graph.graph import FuncGraph, uid
 from runtime.ops import control, list_ops
-from runtime.ops.array import IDENTITY, fill, identity, zeros, zeros_like
+from runtime.ops.array import identity
 from runtime.ops.compare import greater
+from runtime.ops.creation import fill, zeros, zeros_like
 from runtime.ops.dispatch import apply, build
-from runtime.ops.registry import CONST
+from runtime.ops.registry import CONST, IDENTITY
 
 
 def library_function(op, attr):

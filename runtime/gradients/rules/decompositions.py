@@ -3,11 +3,13 @@ SelfAdjointEigV2, LogMatrixDeterminant, MatrixExponential, MatrixSolveLs."""
 from runtime.gradients.rules.common import defgradient
 from runtime.gradients.tape import GradientTape
 from runtime.ops import decompositions as dec
-from runtime.ops.array import cast, concat, expand_dims, ones_like, zeros_like
-from runtime.ops.array import shape as shape_
+from runtime.ops.array import cast
 from runtime.ops.convert import convert_to_tensor
+from runtime.ops.creation import ones_like, zeros_like
 from runtime.ops.linalg import band_part, diag, diag_part, inv, matrix_transpose
 from runtime.ops.math import matmul
+from runtime.ops.shaping import concat, expand_dims
+from runtime.ops.shaping import shape as shape_
 
 
 def _safe_reciprocal(x, epsilon=1e-20):

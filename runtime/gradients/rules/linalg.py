@@ -3,9 +3,8 @@ linalg_grad.py): inverse, determinant, the solves, Cholesky, QR, the diagonals, 
 einsum."""
 from runtime.gradients.rules.common import defgradient
 from runtime.ops import linalg
-from runtime.ops.array import expand_dims, ones_like, zeros_like
-from runtime.ops.array import shape as shape_
 from runtime.ops.convert import convert_to_tensor
+from runtime.ops.creation import ones_like, zeros_like
 from runtime.ops.linalg import (
     band_part,
     diag,
@@ -19,6 +18,8 @@ from runtime.ops.linalg import (
 )
 from runtime.ops.math import matmul
 from runtime.ops.reduce import reduce_sum
+from runtime.ops.shaping import expand_dims
+from runtime.ops.shaping import shape as shape_
 
 
 @defgradient(linalg.MATRIX_INVERSE)

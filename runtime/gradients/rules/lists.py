@@ -8,15 +8,7 @@ import numpy as np
 from runtime.core.shapes import TensorShape
 from runtime.gradients.rules.common import defgradient, not_differentiable
 from runtime.ops import list_ops
-from runtime.ops.array import (
-    broadcast_to,
-    concat,
-    expand_dims,
-    reshape,
-    static_or_dynamic_shape,
-    unsorted_segment_sum,
-    zeros_like,
-)
+from runtime.ops.creation import zeros_like
 from runtime.ops.dispatch import apply
 from runtime.ops.list_ops import (
     CONCAT,
@@ -29,6 +21,8 @@ from runtime.ops.list_ops import (
     from_tensor,
     stack_list,
 )
+from runtime.ops.shaping import broadcast_to, concat, expand_dims, reshape, static_or_dynamic_shape
+from runtime.ops.slicing import unsorted_segment_sum
 
 
 def _item_attrs(item):

@@ -8,21 +8,7 @@ import numpy as np
 from runtime.gradients.rules.common import defgradient, not_differentiable, unbroadcast
 from runtime.ops import compare, elementwise, reduce, scan, special, stats
 from runtime.ops import math as math_ops
-from runtime.ops.array import (
-    BROADCAST_TO,
-    ONES_LIKE,
-    RESHAPE,
-    ZEROS_LIKE,
-    cast,
-    expand_dims,
-    gather,
-    reshape,
-    static_or_dynamic_shape,
-)
-from runtime.ops.array import range as range_
-from runtime.ops.array import rank as rank_
-from runtime.ops.array import shape as shape_
-from runtime.ops.array import size as size_
+from runtime.ops.array import cast
 from runtime.ops.compare import (
     SELECT,
     equal,
@@ -35,6 +21,8 @@ from runtime.ops.compare import (
     where,
 )
 from runtime.ops.convert import convert_to_tensor
+from runtime.ops.creation import ONES_LIKE, ZEROS_LIKE
+from runtime.ops.creation import range as range_
 from runtime.ops.dispatch import apply
 from runtime.ops.elementwise import (
     cosh,
@@ -62,6 +50,11 @@ from runtime.ops.math import (
 )
 from runtime.ops.reduce import reduce_any, reduce_sum
 from runtime.ops.scan import cumsum
+from runtime.ops.shaping import BROADCAST_TO, RESHAPE, expand_dims, reshape, static_or_dynamic_shape
+from runtime.ops.shaping import rank as rank_
+from runtime.ops.shaping import shape as shape_
+from runtime.ops.shaping import size as size_
+from runtime.ops.slicing import gather
 from runtime.ops.special import digamma, polygamma
 
 
@@ -80,7 +73,7 @@ def zero_where_no_gradient(grad, value):
     return where(equal(grad, 0), grad, value)
 
 
-# ---- binary arithmetic ------------------------------------------------------------------------
+# ---- binary arithmetic -------------------------------------------------------------------------
 
 @defgradient(math_ops.OPS['add'])
 def _add_gradient(op, grad):
@@ -158,7 +151,7 @@ not_differentiable(*compare.OPS.values(), compare.LOGICAL_AND, compare.LOGICAL_O
                    compare.LOGICAL_NOT, compare.WHERE)
 
 
-# ---- unary math: (op, grad) -> [input gradient]; x is the input, y the output ----------------
+# ---- unary math: (op, grad) -> [input gradient]; x is the input, y the output ------------------
 
 _UNARY = {
     'negative': lambda op, g: [negative(g)],
@@ -216,7 +209,7 @@ defgradient(elementwise.SOFTPLUS)(lambda op, grad: [grad * sigmoid(op.inputs[0])
 defgradient(elementwise.ADD_N)(lambda op, grad: [grad] * len(op.inputs))
 
 
-# ---- more binary ops (runtime.ops.elementwise) -----------------------------------------------
+# ---- more binary ops (runtime.ops.elementwise) -------------------------------------------------
 
 def _operands(op):
     return [convert_to_tensor(t) for t in op.inputs]
@@ -264,7 +257,7 @@ def _mul_no_nan_gradient(op, grad):
     return [unbroadcast(multiply_no_nan(grad, y), x), unbroadcast(multiply_no_nan(x, grad), y)]
 
 
-# ---- matmul -----------------------------------------------------------------------------------
+# ---- matmul ------------------------------------------------------------------------------------
 
 def _matmul_gradients(a, b, grad, ta, tb):
     """TensorFlow's four cases of d(op(a) @ op(b)), op = transpose when the flag is set."""
@@ -292,7 +285,7 @@ def _batch_matmul_gradient(op, grad):
     return [unbroadcast(gx, x), unbroadcast(gy, y)]
 
 
-# ---- reductions -------------------------------------------------------------------------------
+# ---- reductions --------------------------------------------------------------------------------
 
 def _kept_shape(x, axis):
     """The shape of `x` reduced over `axis` with keep_dims: numpy when known, else an op."""
@@ -370,7 +363,7 @@ def _euclidean_norm_gradient(op, grad):
     return [div_no_nan(x * reshape(grad, shape_(norm)), norm), None]
 
 
-# ---- scans, top_k, segments (runtime.ops.scan) -----------------------------------------------
+# ---- scans, top_k, segments (runtime.ops.scan) -------------------------------------------------
 
 @defgradient(scan.CUMSUM)
 def _cumsum_gradient(op, grad):
@@ -411,7 +404,7 @@ defgradient(scan.SEGMENT_SUM)(lambda op, grad: [gather(grad, op.inputs[1]), None
 not_differentiable(scan.IN_TOP_K, scan.DENSE_BINCOUNT)
 
 
-# ---- special functions: each the next one's derivative ---------------------------------------
+# ---- special functions: each the next one's derivative -----------------------------------------
 
 defgradient(special.LGAMMA)(lambda op, grad: [grad * digamma(op.inputs[0])])
 defgradient(special.DIGAMMA)(lambda op, grad: [grad * polygamma(1.0, op.inputs[0])])

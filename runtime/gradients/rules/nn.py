@@ -3,8 +3,6 @@ cross entropies, bias_add, l2_loss (runtime/ops/nn.py), convolution and pooling
 (runtime/ops/conv.py, where each op's gradient is another op of that module)."""
 from runtime.gradients.rules.common import defgradient
 from runtime.ops import conv, nn
-from runtime.ops.array import expand_dims, zeros_like
-from runtime.ops.array import shape as shape_
 from runtime.ops.compare import greater, less, logical_and, where
 from runtime.ops.conv import (
     AVG_POOL,
@@ -16,13 +14,16 @@ from runtime.ops.conv import (
     MAX_POOL_GRAD_GRAD,
 )
 from runtime.ops.convert import convert_to_tensor
+from runtime.ops.creation import zeros_like
 from runtime.ops.dispatch import apply
 from runtime.ops.math import abs as abs_
 from runtime.ops.math import exp, negative, square
 from runtime.ops.nn import SELU_ALPHA, SELU_SCALE, log_softmax, softmax
 from runtime.ops.reduce import reduce_sum
+from runtime.ops.shaping import expand_dims
+from runtime.ops.shaping import shape as shape_
 
-# ---- activations, softmax, the cross entropies (runtime.ops.nn) ---------------------------------
+# ---- activations, softmax, the cross entropies (runtime.ops.nn) --------------------------------
 
 def _backprop_term(logits, backprop_grad):
     """What the `backprop` output (softmax(logits) - labels) passes back to the logits: the
@@ -97,7 +98,7 @@ def _bias_add_gradient(op, grad):
 defgradient(nn.L2_LOSS)(lambda op, grad: [convert_to_tensor(op.inputs[0]) * grad])
 
 
-# ---- convolution and pooling (runtime.ops.conv) -------------------------------------------------
+# ---- convolution and pooling (runtime.ops.conv) ------------------------------------------------
 
 def _conv_attrs(op):
     return {'strides': op.get_attr('strides'), 'padding': op.get_attr('padding')}

@@ -3,8 +3,8 @@ script_ops): only `EagerPyFunc` is differentiable, by running its function again
 from runtime.gradients.rules.common import defgradient, not_differentiable
 from runtime.gradients.tape import GradientTape
 from runtime.ops import py_func
-from runtime.ops.array import reshape, static_or_dynamic_shape
 from runtime.ops.py_func import checked_results, py_function
+from runtime.ops.shaping import reshape, static_or_dynamic_shape
 
 
 @defgradient(py_func.EAGER_PY_FUNC)

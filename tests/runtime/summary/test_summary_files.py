@@ -1,5 +1,6 @@
 """rt.summary writes TensorFlow event files: names, framing, the values of each summary kind,
 in eager code and in ag.function, and writers that are safe to use."""
+import gc
 import glob
 import os
 import re
@@ -17,10 +18,13 @@ import pytest
 import autograph as ag
 import runtime as rt
 from runtime.graph.serialization import wire
-from runtime.graph.serialization.graph_io import tensor_from_proto
+from runtime.graph.serialization.graph_io import tensor_from_proto, tensor_to_proto
+from runtime.ops.registry import REGISTRY
+from runtime.summary import events
 from runtime.summary.crc32c import crc32c, masked_crc32c
 from runtime.summary.png import encode_png
-from runtime.summary.records import frame, read_records
+from runtime.summary.records import frame, frame_all, read_records
+from runtime.summary.writer import state as summary_state
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
 
@@ -44,6 +48,14 @@ def _summaries(logdir):
             found.setdefault(value['tag'], []).append(
                 (event.get('step', 0), tensor_from_proto(value['tensor']), plugin))
     return found
+
+
+@pytest.fixture(autouse=True)
+def no_default_writer_left():
+    """Tests that call `set_as_default` leave no default writer to the tests after them."""
+    yield
+    summary_state.writer = summary_state.step = None
+    summary_state.condition = True
 
 
 @pytest.fixture
@@ -73,6 +85,28 @@ def test_a_record_is_length_checksum_data_checksum(tmp_path):
     path = tmp_path / 'records'
     path.write_bytes(frame(b'one') + frame(b'') + frame(b'three'))
     assert list(read_records(str(path))) == [b'one', b'', b'three']
+
+
+def test_framing_many_records_at_once_gives_the_same_bytes():
+    rng = np.random.RandomState(0)
+    records = [rng.bytes(46) for _ in range(40)] + [rng.bytes(n) for n in range(30)] + \
+        [b''] * 20 + [rng.bytes(46)]
+    assert frame_all(records) == b''.join(map(frame, records))
+    assert frame_all(records[:3]) == b''.join(map(frame, records[:3]))
+
+
+def test_the_fast_summary_event_encoding_is_the_wire_encoding():
+    metadata = rt.summary.summaries.plugin_metadata('scalars', 'the loss')
+    pieces = events.summary_value_pieces('train/loss', metadata)
+    for value in (np.array(1.5, np.float32), np.array([[1.0, 2.0]]), np.array([b'a'], object),
+                  np.array(-3, np.int64)):
+        for step in (0, 12, 2 ** 40):
+            dtype = rt.string if value.dtype == object else rt.as_dtype(value.dtype)
+            expected = wire.encode('Event', {
+                'wall_time': 1.25, 'step': step, 'summary': {'value': [{
+                    'tag': 'train/loss', 'tensor': tensor_to_proto(value, dtype),
+                    'metadata': wire.decode('SummaryMetadata', metadata)}]}})
+            assert events.summary_event_bytes(1.25, step, value, pieces) == expected
 
 
 def test_a_torn_last_record_is_skipped_and_a_corrupted_one_is_data_loss(tmp_path):
@@ -472,3 +506,81 @@ def test_summary_graph_writes_a_graph_def_eagerly_only(tmp_path, read):
             inside(rt.constant(1.0))
     (event,) = [e for e in read.events(tmp_path) if 'graph_def' in e]
     assert 'Tanh' in {n['op'] for n in wire.decode('GraphDef', event['graph_def'])['node']}
+
+
+def test_the_reference_table_of_summary_names_resolves():
+    text = open(os.path.join(ROOT, 'docs', 'reference.md'), encoding='utf-8').read()
+    block = text[text.index('<!-- summary names'):text.index('<!-- summary names: end -->')]
+    rows = [[c.strip() for c in line.strip('|').split('|')] for line in block.splitlines()
+            if line.startswith('| `tf.')]
+    assert len(rows) == 15
+    for tf_name, rt_name, op_types, _ in rows:
+        assert tf_name.replace('tf.', 'rt.') == rt_name
+        obj = rt
+        for part in rt_name.strip('`').split('.')[1:]:
+            obj = getattr(obj, part)
+        assert callable(obj), rt_name
+        for op_type in re.findall(r'`([A-Z]\w*)`', op_types):
+            assert op_type in REGISTRY, op_type
+
+
+def test_flush_writes_the_default_writers_queue_and_is_an_op_in_a_graph(tmp_path, read):
+    writer = rt.summary.create_file_writer(str(tmp_path))
+    writer.set_as_default()
+    rt.summary.scalar('a', 1.0, step=0)
+    assert 'a' not in read.summaries(tmp_path)
+    assert rt.summary.flush() is None
+    assert 'a' in read.summaries(tmp_path)
+
+    @ag.function
+    def log_and_flush(x):
+        rt.summary.scalar('b', x, step=1)
+        rt.summary.flush()
+        return x
+
+    log_and_flush(rt.constant(2.0))
+    assert [float(v) for _, v, _ in read.summaries(tmp_path)['b']] == [2.0]
+    graph = log_and_flush.get_concrete_function(rt.constant(2.0)).graph
+    assert 'FlushSummaryWriter' in [op.type for op in graph.operations]
+    writer.close()
+
+
+def test_jit_compiled_functions_refuse_summaries_naming_the_writer(tmp_path):
+    pytest.importorskip('numba')
+
+    @ag.function(jit_compile=True)
+    def compiled(x):
+        rt.summary.scalar('x', x, step=0)
+        return x * 2.0
+
+    with rt.summary.create_file_writer(str(tmp_path)).as_default():
+        with pytest.raises(rt.errors.InvalidArgumentError,
+                           match="node 'writer'.*summaries run with the default executor"):
+            compiled(rt.constant(1.0))
+
+
+def test_a_writer_nothing_refers_to_is_flushed_closed_and_its_thread_ends(tmp_path, read):
+    writer = rt.summary.create_file_writer(str(tmp_path))
+    writer.set_as_default()
+    rt.summary.scalar('a', 1.0, step=0)
+    thread = writer.events.thread
+    summary_state.writer = None
+    del writer
+    gc.collect()
+    thread.join(timeout=30)
+    assert not thread.is_alive()
+    assert [s for s, _, _ in read.summaries(tmp_path)['a']] == [0]
+
+
+def test_images_of_a_batch_size_known_only_when_the_function_runs(tmp_path, read):
+    @ag.function(input_signature=[rt.TensorSpec([None, 2, 3, 3], rt.float32)])
+    def log(images):
+        return rt.summary.image('im', images, step=0, max_outputs=2)
+
+    with rt.summary.create_file_writer(str(tmp_path)).as_default():
+        for count in (3, 1, 0):
+            assert bool(log(np.full([count, 2, 3, 3], 0.5, np.float32))) is True
+    shapes = [tensor.shape for _, tensor, _ in read.summaries(tmp_path)['im']]
+    assert shapes == [(4,), (3,), (2,)]  # width, height, then at most 2 PNGs
+    (_, tensor, _) = read.summaries(tmp_path)['im'][0]
+    assert _decode_png(tensor[3])[:3] == (3, 2, 2)

@@ -15,7 +15,7 @@ from runtime.graph import serialization
 from runtime.graph.importer import import_graph_def
 from runtime.graph.serialization import tensor_bundle, text_format, wire
 
-FIXTURES = os.path.join(os.path.dirname(__file__), 'fixtures')
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(__file__)), 'fixtures')
 
 
 def fixture_bytes(name):
