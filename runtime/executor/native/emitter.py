@@ -96,6 +96,10 @@ class Lowering:
         for name, (known, _) in self.variables.items():
             if known is storage:
                 return name
+        if storage is not None and not hasattr(storage, 'shape'):
+            raise Unsupported(node, f'it is a resource native code cannot hold '
+                                    f'({type(storage).__name__}: summaries run with the default '
+                                    f'executor)')
         if storage is None or storage.shape.rank is None or np_name(storage.dtype) is None:
             raise Unsupported(node, 'it is a variable whose dtype or rank native code cannot hold')
         name = self.fresh('r')
