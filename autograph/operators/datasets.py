@@ -65,8 +65,9 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts, 
                              get_state, set_state, symbol_names, len(symbol_names))
         more[0] = has_value
 
-    while_stmt(test, step, get_loop_state, set_loop_state,
-                            ('<more elements>',) + tuple(symbol_names), opts)
+    with iterator.after_initializer():
+        while_stmt(test, step, get_loop_state, set_loop_state,
+                   ('<more elements>',) + tuple(symbol_names), opts)
 
 
 def convert_dataset_function(fn):

@@ -7,10 +7,11 @@ it is a graph node, so a dataset built in a function is part of its graph, and o
 from outside is an input of it. The sources are in runtime/data/sources.py.
 """
 import os
+import re
 
 import numpy as np
 
-from runtime.core import context, dtypes
+from runtime.core import context, dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor
 from runtime.core.tensor_spec import TensorSpec
@@ -19,6 +20,19 @@ from runtime.data.options import Options
 from runtime.data.prefetch import AUTOTUNE
 from runtime.data.values import INFINITE, UNKNOWN
 from runtime.ops.dispatch import apply
+
+
+def located_apply(opdef, inputs, attrs, payload=None):
+    """`apply`, with an op's failure naming the user's line (eagerly the op runs now: a
+    `batch(0)` fails where the user wrote it)."""
+    try:
+        return apply(opdef, inputs, attrs, payload=payload)
+    except errors.OpError as e:
+        location = errors.caller_location()
+        if location is not None:
+            e.message = f'{e} (at {location[0]}:{location[1]})'
+            e.args = (e.message,)
+        raise
 
 
 def int64(value, what):
@@ -39,18 +53,19 @@ class Dataset:
     """A sequence of elements (a tensor, or a nested tuple/dict of tensors) read as a pipeline:
     `rt.data.Dataset.from_tensor_slices((x, y)).shuffle(1000).batch(32)`."""
 
-    def __init__(self, variant_tensor, element_spec, options=None):
+    def __init__(self, variant_tensor, element_spec, options=None, op_type=None):
         self.variant_tensor = variant_tensor
         self._element_spec = element_spec
         self._options = options
+        self._op_type = op_type  # the op that made it, for repr (`<_MapDataset ...>`)
 
     # ---- the op behind each method ------------------------------------------------------------
 
     def _derived(self, opdef, inputs, attrs, element_spec=None, payload=None):
         spec = self._element_spec if element_spec is None else element_spec
         attrs = {**attrs, **iterators.component_attrs(spec)}
-        variant = apply(opdef, [self.variant_tensor] + list(inputs), attrs, payload=payload)
-        return Dataset(variant, spec, self._options)
+        variant = located_apply(opdef, [self.variant_tensor] + list(inputs), attrs, payload)
+        return Dataset(variant, spec, self._options, opdef.name)
 
     def _with_function(self, opdef, fn, attr, extra_inputs=(), extra_attrs=None, spec=None):
         captured = fn.captured_inputs
@@ -112,9 +127,9 @@ class Dataset:
         attrs = {'f': fn.ref, 'Tstate': [t.dtype for t in flat_state],
                  'Targuments': [_dtype_of(v) for v in captured], 'preserve_cardinality': True,
                  **iterators.component_attrs(spec)}
-        variant = apply(ops.SCAN, [self.variant_tensor] + flat_state + list(captured), attrs,
-                        payload=fn)
-        return Dataset(variant, spec, self._options)
+        variant = located_apply(ops.SCAN, [self.variant_tensor] + flat_state + list(captured),
+                                attrs, fn)
+        return Dataset(variant, spec, self._options, ops.SCAN.name)
 
     def _state_function(self, func, state_spec, what, pairs):
         """`func(state, element)` traced; its new state must keep the initial state's structure
@@ -198,8 +213,9 @@ class Dataset:
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
         reshuffle = True if reshuffle_each_iteration is None else bool(reshuffle_each_iteration)
         seed, seed2 = (new_seed(), new_seed()) if seed is None else (int(seed), 0)
+        generator = apply(ops.DUMMY_SEED_GENERATOR, [])
         return self._derived(ops.SHUFFLE, [int64(buffer_size, 'buffer_size'), np.int64(seed),
-                                           np.int64(seed2)],
+                                           np.int64(seed2), generator],
                              {'reshuffle_each_iteration': reshuffle})
 
     def repeat(self, count=None, name=None):
@@ -262,8 +278,8 @@ class Dataset:
         attrs = {'f': fn.ref, 'Tstate': [t.dtype for t in flat_state],
                  'Targuments': [_dtype_of(v) for v in captured],
                  **iterators.component_attrs(out_spec)}
-        flat = apply(ops.REDUCE, [self.variant_tensor] + flat_state + list(captured), attrs,
-                     payload=fn)
+        flat = located_apply(ops.REDUCE, [self.variant_tensor] + flat_state + list(captured),
+                             attrs, fn)
         return structure.pack(fn.output, flat)
 
     def __iter__(self):
@@ -296,12 +312,13 @@ class Dataset:
         return [self.variant_tensor]
 
     def _from_components(self, components):
-        return Dataset(components[0], self._element_spec, self._options)
+        return Dataset(components[0], self._element_spec, self._options, self._op_type)
 
     def __repr__(self):
-        kind = getattr(getattr(self.variant_tensor, 'op', None), 'type', None) or \
-            type(getattr(self.variant_tensor, 'value', None)).__name__
-        return f'<{kind} element_spec={self._element_spec!r}>'
+        """As TensorFlow's: `<_BatchDataset element_spec=TensorSpec(...)>`."""
+        op_type = self._op_type or getattr(getattr(self.variant_tensor, 'op', None), 'type',
+                                           'Dataset')
+        return f'<_{re.sub(r"V[0-9]$", "", op_type)} element_spec={self._element_spec!r}>'
 
 
 def _is_eager(tensor):
@@ -335,10 +352,13 @@ def _per_component(value, element_spec, what, convert):
 
 
 def source(opdef, inputs, attrs, spec, payload=None, output_types_attr='output_types'):
-    component = iterators.component_attrs(spec)
-    attrs = {**attrs, output_types_attr: component['output_types'],
-             'output_shapes': component['output_shapes']}
-    return Dataset(apply(opdef, list(inputs), attrs, payload=payload), spec)
+    """A Dataset of `spec` made by the source op `opdef` (its component attrs named
+    `output_types_attr` and `output_shapes`; None: the op has none)."""
+    if output_types_attr is not None:
+        component = iterators.component_attrs(spec)
+        attrs = {**attrs, output_types_attr: component['output_types'],
+                 'output_shapes': component['output_shapes']}
+    return Dataset(located_apply(opdef, list(inputs), attrs, payload), spec, None, opdef.name)
 
 
 def range_dataset(*args, output_type=dtypes.int64, name=None):

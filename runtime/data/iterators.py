@@ -10,7 +10,11 @@ boundary.
 from runtime.core import context, errors
 from runtime.core.tensor import EagerTensor
 from runtime.data import ops, structure
+from runtime.graph.scopes import control_dependencies
 from runtime.ops.dispatch import apply
+
+# `next(it)` calls on one iterator in graphs before they are taken for an endless Python loop
+GRAPH_READS_LIMIT = 10000
 
 
 def component_attrs(spec):
@@ -47,33 +51,52 @@ class Iterator:
     """`iter(dataset)`: Python iteration eagerly, `get_next()` in graphs too."""
 
     def __init__(self, dataset=None, resource=None, element_spec=None):
+        self.initializer = None  # in a graph: the MakeIterator op the reads depend on
         if resource is not None:
             self.resource, self.element_spec = resource, element_spec
-            return
-        self.element_spec = dataset.element_spec
-        self.resource = apply(ops.ANONYMOUS_ITERATOR, [], component_attrs(self.element_spec))
-        apply(ops.MAKE_ITERATOR, [dataset.variant_tensor, self.resource])
+        else:
+            self.element_spec = dataset.element_spec
+            self.resource = apply(ops.ANONYMOUS_ITERATOR, [],
+                                  component_attrs(self.element_spec))
+            self.initializer = apply(ops.MAKE_ITERATOR, [dataset.variant_tensor, self.resource])
+        self._attrs = component_attrs(self.element_spec)
+        self._graph_reads = 0
+        self._single = not structure.is_structure(self.element_spec)
+
+    def after_initializer(self):
+        """A block whose ops run after the iterator's MakeIterator (as TensorFlow's automatic
+        control dependencies order them; the executor runs stateful ops in order anyway)."""
+        return control_dependencies([self.initializer] if self.initializer is not None else [])
 
     def __iter__(self):
         return self
 
     def __next__(self):
         if not _eager(self.resource):
+            self._graph_reads += 1
+            if self._graph_reads > GRAPH_READS_LIMIT:
+                raise RuntimeError(
+                    f'next() was called {GRAPH_READS_LIMIT} times on one iterator while a graph '
+                    f'was built: a Python loop over a dataset in a graph never ends (each call '
+                    f'adds an op). Let AutoGraph convert the loop (ag.function converts '
+                    f'`for x in ds:`), or use ds.reduce / ds.take.')
             return self.get_next()
-        try:
-            return self.get_next()
+        try:  # eagerly: the op runs now, no control dependencies to add
+            flat = apply(ops.GET_NEXT, [self.resource], self._attrs)
         except errors.OutOfRangeError:
             raise StopIteration from None
+        return flat[0] if self._single else structure.pack(self.element_spec, flat)
 
     next = __next__
 
     def get_next(self, name=None):
-        flat = apply(ops.GET_NEXT, [self.resource], component_attrs(self.element_spec), name)
+        with self.after_initializer():
+            flat = apply(ops.GET_NEXT, [self.resource], self._attrs, name)
         return structure.pack(self.element_spec, flat)
 
     def get_next_as_optional(self):
-        variant = apply(ops.GET_NEXT_AS_OPTIONAL, [self.resource],
-                        component_attrs(self.element_spec))
+        with self.after_initializer():
+            variant = apply(ops.GET_NEXT_AS_OPTIONAL, [self.resource], self._attrs)
         return Optional(variant, self.element_spec)
 
     @property

@@ -111,7 +111,8 @@ PARALLEL_MAP = _dataset_op(
     _with_function(lambda d, f, captured, n: values.Map(d, f, captured), trailing=1),
     inputs=('input_dataset', 'other_arguments', 'num_parallel_calls'), function_attrs=('f',),
     defaults={'use_inter_op_parallelism': True, 'deterministic': 'default',
-              'preserve_cardinality': True, **_FUNCTION_DEFAULTS})
+              'preserve_cardinality': True, 'use_unbounded_threadpool': False,
+              **_FUNCTION_DEFAULTS})
 FILTER = _dataset_op('FilterDataset', _with_function(values.Filter),
                      inputs=('input_dataset', 'other_arguments'), function_attrs=('predicate',),
                      defaults=_FUNCTION_DEFAULTS)
@@ -182,7 +183,7 @@ def _padded_batch(attrs, payload):
 
 
 def _shuffle(attrs, payload):
-    return lambda dataset, size, seed, seed2: values.Shuffle(
+    return lambda dataset, size, seed, seed2, seed_generator: values.Shuffle(
         dataset, _int(size), (_int(seed), _int(seed2)), attrs['reshuffle_each_iteration'])
 
 
@@ -200,8 +201,14 @@ PADDED_BATCH = _dataset_op('PaddedBatchDatasetV2', _padded_batch,
 UNBATCH = _dataset_op('UnbatchDataset', lambda attrs, payload: values.Unbatch,
                       defaults={'metadata': ''})
 SHUFFLE = _dataset_op('ShuffleDatasetV3', _shuffle,
-                      inputs=('input_dataset', 'buffer_size', 'seed', 'seed2'),
+                      inputs=('input_dataset', 'buffer_size', 'seed', 'seed2', 'seed_generator'),
                       defaults={'reshuffle_each_iteration': True, 'metadata': ''})
+# The shuffle's seeds come from its inputs (each pass mixes in its number); TensorFlow's graph
+# passes a seed generator resource too, which here holds nothing.
+DUMMY_SEED_GENERATOR = register(
+    'DummySeedGenerator', bind_kernel=lambda attrs, payload: lambda: None,
+    infer=lambda inputs, attrs: [(dtypes.resource, TensorShape([]))], inputs=(),
+    outputs=('handle',), type_attrs=(), stateful=True, gradient=NO_GRADIENT)
 REPEAT = _dataset_op('RepeatDataset', _counted(values.Repeat), inputs=('input_dataset', 'count'),
                      defaults={'metadata': ''})
 TAKE = _dataset_op('TakeDataset', _counted(values.Take), inputs=('input_dataset', 'count'),
@@ -221,10 +228,11 @@ PREFETCH = _dataset_op('PrefetchDataset', _counted(prefetch.Prefetch),
 OPTIONS = _dataset_op('OptionsDataset', lambda attrs, payload: values.Options,
                       defaults={'metadata': ''})
 CARDINALITY = register('DatasetCardinality',
-                       lambda dataset, **attrs: np.int64(dataset.cardinality),
+                       lambda dataset, cardinality_options='': np.int64(dataset.cardinality),
                        lambda inputs, attrs: [(dtypes.int64, TensorShape([]))],
                        inputs=('input_dataset',), outputs=('cardinality',), type_attrs=(),
-                       foldable=False, gradient=NO_GRADIENT)
+                       defaults={'cardinality_options': ''}, foldable=False,
+                       gradient=NO_GRADIENT)
 
 
 # ---- iterators and optionals ----------------------------------------------------------------

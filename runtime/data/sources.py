@@ -119,5 +119,6 @@ class TextLineDataset(Dataset):
                          dtype=object)
         spec = TensorSpec([], dtypes.string)
         made = source(ops.TEXT_LINE, [names, np.array(b'', dtype=object)[()],
-                                       np.int64(buffer_size or 256 * 1024)], {}, spec)
+                                       np.int64(buffer_size or 256 * 1024)], {}, spec,
+                      output_types_attr=None)
         super().__init__(made.variant_tensor, spec)

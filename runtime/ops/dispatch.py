@@ -5,7 +5,9 @@ Eagerly it runs the op's kernel (or the kernel `bind_kernel` makes from the payl
 values now, turns kernel failures into `rt.errors.InvalidArgumentError` naming the op (other
 exceptions keep their type, see `errors.raised_by_kernel`), and wraps the results as eager
 tensors. While a graph is being built (or an input is symbolic) it adds an
-Operation instead. Gradient tapes will record ops here, and only here.
+Operation instead. Gradient tapes record ops here, and only here: the If, Case and While ops,
+whose outputs their library functions decide, come through `add_operation`
+(runtime.ops.control's builders).
 """
 from typing import Any, Sequence
 

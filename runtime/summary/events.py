@@ -76,9 +76,12 @@ class EventFileWriter:
         first = event_bytes(float(int(time.time())), file_version=FILE_VERSION,
                             source_metadata={'writer': WRITER_NAME})
         self._write(frame(first))
-        self._thread = threading.Thread(target=self._run, name=f'summary writer {logdir}',
-                                        daemon=True)
-        self._thread.start()
+        # The thread holds the writer weakly: a writer nothing uses any more is closed and
+        # collected (`__del__`), and its thread ends.
+        self.thread = threading.Thread(target=_flush_periodically,
+                                        args=(weakref.ref(self), self._wake, self._period),
+                                        name=f'summary writer {logdir}', daemon=True)
+        self.thread.start()
         with _OPEN_LOCK:
             _OPEN.add(self)
 
@@ -129,12 +132,9 @@ class EventFileWriter:
         except OSError as e:
             raise _os_error(self.logdir, e) from None
 
-    def _run(self):
-        while not self.closed:
-            self._wake.wait(self._period)
-            self._wake.clear()
-            if not self.closed:
-                self.flush()
+    def __del__(self):
+        if not getattr(self, 'closed', True):
+            self.close()
 
     def _event(self, item):
         wall_time, step, tag, value, metadata = item
@@ -144,6 +144,18 @@ class EventFileWriter:
         if pieces is None:
             pieces = self._pieces[(tag, metadata)] = summary_value_pieces(tag, metadata)
         return summary_event_bytes(wall_time, step, value, pieces)
+
+
+def _flush_periodically(ref, wake, period):
+    """The writer's background thread: flush every `period` seconds or when woken."""
+    while True:
+        wake.wait(period)
+        wake.clear()
+        writer = ref()
+        if writer is None or writer.closed:
+            return
+        writer.flush()
+        del writer
 
 
 def summary_value_pieces(tag, metadata):

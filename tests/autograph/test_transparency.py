@@ -6,7 +6,6 @@ import time
 import pytest
 
 import autograph as ag
-from autograph.compiler import conversion
 
 # -- private name mangling -------------------------------------------------------------------
 
@@ -40,6 +39,25 @@ class _Underscored__:
     def set_and_get(self):
         self.__value = 7
         return self.__value, self._Underscored____value
+
+
+class _GlobalsAndLambdas:
+    read = lambda self: self.__hidden  # noqa: E731
+
+    def __init__(self):
+        self.__hidden = 3
+
+    def sets_global(self):
+        global __module_private
+        __module_private = 5
+        return __module_private
+
+
+def test_private_names_in_lambdas_and_global_statements():
+    value = _GlobalsAndLambdas()
+    assert ag.to_graph(_GlobalsAndLambdas.read)(value) == 3
+    assert ag.to_graph(_GlobalsAndLambdas.sets_global)(value) == 5
+    assert globals()['_GlobalsAndLambdas__module_private'] == 5
 
 
 def test_private_names_are_mangled_as_in_the_class_body():
@@ -118,12 +136,6 @@ def test_returning_a_large_structure_costs_nothing():
     assert per_call < 1e-3, per_call   # walking the list took about 100 ms a call
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    yield
-    conversion._cache.clear()
-
-
 # -- callees that cannot be converted run as they are ----------------------------------------
 
 
@@ -182,6 +194,14 @@ def _size(x):
     return len(x)
 
 
+def test_a_global_that_shadows_a_builtin_is_the_global(monkeypatch):
+    monkeypatch.setitem(globals(), 'abs', lambda v: ('shadowed', v))
+
+    def uses_abs(v):
+        return abs(v)
+    assert ag.to_graph(uses_abs)(-2) == uses_abs(-2) == ('shadowed', -2)
+
+
 def test_builtins_bound_by_default_arguments_and_patched_builtins(monkeypatch):
     import builtins
     original = builtins.len
@@ -219,6 +239,7 @@ class P:
     @x.setter
     def x(self, value):
         self._x = value
+        self.__y = value
 
 
 def indent(text, prefix, predicate=None):
@@ -250,9 +271,10 @@ def test_the_cli_converts_every_function_of_a_name_and_nested_generators_stay(tm
     path.write_text(_CLI_SOURCE, encoding='utf-8')
     source = convert_file(str(path), None)
     assert source.count('def tf__x(self') == 2 and 'def tf__x(self, value)' in source
+    assert 'ag__.ld(self)._P__y = ' in source   # mangled with the method's class
     assert 'def tf__indent' in source and 'yield (prefix + line' in source
     note = capsys.readouterr().err
-    assert "skipped 'generator'" in note and f'{path}:25:' in note and 'yield x' in note
+    assert "skipped 'generator'" in note and f'{path}:26:' in note and 'yield x' in note
     assert 'indent' not in note
     assert 'def tf__full' in convert_file(str(path), ['ｆｕｌｌ'])
     namespace = {}
@@ -339,6 +361,35 @@ def _nested(n):
     return x
 
 
+def _parse_value(text, pos):
+    if text[pos] == '[':
+        return _parse_array(text, pos + 1)
+    return pos + 1, text[pos]
+
+
+def _parse_array(text, pos):
+    items = []
+    while True:
+        if text[pos] == ']':
+            return pos + 1, items
+        for _ in range(1):
+            if text[pos] != ',':
+                pos, item = _parse_value(text, pos)
+                items.append(item)
+            else:
+                pos += 1
+
+
+def test_recursion_through_loops_and_branches_goes_as_deep_as_unconverted():
+    converted = ag.to_graph(_parse_value)
+
+    def nesting(f):
+        return lambda n: f('[' * n + ']' * n, 0)
+    python_depth = _deepest(nesting(_parse_value))
+    assert converted('[[a,b],[c]]', 0) == _parse_value('[[a,b],[c]]', 0)
+    assert _deepest(nesting(converted)) >= 0.9 * python_depth
+
+
 def test_recursion_goes_as_deep_as_unconverted_and_the_limit_is_restored():
     import sys
     limit = sys.getrecursionlimit()
@@ -377,3 +428,43 @@ def test_warnings_stacklevel_names_the_users_frames():
     own_line = _deprecated.__code__.co_firstlineno + 5
     assert places == [(__file__, caller_line, DeprecationWarning)] * 2 + [
         (__file__, own_line, UserWarning)] * 2
+
+
+def _fails_deep(x):
+    if x > 0:
+        raise KeyError(x)
+    return x
+
+
+def _calls_failing(x):
+    return _fails_deep(x) + 1
+
+
+def test_tracebacks_leave_out_autographs_own_frames():
+    import os
+    import traceback
+
+    import autograph
+    library = os.path.dirname(autograph.__file__)
+    with pytest.raises(KeyError) as info:
+        ag.to_graph(_calls_failing)(1)
+    files = [frame.filename for frame in traceback.extract_tb(info.value.__traceback__)]
+    assert not [f for f in files if f.startswith(library)], files
+    names = [frame.name for frame in traceback.extract_tb(info.value.__traceback__)]
+    assert names[-3:] == ['tf___calls_failing', 'tf___fails_deep', 'if_body']
+
+
+def test_an_error_leaving_converted_code_notes_the_users_frames():
+    with pytest.raises(KeyError) as info:
+        ag.to_graph(_calls_failing)(1)
+    assert str(info.value) == '1' and info.value.args == (1,)
+    note, = info.value.__notes__
+    lines = note.splitlines()
+    call_line = _calls_failing.__code__.co_firstlineno + 1
+    raise_line = _fails_deep.__code__.co_firstlineno + 2
+    assert lines[0].startswith("In converted code, the user's frames")
+    assert lines[1:] == [
+        f'  File "{__file__}", line {call_line}, in _calls_failing',
+        '    return _fails_deep(x) + 1',
+        f'  File "{__file__}", line {raise_line}, in _fails_deep',
+        '    raise KeyError(x)']

@@ -148,6 +148,13 @@ def test_errors_have_tensorflows_types():
         elements(D.range(1, 3).map(lambda x: rt.fill([rt.cast(x, rt.int32)], x)).batch(2))
 
 
+def test_batch_zero_names_the_op_and_the_users_line():
+    with pytest.raises(rt.errors.InvalidArgumentError) as info:
+        D.range(3).batch(0)
+    assert '[Op:BatchDatasetV2]' in str(info.value)
+    assert f'{os.path.basename(__file__)}:' in str(info.value)
+
+
 def test_an_error_in_a_map_function_names_the_users_line():
     with pytest.raises(TypeError) as info:
         D.range(3).map(lambda x: object())
@@ -228,3 +235,9 @@ def test_optional_and_dataset_spec():
     assert spec == rt.data.DatasetSpec(rt.TensorSpec([], rt.int64))
     assert spec.is_compatible_with(D.range(7))
     assert not spec.is_compatible_with(D.range(3).batch(2))
+
+
+def test_datasets_print_as_tensorflows():
+    assert repr(D.range(3).batch(2)) == \
+        '<_BatchDataset element_spec=TensorSpec(shape=(None,), dtype=rt.int64, name=None)>'
+    assert repr(D.from_tensor_slices([1, 2]).shuffle(2)).startswith('<_ShuffleDataset ')

@@ -1,5 +1,6 @@
 """rt.summary writes TensorFlow event files: names, framing, the values of each summary kind,
 in eager code and in ag.function, and writers that are safe to use."""
+import gc
 import glob
 import os
 import re
@@ -556,3 +557,30 @@ def test_jit_compiled_functions_refuse_summaries_naming_the_writer(tmp_path):
         with pytest.raises(rt.errors.InvalidArgumentError,
                            match="node 'writer'.*summaries run with the default executor"):
             compiled(rt.constant(1.0))
+
+
+def test_a_writer_nothing_refers_to_is_flushed_closed_and_its_thread_ends(tmp_path, read):
+    writer = rt.summary.create_file_writer(str(tmp_path))
+    writer.set_as_default()
+    rt.summary.scalar('a', 1.0, step=0)
+    thread = writer.events.thread
+    summary_state.writer = None
+    del writer
+    gc.collect()
+    thread.join(timeout=30)
+    assert not thread.is_alive()
+    assert [s for s, _, _ in read.summaries(tmp_path)['a']] == [0]
+
+
+def test_images_of_a_batch_size_known_only_when_the_function_runs(tmp_path, read):
+    @ag.function(input_signature=[rt.TensorSpec([None, 2, 3, 3], rt.float32)])
+    def log(images):
+        return rt.summary.image('im', images, step=0, max_outputs=2)
+
+    with rt.summary.create_file_writer(str(tmp_path)).as_default():
+        for count in (3, 1, 0):
+            assert bool(log(np.full([count, 2, 3, 3], 0.5, np.float32))) is True
+    shapes = [tensor.shape for _, tensor, _ in read.summaries(tmp_path)['im']]
+    assert shapes == [(4,), (3,), (2,)]  # width, height, then at most 2 PNGs
+    (_, tensor, _) = read.summaries(tmp_path)['im'][0]
+    assert _decode_png(tensor[3])[:3] == (3, 2, 2)
