@@ -159,6 +159,19 @@ def shuffles():
     return out + [bits(draw()), bits(draw())]
 
 
+def categoricals():
+    """tf.random.categorical: op-seeded streams, two rows, -inf logits, a global seed."""
+    tf.random.set_seed(None)
+    logits = tf.math.log([[0.1, 0.2, 0.3, 0.4]])
+    out = [bits(tf.random.categorical(logits, 20, seed=9)) for _ in range(2)]
+    two_rows = tf.math.log([[0.1, 0.5, 0.4], [0.3, 0.3, 0.4]])
+    out += [bits(tf.random.categorical(two_rows, 5, seed=3)) for _ in range(2)]
+    out.append(bits(tf.random.categorical([[1., 2., -float('inf')]], 6, seed=1,
+                                          dtype=tf.int32)))
+    tf.random.set_seed(5)
+    return out + [bits(tf.random.categorical(tf.math.log([[0.5, 0.5], [0.9, 0.1]]), 3))]
+
+
 def main():
     global tf
     import tensorflow  # the optional dependency this tool exists for (never the project's)
@@ -166,7 +179,7 @@ def main():
     data = {'tensorflow': tf.__version__, 'stateless': stateless_cases(),
             'generator': generator_cases(), 'function': function_case(),
             'seeded_ops': seeded_op_sequence(), 'seeded_function': seeded_ops_in_a_function(),
-            'shuffles': shuffles()}
+            'shuffles': shuffles(), 'categoricals': categoricals()}
     with open(OUT, 'w') as f:
         json.dump(data, f, separators=(',', ':'))
     print(f'wrote {OUT}')

@@ -153,6 +153,20 @@ def test_shuffle_is_tensorflows():
     rt.random.set_seed(None)
 
 
+def test_categorical_is_tensorflows():
+    rt.random.set_seed(None)
+    logits = rt.math.log([[0.1, 0.2, 0.3, 0.4]])
+    got = [bits(rt.random.categorical(logits, 20, seed=9)) for _ in range(2)]
+    two_rows = rt.math.log([[0.1, 0.5, 0.4], [0.3, 0.3, 0.4]])
+    got += [bits(rt.random.categorical(two_rows, 5, seed=3)) for _ in range(2)]
+    got.append(bits(rt.random.categorical([[1., 2., -float('inf')]], 6, seed=1,
+                                          dtype=rt.int32)))
+    rt.random.set_seed(5)
+    got.append(bits(rt.random.categorical(rt.math.log([[0.5, 0.5], [0.9, 0.1]]), 3)))
+    assert got == DATA['categoricals']
+    rt.random.set_seed(None)
+
+
 # ---- the API around the numbers -------------------------------------------------------------
 
 def test_create_rng_state_cuts_seeds_as_tensorflow():
