@@ -384,3 +384,102 @@ def test_the_private_name_check_sees_imports_module_reads_and_foreign_attributes
         'pkg.b:12 reads box._slot, an attribute of pkg.a',
         'pkg.b:13 asks hasattr for _check, an attribute of pkg.a',
         'pkg.b:13 reads Box()._value, an attribute of pkg.a']
+
+
+# ---- records are dataclasses -------------------------------------------------------------------
+# NamedTuples kept on purpose: cache keys (documented as keys in autograph/tracing/keys.py) and
+# the namedtuples TensorFlow itself returns.
+NAMEDTUPLES = {
+    'autograph.tracing.keys': {'TensorKey', 'VariableKey', 'LiteralKey', 'ContainerKey',
+                               'ObjectKey', 'DatasetKey', 'HashableKey'},
+    'runtime.ops.linalg': {'QrResult'},  # tf.linalg.qr returns a namedtuple
+    'runtime.ops.scan': {'TopKResult'},  # tf.math.top_k returns a namedtuple
+    # Being split by the jit issue (native/{lists,emitter,rules/,calling}.py); convert it then.
+    'runtime.executor.native.lower': {'NativeSource'},
+}
+
+
+def _plain_value(node):
+    """A value a record's field takes as it is: a parameter, a constant, an empty container."""
+    return (isinstance(node, (ast.Name, ast.Constant)) or
+            isinstance(node, (ast.List, ast.Tuple, ast.Set)) and not node.elts or
+            isinstance(node, ast.Dict) and not node.keys)
+
+
+def plain_records(root, packages):
+    """Classes written out as records: NamedTuples outside `NAMEDTUPLES`, and classes (not
+    dataclasses, no bases) whose only methods are `__init__`, which sets attributes of self to
+    parameters, constants or empty containers, and maybe `__repr__`."""
+    found = []
+    for package in packages:
+        for name, path in module_files(root, package).items():
+            for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'), str(path))):
+                if not isinstance(node, ast.ClassDef):
+                    continue
+                bases = [ast.unparse(b) for b in node.bases]
+                if any(b.endswith('NamedTuple') for b in bases):
+                    if node.name not in NAMEDTUPLES.get(name, ()):
+                        found.append(f'{name}:{node.lineno} {node.name} is a NamedTuple')
+                    continue
+                decorators = [ast.unparse(d) for d in node.decorator_list]
+                if bases or any('dataclass' in d for d in decorators):
+                    continue
+                methods = {item.name: item for item in node.body
+                           if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
+                init = methods.get('__init__')
+                if init is None or set(methods) - {'__init__', '__repr__'}:
+                    continue
+                body = [s for s in init.body if not (isinstance(s, ast.Expr) and
+                                                     isinstance(s.value, ast.Constant))]
+                if body and all(
+                        isinstance(s, ast.Assign) and _plain_value(s.value) and all(
+                            isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                            and t.value.id == 'self' for t in s.targets) for s in body):
+                    found.append(f'{name}:{node.lineno} {node.name} only sets attributes')
+    return found
+
+
+def test_records_are_dataclasses():
+    assert plain_records(ROOT, ('runtime', 'autograph')) == [], (
+        'Write these records as @dataclass (eq=False keeps identity comparison and hashing).')
+
+
+def test_the_record_check_sees_namedtuples_and_init_only_classes(tmp_path):
+    pkg = tmp_path / 'pkg'
+    pkg.mkdir()
+    (pkg / '__init__.py').write_text(textwrap.dedent('''
+        import dataclasses
+        from typing import NamedTuple
+
+
+        class Pair(NamedTuple):
+            a: int
+
+
+        class Point:
+            def __init__(self, x, y=0):
+                """Doc."""
+                self.x = x
+                self.y = y
+                self.seen = []
+
+
+        @dataclasses.dataclass
+        class Done:
+            x: int
+
+
+        class Computes:
+            def __init__(self, x):
+                self.twice = x * 2
+
+
+        class Acts:
+            def __init__(self, x):
+                self.x = x
+
+            def run(self):
+                return self.x
+    '''))
+    assert plain_records(tmp_path, ('pkg',)) == ['pkg:6 Pair is a NamedTuple',
+                                                 'pkg:10 Point only sets attributes']

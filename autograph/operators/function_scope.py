@@ -5,6 +5,7 @@ adds to each call (autograph.pyct.recursion), so recursion goes about as deep as
 an error that leaves converted code has autograph's own frames taken out of its traceback.
 """
 import threading
+from dataclasses import dataclass
 
 from autograph.compiler import verbosity
 from autograph.operators import frames, guards, lists, variables
@@ -13,15 +14,14 @@ from autograph.pyct import recursion
 _running = threading.local()   # .depth: converted functions running in this thread
 
 
+@dataclass(eq=False)
 class ConversionOptions:
     """How functions called from converted code are treated (`recursive`: convert them too)."""
 
-    def __init__(self, recursive=True, user_requested=False, optional_features=(),
-                 internal_convert_user_code=True):
-        self.recursive = recursive
-        self.user_requested = user_requested
-        self.optional_features = optional_features
-        self.internal_convert_user_code = internal_convert_user_code
+    recursive: bool = True
+    user_requested: bool = False
+    optional_features: tuple = ()
+    internal_convert_user_code: bool = True
 
 
 class FunctionScope:

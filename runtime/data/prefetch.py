@@ -19,6 +19,7 @@ import collections
 import os
 import threading
 import weakref
+from dataclasses import dataclass
 
 from runtime.data.values import DatasetValue
 
@@ -28,9 +29,9 @@ _END = object()
 _live = weakref.WeakSet()  # the PrefetchIterators not yet finished, for exit and fork
 
 
+@dataclass(slots=True, eq=False)
 class _Failure:
-    def __init__(self, error):
-        self.error = error
+    error: BaseException
 
 
 class _Channel:
