@@ -126,6 +126,20 @@ from runtime.tensor_array import TensorArray
 from runtime.variables import Variable
 
 # ---- end of the math-like half
+# isort: split
+# ---- more of SPEC §7 as TensorFlow's guides use it (issue 20): the version, custom gradients,
+# device scopes, the other tensor scatters (rt.linalg, rt.random and rt.config hold the rest)
+from runtime.core.devices import device
+from runtime.custom_gradient import custom_gradient
+from runtime.ops.indexing import (
+    tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_min,
+    tensor_scatter_nd_sub,
+)
+
+__version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps them equal
+# ---- end of the issue 20 names
 
 
 # isort: split

@@ -13,7 +13,7 @@ from runtime.core.tensor import Tensor
 from runtime.graph.scopes import init_scope
 from runtime.ops import stateless_random as sr
 from runtime.ops.array import cast
-from runtime.ops.convert import stack
+from runtime.ops.convert import convert_to_tensor, stack
 from runtime.ops.creation import zeros_like
 from runtime.ops.dispatch import apply
 from runtime.ops.manipulation import unstack
@@ -31,10 +31,16 @@ def _signed(word):
     return word - (1 << 64) if word >= 1 << 63 else word
 
 
-def create_rng_state(seed, alg='philox'):
-    """TensorFlow's Philox state for a seed: an int is cut into 64-bit words, lowest first;
-    a list of ints is taken as words; either is padded with zeros on the left to 3 words
-    (`from_seed(1)` has state [1, 0, 0], `from_seed([1, 2])` [0, 1, 2])."""
+def create_rng_state(seed, alg):
+    """TensorFlow's Philox state for a seed, an int64 tensor [3] (`tf.random.create_rng_state`;
+    see `rng_state`)."""
+    return convert_to_tensor(rng_state(seed, alg))
+
+
+def rng_state(seed, alg='philox'):
+    """TensorFlow's Philox state for a seed, as numpy: an int is cut into 64-bit words, lowest
+    first; a list of ints is taken as words; either is padded with zeros on the left to 3
+    words (`from_seed(1)` has state [1, 0, 0], `from_seed([1, 2])` [0, 1, 2])."""
     _check_algorithm(sr.algorithm_id(alg))
     if isinstance(seed, Tensor):
         seed = seed.numpy()
@@ -98,7 +104,7 @@ class Generator:
         """A generator whose sequence is fixed by `seed` (an int or a list of ints), the
         sequence TensorFlow's `Generator.from_seed(seed)` draws."""
         alg = sr.ALG_PHILOX if alg is None else alg
-        return cls(state=create_rng_state(seed, alg), alg=alg)
+        return cls(state=rng_state(seed, alg), alg=alg)
 
     @classmethod
     def from_non_deterministic_state(cls, alg=None):
@@ -129,7 +135,7 @@ class Generator:
 
     def reset_from_seed(self, seed):
         """Start the sequence of `from_seed(seed)` again."""
-        self._state_var.assign(create_rng_state(seed, self._alg))
+        self._state_var.assign(rng_state(seed, self._alg))
 
     def reset_from_key_counter(self, key, counter):
         self._state_var.assign(_key_counter_state(key, counter))

@@ -3,7 +3,7 @@ import numpy as np
 
 from runtime.core import context, dtypes, errors
 from runtime.core.shapes import TensorShape
-from runtime.core.tensor import SymbolicTensor, numpy_text, readonly_array
+from runtime.core.tensor import EagerTensor, SymbolicTensor, numpy_text, readonly_array
 from runtime.executor import evaluate_constant
 from runtime.ops import state
 from runtime.ops.convert import convert_for_write, convert_to_tensor
@@ -71,6 +71,8 @@ class Variable:
     @property
     def name(self):
         return f'{self.storage.name}:0'
+
+    device = EagerTensor.device  # variables live on the CPU
 
     def numpy(self):
         """The current value as a numpy array the caller owns (a copy: writing to it does not

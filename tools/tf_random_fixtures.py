@@ -110,12 +110,32 @@ def function_case():
     return {'seed': 7, 'calls': calls, 'state': bits(g.state)}
 
 
+def seeded_op_sequence():
+    """The stateful random ops under tf.random.set_seed and op seeds, eagerly, in order."""
+    out = []
+    for global_seed in (22, 0, None):
+        tf.random.set_seed(global_seed)
+        draws = [tf.random.uniform([3]), tf.random.normal([2, 2]),
+                 tf.random.uniform([2], seed=5), tf.random.uniform([2], seed=5),
+                 tf.random.truncated_normal([5], dtype='float64'),
+                 tf.random.uniform([4], 0, 10, dtype='int32'),
+                 tf.random.uniform([3], -2.5, 4.0, dtype='float64', seed=9),
+                 tf.random.normal([3], mean=1.5, stddev=0.2, seed=9),
+                 tf.nn.dropout(tf.ones([8]), rate=0.5, seed=3),
+                 tf.random.uniform([2], dtype='float16', seed=1)]
+        if global_seed is None:  # only the op-seeded draws are reproducible
+            draws = [d for i, d in enumerate(draws) if i in (2, 3, 6, 7, 8, 9)]
+        out.append({'global_seed': global_seed, 'draws': [bits(d) for d in draws]})
+    return out
+
+
 def main():
     global tf
     import tensorflow  # the optional dependency this tool exists for (never the project's)
     tf = tensorflow
     data = {'tensorflow': tf.__version__, 'stateless': stateless_cases(),
-            'generator': generator_cases(), 'function': function_case()}
+            'generator': generator_cases(), 'function': function_case(),
+            'seeded_ops': seeded_op_sequence()}
     with open(OUT, 'w') as f:
         json.dump(data, f, separators=(',', ':'))
     print(f'wrote {OUT}')

@@ -1,7 +1,8 @@
 """The frame of a converted function: `with ag__.FunctionScope(...) as fscope:`.
 
 While converted code runs in a thread, Python's recursion limit leaves room for the frames it
-adds to each call (autograph.pyct.recursion), so recursion goes about as deep as unconverted;
+adds to each call (autograph.pyct.recursion), and the converted calls running in the thread
+are counted against the user's limit instead, so recursion goes as deep as unconverted;
 an error that leaves converted code has autograph's own frames taken out of its traceback.
 """
 import threading
@@ -12,6 +13,7 @@ from autograph.operators import frames, guards, lists, variables
 from autograph.pyct import recursion
 
 _running = threading.local()   # .depth: converted functions running in this thread
+_FRAMES_BELOW = 3   # the frames of a script under its first call (Python reaches 997 of 1000)
 
 
 @dataclass(eq=False)
@@ -37,6 +39,8 @@ class FunctionScope:
         depth = getattr(_running, 'depth', 0)
         if not depth:
             recursion.request()
+        elif depth >= recursion.user_limit() - _FRAMES_BELOW:
+            raise RecursionError('maximum recursion depth exceeded')
         _running.depth = depth + 1
         return self
 

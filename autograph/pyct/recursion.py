@@ -1,11 +1,12 @@
 """Raises Python's recursion limit while code that needs more frames than the user's runs.
 
 Two kinds of code ask for room: the compiler's passes, which recurse once per nesting level of
-the syntax tree (an absolute limit, `DEEP_RECURSION_LIMIT`), and converted code, which runs a
-few frames for each frame of the original (the function, `converted_call`, `if_stmt` and a
-branch function): while it runs, the limit is `FRAMES_PER_CALL` times the user's, so that
-recursion reaches about the depth it reaches unconverted. The user's own limit is put back
-when the last request ends.
+the syntax tree (an absolute limit, `DEEP_RECURSION_LIMIT`), and converted code, which runs
+several frames for each frame of the original (the function, `converted_call`, and for each
+`if`/loop around the call its operator and block function): while it runs, the limit is
+`FRAMES_PER_CALL` times the user's, and converted code itself counts its calls against the
+user's limit (`user_limit`), so that recursion stops at about the depth it stops unconverted.
+The user's own limit is put back when the last request ends.
 """
 import contextlib
 import os
@@ -13,7 +14,7 @@ import sys
 import threading
 
 DEEP_RECURSION_LIMIT = 20_000
-FRAMES_PER_CALL = 4
+FRAMES_PER_CALL = 20
 
 _lock = threading.Lock()
 _requests = []   # absolute limits asked for by running code (0: FRAMES_PER_CALL x the user's)
@@ -32,6 +33,11 @@ os.register_at_fork(after_in_child=_new_lock_in_child)
 def _apply():
     base = _user_limit[0]
     sys.setrecursionlimit(max([base] + [r or base * FRAMES_PER_CALL for r in _requests]))
+
+
+def user_limit():
+    """The recursion limit the user set (while a request raises Python's)."""
+    return _user_limit[0] if _requests else sys.getrecursionlimit()
 
 
 def request(limit=0):

@@ -32,6 +32,7 @@ class EagerTensor(Tensor):
         self.dtype = dtype
 
     graph = None
+    device = '/job:localhost/replica:0/task:0/device:CPU:0'  # where every eager tensor lives
 
     @property
     def shape(self) -> TensorShape:
@@ -103,6 +104,11 @@ class SymbolicTensor(Tensor):
         self.value_index = value_index
         self.dtype = dtype
         self._shape = shape
+
+    @property
+    def device(self) -> str:
+        """The device its op asks for (`rt.device` scopes; '' outside them)."""
+        return self.op.device
 
     @property
     def name(self) -> str:

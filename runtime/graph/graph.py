@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from runtime.core import context, dtypes, errors, nest
+from runtime.core.devices import current_device
 from runtime.core.shapes import TensorShape, as_shape
 from runtime.core.tensor import EagerTensor, SymbolicTensor
 from runtime.executor import compile_graph
@@ -69,6 +70,7 @@ class Operation:
     payload: Any = None
     origin: tuple | None = None
     outputs: list = field(default_factory=list)
+    device: str = ''  # the device the op asks for (`rt.device` scopes), canonical; '' for none
 
     @property
     def type(self):
@@ -124,6 +126,7 @@ class Graph:
         self._names_in_use = {}
         self._name_stack = ''
         self._control_stack = []
+        self.device_spec = None  # the innermost rt.device scope (runtime/core/devices.py)
         self.library = {}
         self.outer_graph = None
         self._captures = {}
@@ -195,7 +198,8 @@ class Graph:
         """Add an Operation named exactly `name` (already unique) with the given outputs."""
         inputs = [self.capture(t) if t.graph is not self else t for t in inputs]
         control = [op for ops in self._control_stack for op in ops if op.graph is self]
-        op = Operation(self, name, opdef, inputs, attrs, control, payload, _user_frame())
+        op = Operation(self, name, opdef, inputs, attrs, control, payload, _user_frame(),
+                       device=current_device(self))
         op.outputs = [SymbolicTensor(op, i, dtype, shape)
                       for i, (dtype, shape) in enumerate(output_specs)]
         self.operations.append(op)

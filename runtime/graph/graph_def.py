@@ -19,12 +19,15 @@ from runtime.ops.registry import CONST
 __all__ = ['FunctionRef', 'const_node_def', 'function_def', 'graph_def', 'node_def', 'op_node_def']
 
 
-def node_def(name, op, inputs=(), attrs=None, dtype_hint=None):
+def node_def(name, op, inputs=(), attrs=None, dtype_hint=None, device=''):
     """A NodeDef message; `attrs` {name: runtime value or AttrValue}, None values left out
-    (`dtype_hint`: the dtype of the `value` attr, a Const's tensor)."""
+    (`dtype_hint`: the dtype of the `value` attr, a Const's tensor; `device`: the device the
+    node asks for, `rt.device`)."""
     fields = {'name': name, 'op': op}
     if inputs:
         fields['input'] = list(inputs)
+    if device:
+        fields['device'] = device
     attr = {k: attr_value(v, dtype_hint if k == 'value' else None)
             for k, v in (attrs or {}).items() if v is not None}
     if attr:
@@ -44,7 +47,7 @@ def op_node_def(op, tensor_ref=None):
     ref = tensor_ref or _graph_ref
     inputs = [ref(t) for t in op.inputs] + [f'^{c.name}' for c in op.control_inputs]
     return node_def(op.name, op.type, inputs, op.attrs,
-                    op.attrs['dtype'] if op.opdef is CONST else None)
+                    op.attrs['dtype'] if op.opdef is CONST else None, op.device)
 
 
 def _graph_ref(t):

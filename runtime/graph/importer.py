@@ -226,6 +226,7 @@ class _Importer:
         op = graph.create_op(opdef, data, attrs, prefix + name, specs, payload)
         op.control_inputs = control
         op.origin = None
+        op.device = node.get('device', '') or op.device  # the device the node asked for
         built[name] = op
 
     def _output_specs(self, opdef, inputs, attrs, name, payload):

@@ -76,8 +76,9 @@ def gather_nd(params, indices, batch_dims=0, name=None):
 
 # ---- ScatterNd and TensorScatterUpdate -----------------------------------------------------
 
-def scatter_into(tensor, indices, updates, op_name, add):
-    """A copy of `tensor` with `updates` put (or added) at the index tuples `indices`."""
+def scatter_into(tensor, indices, updates, op_name, add, combine=None):
+    """A copy of `tensor` with `updates` put (or added, or combined by the numpy ufunc
+    `combine`: np.subtract, np.minimum, ...) at the index tuples `indices`."""
     out = np.array(tensor, copy=True)
     idx = np.asarray(indices)
     k = idx.shape[-1]
@@ -85,8 +86,8 @@ def scatter_into(tensor, indices, updates, op_name, add):
     flat = idx.reshape(-1, k)
     values = np.asarray(updates).reshape((flat.shape[0],) + out.shape[k:])
     where_ = tuple(flat.T)
-    if add:
-        np.add.at(out, where_, values)
+    if add or combine is not None:
+        (combine or np.add).at(out, where_, values)
     else:
         out[where_] = values
     return out
@@ -117,7 +118,7 @@ def _scatter_nd_infer(inputs, attrs):
 
 def _tensor_scatter_infer(inputs, attrs):
     tensor, indices, updates = inputs
-    _check_updates(indices, updates, tensor.shape, 'TensorScatterUpdate')
+    _check_updates(indices, updates, tensor.shape, 'TensorScatter')
     return [(tensor.dtype, tensor.shape)]
 
 
@@ -130,6 +131,19 @@ TENSOR_SCATTER_UPDATE = register(
                                                      'TensorScatterUpdate', add=False),
     _tensor_scatter_infer, inputs=('tensor', 'indices', 'updates'), outputs=('output',),
     type_attrs=(('T', 0), ('Tindices', 1)))
+
+
+def _tensor_scatter_op(op_name, combine):
+    return register(op_name, lambda tensor, indices, updates: scatter_into(
+        tensor, indices, updates, op_name, add=False, combine=combine), _tensor_scatter_infer,
+        inputs=('tensor', 'indices', 'updates'), outputs=('output',),
+        type_attrs=(('T', 0), ('Tindices', 1)))
+
+
+TENSOR_SCATTER_ADD = _tensor_scatter_op('TensorScatterAdd', np.add)
+TENSOR_SCATTER_SUB = _tensor_scatter_op('TensorScatterSub', np.subtract)
+TENSOR_SCATTER_MIN = _tensor_scatter_op('TensorScatterMin', np.minimum)
+TENSOR_SCATTER_MAX = _tensor_scatter_op('TensorScatterMax', np.maximum)
 
 
 def scatter_nd(indices, updates, shape, name=None):
@@ -145,18 +159,46 @@ def scatter_nd(indices, updates, shape, name=None):
     return apply(SCATTER_ND, [indices, updates, out], name=name)
 
 
+def _tensor_scatter(opdef, tensor, indices, updates, name):
+    tensor = convert_to_tensor(tensor)
+    indices = _indices_operand(indices, opdef.name)
+    if isinstance(updates, Tensor):
+        if updates.dtype is not tensor.dtype:
+            raise TypeError(f'{opdef.name}: updates have dtype {updates.dtype.name} but the '
+                            f'tensor has dtype {tensor.dtype.name}; use rt.cast first.')
+    else:
+        (_, updates), _ = unify_operands(opdef.name, tensor, updates)
+    return apply(opdef, [tensor, indices, updates], name=name)
+
+
 def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     """`tensor` with the values at the index tuples `indices` replaced by `updates` (op
     `TensorScatterUpdate`)."""
-    tensor = convert_to_tensor(tensor)
-    indices = _indices_operand(indices, 'TensorScatterUpdate')
-    if isinstance(updates, Tensor):
-        if updates.dtype is not tensor.dtype:
-            raise TypeError(f'TensorScatterUpdate: updates have dtype {updates.dtype.name} but '
-                            f'the tensor has dtype {tensor.dtype.name}.')
-    else:
-        (_, updates), _ = unify_operands('TensorScatterUpdate', tensor, updates)
-    return apply(TENSOR_SCATTER_UPDATE, [tensor, indices, updates], name=name)
+    return _tensor_scatter(TENSOR_SCATTER_UPDATE, tensor, indices, updates, name)
+
+
+def tensor_scatter_nd_add(tensor, indices, updates, name=None):
+    """`tensor` with `updates` added at the index tuples `indices`; repeated indices add up
+    (op `TensorScatterAdd`)."""
+    return _tensor_scatter(TENSOR_SCATTER_ADD, tensor, indices, updates, name)
+
+
+def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
+    """`tensor` with `updates` subtracted at the index tuples `indices` (op
+    `TensorScatterSub`)."""
+    return _tensor_scatter(TENSOR_SCATTER_SUB, tensor, indices, updates, name)
+
+
+def tensor_scatter_nd_min(tensor, indices, updates, name=None):
+    """`tensor` with each value at the index tuples `indices` the minimum of it and its
+    updates (op `TensorScatterMin`)."""
+    return _tensor_scatter(TENSOR_SCATTER_MIN, tensor, indices, updates, name)
+
+
+def tensor_scatter_nd_max(tensor, indices, updates, name=None):
+    """`tensor` with each value at the index tuples `indices` the maximum of it and its
+    updates (op `TensorScatterMax`)."""
+    return _tensor_scatter(TENSOR_SCATTER_MAX, tensor, indices, updates, name)
 
 
 # ---- boolean_mask --------------------------------------------------------------------------

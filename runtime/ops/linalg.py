@@ -24,7 +24,7 @@ from runtime.ops.registry import register
 from runtime.ops.shaping import expand_dims, squeeze, transpose
 
 
-def _square_infer(inputs, attrs):
+def square_infer(inputs, attrs):
     x = inputs[0]
     if x.shape.rank is not None:
         if x.shape.rank < 2:
@@ -35,14 +35,14 @@ def _square_infer(inputs, attrs):
     return [(x.dtype, x.shape)]
 
 
-def _check_float(x, public_name):
+def check_float(x, public_name):
     if not x.dtype.is_floating:
         raise TypeError(f'rt.linalg.{public_name} needs a floating-point tensor, got '
                         f'{x.dtype.name}; use rt.cast first.')
     return x
 
 
-def _linalg_error(fn, message):
+def linalg_error(fn, message):
     def kernel(*args, **attrs):
         try:
             return fn(*args, **attrs)
@@ -71,7 +71,7 @@ def _solve_kernel(matrix, rhs, adjoint=False):
 
 def _solve_infer(inputs, attrs):
     matrix, rhs = inputs
-    _square_infer([matrix], attrs)
+    square_infer([matrix], attrs)
     if matrix.shape.rank is not None and rhs.shape.rank is not None:
         m, r = matrix.shape[-1], rhs.shape[-2] if rhs.shape.rank >= 2 else None
         if rhs.shape.rank < 2 or m is not None and r is not None and m != r:
@@ -80,16 +80,16 @@ def _solve_infer(inputs, attrs):
     return [(rhs.dtype, rhs.shape)]
 
 
-MATRIX_INVERSE = register('MatrixInverse', _linalg_error(
+MATRIX_INVERSE = register('MatrixInverse', linalg_error(
     lambda input, adjoint=False: np.linalg.inv(input).astype(input.dtype),
-    'Input is not invertible.'), _square_infer, inputs=('input',), outputs=('output',),
+    'Input is not invertible.'), square_infer, inputs=('input',), outputs=('output',),
     defaults={'adjoint': False})
 MATRIX_DETERMINANT = register(
     'MatrixDeterminant', lambda input: np.asarray(np.linalg.det(input), input.dtype)[()],
     lambda inputs, attrs: [(inputs[0].dtype, TensorShape(
-        None if inputs[0].shape.rank is None else _square_infer(inputs, attrs)[0][1][:-2]))],
+        None if inputs[0].shape.rank is None else square_infer(inputs, attrs)[0][1][:-2]))],
     inputs=('input',), outputs=('output',))
-MATRIX_SOLVE = register('MatrixSolve', _linalg_error(_solve_kernel, 'Input matrix is not '
+MATRIX_SOLVE = register('MatrixSolve', linalg_error(_solve_kernel, 'Input matrix is not '
                                                                     'invertible.'),
                         _solve_infer, inputs=('matrix', 'rhs'), outputs=('output',),
                         defaults={'adjoint': False}, convert_inputs=unify_inputs)
@@ -98,7 +98,7 @@ MATRIX_SOLVE = register('MatrixSolve', _linalg_error(_solve_kernel, 'Input matri
 def inv(input, adjoint=False, name=None):
     """The inverse of each square matrix (op `MatrixInverse`); a singular matrix is an
     `rt.errors.InvalidArgumentError` when it runs."""
-    x = _check_float(convert_to_tensor(input), 'inv')
+    x = check_float(convert_to_tensor(input), 'inv')
     if adjoint:
         x = matrix_transpose(x)
     return apply(MATRIX_INVERSE, [x], name=name)
@@ -106,12 +106,12 @@ def inv(input, adjoint=False, name=None):
 
 def det(input, name=None):
     """The determinant of each square matrix (op `MatrixDeterminant`)."""
-    return apply(MATRIX_DETERMINANT, [_check_float(convert_to_tensor(input), 'det')], name=name)
+    return apply(MATRIX_DETERMINANT, [check_float(convert_to_tensor(input), 'det')], name=name)
 
 
 def solve(matrix, rhs, adjoint=False, name=None):
     """`x` with `matrix @ x == rhs` (op `MatrixSolve`; `adjoint` solves with the transpose)."""
-    matrix = _check_float(convert_to_tensor(matrix), 'solve')
+    matrix = check_float(convert_to_tensor(matrix), 'solve')
     attrs = {'adjoint': True} if adjoint else None
     return apply(MATRIX_SOLVE, (matrix, rhs), attrs, name=name)
 
@@ -128,7 +128,7 @@ def _triangular_solve_kernel(matrix, rhs, lower=True, adjoint=False):
 
 
 MATRIX_TRIANGULAR_SOLVE = register(
-    'MatrixTriangularSolve', _linalg_error(_triangular_solve_kernel, 'Input matrix is not '
+    'MatrixTriangularSolve', linalg_error(_triangular_solve_kernel, 'Input matrix is not '
                                                                      'invertible.'),
     _solve_infer, inputs=('matrix', 'rhs'), outputs=('output',),
     defaults={'lower': True, 'adjoint': False}, convert_inputs=unify_inputs)
@@ -137,7 +137,7 @@ MATRIX_TRIANGULAR_SOLVE = register(
 def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
     """`x` with `matrix @ x == rhs` for a triangular `matrix` (lower unless `lower=False`; the
     other triangle is not read; op `MatrixTriangularSolve`)."""
-    matrix = _check_float(convert_to_tensor(matrix), 'triangular_solve')
+    matrix = check_float(convert_to_tensor(matrix), 'triangular_solve')
     return apply(MATRIX_TRIANGULAR_SOLVE, (matrix, rhs),
                  {'lower': bool(lower), 'adjoint': bool(adjoint)}, name=name)
 
@@ -168,10 +168,10 @@ def _cholesky_kernel(input):
     return np.linalg.cholesky((input + np.swapaxes(input, -1, -2)) / 2).astype(input.dtype)
 
 
-CHOLESKY = register('Cholesky', _linalg_error(
+CHOLESKY = register('Cholesky', linalg_error(
     _cholesky_kernel,
     'Cholesky decomposition was not successful. The input might not be valid.'),
-    _square_infer, inputs=('input',), outputs=('output',))
+    square_infer, inputs=('input',), outputs=('output',))
 QR = register('Qr', _qr_kernel, _qr_infer, inputs=('input',), outputs=('q', 'r'),
               defaults={'full_matrices': False})
 
@@ -179,12 +179,12 @@ QR = register('Qr', _qr_kernel, _qr_infer, inputs=('input',), outputs=('q', 'r')
 def cholesky(input, name=None):
     """The lower-triangular `L` with `L @ L^T == input` (op `Cholesky`); a matrix that is not
     positive definite is an `rt.errors.InvalidArgumentError` when it runs."""
-    return apply(CHOLESKY, [_check_float(convert_to_tensor(input), 'cholesky')], name=name)
+    return apply(CHOLESKY, [check_float(convert_to_tensor(input), 'cholesky')], name=name)
 
 
 def qr(input, full_matrices=False, name=None):
     """(q, r) with `q @ r == input`, q orthonormal and r upper triangular (op `Qr`)."""
-    x = _check_float(convert_to_tensor(input), 'qr')
+    x = check_float(convert_to_tensor(input), 'qr')
     attrs = {'full_matrices': True} if full_matrices else None
     q, r = apply(QR, [x], attrs, name=name)
     return QrResult(q, r)

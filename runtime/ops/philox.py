@@ -16,6 +16,8 @@ import ctypes.util
 
 import numpy as np
 
+from runtime.core import errors
+
 _M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)  # the round multipliers
 _W0, _W1 = 0x9E3779B9, 0xBB67AE85  # the key schedule (the golden ratio, sqrt(3) - 1)
 _LOW = np.uint64(0xFFFFFFFF)
@@ -38,6 +40,15 @@ def philox_words(counter_words, key_words):
         c0, c1, c2, c3 = ((p1 >> _32) ^ c1 ^ np.uint64(k0), p1 & _LOW,
                           (p0 >> _32) ^ c3 ^ np.uint64(k1), p0 & _LOW)
     return np.stack([c0, c1, c2, c3], axis=1)
+
+
+def sizes(shape):
+    """The dims of a shape operand and their product; a negative dim is TensorFlow's error."""
+    dims = [int(d) for d in np.ravel(shape)]
+    for d in dims:
+        if d < 0:
+            raise errors.InvalidArgumentError(message=f'Dimension {d} must be >= 0')
+    return dims, int(np.prod(dims, dtype=np.int64))
 
 
 def _u64(value):
@@ -177,17 +188,111 @@ def _c_function(name, itemsize):
 def libm(name, x):
     """`np.<name>(x)` (log, sin or cos) of a float32 or float64 array, rounded as the C
     library rounds it."""
-    wide = getattr(np, name)(x.astype(_WIDER[x.dtype]))
+    if x.dtype == np.float32 and _GLIBC[name] is not None and _glibc_agrees(name, x):
+        wide, margin = _GLIBC[name](x), 1e-6  # the C library's own algorithm, in numpy
+    else:
+        wide, margin = getattr(np, name)(x.astype(_WIDER[x.dtype])), _CLOSE[name, x.dtype.itemsize]
     out = wide.astype(x.dtype)
     function = _c_function(name, x.dtype.itemsize)
     if function is None:
         return out
     ulp = np.spacing(np.nextafter(np.abs(out), x.dtype.type(0))).astype(wide.dtype)
     off = np.abs(wide - out) / ulp  # 0: on a representable value, 0.5: on a boundary
-    close = np.flatnonzero(~(off < 0.5 - _CLOSE[name, x.dtype.itemsize]))
+    close = np.flatnonzero(~(off < 0.5 - margin))
     if len(close):
         out[close] = [function(v) for v in x[close].tolist()]
     return out
+
+
+# glibc's logf (2.28 to 2.40; ARM's optimized-routines): log(x) = log1p(z / c - 1) + log(c) +
+# k ln2 with x = 2^k z, c from a table of 16 by z's leading mantissa bits, and a cubic for
+# log1p, all in double. Computed here in numpy, it gives the C library's float (the double
+# result rounds the same way but within 1e-6 ulp of a boundary, left to the C library). Used
+# only once it agreed with the C library on a sample (`_glibc_agrees`).
+
+
+def _doubles(*hex_values):
+    return np.array([float.fromhex(v) for v in hex_values])
+
+
+_LOGF_INVC = _doubles(
+    '0x1.661ec79f8f3bep+0', '0x1.571ed4aaf883dp+0', '0x1.49539f0f010bp+0',
+    '0x1.3c995b0b80385p+0', '0x1.30d190c8864a5p+0', '0x1.25e227b0b8eap+0',
+    '0x1.1bb4a4a1a343fp+0', '0x1.12358f08ae5bap+0', '0x1.0953f419900a7p+0', '0x1p+0',
+    '0x1.e608cfd9a47acp-1', '0x1.ca4b31f026aap-1', '0x1.b2036576afce6p-1',
+    '0x1.9c2d163a1aa2dp-1', '0x1.886e6037841edp-1', '0x1.767dcf5534862p-1')
+_LOGF_LOGC = _doubles(
+    '-0x1.57bf7808caadep-2', '-0x1.2bef0a7c06ddbp-2', '-0x1.01eae7f513a67p-2',
+    '-0x1.b31d8a68224e9p-3', '-0x1.6574f0ac07758p-3', '-0x1.1aa2bc79c81p-3',
+    '-0x1.a4e76ce8c0e5ep-4', '-0x1.1973c5a611cccp-4', '-0x1.252f438e10c1ep-5', '0x0p+0',
+    '0x1.aa5aa5df25984p-5', '0x1.c5e53aa362eb4p-4', '0x1.526e57720db08p-3',
+    '0x1.bc2860d22477p-3', '0x1.1058bc8a07ee1p-2', '0x1.4043057b6ee09p-2')
+_LN2 = float.fromhex('0x1.62e42fefa39efp-1')
+_LOGF_POLY = _doubles('-0x1.00ea348b88334p-2', '0x1.5575b0be00b6ap-2', '-0x1.ffffef20a4123p-2')
+
+
+def _glibc_logf(x):
+    """glibc's logf of positive normal floats, before its final rounding (doubles)."""
+    bits = x.view(np.uint32).astype(np.int64)
+    tmp = bits - 0x3F330000
+    i = (tmp >> 19) & 15
+    k = tmp.astype(np.uint32).view(np.int32).astype(np.int64) >> 23
+    z = (bits - (tmp & 0xFF800000)).astype(np.uint32).view(np.float32).astype(np.float64)
+    r = z * _LOGF_INVC[i] - 1
+    r2 = r * r
+    a0, a1, a2 = _LOGF_POLY
+    y = a0 * r2 + (a1 * r + a2)
+    return y * r2 + ((_LOGF_LOGC[i] + k * _LN2) + r)
+
+
+# glibc's sinf/cosf (the same releases): x reduced by the nearest multiple n of pi/2, then
+# odd or even polynomials in double by the quadrant (table 1 negates the cosine's).
+_HPI_INV, _HPI = float.fromhex('0x1.45F306DC9C883p+23'), float.fromhex('0x1.921FB54442D18p0')
+_COS_POLY = _doubles('0x1p0', '-0x1.ffffffd0c621cp-2', '0x1.55553e1068f19p-5',
+                     '-0x1.6c087e89a359dp-10', '0x1.99343027bf8c3p-16')
+_SIN_POLY = _doubles('-0x1.555545995a603p-3', '0x1.1107605230bc4p-7', '-0x1.994eb3774cf24p-13')
+_QUADRANT_SIGN = np.array([1.0, -1.0, -1.0, 1.0])
+
+
+def _glibc_sincosf(y, want_cos):
+    """glibc's sinf (or cosf) of floats below 120 in magnitude, before the final rounding."""
+    top = (y.view(np.uint32) >> 20) & 0x7FF
+    x = y.astype(np.float64)
+    small = top < 0x3F4  # below 0.75: no reduction
+    n = np.where(small, 0, ((x * _HPI_INV).astype(np.int32) + 0x800000) >> 24)
+    reduced = x - n * _HPI
+    xs = reduced * np.where(small, 1.0, _QUADRANT_SIGN[n & 3])
+    x2 = reduced * reduced
+    x3, x4 = xs * x2, x2 * x2
+    s1, s2, s3 = _SIN_POLY
+    sine = (xs + x3 * s1) + (x3 * x2) * (s2 + x2 * s3)
+    c0, c1, c2, c3, c4 = _COS_POLY
+    cosine = ((c0 + x2 * c1) + x4 * c2) + (x4 * x2) * (c3 + x2 * c4)
+    cosine = np.where((n & 2) != 0, -cosine, cosine)
+    odd = (n & 1) == (0 if want_cos else 1)
+    out = np.where(odd, cosine, sine)
+    tiny = top < 0x398  # below 2^-12: sin y = y, cos y = 1
+    return np.where(tiny, 1.0 if want_cos else x, out)
+
+
+_GLIBC = {'log': _glibc_logf, 'sin': lambda y: _glibc_sincosf(y, False),
+          'cos': lambda y: _glibc_sincosf(y, True)}
+_GLIBC_AGREES = {}
+
+
+def _glibc_agrees(name, x):
+    """Whether the numpy form of glibc's `name`f gives the C library's results on 4096 sample
+    floats (checked once per function), and `x` lies where that form applies."""
+    if name != 'log' and not np.all(np.abs(x) < 120):
+        return False
+    if name not in _GLIBC_AGREES:
+        function = _c_function(name, 4)
+        steps = np.arange(1, 4097, dtype=np.float64)
+        sample = (steps / 4096 if name == 'log' else steps * (7.0 / 4096)).astype(np.float32)
+        _GLIBC_AGREES[name] = function is not None and \
+            _GLIBC[name](sample).astype(np.float32).tolist() == [function(v) for v in
+                                                                 sample.tolist()]
+    return _GLIBC_AGREES[name]
 
 
 def normal(key, counter, n, np_dtype):

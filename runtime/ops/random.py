@@ -1,42 +1,103 @@
-"""Random ops. They are stateful: in a graph every run draws new numbers.
+"""Random ops seeded as TensorFlow seeds them. They are stateful: each run draws new numbers.
 
-`rt.random.set_seed(n)` makes sequences reproducible: it resets the global generator and
-the generators of ops created with an op-level `seed`.
+`rt.random.set_seed(n)` and op-level `seed=` give TensorFlow's op seeds (`get_seed`): with a
+global seed, an op without its own seed takes the next number of a Python `random.Random(n)`,
+as TensorFlow's eager context does. RandomUniform, RandomUniformInt, RandomStandardNormal and
+TruncatedNormal then draw from Philox as TensorFlow's kernels do (runtime/ops/philox.py): the
+key is `seed`, the counter `[0, seed2]`, and every run reserves 256 blocks per number; eagerly,
+an op with the same seeds continues its stream (TensorFlow's kernel cache), so eager programs
+draw TensorFlow's numbers. RandomShuffle and Multinomial draw from numpy, seeded the same way.
 """
+import random as python_random
+from dataclasses import dataclass
+
 import numpy as np
 
-from runtime.core import dtypes
+from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
+from runtime.ops import philox
 from runtime.ops.convert import convert_to_tensor, unify_operands
-from runtime.ops.dispatch import apply
+from runtime.ops.dispatch import apply, graph_of
 from runtime.ops.infer import constant_value
 from runtime.ops.registry import register
 from runtime.ops.shaping import shape_from, shape_operand
 
-_global = {'seed': None, 'generator': np.random.default_rng()}
+DEFAULT_GRAPH_SEED = 87654321  # TensorFlow's global seed when only an op seed is given
+_MAXINT32 = 2 ** 31 - 1
+_state = {'seed': None, 'op_seeds': python_random.Random(), 'kernels': {}}
 
 
 def set_seed(seed):
-    _global['seed'] = seed
-    _global['generator'] = np.random.default_rng(seed)
+    """The global seed: random ops without a seed of their own take op seeds from it, as in
+    TensorFlow (`tf.random.set_seed`); the streams of seeded ops start again."""
+    _state['seed'] = seed
+    _state['op_seeds'] = python_random.Random(seed)
+    _state['kernels'].clear()
 
 
-def _generator(seed):
-    if seed is None:
-        return _global['generator']
-    return np.random.default_rng([_global['seed'] or 0, seed])
+def get_seed(op_seed):
+    """TensorFlow's (seed, seed2) for an op: (None, None) when neither a global nor an op seed
+    is set (the op draws non-deterministically)."""
+    global_seed = _state['seed']
+    if global_seed is not None:
+        if op_seed is None:
+            op_seed = _state['op_seeds'].randint(0, _MAXINT32)
+        seeds = (global_seed % _MAXINT32, op_seed % _MAXINT32)
+    elif op_seed is not None:
+        seeds = (DEFAULT_GRAPH_SEED, op_seed % _MAXINT32)
+    else:
+        return None, None
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 
-def _uniform(shape, dtype, generator):
-    return generator.random(tuple(shape), dtype=np.float64).astype(dtype.np_dtype)
+@dataclass(eq=False)
+class PhiloxStream:
+    """A random op's generator: a Philox key and counter; each run reserves its blocks."""
+    key: np.ndarray
+    counter: np.ndarray
+
+    @classmethod
+    def from_seeds(cls, seed, seed2):
+        """TensorFlow's kernel generator for (seed, seed2); (0, 0) is a random one."""
+        if not seed and not seed2:
+            seed, seed2 = (int(w) for w in np.random.SeedSequence().generate_state(2, np.uint64))
+        key = np.array([int(seed) & (2 ** 64 - 1)], np.uint64).view(np.int64)
+        return cls(key, np.array([0, int(seed2) & (2 ** 64 - 1)], np.uint64).view(np.int64))
+
+    def reserve(self, n):
+        """(key, counter) for a draw of `n` numbers; the stream moves on by 256 blocks each."""
+        counter = self.counter
+        self.counter = philox.skip(counter, n * philox.TRUNCATED_SKIP)
+        return self.key, counter
 
 
-def _uniform_int(shape, minval, maxval, generator):
-    return generator.integers(minval, maxval, size=tuple(shape)).astype(np.asarray(minval).dtype)
+def _float_bind(draw):
+    """A bind_kernel drawing floats of the op's dtype from its stream (the payload)."""
+    def bind_kernel(attrs, stream):
+        if stream is None:  # a node imported from a GraphDef: its seed attrs give it one
+            stream = PhiloxStream.from_seeds(attrs.get('seed', 0), attrs.get('seed2', 0))
+        np_dtype = attrs['dtype'].np_dtype
+
+        def kernel(shape):
+            dims, n = philox.sizes(shape)
+            key, counter = stream.reserve(n)
+            return draw(key, counter, n, np_dtype).reshape(dims)
+        return kernel
+    return bind_kernel
 
 
-def _normal(shape, dtype, generator):
-    return generator.standard_normal(tuple(shape)).astype(dtype.np_dtype)
+def _int_bind(attrs, stream):
+    if stream is None:
+        stream = PhiloxStream.from_seeds(attrs.get('seed', 0), attrs.get('seed2', 0))
+
+    def kernel(shape, minval, maxval):
+        if not minval < maxval:
+            raise errors.InvalidArgumentError(message=f'Need minval < maxval: {minval} >= '
+                                                      f'{maxval}')
+        dims, n = philox.sizes(shape)
+        key, counter = stream.reserve(n)
+        return philox.uniform_int(key, counter, n, minval, maxval).reshape(dims)
+    return kernel
 
 
 def _random_infer(inputs, attrs):
@@ -47,33 +108,37 @@ def _int_infer(inputs, attrs):
     return [(inputs[1].dtype, shape_from(inputs[0]))]
 
 
-def _kernel_with_generator(kernel):
-    """A bind_kernel: the op's generator travels in its payload."""
-    def bind_kernel(attrs, generator):
-        if generator is None:  # a node imported from a GraphDef: the seed attr gives it one
-            generator = _generator(attrs.get('seed2') or None)
-        if 'dtype' in attrs:
-            return lambda shape: kernel(shape, attrs['dtype'], generator)
-        return lambda shape, minval, maxval: kernel(shape, minval, maxval, generator)
-    return bind_kernel
-
-
+_SEEDS = {'seed': 0, 'seed2': 0}
 UNIFORM = register('RandomUniform', None, _random_infer, inputs=('shape',), outputs=('output',),
-                   type_attrs=(('T', 0),), defaults={'seed': 0, 'seed2': 0}, stateful=True,
-                   bind_kernel=_kernel_with_generator(_uniform))
+                   type_attrs=(('T', 0),), defaults=_SEEDS, stateful=True,
+                   bind_kernel=_float_bind(philox.uniform))
 UNIFORM_INT = register('RandomUniformInt', None, _int_infer,
                        inputs=('shape', 'minval', 'maxval'), outputs=('output',),
-                       type_attrs=(('T', 0), ('Tout', 1)), defaults={'seed': 0, 'seed2': 0},
-                       stateful=True, bind_kernel=_kernel_with_generator(_uniform_int))
+                       type_attrs=(('T', 0), ('Tout', 1)), defaults=_SEEDS,
+                       stateful=True, bind_kernel=_int_bind)
 NORMAL = register('RandomStandardNormal', None, _random_infer, inputs=('shape',),
-                  outputs=('output',), type_attrs=(('T', 0),), defaults={'seed': 0, 'seed2': 0},
-                  stateful=True, bind_kernel=_kernel_with_generator(_normal))
+                  outputs=('output',), type_attrs=(('T', 0),), defaults=_SEEDS,
+                  stateful=True, bind_kernel=_float_bind(philox.normal))
 
 
-def _run(opdef, inputs, attrs, seed, name):
-    if seed is not None:
-        attrs['seed2'] = int(seed)
-    return apply(opdef, inputs, attrs, name, payload=_generator(seed))
+def _run(opdef, inputs, attrs, seed, name, make=PhiloxStream.from_seeds):
+    """Apply a random op with TensorFlow's seeds. Eagerly an op given a seed continues the
+    stream of the op of the same type, dtype and seeds, as TensorFlow's cached kernels do; in
+    a graph each node has its own."""
+    s1, s2 = get_seed(seed)
+    if s1 is not None:
+        attrs['seed'], attrs['seed2'] = s1, s2
+    if seed is None or graph_of(inputs) is not None:
+        # A new op seed each call (or none): TensorFlow's cache would hit only if the seeds
+        # came again, so the stream is new and nothing is kept.
+        payload = make(s1 or 0, s2 or 0)
+    else:
+        dtype = attrs.get('dtype', attrs.get('output_dtype'))
+        key = (opdef.name, getattr(dtype, 'name', None), s1, s2)
+        payload = _state['kernels'].get(key)
+        if payload is None:
+            payload = _state['kernels'][key] = make(s1, s2)
+    return apply(opdef, inputs, attrs, name, payload=payload)
 
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
@@ -108,10 +173,12 @@ def _shifted(standard, mean, stddev):
 
 
 def _scaled(unit, minval, maxval):
+    """`unit * (maxval - minval) + minval`, in the numbers' dtype (as TensorFlow)."""
     maxval = 1 if maxval is None else maxval
     if _is_number(minval, 0) and _is_number(maxval, 1):
         return unit
-    return unit * (maxval - minval) + minval
+    lo, hi = _as(unit.dtype, minval, maxval)
+    return unit * (hi - lo) + lo
 
 
 def _as(dtype, *values):
@@ -120,21 +187,13 @@ def _as(dtype, *values):
 
 # ---- more stateful random ops: TruncatedNormal, RandomShuffle, Multinomial -----------------
 
-def _truncated_normal(shape, dtype, generator):
-    """Standard normal numbers more than 2 standard deviations out are drawn again."""
-    out = generator.standard_normal(tuple(shape))
-    bad = np.abs(out) > 2
-    while bad.any():
-        out[bad] = generator.standard_normal(int(bad.sum()))
-        bad = np.abs(out) > 2
-    return out.astype(dtype.np_dtype)
-
-
 def _shuffle_bind(attrs, generator):
+    generator = generator or _numpy_generator(attrs.get('seed', 0), attrs.get('seed2', 0))
     return lambda value: generator.permutation(value) if np.ndim(value) else value
 
 
 def _multinomial_bind(attrs, generator):
+    generator = generator or _numpy_generator(attrs.get('seed', 0), attrs.get('seed2', 0))
     out_type = attrs.get('output_dtype', dtypes.int64).np_dtype
 
     def kernel(logits, num_samples):
@@ -148,10 +207,14 @@ def _multinomial_bind(attrs, generator):
     return kernel
 
 
-_SEEDS = {'seed': 0, 'seed2': 0}
+def _numpy_generator(seed, seed2):
+    """The numpy generator of RandomShuffle and Multinomial (not TensorFlow's algorithms)."""
+    return np.random.default_rng([seed, seed2]) if seed or seed2 else np.random.default_rng()
+
+
 TRUNCATED_NORMAL = register('TruncatedNormal', None, _random_infer, inputs=('shape',),
                             outputs=('output',), type_attrs=(('T', 0),), defaults=_SEEDS,
-                            stateful=True, bind_kernel=_kernel_with_generator(_truncated_normal))
+                            stateful=True, bind_kernel=_float_bind(philox.truncated_normal))
 SHUFFLE = register('RandomShuffle', None, lambda inputs, attrs: [(inputs[0].dtype,
                                                                    inputs[0].shape)],
                    inputs=('value',), outputs=('output',), defaults=_SEEDS, stateful=True,
@@ -182,7 +245,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
 
 def shuffle(value, seed=None, name=None):
     """`value` with its slices along the first axis in random order (op `RandomShuffle`)."""
-    return _run(SHUFFLE, [convert_to_tensor(value)], {}, seed, name)
+    return _run(SHUFFLE, [convert_to_tensor(value)], {}, seed, name, _numpy_generator)
 
 
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
@@ -195,4 +258,4 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
         raise ValueError(f'logits should be a matrix [batch, classes], got shape {logits.shape}.')
     attrs = {} if dtype is None else {'output_dtype': dtypes.as_dtype(dtype)}
     num = num_samples if hasattr(num_samples, 'dtype') else np.int32(num_samples)
-    return _run(MULTINOMIAL, [logits, num], attrs, seed, name)
+    return _run(MULTINOMIAL, [logits, num], attrs, seed, name, _numpy_generator)

@@ -42,14 +42,6 @@ def algorithm_id(alg):
 
 # ---- kernels ----------------------------------------------------------------------------------
 
-def _size(shape):
-    dims = [int(d) for d in np.ravel(shape)]
-    for d in dims:
-        if d < 0:
-            raise errors.InvalidArgumentError(message=f'Dimension {d} must be >= 0')
-    return dims, int(np.prod(dims, dtype=np.int64))
-
-
 def _check_key_counter(key, counter, alg):
     if int(alg) not in (ALG_PHILOX, ALG_AUTO_SELECT):
         raise errors.UnimplementedError(
@@ -67,7 +59,7 @@ def _check_key_counter(key, counter, alg):
 def _floats(draw):
     def kernel(shape, key, counter, alg, dtype=dtypes.float32):
         _check_key_counter(key, counter, alg)
-        dims, n = _size(shape)
+        dims, n = philox.sizes(shape)
         return draw(key, counter, n, dtype.np_dtype).reshape(dims)
     return kernel
 
@@ -81,13 +73,13 @@ def _uniform_int_kernel(shape, key, counter, alg, minval, maxval):
     if not minval < maxval:
         raise errors.InvalidArgumentError(message=f'Need minval < maxval, got {minval} >= '
                                                   f'{maxval}')
-    dims, n = _size(shape)
+    dims, n = philox.sizes(shape)
     return philox.uniform_int(key, counter, n, minval, maxval).reshape(dims)
 
 
 def _full_int_kernel(shape, key, counter, alg, dtype=dtypes.int64):
     _check_key_counter(key, counter, alg)
-    dims, n = _size(shape)
+    dims, n = philox.sizes(shape)
     return philox.uniform_full_int(key, counter, n, dtype.np_dtype).reshape(dims)
 
 

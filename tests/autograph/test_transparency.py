@@ -42,6 +42,25 @@ class _Underscored__:
         return self.__value, self._Underscored____value
 
 
+class _GlobalsAndLambdas:
+    read = lambda self: self.__hidden  # noqa: E731
+
+    def __init__(self):
+        self.__hidden = 3
+
+    def sets_global(self):
+        global __module_private
+        __module_private = 5
+        return __module_private
+
+
+def test_private_names_in_lambdas_and_global_statements():
+    value = _GlobalsAndLambdas()
+    assert ag.to_graph(_GlobalsAndLambdas.read)(value) == 3
+    assert ag.to_graph(_GlobalsAndLambdas.sets_global)(value) == 5
+    assert globals()['_GlobalsAndLambdas__module_private'] == 5
+
+
 def test_private_names_are_mangled_as_in_the_class_body():
     counter = Counter()
     assert ag.to_graph(Counter.bump)(counter, 2) == 2
@@ -180,6 +199,14 @@ def _size_bound_early(x, len=len):
 
 def _size(x):
     return len(x)
+
+
+def test_a_global_that_shadows_a_builtin_is_the_global(monkeypatch):
+    monkeypatch.setitem(globals(), 'abs', lambda v: ('shadowed', v))
+
+    def uses_abs(v):
+        return abs(v)
+    assert ag.to_graph(uses_abs)(-2) == uses_abs(-2) == ('shadowed', -2)
 
 
 def test_builtins_bound_by_default_arguments_and_patched_builtins(monkeypatch):
@@ -339,6 +366,35 @@ def _nested(n):
     for _ in range(n):
         x = [x]
     return x
+
+
+def _parse_value(text, pos):
+    if text[pos] == '[':
+        return _parse_array(text, pos + 1)
+    return pos + 1, text[pos]
+
+
+def _parse_array(text, pos):
+    items = []
+    while True:
+        if text[pos] == ']':
+            return pos + 1, items
+        for _ in range(1):
+            if text[pos] != ',':
+                pos, item = _parse_value(text, pos)
+                items.append(item)
+            else:
+                pos += 1
+
+
+def test_recursion_through_loops_and_branches_goes_as_deep_as_unconverted():
+    converted = ag.to_graph(_parse_value)
+
+    def nesting(f):
+        return lambda n: f('[' * n + ']' * n, 0)
+    python_depth = _deepest(nesting(_parse_value))
+    assert converted('[[a,b],[c]]', 0) == _parse_value('[[a,b],[c]]', 0)
+    assert _deepest(nesting(converted)) >= 0.9 * python_depth
 
 
 def test_recursion_goes_as_deep_as_unconverted_and_the_limit_is_restored():

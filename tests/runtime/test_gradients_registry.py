@@ -105,6 +105,12 @@ def _relu_grad(g, x):
     return tape.gradient(z, x, output_gradients=g) * g
 
 
+@rt.custom_gradient
+def _custom_square(x):
+    """x * x with its gradient given by hand (through an IdentityN op)."""
+    return x * x, lambda dy: dy * 2 * x
+
+
 CASES = {
     'Identity': [Case(rt.identity, [u(3)])],
     'Pack': [Case(lambda a, b: rt.stack([a, b * b], axis=1), [u(2, 3), u(2, 3)])],
@@ -192,6 +198,17 @@ CASES = {
     'TensorScatterUpdate': [Case(lambda x, v: rt.tensor_scatter_nd_update(
         x, [[0, 1], [1, 2]], v) ** 2, [u(2, 3), u(2)]),
         Case(lambda x, v: rt.tensor_scatter_nd_update(x, [[1]], v * v), [u(2, 3), u(1, 3)])],
+    'TensorScatterAdd': [Case(lambda x, v: rt.tensor_scatter_nd_add(
+        x, [[0, 1], [0, 1]], v * v) * x, [u(2, 3), u(2)])],
+    'TensorScatterSub': [Case(lambda x, v: rt.tensor_scatter_nd_sub(x, [[1]], v) ** 2,
+                              [u(2, 3), u(1, 3)])],
+    'TensorScatterMin': [Case(lambda x, v: rt.tensor_scatter_nd_min(x, [[0, 1], [1, 0]], v) ** 2,
+                              [np.array([[0.5, 1.5, 2.], [-1., 0.3, 0.7]]),
+                               np.array([0.9, -1.4])])],
+    'TensorScatterMax': [Case(lambda x, v: rt.tensor_scatter_nd_max(x, [[1]], v) * x,
+                              [np.array([[0.5, 1.5, 2.], [-1., 0.3, 0.7]]),
+                               np.array([[0.2, -0.6, 1.1]])])],
+    'IdentityN': [Case(lambda x, y: rt.reduce_sum(_custom_square(x * y)) * x, [u(2, 3), u(3)])],
     'TensorListScatterIntoExistingList': [Case(lambda x: rt.TensorArray(rt.float64, size=3).scatter(
         [2, 0, 1], x * x).stack() * x, [u(3, 2)])],
     'TensorListGather': [Case(lambda x: rt.TensorArray(rt.float64, size=3).unstack(x).gather(

@@ -7,6 +7,7 @@ names. `runtime.gradients` imports this package once; the op modules never impor
 from runtime.gradients.rules import (
     array,
     control_flow,
+    decompositions,
     linalg,
     lists,
     math,
@@ -16,5 +17,5 @@ from runtime.gradients.rules import (
     strings,
 )
 
-__all__ = ['array', 'control_flow', 'linalg', 'lists', 'math', 'nn', 'py_func', 'state',
-           'strings']
+__all__ = ['array', 'control_flow', 'decompositions', 'linalg', 'lists', 'math', 'nn',
+           'py_func', 'state', 'strings']

@@ -12,6 +12,7 @@ from runtime.ops import (
     checks,
     convert,
     creation,
+    identity_n,
     indexing,
     io,
     manipulation,
@@ -20,7 +21,8 @@ from runtime.ops import (
 )
 from runtime.ops.array import cast
 from runtime.ops.checks import check_numerics
-from runtime.ops.convert import stack
+from runtime.ops.compare import equal
+from runtime.ops.convert import convert_to_tensor, stack
 from runtime.ops.creation import zeros_like
 from runtime.ops.dispatch import apply
 from runtime.ops.indexing import gather_nd, scatter_nd, tensor_scatter_nd_update
@@ -146,6 +148,13 @@ defgradient(slicing.STRIDED_SLICE_GRAD)(lambda op, grad: [None, None, None, None
     STRIDED_SLICE, [grad] + list(op.inputs[1:4]), _masks_of(op))])
 
 
+@defgradient(identity_n.IDENTITY_N)
+def _identity_n_gradient(op, *grads):
+    """The gradients pass through, unless a `_gradient_op_type` (rt.custom_gradient) says."""
+    custom = op.attrs.get('_gradient_op_type')
+    return list(grads) if custom is None else custom.gradient(op, *grads)
+
+
 # ---- runtime.ops.convert -----------------------------------------------------------------------
 
 @defgradient(convert.PACK)
@@ -203,6 +212,24 @@ def _tensor_scatter_gradient(op, grad):
     tensor, indices, updates = op.inputs
     return [tensor_scatter_nd_update(grad, indices, zeros_like(updates)), None,
             gather_nd(grad, indices)]
+
+
+defgradient(indexing.TENSOR_SCATTER_ADD)(lambda op, grad: [
+    grad, None, gather_nd(grad, op.inputs[1])])
+defgradient(indexing.TENSOR_SCATTER_SUB)(lambda op, grad: [
+    grad, None, -gather_nd(grad, op.inputs[1])])
+
+
+@defgradient(indexing.TENSOR_SCATTER_MIN, indexing.TENSOR_SCATTER_MAX)
+def _tensor_scatter_min_max_gradient(op, grad):
+    """TensorFlow's rule: the gradient goes to the inputs equal to the result, split evenly
+    between ties."""
+    x, indices, y = (convert_to_tensor(t) for t in op.inputs)
+    out = op.outputs[0]
+    x_hits = cast(equal(x, out), grad.dtype)
+    y_hits = cast(equal(y, gather_nd(out, indices)), grad.dtype)
+    hits = x_hits + scatter_nd(indices, y_hits, shape(x, indices.dtype))
+    return [grad * x_hits / hits, None, gather_nd(grad / hits, indices) * y_hits]
 
 
 defgradient(indexing.GATHER_ND)(lambda op, grad: [

@@ -39,7 +39,7 @@ MODULES = (
     Module('heapq', 'test.test_heapq', ('_heapq',), quick=True),
     Module('bisect', 'test.test_bisect', ('_bisect',), quick=True),
     Module('textwrap', 'test.test_textwrap', quick=True),
-    Module('colorsys', 'test.test_colorsys', quick=True),
+    Module('colorsys', 'test.test_colorsys'),   # run by tests/tools/test_stdlib_diff.py
     Module('copy', 'test.test_copy', quick=True),
     Module('shlex', 'test.test_shlex', quick=True),
     Module('difflib', 'test.test_difflib'),
@@ -54,6 +54,11 @@ MODULES = (
     Module('calendar', 'test.test_calendar'),
     Module('string', 'test.test_string'),
     Module('base64', 'test.test_base64'),
+    Module('tomllib', 'test.test_tomllib'),
+    Module('plistlib', 'test.test_plistlib'),
+    Module('configparser', 'test.test_configparser'),
+    Module('optparse', 'test.test_optparse'),
+    Module('graphlib', 'test.test_graphlib'),
 )
 BY_NAME = {m.name: m for m in MODULES}
 
@@ -158,7 +163,10 @@ def _run_side(swap_folder, name, out_path):
     start = time.perf_counter()
     result = _Outcomes()
     try:
-        swapped = importlib.import_module(name).__dict__.get('__ag_swapped__', [])
+        importlib.import_module(name)
+        swapped = [f'{m}:{f}' for m, module_object in sorted(sys.modules.items())
+                   if (m == name or m.startswith(name + '.')) and module_object is not None
+                   for f in module_object.__dict__.get('__ag_swapped__', ())]
         suite = unittest.defaultTestLoader.loadTestsFromName(module.tests)
         suite.run(result)
         error = None
