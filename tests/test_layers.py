@@ -393,6 +393,7 @@ NAMEDTUPLES = {
     'autograph.tracing.keys': {'TensorKey', 'VariableKey', 'LiteralKey', 'ContainerKey',
                                'ObjectKey', 'DatasetKey', 'HashableKey'},
     'runtime.ops.linalg': {'QrResult'},  # tf.linalg.qr returns a namedtuple
+    'runtime.ops.decompositions': {'LogMatrixDeterminant'},  # so does tf.linalg.slogdet
     'runtime.ops.scan': {'TopKResult'},  # tf.math.top_k returns a namedtuple
     # Being split by the jit issue (native/{lists,emitter,rules/,calling}.py); convert it then.
     'runtime.executor.native.lower': {'NativeSource'},
