@@ -75,15 +75,31 @@ def _check_branches(then_graph, then_out, else_graph, else_out, names):
                          'both branches must return the same structure.')
     problem = nest.structure_difference(then_out, else_out)
     if problem:
+        named = _named_structure_difference(then_out, else_out, names)
+        if named:   # a TypeError, as TensorFlow's AutoGraph raises
+            raise TypeError(named)
         raise ValueError('rt.cond: true_fn and false_fn must return the same structure. '
                          + problem)
     top = _top_level_index(then_out)
     for i, (a, b) in enumerate(zip(then_graph.outputs, else_graph.outputs)):
-        if a.dtype is not b.dtype:
+        if a.dtype is not b.dtype:   # the wording of TensorFlow's AutoGraph
             label = _label(names, top[i], f'output {i}')
-            raise TypeError(f'{label} has dtype {a.dtype.name} in the true branch but '
-                            f'{b.dtype.name} in the false branch; both branches must give it the '
+            raise TypeError(f'{label} has dtype {a.dtype.name} in the main branch, but dtype '
+                            f'{b.dtype.name} in the else branch; both branches must give it the '
                             f'same dtype (use rt.cast).')
+
+
+def _named_structure_difference(then_out, else_out, names):
+    """With `names`, the variable whose structure differs between the branches, in the words
+    of TensorFlow's AutoGraph; else None."""
+    if names is not None and isinstance(then_out, (list, tuple)) and isinstance(
+            else_out, (list, tuple)) and len(then_out) == len(else_out):
+        for i, (a, b) in enumerate(zip(then_out, else_out)):
+            difference = nest.structure_difference(a, b)
+            if difference and i < len(names):
+                return (f'{names[i]!r} must have the same nested structure in the main and else '
+                        f'branches: {difference}')
+    return None
 
 
 def _top_level_index(structure):
@@ -118,7 +134,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=
         graph.library[body_graph.name] = body_graph
         op = control.build_while(graph, loop.flat, loop.invariants, cond_graph, body_graph, scope)
     outputs = op.outputs[loop.offset:len(loop.flat)]
-    return _restructure(loop_vars, _pack(args, outputs, single), single)
+    # packed like the body's result: a TensorArray comes out with the element shape its writes
+    # give, as in TensorFlow (`rt.transpose(ta.stack())` knows the rank)
+    return _restructure(loop_vars, _pack(loop.result, outputs, single), single)
 
 
 def _entry_values(args, shape_invariants, names):
@@ -177,6 +195,7 @@ class _Loop:
                 result = (result,)
             new_flat = _check_body_result(args, result, single, self.flat[self.offset:],
                                           self.invariants[self.offset:], self.names)
+            self.result = tuple((result,) if single else result)
             if self.offset:
                 new_flat = [fg.inputs[0] + 1, fg.inputs[1]] + new_flat
             fg.outputs = [identity(t) for t in new_flat]
@@ -207,7 +226,8 @@ def _loop_leaves(args, names):
     flat = nest.flatten(args)
     for i, value in enumerate(flat):
         if value is None:
-            raise ValueError(f'Loop variable {_var_label(names, args, i)} is None; a loop '
+            raise ValueError(f'Loop variable {_var_label(names, args, i)} is not allowed to be '
+                             f'None before the loop; a loop '
                              f'variable must be a tensor or a value convertible to one.')
     return flat
 
@@ -276,9 +296,9 @@ def _check_body_result(args, result, single, flat, invariants, names):
             raise TypeError(f'Loop variable {label} enters the loop as {entry.dtype.name} but '
                             f'the body sets it to {value!r}: {e}') from None
         if t.dtype is not entry.dtype:
-            raise TypeError(f'Loop variable {label} enters the loop as {entry.dtype.name} but '
-                            f'has dtype {t.dtype.name} after one iteration; a loop variable must '
-                            f'keep its dtype (use rt.cast).')
+            raise TypeError(f'Loop variable {label} has dtype {entry.dtype.name} before the '
+                            f'loop, but dtype {t.dtype.name} after one iteration; a loop '
+                            f'variable must keep its dtype (use rt.cast).')
         if not _within(t.shape, shape):
             raise ValueError(
                 f'Loop variable {label} enters the loop with shape {entry.shape}, but has shape '

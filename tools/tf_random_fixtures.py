@@ -129,13 +129,44 @@ def seeded_op_sequence():
     return out
 
 
+def seeded_ops_in_a_function():
+    """The same ops traced into a tf.function under set_seed(22): op seeds 0, 1, ... by the
+    graph's count, each node's stream continuing from call to call."""
+    tf.random.set_seed(22)
+
+    @tf.function
+    def draw():
+        return (tf.random.uniform([3]), tf.random.normal([2]), tf.random.uniform([2], seed=5),
+                tf.random.truncated_normal([2], dtype='float64'),
+                tf.random.uniform([3], 0, 100, dtype='int64'),
+                tf.nn.dropout(tf.ones([6]), rate=0.5))
+    return [[bits(t) for t in draw()] for _ in range(2)]
+
+
+def shuffles():
+    """tf.random.shuffle: op-seeded streams per dtype, rows, a scalar, global-seeded, a
+    function called twice."""
+    tf.random.set_seed(None)
+    out = [bits(tf.random.shuffle(tf.range(9), seed=7)) for _ in range(2)]
+    out += [bits(tf.random.shuffle(tf.range(5.), seed=7)) for _ in range(2)]
+    out.append(bits(tf.random.shuffle(tf.reshape(tf.range(8), [4, 2]), seed=3)))
+    tf.random.set_seed(22)
+    out += [bits(tf.random.shuffle(tf.range(10))), bits(tf.random.shuffle(tf.range(1000)))]
+
+    @tf.function
+    def draw():
+        return tf.random.shuffle(tf.range(6))
+    return out + [bits(draw()), bits(draw())]
+
+
 def main():
     global tf
     import tensorflow  # the optional dependency this tool exists for (never the project's)
     tf = tensorflow
     data = {'tensorflow': tf.__version__, 'stateless': stateless_cases(),
             'generator': generator_cases(), 'function': function_case(),
-            'seeded_ops': seeded_op_sequence()}
+            'seeded_ops': seeded_op_sequence(), 'seeded_function': seeded_ops_in_a_function(),
+            'shuffles': shuffles()}
     with open(OUT, 'w') as f:
         json.dump(data, f, separators=(',', ':'))
     print(f'wrote {OUT}')

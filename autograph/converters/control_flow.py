@@ -42,13 +42,16 @@ class ControlFlowTransformer(transformer.Base):
     def __init__(self, ctx):
         super().__init__(ctx)
         self.function_scopes = []
+        self.captured = []         # per function: the names its lambdas and nested defs read
         self.enclosing_tries = []
 
     def visit_FunctionDef(self, node):
         analysis.analyze(node)
         self.function_scopes.append(anno.getanno(node, anno.Static.SCOPE))
+        self.captured.append(_captured_names(node.body))
         node = self.generic_visit(node)
         self.function_scopes.pop()
+        self.captured.pop()
         # A name that only unreachable code assigns (after a `raise` or a `return`) is not
         # set before the block functions that declare it `nonlocal`: bind it in the function
         unbound = _unbound_nonlocals(node)
@@ -98,7 +101,9 @@ class ControlFlowTransformer(transformer.Base):
         maybe_undefined = anno.getanno(node, anno.Static.MAYBE_UNDEFINED)
         function_globals = self.function_scopes[-1].globals
         simple = {str(qn) for qn in modified if not qn.is_composite} - function_globals
-        outputs = {name for name in simple if name in live_out}
+        # a name a closure reads lives in the function, as in Python (lambdas made in a loop
+        # see its last value), not in a block function
+        outputs = {name for name in simple if name in live_out or name in self.captured[-1]}
         inputs_only = {name for name in simple if name in live_in} - outputs
         composites = {str(qn) for qn in modified if qn.is_composite
                       and not {str(n) for n in qn.support_set()} & (simple | maybe_undefined)}
@@ -299,6 +304,20 @@ def _bind_nested_nonlocals(statements, declarations):
         elif isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
             bound.add(node.id)
     return _undefined_assignments(sorted(wanted - bound - declared)) + statements
+
+
+def _captured_names(statements):
+    """The names that the lambdas and functions defined in a block read, other than their
+    own parameters and local variables."""
+    captured = set()
+    for node in _walk_block(statements):
+        if isinstance(node, (gast.FunctionDef, gast.Lambda)):
+            own, loaded = set(), set()
+            for child in gast.walk(node):
+                if isinstance(child, gast.Name):
+                    (loaded if isinstance(child.ctx, gast.Load) else own).add(child.id)
+            captured |= loaded - own
+    return captured
 
 
 _TARGETS = {gast.Assign: ('targets',), gast.AugAssign: ('target',), gast.AnnAssign: ('target',),

@@ -10,7 +10,9 @@ are mapped back to the user's file and line.
 `warn` is what a converted call of `warnings.warn` runs: the warning's `stacklevel` counts
 those frames, so a `stacklevel=2` warning names the caller's line, not autograph's files.
 `without_library_frames` takes autograph's frames out of the traceback of an error leaving
-converted code (from verbosity 1 on they stay, for debugging autograph itself).
+converted code (from verbosity 1 on they stay, for debugging autograph itself), and
+`add_user_frames_note` adds to it a note (PEP 678: the error's type, arguments and message stay
+as they are) listing the user's frames of the generated ones, with their file, line and source.
 """
 import os
 import re
@@ -24,7 +26,6 @@ _LIBRARY = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 # them a user's name), and the argument-less lambdas of `a if c else b`, `and`/`or`, asserts
 _BLOCK = re.compile(r'(if_body|else_body|loop_body|loop_test|extra_test|get_state|set_state'
                     r')(_\d+)?|<lambda>')
-_python_warn = warnings.warn
 
 
 def _is_block(code):
@@ -88,3 +89,25 @@ def without_library_frames(tb):
             kept = entry
         entry = entry.tb_next
     return tb
+
+
+USER_FRAMES_NOTE = 'In converted code, the user\'s frames (most recent call last):'
+
+
+def add_user_frames_note(error, tb):
+    """Adds to `error` a note that lists the user's frames of the generated frames of `tb`
+    (once: an error that leaves converted code twice keeps its first note)."""
+    if any(note.startswith(USER_FRAMES_NOTE) for note in getattr(error, '__notes__', ())):
+        return
+    frames = []   # [origin] of each user function, the line that ran in it
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        origin = origin_info.lookup(code.co_filename, tb.tb_lineno)
+        if origin is not None:
+            if _is_block(code) and frames:
+                frames[-1] = origin
+            else:
+                frames.append(origin)
+        tb = tb.tb_next
+    if frames:
+        error.add_note('\n'.join([USER_FRAMES_NOTE] + [o.as_frame() for o in frames]))

@@ -3,7 +3,8 @@
 While converted code runs in a thread, Python's recursion limit leaves room for the frames it
 adds to each call (autograph.pyct.recursion), and the converted calls running in the thread
 are counted against the user's limit instead, so recursion goes as deep as unconverted;
-an error that leaves converted code has autograph's own frames taken out of its traceback.
+an error that leaves converted code has autograph's own frames taken out of its traceback, and
+a note that lists the user's frames (file, line, source) it ran through.
 """
 import threading
 from dataclasses import dataclass
@@ -48,8 +49,10 @@ class FunctionScope:
         _running.depth -= 1
         if not _running.depth:
             recursion.release()
-            if traceback is not None and not verbosity.get_verbosity():
-                frames.without_library_frames(traceback)
+            if traceback is not None:
+                if not verbosity.get_verbosity():
+                    frames.without_library_frames(traceback)
+                frames.add_user_frames_note(error, traceback)
         return False
 
     def ret(self, value, do_return):

@@ -107,7 +107,8 @@ def check_list_mutation(value, name, what):
     if tracing_loops[0] and isinstance(value, (list, StagedList)):
         raise located.error(TypeError, (
             f"the Python list '{name}' is changed by {what} inside a loop on a tensor: it would "
-            f'change once, while the loop is traced. A tensor loop may only append to a list '
+            f'change once, while the loop is traced, so this is not allowed in a loop on a '
+            f'tensor. A tensor loop may only append to a list or set its elements (`y[0] = v`) '
             f'(it is then staged as a TensorArray); for anything else use an rt.TensorArray '
             f'(ta = ta.write(i, v)) or a tensor.'))
 

@@ -10,6 +10,7 @@ import warnings
 
 import runtime as rt
 from autograph.operators import frames, lists, tensor_iteration
+from runtime.core import context
 from runtime.core.tensor import is_symbolic
 
 _range, _len, _enumerate, _zip, _int, _float, _abs = (
@@ -27,9 +28,20 @@ def range_(*args):
     return _range(*args)
 
 
+def _graph_datasets(values):
+    """Whether `values` are rt.data Datasets iterated by a graph loop (docs/datasets.md)."""
+    return bool(values) and context.current_graph() is not None and all(
+        isinstance(v, rt.data.Dataset) for v in values)
+
+
 def len_(value):
     if isinstance(value, (tensor_iteration.TensorSequence, lists.StagedList)):
         return value.size()
+    if _graph_datasets([value]):  # its cardinality, which must be known and finite
+        n = value.cardinality()
+        with rt.control_dependencies([rt.debugging.Assert(n >= 0, [
+                'len() of a dataset whose length is infinite or unknown'])]):
+            return rt.identity(n)
     if is_symbolic(value):
         if value.shape.rank == 0:
             raise TypeError('len() of a scalar tensor')
@@ -39,6 +51,8 @@ def len_(value):
 
 
 def enumerate_(iterable, start=0):
+    if _graph_datasets([iterable]):
+        return iterable.enumerate(start)
     sequence = tensor_iteration.as_sequence(iterable)
     if sequence is not None:
         return tensor_iteration.Enumerate(sequence, start)
@@ -46,6 +60,8 @@ def enumerate_(iterable, start=0):
 
 
 def zip_(*iterables, **kwargs):
+    if _graph_datasets(iterables):
+        return rt.data.Dataset.zip(iterables)
     if _any_symbolic(iterables):
         return tensor_iteration.Zip([tensor_iteration.to_sequence(i) for i in iterables])
     return _zip(*iterables, **kwargs)

@@ -7,6 +7,7 @@ it is a graph node, so a dataset built in a function is part of its graph, and o
 from outside is an input of it. The sources are in runtime/data/sources.py.
 """
 import os
+import re
 
 import numpy as np
 
@@ -52,10 +53,11 @@ class Dataset:
     """A sequence of elements (a tensor, or a nested tuple/dict of tensors) read as a pipeline:
     `rt.data.Dataset.from_tensor_slices((x, y)).shuffle(1000).batch(32)`."""
 
-    def __init__(self, variant_tensor, element_spec, options=None):
+    def __init__(self, variant_tensor, element_spec, options=None, op_type=None):
         self.variant_tensor = variant_tensor
         self._element_spec = element_spec
         self._options = options
+        self._op_type = op_type  # the op that made it, for repr (`<_MapDataset ...>`)
 
     # ---- the op behind each method ------------------------------------------------------------
 
@@ -63,7 +65,7 @@ class Dataset:
         spec = self._element_spec if element_spec is None else element_spec
         attrs = {**attrs, **iterators.component_attrs(spec)}
         variant = located_apply(opdef, [self.variant_tensor] + list(inputs), attrs, payload)
-        return Dataset(variant, spec, self._options)
+        return Dataset(variant, spec, self._options, opdef.name)
 
     def _with_function(self, opdef, fn, attr, extra_inputs=(), extra_attrs=None, spec=None):
         captured = fn.captured_inputs
@@ -127,7 +129,7 @@ class Dataset:
                  **iterators.component_attrs(spec)}
         variant = located_apply(ops.SCAN, [self.variant_tensor] + flat_state + list(captured),
                                 attrs, fn)
-        return Dataset(variant, spec, self._options)
+        return Dataset(variant, spec, self._options, ops.SCAN.name)
 
     def _state_function(self, func, state_spec, what, pairs):
         """`func(state, element)` traced; its new state must keep the initial state's structure
@@ -310,12 +312,13 @@ class Dataset:
         return [self.variant_tensor]
 
     def __nest_from_components__(self, components):
-        return Dataset(components[0], self._element_spec, self._options)
+        return Dataset(components[0], self._element_spec, self._options, self._op_type)
 
     def __repr__(self):
-        kind = getattr(getattr(self.variant_tensor, 'op', None), 'type', None) or \
-            type(getattr(self.variant_tensor, 'value', None)).__name__
-        return f'<{kind} element_spec={self._element_spec!r}>'
+        """As TensorFlow's: `<_BatchDataset element_spec=TensorSpec(...)>`."""
+        op_type = self._op_type or getattr(getattr(self.variant_tensor, 'op', None), 'type',
+                                           'Dataset')
+        return f'<_{re.sub(r"V[0-9]$", "", op_type)} element_spec={self._element_spec!r}>'
 
 
 def _is_eager(tensor):
@@ -355,7 +358,7 @@ def source(opdef, inputs, attrs, spec, payload=None, output_types_attr='output_t
         component = iterators.component_attrs(spec)
         attrs = {**attrs, output_types_attr: component['output_types'],
                  'output_shapes': component['output_shapes']}
-    return Dataset(located_apply(opdef, list(inputs), attrs, payload), spec)
+    return Dataset(located_apply(opdef, list(inputs), attrs, payload), spec, None, opdef.name)
 
 
 def range_dataset(*args, output_type=dtypes.int64, name=None):

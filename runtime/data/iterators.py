@@ -13,6 +13,9 @@ from runtime.data import ops, structure
 from runtime.graph.scopes import control_dependencies
 from runtime.ops.dispatch import apply
 
+# `next(it)` calls on one iterator in graphs before they are taken for an endless Python loop
+GRAPH_READS_LIMIT = 10000
+
 
 def component_attrs(spec):
     return {'output_types': structure.flat_types(spec),
@@ -51,10 +54,14 @@ class Iterator:
         self.initializer = None  # in a graph: the MakeIterator op the reads depend on
         if resource is not None:
             self.resource, self.element_spec = resource, element_spec
-            return
-        self.element_spec = dataset.element_spec
-        self.resource = apply(ops.ANONYMOUS_ITERATOR, [], component_attrs(self.element_spec))
-        self.initializer = apply(ops.MAKE_ITERATOR, [dataset.variant_tensor, self.resource])
+        else:
+            self.element_spec = dataset.element_spec
+            self.resource = apply(ops.ANONYMOUS_ITERATOR, [],
+                                  component_attrs(self.element_spec))
+            self.initializer = apply(ops.MAKE_ITERATOR, [dataset.variant_tensor, self.resource])
+        self._attrs = component_attrs(self.element_spec)
+        self._graph_reads = 0
+        self._single = not structure.is_structure(self.element_spec)
 
     def after_initializer(self):
         """A block whose ops run after the iterator's MakeIterator (as TensorFlow's automatic
@@ -66,24 +73,30 @@ class Iterator:
 
     def __next__(self):
         if not _eager(self.resource):
+            self._graph_reads += 1
+            if self._graph_reads > GRAPH_READS_LIMIT:
+                raise RuntimeError(
+                    f'next() was called {GRAPH_READS_LIMIT} times on one iterator while a graph '
+                    f'was built: a Python loop over a dataset in a graph never ends (each call '
+                    f'adds an op). Let AutoGraph convert the loop (ag.function converts '
+                    f'`for x in ds:`), or use ds.reduce / ds.take.')
             return self.get_next()
-        try:
-            return self.get_next()
+        try:  # eagerly: the op runs now, no control dependencies to add
+            flat = apply(ops.GET_NEXT, [self.resource], self._attrs)
         except errors.OutOfRangeError:
             raise StopIteration from None
+        return flat[0] if self._single else structure.pack(self.element_spec, flat)
 
     next = __next__
 
     def get_next(self, name=None):
         with self.after_initializer():
-            flat = apply(ops.GET_NEXT, [self.resource], component_attrs(self.element_spec),
-                         name)
+            flat = apply(ops.GET_NEXT, [self.resource], self._attrs, name)
         return structure.pack(self.element_spec, flat)
 
     def get_next_as_optional(self):
         with self.after_initializer():
-            variant = apply(ops.GET_NEXT_AS_OPTIONAL, [self.resource],
-                            component_attrs(self.element_spec))
+            variant = apply(ops.GET_NEXT_AS_OPTIONAL, [self.resource], self._attrs)
         return Optional(variant, self.element_spec)
 
     @property

@@ -1,14 +1,17 @@
 """Random ops seeded as TensorFlow seeds them. They are stateful: each run draws new numbers.
 
 `rt.random.set_seed(n)` and op-level `seed=` give TensorFlow's op seeds (`get_seed`): with a
-global seed, an op without its own seed takes the next number of a Python `random.Random(n)`,
-as TensorFlow's eager context does. RandomUniform, RandomUniformInt, RandomStandardNormal and
-TruncatedNormal then draw from Philox as TensorFlow's kernels do (runtime/ops/philox.py): the
-key is `seed`, the counter `[0, seed2]`, and every run reserves 256 blocks per number; eagerly,
-an op with the same seeds continues its stream (TensorFlow's kernel cache), so eager programs
-draw TensorFlow's numbers. RandomShuffle and Multinomial draw from numpy, seeded the same way.
+global seed, an op without its own seed takes the next number of a Python `random.Random(n)`
+eagerly, as TensorFlow's eager context does, and its graph's count of such ops in a graph.
+RandomUniform, RandomUniformInt, RandomStandardNormal and TruncatedNormal then draw from Philox
+as TensorFlow's kernels do (runtime/ops/philox.py): the key is `seed`, the counter
+`[0, seed2]`, and every run reserves 256 blocks per number. Eagerly an op with the same seeds
+continues its stream (TensorFlow's kernel cache), and in a graph each node's stream continues
+from run to run, so programs draw TensorFlow's numbers. RandomShuffle and Multinomial draw
+from Philox as TensorFlow's RandomShuffle does; Multinomial from numpy, seeded the same way.
 """
 import random as python_random
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +28,7 @@ from runtime.ops.shaping import shape_from, shape_operand
 DEFAULT_GRAPH_SEED = 87654321  # TensorFlow's global seed when only an op seed is given
 _MAXINT32 = 2 ** 31 - 1
 _state = {'seed': None, 'op_seeds': python_random.Random(), 'kernels': {}}
+_graph_op_seeds = weakref.WeakKeyDictionary()  # graph -> its random ops without a seed so far
 
 
 def set_seed(seed):
@@ -35,13 +39,18 @@ def set_seed(seed):
     _state['kernels'].clear()
 
 
-def get_seed(op_seed):
+def get_seed(op_seed, graph=None):
     """TensorFlow's (seed, seed2) for an op: (None, None) when neither a global nor an op seed
-    is set (the op draws non-deterministically)."""
+    is set (the op draws non-deterministically). Without an op seed, an eager op takes the
+    next number of the global seed's `random.Random`, an op in a graph the graph's count of
+    such ops so far (0, 1, ...), as TensorFlow does."""
     global_seed = _state['seed']
     if global_seed is not None:
-        if op_seed is None:
+        if op_seed is None and graph is None:
             op_seed = _state['op_seeds'].randint(0, _MAXINT32)
+        elif op_seed is None:
+            op_seed = _graph_op_seeds.get(graph, 0)
+            _graph_op_seeds[graph] = op_seed + 1
         seeds = (global_seed % _MAXINT32, op_seed % _MAXINT32)
     elif op_seed is not None:
         seeds = (DEFAULT_GRAPH_SEED, op_seed % _MAXINT32)
@@ -64,10 +73,11 @@ class PhiloxStream:
         key = np.array([int(seed) & (2 ** 64 - 1)], np.uint64).view(np.int64)
         return cls(key, np.array([0, int(seed2) & (2 ** 64 - 1)], np.uint64).view(np.int64))
 
-    def reserve(self, n):
-        """(key, counter) for a draw of `n` numbers; the stream moves on by 256 blocks each."""
+    def reserve(self, n, blocks_per_number=philox.TRUNCATED_SKIP):
+        """(key, counter) for a draw of `n` numbers; the stream moves on by 256 blocks each
+        (TensorFlow's reservation for its distributions)."""
         counter = self.counter
-        self.counter = philox.skip(counter, n * philox.TRUNCATED_SKIP)
+        self.counter = philox.skip(counter, n * blocks_per_number)
         return self.key, counter
 
 
@@ -125,16 +135,18 @@ def _run(opdef, inputs, attrs, seed, name, make=PhiloxStream.from_seeds):
     """Apply a random op with TensorFlow's seeds. Eagerly an op given a seed continues the
     stream of the op of the same type, dtype and seeds, as TensorFlow's cached kernels do; in
     a graph each node has its own."""
-    s1, s2 = get_seed(seed)
+    graph = graph_of(inputs)
+    s1, s2 = get_seed(seed, graph)
     if s1 is not None:
         attrs['seed'], attrs['seed2'] = s1, s2
-    if seed is None or graph_of(inputs) is not None:
+    if seed is None or graph is not None:
         # A new op seed each call (or none): TensorFlow's cache would hit only if the seeds
         # came again, so the stream is new and nothing is kept.
         payload = make(s1 or 0, s2 or 0)
     else:
-        dtype = attrs.get('dtype', attrs.get('output_dtype'))
-        key = (opdef.name, getattr(dtype, 'name', None), s1, s2)
+        dtype = attrs.get('dtype', attrs.get('output_dtype'))  # and the inputs' (T, Tout)
+        key = (opdef.name, getattr(dtype, 'name', None),
+               tuple(str(getattr(t, 'dtype', type(t))) for t in inputs), s1, s2)
         payload = _state['kernels'].get(key)
         if payload is None:
             payload = _state['kernels'][key] = make(s1, s2)
@@ -187,9 +199,26 @@ def _as(dtype, *values):
 
 # ---- more stateful random ops: TruncatedNormal, RandomShuffle, Multinomial -----------------
 
-def _shuffle_bind(attrs, generator):
-    generator = generator or _numpy_generator(attrs.get('seed', 0), attrs.get('seed2', 0))
-    return lambda value: generator.permutation(value) if np.ndim(value) else value
+def _shuffle_bind(attrs, stream):
+    """TensorFlow's RandomShuffle: Fisher-Yates from the front, slot i swapped with
+    i + word % (n - i), one 32-bit word each, (n - 1) words reserved."""
+    if stream is None:
+        stream = PhiloxStream.from_seeds(attrs.get('seed', 0), attrs.get('seed2', 0))
+
+    def kernel(value):
+        n = len(value) if np.ndim(value) else 0
+        if n <= 1:
+            return np.array(value, copy=True)
+        count = -(-(n - 1) // 4)
+        key, counter = stream.reserve(count, 1)
+        words = philox.blocks(key, counter, count).reshape(-1)[:n - 1]
+        steps = np.arange(n - 1, dtype=np.uint64)
+        partners = (steps + words % (np.uint64(n) - steps)).astype(np.int64).tolist()
+        order = list(range(n))
+        for i, j in enumerate(partners):
+            order[i], order[j] = order[j], order[i]
+        return np.asarray(value)[order]
+    return kernel
 
 
 def _multinomial_bind(attrs, generator):
@@ -208,7 +237,7 @@ def _multinomial_bind(attrs, generator):
 
 
 def _numpy_generator(seed, seed2):
-    """The numpy generator of RandomShuffle and Multinomial (not TensorFlow's algorithms)."""
+    """The numpy generator of Multinomial (not TensorFlow's algorithm)."""
     return np.random.default_rng([seed, seed2]) if seed or seed2 else np.random.default_rng()
 
 
@@ -245,7 +274,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
 
 def shuffle(value, seed=None, name=None):
     """`value` with its slices along the first axis in random order (op `RandomShuffle`)."""
-    return _run(SHUFFLE, [convert_to_tensor(value)], {}, seed, name, _numpy_generator)
+    return _run(SHUFFLE, [convert_to_tensor(value)], {}, seed, name)
 
 
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):

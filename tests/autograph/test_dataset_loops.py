@@ -134,3 +134,61 @@ def test_saving_a_function_holding_a_dataset_is_refused_naming_the_op(tmp_path):
         ag.saved_model.save(f, str(tmp_path))
     with pytest.raises(ValueError, match='RangeDataset'):
         pickle.dumps(f)
+
+
+def test_enumerate_zip_and_len_of_datasets_in_a_function():
+    @ag.function
+    def f():
+        total = rt.constant(0, rt.int64)
+        for i, x in enumerate(D.range(5, 8)):
+            total += i * x
+        for a, b in zip(D.range(3), D.range(10, 20)):
+            total += a * b
+        return total, len(D.range(4).batch(3))
+    total, n = f()
+    assert int(total) == 20 + 35 and int(n) == 2
+
+
+def test_a_python_loop_over_a_dataset_in_a_graph_fails_instead_of_running_forever():
+    @ag.do_not_convert
+    def unconverted(ds):
+        total = 0
+        for x in ds:
+            total += x
+        return total
+
+    @ag.function
+    def f():
+        return unconverted(D.range(3))
+    with pytest.raises(RuntimeError, match='Python loop over a dataset in a graph'):
+        f()
+
+
+def test_nested_dataset_loops_appends_and_inner_tensor_loops():
+    @ag.function
+    def nested():
+        total = rt.constant(0, rt.int64)
+        for x in D.range(3):
+            for y in D.range(x + 1):
+                total += x * 10 + y
+        return total
+    assert int(nested()) == sum(x * 10 + y for x in range(3) for y in range(x + 1))
+
+    @ag.function
+    def appends():
+        out = []
+        for x in D.range(4):
+            out.append(x * 2)
+        return rt.stack(out)
+    assert appends().numpy().tolist() == [0, 2, 4, 6]
+
+    @ag.function
+    def inner_while():
+        total = rt.constant(0, rt.int64)
+        for x in D.range(4):
+            i = rt.constant(0, rt.int64)
+            while i < x:
+                total += 1
+                i += 1
+        return total
+    assert int(inner_while()) == 6

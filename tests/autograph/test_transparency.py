@@ -6,7 +6,6 @@ import time
 import pytest
 
 import autograph as ag
-from autograph.compiler import conversion
 
 # -- private name mangling -------------------------------------------------------------------
 
@@ -135,12 +134,6 @@ def test_returning_a_large_structure_costs_nothing():
         converted(big)
     per_call = (time.perf_counter() - start) / 100
     assert per_call < 1e-3, per_call   # walking the list took about 100 ms a call
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    yield
-    conversion._cache.clear()
 
 
 # -- callees that cannot be converted run as they are ----------------------------------------
@@ -459,3 +452,19 @@ def test_tracebacks_leave_out_autographs_own_frames():
     assert not [f for f in files if f.startswith(library)], files
     names = [frame.name for frame in traceback.extract_tb(info.value.__traceback__)]
     assert names[-3:] == ['tf___calls_failing', 'tf___fails_deep', 'if_body']
+
+
+def test_an_error_leaving_converted_code_notes_the_users_frames():
+    with pytest.raises(KeyError) as info:
+        ag.to_graph(_calls_failing)(1)
+    assert str(info.value) == '1' and info.value.args == (1,)
+    note, = info.value.__notes__
+    lines = note.splitlines()
+    call_line = _calls_failing.__code__.co_firstlineno + 1
+    raise_line = _fails_deep.__code__.co_firstlineno + 2
+    assert lines[0].startswith("In converted code, the user's frames")
+    assert lines[1:] == [
+        f'  File "{__file__}", line {call_line}, in _calls_failing',
+        '    return _fails_deep(x) + 1',
+        f'  File "{__file__}", line {raise_line}, in _fails_deep',
+        '    raise KeyError(x)']

@@ -289,3 +289,12 @@ def test_a_graph_def_keeps_its_devices_through_an_import():
     again = import_graph_def(graph.as_graph_def())
     assert {op.type: op.device for op in again.get_operations()}['Mul'] == '/device:GPU:0'
     assert x.device == '/device:GPU:0'
+
+
+def test_an_identity_n_naming_a_gradient_it_does_not_carry_passes_gradients_through():
+    from runtime.ops.identity_n import identity_n  # as a GraphDef read back from a file has it
+    x = rt.constant([1., 2.])
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y, = identity_n([x * 3.], gradient='CustomGradient-7')
+    assert tape.gradient(y, x).numpy().tolist() == [3., 3.]

@@ -123,20 +123,33 @@ def test_seeded_stateful_ops_draw_tensorflows_numbers_eagerly():
     rt.random.set_seed(None)
 
 
-def test_seeded_ops_in_a_function_are_reproducible_and_draw_anew_each_call():
-    rt.random.set_seed(7)
+def test_seeded_ops_in_a_function_draw_tensorflows_numbers_call_after_call():
+    rt.random.set_seed(22)
 
     @ag.function
     def draw():
-        return rt.random.uniform([3]), rt.random.normal([2], seed=1)
-    first, second = draw(), draw()
-    assert bits(first[0]) != bits(second[0]) and bits(first[1]) != bits(second[1])
-    rt.random.set_seed(7)
+        return (rt.random.uniform([3]), rt.random.normal([2]), rt.random.uniform([2], seed=5),
+                rt.random.truncated_normal([2], dtype=rt.float64),
+                rt.random.uniform([3], 0, 100, dtype=rt.int64),
+                rt.nn.dropout(rt.ones([6]), rate=0.5))
+    for expected in DATA['seeded_function']:
+        assert [bits(t) for t in draw()] == expected
+    rt.random.set_seed(None)
+
+
+def test_shuffle_is_tensorflows():
+    rt.random.set_seed(None)
+    got = [bits(rt.random.shuffle(rt.range(9), seed=7)) for _ in range(2)]
+    got += [bits(rt.random.shuffle(rt.range(5.), seed=7)) for _ in range(2)]  # its own stream
+    got.append(bits(rt.random.shuffle(rt.reshape(rt.range(8), [4, 2]), seed=3)))
+    rt.random.set_seed(22)
+    got += [bits(rt.random.shuffle(rt.range(10))), bits(rt.random.shuffle(rt.range(1000)))]
 
     @ag.function
-    def again():
-        return rt.random.uniform([3]), rt.random.normal([2], seed=1)
-    assert [bits(t) for t in again()] == [bits(t) for t in first]
+    def draw():
+        return rt.random.shuffle(rt.range(6))
+    assert got + [bits(draw()), bits(draw())] == DATA['shuffles']
+    assert rt.random.shuffle(rt.constant(3), seed=3).numpy() == 3
     rt.random.set_seed(None)
 
 

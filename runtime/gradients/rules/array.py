@@ -150,9 +150,10 @@ defgradient(slicing.STRIDED_SLICE_GRAD)(lambda op, grad: [None, None, None, None
 
 @defgradient(identity_n.IDENTITY_N)
 def _identity_n_gradient(op, *grads):
-    """The gradients pass through, unless a `_gradient_op_type` (rt.custom_gradient) says."""
-    custom = op.attrs.get('_gradient_op_type')
-    return list(grads) if custom is None else custom.gradient(op, *grads)
+    """The gradients pass through, unless a `_gradient_op_type` (rt.custom_gradient) says (a
+    node read back from a file names one by its string only: its gradients pass through)."""
+    custom = getattr(op.attrs.get('_gradient_op_type'), 'gradient', None)
+    return list(grads) if custom is None else custom(op, *grads)
 
 
 # ---- runtime.ops.convert -----------------------------------------------------------------------

@@ -235,3 +235,9 @@ def test_optional_and_dataset_spec():
     assert spec == rt.data.DatasetSpec(rt.TensorSpec([], rt.int64))
     assert spec.is_compatible_with(D.range(7))
     assert not spec.is_compatible_with(D.range(3).batch(2))
+
+
+def test_datasets_print_as_tensorflows():
+    assert repr(D.range(3).batch(2)) == \
+        '<_BatchDataset element_spec=TensorSpec(shape=(None,), dtype=rt.int64, name=None)>'
+    assert repr(D.from_tensor_slices([1, 2]).shuffle(2)).startswith('<_ShuffleDataset ')
