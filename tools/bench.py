@@ -227,6 +227,123 @@ def elementwise_numpy(x):
     return np.sum(np.exp(np.tanh(y)))
 
 
+# ---- issue 22's model workloads: an MLP forward, a training step, an RNN gradient ----------------
+
+MLP_LAYERS, MLP_WIDTH = 50, 64
+
+
+def mlp_arguments():
+    """x [64, 64], weights [50, 64, 64] (scaled to keep activations in range), biases [50, 64]."""
+    rng = np.random.default_rng(1)
+    return (rng.standard_normal((MLP_WIDTH, MLP_WIDTH), np.float32),
+            (rng.standard_normal((MLP_LAYERS, MLP_WIDTH, MLP_WIDTH), np.float32) /
+             np.float32(np.sqrt(MLP_WIDTH))),
+            rng.standard_normal((MLP_LAYERS, MLP_WIDTH), np.float32) * np.float32(0.1))
+
+
+def mlp_forward(x, weights, biases):
+    """50 dense layers with ReLU, unrolled by the Python loop."""
+    for i in range(MLP_LAYERS):
+        x = rt.nn.relu(rt.matmul(x, weights[i]) + biases[i])
+    return x
+
+
+def mlp_forward_numpy(x, weights, biases):
+    for i in range(MLP_LAYERS):
+        x = np.maximum(x @ weights[i] + biases[i], np.float32(0))
+    return x
+
+
+def training_data():
+    """A batch of 64 examples of 32 features, 10 classes, and the MLP's initial weights."""
+    rng = np.random.default_rng(2)
+    return (rng.standard_normal((64, 32), np.float32), rng.integers(0, 10, 64).astype(np.int32),
+            [rng.standard_normal(shape, np.float32) * np.float32(0.3)
+             for shape in ((32, 64), (64,), (64, 10), (10,))])
+
+
+class TrainStep:
+    """One SGD step of a 32-64-10 MLP on sparse softmax cross-entropy (GradientTape); each
+    instance has its own Variables, so the executors compared start from the same weights."""
+
+    def __init__(self):
+        self.variables = [rt.Variable(w) for w in training_data()[2]]
+        self.optimizer = rt.optimizers.SGD(0.1)
+
+    def __call__(self, x, labels):
+        w1, b1, w2, b2 = self.variables
+        with rt.GradientTape() as tape:
+            hidden = rt.nn.relu(rt.matmul(x, w1) + b1)
+            logits = rt.matmul(hidden, w2) + b2
+            loss = rt.reduce_mean(rt.nn.sparse_softmax_cross_entropy_with_logits(
+                labels=labels, logits=logits))
+        grads = tape.gradient(loss, self.variables)
+        self.optimizer.apply_gradients(zip(grads, self.variables))
+        return loss
+
+
+class TrainStepNumpy:
+    """The same step by hand: forward, softmax cross-entropy, backward, SGD in place."""
+
+    def __init__(self):
+        self.weights = [w.copy() for w in training_data()[2]]
+
+    def __call__(self, x, labels):
+        w1, b1, w2, b2 = self.weights
+        pre = x @ w1 + b1
+        hidden = np.maximum(pre, np.float32(0))
+        logits = hidden @ w2 + b2
+        shifted = logits - logits.max(axis=1, keepdims=True)
+        exp = np.exp(shifted)
+        probs = exp / exp.sum(axis=1, keepdims=True)
+        rows = np.arange(len(labels))
+        loss = np.mean(np.log(exp.sum(axis=1)) - shifted[rows, labels])
+        dlogits = probs
+        dlogits[rows, labels] -= np.float32(1)
+        dlogits /= np.float32(len(labels))
+        dhidden = (dlogits @ w2.T) * (pre > 0)
+        for w, g in zip(self.weights, (x.T @ dhidden, dhidden.sum(0), hidden.T @ dlogits,
+                                       dlogits.sum(0))):
+            w -= np.float32(0.1) * g
+        return np.float32(loss)
+
+
+RNN_STEPS, RNN_BATCH, RNN_IN, RNN_HIDDEN = 20, 16, 16, 32
+
+
+def rnn_arguments():
+    rng = np.random.default_rng(3)
+    return (rng.standard_normal((RNN_STEPS, RNN_BATCH, RNN_IN), np.float32),
+            rng.standard_normal((RNN_IN, RNN_HIDDEN), np.float32) * np.float32(0.3),
+            rng.standard_normal((RNN_HIDDEN, RNN_HIDDEN), np.float32) * np.float32(0.3))
+
+
+def rnn_gradient(xs, wx, wh):
+    """d sum(h_T) / d(wx, wh) of h_t = tanh(x_t wx + h_t-1 wh), through `for t in rt.range`."""
+    with rt.GradientTape() as tape:
+        tape.watch([wx, wh])
+        h = rt.zeros([RNN_BATCH, RNN_HIDDEN])
+        for t in rt.range(RNN_STEPS):
+            h = rt.tanh(rt.matmul(xs[t], wx) + rt.matmul(h, wh))
+        loss = rt.reduce_sum(h)
+    gx, gh = tape.gradient(loss, [wx, wh])
+    return rt.concat([rt.reshape(gx, [-1]), rt.reshape(gh, [-1])], 0)
+
+
+def rnn_gradient_numpy(xs, wx, wh):
+    hs = [np.zeros((RNN_BATCH, RNN_HIDDEN), np.float32)]
+    for t in range(RNN_STEPS):
+        hs.append(np.tanh(xs[t] @ wx + hs[-1] @ wh))
+    gx, gh = np.zeros_like(wx), np.zeros_like(wh)
+    grad = np.ones_like(hs[-1])
+    for t in reversed(range(RNN_STEPS)):
+        pre = grad * (np.float32(1) - hs[t + 1] * hs[t + 1])
+        gx += xs[t].T @ pre
+        gh += hs[t].T @ pre
+        grad = pre @ wh.T
+    return np.concatenate([gx.ravel(), gh.ravel()])
+
+
 def peak_bytes(fn):
     """Peak memory allocated during one call of `fn` (tracemalloc; numpy reports to it)."""
     tracemalloc.start()
@@ -450,6 +567,14 @@ class Workload(NamedTuple):
     memory: bool = False
     seed: bool = False
     jax_ratio: float = None
+    fresh: bool = False  # `function` and `numpy` are classes: each run takes a new instance
+
+    def program(self):
+        """The function to trace (a new instance of a stateful one)."""
+        return self.function() if self.fresh else self.function
+
+    def numpy_program(self):
+        return self.numpy() if self.fresh else self.numpy
 
 
 def power_matrix():
@@ -478,6 +603,15 @@ WORKLOADS = [
              elementwise_numpy,
              lambda: (np.random.default_rng(0).random(1_000_000, dtype=np.float32),), None, 20,
              '<= 1.3', memory=True, jax_ratio=0.54),
+    Workload('MLP forward, 50 layers 64x64', mlp_forward,
+             lambda: tuple(rt.constant(a) for a in mlp_arguments()), mlp_forward_numpy,
+             mlp_arguments, None, 20, '<= 1.3'),
+    Workload('training step: MLP, sparse xent, tape, SGD', TrainStep,
+             lambda: tuple(rt.constant(a) for a in training_data()[:2]), TrainStepNumpy,
+             lambda: training_data()[:2], None, 50, '<= 1.5', fresh=True),
+    Workload('RNN gradient through rt.range(20)', rnn_gradient,
+             lambda: tuple(rt.constant(a) for a in rnn_arguments()), rnn_gradient_numpy,
+             rnn_arguments, None, 20, '<= 1.5'),
 ]
 
 # The executors each workload runs on: column name -> `ag.function` options. A backend adds
@@ -488,23 +622,24 @@ EXECUTORS = {'graph': {}}
 def measure_workload(workload, n, rep):
     """Rows for one workload: each executor and plain Python, as ratios to hand numpy."""
     args, numpy_args = workload.arguments(), workload.numpy_arguments()
-    expected = workload.numpy(*numpy_args)
+    numpy_fn = workload.numpy_program()
+    expected = workload.numpy_program()(*numpy_args)
     rows = []
 
     def row(label, fn, target):
-        ours, hand, ratio = paired(fn, lambda: workload.numpy(*numpy_args),
+        ours, hand, ratio = paired(fn, lambda: numpy_fn(*numpy_args),
                                    max(1, n(workload.number) // 5), 5 * rep)
         rows.append({'figure': f'{workload.name}, {label} / hand numpy', 'ours_us': ours * 1e6,
                      'reference_us': hand * 1e6, 'reference': 'hand numpy', 'ratio': ratio,
                      'target': target})
 
     for label, options in EXECUTORS.items():
-        compiled = ag.function(workload.function, **options)
+        compiled = ag.function(workload.program(), **options)
         np.testing.assert_allclose(np.asarray(compiled(*args)), expected, rtol=1e-5)
         row(label, lambda: compiled(*args), workload.target)
         if workload.memory:
             ours, theirs = (peak_bytes(lambda: compiled(*args)),
-                            peak_bytes(lambda: workload.numpy(*numpy_args)))
+                            peak_bytes(lambda: numpy_fn(*numpy_args)))
             rows.append({'figure': f'{workload.name}, {label} peak memory (MB) / numpy\'s',
                          'ours_us': ours / 1e6, 'reference_us': theirs / 1e6,
                          'reference': 'hand numpy', 'ratio': ours / theirs, 'target': '<= 1.2'})

@@ -32,16 +32,20 @@ def measure_jit(workloads, quick=False):
     rows = [numba_startup()]
     for workload in workloads:
         args, numpy_args = workload.arguments(), workload.numpy_arguments()
-        default = ag.function(workload.function)
+        default = ag.function(workload.program())
         expected = default(*args).numpy()
         start = time.perf_counter()
-        jit = ag.function(workload.function, jit_compile=True)
+        jit = ag.function(workload.program(), jit_compile=True)
         got = jit(*args).numpy()
         first_call = time.perf_counter() - start
-        if not np.allclose(got, expected, rtol=1e-5) or got.dtype != expected.dtype:
+        # atol: float32 transcendental functions differ by an ulp between numba and numpy,
+        # which a recurrence's gradient amplifies to ~1e-6 of its scale (docs/jit.md)
+        if not np.allclose(got, expected, rtol=1e-5, atol=2e-6 * np.abs(expected).max()) or \
+                got.dtype != expected.dtype:
             raise AssertionError(f'{workload.name}: jit gives {got!r}, the default executor '
                                  f'{expected!r}')
-        numpy_call = lambda: workload.numpy(*numpy_args)  # noqa: E731
+        numpy_fn = workload.numpy_program()
+        numpy_call = lambda: numpy_fn(*numpy_args)  # noqa: E731
         once = median_time(numpy_call, 1, 3)
         number = 2 if quick else max(1, int(0.01 / max(once, 1e-7)))
         jit_number = number if quick else max(1, int(0.01 / max(once / 20, 1e-7)))

@@ -4,15 +4,14 @@ seeds (run with a Python that has tensorflow; it is never a project dependency):
     /path/to/tf-venv/bin/python tools/tf_random_fixtures.py
 
 Records, as raw bits, what the stateless ops and `tf.random.Generator` draw for a grid of
-seeds, shapes and dtypes, eagerly and in a `tf.function`; tests/runtime/test_random_tf.py
-checks that runtime draws the same bits.
+seeds, shapes and dtypes, eagerly and in a `tf.function`, and what the seeded stateful ops
+draw. Each program below takes the `tf` namespace it runs on: tests/runtime/test_random_tf.py
+runs the same programs on runtime (with `tf.function` as `ag.function`) and checks the bits.
 """
 import json
 import os
 
 import numpy as np
-
-tf = None  # TensorFlow, imported by main(): tests import `bits` from here without it
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, 'tests', 'runtime', 'fixtures', 'tf_random_numbers.json')
@@ -32,7 +31,7 @@ def bits(t):
     return [int(v) for v in value.ravel()]
 
 
-def stateless_cases():
+def stateless_cases(tf):
     cases = []
     for seed in SEEDS:
         key, counter = tf.raw_ops.StatelessRandomGetKeyCounter(seed=seed)
@@ -91,7 +90,7 @@ def generator_sequence(g):
     return out
 
 
-def generator_cases():
+def generator_cases(tf):
     cases = []
     for seed in [1, 42, 2 ** 70 + 5, -1, [1, 2], [7, 8, 9, 10]]:
         g = tf.random.Generator.from_seed(seed)
@@ -99,7 +98,7 @@ def generator_cases():
     return cases
 
 
-def function_case():
+def function_case(tf):
     g = tf.random.Generator.from_seed(7)
 
     @tf.function
@@ -110,7 +109,7 @@ def function_case():
     return {'seed': 7, 'calls': calls, 'state': bits(g.state)}
 
 
-def seeded_op_sequence():
+def seeded_op_sequence(tf):
     """The stateful random ops under tf.random.set_seed and op seeds, eagerly, in order."""
     out = []
     for global_seed in (22, 0, None):
@@ -129,7 +128,7 @@ def seeded_op_sequence():
     return out
 
 
-def seeded_ops_in_a_function():
+def seeded_ops_in_a_function(tf):
     """The same ops traced into a tf.function under set_seed(22): op seeds 0, 1, ... by the
     graph's count, each node's stream continuing from call to call."""
     tf.random.set_seed(22)
@@ -143,7 +142,7 @@ def seeded_ops_in_a_function():
     return [[bits(t) for t in draw()] for _ in range(2)]
 
 
-def shuffles():
+def shuffles(tf):
     """tf.random.shuffle: op-seeded streams per dtype, rows, a scalar, global-seeded, a
     function called twice."""
     tf.random.set_seed(None)
@@ -159,14 +158,28 @@ def shuffles():
     return out + [bits(draw()), bits(draw())]
 
 
+def categoricals(tf):
+    """tf.random.categorical: op-seeded streams, two rows, -inf logits, a global seed."""
+    tf.random.set_seed(None)
+    logits = tf.math.log([[0.1, 0.2, 0.3, 0.4]])
+    out = [bits(tf.random.categorical(logits, 20, seed=9)) for _ in range(2)]
+    two_rows = tf.math.log([[0.1, 0.5, 0.4], [0.3, 0.3, 0.4]])
+    out += [bits(tf.random.categorical(two_rows, 5, seed=3)) for _ in range(2)]
+    out.append(bits(tf.random.categorical([[1., 2., -float('inf')]], 6, seed=1,
+                                          dtype=tf.int32)))
+    tf.random.set_seed(5)
+    return out + [bits(tf.random.categorical(tf.math.log([[0.5, 0.5], [0.9, 0.1]]), 3))]
+
+
+PROGRAMS = {'generator': generator_cases, 'function': function_case,
+            'seeded_ops': seeded_op_sequence, 'seeded_function': seeded_ops_in_a_function,
+            'shuffles': shuffles, 'categoricals': categoricals}
+
+
 def main():
-    global tf
-    import tensorflow  # the optional dependency this tool exists for (never the project's)
-    tf = tensorflow
-    data = {'tensorflow': tf.__version__, 'stateless': stateless_cases(),
-            'generator': generator_cases(), 'function': function_case(),
-            'seeded_ops': seeded_op_sequence(), 'seeded_function': seeded_ops_in_a_function(),
-            'shuffles': shuffles()}
+    import tensorflow as tf  # the optional dependency this tool exists for (never the project's)
+    data = {'tensorflow': tf.__version__, 'stateless': stateless_cases(tf),
+            **{name: program(tf) for name, program in PROGRAMS.items()}}
     with open(OUT, 'w') as f:
         json.dump(data, f, separators=(',', ':'))
     print(f'wrote {OUT}')

@@ -10,12 +10,14 @@ iterator is dropped (garbage), its finalizer stops the producer and joins it; at
 exit every live producer is stopped (the threads are daemons, so exit never waits on one).
 
 Fork: before `fork`, each live producer is paused between two elements (the fork waits for the
-element being prepared); in the child, where only the forking thread survives, each iterator
-gets a new channel holding the elements already prefetched (and the one being handed over) and
-a new producer that continues from where the old one was; in the parent the producers resume.
+element being prepared, outer pipelines first); in the child, where only the forking thread
+survives, each iterator's next `next` gives it a new channel holding the elements already
+prefetched (and the one being handed over) and a new producer that continues from where the old
+one was (no thread starts in the fork handler itself); in the parent the producers resume.
 """
 import atexit
 import collections
+import itertools
 import os
 import threading
 import weakref
@@ -27,6 +29,7 @@ AUTOTUNE = -1
 AUTOTUNE_BUFFER = 2  # what AUTOTUNE picks: enough to overlap one step, little memory
 _END = object()
 _live = weakref.WeakSet()  # the PrefetchIterators not yet finished, for exit and fork
+_created = itertools.count()  # creation order: an outer prefetch starts before its inner ones
 
 
 @dataclass(slots=True, eq=False)
@@ -103,6 +106,7 @@ def _stop(channel, thread):
 
 class PrefetchIterator:
     def __init__(self, source, size):
+        self.order = next(_created)  # before iter(source), which may start inner prefetches
         self.source, self.size = iter(source), size
         self.done = False
         self._start(())
@@ -121,6 +125,8 @@ class PrefetchIterator:
     def __next__(self):
         if self.done:
             raise StopIteration
+        if self.thread is None:  # after a fork: the producer starts again here (not in the
+            self._start(self.channel.handed_over())  # fork handler, where threads may not)
         item = self.channel.get()
         if item is _END or isinstance(item, _Failure):
             self.close()
@@ -137,8 +143,7 @@ class PrefetchIterator:
 
     def _after_fork_in_child(self):
         self._finalizer.detach()
-        if not self.done:
-            self._start(self.channel.handed_over())
+        self.thread = None
 
 
 class Prefetch(DatasetValue):
@@ -155,7 +160,7 @@ class Prefetch(DatasetValue):
 
 def live_producers():
     """The prefetch threads running now (tests check none is left behind)."""
-    return [it.thread for it in list(_live) if it.thread.is_alive()]
+    return [it.thread for it in list(_live) if it.thread is not None and it.thread.is_alive()]
 
 
 def _stop_all():
@@ -167,9 +172,12 @@ _paused = []
 
 
 def _pause_producers():
-    for it in list(_live):
-        it.channel.step.acquire()
-        _paused.append(it)
+    """Pause each producer between two elements, outer pipelines first: an outer producer may
+    be waiting, inside its step, for an element of an inner one, which must still run."""
+    for it in sorted(_live, key=lambda it: it.order):
+        if it.thread is not None:
+            it.channel.step.acquire()
+            _paused.append(it)
 
 
 def _resume_producers():
@@ -178,9 +186,11 @@ def _resume_producers():
 
 
 def _restart_in_child():
-    paused = list(_paused)
-    _paused.clear()
-    for it in paused:
+    """Each paused iterator's producer starts again on its next `next` (the old producer
+    threads do not exist here)."""
+    while _paused:
+        it = _paused.pop()
+        it.channel.step.release()
         it._after_fork_in_child()
 
 

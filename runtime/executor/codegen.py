@@ -509,6 +509,15 @@ def _reraise(error, line_nodes, code):
         tb = tb.tb_next
     if node is None:
         raise error
+    raise_for_node(error, node)
+
+
+def raise_for_node(error, node):
+    """Raise `error`, which running `node` raised, as the default executor reports it: a
+    kernel's failure as an OpError naming the node and the user's line; any other exception as
+    it is, with a note naming the node."""
+    if isinstance(error, errors.OpError) and error.op is not None:
+        raise error
     where = ''
     if node.origin is not None:
         filename, lineno = errors.user_location(*node.origin)

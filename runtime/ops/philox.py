@@ -104,7 +104,7 @@ def _unit_float32(words):
     return bits.view(np.float32) - np.float32(1)
 
 
-def _unit_float64(high, low):
+def unit_float64(high, low):
     """[1, 2) from 20 + 32 mantissa bits, minus 1: doubles in [0, 1)."""
     bits = ((high & np.uint64(0xFFFFF)) << _32) | low | np.uint64(1023 << 52)
     return bits.view(np.float64) - 1.0
@@ -122,7 +122,7 @@ def _pairs(words):
 def uniform(key, counter, n, np_dtype):
     """n uniform numbers in [0, 1) of a floating dtype (StatelessRandomUniformV2)."""
     if np_dtype == np.float64:
-        return _unit_float64(*_pairs(_words(key, counter, n, 2)))[:n]
+        return unit_float64(*_pairs(_words(key, counter, n, 2)))[:n]
     words = _words(key, counter, n, 4)[:n]
     return _unit_float16(words) if np_dtype == np.float16 else _unit_float32(words)
 
@@ -141,8 +141,8 @@ def _box_muller_float(x0, x1):
 
 def _box_muller_double(words):
     x0, x1, x2, x3 = (words[i::4] for i in range(4))
-    u1 = np.maximum(_unit_float64(x0, x1), 1e-7)
-    v1 = 2.0 * np.pi * _unit_float64(x2, x3)
+    u1 = np.maximum(unit_float64(x0, x1), 1e-7)
+    v1 = 2.0 * np.pi * unit_float64(x2, x3)
     radius = np.sqrt(-2.0 * libm('log', u1))
     out = np.empty(2 * len(x0), np.float64)
     out[0::2] = libm('sin', v1) * radius

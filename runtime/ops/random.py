@@ -7,8 +7,8 @@ RandomUniform, RandomUniformInt, RandomStandardNormal and TruncatedNormal then d
 as TensorFlow's kernels do (runtime/ops/philox.py): the key is `seed`, the counter
 `[0, seed2]`, and every run reserves 256 blocks per number. Eagerly an op with the same seeds
 continues its stream (TensorFlow's kernel cache), and in a graph each node's stream continues
-from run to run, so programs draw TensorFlow's numbers. RandomShuffle and Multinomial draw
-from Philox as TensorFlow's RandomShuffle does; Multinomial from numpy, seeded the same way.
+from run to run, so programs draw TensorFlow's numbers. RandomShuffle and Multinomial draw as
+TensorFlow's do (Multinomial as TensorFlow runs a batch in one shard).
 """
 import random as python_random
 import weakref
@@ -131,7 +131,7 @@ NORMAL = register('RandomStandardNormal', None, _random_infer, inputs=('shape',)
                   stateful=True, bind_kernel=_float_bind(philox.normal))
 
 
-def _run(opdef, inputs, attrs, seed, name, make=PhiloxStream.from_seeds):
+def _run(opdef, inputs, attrs, seed, name):
     """Apply a random op with TensorFlow's seeds. Eagerly an op given a seed continues the
     stream of the op of the same type, dtype and seeds, as TensorFlow's cached kernels do; in
     a graph each node has its own."""
@@ -142,14 +142,14 @@ def _run(opdef, inputs, attrs, seed, name, make=PhiloxStream.from_seeds):
     if seed is None or graph is not None:
         # A new op seed each call (or none): TensorFlow's cache would hit only if the seeds
         # came again, so the stream is new and nothing is kept.
-        payload = make(s1 or 0, s2 or 0)
+        payload = PhiloxStream.from_seeds(s1 or 0, s2 or 0)
     else:
         dtype = attrs.get('dtype', attrs.get('output_dtype'))  # and the inputs' (T, Tout)
         key = (opdef.name, getattr(dtype, 'name', None),
                tuple(str(getattr(t, 'dtype', type(t))) for t in inputs), s1, s2)
         payload = _state['kernels'].get(key)
         if payload is None:
-            payload = _state['kernels'][key] = make(s1, s2)
+            payload = _state['kernels'][key] = PhiloxStream.from_seeds(s1, s2)
     return apply(opdef, inputs, attrs, name, payload=payload)
 
 
@@ -221,24 +221,32 @@ def _shuffle_bind(attrs, stream):
     return kernel
 
 
-def _multinomial_bind(attrs, generator):
-    generator = generator or _numpy_generator(attrs.get('seed', 0), attrs.get('seed2', 0))
+def _multinomial_bind(attrs, stream):
+    """TensorFlow's Multinomial on the CPU: per row the running sums of exp(logit - max) over
+    the finite logits, each sample the first class whose sum exceeds a uniform double (two
+    words) times the total, the samples of the rows in turn (TensorFlow's one shard; larger
+    batches it splits across threads), 2 * batch * ceil4(num_samples) numbers reserved."""
+    if stream is None:
+        stream = PhiloxStream.from_seeds(attrs.get('seed', 0), attrs.get('seed2', 0))
     out_type = attrs.get('output_dtype', dtypes.int64).np_dtype
 
     def kernel(logits, num_samples):
-        logits = np.asarray(logits, np.float64)
+        logits = np.asarray(logits)
         if logits.ndim != 2:
             raise ValueError(f'logits should be a matrix, got shape {list(logits.shape)}')
-        p = np.exp(logits - logits.max(axis=1, keepdims=True))
-        p /= p.sum(axis=1, keepdims=True)
-        return np.stack([generator.choice(len(row), int(num_samples), p=row) for row in p]
-                        ).astype(out_type).reshape(len(p), int(num_samples))
+        batch, n = logits.shape[0], int(num_samples)
+        key, counter = stream.reserve(batch * (-(-n // 4) * 4) * 2)
+        words = philox.blocks(key, counter, -(-batch * n // 2)).reshape(-1)
+        unit = philox.unit_float64(words[0::2], words[1::2])[:batch * n].reshape(batch, n)
+        finite = np.isfinite(logits)
+        top = np.where(finite, logits, -np.inf).max(axis=1, initial=-np.inf, keepdims=True)
+        top = np.where(np.isfinite(top), top, np.finfo(logits.dtype).min).astype(np.float64)
+        cdf = np.cumsum(np.where(finite, np.exp(logits.astype(np.float64) - top), 0.0), axis=1)
+        out = np.empty((batch, n), out_type)
+        for b in range(batch):
+            out[b] = np.searchsorted(cdf[b], unit[b] * cdf[b, -1], side='right')
+        return out
     return kernel
-
-
-def _numpy_generator(seed, seed2):
-    """The numpy generator of Multinomial (not TensorFlow's algorithm)."""
-    return np.random.default_rng([seed, seed2]) if seed or seed2 else np.random.default_rng()
 
 
 TRUNCATED_NORMAL = register('TruncatedNormal', None, _random_infer, inputs=('shape',),
@@ -287,4 +295,4 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
         raise ValueError(f'logits should be a matrix [batch, classes], got shape {logits.shape}.')
     attrs = {} if dtype is None else {'output_dtype': dtypes.as_dtype(dtype)}
     num = num_samples if hasattr(num_samples, 'dtype') else np.int32(num_samples)
-    return _run(MULTINOMIAL, [logits, num], attrs, seed, name, _numpy_generator)
+    return _run(MULTINOMIAL, [logits, num], attrs, seed, name)

@@ -106,3 +106,18 @@ def test_numpy_of_a_tensor_leaked_out_of_a_trace_is_an_attribute_error():
         leaked[0].numpy()
     with pytest.raises(rt.errors.OperatorNotAllowedInGraphError):
         leaked[0].numpy()
+
+
+def test_a_module_without_super_init_saves_and_loads(tmp_path):
+    class Scale(rt.Module):
+        def __init__(self):
+            self.factor = rt.Variable(3.0)
+
+        @ag.function(input_signature=[rt.TensorSpec([], rt.float32)])
+        def __call__(self, x):
+            return x * self.factor
+
+    ag.saved_model.save(Scale(), str(tmp_path / 'scale'))
+    loaded = ag.saved_model.load(str(tmp_path / 'scale'))
+    assert loaded(rt.constant(2.0)).numpy() == 6.0
+    assert loaded.factor.numpy() == 3.0

@@ -3,6 +3,7 @@ rt.random.Generator against fixtures recorded with TensorFlow (tools/tf_random_f
 import json
 import os
 import sys
+import types
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ from runtime.ops.philox import key_counter_of
 
 FIXTURE = os.path.join(os.path.dirname(__file__), 'fixtures', 'tf_random_numbers.json')
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'tools'))
-from tf_random_fixtures import bits  # noqa: E402 - the fixtures' own encoding of values
+from tf_random_fixtures import PROGRAMS, bits  # noqa: E402 - the programs that made them
 
 DATA = json.load(open(FIXTURE, encoding='utf-8'))
 
@@ -58,99 +59,38 @@ def test_minval_maxval_mean_and_stddev_scale_in_the_dtype_as_tensorflow():
     assert bits(scaled) == case['bits'] and bits(shifted) == case['shifted']
 
 
-def _replay(g, draws):
-    def check(label, t):
-        expected = next(d for d in draws if d['label'] == label)
-        assert bits(t) == expected['bits'], label
-        assert bits(g.state) == expected['state'], label
-    check('uniform', g.uniform([3]))
-    check('uniform_range', g.uniform([2, 2], minval=-2.0, maxval=5.0, dtype=rt.float64))
-    check('normal', g.normal([5], dtype=rt.float64))
-    check('normal_half', g.normal([3], mean=1.0, stddev=2.0, dtype=rt.float16))
-    check('truncated_normal', g.truncated_normal([7]))
-    check('int32', g.uniform([4], minval=-3, maxval=9, dtype=rt.int32))
-    check('int64', g.uniform([3], minval=0, maxval=2 ** 40, dtype=rt.int64))
-    check('full_int64', g.uniform([2], minval=None, maxval=None, dtype=rt.int64))
-    check('make_seeds', g.make_seeds(2))
-    children = g.split(2)
-    split = next(d for d in draws if d['label'] == 'split')
-    assert [bits(c.state) for c in children] == split['bits']
-    assert bits(g.state) == split['state']
-    child = next(d for d in draws if d['label'] == 'child_normal')
-    assert bits(children[1].normal([3])) == child['bits']
-    check('skip', g.skip(5))
-    g.reset_from_seed(99)
-    check('reset_uniform', g.uniform([2]))
+class TensorFlowNames(types.ModuleType):
+    """`tf` for the fixture programs: runtime's names, with `tf.function` as ag.function."""
+
+    def __init__(self):
+        super().__init__('tf')
+        self.function = ag.function
+
+    def __getattr__(self, name):
+        return getattr(rt, name)
 
 
-def test_generator_sequences_are_tensorflows():
-    for case in DATA['generator']:
-        g = rt.random.Generator.from_seed(case['seed'])
-        assert bits(g.state) == case['state'], case['seed']
-        _replay(g, case['draws'])
+@pytest.mark.parametrize('name', sorted(PROGRAMS))
+def test_the_fixture_programs_draw_tensorflows_numbers(name):
+    """Generator sequences (split, make_seeds, skip, reset_from_seed, the state after each
+    draw), a Generator and stateless ops in a function, the seeded stateful ops eagerly and
+    in a function called twice, shuffle and categorical."""
+    try:
+        assert PROGRAMS[name](TensorFlowNames()) == DATA[name]
+    finally:
+        rt.random.set_seed(None)
 
 
-def test_generator_and_stateless_ops_in_a_function_draw_tensorflows_numbers():
-    case = DATA['function']
-    g = rt.random.Generator.from_seed(case['seed'])
+def test_a_generator_in_a_function_builds_tensorflows_ops():
+    g = rt.random.Generator.from_seed(7)
 
     @ag.function
     def draw():
-        return (g.normal([3]), g.truncated_normal([2]), g.uniform([2], 0, 5, dtype=rt.int64),
+        return (g.normal([3]), g.uniform([2], 0, 5, dtype=rt.int64),
                 rt.random.stateless_truncated_normal([3], seed=[3, 4]))
-    for expected in case['calls']:
-        assert [bits(t) for t in draw()] == expected
-    assert bits(g.state) == case['state']
     ops = {op.type for op in draw.get_concrete_function().graph.get_operations()}
     assert {'RngReadAndSkip', 'StatelessRandomNormalV2', 'StatelessTruncatedNormalV2',
             'StatelessRandomUniformIntV2', 'StatelessRandomGetKeyCounter'} <= ops
-
-
-def test_seeded_stateful_ops_draw_tensorflows_numbers_eagerly():
-    for case in DATA['seeded_ops']:
-        rt.random.set_seed(case['global_seed'])
-        draws = [lambda: rt.random.uniform([3]), lambda: rt.random.normal([2, 2]),
-                 lambda: rt.random.uniform([2], seed=5), lambda: rt.random.uniform([2], seed=5),
-                 lambda: rt.random.truncated_normal([5], dtype=rt.float64),
-                 lambda: rt.random.uniform([4], 0, 10, dtype=rt.int32),
-                 lambda: rt.random.uniform([3], -2.5, 4.0, dtype=rt.float64, seed=9),
-                 lambda: rt.random.normal([3], mean=1.5, stddev=0.2, seed=9),
-                 lambda: rt.nn.dropout(rt.ones([8]), rate=0.5, seed=3),
-                 lambda: rt.random.uniform([2], dtype=rt.float16, seed=1)]
-        if case['global_seed'] is None:
-            draws = [d for i, d in enumerate(draws) if i in (2, 3, 6, 7, 8, 9)]
-        assert [bits(draw()) for draw in draws] == case['draws'], case['global_seed']
-    rt.random.set_seed(None)
-
-
-def test_seeded_ops_in_a_function_draw_tensorflows_numbers_call_after_call():
-    rt.random.set_seed(22)
-
-    @ag.function
-    def draw():
-        return (rt.random.uniform([3]), rt.random.normal([2]), rt.random.uniform([2], seed=5),
-                rt.random.truncated_normal([2], dtype=rt.float64),
-                rt.random.uniform([3], 0, 100, dtype=rt.int64),
-                rt.nn.dropout(rt.ones([6]), rate=0.5))
-    for expected in DATA['seeded_function']:
-        assert [bits(t) for t in draw()] == expected
-    rt.random.set_seed(None)
-
-
-def test_shuffle_is_tensorflows():
-    rt.random.set_seed(None)
-    got = [bits(rt.random.shuffle(rt.range(9), seed=7)) for _ in range(2)]
-    got += [bits(rt.random.shuffle(rt.range(5.), seed=7)) for _ in range(2)]  # its own stream
-    got.append(bits(rt.random.shuffle(rt.reshape(rt.range(8), [4, 2]), seed=3)))
-    rt.random.set_seed(22)
-    got += [bits(rt.random.shuffle(rt.range(10))), bits(rt.random.shuffle(rt.range(1000)))]
-
-    @ag.function
-    def draw():
-        return rt.random.shuffle(rt.range(6))
-    assert got + [bits(draw()), bits(draw())] == DATA['shuffles']
-    assert rt.random.shuffle(rt.constant(3), seed=3).numpy() == 3
-    rt.random.set_seed(None)
 
 
 # ---- the API around the numbers -------------------------------------------------------------

@@ -32,8 +32,8 @@ def test_bench_prints_a_table(capsys):
     bench.main(['--quick', '--no-jit'])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith('numpy ') and 'ratio' in lines[1]
-    # the seed's figures, training's, rt.data's (issue 19), rt.summary's, then issue 10's
-    assert len(lines) == 2 + 8 + 2 + 3 + 2 + 7
+    # the seed's figures, training's, rt.data's (issue 19), rt.summary's, issue 10's, 22's
+    assert len(lines) == 2 + 8 + 2 + 3 + 2 + 7 + 3
 
 
 def test_bench_prints_the_jit_table_with_numba(capsys):
@@ -44,6 +44,7 @@ def test_bench_prints_the_jit_table_with_numba(capsys):
     assert [row['workload'] for row in rows[1:]] == [  # the one table of workloads
         'power(x,100), 10x10 int32', 'rt.range(1000) sum loop', 'Collatz steps for 1..100',
         'if/elif chain in a 500-step loop', '200 TensorArray writes of x[i] * 2 then stack',
-        'elementwise chain on 1M float32']
+        'elementwise chain on 1M float32', 'MLP forward, 50 layers 64x64',
+        'training step: MLP, sparse xent, tape, SGD', 'RNN gradient through rt.range(20)']
     for row in rows[1:]:
         assert row['jit_us'] > 0 and row['numpy_us'] > 0 and row['jit_first_call_ms'] > 0

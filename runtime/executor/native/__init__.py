@@ -3,21 +3,26 @@
 `NativePlan` stands where the default executor's compiled function would: it takes the same
 input values and returns the same output values. On its first call it runs the same
 optimization passes, lowers the optimized Program to the source of one numba function
-(runtime/executor/native/lower.py), compiles it for the types of those values and keeps it;
-later calls go straight to the compiled code. numba is imported then, and only then.
+(native/emitter.py, with the per-op rules of native/rules/), compiles it for the types of
+those values and keeps it, with the Python wrapper that calls it by its calling convention
+(native/calling.py); later calls go straight to the wrapper. numba is imported then, and only
+then.
 
 When native code raises (an integer division by zero, an index out of range, a TensorArray
 element never written), the graph runs again with the default executor, which raises the
 same error naming the op and the user's line. Variables are written back only when native
-code returns, and nothing else stateful is lowered, so running again has no other effect.
+code returns, so running again has no other effect, unless a kernel the code called has side
+effects (print, py_function, random numbers): then the error is raised at once. A kernel's own
+error is raised as the default executor raises it.
 """
 import threading
 
 from runtime.core import errors
 from runtime.executor.native import cache
-from runtime.executor.native.lower import Unsupported, lower, lowerable
+from runtime.executor.native.emitter import coverage, lower
+from runtime.executor.native.rules import Unsupported
 
-__all__ = ['NativePlan', 'lowerable', 'INSTALL_HINT']
+__all__ = ['NativePlan', 'coverage', 'INSTALL_HINT']
 
 INSTALL_HINT = "pip install 'autograph-rt[jit]'"
 
@@ -60,15 +65,11 @@ class NativePlan:
         numba = import_numba()
         program = self._program()
         try:
-            native = lower(program)
+            source, convention = lower(program)
         except Unsupported as e:
             raise _unsupported_error(program, e.node, e.reason) from None
-        function = cache.load(numba, native.source, program.name)
-        args = [value.value if i in native.variable_params else value
-                for i, value in enumerate(values)]
-        args += [storage.value for storage in native.storages]
-        args = [value[()] if k in native.scalars else value for k, value in enumerate(args)]
-        args += native.constants
+        function = cache.load(numba, source, program.name)
+        args = convention.example_arguments(values)
         try:
             function.compile(tuple(numba.typeof(v) for v in args))
         except numba.core.errors.NumbaError as e:
@@ -76,8 +77,8 @@ class NativePlan:
                 None, None, f'jit_compile=True could not compile {program.name} to native '
                             f'code: {_first_line(e)}. Remove jit_compile=True to run it with '
                             f'the default executor.') from None
-        self.source = native.source
-        return _wrapper(function, native, self._default_plan, len(values))
+        self.source = source
+        return convention.wrapper(function, self._default_plan)
 
 
 def _first_line(error):
@@ -95,55 +96,3 @@ def _unsupported_error(program, node, reason):
         f'jit_compile=True: {program.name} holds op {node.type} (node {node.name!r}){where}, '
         f'which native code cannot run: {reason}. Remove jit_compile=True to run this function '
         f'with the default executor, or keep the op out of it (docs/jit.md lists what compiles).')
-
-
-def _wrapper(function, native, default_plan, arity):
-    """A Python function calling `function`: variables' values in, written values back to
-    their storages, outputs given their numpy scalar types."""
-    params = [f'p{i}' for i in range(arity)]
-    namespace = {'native': function, 'failed': failed, 'default_plan': default_plan}
-    arguments = [f'{p}.value' if i in native.variable_params else p
-                 for i, p in enumerate(params)]
-    for k, storage in enumerate(native.storages):
-        namespace[f's{k}'] = storage
-        arguments.append(f's{k}.value')
-    arguments = [f'{a}[()]' if k in native.scalars else a for k, a in enumerate(arguments)]
-    for k, constant in enumerate(native.constants):
-        namespace[f'c{k}'] = constant
-        arguments.append(f'c{k}')
-    outs = [_converted(namespace, f'r[{k}]', spec)
-            for k, spec in enumerate(native.output_specs)]
-    write_back = []
-    for k, (source, spec) in enumerate(native.written):
-        target = f'p{source}' if isinstance(source, int) else \
-            f's{native.storages.index(source)}'
-        value = _converted(namespace, f'r[{len(outs) + k}]', spec)
-        write_back.append(f'    {target}.value = {value}\n')
-    source = (f'def run({", ".join(params)}):\n'
-              f'    try:\n'
-              f'        r = native({", ".join(arguments)})\n'
-              f'    except Exception as e:\n'
-              f'        return failed(e, default_plan, ({"".join(p + ", " for p in params)}))\n'
-              + ''.join(write_back) +
-              f'    return ({"".join(o + ", " for o in outs)})\n')
-    exec(compile(source, '<rt native call>', 'exec'), namespace)
-    return namespace['run']
-
-
-def _converted(namespace, expr, spec):
-    """`expr` as a numpy scalar of the spec's dtype when its rank is 0 (numba returns Python
-    numbers), else as it is (an array of that dtype)."""
-    dtype, shape = spec
-    if shape.rank != 0:
-        return expr
-    name = f'to_{dtype.np_dtype.name}'
-    namespace[name] = dtype.np_dtype.type
-    return f'{name}({expr})'
-
-
-def failed(error, default_plan, values):
-    """Native code raised: the default executor raises the same error, naming the op."""
-    default_plan()(*values)
-    raise errors.InvalidArgumentError(
-        None, None, f'native code failed where the default executor does not: {error}') from error
-

@@ -13,8 +13,13 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-# Every name here that the generated code calls; `namespace()` hands them to it.
-EXPORTS = {'objmode': numba.objmode}  # large-array transcendental ops call numpy's ufuncs
+from runtime.executor.native.calling import call_kernel
+
+# Every name here that the generated code calls; `namespace()` hands them to it. Large-array
+# transcendental ops call numpy's ufuncs in `objmode`; kernel calls are `site` functions
+# (compiled with the function that calls them, cached with it) calling `call_kernel`.
+EXPORTS = {'objmode': numba.objmode, 'call_kernel': call_kernel,
+           'site': numba.njit(cache=True, error_model='numpy')}
 
 
 def _export(stub):
@@ -191,6 +196,40 @@ def matmul(a, b, transpose_a, transpose_b):
 
 @_export
 @numba.njit(cache=True)
+def sparse_xent(logits, labels):
+    """Sparse softmax cross-entropy of a matrix of logits: (loss per row, backprop), computed
+    in the logits' dtype as the kernel computes it."""
+    rows, classes = logits.shape
+    loss = np.empty(rows, logits.dtype)
+    backprop = np.empty_like(logits)
+    for i in range(rows):
+        label = labels[i]
+        if label < 0 or label >= classes:
+            raise ValueError('Received a label value outside the valid range')
+        top = logits[i, 0]
+        for j in range(1, classes):
+            top = max(top, logits[i, j])
+        total = logits.dtype.type(0)
+        for j in range(classes):
+            total += np.exp(logits[i, j] - top)
+        log_total = np.log(total)
+        for j in range(classes):
+            backprop[i, j] = np.exp((logits[i, j] - top) - log_total)
+        backprop[i, label] -= 1
+        loss[i] = -((logits[i, label] - top) - log_total)
+    return loss, backprop
+
+
+@_export
+@numba.njit(cache=True)
+def dot(a, b):
+    """`a @ b` of float matrices through BLAS (numba's np.dot calls SciPy's), compiled once
+    per machine and layout rather than inlined at every call site."""
+    return np.dot(a, b)
+
+
+@_export
+@numba.njit(cache=True)
 def batch_matmul(a, b, adj_x, adj_y):
     """Matrix products of 3-D stacks (a stack of one broadcasts), `adj_x`/`adj_y` transposing
     each matrix first."""
@@ -268,6 +307,33 @@ def list_reserve(size, template):
         raise ValueError('TensorArray size must be non-negative')
     return (np.empty((size,) + template.shape[1:], template.dtype),
             np.zeros(size, np.bool_))
+
+
+@_export
+@numba.njit(cache=True)
+def list_reserve_growing(size, template):
+    """A TensorList of dynamic size, `size` elements to start with: (data, written, size)."""
+    if size < 0:
+        raise ValueError('TensorArray size must be non-negative')
+    room = max(size, 8)
+    return (np.empty((room,) + template.shape[1:], template.dtype), np.zeros(room, np.bool_),
+            np.int64(size))
+
+
+@_export
+@numba.njit(cache=True)
+def list_grow(data, written, size, index):
+    """A TensorList of dynamic size with room for element `index` (twice as large when full)."""
+    if index < 0:
+        raise IndexError('TensorArray index out of range')
+    if index >= data.shape[0]:
+        room = max(2 * data.shape[0], index + 1)
+        grown = np.empty((room,) + data.shape[1:], data.dtype)
+        grown[:data.shape[0]] = data
+        flags = np.zeros(room, np.bool_)
+        flags[:written.shape[0]] = written
+        data, written = grown, flags
+    return data, written, max(size, np.int64(index) + 1)
 
 
 @_export
@@ -437,5 +503,6 @@ def sum_axis(x, axis, start):
 
 
 def namespace():
-    """The globals of generated code: numpy and the helpers."""
-    return {'np': np, **EXPORTS}
+    """The globals of generated code compiled in memory: numpy and the helpers (its kernel
+    call sites are not cached: they have no file)."""
+    return {'np': np, **EXPORTS, 'site': numba.njit(error_model='numpy')}

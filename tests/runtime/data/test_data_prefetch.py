@@ -104,7 +104,8 @@ def test_an_iterator_keeps_working_in_a_forked_child():
     result = run_python('''
         import os
         import runtime as rt
-        it = iter(rt.data.Dataset.range(20).prefetch(3))
+        ds = rt.data.Dataset.range(20).prefetch(2).map(lambda x: x).prefetch(3)
+        it = iter(ds)
         print('parent', int(next(it)), flush=True)
         pid = os.fork()
         if pid == 0:

@@ -52,11 +52,22 @@ def both(fn):
 
 @pytest.mark.parametrize('workload', bench.WORKLOADS, ids=lambda w: w.name)
 def test_the_bench_workloads_give_the_default_executors_results(workload):
-    default, jit = both(workload.function)
+    default, jit = ag.function(workload.program()), ag.function(workload.program(),
+                                                                 jit_compile=True)
     args = workload.arguments()
-    assert_same(jit(*args), default(*args))
-    np.testing.assert_allclose(jit(*args).numpy(), workload.numpy(*workload.numpy_arguments()),
-                               rtol=1e-6)
+    for _ in range(2):  # a training step's second step too
+        got, expected = jit(*args), default(*args)
+        if workload.function is bench.rnn_gradient:
+            # numba's tanhf and numpy's float32 tanh differ by an ulp in a third of the
+            # elements; twenty steps of the recurrence (and its gradient) make that ~1e-6 of
+            # the gradient's scale, which is no tolerance of one op's result
+            np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-6,
+                                       atol=2e-6 * np.abs(expected.numpy()).max())
+        else:
+            assert_same(got, expected)
+    expected = workload.numpy_program()(*workload.numpy_arguments())
+    np.testing.assert_allclose(ag.function(workload.program(), jit_compile=True)(*args).numpy(),
+                               expected, rtol=1e-5, atol=2e-6 * np.abs(expected).max())
 
 
 def power(x, y):
@@ -208,19 +219,48 @@ def test_loops_with_arrays_conds_and_tensor_arrays():
         assert results[2].numpy()[0] == 0 and results[5].numpy()[0] == 100
 
 
-def test_an_op_without_a_native_lowering_fails_on_the_first_call_naming_it_and_the_line():
-    @ag.function(jit_compile=True)
-    def noisy(x):
-        rt.print('x is', x)
+def test_print_runs_at_every_call_of_compiled_code_as_in_the_default_executor(capsys):
+    def noisy(x, n):
+        for i in rt.range(n):
+            rt.print('step', i, 'of', x)
         return x + 1
 
-    concrete = noisy.get_concrete_function(rt.constant(1))  # tracing alone does not compile
+    default, jit = both(noisy)
+    for n in (2, 3):
+        expected = default(rt.constant(1), rt.constant(n))
+        printed = capsys.readouterr().out
+        assert_same(jit(rt.constant(1), rt.constant(n)), expected)
+        assert capsys.readouterr().out == printed and printed.count('step') == n
+    assert 'call_kernel(' in jit.get_concrete_function(rt.constant(1), rt.constant(2))._run.source
+
+
+def test_an_op_with_neither_a_native_form_nor_a_kernel_fails_on_the_first_call_naming_it():
+    from runtime.ops import dispatch, infer, registry
+    opless = registry.OpDef('NoKernelHere', None, infer.same_as_input)  # not registered
+
+    @ag.function(jit_compile=True)
+    def holds_it(x):
+        return dispatch.apply(opless, [x * 2])
+
+    concrete = holds_it.get_concrete_function(rt.constant(1))  # tracing alone does not compile
     with pytest.raises(rt.errors.InvalidArgumentError) as e:
-        noisy(rt.constant(1))
-    line = noisy.python_function.__code__.co_firstlineno + 2
-    assert 'PrintV2' in str(e.value) and f'test_native.py:{line}' in str(e.value)
+        holds_it(rt.constant(1))
+    line = holds_it.python_function.__code__.co_firstlineno + 2
+    assert 'NoKernelHere' in str(e.value) and f'test_native.py:{line}' in str(e.value)
     assert 'jit_compile=True' in str(e.value)
-    assert concrete is noisy.get_concrete_function(rt.constant(1))
+    assert concrete is holds_it.get_concrete_function(rt.constant(1))
+
+
+def test_a_kernels_error_is_the_default_executors_naming_the_op_and_the_line():
+    def checked(x):
+        return rt.debugging.check_numerics(x / x, 'no NaN please')
+
+    default, jit = both(checked)
+    with pytest.raises(rt.errors.InvalidArgumentError) as expected:
+        default(rt.constant([0.0, 1.0]))
+    with pytest.raises(rt.errors.InvalidArgumentError) as e:
+        jit(rt.constant([0.0, 1.0]))
+    assert str(e.value) == str(expected.value) and 'CheckNumerics' in str(e.value)
 
 
 def test_variables_are_read_and_written_like_the_default_executor():
@@ -381,8 +421,7 @@ def test_batch_matmul_and_the_newer_elementwise_math():
         assert_same(got, expected)
 
 
-def test_a_batch_matmul_broadcasting_part_of_a_batch_names_the_op():
-    jit = ag.function(lambda a, b: rt.matmul(a, b), jit_compile=True)
-    a, b = rt.ones([2, 1, 3, 3]), rt.ones([1, 4, 3, 3])
-    with pytest.raises(rt.errors.InvalidArgumentError, match='BatchMatMulV2.*whole batches'):
-        jit(a, b)
+def test_a_batch_matmul_broadcasting_part_of_a_batch_calls_its_kernel():
+    default, jit = both(lambda a, b: rt.matmul(a, b))
+    a, b = rt.ones([2, 1, 3, 3]), rt.constant(np.arange(36, dtype=np.float32).reshape(1, 4, 3, 3))
+    assert_same(jit(a, b), default(a, b))

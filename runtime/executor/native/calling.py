@@ -1,0 +1,203 @@
+"""The calling convention of a native function: one plan, read when compiling, by the Python
+wrapper that calls it, and by the kernels it calls back.
+
+`native(p0, ..., s0, ..., c0, ...)` takes the plan's params in order (a variable's param as its
+storage's value, a boxed one as its index in the call's store), then the values of the graph
+variables it uses (`s`), then its array constants (`c`). Rank-0 arguments are numpy scalars
+(numba types them without compiling a cast). It returns the outputs, then the final values of
+the variables it wrote, which the wrapper stores back.
+
+A call's *frame* (`enter`/`leave`, one per thread and nesting) holds the kernel calls of the
+function (`call_kernel(k, ...)` runs the k-th from an `objmode` block) and the store of the
+Python objects native code cannot hold, which it passes around as int64 indexes.
+"""
+import threading
+from dataclasses import dataclass, field
+
+from runtime.core import errors
+
+PARAM, VARIABLE, BOXED = 'param', 'variable', 'boxed'
+
+
+@dataclass(slots=True)
+class Parameter:
+    """A param of the plan: how its value is passed (PARAM as it is, VARIABLE as the value of
+    the storage it is, BOXED as an index into the store), and whether as a numpy scalar."""
+
+    kind: str
+    scalar: bool
+
+
+@dataclass(slots=True)
+class Convention:
+    params: dict = field(default_factory=dict)  # param index -> Parameter
+    storages: list = field(default_factory=list)  # VariableStorages of graph variables
+    constants: list = field(default_factory=list)  # [(name, array)]
+    outputs: list = field(default_factory=list)  # [(dtype, shape, boxed)]
+    writes: list = field(default_factory=list)  # [(param index or storage, dtype, shape)]
+    kernels: list = field(default_factory=list)  # kernel.KernelCall by site index
+
+    def param(self, index, boxed, scalar):
+        """The name of param `index` in the native code."""
+        self.params[index] = Parameter(BOXED if boxed else PARAM, scalar and not boxed)
+        return f'p{index}'
+
+    def variable(self, source, storage):
+        """The argument giving a variable's value: its param (`source` an index) or a graph
+        variable's storage."""
+        scalar = storage.shape.rank == 0
+        if isinstance(source, int):
+            self.params[source] = Parameter(VARIABLE, scalar)
+            return f'p{source}'
+        self.storages.append(source)
+        return f's{len(self.storages) - 1}'
+
+    def output(self, dtype, shape, boxed):
+        self.outputs.append((dtype, shape, boxed))
+
+    def written(self, source, storage):
+        self.writes.append((source, storage.dtype, storage.shape))
+
+    def constant(self, name, value):
+        self.constants.append((name, value))
+
+    def parameter_names(self):
+        return ([f'p{i}' for i in sorted(self.params)] +
+                [f's{k}' for k in range(len(self.storages))] +
+                [name for name, _ in self.constants])
+
+    @property
+    def framed(self):
+        """Whether a call needs a frame (it calls kernels or holds boxed values)."""
+        return bool(self.kernels) or any(p.kind == BOXED for p in self.params.values())
+
+    @property
+    def reruns(self):
+        """Whether a failed call may run again with the default executor to report its error
+        (not when a kernel it called has side effects, which would happen twice)."""
+        return not any(call.stateful for call in self.kernels)
+
+    def example_arguments(self, values):
+        """Arguments for `values` (the plan's inputs) of the types a call passes, to compile."""
+        args = []
+        for index, value in enumerate(values):
+            parameter = self.params[index]
+            if parameter.kind == BOXED:
+                args.append(0)
+                continue
+            value = value.value if parameter.kind == VARIABLE else value
+            args.append(value[()] if parameter.scalar else value)
+        args += [storage.value[()] if storage.shape.rank == 0 else storage.value
+                 for storage in self.storages]
+        return args + [value for _, value in self.constants]
+
+    def wrapper(self, function, default_plan):
+        """A Python function (*plan inputs) -> outputs calling `function` by this convention:
+        variables' values in, written values stored back, outputs given their numpy scalar
+        types, boxed values in and out of the frame's store."""
+        arity = len(self.params)
+        params = [f'p{i}' for i in range(arity)]
+        namespace = {'native': function, 'failed': failed, 'default_plan': default_plan,
+                     'enter': enter, 'leave': leave, 'kernels': self.kernels}
+        arguments = []
+        for i, p in enumerate(params):
+            parameter = self.params[i]
+            argument = {PARAM: p, VARIABLE: f'{p}.value', BOXED: f'frame.box({p})'}[
+                parameter.kind]
+            arguments.append(f'{argument}[()]' if parameter.scalar else argument)
+        for k, storage in enumerate(self.storages):
+            namespace[f's{k}'] = storage
+            arguments.append(f's{k}.value[()]' if storage.shape.rank == 0 else f's{k}.value')
+        for name, constant in self.constants:
+            namespace[name] = constant
+            arguments.append(name)
+        outs = [_converted(namespace, f'r[{k}]', dtype, shape, boxed)
+                for k, (dtype, shape, boxed) in enumerate(self.outputs)]
+        write_back = []
+        for k, (source, dtype, shape) in enumerate(self.writes):
+            target = f'p{source}' if isinstance(source, int) else \
+                f's{self.storages.index(source)}'
+            value = _converted(namespace, f'r[{len(outs) + k}]', dtype, shape, False)
+            write_back.append(f'    {target}.value = {value}\n')
+        framed = self.framed
+        call = f'r = native({", ".join(arguments)})'
+        body = (f'    frame = enter(kernels)\n'
+                f'    try:\n'
+                f'        {call}\n' if framed else f'    try:\n        {call}\n')
+        body += (f'    except Exception as e:\n'
+                 f'        return failed(e, default_plan, '
+                 f'({"".join(p + ", " for p in params)}), {self.reruns}'
+                 f'{", frame" if framed else ""})\n')
+        if framed:
+            body += '    finally:\n        leave(frame)\n'
+        source = (f'def run({", ".join(params)}):\n' + body + ''.join(write_back) +
+                  f'    return ({"".join(o + ", " for o in outs)})\n')
+        exec(compile(source, '<rt native call>', 'exec'), namespace)
+        return namespace['run']
+
+
+def _converted(namespace, expr, dtype, shape, boxed):
+    """`expr` as the value the default executor gives: a boxed value from the store, a numpy
+    scalar of the dtype when its rank is 0 (numba returns Python numbers), else as it is."""
+    if boxed:
+        return f'frame.store[{expr}]'
+    if shape.rank != 0:
+        return expr
+    name = f'to_{dtype.np_dtype.name}'
+    namespace[name] = dtype.np_dtype.type
+    return f'{name}({expr})'
+
+
+def failed(error, default_plan, values, rerun, frame=None):
+    """Native code raised. A kernel's error names its node already (`frame.raised`); for
+    another (an integer division by zero, an index out of range) the default executor runs the
+    graph again and raises the same error naming the op, unless that would repeat a side
+    effect."""
+    if frame is not None and error is frame.raised:
+        raise error
+    if not rerun:
+        raise errors.InvalidArgumentError(None, None, str(error)) from error
+    default_plan()(*values)
+    raise errors.InvalidArgumentError(
+        None, None, f'native code failed where the default executor does not: {error}') from error
+
+
+# ---- the frames of calls ---------------------------------------------------------------------
+
+class Frame:
+    """One call's kernel table and store of boxed values."""
+
+    __slots__ = ('kernels', 'store', 'previous', 'raised')
+
+    def __init__(self, kernels, previous):
+        self.kernels = kernels
+        self.store = []
+        self.previous = previous
+        self.raised = None  # the error a kernel call raised
+
+    def box(self, value):
+        """The index of `value` in the store."""
+        self.store.append(value)
+        return len(self.store) - 1
+
+
+_local = threading.local()
+
+
+def enter(kernels):
+    frame = _local.frame = Frame(kernels, getattr(_local, 'frame', None))
+    return frame
+
+
+def leave(frame):
+    _local.frame = frame.previous
+
+
+def call_kernel(k, *args):
+    """Run kernel call `k` of the current call on `args` (from an `objmode` block)."""
+    frame = _local.frame
+    try:
+        return frame.kernels[k](frame.store, *args)
+    except Exception as error:
+        frame.raised = error
+        raise

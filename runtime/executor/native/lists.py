@@ -1,0 +1,234 @@
+"""TensorList alias analysis for the native backend: which list values are versions of one
+list (through writes, loops, conds and Identity), each list's element dtype and shape, and
+which writes may update a list in place (nothing else can see the old version).
+
+In native code a list is a pair of arrays `(data, written)` allocated when it is reserved, and a
+list that grows (`dynamic_size=True`) the triple `(data, written, size)`. A list whose elements
+have no fixed shape is *boxed*: its ops call their numpy kernels (native/rules/kernel.py) on the
+runtime's own TensorList.
+"""
+import numpy as np
+
+from runtime.core import dtypes
+from runtime.core.shapes import TensorShape
+from runtime.executor.native.rules import Unsupported, np_name
+from runtime.ops import infer, list_ops, registry
+
+
+def uses_of(program):
+    """Each Value of `program` that is used -> [(user node, operand position)], with
+    ('output', k) for the program's outputs (a Value's `users` knows no positions)."""
+    uses = {}
+    for node in program.nodes:
+        for position, value in enumerate(node.inputs):
+            uses.setdefault(value, []).append((node, position))
+    for k, value in enumerate(program.outputs):
+        uses.setdefault(value, []).append(('output', k))
+    return uses
+
+
+class Lists:
+    """TensorList values: which belong to one list (through writes, loops and conds), the
+    element dtype and shape of each list, and whether its writes may update it in place."""
+
+    def __init__(self, program, boxed=frozenset()):
+        """`boxed`: values of the lists held as the runtime's TensorLists (their roots are
+        found after the analysis)."""
+        self.parent = {}
+        self.refs = {}
+        self.element_shape = {}
+        self.element_dtype = {}
+        self.owned = set()  # list Values that a write may update in place
+        self.unconsumed = set()  # list Values that are only read
+        self.growing = set()
+        self._collect(program)
+        self.boxed = {self.find(key) for key in boxed}
+
+    def find(self, key):
+        while self.parent.get(key, key) != key:
+            key = self.parent[key]
+        return key
+
+    def union(self, a, b):
+        a, b = self.find(a), self.find(b)
+        if a != b:
+            self.parent[a] = b
+            for table in (self.element_shape, self.element_dtype):
+                if a in table:
+                    table.setdefault(b, table.pop(a))
+
+    def describe(self, key, dtype=None, shape=None):
+        root = self.find(key)
+        self.parent.setdefault(root, root)
+        if dtype is not None:
+            self.element_dtype.setdefault(root, dtype)
+        if shape is not None:
+            known = self.element_shape.get(root, TensorShape(None))
+            self.element_shape[root] = known.merge_with(shape)
+
+    def _collect(self, program):
+        self._link(program)
+        self._ownership(program, set())
+
+    def _ownership(self, program, owned_params):
+        """Mark the list values of `program` a write may update in place: one consumer (a
+        write, loop, cond or output), no read after it, and, for a param, an owned value
+        outside (`owned_params`: the indices of those)."""
+        order = {node: i for i, node in enumerate(program.nodes)}
+        params = {p.outputs[0]: k for k, p in enumerate(program.params)}
+        for key, users in uses_of(program).items():
+            if key not in self.parent:
+                continue
+            consumers = [u for u in users if u[0] == 'output' or u[0].opdef not in _READS]
+            last = max((order[u[0]] for u in consumers if u[0] != 'output'),
+                       default=len(program.nodes))
+            late_read = any(u[0] != 'output' and u[0].opdef in _READS and order[u[0]] > last
+                            for u in users)
+            if len(consumers) <= 1 and not late_read and params.get(key, -1) in \
+                    owned_params | ({-1} if key not in params else set()):
+                self.owned.add(key)
+            if not consumers:
+                self.unconsumed.add(key)
+        for node in program.nodes:
+            control_flow = node.opdef.control_flow
+            if control_flow == 'while':
+                owned = {k for k, ref in enumerate(node.inputs) if ref in self.owned}
+                cond, body = node.branches
+                self._ownership(cond, set())  # the body gets the values the condition saw
+                self._ownership(body, owned)
+            elif control_flow in ('if', 'case'):
+                owned = {k for k, ref in enumerate(node.inputs[1:]) if ref in self.owned}
+                for branch in node.branches:
+                    self._ownership(branch, owned)
+
+    def _link(self, program):
+        for node in program.nodes:
+            opdef = node.opdef
+            out = node.outputs[0] if node.outputs else None
+            if opdef is list_ops.RESERVE:
+                self.describe(out, node.attrs['element_dtype'], node.attrs['element_shape'])
+            elif opdef is list_ops.SET_ITEM:
+                self.union(node.inputs[0], out)
+                self.describe(out, node.attrs['element_dtype'], node.inputs[2].shape)
+                if node.attrs.get('dynamic_size'):
+                    self.growing.add(out)
+            elif opdef is list_ops.GET_ITEM:
+                self.describe(node.inputs[0], node.attrs['element_dtype'],
+                              node.attrs['_element_shape'])
+            elif opdef is list_ops.STACK:
+                self.describe(node.inputs[0], node.attrs['element_dtype'],
+                              node.attrs['element_shape'])
+            elif opdef is list_ops.LENGTH:
+                self.describe(node.inputs[0])
+            elif opdef in (list_ops.GATHER, list_ops.CONCAT):
+                self.describe(node.inputs[0], node.attrs['element_dtype'],
+                              node.attrs['element_shape'] if opdef is list_ops.GATHER else None)
+            elif opdef is list_ops.SCATTER:
+                self.union(node.inputs[0], out)
+                self.describe(out, node.inputs[1].dtype, node.inputs[1].shape[1:]
+                              if node.inputs[1].shape.rank else None)
+                if node.attrs.get('dynamic_size'):
+                    self.growing.add(out)
+            elif opdef is list_ops.FROM_TENSOR:
+                self.describe(out, node.inputs[0].dtype, node.inputs[0].shape[1:]
+                              if node.inputs[0].shape.rank else None)
+            elif opdef is list_ops.SPLIT:
+                self.describe(out, node.inputs[0].dtype, split_element_shape(node))
+            control_flow = opdef.control_flow
+            if control_flow == 'while':
+                cond, body = node.branches
+                for k, ref in enumerate(node.inputs):
+                    if ref.dtype is dtypes.variant:
+                        for other in (cond.params[k].outputs[0], body.params[k].outputs[0],
+                                      body.outputs[k], node.outputs[k]):
+                            self.union(ref, other)
+            elif control_flow in ('if', 'case'):
+                for k, ref in enumerate(node.inputs[1:]):
+                    if ref.dtype is dtypes.variant:
+                        for branch in node.branches:
+                            self.union(ref, branch.params[k].outputs[0])
+                for k, value in enumerate(node.outputs):
+                    if value.dtype is dtypes.variant:
+                        for branch in node.branches:
+                            self.union(node.outputs[k], branch.outputs[k])
+            elif opdef is registry.IDENTITY and node.inputs[0].dtype is dtypes.variant:
+                self.union(node.inputs[0], out)
+            for branch in node.branches:
+                self._link(branch)
+        self.growing = {self.find(key) for key in self.growing}
+
+    def layout(self, node, ref):
+        """(numpy dtype name, element dims) of the list that `ref` is a value of; raises
+        Unsupported when it has none (then the list is boxed)."""
+        root = self.find(ref)
+        if root in self.boxed:
+            raise Unsupported(node, 'its TensorArray is held by the runtime')
+        shape = self.element_shape.get(root, TensorShape(None))
+        dtype = self.element_dtype.get(root)
+        if dtype is None or not shape.is_fully_defined() or np_name(dtype) is None:
+            raise Unsupported(node, f'its TensorArray elements have shape {shape}, not a fixed '
+                                    f'one')
+        return np_name(dtype), shape.as_list()
+
+    def element_dims(self, ref):
+        """The element dims of the list of `ref` when they are fixed, else None."""
+        root = self.find(ref)
+        shape = self.element_shape.get(root, TensorShape(None))
+        if not shape.is_fully_defined():
+            return None
+        return shape.as_list()
+
+    def grows(self, ref):
+        """Whether the list of `ref` has dynamic_size=True: then it is `(data, written, size)`
+        with room for more than `size` elements, reallocated twice as large when full."""
+        return self.find(ref) in self.growing
+
+    def is_boxed(self, ref):
+        return self.find(ref) in self.boxed
+
+    def root(self, ref):
+        return self.find(ref)
+
+    def in_place(self, ref):
+        return ref in self.owned
+
+
+_READS = {list_ops.GET_ITEM, list_ops.STACK, list_ops.LENGTH, list_ops.GATHER, list_ops.CONCAT}
+
+
+def split_element_shape(node):
+    """The element shape of TensorListSplit's list when its lengths are one constant, else
+    None (then the list's readers tell it)."""
+    lengths, shape = node.inputs[2].constant, node.inputs[0].shape
+    if lengths is None or not np.size(lengths) or len(set(np.ravel(lengths).tolist())) != 1 \
+            or not shape.rank:
+        return None
+    return TensorShape([int(np.ravel(lengths)[0])]).concatenate(shape[1:])
+
+
+_SHAPE_ONLY_INFERENCE = (infer.broadcast, infer.broadcast_bool, infer.same_as_input)
+
+
+def refine_shapes(lists, program):
+    """Give the values read from a list of fixed element shape (a TensorArray whose element
+    shape only its writes tell), and the elementwise ops on them, the rank that implies:
+    native code holds values of known rank only. The Program is the executor's copy."""
+    for node in program.nodes:
+        for branch in node.branches:
+            refine_shapes(lists, branch)
+        if not node.outputs or node.outputs[0].shape.rank is not None:
+            continue
+        opdef = node.opdef
+        if opdef in _READS and opdef is not list_ops.LENGTH:
+            dims = lists.element_dims(node.inputs[0])
+            if dims is None:
+                continue
+            shape = {list_ops.GET_ITEM: dims, list_ops.STACK: [None] + dims,
+                     list_ops.GATHER: [None] + dims, list_ops.CONCAT: [None] + dims[1:]}[opdef]
+            node.outputs[0].shape = TensorShape(shape)
+        elif opdef.infer in _SHAPE_ONLY_INFERENCE and len(node.outputs) == 1:
+            try:
+                ((_, shape),) = opdef.infer(node.inputs, node.attrs)
+            except (ValueError, IndexError):
+                continue
+            node.outputs[0].shape = shape

@@ -1,0 +1,242 @@
+"""How native code writes the ops that have a native form (an expression template over their
+operands, `OpDef.native` or `infix`): elementwise ops on arrays of known shape become loop nests
+over the output, fused into their only user's loop; transcendental functions of large float
+arrays call numpy's ufuncs; a run of the same op feeding itself (an unrolled Python loop)
+becomes one loop. `lower_form` is the rule of every op with a form and no rule of its own.
+"""
+import re
+
+from runtime.core.shapes import TensorShape
+from runtime.executor.native.rules import RULES, Unsupported, cast, literal, np_name, spec
+from runtime.ops import array, compare, infer, list_ops, math
+
+
+def lower_form(lowering, node, inputs, depth, out=None):
+    """The rule of an op with a native form: a loop nest for an elementwise op on arrays of
+    known shape (or fused into its user's), else the form on the operands, cast."""
+    if native_form(node.opdef) is None:
+        raise Unsupported(node, 'the op has no native lowering')
+    if len(node.outputs) != 1:
+        raise Unsupported(node, 'the op has several outputs')
+    attrs = {key: literal(value) for key, value in
+             {**node.opdef.defaults, **node.attrs}.items()
+             if not key.startswith('_') and '{' + key + '}' in native_form(node.opdef)}
+    out = out or lowering.fresh('v')
+    if not elementwise_loop(lowering, node, _node_form(node, True), inputs, attrs, out, depth):
+        value_spec = spec(node.outputs[0])
+        form = _node_form(node, value_spec[1].rank == 0)
+        same = all(ref.dtype is value_spec[0] for ref in node.inputs) and \
+            not _NUMBER.search(form)  # numba keeps the dtype of arrays of one dtype
+        expr = cast(node, form.format(*inputs, **attrs), value_spec, same)
+        lowering.line(depth, f'{out} = {expr}')
+    return [out]
+
+
+def elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
+    """An elementwise op on arrays of shapes known when tracing, as a loop nest over its
+    output applying the scalar form: numba compiles that in a fraction of the time of its
+    array expressions. An op whose only user is such a loop over the same shape is fused
+    into it (no array in between). False when the op is not elementwise or a shape is
+    unknown."""
+    dtype, shape = spec(node.outputs[0])
+    name = np_name(dtype)
+    if name is None or not _elementwise(node.opdef) or not shape.rank or \
+            not shape.is_fully_defined() or \
+            any(not ref.shape.is_fully_defined() or ref.shape.rank > shape.rank or
+                any(size not in (1, whole) for size, whole in zip(
+                    reversed(ref.shape.as_list()), reversed(shape.as_list())))
+                for ref in node.inputs):
+        return False
+
+    if ufunc_call(lowering, node, form, inputs, out, depth):
+        return True
+
+    def element(indexes):
+        dims = shape.as_list()
+        elements = []
+        for ref, operand_name in zip(node.inputs, inputs):
+            fused = lowering.fused.pop(ref, None)
+            if fused is not None:
+                elements.append(fused(indexes))
+                continue
+            operand = ref.shape.as_list()
+            offset = len(dims) - len(operand)
+            at = ['0' if size != dims[offset + k] else indexes[offset + k]
+                  for k, size in enumerate(operand)]
+            elements.append(f'{operand_name}[{", ".join(at)}]' if at else operand_name)
+        return cast(node, form.format(*elements, **attrs), (dtype, TensorShape([])))
+
+    if fusible(lowering, node):
+        lowering.fused[node.outputs[0]] = element
+        return True
+    lowering.loop_call(out, shape.as_list(), name, element, depth)
+    allocated(lowering, node, out)
+    return True
+
+
+def ufunc_call(lowering, node, form, inputs, out, depth):
+    """A transcendental function of a large float array (`_UFUNC_CALL`) calls numpy's ufunc,
+    whose SIMD loop is several times faster than numba's loop calling `tanhf` or `expf`
+    per element (numba vectorizes those only with Intel's SVML, which current llvmlite
+    builds do not use). Its operand is computed as an array, not fused into it; its
+    result fuses into its users' loop as any array does. False for other ops."""
+    dtype, shape = spec(node.outputs[0])
+    if not _ufunc_operand(node) or node.inputs[0].dtype is not dtype or \
+            node.inputs[0].shape != shape:
+        return False
+    if inputs[0] in lowering.scratch:
+        lowering.line(depth, f'{out} = {inputs[0]}')  # a new array would cost its page faults
+    else:
+        lowering.line(depth, f'{out} = np.empty({tuple(shape.as_list())!r}, np.{np_name(dtype)})')
+    lowering.line(depth, 'with objmode():')
+    lowering.line(depth + 1, f'{form.format(inputs[0])[:-1]}, out={out})')
+    allocated(lowering, node, out)
+    return True
+
+
+def allocated(lowering, node, out):
+    """Note that `out`, a new array holding `node`'s value, may be overwritten by its user
+    when that is its only one and a ufunc call."""
+    users = lowering.uses.get(node.outputs[0], [])
+    if len(users) == 1 and users[0][0] != 'output' and _ufunc_operand(users[0][0]):
+        lowering.scratch.add(out)
+
+
+def fusible(lowering, node):
+    """Whether `node`'s value is needed only as the elements of one loop over its shape:
+    an elementwise op of the same output shape, or a TensorArray write of it."""
+    users = lowering.uses.get(node.outputs[0], [])
+    if len(users) != 1 or users[0][0] == 'output' or users[0][0] in lowering.chained:
+        return False
+    user, position = users[0]
+    if _ufunc_operand(user):
+        return False
+    if user.opdef is list_ops.SET_ITEM:
+        return position == 2
+    return _elementwise(user.opdef) and native_form(user.opdef) is not None and \
+        user.outputs[0].shape == node.outputs[0].shape and user.inputs[position].shape == \
+        node.outputs[0].shape and user.outputs[0].shape.is_fully_defined()
+
+
+def emit_chain(lowering, chain, depth):
+    """k nodes of one op, each feeding the next at one operand (an unrolled loop, such as
+    the seed's `power`), written as a loop: one call site to compile, not k."""
+    first, second = chain[0], chain[1]
+    position = next(p for p, ref in enumerate(second.inputs) if ref.node is first)
+    rule = RULES.get(first.opdef)
+    inputs = [lowering.names.get(ref) for ref in first.inputs]
+    (out,) = rule(lowering, first, inputs, depth) if rule else \
+        lower_form(lowering, first, inputs, depth)
+    inputs[position] = out
+    lowering.line(depth, f'for _ in range({len(chain) - 1}):')
+    if rule is None:
+        lower_form(lowering, second, inputs, depth + 1, out)
+    else:
+        (new,) = rule(lowering, second, inputs, depth + 1)
+        lowering.line(depth + 1, f'{out} = {new}')
+    lowering.names[chain[-1].outputs[0]] = out
+
+
+_MIN_CHAIN = 4
+
+
+def chains(nodes, uses):
+    """id of each node in a chain -> the chain: runs of at least _MIN_CHAIN nodes written from
+    one native form, with equal attrs and specs, each the only user of the one before, which
+    it takes at one fixed operand, all other operands the same values."""
+    chains = {}
+    i = 0
+    while i < len(nodes):
+        j, position = i, None
+        while j + 1 < len(nodes):
+            link = _link(nodes[i], nodes[j], nodes[j + 1], uses)
+            if link is None or position is not None and link != position:
+                break
+            position = link
+            j += 1
+        if j + 1 - i >= _MIN_CHAIN:
+            chain = nodes[i:j + 1]
+            chains.update((node, chain) for node in chain)
+        i = j + 1
+    return chains
+
+
+def _link(first, previous, node, uses):
+    """The operand position at which `node` continues a chain after `previous`, or None."""
+    opdef = node.opdef
+    if opdef is not previous.opdef or native_form(opdef) is None or \
+            opdef.control_flow or len(node.outputs) != 1 or node.control or \
+            [spec(v) for v in node.outputs] != [spec(v) for v in previous.outputs]:
+        return None
+    positions = [p for p, value in enumerate(node.inputs) if value.node is previous]
+    if len(positions) != 1 or uses.get(previous.outputs[0]) != [(node, positions[0])]:
+        return None
+    try:
+        if node.attrs != previous.attrs:
+            return None
+    except ValueError:  # attrs holding arrays
+        return None
+    position = positions[0]
+    same = all(p == position or ref is other
+               for p, (ref, other) in enumerate(zip(node.inputs, first.inputs)))
+    return position if same else None
+
+
+# Transcendental functions of float arrays of at least _UFUNC_MIN_SIZE elements call numpy's
+# ufunc from numba (`Lowering.ufunc_call`). Entering object mode costs ~2 µs a call, but each
+# block adds ~80 ms to the compile: at 16 384 float32 `tanh`s the call saves ~0.5 ms, so it
+# pays back within a few hundred calls.
+_UFUNC_CALL = re.compile(r'np\.(\w+)\(\{0\}\)')
+_TRANSCENDENTAL = frozenset({'exp', 'log', 'sin', 'cos', 'tanh'})
+_UFUNC_MIN_SIZE = 1 << 14
+
+
+def _ufunc_operand(node):
+    """Whether `node` is lowered as a ufunc call (its operand must be an array)."""
+    form = native_form(node.opdef)
+    function = form and _UFUNC_CALL.fullmatch(form)
+    if not function or function.group(1) not in _TRANSCENDENTAL or len(node.outputs) != 1:
+        return False
+    dtype, shape = spec(node.outputs[0])
+    return dtype.is_floating and shape.is_fully_defined() and \
+        shape.num_elements() >= _UFUNC_MIN_SIZE
+
+
+def _elementwise(opdef):
+    """Whether the op computes each output element from the same elements of its inputs
+    (broadcast), which its shape inference says."""
+    return opdef.infer in _ELEMENTWISE_INFERENCE or opdef in (array.CAST, compare.SELECT)
+
+
+_ELEMENTWISE_INFERENCE = (infer.broadcast, infer.broadcast_bool, infer.same_as_input)
+
+
+# Forms of ops whose OpDef carries none: the backend's own, beside its rules.
+FORMS = {math.RELU_GRAD: 'select({1} > 0, {0}, 0)'}
+
+
+def native_form(opdef):
+    """The op's expression template for native code (the backend's, its native form, else its
+    infix form), or None."""
+    return FORMS.get(opdef) or opdef.native or opdef.infix
+
+
+# Helpers that native forms call with arrays or scalars: numba compiles such a helper (an
+# overload) anew in every process, so scalar code calls its scalar twin instead, compiled once
+# per machine (njit(cache=True) in helpers.py).
+_SCALAR_TWINS = re.compile(r'\b(floordiv|floormod|select|zeros_like|ones_like)\(')
+
+
+_NUMBER = re.compile(r'(?<![\w{])\d')  # a number in a form (an int64 or float64 operand)
+
+
+def _node_form(node, scalar):
+    """The template writing `node` on scalars (`scalar`) or arrays. An op whose run-time
+    checks a pass has proved (a division by a non-zero constant) is its infix form."""
+    opdef = node.opdef
+    if opdef.nonzero and not node.checks and opdef.infix:
+        return opdef.infix
+    form = native_form(opdef)
+    return _SCALAR_TWINS.sub(r'\1_scalar(', form) if scalar else form
+
+

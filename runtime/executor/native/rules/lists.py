@@ -1,0 +1,168 @@
+"""Native rules of the TensorList ops of TensorArrays whose elements have one shape: a list is
+`(data, written)`, reserved once, written in place when nothing else sees the old version
+(native/lists.py decides), else copied first; a list of dynamic size is `(data, written,
+size)`, whose first `size` elements are its elements, reallocated twice as large when a write
+goes past its room (reserve, write, read, stack and length; its other ops call kernels)."""
+import numpy as np
+
+from runtime.core.shapes import TensorShape
+from runtime.executor.native.rules import Unsupported, cast, lowers, spec
+from runtime.ops import list_ops
+
+
+@lowers(list_ops.RESERVE)
+def _list_reserve(lowering, node, inputs, depth):
+    dtype, dims = lowering.lists.layout(node, node.outputs[0])
+    template = lowering.array_constant(np.empty([0] + dims, dtype))  # of the element rank
+    out = lowering.fresh('t')
+    helper = 'list_reserve_growing' if lowering.lists.grows(node.outputs[0]) else 'list_reserve'
+    lowering.line(depth, f'{out} = {helper}({inputs[0]}, {template})')
+    return [out]
+
+
+def _elements(lowering, ref, handle):
+    """The expressions of the data and written flags of the elements of list `handle`."""
+    if lowering.lists.grows(ref):
+        return f'{handle}[0][:{handle}[2]]', f'{handle}[1][:{handle}[2]]'
+    return f'{handle}[0]', f'{handle}[1]'
+
+
+def _fixed_size(lowering, node, ref):
+    if lowering.lists.grows(ref):
+        raise Unsupported(node, 'native code has no form for it on a TensorArray of dynamic size')
+
+
+def _list_to_write(lowering, node, handle, depth):
+    """The local of the list that `node` writes: `handle` itself when nothing else can see
+    it, else a copy."""
+    out = lowering.fresh('t')
+    if lowering.lists.in_place(node.inputs[0]):
+        lowering.line(depth, f'{out} = {handle}')
+    elif lowering.lists.grows(node.inputs[0]):
+        lowering.line(depth, f'{out} = ({handle}[0].copy(), {handle}[1].copy(), {handle}[2])')
+    else:
+        lowering.line(depth, f'{out} = ({handle}[0].copy(), {handle}[1].copy())')
+    return out
+
+
+@lowers(list_ops.SET_ITEM)
+def _list_set(lowering, node, inputs, depth):
+    handle, index, item = inputs
+    _, dims = lowering.lists.layout(node, node.inputs[0])
+    out = _list_to_write(lowering, node, handle, depth)
+    if lowering.lists.grows(node.inputs[0]):
+        grown = lowering.fresh('t')
+        lowering.line(depth, f'{grown} = list_grow({out}[0], {out}[1], {out}[2], {index})')
+        out = grown
+    fused = lowering.fused.pop(node.inputs[2], None)
+    if fused is None:
+        lowering.line(depth, f'list_set({out}[0], {out}[1], {index}, {item})')
+        return [out]
+    lowering.line(depth, f'list_check_index({out}[1], {index})')  # the item, row by row
+    indexes = lowering.loop_nest(dims, depth)
+    lowering.line(depth + len(dims), f'{out}[0][{", ".join([index] + indexes)}] = {fused(indexes)}')
+    lowering.line(depth, f'{out}[1][{index}] = True')
+    return [out]
+
+
+@lowers(list_ops.GET_ITEM)
+def _list_get(lowering, node, inputs, depth):
+    handle, index = inputs
+    _, dims = lowering.lists.layout(node, node.inputs[0])
+    out = lowering.fresh('v')
+    data, written = _elements(lowering, node.inputs[0], handle)
+    expr = f'list_get({data}, {written}, {index})'
+    if dims:
+        expr += '.copy()'
+    spec = (node.outputs[0].dtype, TensorShape(dims))
+    lowering.line(depth, f'{out} = {cast(node, expr, spec, same=True)}')
+    return [out]
+
+
+@lowers(list_ops.STACK)
+def _list_stack(lowering, node, inputs, depth):
+    (handle,) = inputs
+    lowering.lists.layout(node, node.inputs[0])
+    out = lowering.fresh('v')
+    data, written = _elements(lowering, node.inputs[0], handle)
+    lowering.line(depth, f'list_check_written({written})')
+    # no copy when nothing writes the list afterwards
+    expr = data if node.inputs[0] in lowering.lists.unconsumed else f'{data}.copy()'
+    lowering.line(depth, f'{out} = {expr}')
+    return [out]
+
+
+@lowers(list_ops.LENGTH)
+def _list_length(lowering, node, inputs, depth):
+    out = lowering.fresh('v')
+    _, written = _elements(lowering, node.inputs[0], inputs[0])
+    lowering.line(depth, f'{out} = np.int32(len({written}))')
+    return [out]
+
+
+@lowers(list_ops.FROM_TENSOR)
+def _list_from_tensor(lowering, node, inputs, depth):
+    """TensorArray.unstack: the rows of a tensor (copied: writes may update the list)."""
+    _fixed_size(lowering, node, node.outputs[0])
+    lowering.lists.layout(node, node.outputs[0])
+    tensor = inputs[0]
+    out = lowering.fresh('t')
+    lowering.line(depth, f'{out} = (np.ascontiguousarray({tensor}).copy(), '
+                         f'np.ones({tensor}.shape[0], np.bool_))')
+    return [out]
+
+
+@lowers(list_ops.SPLIT)
+def _list_split(lowering, node, inputs, depth):
+    """TensorListSplit into pieces of one length (the elements' first dim): the tensor
+    reshaped, after checking the lengths."""
+    _fixed_size(lowering, node, node.outputs[0])
+    tensor, _, lengths = inputs
+    _, dims = lowering.lists.layout(node, node.outputs[0])
+    if not dims:
+        raise Unsupported(node, 'its pieces have no rows')
+    out = lowering.fresh('t')
+    lowering.line(depth, f'{out} = (list_split({tensor}, {lengths}, {dims[0]}), '
+                         f'np.ones({tensor}.shape[0] // {dims[0]}, np.bool_))')
+    return [out]
+
+
+@lowers(list_ops.GATHER)
+def _list_gather(lowering, node, inputs, depth):
+    _fixed_size(lowering, node, node.inputs[0])
+    handle, indices = inputs
+    lowering.lists.layout(node, node.inputs[0])
+    if node.inputs[1].shape.rank != 1:
+        raise Unsupported(node, 'native code gathers a vector of indices')
+    return lowering.assign(node, f'list_gather({handle}[0], {handle}[1], {indices})', depth,
+                           same=True)
+
+
+@lowers(list_ops.SCATTER)
+def _list_scatter(lowering, node, inputs, depth):
+    _fixed_size(lowering, node, node.inputs[0])
+    handle, tensor, indices = inputs
+    lowering.lists.layout(node, node.inputs[0])
+    if node.inputs[2].shape.rank != 1:
+        raise Unsupported(node, 'native code scatters with a vector of indices')
+    out = _list_to_write(lowering, node, handle, depth)
+    lowering.line(depth, f'list_scatter({out}[0], {out}[1], {indices}, {tensor})')
+    return [out]
+
+
+@lowers(list_ops.CONCAT)
+def _list_concat(lowering, node, inputs, depth):
+    """TensorArray.concat of elements of one shape: the data with its first two axes merged,
+    and the elements' lengths."""
+    _fixed_size(lowering, node, node.inputs[0])
+    (handle,) = inputs
+    _, dims = lowering.lists.layout(node, node.inputs[0])
+    if not dims:
+        raise Unsupported(node, 'its TensorArray elements are scalars, which concat cannot join')
+    lowering.line(depth, f'list_check_written({handle}[1])')
+    rows = f'{handle}[0].shape[0] * {dims[0]}'
+    tensor = lowering.assign(node, f'{handle}[0].copy().reshape(({rows}, '
+                                   f'{"".join(f"{d}, " for d in dims[1:])}))', depth, same=True)
+    lengths = lowering.assign(node, f'np.full({handle}[1].shape[0], {dims[0]}, np.int64)', depth,
+                              spec(node.outputs[1]))
+    return tensor + lengths

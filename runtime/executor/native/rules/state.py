@@ -1,0 +1,35 @@
+"""Native rules of the variable ops: a variable's value is a local, passed in when the call
+starts; reads use it, writes change it, and the values written are stored back when native
+code returns (native/calling.py)."""
+from runtime.executor.native.rules import cast, lowers
+from runtime.ops import state
+
+
+@lowers(state.VAR_HANDLE)
+def _var_handle(lowering, node, inputs, depth):
+    """A variable of a plain graph: its value is an argument, as for a resource input."""
+    return [lowering.variable(node, node.payload, node.payload)]
+
+
+@lowers(state.READ)
+def _read_variable(lowering, node, inputs, depth):
+    out = lowering.fresh('v')
+    lowering.line(depth, f'{out} = {inputs[0]}')
+    return [out]
+
+
+def _assign_variable(update):
+    def lower(lowering, node, inputs, depth):
+        variable, value = inputs
+        storage, _ = lowering.variables[variable]
+        expr = update.format(variable, value)
+        spec = (node.inputs[1].dtype, storage.shape)
+        lowering.line(depth, f'{variable} = {cast(node, expr, spec)}')
+        lowering.assigned.add(variable)
+        return []
+    return lower
+
+
+lowers(state.ASSIGN)(_assign_variable('{1}'))
+lowers(state.ASSIGN_ADD)(_assign_variable('{0} + {1}'))
+lowers(state.ASSIGN_SUB)(_assign_variable('{0} - {1}'))
