@@ -231,15 +231,11 @@ def test_the_cycle_check_counts_every_import_and_the_deferral_check_reads_commen
         'pkg.b:2 imports pkg.a inside a function', 'pkg.d:6 imports pkg.c inside a function']
 
 
-# Being split by the jit issue (native/{lists,emitter,rules/,calling}.py); remove it then.
-LONG_FOR_NOW = {'runtime/executor/native/lower.py'}
-
-
 def test_no_library_file_is_over_600_lines():
     long = {str(path.relative_to(ROOT)) for package in ('runtime', 'autograph')
             for path in (ROOT / package).rglob('*.py')
             if len(path.read_text(encoding='utf-8').splitlines()) > 600}
-    assert long <= LONG_FOR_NOW, f'Split these by theme: {sorted(long - LONG_FOR_NOW)}'
+    assert long == set(), f'Split these by theme: {sorted(long)}'
 
 
 # ---- no `_private` name crosses a module boundary ----------------------------------------------
@@ -395,8 +391,6 @@ NAMEDTUPLES = {
     'runtime.ops.linalg': {'QrResult'},  # tf.linalg.qr returns a namedtuple
     'runtime.ops.decompositions': {'LogMatrixDeterminant'},  # so does tf.linalg.slogdet
     'runtime.ops.scan': {'TopKResult'},  # tf.math.top_k returns a namedtuple
-    # Being split by the jit issue (native/{lists,emitter,rules/,calling}.py); convert it then.
-    'runtime.executor.native.lower': {'NativeSource'},
 }
 
 
