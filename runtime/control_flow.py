@@ -30,8 +30,8 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, names=None):
     """
     if true_fn is None or false_fn is None:
         raise TypeError('rt.cond needs both true_fn and false_fn.')
-    if hasattr(pred, '_as_tensor'):
-        pred = pred._as_tensor()
+    if hasattr(pred, '__tf_tensor__'):
+        pred = pred.__tf_tensor__()
     if not isinstance(pred, SymbolicTensor):
         return true_fn() if pred else false_fn()
     if pred.dtype is not dtypes.bool or pred.shape.rank not in (0, None):
@@ -104,7 +104,7 @@ def _named_structure_difference(then_out, else_out, names):
 
 def _top_level_index(structure):
     """For each leaf of `structure`, the index of the top-level element it belongs to."""
-    if not isinstance(structure, (list, tuple)) or hasattr(structure, '_to_components'):
+    if not isinstance(structure, (list, tuple)) or hasattr(structure, '__nest_components__'):
         return [0] * len(nest.flatten(structure))
     return [i for i, item in enumerate(structure) for _ in nest.flatten(item)]
 
@@ -118,7 +118,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=
     compatible with its shape invariant (its entry shape unless `shape_invariants` relaxes it).
     `names` optionally labels the loop variables in error messages.
     """
-    single = not isinstance(loop_vars, (list, tuple)) or hasattr(loop_vars, '_to_components')
+    single = not isinstance(loop_vars, (list, tuple)) or hasattr(loop_vars, '__nest_components__')
     args = (loop_vars,) if single else tuple(loop_vars)
     graph = graph_of(nest.flatten(args))
     if graph is None:
@@ -322,8 +322,8 @@ def switch_case(branch_index, branch_fns, default=None, name='switch_case'):
     fns = _branch_list(branch_fns)
     if default is not None:
         fns.append(default)
-    if hasattr(branch_index, '_as_tensor'):
-        branch_index = branch_index._as_tensor()
+    if hasattr(branch_index, '__tf_tensor__'):
+        branch_index = branch_index.__tf_tensor__()
     if not isinstance(branch_index, SymbolicTensor):
         index = int(branch_index)
         return fns[index if 0 <= index < len(fns) - (default is not None) else -1]()

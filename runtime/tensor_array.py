@@ -37,10 +37,10 @@ class TensorArray:
         return TensorArray(self.dtype, dynamic_size=self.dynamic_size,
                            element_shape=element_shape or self.element_shape, handle=handle)
 
-    def _to_components(self):
+    def __nest_components__(self):
         return [self.handle]
 
-    def _from_components(self, components):
+    def __nest_from_components__(self, components):
         return self._with(components[0])
 
     def write(self, index, value, name=None):

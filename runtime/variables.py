@@ -97,7 +97,9 @@ class Variable:
 
     value = read_value
 
-    def _as_tensor(self):
+    def __tf_tensor__(self, dtype=None, name=None):
+        """TensorFlow's tensor-conversion protocol: the current value (`rt.convert_to_tensor`
+        checks `dtype`)."""
         return self.read_value()
 
     # ---- writes ------------------------------------------------------------------------------
@@ -201,7 +203,8 @@ class VariableSlice:
         self.variable = variable
         self.index = index
 
-    def _as_tensor(self):
+    def __tf_tensor__(self, dtype=None, name=None):
+        """The slice's current value (TensorFlow's tensor-conversion protocol)."""
         return strided_slice(self.variable.read_value(), self.index)
 
     def assign(self, value, name=None):
@@ -220,37 +223,37 @@ class VariableSlice:
 
     @property
     def shape(self):
-        return self._as_tensor().shape
+        return self.__tf_tensor__().shape
 
     def numpy(self):
-        return self._as_tensor().numpy()
+        return self.__tf_tensor__().numpy()
 
     def __array__(self, dtype=None, copy=None):
         return np.asarray(self.numpy(), dtype=dtype)
 
     def __bool__(self):
-        return bool(self._as_tensor())
+        return bool(self.__tf_tensor__())
 
     def __float__(self):
-        return float(self._as_tensor())
+        return float(self.__tf_tensor__())
 
     def __int__(self):
-        return int(self._as_tensor())
+        return int(self.__tf_tensor__())
 
     def __index__(self):
-        return self._as_tensor().__index__()
+        return self.__tf_tensor__().__index__()
 
     def __len__(self):
-        return len(self._as_tensor())
+        return len(self.__tf_tensor__())
 
     def __iter__(self):
-        return iter(self._as_tensor())
+        return iter(self.__tf_tensor__())
 
     def __repr__(self):
-        return repr(self._as_tensor())
+        return repr(self.__tf_tensor__())
 
     def __str__(self):
-        return str(self._as_tensor())
+        return str(self.__tf_tensor__())
 
     __hash__ = object.__hash__
 

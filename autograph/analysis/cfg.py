@@ -7,6 +7,8 @@ extra tests (the `break`/`return` flags added by the converters). `break`, `cont
 and `raise` jump where Python would take them; an exception inside a `try` body may reach
 every handler.
 """
+from dataclasses import dataclass, field
+
 import gast
 
 from autograph.analysis import activity
@@ -28,14 +30,15 @@ class Node:
         return f'Node({type(self.ast_node).__name__} line {getattr(self.ast_node, "lineno", "?")})'
 
 
+@dataclass(eq=False)
 class Graph:
     """`entry` and `exit` are empty nodes; `nodes` lists every node; `headers` maps a compound
     statement to its header node and `joins` to the empty node control reaches after it."""
-
-    def __init__(self):
-        self.nodes = []
-        self.headers = {}
-        self.joins = {}
+    nodes: list = field(default_factory=list)
+    headers: dict = field(default_factory=dict)
+    joins: dict = field(default_factory=dict)
+    entry: Node | None = None
+    exit: Node | None = None
 
 
 class _Builder:

@@ -4,7 +4,8 @@ control flow (`rt.cond`, `rt.while_loop`) when the condition or the iterable is 
 The state of a construct (the variables it modifies) is read and written with the
 `get_state`/`set_state` functions the compiler generates; see docs/protocol.md.
 """
-from typing import NamedTuple
+
+from dataclasses import dataclass
 
 import runtime as rt
 from autograph.operators import datasets, guards, lists, located, tensor_iteration
@@ -495,7 +496,7 @@ def _initialize_from_first_iteration(test, body, get_state, set_state, symbol_na
         _probes.pop()
     for i, structure in types.items():
         initial[i] = _zeros_like(structure)
-        shapes = [s for s, _ in _flat_types(structure)]
+        shapes = [t.shape for t in _flat_types(structure)]
         if isinstance(structure, _ShapeDtype) and not shapes[0].is_fully_defined():
             invariants[i] = shapes[0]
         elif any(not s.is_fully_defined() for s in shapes):
@@ -517,7 +518,7 @@ def _types_of(value, name):
 def _flat_types(structure):
     if isinstance(structure, dict):
         return [t for v in structure.values() for t in _flat_types(v)]
-    if isinstance(structure, tuple) and not isinstance(structure, _ShapeDtype):
+    if isinstance(structure, tuple):
         return [t for v in structure for t in _flat_types(v)]
     return [structure]
 
@@ -525,16 +526,17 @@ def _flat_types(structure):
 def _zeros_like(structure):
     if isinstance(structure, dict):
         return {k: _zeros_like(v) for k, v in structure.items()}
-    if isinstance(structure, tuple) and not isinstance(structure, _ShapeDtype):
+    if isinstance(structure, tuple):
         parts = [_zeros_like(v) for v in structure]
         return type(structure)(*parts) if hasattr(structure, '_fields') else tuple(parts)
-    shape, dtype = structure
+    shape, dtype = structure.shape, structure.dtype
     if shape.rank is None:   # a scalar stands in; the invariant is the unknown shape
         return rt.zeros([], dtype=dtype)
     return rt.zeros([d if d is not None else 0 for d in shape.as_list()], dtype=dtype)
 
 
-class _ShapeDtype(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _ShapeDtype:
     shape: object
     dtype: object
 

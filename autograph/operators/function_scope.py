@@ -7,6 +7,7 @@ an error that leaves converted code has autograph's own frames taken out of its 
 a note that lists the user's frames (file, line, source) it ran through.
 """
 import threading
+from dataclasses import dataclass
 
 from autograph.compiler import verbosity
 from autograph.operators import frames, guards, lists, variables
@@ -16,15 +17,14 @@ _running = threading.local()   # .depth: converted functions running in this thr
 _FRAMES_BELOW = 3   # the frames of a script under its first call (Python reaches 997 of 1000)
 
 
+@dataclass(eq=False)
 class ConversionOptions:
     """How functions called from converted code are treated (`recursive`: convert them too)."""
 
-    def __init__(self, recursive=True, user_requested=False, optional_features=(),
-                 internal_convert_user_code=True):
-        self.recursive = recursive
-        self.user_requested = user_requested
-        self.optional_features = optional_features
-        self.internal_convert_user_code = internal_convert_user_code
+    recursive: bool = True
+    user_requested: bool = False
+    optional_features: tuple = ()
+    internal_convert_user_code: bool = True
 
 
 class FunctionScope:

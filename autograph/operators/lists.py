@@ -22,7 +22,7 @@ staged_count = [0]
 
 class StagedList:
     """The list `name` while and after a tensor loop appends to it: a TensorArray of its
-    elements. A composite value (`_to_components`), so it travels as one loop variable."""
+    elements. A composite value (`__nest_components__`), so it travels as one loop variable."""
 
     __slots__ = ('array', 'name')
 
@@ -30,10 +30,10 @@ class StagedList:
         self.array = array
         self.name = name
 
-    def _to_components(self):   # the composite protocol of runtime.core.nest
+    def __nest_components__(self):   # the composite protocol of runtime.core.nest
         return rt.nest.flatten(self.array)
 
-    def _from_components(self, components):
+    def __nest_from_components__(self, components):
         return StagedList(rt.nest.pack_sequence_as(self.array, components), self.name)
 
     def append(self, value):

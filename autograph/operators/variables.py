@@ -1,5 +1,6 @@
 """Placeholders for values that do not exist yet, and the checked read of a variable."""
 import weakref
+from dataclasses import dataclass, field
 
 import runtime as rt
 from autograph.operators import located
@@ -51,6 +52,7 @@ class Undefined:
         return f'Undefined({self.symbol_name!r})'
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class UndefinedReturnValue:
     """The return value of a converted function before any `return` ran.
 
@@ -59,11 +61,8 @@ class UndefinedReturnValue:
     placeholder of the same type, which no path can return).
     """
 
-    __slots__ = ('every_path_returns', 'return_type')
-
-    def __init__(self, every_path_returns=False):
-        self.every_path_returns = every_path_returns
-        self.return_type = None    # (shape, dtype) structure, once a `return` was traced
+    every_path_returns: bool = False
+    return_type: object = field(default=None, init=False)  # (shape, dtype), once a return ran
 
     def __repr__(self):
         return 'UndefinedReturnValue()'

@@ -7,14 +7,15 @@ generated file name, so `user_location()` can answer "which user line is running
 the operators.
 """
 import sys
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import gast
 
 from autograph.pyct import anno
 
 
-class Origin(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Origin:
     filename: str
     lineno: int
     col_offset: int

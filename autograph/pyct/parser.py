@@ -7,12 +7,14 @@ import copy
 import inspect
 import linecache
 import textwrap
+from dataclasses import dataclass
 
 import gast
 
 from autograph.pyct import errors, mangling
 
 
+@dataclass(eq=False)
 class Entity:
     """The parsed source of one function or lambda.
 
@@ -21,12 +23,11 @@ class Entity:
     class whose private-name mangling Python applied to the function (None: none).
     """
 
-    def __init__(self, node, lines, filename, first_lineno, class_name=None):
-        self.node = node
-        self.lines = lines
-        self.filename = filename
-        self.first_lineno = first_lineno
-        self.class_name = class_name
+    node: object
+    lines: list
+    filename: str
+    first_lineno: int
+    class_name: str | None = None
 
 
 def source_lines(text):

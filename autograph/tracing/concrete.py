@@ -101,7 +101,7 @@ class ConcreteFunction:
         passes (`print()` it; `self.graph` stays as traced)."""
         return optimized_program(self.graph, self.graph.inputs, self.graph.outputs)
 
-    def _call_flat(self, feeds):
+    def call_flat(self, feeds):
         """Run the graph on flat feeds (argument values, in key order) and pack the outputs."""
         if _summary_tracing[0]:
             summary_trace.note(self.graph)
@@ -119,7 +119,7 @@ class ConcreteFunction:
             values = self._bind_tensors_only(args, kwargs)
             if values is None:
                 raise
-        return self._call_flat(keys.feed(self._key, values, self._binder.names,
+        return self.call_flat(keys.feed(self._key, values, self._binder.names,
                                          self._binder.name, tensor_error=InvalidArgumentError))
 
     def _bind_tensors_only(self, args, kwargs):

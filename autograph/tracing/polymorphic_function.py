@@ -161,7 +161,7 @@ class Function:
         concrete = self._cache.get(key)
         if concrete is None:
             return self._call_miss(key, values, feeds)
-        return concrete._call_flat(feeds)
+        return concrete.call_flat(feeds)
 
     def _call_python(self, args, kwargs):
         """A call that runs Python code, not a cached graph."""
@@ -179,7 +179,7 @@ class Function:
             concrete, outputs = self._trace_signature(feeds)
             if outputs is not None:
                 return outputs
-        return concrete._call_flat(feeds)
+        return concrete.call_flat(feeds)
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
         """The ConcreteFunction for these arguments (values, tensors or rt.TensorSpecs), traced
@@ -306,7 +306,7 @@ class Function:
                         return outputs
         if len(self._cache) < ACCEPTED_KEYS_CACHED:
             self._cache[key] = concrete
-        return concrete._call_flat(feeds)
+        return concrete.call_flat(feeds)
 
     def _trace_and_cache(self, key, values, feeds):
         """Trace for `key` (relaxed with reduce_retracing) and cache it; with the lock held.
@@ -359,7 +359,7 @@ class Function:
                 f'inputs, so a graph cannot be made for it before it runs: call the Function '
                 f'first (that call initializes them), or create them from values that do not '
                 f'depend on the inputs.')
-        outputs = concrete._call_flat(feeds)
+        outputs = concrete.call_flat(feeds)
         self._pending_initializer = None
         self._variables_initialized = True
         self._initializing_traces += 1

@@ -1,7 +1,9 @@
 """Nested structures (lists, tuples, namedtuples, dicts, and composites like TensorArray).
 
-A composite is any object with `_to_components()` (a list) and `_from_components(list)`:
-it flattens into its component tensors and is rebuilt around new ones.
+A composite is any object with `__nest_components__()` (a list) and
+`__nest_from_components__(list)`: it flattens into its component tensors and is rebuilt around
+new ones (TensorArray, datasets and iterators, autograph's staged lists; a class of your own can
+join by defining both).
 """
 
 
@@ -11,14 +13,14 @@ def is_namedtuple(x):
 
 
 def is_nested(x):
-    return isinstance(x, (list, tuple, dict)) or hasattr(x, '_to_components')
+    return isinstance(x, (list, tuple, dict)) or hasattr(x, '__nest_components__')
 
 
 def _children(x):
     if isinstance(x, dict):
         return [x[k] for k in sorted(x, key=sort_key)]
-    if hasattr(x, '_to_components'):
-        return x._to_components()
+    if hasattr(x, '__nest_components__'):
+        return x.__nest_components__()
     return list(x)
 
 
@@ -64,8 +66,8 @@ def _pack(structure, flat, i):
     for child in _children(structure):
         value, i = _pack(child, flat, i)
         children.append(value)
-    if hasattr(structure, '_from_components'):
-        return structure._from_components(children), i
+    if hasattr(structure, '__nest_from_components__'):
+        return structure.__nest_from_components__(children), i
     if is_namedtuple(structure):
         return type(structure)(*children), i
     return type(structure)(children), i

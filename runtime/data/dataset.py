@@ -308,10 +308,10 @@ class Dataset:
     def __bool__(self):
         return True
 
-    def _to_components(self):
+    def __nest_components__(self):
         return [self.variant_tensor]
 
-    def _from_components(self, components):
+    def __nest_from_components__(self, components):
         return Dataset(components[0], self._element_spec, self._options, self._op_type)
 
     def __repr__(self):

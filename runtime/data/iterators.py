@@ -40,10 +40,10 @@ class Optional:
                      component_attrs(self.element_spec), name)
         return structure.pack(self.element_spec, flat)
 
-    def _to_components(self):
+    def __nest_components__(self):
         return [self.variant_tensor]
 
-    def _from_components(self, components):
+    def __nest_from_components__(self, components):
         return Optional(components[0], self.element_spec)
 
 
@@ -107,10 +107,10 @@ class Iterator:
     def output_shapes(self):
         return structure.map_leaves(lambda s: s.shape, self.element_spec)
 
-    def _to_components(self):
+    def __nest_components__(self):
         return [self.resource]
 
-    def _from_components(self, components):
+    def __nest_from_components__(self, components):
         return Iterator(resource=components[0], element_spec=self.element_spec)
 
     def __repr__(self):

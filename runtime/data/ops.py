@@ -9,6 +9,8 @@ as their payload, whose `run` the value calls per element. None is differentiabl
 Dataset ops are stateless (a value is an immutable description) but never constant-folded;
 the iterator ops are stateful, so they run in program order.
 """
+from dataclasses import dataclass
+
 import numpy as np
 
 from runtime.core import dtypes, errors
@@ -260,13 +262,10 @@ class IteratorState:
             close()
 
 
+@dataclass(slots=True, eq=False)
 class OptionalValue:
     """The value of an optional variant: an element, or None."""
-
-    __slots__ = ('element',)
-
-    def __init__(self, element):
-        self.element = element
+    element: object
 
 
 def _get_next(iterator, **attrs):

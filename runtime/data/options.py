@@ -6,16 +6,19 @@ nothing in how elements are made: elements always come in order, as with TensorF
 """
 
 
+from dataclasses import dataclass
+
+
+@dataclass(eq=False)
 class ThreadingOptions:
-    def __init__(self):
-        self.max_intra_op_parallelism = None
-        self.private_threadpool_size = None
+    max_intra_op_parallelism: object = None
+    private_threadpool_size: object = None
 
 
+@dataclass(eq=False)
 class OptimizationOptions:
-    def __init__(self):
-        self.apply_default_optimizations = None
-        self.map_parallelization = None
+    apply_default_optimizations: object = None
+    map_parallelization: object = None
 
 
 class Options:

@@ -21,6 +21,7 @@ import itertools
 import os
 import threading
 import weakref
+from dataclasses import dataclass
 
 from runtime.data.values import DatasetValue
 
@@ -31,9 +32,9 @@ _live = weakref.WeakSet()  # the PrefetchIterators not yet finished, for exit an
 _created = itertools.count()  # creation order: an outer prefetch starts before its inner ones
 
 
+@dataclass(slots=True, eq=False)
 class _Failure:
-    def __init__(self, error):
-        self.error = error
+    error: BaseException
 
 
 class _Channel:

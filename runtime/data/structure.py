@@ -35,7 +35,7 @@ def normalize(value, what):
             view = value.view()
             view.flags.writeable = False
             return EagerTensor(view, dtype)
-    if value is None or hasattr(value, '_to_components'):
+    if value is None or hasattr(value, '__nest_components__'):
         raise TypeError(f'{what} must be a tensor or a (nested) tuple or dict of tensors, got '
                         f'{value!r}.')
     try:

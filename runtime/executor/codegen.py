@@ -24,7 +24,7 @@ import linecache
 import operator
 import re
 import weakref
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -51,7 +51,8 @@ _RUNTIME_NAMES = {
 _PYTHON_NAMES = frozenset(keyword.kwlist) | frozenset(dir(builtins))
 
 
-class PythonCode(NamedTuple):
+@dataclass(frozen=True, slots=True, eq=False)
+class PythonCode:
     """Generated source, the globals it needs (kernels, constants, helpers) and a map from
     its line numbers to the Nodes they run."""
     source: str

@@ -6,7 +6,8 @@ inside a cluster with one nested cluster per library function it runs (then/else
 loop condition and body), drawn the same way, so nested control flow nests; dotted edges show
 which outer tensors feed which function arguments. `graph.to_dot()` calls `to_dot`.
 """
-from typing import NamedTuple
+
+from dataclasses import dataclass
 
 from runtime.core import errors
 
@@ -14,7 +15,8 @@ _COLORS = {'input': '#cfe2ff', 'const': '#e9ecef', 'control': '#ffe5b4', 'statef
            'op': '#ffffff'}
 
 
-class NodeInfo(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class NodeInfo:
     """What a picture shows of one op (the HTML page lists these)."""
     node_id: str
     name: str

@@ -11,8 +11,8 @@ from runtime.ops.dispatch import build
 
 def _as_op(value):
     """The Operation a control dependency on `value` waits for (None eagerly)."""
-    if hasattr(value, '_as_tensor'):  # a Variable: its current value, read after earlier writes
-        value = value._as_tensor()
+    if hasattr(value, '__tf_tensor__'):  # a Variable: its current value, read after earlier writes
+        value = value.__tf_tensor__()
     if isinstance(value, SymbolicTensor):
         return value.op
     if hasattr(value, 'graph') and hasattr(value, 'opdef'):  # an Operation

@@ -180,9 +180,9 @@ def convert_to_tensor(value, dtype=None, name=None):
             raise TypeError(f'Expected a {dtypes.as_dtype(dtype).name} tensor, got '
                             f'{value.dtype.name}; use rt.cast to convert it.')
         return value
-    as_tensor = getattr(value, '_as_tensor', None)
+    as_tensor = getattr(value, '__tf_tensor__', None)
     if as_tensor is not None:
-        return convert_to_tensor(as_tensor(), dtype)
+        return convert_to_tensor(as_tensor(dtype, name), dtype)
     if isinstance(value, (list, tuple)) and _holds_symbolic(value):
         return stack([convert_to_tensor(v, dtype) for v in value])
     return constant(value, dtype, name=name)
@@ -192,7 +192,7 @@ def convert_for_write(value, dtype):
     """The tensor to store in a cell of `dtype` (a variable, a TensorArray element, a loop
     variable): tensors and variables as they are, Python and numpy values converted to `dtype`.
     The caller checks the dtype and shape, naming what is written to."""
-    if isinstance(value, Tensor) or hasattr(value, '_as_tensor'):
+    if isinstance(value, Tensor) or hasattr(value, '__tf_tensor__'):
         return convert_to_tensor(value)
     return convert_to_tensor(value, dtype)
 
@@ -212,7 +212,7 @@ def unify_operands(op_name, *values):
     out = list(values)
     for i, v in enumerate(values):
         if not isinstance(v, Tensor):
-            as_tensor = getattr(v, '_as_tensor', None)
+            as_tensor = getattr(v, '__tf_tensor__', None)
             if as_tensor is None:
                 continue
             v = out[i] = as_tensor()

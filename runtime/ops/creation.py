@@ -96,7 +96,7 @@ def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - rt
     """
     if limit is None:
         start, limit = 0, start
-    operands = [convert_to_tensor(v) if isinstance(v, Tensor) or hasattr(v, '_as_tensor')
+    operands = [convert_to_tensor(v) if isinstance(v, Tensor) or hasattr(v, '__tf_tensor__')
                 else v for v in (start, limit, delta)]
     if dtype is None:
         kinds = [v.dtype if isinstance(v, Tensor) else infer_dtype(v) for v in operands]

@@ -85,7 +85,7 @@ PRINT = register('PrintV2', _print_kernel, no_outputs, inputs=('inputs',), outpu
 def _add_to_template(value, template, tensors, nested=False):
     """Append `value`'s pieces: None for a tensor (its slot), text around the tensors of a
     list, tuple or dict (shown as Python shows them, dict keys sorted, as tf.print does)."""
-    if isinstance(value, Tensor) or hasattr(value, '_as_tensor'):
+    if isinstance(value, Tensor) or hasattr(value, '__tf_tensor__'):
         template.append(None)
         tensors.append(convert_to_tensor(value))
     elif isinstance(value, dict):

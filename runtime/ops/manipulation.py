@@ -34,8 +34,8 @@ def _int_operand(value, what):
         if not value.dtype.is_integer:
             raise TypeError(f'{what} must be an integer tensor, got {value.dtype.name}.')
         return value
-    if hasattr(value, '_as_tensor'):
-        return value._as_tensor()
+    if hasattr(value, '__tf_tensor__'):
+        return value.__tf_tensor__()
     return np.asarray(value, dtype=np.int32)
 
 

@@ -35,7 +35,7 @@ def checked_results(value, Tout, what, tensors=False):
             message=f'{what} returned {len(values)} values but Tout has {len(Tout)} dtypes.')
     out = []
     for v, dtype in zip(values, Tout):
-        if isinstance(v, Tensor) or hasattr(v, '_as_tensor'):
+        if isinstance(v, Tensor) or hasattr(v, '__tf_tensor__'):
             v = convert_to_tensor(v)
             if v.dtype is not dtype:
                 raise errors.InvalidArgumentError(

@@ -70,6 +70,24 @@ def test_convert_to_tensor_passes_tensors_through_and_checks_their_dtype():
 
 # ---- operands of ops ---------------------------------------------------------------------------
 
+class _Meters:
+    """A class of the user's that converts through TensorFlow's `__tf_tensor__` protocol."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        return rt.constant(self.values, dtype=dtype)
+
+
+def test_an_object_with_tf_tensor_converts_as_in_tensorflow():
+    meters = _Meters([1.0, 2.0])  # the same in TensorFlow 2.21
+    assert rt.convert_to_tensor(meters).numpy().tolist() == [1.0, 2.0]
+    assert rt.convert_to_tensor(meters, dtype=rt.float64).dtype is rt.float64
+    assert rt.reduce_sum(meters).numpy() == 3.0
+    assert (rt.constant([1.0, 1.0]) + meters).numpy().tolist() == [2.0, 3.0]
+
+
 def test_a_python_operand_takes_the_dtype_of_the_tensor():
     assert (rt.constant(1.5) + 1).dtype is rt.float32
     assert (1 + rt.constant(np.int64(1))).dtype is rt.int64

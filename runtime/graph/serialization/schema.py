@@ -13,10 +13,13 @@ attr_value,tensor,tensor_shape,function,op_def,versions}.proto and tensorflow/co
 trackable_object_graph,tensor_bundle}.proto, tensorflow/core/util/event.proto and
 tensorflow/core/framework/summary.proto.
 """
-from typing import NamedTuple
 
 
-class Field(NamedTuple):
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
     number: int
     kind: object
     label: str = ''

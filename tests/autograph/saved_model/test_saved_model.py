@@ -1,4 +1,5 @@
 """ag.saved_model.save / load and pickling of functions (SPEC §5)."""
+import inspect
 import json
 import os
 import pickle
@@ -69,17 +70,12 @@ def exercise(m):
     return out
 
 
-LOAD_AND_EXERCISE = '''
+# The same calls in a fresh process, on the loaded object only, and what only it has.
+LOAD_AND_EXERCISE = inspect.getsource(exercise) + '''
 import json, sys
 import autograph as ag, runtime as rt
 m = ag.saved_model.load(sys.argv[1])
-out = {}
-out['call'] = m(rt.constant([[1., 2., 3.]])).numpy().tolist()
-out['call_negative'] = m(rt.constant([[-1., 0., 0.]])).numpy().tolist()
-loop = m.loop(rt.constant(4))
-out['loop'] = [float(loop['total'].numpy()), int(loop['steps'].numpy())]
-out['loop64'] = int(m.loop(rt.constant(2, rt.int64))['steps'].numpy())
-out['count'] = float(m.count.numpy())
+out = exercise(m)
 sig = m.signatures['serving_default'](x=rt.constant([[1., 1., 1.]]))
 out['signature'] = {k: v.numpy().tolist() for k, v in sig.items()}
 out['modules'] = sorted(k for k in vars(m) if k != 'signatures' and
