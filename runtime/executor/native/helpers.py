@@ -167,9 +167,10 @@ def ones_like_scalar(x):
 @_export
 @numba.njit(cache=True)
 def arange(start, limit, delta):
+    """`np.arange` in the dtype of `start` (numba's gives int64 for int32 bounds)."""
     if delta == 0:
         raise ValueError('Requires delta != 0')
-    return np.arange(start, limit, delta)
+    return np.arange(start, limit, delta).astype(np.asarray(start).dtype)
 
 
 @_export
