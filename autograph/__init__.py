@@ -8,6 +8,7 @@ from importlib import import_module as _import_module
 
 from autograph import experimental
 from autograph.compiler.api import do_not_convert, to_code
+from autograph.compiler.verbosity import get_verbosity, set_verbosity
 
 _LAZY = {
     'function': 'autograph.tracing.polymorphic_function',
@@ -29,7 +30,7 @@ def __getattr__(name):
 
 
 __all__ = ['to_code', 'to_graph', 'do_not_convert', 'experimental', 'function', 'Function',
-           'ConcreteFunction', 'saved_model']
+           'ConcreteFunction', 'saved_model', 'set_verbosity', 'get_verbosity']
 
 
 def __dir__():

@@ -2,8 +2,9 @@
 
 `import runtime as rt`. The public names are those of the project contract (SPEC §2).
 """
-# ---- the math-like half of SPEC §7: rt.math, rt.nn, rt.linalg, rt.strings, more rt.debugging
-from runtime import debugging, linalg, math, nn, optimizers, random, strings
+# ---- the namespaces: the math-like half of SPEC §7 (rt.math, rt.nn, rt.linalg, rt.strings,
+# more rt.debugging), rt.train (checkpoints), rt.summary (SPEC §9), rt.data (SPEC §8); one line
+from runtime import data, debugging, linalg, math, nn, optimizers, random, strings, summary, train
 from runtime.control_flow import cond, switch_case, while_loop
 
 # ---- the array, structural and functional surface (SPEC §7) ---------------------------------
@@ -34,30 +35,7 @@ from runtime.module import Module
 from runtime.ops import control as _control
 from runtime.ops import list_ops as _list_ops
 from runtime.ops import operators as _operators  # noqa: F401 - registers ops
-from runtime.ops.array import (
-                            broadcast_to,
-                            cast,
-                            concat,
-                            expand_dims,
-                            eye,
-                            fill,
-                            gather,
-                            identity,
-                            ones,
-                            ones_like,
-                            placeholder,
-                            range,
-                            rank,
-                            reshape,
-                            shape,
-                            size,
-                            squeeze,
-                            stack,
-                            stop_gradient,
-                            transpose,
-                            zeros,
-                            zeros_like,
-)
+from runtime.ops.array import cast, identity, placeholder, stop_gradient
 from runtime.ops.compare import (
                             equal,
                             greater,
@@ -70,7 +48,8 @@ from runtime.ops.compare import (
                             not_equal,
                             where,
 )
-from runtime.ops.convert import constant, convert_to_tensor
+from runtime.ops.convert import constant, convert_to_tensor, stack
+from runtime.ops.creation import eye, fill, ones, ones_like, range, zeros, zeros_like
 from runtime.ops.elementwise import acos, add_n, asin, atan, cosh, sinh, tan, truediv
 from runtime.ops.indexing import boolean_mask, gather_nd, scatter_nd, tensor_scatter_nd_update
 from runtime.ops.io import print
@@ -130,7 +109,54 @@ from runtime.ops.reduce import (
                             reduce_sum,
 )
 from runtime.ops.scan import argsort, cumsum, sort
+from runtime.ops.shaping import (
+                            broadcast_to,
+                            concat,
+                            expand_dims,
+                            rank,
+                            reshape,
+                            shape,
+                            size,
+                            squeeze,
+                            transpose,
+)
+from runtime.ops.slicing import gather
 from runtime.ops.stats import reduce_logsumexp
 from runtime.tensor_array import TensorArray
 from runtime.variables import Variable
+
 # ---- end of the math-like half
+# isort: split
+# ---- more of SPEC §7 as TensorFlow's guides use it (issue 20): the version, custom gradients,
+# device scopes, the other tensor scatters (rt.linalg, rt.random and rt.config hold the rest)
+from runtime.core.devices import device
+from runtime.custom_gradient import custom_gradient
+from runtime.ops.indexing import (
+    tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_min,
+    tensor_scatter_nd_sub,
+)
+
+__version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps them equal
+# ---- end of the issue 20 names
+
+
+# isort: split
+# ---- the public surface: keep this block last ---------------------------------------------------
+# `__all__` is every name imported above that does not start with `_`, except the implementation
+# modules Python binds on the package when their submodules load (runtime.core, runtime.ops,
+# runtime.executor, ...); of the modules, only the namespaces users reach for are public. A new
+# public name needs no edit here; a new namespace module goes in _NAMESPACES.
+from types import ModuleType as _ModuleType
+
+_NAMESPACES = frozenset({'config', 'data', 'debugging', 'dtypes', 'errors', 'linalg', 'math',
+                         'nest', 'nn', 'optimizers', 'random', 'strings', 'summary', 'train'})
+__all__ = sorted(name for name, value in globals().items()
+                 if not name.startswith('_') and (name in _NAMESPACES or
+                                                  not isinstance(value, _ModuleType)))
+
+
+def __dir__():
+    """Only the public names (`dir(rt)`), as `dir(tf)` lists no implementation modules."""
+    return list(__all__)

@@ -1,20 +1,20 @@
-"""`rt.cond` and `rt.while_loop`.
+"""`rt.cond`, `rt.switch_case` and `rt.while_loop`.
 
 On eager or Python values they run plain Python. On symbolic tensors (or, for while_loop,
 whenever a graph is being built) each branch, loop condition and loop body is traced into a
-FuncGraph that goes into the graph's function library, and one If/While op calls them. Outer
-tensors a branch or body uses become extra inputs of the op.
+FuncGraph that goes into the graph's function library, and one If/Case/While op calls them
+(made by `runtime.ops.control.build_if`, `build_case`, `build_while`). Outer tensors a branch
+or body uses become extra inputs of the op.
 """
-from runtime.core import context, dtypes, nest
+from runtime.core import dtypes, nest
 from runtime.core.shapes import TensorShape, as_shape
 from runtime.core.tensor import SymbolicTensor
 from runtime.graph.graph import FuncGraph, uid
-from runtime.graph.graph_def import FunctionRef
 from runtime.ops import control
 from runtime.ops.array import identity
 from runtime.ops.compare import less, logical_and
 from runtime.ops.convert import convert_for_write, convert_to_tensor
-from runtime.ops.dispatch import graph_of, record
+from runtime.ops.dispatch import graph_of
 
 
 def _label(names, i, default):
@@ -44,7 +44,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, names=None):
         else_graph, else_out = _trace_branch(false_fn, graph, f'{scope}_false_{uid()}', scope,
                                              names, 'false_fn')
         _check_branches(then_graph, then_out, else_graph, else_out, names)
-        op = branch_op(graph, pred, [then_graph, else_graph], scope)
+        op = control.build_if(graph, pred, then_graph, else_graph, scope)
         with graph.exact_scope(scope):
             results = [identity(t) for t in op.outputs]
     if then_out is None:
@@ -75,15 +75,31 @@ def _check_branches(then_graph, then_out, else_graph, else_out, names):
                          'both branches must return the same structure.')
     problem = nest.structure_difference(then_out, else_out)
     if problem:
+        named = _named_structure_difference(then_out, else_out, names)
+        if named:   # a TypeError, as TensorFlow's AutoGraph raises
+            raise TypeError(named)
         raise ValueError('rt.cond: true_fn and false_fn must return the same structure. '
                          + problem)
     top = _top_level_index(then_out)
     for i, (a, b) in enumerate(zip(then_graph.outputs, else_graph.outputs)):
-        if a.dtype is not b.dtype:
+        if a.dtype is not b.dtype:   # the wording of TensorFlow's AutoGraph
             label = _label(names, top[i], f'output {i}')
-            raise TypeError(f'{label} has dtype {a.dtype.name} in the true branch but '
-                            f'{b.dtype.name} in the false branch; both branches must give it the '
+            raise TypeError(f'{label} has dtype {a.dtype.name} in the main branch, but dtype '
+                            f'{b.dtype.name} in the else branch; both branches must give it the '
                             f'same dtype (use rt.cast).')
+
+
+def _named_structure_difference(then_out, else_out, names):
+    """With `names`, the variable whose structure differs between the branches, in the words
+    of TensorFlow's AutoGraph; else None."""
+    if names is not None and isinstance(then_out, (list, tuple)) and isinstance(
+            else_out, (list, tuple)) and len(then_out) == len(else_out):
+        for i, (a, b) in enumerate(zip(then_out, else_out)):
+            difference = nest.structure_difference(a, b)
+            if difference and i < len(names):
+                return (f'{names[i]!r} must have the same nested structure in the main and else '
+                        f'branches: {difference}')
+    return None
 
 
 def _top_level_index(structure):
@@ -91,50 +107,6 @@ def _top_level_index(structure):
     if not isinstance(structure, (list, tuple)) or hasattr(structure, '_to_components'):
         return [0] * len(nest.flatten(structure))
     return [i for i, item in enumerate(structure) for _ in nest.flatten(item)]
-
-
-def align_captures(graphs):
-    """The union of the graphs' captured outer tensors; each graph gets an input for each."""
-    outer = []
-    seen = set()
-    for g in graphs:
-        for value, _ in g.captures:
-            if id(value) not in seen:
-                seen.add(id(value))
-                outer.append(value)
-    for g in graphs:
-        g.inputs = g.inputs + [g.capture(v) for v in outer]
-    return outer
-
-
-def branch_op(graph, selector, branch_graphs, op_name):
-    """An op in `graph` named `op_name` running one of `branch_graphs` (their captures become
-    its inputs after `selector`): an If (StatelessIf) on a bool predicate `selector`, else a Case
-    (StatelessCase) on an int32 branch index. Recorded on the active tapes."""
-    outer = align_captures(branch_graphs)
-    types = [t.dtype for t in branch_graphs[0].outputs]
-    shapes = []
-    for outputs in zip(*(g.outputs for g in branch_graphs)):
-        shape = outputs[0].shape
-        for t in outputs[1:]:
-            shape = shape.most_specific_compatible_shape(t.shape)
-        shapes.append(shape)
-    stateful = any(g.is_stateful() for g in branch_graphs)
-    if selector.dtype is dtypes.bool:
-        opdef = control.IF if stateful else control.STATELESS_IF
-        attrs = {'Tcond': dtypes.bool, 'Tin': [t.dtype for t in outer], 'Tout': types,
-                 'then_branch': FunctionRef(branch_graphs[0].name),
-                 'else_branch': FunctionRef(branch_graphs[1].name)}
-    else:
-        opdef = control.CASE if stateful else control.STATELESS_CASE
-        attrs = {'Tin': [t.dtype for t in outer], 'Tout': types,
-                 'branches': [FunctionRef(g.name) for g in branch_graphs]}
-    attrs.update({'output_shapes': shapes, '_lower_using_switch_merge': True})
-    inputs = [selector] + outer
-    op = graph.create_op(opdef, inputs, attrs, op_name, list(zip(types, shapes)))
-    if context.active_tapes[0]:
-        record(opdef, inputs, attrs, op.outputs)
-    return op
 
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=None, name=None,
@@ -152,57 +124,82 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=
     if graph is None:
         return _eager_while(cond, body, loop_vars, args, single, maximum_iterations)
     with graph.name_scope(name or 'while') as scope:
-        flat = [convert_to_tensor(v) for v in _loop_leaves(args, names)]
-        invariants = _flat_invariants(args, shape_invariants, flat)
-        for i, (t, shape) in enumerate(zip(flat, invariants)):
-            if not _within(t.shape, shape):
-                raise ValueError(f'Loop variable {_var_label(names, args, i)} enters the loop '
-                                 f'with shape {t.shape}, which is not compatible with its shape '
-                                 f'invariant {shape}.')
-        counted = maximum_iterations is not None
-        if counted:
-            counter_inputs = [convert_to_tensor(0), convert_to_tensor(maximum_iterations,
-                                                                      dtypes.int32)]
-            flat = counter_inputs + flat
-            invariants = [TensorShape([]), TensorShape([])] + invariants
-        cond_graph = _loop_graph(f'{scope}_cond_{uid()}', graph, scope, flat, invariants)
-        body_graph = _loop_graph(f'{scope}_body_{uid()}', graph, scope, flat, invariants)
-        offset = 2 if counted else 0
-        with cond_graph.as_default():
-            packed = _pack(args, cond_graph.inputs[offset:], single)
-            keep_going = convert_to_tensor(cond(*packed))
+        flat, invariants = _entry_values(args, shape_invariants, names)
+        loop = _Loop(args, single, names, flat, invariants)
+        if maximum_iterations is not None:  # a counter and its limit go first
+            loop.count_to(maximum_iterations)
+        cond_graph = loop.trace_cond(cond, graph, f'{scope}_cond_{uid()}', scope)
+        body_graph = loop.trace_body(body, graph, f'{scope}_body_{uid()}', scope)
+        graph.library[cond_graph.name] = cond_graph
+        graph.library[body_graph.name] = body_graph
+        op = control.build_while(graph, loop.flat, loop.invariants, cond_graph, body_graph, scope)
+    outputs = op.outputs[loop.offset:len(loop.flat)]
+    # packed like the body's result: a TensorArray comes out with the element shape its writes
+    # give, as in TensorFlow (`rt.transpose(ta.stack())` knows the rank)
+    return _restructure(loop_vars, _pack(loop.result, outputs, single), single)
+
+
+def _entry_values(args, shape_invariants, names):
+    """The loop variables' flat entry tensors and their shape invariants (checked)."""
+    flat = [convert_to_tensor(v) for v in _loop_leaves(args, names)]
+    invariants = _flat_invariants(args, shape_invariants, flat)
+    for i, (t, shape) in enumerate(zip(flat, invariants)):
+        if not _within(t.shape, shape):
+            raise ValueError(f'Loop variable {_var_label(names, args, i)} enters the loop with '
+                             f'shape {t.shape}, which is not compatible with its shape '
+                             f'invariant {shape}.')
+    return flat, invariants
+
+
+class _Loop:
+    """The loop variables of a While being built: the user's (`args`, flattened to `flat` with
+    their shape `invariants`), after `offset` leading ones (a counter and its limit when the loop
+    has `maximum_iterations`)."""
+
+    def __init__(self, args, single, names, flat, invariants):
+        self.args, self.single, self.names = args, single, names
+        self.flat, self.invariants = flat, invariants
+        self.offset = 0
+
+    def count_to(self, maximum_iterations):
+        counter = convert_to_tensor(0)
+        self.flat = [counter, convert_to_tensor(maximum_iterations, dtypes.int32)] + self.flat
+        self.invariants = [TensorShape([]), TensorShape([])] + self.invariants
+        self.offset = 2
+
+    def _function(self, fname, graph, scope):
+        fg = FuncGraph(fname, graph, scope)
+        for t, shape in zip(self.flat, self.invariants):
+            fg.add_input(t.dtype, shape, 'loop_var')
+        return fg
+
+    def trace_cond(self, cond, graph, fname, scope):
+        fg = self._function(fname, graph, scope)
+        with fg.as_default():
+            keep_going = convert_to_tensor(cond(*_pack(self.args, fg.inputs[self.offset:],
+                                                       self.single)))
             if keep_going.dtype is not dtypes.bool or keep_going.shape.rank not in (0, None):
                 raise TypeError(f'rt.while_loop: cond must return a scalar bool, got '
                                 f'{keep_going.dtype.name} of shape {keep_going.shape}.')
-            if counted:
-                keep_going = logical_and(less(cond_graph.inputs[0], cond_graph.inputs[1]),
-                                         keep_going)
-            cond_graph.outputs = [identity(keep_going)]
-        with body_graph.as_default():
-            packed = _pack(args, body_graph.inputs[offset:], single)
-            result = body(*packed)
+            if self.offset:
+                keep_going = logical_and(less(fg.inputs[0], fg.inputs[1]), keep_going)
+            fg.outputs = [identity(keep_going)]
+        return fg
+
+    def trace_body(self, body, graph, fname, scope):
+        fg = self._function(fname, graph, scope)
+        args, single = self.args, self.single
+        with fg.as_default():
+            result = body(*_pack(args, fg.inputs[self.offset:], single))
             if not single and len(args) == 1 and not isinstance(result, (list, tuple)):
                 result = (result,)
-            new_flat = _check_body_result(args, result, single, flat[offset:],
-                                          invariants[offset:], names)
-            if counted:
-                new_flat = [body_graph.inputs[0] + 1, body_graph.inputs[1]] + new_flat
-            body_graph.outputs = [identity(t) for t in new_flat]
-        graph.library[cond_graph.name] = cond_graph
-        graph.library[body_graph.name] = body_graph
-        outer = align_captures([cond_graph, body_graph])
-        body_graph.outputs = body_graph.outputs + body_graph.inputs[len(flat):]
-        types = [t.dtype for t in flat] + [t.dtype for t in outer]
-        shapes = invariants + [t.shape for t in outer]
-        stateful = cond_graph.is_stateful() or body_graph.is_stateful()
-        attrs = {'T': types, 'cond': FunctionRef(cond_graph.name),
-                 'body': FunctionRef(body_graph.name), 'output_shapes': shapes,
-                 'parallel_iterations': 10, '_lower_using_switch_merge': True}
-        opdef = control.WHILE if stateful else control.STATELESS_WHILE
-        op = graph.create_op(opdef, flat + outer, attrs, scope, list(zip(types, shapes)))
-        if context.active_tapes[0]:
-            record(opdef, flat + outer, attrs, op.outputs)
-    return _restructure(loop_vars, _pack(args, op.outputs[offset:len(flat)], single), single)
+            new_flat = _check_body_result(args, result, single, self.flat[self.offset:],
+                                          self.invariants[self.offset:], self.names)
+            self.result = tuple((result,) if single else result)
+            if self.offset:
+                new_flat = [fg.inputs[0] + 1, fg.inputs[1]] + new_flat
+            fg.outputs = [identity(t) for t in new_flat]
+        return fg
 
 
 def _restructure(loop_vars, values, single):
@@ -229,7 +226,8 @@ def _loop_leaves(args, names):
     flat = nest.flatten(args)
     for i, value in enumerate(flat):
         if value is None:
-            raise ValueError(f'Loop variable {_var_label(names, args, i)} is None; a loop '
+            raise ValueError(f'Loop variable {_var_label(names, args, i)} is not allowed to be '
+                             f'None before the loop; a loop '
                              f'variable must be a tensor or a value convertible to one.')
     return flat
 
@@ -273,13 +271,6 @@ def _flat_invariants(args, shape_invariants, flat):
     return out
 
 
-def _loop_graph(fname, graph, scope, flat, invariants):
-    fg = FuncGraph(fname, graph, scope)
-    for t, shape in zip(flat, invariants):
-        fg.add_input(t.dtype, shape, 'loop_var')
-    return fg
-
-
 def _pack(args, tensors, single):
     return nest.pack_sequence_as(args, list(tensors))
 
@@ -305,9 +296,9 @@ def _check_body_result(args, result, single, flat, invariants, names):
             raise TypeError(f'Loop variable {label} enters the loop as {entry.dtype.name} but '
                             f'the body sets it to {value!r}: {e}') from None
         if t.dtype is not entry.dtype:
-            raise TypeError(f'Loop variable {label} enters the loop as {entry.dtype.name} but '
-                            f'has dtype {t.dtype.name} after one iteration; a loop variable must '
-                            f'keep its dtype (use rt.cast).')
+            raise TypeError(f'Loop variable {label} has dtype {entry.dtype.name} before the '
+                            f'loop, but dtype {t.dtype.name} after one iteration; a loop '
+                            f'variable must keep its dtype (use rt.cast).')
         if not _within(t.shape, shape):
             raise ValueError(
                 f'Loop variable {label} enters the loop with shape {entry.shape}, but has shape '
@@ -346,7 +337,8 @@ def switch_case(branch_index, branch_fns, default=None, name='switch_case'):
         first_graph, first_out = traced[0]
         for other_graph, other_out in traced[1:]:
             _check_branches(first_graph, first_out, other_graph, other_out, None)
-        op = branch_op(graph, branch_index, [g for g, _ in traced], f'{scope}/indexed_case')
+        op = control.build_case(graph, branch_index, [g for g, _ in traced],
+                                f'{scope}/indexed_case')
         with graph.exact_scope(scope):
             results = [identity(t) for t in op.outputs]
     if first_out is None:

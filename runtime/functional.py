@@ -9,8 +9,8 @@ from runtime.control_flow import while_loop
 from runtime.core import dtypes, nest
 from runtime.core.context import name_scope
 from runtime.core.tensor_spec import TensorSpec
-from runtime.ops.array import shape
 from runtime.ops.convert import convert_to_tensor
+from runtime.ops.shaping import shape
 from runtime.tensor_array import TensorArray
 
 

@@ -1,5 +1,15 @@
 """`rt.linalg`: matrix products, inverses, solves, factorizations, diagonals and norms."""
-from runtime.ops.array import eye
+from runtime.ops.creation import eye
+from runtime.ops.decompositions import (
+    eigh,
+    eigvalsh,
+    expm,
+    lstsq,
+    matrix_rank,
+    pinv,
+    slogdet,
+    svd,
+)
 from runtime.ops.linalg import (
                                 band_part,
                                 cholesky,
@@ -24,6 +34,7 @@ from runtime.ops.stats import l2_normalize
 
 adjoint = matrix_transpose  # real dtypes only: the conjugate transpose is the transpose
 
-__all__ = ['adjoint', 'band_part', 'cholesky', 'det', 'diag', 'diag_part', 'einsum', 'eye',
-           'global_norm', 'inv', 'l2_normalize', 'logdet', 'matmul', 'matrix_transpose',
-           'matvec', 'norm', 'qr', 'solve', 'tensordot', 'trace', 'triangular_solve']
+__all__ = ['adjoint', 'band_part', 'cholesky', 'det', 'diag', 'diag_part', 'eigh', 'eigvalsh',
+           'einsum', 'expm', 'eye', 'global_norm', 'inv', 'l2_normalize', 'logdet', 'lstsq',
+           'matmul', 'matrix_rank', 'matrix_transpose', 'matvec', 'norm', 'pinv', 'qr',
+           'slogdet', 'solve', 'svd', 'tensordot', 'trace', 'triangular_solve']

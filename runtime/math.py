@@ -3,7 +3,6 @@
 The same function objects as the top-level names (`rt.math.sigmoid is rt.sigmoid`); the ops
 live in `runtime/ops/` (math, elementwise, reduce, stats, scan, nn).
 """
-from runtime.ops.array import unsorted_segment_sum
 from runtime.ops.compare import (
                                  equal,
                                  greater,
@@ -94,6 +93,7 @@ from runtime.ops.scan import (
                                  segment_sum,
                                  top_k,
 )
+from runtime.ops.slicing import unsorted_segment_sum
 from runtime.ops.special import digamma, lgamma, polygamma
 from runtime.ops.stats import (
                                  count_nonzero,

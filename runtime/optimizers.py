@@ -7,7 +7,7 @@ training step traced once creates them during that trace and never retraces for 
 import numpy as np
 
 from runtime.core import context
-from runtime.module import Module
+from runtime.module import Module, notify_new_children
 from runtime.ops import training
 from runtime.ops.array import cast
 from runtime.ops.convert import convert_to_tensor
@@ -33,21 +33,61 @@ class Optimizer(Module):
 
     def __init__(self, learning_rate, name):
         super().__init__(name)
+        self._rate_variable = None  # made when a checkpoint needs it (trackable_children)
         self.learning_rate = learning_rate
         # How many times `apply_gradients` ran (an int64 Variable, as in TensorFlow).
         self.iterations = Variable(np.int64(0), name=f'{name}/iter', trainable=False)
         self.slot_variables = []  # in order of creation
         self._slots = {}  # id(variable) -> {slot name: Variable}
+        self._trained = []  # the variables with slots, in order of their first update
 
     def slot(self, variable, name):
         """The slot variable `name` of `variable` (zeros like it), created on first use."""
+        if id(variable) not in self._slots:
+            self._trained.append(variable)
         slots = self._slots.setdefault(id(variable), {})
         if name not in slots:
             slots[name] = Variable(np.zeros(variable.shape.as_list(),
                                             dtype=variable.dtype.np_dtype),
                                    name=f'{variable.storage.name}/{name}', trainable=False)
             self.slot_variables.append(slots[name])
+            notify_new_children(self)  # a checkpoint restored before this slot existed
         return slots[name]
+
+    @property
+    def learning_rate(self):
+        """The step size (a restored checkpoint's, once one is restored)."""
+        if self._rate_variable is not None:
+            return float(self._rate_variable.storage.value)
+        return self._rate
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        self._rate = value
+        if self._rate_variable is not None:
+            self._rate_variable.storage.value = np.float32(value)
+
+    SLOT_LISTS = ()  # (Keras's list name, slot name) for each kind of slot
+
+    def trackable_children(self):
+        """The optimizer's objects under the names Keras 3's optimizers give them in a
+        checkpoint, so that tf.train.Checkpoint and rt.train.Checkpoint exchange slots:
+        `_iterations`, `_learning_rate`, one list per kind of slot (by variable, in order of
+        their first update) and `_variables` (all of them: iterations, learning rate, then
+        each variable's slots in turn)."""
+        rate = self._rate_variable
+        if rate is None:
+            rate = Variable(np.float32(self._rate), name=f'{self.name}/learning_rate',
+                            trainable=False)
+            self._rate_variable = rate
+        lists = {key: [self._slots[id(v)][slot] for v in self._trained
+                       if slot in self._slots[id(v)]] for key, slot in self.SLOT_LISTS}
+        every = [self.iterations, rate]
+        for v in self._trained:
+            every.extend(self._slots[id(v)][slot] for _, slot in self.SLOT_LISTS
+                         if slot in self._slots[id(v)])
+        return [('_variables', every), ('_iterations', self.iterations),
+                ('_learning_rate', rate)] + list(lists.items())
 
     def apply_gradients(self, grads_and_vars):
         """Update each variable with its gradient (pairs whose gradient is None are skipped);
@@ -89,6 +129,8 @@ class SGD(Optimizer):
     `velocity = momentum * velocity - learning_rate * g; w += velocity` (ops
     `ResourceApplyGradientDescent` / `ResourceApplyKerasMomentum`)."""
 
+    SLOT_LISTS = (('_momentums', 'momentum'),)
+
     def __init__(self, learning_rate=0.01, momentum=0.0, name='SGD'):
         super().__init__(learning_rate, name)
         if not 0 <= momentum <= 1:
@@ -110,6 +152,8 @@ class Adam(Optimizer):
     """Adam, TensorFlow's formula (op `ResourceApplyAdam`): with t = iterations + 1,
     `alpha = lr * sqrt(1 - beta_2**t) / (1 - beta_1**t)`, `m += (g - m) * (1 - beta_1)`,
     `v += (g*g - v) * (1 - beta_2)`, `w -= alpha * m / (sqrt(v) + epsilon)`."""
+
+    SLOT_LISTS = (('_momentums', 'm'), ('_velocities', 'v'))
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name='Adam'):
         super().__init__(learning_rate, name)

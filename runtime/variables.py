@@ -1,14 +1,14 @@
 """`rt.Variable`: mutable state that graphs read and assign through a resource handle."""
 import numpy as np
 
-from runtime.core import context, dtypes
+from runtime.core import context, dtypes, errors
 from runtime.core.shapes import TensorShape
-from runtime.core.tensor import SymbolicTensor, numpy_text, readonly_array
+from runtime.core.tensor import EagerTensor, SymbolicTensor, numpy_text, readonly_array
 from runtime.executor import evaluate_constant
 from runtime.ops import state
-from runtime.ops.array import slice_spec, strided_slice
 from runtime.ops.convert import convert_for_write, convert_to_tensor
 from runtime.ops.dispatch import apply, graph_of
+from runtime.ops.slicing import slice_spec, strided_slice
 
 
 class Variable:
@@ -72,6 +72,8 @@ class Variable:
     def name(self):
         return f'{self.storage.name}:0'
 
+    device = EagerTensor.device  # variables live on the CPU
+
     def numpy(self):
         """The current value as a numpy array the caller owns (a copy: writing to it does not
         change the variable), or a numpy scalar for rank 0."""
@@ -103,8 +105,14 @@ class Variable:
     def _write(self, opdef, value, what):
         value = self._checked_value(value, what)
         if not value.shape.is_compatible_with(self.shape):
-            raise ValueError(f'Cannot {what} a value of shape {value.shape} to the variable '
-                             f'{self.storage.name!r} of shape {self.shape}.')
+            if what == 'assign':  # TensorFlow's words, of both kinds of error
+                raise ValueError(f"Cannot assign value to variable ' {self.name}': Shape "
+                                 f"mismatch.The variable shape {self.shape}, and the assigned "
+                                 f"value shape {value.shape} are incompatible.")
+            raise errors.InvalidArgumentError(
+                None, None, f'Cannot update variable with shape {self.shape.as_list()} using a '
+                f'Tensor with shape {value.shape.as_list()}, shapes must be equal (the '
+                f'variable {self.storage.name!r}: {what} a value of its shape).')
         apply(opdef, [self._handle([value]), value], name=opdef.name)
         return self
 

@@ -2,11 +2,12 @@
 native backend lowers it (the others use the default executor), so the graph tests check that
 native code gives the default executor's results:
 
-    python3 -m pytest --jit tests/runtime/test_control_flow.py tests/autograph/test_function_seeds.py
+    python3 -m pytest --jit tests/runtime/test_control_flow.py \
+        tests/autograph/tracing/test_function_seeds.py
 
 It compiles every distinct graph with numba, so it is slow on a cold cache (see docs/jit.md);
-the default run covers the native backend in tests/executor/test_native.py.
-"""  # noqa: E501
+the default run covers the native backend in tests/runtime/executor/test_native.py.
+"""
 import pytest
 
 import runtime.executor

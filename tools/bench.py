@@ -9,19 +9,22 @@ each side keeping its best. Ratios are what the targets speak of; the absolute t
 printed for reference. With numba installed, a second table times every workload of WORKLOADS
 with `jit_compile=True` (tools/bench_jit.py; medians) against hand numpy and the default
 executor, with JAX's ratios measured in the same run where JAX is installed
-(tools/bench_jax.py), else issue 10's.
+(tools/bench_jax.py), else issue 10's. The rt.data rows (tools/bench_data.py) time one epoch of
+issue 19's pipeline against TensorFlow, run by the Python AUTOGRAPH_RT_TF_PYTHON names.
 """
 import argparse
 import itertools
 import json
 import linecache
 import sys
+import tempfile
 import textwrap
 import time
 import timeit
 import tracemalloc
 from typing import NamedTuple
 
+import bench_data
 import bench_jax
 import bench_jit
 import numpy as np
@@ -435,6 +438,44 @@ def training_rows(n, rep):
             ('MLP train step (tape + Adam) eager / hand numpy', eager, reference, '<= 3.0')]
 
 
+def summary_rows(n, rep):
+    """rt.summary.scalar in a traced step: what each call adds to the step (its WriteSummary op
+    queues the value), and what the writer's flush costs per event (encode, checksum, write:
+    on the writer's thread or at `flush()`, not in the step)."""
+    writer = rt.summary.create_file_writer(tempfile.mkdtemp(), max_queue=10 ** 9,
+                                           flush_millis=10 ** 9)
+    counter = rt.Variable(0, dtype=rt.int64)
+    calls = 10
+
+    def traced(summaries):
+        @ag.function
+        def step(x):
+            y = x * 2.0
+            for _ in range(summaries):
+                rt.summary.scalar('loss', y, step=counter)
+            return y
+        return step
+
+    x = rt.constant(1.0)
+    with writer.as_default():
+        plain, logged = traced(0), traced(calls)
+        plain(x), logged(x)
+        number = n(2000)
+        with_summaries, without, flushes = [], [], []
+        for _ in range(rep):
+            without.append(timeit.timeit(lambda: plain(x), number=number) / number)
+            with_summaries.append(timeit.timeit(lambda: logged(x), number=number) / number)
+            start = time.perf_counter()
+            writer.flush()
+            flushes.append((time.perf_counter() - start) / (number * calls))
+    writer.close()
+    per_call = (min(with_summaries) - min(without)) / calls
+    return [('rt.summary.scalar in a traced step: added time per call', per_call,
+             min(without), '<= 5 us', 'the step without it', False),
+            ('rt.summary scalar event written by flush (encode, CRC32C, disk)', min(flushes),
+             min(without), '(off the step)', 'the step without it', False)]
+
+
 def measure(quick):
     scale = 0.2 if quick else 1.0
     rep = 3 if quick else 7
@@ -497,6 +538,10 @@ def measure(quick):
 
     for name, ours, reference, target in training_rows(n, rep):
         row(name, ours, reference, target)
+    for name, ours, reference, target, unit_ref in bench_data.measure_data(quick):
+        row(name, ours, reference, target, unit_ref)  # rt.data (issue 19)
+    for name, ours, reference, target, unit, ratio in summary_rows(n, rep):
+        row(name, ours, reference, target, unit, ratio)
     for workload in WORKLOADS:
         if not workload.seed:
             rows.extend(measure_workload(workload, n, rep))

@@ -7,7 +7,7 @@ free reads count as reads where they are defined, and their `nonlocal` writes as
 """
 import gast
 
-from autograph.pyct import anno, qual_names
+from autograph.pyct import anno, qual_names, transformer
 
 
 class Scope:
@@ -198,12 +198,9 @@ _UNKNOWN = object()
 
 def _find_visitor(node_class):
     """The `_Collector` function that visits `node_class`, or None where there is nothing to
-    visit (no fields, or a constant)."""
-    visitor = getattr(_Collector, 'visit_' + node_class.__name__, _Collector.generic_visit)
-    if visitor is _Collector.generic_visit and (not node_class._fields
-                                                or node_class is gast.Constant):
-        visitor = None
-    _VISITORS[node_class] = visitor
+    visit; remembered in `_VISITORS`."""
+    visitor = _VISITORS[node_class] = transformer.find_visitor(_Collector, node_class,
+                                                               _Collector.generic_visit)
     return visitor
 
 

@@ -140,8 +140,8 @@ class _Builder:
         ends = self.block(stmt.orelse, body_end)
         for handler in stmt.handlers:
             handler_head = self._header(handler, [handler.type] if handler.type else [], raising)
-            if handler.name:
-                handler_head.writes.add(handler.name)
+            if handler.name:  # in gast, a Name node
+                handler_head.writes.add(handler.name.id)
             ends += self.block(handler.body, [handler_head])
         return self.block(stmt.finalbody, ends) if stmt.finalbody else ends
 

@@ -16,6 +16,7 @@ import io
 import os
 import sys
 import tokenize
+import unicodedata
 
 import gast
 
@@ -126,16 +127,22 @@ def convert_file(path, names):
             module = parser.parse(text, path)
     except SyntaxError as e:
         raise CLIError(f'{path}:{e.lineno}: syntax error: {e.msg}') from None
-    lines = text.splitlines()
-    found = dict(_functions(module))
-    for name in names or ():
-        if name not in found:
-            raise CLIError(f'{path}: no function named {name!r} '
-                           f'(found: {", ".join(found) or "none"})')
+    lines = parser.source_lines(text)
+    found = list(_functions(module))
+    known = {name for name, _ in found}
+    # Python reads identifiers in NFKC form (`ｆｕｌｌ` is `full`): so are the names asked for
+    wanted = [unicodedata.normalize('NFKC', name) for name in names or ()]
+    for name, asked in zip(wanted, names or ()):
+        if name not in known:
+            raise CLIError(f'{path}: no function named {asked!r} '
+                           f'(found: {", ".join(dict.fromkeys(n for n, _ in found)) or "none"})')
     parts = []
-    for name in names or list(found):
+    # every function of that name, in the file's order: a property's getter and setter share it
+    for name, node in found:
+        if wanted and name not in wanted:
+            continue
         try:
-            parts.append(_convert_function(found[name], lines, path))
+            parts.append(_convert_function(node, lines, path, _class_of(name)))
         except errors.ConversionError as e:
             message = f'{name!r}: {" ".join(str(e).split())}'
             if names:  # asked for by name: an error, not a note
@@ -144,7 +151,12 @@ def convert_file(path, names):
     return '\n'.join(parts)
 
 
-def _convert_function(node, lines, path):
+def _class_of(qualified_name):
+    """The class of a method `Class.method` (its private names are mangled), or None."""
+    return qualified_name.rpartition('.')[0] or None
+
+
+def _convert_function(node, lines, path, class_name=None):
     """The converted source of one function; ConversionError if it holds a construct
     AutoGraph does not convert."""
     if isinstance(node, gast.AsyncFunctionDef):
@@ -153,7 +165,7 @@ def _convert_function(node, lines, path):
             f'function in ag.do_not_convert to run it as plain Python.')
     node.decorator_list = []  # decorators run on the original function, not on its conversion
     with conversion.deep_recursion():
-        converted = conversion.convert_tree(node, lines, path, 1, node.name)
+        converted = conversion.convert_tree(node, lines, path, 1, node.name, class_name)
         return conversion.function_source(converted)
 
 

@@ -32,7 +32,8 @@ class PictureError(Exception):
 
 def parse_signature(text):
     """[(name or None, dtype name, [dims])] for a signature string (see the module doc)."""
-    from runtime.core import dtypes  # deferred: the CLI's other commands never load the runtime
+    # deferred: start-up cost (the CLI's other commands never load the runtime)
+    from runtime.core import dtypes
     specs = []
     for part in _split(text):
         m = _SPEC.match(part)
@@ -103,8 +104,9 @@ def load_function(path, name):
 
 def trace(fn, specs):
     """The ConcreteFunction of `fn` for `specs`."""
-    import autograph as ag  # deferred: tracing loads the runtime
-    from runtime.core.tensor_spec import TensorSpec
+    # deferred: start-up cost (tracing loads the runtime; the CLI's other commands never do)
+    import autograph as ag
+    from runtime.core.tensor_spec import TensorSpec  # deferred: start-up cost (as above)
     function = fn if isinstance(fn, ag.Function) else ag.function(fn)
     tensor_specs = [TensorSpec(dims, dtype, name) for name, dtype, dims in specs]
     if function.input_signature is not None:
@@ -187,7 +189,8 @@ document.body.dataset.ready = String(document.querySelectorAll('g.node').length)
 def write_picture(concrete, output):
     """Write the picture of `concrete`'s graph to `output` (.dot, .svg or .html), or return the
     DOT text when `output` is None."""
-    from runtime.graph import dot as graph_picture  # deferred: loads the runtime
+    # deferred: start-up cost (it loads the runtime)
+    from runtime.graph import dot as graph_picture
     dot_text, infos = graph_picture.picture(concrete.graph)
     if output is None:
         return dot_text

@@ -1,12 +1,14 @@
 """The compiler's public functions. Importing this module loads neither numpy nor `runtime`."""
 import types
+from typing import Any, Callable, TypeVar
 
 from autograph.compiler import conversion
 
 _DO_NOT_CONVERT = '__ag_do_not_convert__'
+F = TypeVar('F')
 
 
-def to_code(func):
+def to_code(func: Callable[..., Any]) -> str:
     """The converted source of `func` (a function, method or lambda) as a string."""
     func = getattr(func, 'python_function', func)
     func = getattr(func, '__func__', func)
@@ -17,7 +19,7 @@ def to_code(func):
     return conversion.convert(func).function_source
 
 
-def do_not_convert(func):
+def do_not_convert(func: F) -> F:
     """Marks `func` so that converted code calls it as it is, without converting it."""
     try:
         setattr(func, _DO_NOT_CONVERT, True)
@@ -26,5 +28,5 @@ def do_not_convert(func):
     return func
 
 
-def is_marked_do_not_convert(func):
+def is_marked_do_not_convert(func: object) -> bool:
     return getattr(func, _DO_NOT_CONVERT, False)

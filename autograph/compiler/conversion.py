@@ -3,10 +3,6 @@
 The converters run in the order of `CONVERTERS`, the one place that fixes it. Each takes the
 output of the previous one; `docs/design.md` explains why the order is what it is.
 """
-import contextlib
-import os
-import sys
-import threading
 import weakref
 
 import gast
@@ -26,7 +22,16 @@ from autograph.converters import (
     unsupported,
     variables,
 )
-from autograph.pyct import loader, origin_info, parser, templates, transformer, unparser
+from autograph.pyct import (
+    loader,
+    mangling,
+    origin_info,
+    parser,
+    recursion,
+    templates,
+    transformer,
+    unparser,
+)
 
 CONVERTERS = (
     unsupported,              # refuse yield, async, ... before touching anything
@@ -45,7 +50,6 @@ CONVERTERS = (
 )
 
 _PREFIX = 'tf__'
-DEEP_RECURSION_LIMIT = 20_000
 _RESERVED = 'ag__'  # the operators module in converted code
 
 
@@ -78,47 +82,19 @@ class ConvertedEntity:
         return self._factory_code
 
 
-_recursion_lock = threading.Lock()
-_deep_conversions = 0
-_saved_recursion_limit = None
+deep_recursion = recursion.deep_recursion
 
 
-def _new_lock_in_child():
-    """After a fork, in the child: another thread may have held the lock at the fork."""
-    global _recursion_lock
-    _recursion_lock = threading.Lock()
-
-
-os.register_at_fork(after_in_child=_new_lock_in_child)
-
-
-@contextlib.contextmanager
-def deep_recursion():
-    """Lets the compiler's passes, which recurse once per nesting level of the syntax tree,
-    convert deeply nested code (an if/elif chain of a few hundred branches nests that deep)."""
-    global _deep_conversions, _saved_recursion_limit
-    with _recursion_lock:
-        if _deep_conversions == 0:
-            _saved_recursion_limit = sys.getrecursionlimit()
-            sys.setrecursionlimit(max(_saved_recursion_limit, DEEP_RECURSION_LIMIT))
-        _deep_conversions += 1
-    try:
-        yield
-    finally:
-        with _recursion_lock:
-            _deep_conversions -= 1
-            if _deep_conversions == 0:
-                sys.setrecursionlimit(_saved_recursion_limit)
-
-
-def convert_tree(node, origin_lines, filename, first_lineno, function_name):
+def convert_tree(node, origin_lines, filename, first_lineno, function_name, class_name=None):
     """Converts a parsed FunctionDef or Lambda in place and returns the new node.
 
     Its nodes are first annotated with their origin in `filename` (line 1 of `origin_lines` is
-    line `first_lineno`). The top-level function is renamed `tf__<name>` and its default values
-    become None (the loader sets the real ones from the original function).
+    line `first_lineno`), and its private names mangled as in the class `class_name` (the
+    class that defines it, if any). The top-level function is renamed `tf__<name>` and its
+    default values become None (the loader sets the real ones from the original function).
     """
     origin_info.resolve(node, origin_lines, filename, first_lineno, function_name)
+    mangling.mangle(node, class_name)
     _rename_reserved(node)
     ctx = transformer.Context(node, function_name)
     if isinstance(node, gast.Lambda):
@@ -187,5 +163,5 @@ def _convert(fn):
     with deep_recursion():
         parsed = parser.parse_entity(fn)
         node = convert_tree(parsed.node, parsed.lines, parsed.filename, parsed.first_lineno,
-                            fn.__name__)
+                            fn.__name__, parsed.class_name)
     return ConvertedEntity(fn, node)

@@ -18,8 +18,13 @@ class CallTreeTransformer(transformer.Base):
         self.functions = []
 
     def visit_FunctionDef(self, node):
+        # decorators, default values and annotations run in the enclosing function's scope
+        node.decorator_list = [self.visit(d) for d in node.decorator_list]
+        node.args = self.visit(node.args)
+        if node.returns is not None:
+            node.returns = self.visit(node.returns)
         self.functions.append(node)
-        node = self.generic_visit(node)
+        node.body = self.visit_block(node.body)
         self.functions.pop()
         return node
 

@@ -42,13 +42,22 @@ class ControlFlowTransformer(transformer.Base):
     def __init__(self, ctx):
         super().__init__(ctx)
         self.function_scopes = []
+        self.captured = []         # per function: the names its lambdas and nested defs read
         self.enclosing_tries = []
 
     def visit_FunctionDef(self, node):
         analysis.analyze(node)
         self.function_scopes.append(anno.getanno(node, anno.Static.SCOPE))
+        self.captured.append(_captured_names(node.body))
         node = self.generic_visit(node)
         self.function_scopes.pop()
+        self.captured.pop()
+        # A name that only unreachable code assigns (after a `raise` or a `return`) is not
+        # set before the block functions that declare it `nonlocal`: bind it in the function
+        unbound = _unbound_nonlocals(node)
+        if unbound:
+            docstring = node.body[:1] if transformer.is_docstring(node.body[0]) else []
+            node.body = docstring + _undefined_assignments(unbound) + node.body[len(docstring):]
         return node
 
     def visit_Try(self, node):
@@ -92,7 +101,9 @@ class ControlFlowTransformer(transformer.Base):
         maybe_undefined = anno.getanno(node, anno.Static.MAYBE_UNDEFINED)
         function_globals = self.function_scopes[-1].globals
         simple = {str(qn) for qn in modified if not qn.is_composite} - function_globals
-        outputs = {name for name in simple if name in live_out}
+        # a name a closure reads lives in the function, as in Python (lambdas made in a loop
+        # see its last value), not in a block function
+        outputs = {name for name in simple if name in live_out or name in self.captured[-1]}
         inputs_only = {name for name in simple if name in live_in} - outputs
         composites = {str(qn) for qn in modified if qn.is_composite
                       and not {str(n) for n in qn.support_set()} & (simple | maybe_undefined)}
@@ -293,6 +304,59 @@ def _bind_nested_nonlocals(statements, declarations):
         elif isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
             bound.add(node.id)
     return _undefined_assignments(sorted(wanted - bound - declared)) + statements
+
+
+def _captured_names(statements):
+    """The names that the lambdas and functions defined in a block read, other than their
+    own parameters and local variables."""
+    captured = set()
+    for node in _walk_block(statements):
+        if isinstance(node, (gast.FunctionDef, gast.Lambda)):
+            own, loaded = set(), set()
+            for child in gast.walk(node):
+                if isinstance(child, gast.Name):
+                    (loaded if isinstance(child.ctx, gast.Load) else own).add(child.id)
+            captured |= loaded - own
+    return captured
+
+
+_TARGETS = {gast.Assign: ('targets',), gast.AugAssign: ('target',), gast.AnnAssign: ('target',),
+            gast.For: ('target',), gast.Delete: ('targets',), gast.withitem: ('optional_vars',),
+            gast.ExceptHandler: ('name',)}
+_BLOCKS = ('body', 'orelse', 'finalbody', 'handlers', 'cases', 'items')
+
+
+def _unbound_nonlocals(function):
+    """The names that the block functions of `function` declare `nonlocal` but that nothing
+    binds in `function` itself (only unreachable code assigned them), sorted. Statements
+    are walked, not expressions: a name bound only by `:=` gets a needless, harmless binding."""
+    args = function.args
+    bound = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs
+             + [args.vararg, args.kwarg] if a is not None}
+    wanted = set()
+    pending = list(function.body)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, (gast.FunctionDef, gast.ClassDef)):
+            bound.add(statement.name)
+            if isinstance(statement, gast.FunctionDef):
+                wanted.update(name for s in statement.body if isinstance(s, gast.Nonlocal)
+                              for name in s.names)
+            continue
+        if isinstance(statement, (gast.Global, gast.Nonlocal)):
+            bound.update(statement.names)
+        elif isinstance(statement, (gast.Import, gast.ImportFrom)):
+            bound.update((a.asname or a.name).split('.')[0] for a in statement.names)
+        for field in _TARGETS.get(type(statement), ()):
+            target = getattr(statement, field)
+            for target in target if isinstance(target, list) else [target]:
+                if target is not None:
+                    bound.update(n.id for n in gast.walk(target) if isinstance(n, gast.Name))
+        for field in _BLOCKS:
+            block = getattr(statement, field, None)
+            if type(block) is list:
+                pending.extend(block)
+    return sorted(wanted - bound)
 
 
 def _walk_block(statements):

@@ -33,7 +33,7 @@ class FunctionTransformer(transformer.Base):
         self.depth += 1
         node = self.generic_visit(node)
         self.depth -= 1
-        docstring = node.body[:1] if _is_docstring(node.body[0]) else []
+        docstring = node.body[:1] if transformer.is_docstring(node.body[0]) else []
         scope = self.ctx.namer.new('fscope')
         wrapper = templates.replace(
             _TEMPLATE, function_name=gast.Constant(value=node.name, kind=None),
@@ -43,11 +43,6 @@ class FunctionTransformer(transformer.Base):
         anno.setanno(node, anno.Basic.FUNCTION_SCOPE, scope)
         node.body = docstring + wrapper
         return node
-
-
-def _is_docstring(statement):
-    return (isinstance(statement, gast.Expr) and isinstance(statement.value, gast.Constant)
-            and isinstance(statement.value.value, str))
 
 
 def transform(node, ctx):

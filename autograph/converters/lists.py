@@ -21,7 +21,8 @@ _OPAQUE = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
 
 def _mutation(statement):
     """(list name, method or None for a subscript store) of a statement that mutates a list
-    named by a plain name, else None."""
+    named by a plain name, else None. A subscript store's method is `('[index]', index)` when
+    the index is a constant or a name: the element may then be loop state (`_element_state`)."""
     if anno.hasanno(statement, _APPEND):
         return anno.getanno(statement, _APPEND), 'append'
     if isinstance(statement, gast.Expr) and isinstance(statement.value, gast.Call):
@@ -36,8 +37,21 @@ def _mutation(statement):
         targets = [statement.target]
     for target in targets:
         if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
+            index = target.slice
+            if not isinstance(statement, gast.Delete) and (
+                    isinstance(index, gast.Name) or isinstance(index, gast.Constant)
+                    and isinstance(index.value, (int, str))):
+                return target.value.id, ('[index]', index)
             return target.value.id, None
     return None
+
+
+def _element_state(found, stored):
+    """Whether every mutation of a list in a loop is `y[k] = v` or `y[k] += v` with a constant
+    `k` or a name `k` the loop does not set: the elements are then loop state like `d['k']` (the
+    control-flow converter carries `y[k]`), as in TensorFlow's AutoGraph."""
+    return all(isinstance(method, tuple) and not (
+        isinstance(method[1], gast.Name) and method[1].id in stored) for _, method in found)
 
 
 def _walk(statements):
@@ -83,8 +97,8 @@ class ListTransformer(transformer.Base):
                     mutations.setdefault(found[0], []).append((statement, found[1]))
         appended = []
         for name, found in sorted(mutations.items()):
-            if name in stored:
-                continue          # a list made in the loop, or assigned in it
+            if name in stored or _element_state(found, stored):
+                continue          # a list made or assigned in the loop, or elements as state
             if name in self._locals() and all(
                     method == 'append' and _single_argument(statement)
                     for statement, method in found):

@@ -6,7 +6,7 @@ import types
 import warnings
 
 import runtime as rt
-from autograph.compiler import api, conversion
+from autograph.compiler import api, conversion, verbosity
 from autograph.operators import higher_order, py_builtins
 from autograph.pyct import errors, loader
 
@@ -15,6 +15,7 @@ _LEAVE_ALONE = frozenset({'runtime', 'autograph', 'numpy', 'gast'}) | frozenset(
     sys.stdlib_module_names)
 
 _CONVERTED = '__ag_converted_function__'  # (function, its converted version), on the function
+_UNCONVERTED = '__ag_unconverted_function__'  # (function, what runs it as it is): it failed
 
 
 def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
@@ -35,7 +36,7 @@ def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
     target, bound_args = _unbind(f)
     if target is None:
         return f(*args, **kwargs)
-    return _converted_function(target)(*bound_args, *args, **kwargs)
+    return _callee(target)(*bound_args, *args, **kwargs)
 
 
 def _calling_converted(fn, caller_fn_scope, options):
@@ -94,6 +95,27 @@ def _unbind(f):
     return function, bound
 
 
+def _callee(function):
+    """What converted code calls for the user function `function`: its conversion or, when it
+    cannot be converted (a generator, no source, a construct AutoGraph refuses), the function
+    itself, as TensorFlow does; a note says so from verbosity 1 on (ag.set_verbosity)."""
+    entry = function.__dict__.get(_CONVERTED)
+    if entry is not None and entry[0] is function:
+        return entry[1]
+    entry = function.__dict__.get(_UNCONVERTED)
+    if entry is not None and entry[0] is function:
+        return entry[1]
+    try:
+        return _converted_function(function, warn=False)
+    except errors.ConversionError as e:
+        reason = ' '.join(str(e).split())
+        verbosity.note(1, f'AutoGraph could not convert {function.__qualname__!r} and runs it '
+                          f'as it is: {reason}')
+        unconverted = _unconverted(function, reason)
+        function.__dict__[_UNCONVERTED] = (function, unconverted)
+        return unconverted
+
+
 def _is_user_code(function):
     if (api.is_marked_do_not_convert(function) or getattr(function, '__ag_converted__', False)
             or loader.is_generated(function)):  # a lambda or def written in converted code
@@ -118,7 +140,7 @@ def _unconverted(function, reason):
     return unconverted
 
 
-def _converted_function(function):
+def _converted_function(function, warn=True):
     # Kept on the function itself: a WeakKeyDictionary would keep it alive through the
     # converted function's globals. The function is stored too, to tell its own entry from one
     # that functools.wraps copied onto a wrapper.
@@ -128,6 +150,8 @@ def _converted_function(function):
         try:
             entity = conversion.convert(function)
         except errors.SourceUnavailableError as e:
+            if not warn:
+                raise
             warnings.warn(f'{e} It runs unconverted, so Python control flow on tensors in it '
                           f'will fail.', stacklevel=3)
             return _unconverted(function, str(e))

@@ -7,7 +7,7 @@ The state of a construct (the variables it modifies) is read and written with th
 from typing import NamedTuple
 
 import runtime as rt
-from autograph.operators import guards, lists, located, tensor_iteration
+from autograph.operators import datasets, guards, lists, located, tensor_iteration
 from autograph.operators.variables import (
     Undefined,
     UndefinedReturnValue,
@@ -262,6 +262,10 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
 
 
 def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    if datasets.is_graph_iteration(iter_):  # over an rt.data Dataset or Iterator
+        datasets.for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts,
+                          if_stmt, while_stmt)
+        return
     sequence = tensor_iteration.as_sequence(iter_)
     if sequence is not None:
         _graph_for(sequence, extra_test, body, get_state, set_state, symbol_names, opts)
@@ -328,9 +332,11 @@ def _staged_loop(test, body, get_state, set_state, symbol_names, opts):
     initial = list(get_state())
     _stage_appended_lists(test, body, set_state, get_state, symbol_names, initial,
                           opts.get('appended_lists', ()))
-    unset = [i for i, v in enumerate(initial) if isinstance(v, (Undefined, UndefinedReturnValue))]
+    # None before the loop counts as unset, as in TensorFlow: one iteration gives the type
+    unset = [i for i, v in enumerate(initial) if isinstance(v, _UNSET)]
     invariants = _shape_invariants(opts.get('shape_invariants'), initial)
-    newly_unset = [i for i in unset if isinstance(initial[i], Undefined)]
+    newly_unset = {i: initial[i] is None for i in unset
+                   if isinstance(initial[i], (Undefined, type(None)))}
     if unset:
         _initialize_from_first_iteration(test, body, get_state, set_state, symbol_names,
                                          initial, unset, invariants)
@@ -341,8 +347,10 @@ def _staged_loop(test, body, get_state, set_state, symbol_names, opts):
         if i in newly_unset and isinstance(value, rt.Tensor):
             flagged[i] = (rt.constant(False), located.message(
                 f"loop must iterate at least once to initialize '{symbol_names[i]}' (and reach "
-                f"its assignment): local variable '{symbol_names[i]}' is used before it is "
-                f"assigned a value"))
+                f"its assignment): " + (f"'{symbol_names[i]}' is None before the loop"
+                                        if newly_unset[i] else
+                                        f"local variable '{symbol_names[i]}' is used before it "
+                                        f"is assigned a value")))
         elif isinstance(value, rt.Tensor) and maybe_unset(value) is not None:
             flagged[i] = maybe_unset(value)
     flagged_indices = list(flagged)

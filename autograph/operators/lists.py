@@ -15,6 +15,9 @@ from runtime.core.tensor import is_symbolic
 
 # How many graph loop bodies are being traced (mutating a list there happens once, at trace time)
 tracing_loops = [0]
+# How many lists were staged so far: a converted function's return value is searched for staged
+# lists only if some were staged while it ran (plain Python values are returned as they are)
+staged_count = [0]
 
 
 class StagedList:
@@ -91,6 +94,7 @@ def list_append(target, value):
 
 def stage(value, name, dtype, element_shape):
     """The list `value` as a StagedList of elements of `dtype` and `element_shape`."""
+    staged_count[0] += 1
     array = rt.TensorArray(dtype, size=0, dynamic_size=True, element_shape=element_shape)
     for index, item in enumerate(value):
         array = array.write(index, item)
@@ -103,7 +107,8 @@ def check_list_mutation(value, name, what):
     if tracing_loops[0] and isinstance(value, (list, StagedList)):
         raise located.error(TypeError, (
             f"the Python list '{name}' is changed by {what} inside a loop on a tensor: it would "
-            f'change once, while the loop is traced. A tensor loop may only append to a list '
+            f'change once, while the loop is traced, so this is not allowed in a loop on a '
+            f'tensor. A tensor loop may only append to a list or set its elements (`y[0] = v`) '
             f'(it is then staged as a TensorArray); for anything else use an rt.TensorArray '
             f'(ta = ta.write(i, v)) or a tensor.'))
 
@@ -121,16 +126,21 @@ def concat_(values, axis, name=None):
 
 
 
-def stacked(value):
+def stacked(value, _seen=None):
     """`value` with each StagedList in it (also inside tuples, lists and dicts) stacked into one
-    tensor: what a function that returns a staged list gives back."""
+    tensor: what a function that returns a staged list gives back. A container that holds
+    itself is walked once."""
     if isinstance(value, StagedList):
         return value.stack()
-    if type(value) in (tuple, list):
-        parts = [stacked(v) for v in value]
-        changed = any(p is not v for p, v in zip(parts, value))
-        return type(value)(parts) if changed else value
+    if type(value) not in (tuple, list, dict):
+        return value
+    seen = set() if _seen is None else _seen
+    if id(value) in seen:
+        return value
+    seen.add(id(value))
     if type(value) is dict:
-        parts = {k: stacked(v) for k, v in value.items()}
+        parts = {k: stacked(v, seen) for k, v in value.items()}
         return parts if any(parts[k] is not value[k] for k in value) else value
-    return value
+    parts = [stacked(v, seen) for v in value]
+    changed = any(p is not v for p, v in zip(parts, value))
+    return type(value)(parts) if changed else value

@@ -1,9 +1,21 @@
-"""Builtins called from converted code: Python's own on Python values, graph ops on tensors."""
+"""Builtins called from converted code: Python's own on Python values, graph ops on tensors.
+
+Each overload is keyed by the builtin object it stands for and calls that very object on
+Python values, as the original code would: a call of `len` bound before `builtins.len` was
+patched (`def size(x, len=len)`) still runs the original, and one of the patched `len` (a
+different object, with no overload) runs the patch.
+"""
 import builtins
+import warnings
 
 import runtime as rt
-from autograph.operators import lists, tensor_iteration
+from autograph.operators import frames, lists, tensor_iteration
+from runtime.core import context
 from runtime.core.tensor import is_symbolic
+
+_range, _len, _enumerate, _zip, _int, _float, _abs = (
+    builtins.range, builtins.len, builtins.enumerate, builtins.zip, builtins.int,
+    builtins.float, builtins.abs)
 
 
 def _any_symbolic(values):
@@ -13,54 +25,69 @@ def _any_symbolic(values):
 def range_(*args):
     if _any_symbolic(args):
         return rt.range(*args)
-    return builtins.range(*args)
+    return _range(*args)
+
+
+def _graph_datasets(values):
+    """Whether `values` are rt.data Datasets iterated by a graph loop (docs/datasets.md)."""
+    return bool(values) and context.current_graph() is not None and all(
+        isinstance(v, rt.data.Dataset) for v in values)
 
 
 def len_(value):
     if isinstance(value, (tensor_iteration.TensorSequence, lists.StagedList)):
         return value.size()
+    if _graph_datasets([value]):  # its cardinality, which must be known and finite
+        n = value.cardinality()
+        with rt.control_dependencies([rt.debugging.Assert(n >= 0, [
+                'len() of a dataset whose length is infinite or unknown'])]):
+            return rt.identity(n)
     if is_symbolic(value):
         if value.shape.rank == 0:
             raise TypeError('len() of a scalar tensor')
         static = value.shape.as_list()[0] if value.shape.rank is not None else None
         return static if static is not None else rt.shape(value)[0]
-    return builtins.len(value)
+    return _len(value)
 
 
 def enumerate_(iterable, start=0):
+    if _graph_datasets([iterable]):
+        return iterable.enumerate(start)
     sequence = tensor_iteration.as_sequence(iterable)
     if sequence is not None:
         return tensor_iteration.Enumerate(sequence, start)
-    return builtins.enumerate(iterable, start)
+    return _enumerate(iterable, start)
 
 
 def zip_(*iterables, **kwargs):
+    if _graph_datasets(iterables):
+        return rt.data.Dataset.zip(iterables)
     if _any_symbolic(iterables):
         return tensor_iteration.Zip([tensor_iteration.to_sequence(i) for i in iterables])
-    return builtins.zip(*iterables, **kwargs)
+    return _zip(*iterables, **kwargs)
 
 
 def int_(value=0, *args):
     if is_symbolic(value):
         return rt.cast(value, rt.int32)
-    return builtins.int(value, *args)
+    return _int(value, *args)
 
 
 def float_(value=0.0):
     if is_symbolic(value):
         return rt.cast(value, rt.float32)
-    return builtins.float(value)
+    return _float(value)
 
 
 def abs_(value):
     if is_symbolic(value):
         return rt.abs(value)
-    return builtins.abs(value)
+    return _abs(value)
 
 
 OVERLOADS = {
-    builtins.range: range_, builtins.len: len_,
-    builtins.enumerate: enumerate_, builtins.zip: zip_, builtins.int: int_,
-    builtins.float: float_, builtins.abs: abs_,
+    _range: range_, _len: len_, _enumerate: enumerate_, _zip: zip_, _int: int_,
+    _float: float_, _abs: abs_,
     rt.stack: lists.stack_, rt.concat: lists.concat_,   # also on lists staged by a tensor loop
+    warnings.warn: frames.warn,   # stacklevel counts the user's frames, not autograph's
 }

@@ -39,12 +39,17 @@ def resolve(tree, lines, filename, first_lineno, function_name):
     `lines` are the source lines the tree was parsed from; line 1 of them is line
     `first_lineno` of `filename`.
     """
-    for node in gast.walk(tree):
+    pending = [(tree, function_name)]   # each node with the function that holds it
+    while pending:
+        node, function_name = pending.pop()
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
+            inside = node.name
+        else:
+            inside = function_name
+        pending.extend((child, inside) for child in gast.iter_child_nodes(node))
         lineno = getattr(node, 'lineno', None)
         if lineno is None:
             continue
-        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)):
-            function_name = getattr(node, 'name', function_name)
         line = lines[lineno - 1] if lineno <= len(lines) else ''
         anno.setanno(node, anno.Basic.ORIGIN, Origin(
             filename, first_lineno + lineno - 1, node.col_offset, function_name, line))

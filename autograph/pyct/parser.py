@@ -3,26 +3,36 @@
 The function's own source is read with `inspect`, dedented and parsed; decorators are removed
 because the converted function must not be decorated a second time.
 """
+import copy
 import inspect
+import linecache
 import textwrap
 
 import gast
 
-from autograph.pyct import errors
+from autograph.pyct import errors, mangling
 
 
 class Entity:
     """The parsed source of one function or lambda.
 
     `node` is a `gast.FunctionDef` or `gast.Lambda`; `lines` are the dedented source lines it
-    was parsed from, where line 1 is line `first_lineno` of `filename`.
+    was parsed from, where line 1 is line `first_lineno` of `filename`. `class_name` is the
+    class whose private-name mangling Python applied to the function (None: none).
     """
 
-    def __init__(self, node, lines, filename, first_lineno):
+    def __init__(self, node, lines, filename, first_lineno, class_name=None):
         self.node = node
         self.lines = lines
         self.filename = filename
         self.first_lineno = first_lineno
+        self.class_name = class_name
+
+
+def source_lines(text):
+    """The lines of source text as Python counts them: only `\n`, `\r\n` and `\r` end a line
+    (`str.splitlines` also splits at a form feed and other separators inside a line)."""
+    return text.replace('\r\n', '\n').replace('\r', '\n').split('\n')
 
 
 def parse(source, filename='<source>'):
@@ -45,30 +55,37 @@ def parse_entity(fn):
             'functions defined with exec() or in an interactive prompt cannot be converted. '
             'Define it in a .py file, or wrap it in ag.do_not_convert.') from None
     source = textwrap.dedent(''.join(lines))
-    if fn.__name__ == '<lambda>':
-        node, source = _parse_lambda(fn, lines, source, first_lineno, filename)
+    if fn.__code__.co_name == '<lambda>':
+        node, source, first_lineno = _parse_lambda(fn, lines, source, first_lineno, filename)
     else:
         node = parse(source, filename).body[0]
+        # the code's own name: `__name__` and `__qualname__` may have been reassigned
         if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) or \
-                node.name != fn.__name__ or \
-                _arg_names(node.args) != fn.__code__.co_varnames[:_arg_count(fn.__code__)]:
+                node.name != fn.__code__.co_name or not _same_arguments(node.args, fn.__code__):
             raise errors.ConversionError(
                 f'{filename}:{first_lineno}: the source there is not the definition of '
                 f'{fn.__qualname__!r} (did the file change since it was imported?); reload '
                 f'the module, or wrap the function in ag.do_not_convert.')
         node.decorator_list = []
-    return Entity(node, source.splitlines(), filename, first_lineno)
+    return Entity(node, source_lines(source), filename, first_lineno,
+                  mangling.class_of(fn.__code__, node))
 
 
 def _parse_lambda(fn, lines, source, first_lineno, filename):
-    """Finds the lambda `fn` in the lines that hold it.
+    """Finds the lambda `fn`: (its node, the text it was parsed from, the line of the file
+    that is line 1 of that text).
 
-    `inspect` gives whole lines, which may be a fragment of a larger statement (a call split
-    over several lines); the fragment is trimmed from the end until it parses. Several lambdas
-    may share those lines: the one whose body holds every source position of `fn`'s code
-    (`co_positions`), the innermost such, is `fn`. When none does (the file changed since it
-    was imported), conversion is refused rather than converting another function.
+    The whole file is parsed (once per text of the file) and the lambda found in it wherever it
+    is written, a compound statement's header included (`for y in map(lambda t: ..., x):`).
+    When the file does not parse, the lines `inspect` gives are: they may be a fragment of a
+    larger statement (a call split over several lines), trimmed from the end until it parses.
+    Several lambdas may share those lines: the one whose body holds every source position of
+    `fn`'s code (`co_positions`), the innermost such, is `fn`. When none does (the file changed
+    since it was imported), conversion is refused rather than converting another function.
     """
+    in_file = _lambda_in_file(fn, filename)
+    if in_file is not None:
+        return in_file
     tree, text, opened = _parse_fragment(source, filename, first_lineno)
     dedent = min(len(line) - len(line.lstrip()) for line in lines if line.strip())
     first_indent = len(source) - len(source.lstrip())
@@ -78,24 +95,50 @@ def _parse_lambda(fn, lines, source, first_lineno, filename):
         line = line - first_lineno + 1
         return line, col - dedent - (first_shift - dedent if line == 1 else 0)
 
-    positions = [(fragment_position(line, col), fragment_position(end_line, end_col))
+    node = _find_lambda(tree, fn, fragment_position)
+    if node is None:
+        raise errors.ConversionError(
+            f'{filename}:{first_lineno}: cannot find the source of this lambda (did the file '
+            f'change since it was imported?); reload the module, or define it with `def`.')
+    return node, text, first_lineno
+
+
+def _find_lambda(tree, fn, position=lambda line, col: (line, col)):
+    """The innermost lambda of `tree` with `fn`'s arguments whose body holds every source
+    position of `fn`'s code (`position` maps a position of the file to one of `tree`)."""
+    positions = [(position(line, col), position(end_line, end_col))
                  for line, end_line, col, end_col in fn.__code__.co_positions()
                  if line is not None and col is not None and end_col is not None
                  and (line, col) != (end_line, end_col)]
-    names = fn.__code__.co_varnames[:_arg_count(fn.__code__)]
     candidates = []
     for node in gast.walk(tree):
-        if not isinstance(node, gast.Lambda) or _arg_names(node.args) != names:
+        if not isinstance(node, gast.Lambda) or not _same_arguments(node.args, fn.__code__):
             continue
         start, end = (node.body.lineno, node.body.col_offset), \
             (node.body.end_lineno, node.body.end_col_offset)
         if positions and all(start <= a and b <= end for a, b in positions):
             candidates.append((start, node))
-    if not candidates:
-        raise errors.ConversionError(
-            f'{filename}:{first_lineno}: cannot find the source of this lambda (did the file '
-            f'change since it was imported?); reload the module, or define it with `def`.')
-    return max(candidates, key=lambda c: c[0])[1], text
+    return max(candidates, key=lambda c: c[0])[1] if candidates else None
+
+
+_parsed_files = {}   # file name -> (its text, its gast tree): the last text parsed
+
+
+def _lambda_in_file(fn, filename):
+    """(node, file text, 1) of the lambda `fn` found in its whole file, or None when the file
+    is not in `linecache` or does not parse."""
+    text = ''.join(linecache.getlines(filename))
+    if not text:
+        return None
+    cached = _parsed_files.get(filename)
+    if cached is None or cached[0] != text:
+        try:
+            cached = _parsed_files[filename] = (text, parse(text, filename))
+        except (SyntaxError, ValueError):
+            return None
+    node = _find_lambda(cached[1], fn)
+    # conversion changes the node in place: the cached tree keeps its own
+    return None if node is None else (copy.deepcopy(node), text, 1)
 
 
 def _parse_fragment(source, filename, first_lineno):
@@ -118,6 +161,15 @@ def _arg_names(args):
     names += [a.id for a in args.kwonlyargs]
     names += [args.kwarg.id] if args.kwarg else []
     return tuple(names)
+
+
+def _same_arguments(args, code):
+    """Whether the parsed arguments are those of `code` (whose private names are mangled)."""
+    compiled = code.co_varnames[:_arg_count(code)]
+    names = _arg_names(args)
+    return len(names) == len(compiled) and all(
+        name == c or (mangling.is_private(name) and c.endswith(name) and c.startswith('_'))
+        for name, c in zip(names, compiled))
 
 
 def _arg_count(code):

@@ -32,8 +32,12 @@ def replace(template, **subs):
 
 
 def replace_as_expression(template, **subs):
-    """Like `replace` for a template that is a single expression; returns that expression."""
+    """Like `replace` for a template that is a single expression; returns that expression.
+    A template of anything else (a statement, two expressions) is a ValueError naming it."""
     statements = replace(template, **subs)
+    if len(statements) != 1 or not isinstance(statements[0], gast.Expr):
+        raise ValueError(f'replace_as_expression needs a template of one expression, got '
+                         f'{len(statements)} statement(s): {textwrap.dedent(template).strip()!r}')
     return statements[0].value
 
 

@@ -1,7 +1,15 @@
 """Base class of the converters, and the naming service they share."""
+import ast
+
 import gast
 
 from autograph.pyct import anno
+
+
+def is_docstring(statement):
+    """Whether a function's first statement is its docstring."""
+    return (isinstance(statement, gast.Expr) and isinstance(statement.value, gast.Constant)
+            and isinstance(statement.value.value, str))
 
 
 class Namer:
@@ -118,21 +126,30 @@ _UNKNOWN = object()
 _UNLESS_ANNOTATED = object()
 
 
+def find_visitor(visitor_class, node_class, generic):
+    """The method of `visitor_class` that visits `node_class` nodes: its `visit_<Class>`, else
+    its `generic_visit`; None when that is `generic` (a generic visit that only walks the
+    children) and the class holds no nodes to visit (no fields, or a constant).
+
+    The visitors of the converters (`Base`) and of the activity analysis look their visitor up
+    here once per node class and keep it in a table of their own.
+    """
+    method = 'visit_' + node_class.__name__
+    function = getattr(visitor_class, method, None)
+    if function is None or function is getattr(ast.NodeVisitor, method, None):
+        function = visitor_class.generic_visit  # ast's visit_Constant only forwards, to visit_Num
+    if function is generic and (not node_class._fields or node_class is gast.Constant):
+        return None
+    return function
+
+
 def _find_visitor(transformer_class, node_class):
     """The function that visits `node_class` nodes, remembered in the class's `_visitor_table`
-    (where `generic_visit` also looks).
-
-    Where only `Base.generic_visit` would visit a node and it holds no nodes to visit, the
-    visit would return it as it is: the table says None for classes without fields and for
-    constants, and `_UNLESS_ANNOTATED` for names (only a parameter's annotation holds nodes).
-    """
-    function = getattr(transformer_class, 'visit_' + node_class.__name__,
-                       transformer_class.generic_visit)
-    if function is Base.generic_visit:
-        if not node_class._fields or node_class is gast.Constant:
-            function = None
-        elif node_class is gast.Name:
-            function = _UNLESS_ANNOTATED
+    (where `generic_visit` also looks). Where only `Base.generic_visit` would visit a name, the
+    table says `_UNLESS_ANNOTATED` (only a parameter's annotation holds nodes)."""
+    function = find_visitor(transformer_class, node_class, Base.generic_visit)
+    if function is Base.generic_visit and node_class is gast.Name:
+        function = _UNLESS_ANNOTATED
     transformer_class._visitor_table[node_class] = function
     return function
 

@@ -1,27 +1,20 @@
-"""TensorFlow 2's view of a SavedModel: its object graph, written and read.
+"""TensorFlow 2's view of a SavedModel, written: its object graph.
 
-Writing: `TFObjectGraph(writer).build(root)` gives the checkpoint's TrackableObjectGraph (the
-objects TensorFlow matches checkpoint values to by attribute name), the SavedObjectGraph (the
-same objects with the same ids, then functions and the signature map) and the FunctionDefs of
-the saved concrete functions, which is what `tf.saved_model.load` needs to rebuild a Module.
-Reading: helpers that turn a SavedObjectGraph's messages (StructuredValue signatures, FullArgSpecs,
-attribute paths) into Python for `autograph.saved_model`'s loader.
+`TFObjectGraph(writer).build(root)` gives the checkpoint's TrackableObjectGraph (the objects
+TensorFlow matches checkpoint values to by attribute name), the SavedObjectGraph (the same objects
+with the same ids, then functions and the signature map) and the FunctionDefs of the saved
+concrete functions, which is what `tf.saved_model.load` needs to rebuild a Module. The
+checkpoint's part (the keys, `VARIABLE_VALUE`, the object graph's key, matching objects) is
+`runtime.train.object_graph`, shared with `rt.train.Checkpoint`; `load_tf2` reads what
+TensorFlow writes.
 """
 from runtime.core import nest
 from runtime.core.tensor import EagerTensor, SymbolicTensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.graph import serialization
-from runtime.graph.graph_def import function_def
+from runtime.graph.graph_def import const_node_def, function_def
 from runtime.ops.registry import REGISTRY
-
-VARIABLE_VALUE = 'VARIABLE_VALUE'  # the attribute of a variable in a checkpoint's object graph
-OBJECT_GRAPH_CHECKPOINT_KEY = '_CHECKPOINTABLE_OBJECT_GRAPH'
-
-
-def checkpoint_key(path):
-    """The checkpoint key of the variable at attribute path `path`, as TensorFlow names it."""
-    return f'{path}/.ATTRIBUTES/VARIABLE_VALUE'
-
+from runtime.train.object_graph import checkpoint_key, variable_node  # shared with rt.train
 
 _USER_OBJECT_VERSION = {'producer': 1, 'min_consumer': 1}
 
@@ -92,9 +85,7 @@ class TFObjectGraph:
                 if node_id is None:
                     node_id = self.variable_ids[child['path']] = self.trackable_node(
                         self.variable_node(child['path']),
-                        {'attributes': [{'name': VARIABLE_VALUE,
-                                         'full_name': self.names[child['path']],
-                                         'checkpoint_key': checkpoint_key(child['path'])}]})
+                        variable_node(self.names[child['path']], checkpoint_key(child['path'])))
             else:
                 node_id = self.trackable_node({'user_object': {
                     'identifier': '_generic_user_object', 'version': _USER_OBJECT_VERSION}}, {})
@@ -171,7 +162,7 @@ class TFObjectGraph:
     def function_def(self, concrete, name):
         """The FunctionDef message of a concrete function and the object ids it captures."""
         graph = concrete.graph
-        fdef = serialization.parse_text('FunctionDef', str(function_def(graph)))
+        fdef = function_def(graph)
         fdef['signature']['name'] = name
         captures = {p.op.name: value for value, p in graph.captures}
         kept, consts, bound = [], {}, []
@@ -192,11 +183,8 @@ class TFObjectGraph:
             fdef['ret'] = {k: f'{renamed[v]}:output:0' if v in renamed else v
                            for k, v in fdef.get('ret', {}).items()}
             for arg, value in consts.items():
-                fdef.setdefault('node_def', []).append({
-                    'name': renamed[arg], 'op': 'Const', 'attr': {
-                        'dtype': {'type': value.dtype.enum},
-                        'value': {'tensor': serialization.graph_io.tensor_to_proto(
-                            value.numpy(), value.dtype)}}})
+                fdef.setdefault('node_def', []).append(
+                    const_node_def(renamed[arg], value.numpy(), value.dtype))
             old = fdef['signature']['input_arg']
             attrs = fdef.get('arg_attr', {})
             fdef['arg_attr'] = {new: attrs[old.index(arg)] for new, arg in enumerate(kept)
@@ -271,86 +259,3 @@ def output_keys(structured):
         return keyed
     leaves = [t for t in nest.flatten(structured) if t is not None]
     return [(f'output_{i}', t) for i, t in enumerate(leaves)]
-
-
-def object_paths(objects):
-    """The attribute path of every object reachable from the root (the shortest)."""
-    paths, queue = {0: ()}, [0]
-    while queue:
-        node_id = queue.pop(0)
-        for child in objects[node_id].get('children', []) if node_id < len(objects) else []:
-            if child.get('node_id', 0) not in paths:
-                paths[child.get('node_id', 0)] = paths[node_id] + (child.get('local_name', ''),)
-                queue.append(child.get('node_id', 0))
-    return paths
-
-
-def match_objects(saved, checkpointed):
-    """{SavedObjectGraph id: TrackableObjectGraph id}, walking both by attribute names."""
-    found, queue = {0: 0}, [0]
-    while queue:
-        node_id = queue.pop(0)
-        theirs = {c.get('local_name', ''): c.get('node_id', 0)
-                  for c in checkpointed[found[node_id]].get('children', [])}
-        for child in saved[node_id].get('children', []):
-            other = theirs.get(child.get('local_name', ''))
-            if other is not None and child.get('node_id', 0) not in found and \
-                    other < len(checkpointed):
-                found[child['node_id']] = other
-                queue.append(child['node_id'])
-    return found
-
-
-def from_structured_value(value):
-    """A StructuredValue as Python: TensorSpecs, tuples, lists, dicts and plain values."""
-    (kind, body), = value.items() if value else (('none_value', {}),)
-    if kind == 'none_value':
-        return None
-    if kind == 'tensor_spec_value':
-        return TensorSpec(serialization.graph_io.shape_from_proto(body.get('shape', {})),
-                          serialization.graph_io.as_dtype(body.get('dtype', 0)),
-                          body.get('name') or None)
-    if kind in ('tuple_value', 'list_value'):
-        items = [from_structured_value(v) for v in body.get('values', [])]
-        return tuple(items) if kind == 'tuple_value' else items
-    if kind == 'dict_value':
-        return {k: from_structured_value(v) for k, v in body.get('fields', {}).items()}
-    if kind == 'named_tuple_value':
-        return tuple(from_structured_value(p.get('value', {})) for p in body.get('values', []))
-    if kind in ('float64_value', 'int64_value', 'string_value', 'bool_value'):
-        return body
-    raise ValueError(f'a saved function\'s signature holds a {kind}, which cannot be loaded')
-
-
-def output_encoding(value, counter):
-    """A StructuredValue of outputs in the encoding `_decode_output` reads."""
-    (kind, body), = value.items() if value else (('none_value', {}),)
-    if kind == 'tensor_spec_value':
-        return {'t': 'tensor', 'i': next(counter)}
-    if kind in ('tuple_value', 'list_value', 'named_tuple_value'):
-        items = body.get('values', [])
-        if kind == 'named_tuple_value':
-            items = [p.get('value', {}) for p in items]
-        return {'t': 'list' if kind == 'list_value' else 'tuple',
-                'items': [output_encoding(v, counter) for v in items]}
-    if kind == 'dict_value':
-        fields = body.get('fields', {})
-        return {'t': 'dict', 'items': [[k, output_encoding(fields[k], counter)]
-                                       for k in sorted(fields)]}
-    if kind == 'none_value':
-        return {'t': 'none'}
-    raise ValueError(f'a saved function returns a {kind}, which cannot be loaded')
-
-
-def argument_names(function_spec):
-    """(parameter names, {name: default value}) of a FunctionSpec's FullArgSpec (without
-    `self`); (None, {}) when it has none."""
-    spec = function_spec.get('fullargspec', {}).get('named_tuple_value', {})
-    fields = {pair.get('key'): pair.get('value', {}) for pair in spec.get('values', [])}
-    if 'args' not in fields:
-        return None, {}
-    names = [v.get('string_value', '') for v in
-             fields['args'].get('list_value', {}).get('values', [])]
-    defaults = from_structured_value(fields.get('defaults', {'none_value': {}})) or ()
-    by_name = dict(zip(names[len(names) - len(defaults):], defaults))
-    return (names[1:] if names[:1] == ['self'] else names), by_name

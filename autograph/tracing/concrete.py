@@ -10,17 +10,21 @@ import threading
 
 from autograph.compiler.conversion import deep_recursion
 from autograph.tracing import describe, keys
+from runtime.core import dtypes as rt_dtypes
 from runtime.core import nest
 from runtime.core.errors import InvalidArgumentError
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor
 from runtime.core.tensor_spec import TensorSpec
+from runtime.data import Dataset
 from runtime.executor import compile_graph, optimized_program
 from runtime.graph.graph import FuncGraph, uid
 from runtime.ops.array import identity
 from runtime.ops.convert import convert_to_tensor
+from runtime.summary import trace as summary_trace
 from runtime.variables import Variable
 
+_summary_tracing = summary_trace.active  # rt.summary.trace_on is recording graphs
 _local = threading.local()  # .variable_checks: one callback per trace running in this thread
 
 
@@ -57,6 +61,10 @@ class ConcreteFunction:
         # Python-valued parameters may be left out when calling the ConcreteFunction.
         self._traced_literals = {name: value for name, element, value in zip(
             binder.names, key, structured_input_signature[0]) if keys.is_python_value(element)}
+        # Objects it was traced with (held weakly), which a call may leave out too, as in
+        # TensorFlow: `f.get_concrete_function(model, x)(x)`.
+        self._traced_objects = {name: value for name, value in zip(
+            binder.names, structured_input_signature[0]) if isinstance(value, describe.WeakObject)}
         leaves = nest.flatten(structured_outputs)
         self._single_dtype = (structured_outputs.dtype if len(leaves) == 1 and leaves[0] is
                               structured_outputs and structured_outputs is not None else None)
@@ -79,9 +87,9 @@ class ConcreteFunction:
         return self._binder.names
 
     def __reduce__(self):
-        # autograph.saved_model imports this module: imported here to break the cycle.
-        from autograph.saved_model import reduce_function
-        return reduce_function(self)
+        # Deferred for start-up cost: the SavedModel writer and loader load on the first pickle.
+        from autograph.saved_model.pickling import reduce_concrete
+        return reduce_concrete(self)
 
     @property
     def key(self):
@@ -95,6 +103,8 @@ class ConcreteFunction:
 
     def _call_flat(self, feeds):
         """Run the graph on flat feeds (argument values, in key order) and pack the outputs."""
+        if _summary_tracing[0]:
+            summary_trace.note(self.graph)
         values = self._run(*feeds)
         if self._single_dtype is not None:
             return EagerTensor(values[0], self._single_dtype)
@@ -103,9 +113,33 @@ class ConcreteFunction:
         return nest.pack_sequence_as(self.structured_outputs, flat)
 
     def __call__(self, *args, **kwargs):
-        values = self._binder.canonical(args, kwargs, fallback=self._traced_literals)
+        try:
+            values = self._binder.canonical(args, kwargs, fallback=self._traced_literals)
+        except TypeError:
+            values = self._bind_tensors_only(args, kwargs)
+            if values is None:
+                raise
         return self._call_flat(keys.feed(self._key, values, self._binder.names,
                                          self._binder.name, tensor_error=InvalidArgumentError))
+
+    def _bind_tensors_only(self, args, kwargs):
+        """TensorFlow's second way to call a ConcreteFunction: positional values for its tensor
+        parameters only, the others (Python values, objects) as traced. None if that does not
+        fit either."""
+        fixed = dict(self._traced_literals)
+        for name, weak in self._traced_objects.items():
+            obj = weak.ref()
+            if obj is None:
+                return None
+            fixed[name] = obj
+        free = [n for n in self._binder.names if n not in fixed and n not in kwargs]
+        if len(args) != len(free) or any(n in fixed for n in kwargs):
+            return None
+        given = dict(zip(free, args), **kwargs)
+        try:
+            return tuple(given[n] if n in given else fixed[n] for n in self._binder.names)
+        except KeyError:
+            return None
 
     def pretty_printed_signature(self):
         """Input Parameters / Output Type / Captures, one item a line."""
@@ -117,6 +151,10 @@ class ConcreteFunction:
         return '\n'.join(['Input Parameters:'] + (params or ['  None']) +
                          ['Output Type:', '  ' + describe.describe_output(self.structured_outputs),
                           'Captures:'] + (captures or ['  None']))
+
+    def __str__(self):
+        """What `print(concrete_function)` shows, in TensorFlow's form."""
+        return 'ConcreteFunction ' + self.pretty_printed_signature()
 
     def __repr__(self):
         return f'<ConcreteFunction {self._binder.name}{self._binder.signature} at {self.name}>'
@@ -187,6 +225,10 @@ def _placeholders(fg, element, value, name, watch_object):
             placeholder = fg.add_input(element.dtype, TensorShape(element.shape), label)
             placeholder.op.attrs['_user_specified_name'] = label
             return placeholder
+        if kind is keys.DatasetKey:  # a dataset argument: its variant is fed
+            variant = fg.add_input(rt_dtypes.variant, TensorShape([]), name)
+            variant.op.attrs['_user_specified_name'] = name
+            return Dataset(variant, element.spec.element_spec)
         if kind is keys.VariableKey:
             _variable_argument(fg, value.storage, name)
         elif kind is keys.ObjectKey:

@@ -9,6 +9,7 @@ import weakref
 from autograph.tracing.keys import (
     TENSOR_LEAVES,
     ContainerKey,
+    DatasetKey,
     ObjectKey,
     TensorKey,
     VariableKey,
@@ -45,6 +46,8 @@ def describe(element, value):
         return f'VariableSpec(shape={spec_of(element).shape}, dtype={element.dtype!r})'
     if kind is ObjectKey:
         return f'Weakref[{type(value).__name__}]'
+    if kind is DatasetKey:
+        return repr(element.spec)
     if kind is not ContainerKey:
         return f'Literal[{value!r}]'
     if issubclass(element.kind, dict):
@@ -65,6 +68,8 @@ def structured(element, value, name):
         if kind in TENSOR_LEAVES:
             return TensorSpec(leaf_element.shape, leaf_element.dtype,
                               name if leaf_element is element else None)
+        if kind is DatasetKey:
+            return leaf_element.spec
         return WeakObject(leaf_value) if kind is ObjectKey else leaf_value
 
     return rebuild(element, value, leaf)

@@ -10,6 +10,9 @@ A key is a tuple with one element per parameter. Each element is one of these Na
   graph (every NaN is the one `NAN`, so that `f(x, nan)` traces once);
 - `ContainerKey(kind, children)`: a list, tuple, namedtuple or dict, dicts as
   `((k, child), ...)` by sorted key;
+- `DatasetKey(spec)`: an `rt.data.Dataset` (or an `rt.data.DatasetSpec` in a signature), by
+  its `DatasetSpec`: its variant (the dataset's value) is fed to the graph, so a dataset with
+  the same element structure reuses the graph and a new structure traces again;
 - `ObjectKey(id)`: any other object, by identity, held weakly by the Function;
 - `HashableKey(value)`: an object that cannot be weakly referenced but is hashable.
 
@@ -28,6 +31,7 @@ from runtime.core.errors import InvalidArgumentError
 from runtime.core.nest import is_namedtuple, sort_key
 from runtime.core.tensor import EagerTensor, SymbolicTensor
 from runtime.core.tensor_spec import TensorSpec
+from runtime.data import Dataset, DatasetSpec
 from runtime.ops.convert import to_numpy
 from runtime.variables import Variable
 
@@ -58,6 +62,10 @@ class ContainerKey(NamedTuple):
 
 class ObjectKey(NamedTuple):
     id: int
+
+
+class DatasetKey(NamedTuple):
+    spec: DatasetSpec
 
 
 class HashableKey(NamedTuple):
@@ -115,6 +123,13 @@ def _key(value, feeds, allow_specs):
             raise TypeError(f'Got {value!r} as an argument of a call. TensorSpecs describe '
                             f'arguments for get_concrete_function(); pass a tensor to call.')
         return TensorKey(value.dtype, None if value.shape.rank is None else tuple(value.shape))
+    if isinstance(value, Dataset):
+        feeds.append(value.variant_tensor.value)
+        return DatasetKey(DatasetSpec.from_value(value))
+    if isinstance(value, DatasetSpec):
+        if not allow_specs:
+            raise TypeError(f'Got {value!r} as an argument of a call; pass a dataset.')
+        return DatasetKey(value)
     if isinstance(value, SymbolicTensor):
         raise TypeError(f'Got the symbolic tensor {value.name!r} outside the graph being built. '
                         f'Call the Function with eager tensors or Python values.')
@@ -252,6 +267,13 @@ def _feed(element, value, label, function_name, feeds, allow_specs, tensor_error
                                    tensor_error))
     elif kind is VariableKey:
         _feed_variable(element, value, label, function_name, feeds, tensor_error)
+    elif kind is DatasetKey:
+        if not (isinstance(value, Dataset) and element.spec.is_compatible_with(value)) and \
+                not (allow_specs and value == element.spec):
+            raise TypeError(f'{function_name}(): argument {label!r} must be a dataset of '
+                            f'{element.spec!r}, got {value!r}.')
+        if isinstance(value, Dataset):
+            feeds.append(value.variant_tensor.value)
     elif kind is ObjectKey:
         if id(value) != element.id:
             _value_mismatch(function_name, label, value, f'another object (id {element.id})')

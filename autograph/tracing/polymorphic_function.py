@@ -14,6 +14,7 @@ import threading
 import types
 import warnings
 import weakref
+from typing import Any, Callable, Sequence, overload
 
 from autograph.operators.call import to_graph
 from autograph.tracing import keys
@@ -22,15 +23,18 @@ from autograph.tracing.concrete import ConcreteFunction, trace
 from runtime.core import config, context
 from runtime.core.nest import flatten
 from runtime.core.tensor_spec import TensorSpec
+from runtime.data import DatasetSpec
 
 RETRACING_THRESHOLD = 5
 ACCEPTED_KEYS_CACHED = 64  # keys a relaxed graph accepts are cached up to this many, then looked up
 _functions_run_eagerly = config.functions_run_eagerly
 _state = context.state  # this thread's graphs being built and tapes recording
 _active_tapes = context.active_tapes  # how many tapes record in all threads (a cell)
-_functions_tracing_code = weakref.WeakKeyDictionary()  # code -> Functions that traced it
+# code -> Functions that traced it
+_functions_tracing_code: weakref.WeakKeyDictionary[types.CodeType, Any] = \
+    weakref.WeakKeyDictionary()
 _code_counts_lock = threading.Lock()
-_live_functions = weakref.WeakSet()  # every Function, for the fork handler below
+_live_functions: weakref.WeakSet['Function'] = weakref.WeakSet()  # for the fork handler below
 
 
 def _new_locks_in_child():
@@ -62,8 +66,25 @@ class RetracingWarning(UserWarning):
     """A Function traced more than RETRACING_THRESHOLD graphs (see docs/tracing.md)."""
 
 
-def function(func=None, *, input_signature=None, autograph=True, reduce_retracing=False,
-             jit_compile=None, experimental_relax_shapes=None):
+@overload
+def function(func: Callable[..., Any], *, input_signature: Sequence[Any] | None = None,
+             autograph: bool = True, reduce_retracing: bool = False,
+             jit_compile: bool | None = None,
+             experimental_relax_shapes: bool | None = None) -> 'Function': ...
+
+
+@overload
+def function(func: None = None, *, input_signature: Sequence[Any] | None = None,
+             autograph: bool = True, reduce_retracing: bool = False,
+             jit_compile: bool | None = None, experimental_relax_shapes: bool | None = None
+             ) -> Callable[[Callable[..., Any]], 'Function']: ...
+
+
+def function(func: Callable[..., Any] | None = None, *,
+             input_signature: Sequence[Any] | None = None, autograph: bool = True,
+             reduce_retracing: bool = False, jit_compile: bool | None = None,
+             experimental_relax_shapes: bool | None = None
+             ) -> 'Function | Callable[[Callable[..., Any]], Function]':
     """Make `func` a `Function` that runs as a graph: `@ag.function`, `@ag.function(...)` or
     `ag.function(f)`. With `jit_compile=True` each graph is compiled to native code with numba
     on its first call (docs/jit.md); None and False use the default executor.
@@ -71,8 +92,9 @@ def function(func=None, *, input_signature=None, autograph=True, reduce_retracin
     true turns it on)."""
     reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
     if func is None:
-        return functools.partial(function, input_signature=input_signature, autograph=autograph,
-                                 reduce_retracing=reduce_retracing, jit_compile=jit_compile)
+        def decorator(func: Callable[..., Any]) -> Function:
+            return Function(func, input_signature, autograph, reduce_retracing, jit_compile)
+        return decorator
     return Function(func, input_signature, autograph, reduce_retracing, jit_compile)
 
 
@@ -83,8 +105,9 @@ class Function:
     on their own and are not kept alive by it).
     """
 
-    def __init__(self, python_function, input_signature=None, autograph=True,
-                 reduce_retracing=False, jit_compile=None):
+    def __init__(self, python_function: Callable[..., Any],
+                 input_signature: Sequence[Any] | None = None, autograph: bool = True,
+                 reduce_retracing: bool = False, jit_compile: bool | None = None) -> None:
         if not callable(python_function):
             raise TypeError(f'ag.function needs a callable, got {python_function!r}.')
         options = FunctionOptions(
@@ -92,7 +115,7 @@ class Function:
             reduce_retracing, calls_through=not _has_python_code(python_function),
             jit_compile=bool(jit_compile))
         self._converted_function = None
-        self._bound = {}  # id(instance) -> the Function bound to that instance
+        self._bound: dict[int, Function] = {}  # id(instance) -> the Function bound to it
         self._method_binder = None
         name = getattr(python_function, '__name__', type(python_function).__name__)
         binder = None if options.calls_through else Binder(python_function, name)
@@ -123,7 +146,7 @@ class Function:
 
     # ---- calling ---------------------------------------------------------------------------
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         # The hot path is a cache hit: the four checks for running Python instead, at once.
         if self._calls_through or _functions_run_eagerly() or _state.graphs or \
                 _active_tapes[0] and _state.tapes:
@@ -133,7 +156,7 @@ class Function:
             args, kwargs)
         if self._input_signature is not None:
             return self._call_with_signature(values)
-        feeds = []
+        feeds: list[Any] = []
         key = keys.make_key(values, feeds)
         concrete = self._cache.get(key)
         if concrete is None:
@@ -158,7 +181,7 @@ class Function:
                 return outputs
         return concrete._call_flat(feeds)
 
-    def get_concrete_function(self, *args, **kwargs):
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
         """The ConcreteFunction for these arguments (values, tensors or rt.TensorSpecs), traced
         if needed. With an input_signature, no arguments are needed."""
         if self._calls_through:
@@ -189,9 +212,15 @@ class Function:
         return [concrete for _, concrete, _ in self._traces]
 
     def __reduce__(self):
-        # autograph.saved_model imports this module: imported here to break the cycle.
-        from autograph.saved_model import reduce_function
-        return reduce_function(self)
+        """Pickles through the graph of its input_signature (saved as a SavedModel would)."""
+        if self.input_signature is None:
+            raise TypeError(f'Cannot pickle ag.Function {self.__name__}: only Functions with an '
+                            f'input_signature (and ConcreteFunctions) pickle, since a graph must '
+                            f'be fixed before it is shipped. Use ag.function(f, '
+                            f'input_signature=...) or pickle f.get_concrete_function(...).')
+        # Deferred for start-up cost: the SavedModel writer and loader load on the first pickle.
+        from autograph.saved_model.pickling import reduce_concrete
+        return reduce_concrete(self.get_concrete_function())
 
     def experimental_get_tracing_count(self):
         """How many graphs this Function holds, plus the first-call graph that initialized its
@@ -448,9 +477,10 @@ def _checked_signature(input_signature, python_function):
         raise TypeError(f'input_signature of {getattr(python_function, "__name__", "?")} must be '
                         f'a list or tuple of rt.TensorSpec, got {input_signature!r}.')
     for leaf in flatten(list(input_signature)):
-        if not isinstance(leaf, TensorSpec):
-            raise TypeError(f'input_signature may only hold rt.TensorSpec (possibly nested in '
-                            f'lists, tuples and dicts), got {leaf!r}.')
+        if not isinstance(leaf, (TensorSpec, DatasetSpec)):
+            raise TypeError(f'input_signature may only hold rt.TensorSpec and '
+                            f'rt.data.DatasetSpec (possibly nested in lists, tuples and dicts), '
+                            f'got {leaf!r}.')
     return tuple(input_signature)
 
 

@@ -28,8 +28,57 @@ class InvalidArgumentError(OpError, ValueError):
         super().__init__(node_def, op, message)
 
 
+class OutOfRangeError(OpError):
+    """An iterator was asked for an element past the end (`get_next()` of a dataset iterator
+    in a graph)."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
+
+
+class NotFoundError(OpError):
+    """Something asked for (a file, a checkpoint) does not exist."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
+
+
+class UnimplementedError(OpError):
+    """An op is not implemented for these arguments or this device."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
+
+
 class OperatorNotAllowedInGraphError(TypeError):
     """A Python operation that needs a concrete value was applied to a symbolic tensor."""
+
+
+class SymbolicNumpyError(OperatorNotAllowedInGraphError, AttributeError):
+    """`.numpy()` of a graph tensor leaked out of its function: TensorFlow's AttributeError (a
+    graph tensor has no `numpy`), and the graph error the rest of the runtime raises."""
+
+
+# ---- the errors of files (event files of rt.summary), as TensorFlow's file system raises them
+class PermissionDeniedError(OpError):
+    """The caller may not read or write a file or directory."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
+
+
+class FailedPreconditionError(OpError):
+    """The system is not in a state the operation needs (a path that is not a directory)."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
+
+
+class DataLossError(OpError):
+    """Unrecoverable data corruption (a record whose checksum does not match)."""
+
+    def __init__(self, node_def=None, op=None, message=''):
+        super().__init__(node_def, op, message)
 
 
 # Where a graph op was created: the innermost frame outside these library directories (the

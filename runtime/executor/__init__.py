@@ -23,7 +23,8 @@ def compile_graph(graph, inputs, outputs, jit_compile=False, pipeline=passes.PIP
     plan = graph.plans.get(key)
     if plan is None:
         if jit_compile:
-            from runtime.executor import native  # deferred: only jit_compile=True functions use it
+            # deferred: start-up cost (the native backend; only jit_compile=True functions use it)
+            from runtime.executor import native
             plan = native.NativePlan(lambda: optimized_program(graph, inputs, outputs, pipeline),
                                      lambda: compile_graph(graph, inputs, outputs,
                                                            pipeline=pipeline))

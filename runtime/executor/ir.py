@@ -9,9 +9,12 @@ JAX's `Var`). Lowering copies a graph, so the user's graph is never changed; `st
 prints the optimized form, one node per line (runtime/executor/printer.py).
 """
 from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
 
+from runtime.core.dtypes import DType
+from runtime.core.shapes import TensorShape
 from runtime.executor.printer import format_program
-from runtime.ops.registry import CONST
+from runtime.ops.registry import CONST, OpDef
 
 
 @dataclass(slots=True, eq=False, repr=False)
@@ -27,17 +30,17 @@ class Value:
 
     node: 'Node'
     index: int
-    dtype: object
-    shape: object
-    users: dict = field(default_factory=dict)
+    dtype: DType
+    shape: TensorShape
+    users: dict['Node', None] = field(default_factory=dict)
 
     @property
-    def constant(self):
+    def constant(self) -> Any:
         """The value if this is the output of a Const node, else None."""
         node = self.node
         return node.attrs['value'] if node.opdef is CONST else None
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f'<Value {self.node.name}:{self.index} {self.dtype.name}{self.shape}>'
 
 
@@ -63,31 +66,34 @@ class Node:
     __slots__ = ('op', 'opdef', 'name', '_inputs', 'outputs', 'control', 'attrs', 'payload',
                  'origin', 'branches', 'checks')
 
-    def __init__(self, op, opdef, name, inputs, control, attrs, payload, origin, specs):
+    def __init__(self, op: Any, opdef: OpDef, name: str, inputs: Sequence[Value],
+                 control: list['Node'], attrs: dict[str, Any], payload: Any, origin: Any,
+                 specs: Iterable[tuple[DType, TensorShape]]) -> None:
         self.op = op
         self.opdef = opdef
         self.name = name
-        self._inputs = []
+        self._inputs: list[Value] = []
         self.inputs = inputs
         self.outputs = [Value(self, i, dtype, shape) for i, (dtype, shape) in enumerate(specs)]
         self.control = control
         self.attrs = attrs
         self.payload = payload
         self.origin = origin
-        self.branches = ()
+        self.branches: tuple[Program, ...] = ()
+        self.checks: tuple[int, ...]
         self.checks = tuple(i for i in opdef.nonzero
                             if i < len(inputs) and inputs[i].dtype.is_integer)
 
     @property
-    def type(self):
+    def type(self) -> str:
         return self.opdef.name
 
     @property
-    def inputs(self):
+    def inputs(self) -> list[Value]:
         return self._inputs
 
     @inputs.setter
-    def inputs(self, values):
+    def inputs(self, values: Iterable[Value]) -> None:
         values = list(values)
         for value in self._inputs:
             value.users.pop(self, None)
@@ -95,7 +101,7 @@ class Node:
             value.users[self] = None
         self._inputs = values
 
-    def make_const(self, value):
+    def make_const(self, value: Any) -> None:
         """Turn this node into a Const holding `value` (a numpy value of its output dtype)."""
         self.opdef = CONST
         self.inputs = []
@@ -104,11 +110,11 @@ class Node:
         self.payload = None
         self.checks = ()
 
-    def detach(self):
+    def detach(self) -> None:
         """Stop using this node's inputs (it is leaving the program)."""
         self.inputs = []
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f'<Node {self.name} ({self.type})>'
 
 
@@ -118,11 +124,11 @@ class Program:
     (params included), `outputs` (Values). `name` names it in printouts."""
 
     name: str
-    nodes: list
-    params: list
-    outputs: list
+    nodes: list[Node]
+    params: list[Node]
+    outputs: list[Value]
 
-    def replace_all_uses_with(self, old, new):
+    def replace_all_uses_with(self, old: Value, new: Value) -> None:
         """Make every user of Value `old`, and the program's outputs, read Value `new`."""
         if old is new:
             return
@@ -130,7 +136,7 @@ class Program:
             user.inputs = [new if value is old else value for value in user.inputs]
         self.outputs = [new if value is old else value for value in self.outputs]
 
-    def retain(self, keep):
+    def retain(self, keep: Callable[[Node], bool]) -> None:
         """Keep the nodes for which `keep(node)` is true, in order; the others leave (and stop
         being users of their inputs)."""
         kept = []
@@ -141,15 +147,15 @@ class Program:
                 node.detach()
         self.nodes = kept
 
-    def __str__(self):
+    def __str__(self) -> str:
         return format_program(self)
 
 
-def lower(graph, inputs, outputs):
+def lower(graph: Any, inputs: Sequence[Any], outputs: Sequence[Any]) -> Program:
     """A Program copying `graph`'s ops (and, into If/Case/While nodes, their library functions);
     `inputs` (tensors of Placeholders) become its parameters."""
-    nodes = {}
-    order = []
+    nodes: dict[Any, Node] = {}
+    order: list[Node] = []
     for op in graph.operations:
         node = Node(op, op.opdef, op.name,
                     [nodes[t.op].outputs[t.value_index] for t in op.inputs],
@@ -165,5 +171,5 @@ def lower(graph, inputs, outputs):
     return Program(getattr(graph, 'name', 'graph'), order, params, outs)
 
 
-def _lower_function(func_graph):
+def _lower_function(func_graph: Any) -> Program:
     return lower(func_graph, func_graph.inputs, func_graph.outputs)

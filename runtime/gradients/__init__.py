@@ -1,8 +1,9 @@
-"""Automatic differentiation: `rt.GradientTape` and the gradients of If and While.
+"""Automatic differentiation: `rt.GradientTape` and the gradient of every op.
 
-Each op's gradient is declared on its `OpDef` (docs/gradients.md); `backprop` walks recorded
-ops backwards; `control_flow` differentiates If/While through their library functions.
+`rules` attaches each op's gradient to its `OpDef` (docs/gradients.md); `backprop` walks recorded
+ops backwards; `rules.control_flow` differentiates If/While/Case through their library functions.
 """
+from runtime.gradients import rules  # noqa: F401 - attaches the gradients to the OpDefs
 from runtime.gradients.tape import GradientTape, UnconnectedGradients
 
 __all__ = ['GradientTape', 'UnconnectedGradients']

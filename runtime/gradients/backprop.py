@@ -11,7 +11,7 @@ from typing import Any
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
 from runtime.ops import list_ops
-from runtime.ops.array import zeros_like
+from runtime.ops.creation import zeros_like
 from runtime.ops.math import add
 from runtime.ops.registry import OpDef
 
@@ -112,8 +112,9 @@ def backprop(ops, targets, target_grads, sources):
             where = f' (created at {origin[0]}:{origin[1]})' if origin else ''
             raise LookupError(
                 f'No gradient is declared for op {opdef.name!r}{where}, which the gradient '
-                f'passes through; declare `gradient=` (or NO_GRADIENT) where the op is '
-                f'registered (docs/gradients.md), or wrap its input in rt.stop_gradient.')
+                f'passes through; declare one with `defgradient` (or `not_differentiable`) in '
+                f'runtime/gradients/rules/ (docs/gradients.md), or wrap its input in '
+                f'rt.stop_gradient.')
         input_grads = opdef.gradient(op, *grads)
         for t, g in zip(op.inputs, input_grads):
             if g is not None:

@@ -13,8 +13,9 @@ import numpy as np
 from runtime.core import context, dtypes, nest
 from runtime.core.tensor import EagerTensor, Tensor
 from runtime.gradients.backprop import EagerOp, backprop
-from runtime.ops.array import ones_like, reshape, zeros, zeros_like
 from runtime.ops.convert import constant, convert_to_tensor, stack
+from runtime.ops.creation import ones_like, zeros, zeros_like
+from runtime.ops.shaping import reshape
 from runtime.ops.state import VariableStorage
 from runtime.variables import Variable
 

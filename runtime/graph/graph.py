@@ -16,11 +16,12 @@ from typing import Any
 import numpy as np
 
 from runtime.core import context, dtypes, errors, nest
+from runtime.core.devices import current_device
 from runtime.core.shapes import TensorShape, as_shape
 from runtime.core.tensor import EagerTensor, SymbolicTensor
 from runtime.executor import compile_graph
 from runtime.graph import dot as graph_picture
-from runtime.graph.graph_def import graph_def, node_def
+from runtime.graph.graph_def import graph_def, op_node_def
 from runtime.ops.convert import to_numpy
 from runtime.ops.dispatch import build
 from runtime.ops.registry import CONST, PLACEHOLDER, OpDef
@@ -69,6 +70,7 @@ class Operation:
     payload: Any = None
     origin: tuple | None = None
     outputs: list = field(default_factory=list)
+    device: str = ''  # the device the op asks for (`rt.device` scopes), canonical; '' for none
 
     @property
     def type(self):
@@ -87,7 +89,7 @@ class Operation:
 
     @property
     def node_def(self):
-        return node_def(self)
+        return op_node_def(self)
 
     def extend(self, inputs, output_specs):
         """Rewrite this op in place (a gradient making a forward If/While output what it needs):
@@ -124,6 +126,7 @@ class Graph:
         self._names_in_use = {}
         self._name_stack = ''
         self._control_stack = []
+        self.device_spec = None  # the innermost rt.device scope (runtime/core/devices.py)
         self.library = {}
         self.outer_graph = None
         self._captures = {}
@@ -195,7 +198,8 @@ class Graph:
         """Add an Operation named exactly `name` (already unique) with the given outputs."""
         inputs = [self.capture(t) if t.graph is not self else t for t in inputs]
         control = [op for ops in self._control_stack for op in ops if op.graph is self]
-        op = Operation(self, name, opdef, inputs, attrs, control, payload, _user_frame())
+        op = Operation(self, name, opdef, inputs, attrs, control, payload, _user_frame(),
+                       device=current_device(self))
         op.outputs = [SymbolicTensor(op, i, dtype, shape)
                       for i, (dtype, shape) in enumerate(output_specs)]
         self.operations.append(op)
@@ -226,6 +230,15 @@ class Graph:
                                                   'shared_name': shared_name},
                            op_name, payload=storage)
             found = self._captures[id(storage)] = (storage, handle)
+        return found[1]
+
+    def capture_handle(self, payload, opdef, attrs, name):
+        """The node of `opdef` (no inputs) standing for the resource `payload`, such as a
+        summary writer, created once per graph; a FuncGraph takes it as a resource input."""
+        found = self._captures.get(id(payload))
+        if found is None:
+            handle = build(self, opdef, [], attrs, name, payload=payload)
+            found = self._captures[id(payload)] = (payload, handle)
         return found[1]
 
     @contextlib.contextmanager
@@ -376,6 +389,16 @@ class FuncGraph(Graph):
         if found is not None:
             return found[1]
         return self._add_capture(storage, dtypes.resource, TensorShape([]), storage.name, storage)
+
+    def capture_handle(self, payload, opdef, attrs, name):
+        """A resource placeholder for `payload`, fed with it when the function runs (nested
+        graphs capture the enclosing graph's)."""
+        if self.outer_graph is not None:
+            return self.capture(self.outer_graph.capture_handle(payload, opdef, attrs, name))
+        found = self._captures.get(id(payload))
+        if found is not None:
+            return found[1]
+        return self._add_capture(payload, dtypes.resource, TensorShape([]), name, payload)
 
     def is_stateful(self):
         return any(op.stateful for op in self.operations)

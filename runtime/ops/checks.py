@@ -8,8 +8,6 @@ values become `Assert` ops that raise `rt.errors.InvalidArgumentError` when they
 import numpy as np
 
 from runtime.core import dtypes, errors
-from runtime.ops.array import rank as rank_
-from runtime.ops.array import shape as shape_
 from runtime.ops.compare import equal, greater, greater_equal, less_equal
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply
@@ -18,6 +16,8 @@ from runtime.ops.io import Assert
 from runtime.ops.math import abs as abs_
 from runtime.ops.reduce import reduce_all
 from runtime.ops.registry import register
+from runtime.ops.shaping import rank as rank_
+from runtime.ops.shaping import shape as shape_
 
 
 def _check_numerics_kernel(tensor, message=''):
@@ -29,10 +29,7 @@ def _check_numerics_kernel(tensor, message=''):
 
 
 CHECK_NUMERICS = register('CheckNumerics', _check_numerics_kernel, same_as_input,
-                          inputs=('tensor',), outputs=('output',), stateful=True,
-                          gradient=lambda op, grad: [check_numerics(
-                              grad, f'Not a number (NaN) or infinity (Inf) values detected in '
-                                    f'gradient. {op.get_attr("message")}')])
+                          inputs=('tensor',), outputs=('output',), stateful=True)
 
 
 def check_numerics(tensor, message, name=None):

@@ -5,11 +5,10 @@ import numpy as np
 
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
-from runtime.ops.array import ZEROS_LIKE
 from runtime.ops.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.dispatch import apply, binary_op_function
 from runtime.ops.infer import broadcast, broadcast_bool, broadcast_shape, same_as_input
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.registry import register
 
 # Equal and NotEqual use numpy's functions, which compare strings (Python bytes) elementwise
 # too; `==` is the same for numeric and bool operands, which is what `infix` promises.
@@ -22,15 +21,14 @@ _COMPARISONS = {  # public name: (TensorFlow op, kernel, infix)
     'less_equal': ('LessEqual', operator.le, '{0} <= {1}'),
 }
 OPS = {name: register(op, kernel, broadcast_bool, inputs=('x', 'y'), outputs=('z',),
-                      convert_inputs=unify_inputs, infix=infix, gradient=NO_GRADIENT)
+                      convert_inputs=unify_inputs, infix=infix)
        for name, (op, kernel, infix) in _COMPARISONS.items()}
 LOGICAL_AND = register('LogicalAnd', np.logical_and, broadcast, inputs=('x', 'y'),
-                       outputs=('z',), type_attrs=(), native='np.logical_and({0}, {1})',
-                       gradient=NO_GRADIENT)
+                       outputs=('z',), type_attrs=(), native='np.logical_and({0}, {1})')
 LOGICAL_OR = register('LogicalOr', np.logical_or, broadcast, inputs=('x', 'y'), outputs=('z',),
-                      type_attrs=(), native='np.logical_or({0}, {1})', gradient=NO_GRADIENT)
+                      type_attrs=(), native='np.logical_or({0}, {1})')
 LOGICAL_NOT = register('LogicalNot', np.logical_not, same_as_input, outputs=('y',), type_attrs=(),
-                       involution=True, native='np.logical_not({0})', gradient=NO_GRADIENT)
+                       involution=True, native='np.logical_not({0})')
 
 
 def _comparison(public_name):
@@ -71,21 +69,11 @@ def _select_infer(inputs, attrs):
     return [(inputs[1].dtype, shape)]
 
 
-def _select_gradient(op, grad):
-    # runtime.ops.reduce imports this module: importing it here breaks the cycle
-    from runtime.ops.reduce import unbroadcast
-    condition, t, e = op.inputs
-    zeros = apply(ZEROS_LIKE, [grad])
-    return [None, unbroadcast(apply(SELECT, [condition, grad, zeros]), t),
-            unbroadcast(apply(SELECT, [condition, zeros, grad]), e)]
-
-
 SELECT = register('SelectV2', np.where, _select_infer, inputs=('condition', 't', 'e'),
-                  outputs=('output',), type_attrs=(('T', 1),), native='select({0}, {1}, {2})',
-                  gradient=_select_gradient)
+                  outputs=('output',), type_attrs=(('T', 1),), native='select({0}, {1}, {2})')
 WHERE = register('Where', lambda x: np.argwhere(x).astype(np.int64),
                  lambda inputs, attrs: [(dtypes.int64, TensorShape([None, inputs[0].shape.rank]))],
-                 inputs=('input',), outputs=('index',), gradient=NO_GRADIENT)
+                 inputs=('input',), outputs=('index',))
 
 
 def where(condition, x=None, y=None, name=None):

@@ -2,15 +2,14 @@
 
 Each op's gradient is another op of this module, as in TensorFlow: `Conv2D`,
 `Conv2DBackpropInput` and `Conv2DBackpropFilter` are each other's gradients; `AvgPool` and
-`AvgPoolGrad`; `MaxPool`, `MaxPoolGrad` and `MaxPoolGradGrad`. Windows are numpy strided views.
+`AvgPoolGrad`; `MaxPool`, `MaxPoolGrad` and `MaxPoolGradGrad` (runtime/gradients/rules/nn.py).
+Windows are numpy strided views.
 """
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from runtime.core import errors
 from runtime.core.shapes import TensorShape
-from runtime.ops.array import shape as shape_
-from runtime.ops.array import zeros_like
 from runtime.ops.convert import convert_to_tensor, unify_inputs
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value
@@ -111,41 +110,16 @@ def _sizes_infer(sizes_index, dtype_index):
     return infer
 
 
-def _conv_attrs(op):
-    return {'strides': op.get_attr('strides'), 'padding': op.get_attr('padding')}
-
-
-def _conv2d_gradient(op, grad):
-    x, f = (convert_to_tensor(t) for t in op.inputs)
-    return [apply(BACKPROP_INPUT, [shape_(x), f, grad], _conv_attrs(op)),
-            apply(BACKPROP_FILTER, [x, shape_(f), grad], _conv_attrs(op))]
-
-
-def _backprop_input_gradient(op, grad):
-    _, f, dy = (convert_to_tensor(t) for t in op.inputs)
-    return [None, apply(BACKPROP_FILTER, [grad, shape_(f), dy], _conv_attrs(op)),
-            apply(CONV2D, [grad, f], _conv_attrs(op))]
-
-
-def _backprop_filter_gradient(op, grad):
-    x, _, dy = (convert_to_tensor(t) for t in op.inputs)
-    return [apply(BACKPROP_INPUT, [shape_(x), grad, dy], _conv_attrs(op)), None,
-            apply(CONV2D, [x, grad], _conv_attrs(op))]
-
-
 _CONV_DEFAULTS = {'data_format': 'NHWC', 'dilations': (1, 1, 1, 1), 'use_cudnn_on_gpu': True,
                   'explicit_paddings': ()}
 CONV2D = register('Conv2D', _conv2d_kernel, _conv2d_infer, inputs=('input', 'filter'),
-                  outputs=('output',), defaults=_CONV_DEFAULTS, convert_inputs=unify_inputs,
-                  gradient=_conv2d_gradient)
+                  outputs=('output',), defaults=_CONV_DEFAULTS, convert_inputs=unify_inputs)
 BACKPROP_INPUT = register('Conv2DBackpropInput', _backprop_input_kernel, _sizes_infer(0, 1),
                           inputs=('input_sizes', 'filter', 'out_backprop'), outputs=('output',),
-                          type_attrs=(('T', 1),), defaults=_CONV_DEFAULTS,
-                          gradient=_backprop_input_gradient)
+                          type_attrs=(('T', 1),), defaults=_CONV_DEFAULTS)
 BACKPROP_FILTER = register('Conv2DBackpropFilter', _backprop_filter_kernel, _sizes_infer(1, 0),
                            inputs=('input', 'filter_sizes', 'out_backprop'),
-                           outputs=('output',), defaults=_CONV_DEFAULTS,
-                           gradient=_backprop_filter_gradient)
+                           outputs=('output',), defaults=_CONV_DEFAULTS)
 
 
 def _four(value, name):
@@ -247,50 +221,22 @@ def _pool_infer(inputs, attrs):
     return [(x.dtype, TensorShape([n, oh, ow, c]))]
 
 
-def _pool_attrs(op):
-    return {k: op.get_attr(k) for k in ('ksize', 'strides', 'padding')}
-
-
-def _max_pool_gradient(op, grad):
-    x = convert_to_tensor(op.inputs[0])
-    return [apply(MAX_POOL_GRAD, [x, op.outputs[0], grad], _pool_attrs(op))]
-
-
-def _max_pool_grad_gradient(op, grad):
-    x, y, _ = (convert_to_tensor(t) for t in op.inputs)
-    return [zeros_like(x), zeros_like(y), apply(MAX_POOL_GRAD_GRAD, [x, y, grad],
-                                                _pool_attrs(op))]
-
-
-def _max_pool_grad_grad_gradient(op, grad):
-    x, y, _ = (convert_to_tensor(t) for t in op.inputs)
-    return [zeros_like(x), zeros_like(y), apply(MAX_POOL_GRAD, [x, y, grad], _pool_attrs(op))]
-
-
-def _avg_pool_gradient(op, grad):
-    x = convert_to_tensor(op.inputs[0])
-    return [apply(AVG_POOL_GRAD, [shape_(x), grad], _pool_attrs(op))]
-
-
 _POOL_DEFAULTS = {'data_format': 'NHWC'}
 MAX_POOL = register('MaxPool', _max_pool_kernel, _pool_infer, inputs=('input',),
-                    outputs=('output',), defaults=_POOL_DEFAULTS, gradient=_max_pool_gradient)
+                    outputs=('output',), defaults=_POOL_DEFAULTS)
 MAX_POOL_GRAD = register('MaxPoolGrad', _max_pool_grad_kernel,
                          lambda inputs, attrs: [(inputs[2].dtype, inputs[0].shape)],
                          inputs=('orig_input', 'orig_output', 'grad'), outputs=('output',),
-                         defaults=_POOL_DEFAULTS, gradient=_max_pool_grad_gradient)
+                         defaults=_POOL_DEFAULTS)
 MAX_POOL_GRAD_GRAD = register('MaxPoolGradGrad', _max_pool_grad_grad_kernel,
                               lambda inputs, attrs: [(inputs[2].dtype, inputs[1].shape)],
                               inputs=('orig_input', 'orig_output', 'grad'),
-                              outputs=('output',), defaults=_POOL_DEFAULTS,
-                              gradient=_max_pool_grad_grad_gradient)
+                              outputs=('output',), defaults=_POOL_DEFAULTS)
 AVG_POOL = register('AvgPool', _avg_pool_kernel, _pool_infer, inputs=('value',),
-                    outputs=('output',), defaults=_POOL_DEFAULTS, gradient=_avg_pool_gradient)
+                    outputs=('output',), defaults=_POOL_DEFAULTS)
 AVG_POOL_GRAD = register('AvgPoolGrad', _avg_pool_grad_kernel, _sizes_infer(0, 1),
                          inputs=('orig_input_shape', 'grad'), outputs=('output',),
-                         type_attrs=(('T', 1),), defaults=_POOL_DEFAULTS,
-                         gradient=lambda op, grad: [None, apply(AVG_POOL, [grad],
-                                                                _pool_attrs(op))])
+                         type_attrs=(('T', 1),), defaults=_POOL_DEFAULTS)
 
 
 def _pool(opdef, input, ksize, strides, padding, data_format, name):

@@ -131,9 +131,21 @@ def check_fits(value, dtype):
                     f'{dtype.name}.')
 
 
+_PLAIN = (np.ndarray, np.generic, list, tuple, str, bytes, int, float, complex)
+
+
+def from_array_protocol(value):
+    """An object with `__array__` (a pandas DataFrame or Series, an xarray, ...) as numpy's
+    `np.asarray` of it; any other value unchanged."""
+    if not isinstance(value, _PLAIN) and hasattr(type(value), '__array__'):
+        return np.asarray(value)
+    return value
+
+
 def constant(value, dtype=None, shape=None, name=None):
     """A tensor holding `value`: eager, or a Const node when a graph is being built."""
     dtype = None if dtype is None else dtypes.as_dtype(dtype)
+    value = from_array_protocol(value)
     if isinstance(value, EagerTensor):
         value = value.value if dtype is None or dtype is value.dtype else value.value.astype(
             dtype.np_dtype)
@@ -244,15 +256,8 @@ def _pack_infer(inputs, attrs):
     return [(inputs[0].dtype, TensorShape(dims))]
 
 
-def _pack_gradient(op, grad):
-    # runtime.ops.array imports this module: importing it here breaks the cycle
-    from runtime.ops.array import strided_slice
-    axis = op.get_attr('axis') % grad.shape.rank
-    return [strided_slice(grad, (slice(None),) * axis + (i,)) for i in range(len(op.inputs))]
-
-
 PACK = register('Pack', _pack_kernel, _pack_infer, inputs=('values',), outputs=('output',),
-                defaults={'axis': 0}, convert_inputs=unify_inputs, gradient=_pack_gradient)
+                defaults={'axis': 0}, convert_inputs=unify_inputs)
 
 
 def stack(values, axis=0, name=None):

@@ -5,11 +5,15 @@ Eagerly it runs the op's kernel (or the kernel `bind_kernel` makes from the payl
 values now, turns kernel failures into `rt.errors.InvalidArgumentError` naming the op (other
 exceptions keep their type, see `errors.raised_by_kernel`), and wraps the results as eager
 tensors. While a graph is being built (or an input is symbolic) it adds an
-Operation instead. Gradient tapes will record ops here, and only here.
+Operation instead. Gradient tapes record ops here, and only here: the If, Case and While ops,
+whose outputs their library functions decide, come through `add_operation`
+(runtime.ops.control's builders).
 """
+from typing import Any, Sequence
+
 from runtime.core import context, dtypes, errors
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
-from runtime.ops.registry import CONST, check_nonzero
+from runtime.ops.registry import CONST, OpDef, Spec, check_nonzero
 
 _state = context.state
 _building_graphs = context.building_graphs
@@ -19,7 +23,8 @@ _by_numpy = dtypes.NUMERIC_BY_NUMPY.get
 _BOOL = dtypes.bool
 
 
-def apply(opdef, inputs, attrs=None, name=None, payload=None):
+def apply(opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any] | None = None,
+          name: str | None = None, payload: Any = None) -> Any:
     """Run `opdef` on `inputs` eagerly, or add it to the graph being built.
 
     `inputs` are Tensors or numpy values already of the right dtype, or, for an op with
@@ -35,7 +40,7 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
         # conversion. Bools take the other path, which checks `OpDef.dtypes` (TensorFlow
         # refuses arithmetic on bools); other refused dtypes fail in the numpy kernel, which
         # is an InvalidArgumentError too.
-        values = (a.value, b.value)
+        values: Any = (a.value, b.value)
     else:
         if convert is not None:
             inputs = convert(opdef.name, inputs)
@@ -58,7 +63,8 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
         if opdef.bind_kernel is not None:
             out = opdef.bind_kernel(attrs or {}, payload)(*values)
         else:
-            out = opdef.kernel(*values, **attrs) if attrs else opdef.kernel(*values)
+            # an op without bind_kernel has a kernel (ops the executor lowers never run here)
+            out = opdef.kernel(*values, **attrs) if attrs else opdef.kernel(*values)  # type: ignore[misc]
     except errors.OpError as e:
         if not e.message.endswith(']'):
             e.args = (e.message + f' [Op:{opdef.name}]',)
@@ -74,7 +80,7 @@ def apply(opdef, inputs, attrs=None, name=None, payload=None):
             dtype = _by_numpy(out.dtype)  # numeric and bool: the common case of `_dtype_of`
         except AttributeError:
             dtype = None
-        outputs = EagerTensor(out, dtype or _dtype_of(out))
+        outputs: Any = EagerTensor(out, dtype or _dtype_of(out))
     elif n == 0:
         outputs = None
     else:
@@ -98,17 +104,46 @@ def _build(graph, opdef, inputs, attrs, name, payload):
     return outputs
 
 
-def record(opdef, inputs, attrs, outputs):
+def record(opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any] | None,
+           outputs: Any) -> None:
     """Hand a finished op to every active tape (`context.state.tapes`); a tape has
-    `record(opdef, inputs, attrs, outputs)`. Code that adds an op without `apply` (the If and
-    While ops of runtime.control_flow) calls this itself."""
+    `record(opdef, inputs, attrs, outputs)`."""
     for tape in _state.tapes:
         tape.record(opdef, inputs, attrs, outputs)
 
 
-def build(graph, opdef, inputs, attrs, name=None, payload=None, output_specs=None):
-    """Add an Operation to `graph`; numpy inputs become Const nodes named `<op>/<arg>`."""
-    scope = graph.unique_name(name or opdef.name)
+def add_operation(graph: Any, opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any],
+                  op_name: str, output_specs: Sequence[Spec]) -> Any:
+    """An Operation of `opdef` added to `graph` as `build` adds one (the OpDef's defaults and
+    type attrs), named exactly `op_name` and with the given `output_specs`, and recorded on the
+    active tapes as `apply` records ops: how the If, Case and While ops are made, whose outputs
+    their library functions decide and whose name is that of the scope the functions were
+    traced in (runtime.ops.control)."""
+    op = build_operation(graph, opdef, inputs, attrs, op_name, output_specs=output_specs)
+    if _active_tapes[0]:
+        record(opdef, inputs, attrs, op.outputs)
+    return op
+
+
+def build(graph: Any, opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any],
+          name: str | None = None, payload: Any = None,
+          output_specs: Sequence[Spec] | None = None) -> Any:
+    """Add an Operation to `graph`; numpy inputs become Const nodes named `<op>/<arg>`.
+    Returns its output (one), its outputs (a list), or the Operation (no outputs)."""
+    op = build_operation(graph, opdef, inputs, attrs, graph.unique_name(name or opdef.name),
+                         payload, output_specs)
+    if len(op.outputs) == 1 and not isinstance(opdef.outputs, str):
+        return op.outputs[0]
+    if not op.outputs:
+        return op
+    return list(op.outputs)
+
+
+def build_operation(graph: Any, opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any],
+                    scope: str, payload: Any = None,
+                    output_specs: Sequence[Spec] | None = None) -> Any:
+    """The Operation `build` adds, named exactly `scope` (a unique name): the OpDef's defaults
+    and type attrs added to `attrs`, its dtypes checked, its outputs inferred unless given."""
     tensors = []
     for i, t in enumerate(inputs):
         if not isinstance(t, Tensor):
@@ -123,16 +158,11 @@ def build(graph, opdef, inputs, attrs, name=None, payload=None, output_specs=Non
         _check_dtypes(opdef, [all_attrs[attr] for attr, _ in opdef.type_attrs], TypeError)
     if output_specs is None:
         try:
-            output_specs = opdef.infer(tensors, attrs)
+            output_specs = opdef.infer(tensors, attrs)  # type: ignore[misc]  # None: TypeError
         except (ValueError, TypeError) as e:
             raise type(e)(f'{e} (while adding {opdef.name} op {scope!r} with input shapes '
                           f'{[str(t.shape) for t in tensors]})') from None
-    op = graph.create_op(opdef, tensors, all_attrs, scope, output_specs, payload)
-    if len(op.outputs) == 1 and not isinstance(opdef.outputs, str):
-        return op.outputs[0]
-    if not op.outputs:
-        return op
-    return list(op.outputs)
+    return graph.create_op(opdef, tensors, all_attrs, scope, output_specs, payload)
 
 
 def _check_value_dtypes(opdef, values):

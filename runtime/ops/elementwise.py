@@ -1,30 +1,20 @@
 """More elementwise math (`rt.math`): log1p, rsqrt, the inverse trig functions, erf, is_nan,
 squared_difference, divide_no_nan, add_n, and the composites TensorFlow builds from them.
 
-Each op sits in a table row with its gradient; the public functions are made by one factory, as
-in `runtime.ops.math`.
+Each op is a table row; the public functions are made by one factory, as in `runtime.ops.math`.
+Their gradients are in runtime/gradients/rules/math.py.
 """
 import math as pymath
 
 import numpy as np
 
 from runtime.core import dtypes
-from runtime.ops.compare import logical_and, logical_not, logical_or, not_equal
+from runtime.ops.compare import logical_and, logical_not, logical_or
 from runtime.ops.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import broadcast, same_as_input
-from runtime.ops.math import (
-    cast,
-    divide,
-    exp,
-    log,
-    negative,
-    sigmoid,
-    unary_function,
-    zero_where_no_gradient,
-)
-from runtime.ops.reduce import unbroadcast
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.math import divide, negative, unary_function
+from runtime.ops.registry import register
 
 
 def _vectorized(scalar_fn):
@@ -39,31 +29,22 @@ def _vectorized(scalar_fn):
 def _bool_infer(inputs, attrs):
     return [(dtypes.bool, inputs[0].shape)]
 
-
-_TWO_OVER_SQRT_PI = 2.0 / pymath.sqrt(pymath.pi)
-
-_UNARY = {  # public name: (TensorFlow op, kernel, gradient(x, y, grad))
-    'log1p': ('Log1p', np.log1p, lambda x, y, g: divide(g, 1.0 + x)),
-    'expm1': ('Expm1', np.expm1, lambda x, y, g: g * exp(x)),
-    # Reciprocal's and Rsqrt's gradients are 0 where grad is 0 (even where y is inf), as in
-    # TensorFlow's ReciprocalGrad/RsqrtGrad.
-    'reciprocal': ('Reciprocal', np.reciprocal,
-                   lambda x, y, g: zero_where_no_gradient(g, negative(g) * y * y)),
-    'rsqrt': ('Rsqrt', lambda x: 1 / np.sqrt(x),
-              lambda x, y, g: zero_where_no_gradient(g, g * -0.5 * y * y * y)),
-    'tan': ('Tan', np.tan, lambda x, y, g: g * (1.0 + y * y)),
-    'asin': ('Asin', np.arcsin, lambda x, y, g: g * rsqrt(1.0 - x * x)),
-    'acos': ('Acos', np.arccos, lambda x, y, g: negative(g) * rsqrt(1.0 - x * x)),
-    'atan': ('Atan', np.arctan, lambda x, y, g: divide(g, 1.0 + x * x)),
-    'asinh': ('Asinh', np.arcsinh, lambda x, y, g: g * rsqrt(x * x + 1.0)),
-    'acosh': ('Acosh', np.arccosh, lambda x, y, g: g * rsqrt(x * x - 1.0)),
-    'atanh': ('Atanh', np.arctanh, lambda x, y, g: divide(g, 1.0 - x * x)),
-    'sinh': ('Sinh', np.sinh, lambda x, y, g: g * cosh(x)),
-    'cosh': ('Cosh', np.cosh, lambda x, y, g: g * sinh(x)),
-    'erf': ('Erf', _vectorized(pymath.erf),
-            lambda x, y, g: g * _TWO_OVER_SQRT_PI * exp(negative(x * x))),
-    'erfc': ('Erfc', _vectorized(pymath.erfc),
-             lambda x, y, g: g * -_TWO_OVER_SQRT_PI * exp(negative(x * x))),
+_UNARY = {  # public name: (TensorFlow op, kernel)
+    'log1p': ('Log1p', np.log1p),
+    'expm1': ('Expm1', np.expm1),
+    'reciprocal': ('Reciprocal', np.reciprocal),
+    'rsqrt': ('Rsqrt', lambda x: 1 / np.sqrt(x)),
+    'tan': ('Tan', np.tan),
+    'asin': ('Asin', np.arcsin),
+    'acos': ('Acos', np.arccos),
+    'atan': ('Atan', np.arctan),
+    'asinh': ('Asinh', np.arcsinh),
+    'acosh': ('Acosh', np.arccosh),
+    'atanh': ('Atanh', np.arctanh),
+    'sinh': ('Sinh', np.sinh),
+    'cosh': ('Cosh', np.cosh),
+    'erf': ('Erf', _vectorized(pymath.erf)),
+    'erfc': ('Erfc', _vectorized(pymath.erfc)),
 }
 
 
@@ -80,19 +61,11 @@ _NATIVE = {'Log1p': 'np.log1p({0})', 'Expm1': 'np.expm1({0})', 'Reciprocal': '1 
            'MulNoNan': 'select({1} == 0, 0, {0} * {1})'}
 
 
-def _unary_gradient(formula):
-    def gradient(op, grad):
-        return [formula(convert_to_tensor(op.inputs[0]), op.outputs[0], grad)]
-    return gradient
-
-
-UNARY_OPS = {name: register(op, kernel, same_as_input, gradient=_unary_gradient(formula),
-                            native=_NATIVE.get(op))
-             for name, (op, kernel, formula) in _UNARY.items()}
+UNARY_OPS = {name: register(op, kernel, same_as_input, native=_NATIVE.get(op))
+             for name, (op, kernel) in _UNARY.items()}
 _PREDICATES = {'is_nan': ('IsNan', np.isnan), 'is_inf': ('IsInf', np.isinf),
                'is_finite': ('IsFinite', np.isfinite)}
-PREDICATE_OPS = {name: register(op, kernel, _bool_infer, gradient=NO_GRADIENT,
-                                native=_NATIVE[op])
+PREDICATE_OPS = {name: register(op, kernel, _bool_infer, native=_NATIVE[op])
                  for name, (op, kernel) in _PREDICATES.items()}
 
 
@@ -123,29 +96,16 @@ is_finite = _unary('is_finite')
 
 # ---- binary ------------------------------------------------------------------------------------
 
-def _squared_difference_gradient(op, grad):
-    x, y = (convert_to_tensor(t) for t in op.inputs)
-    d = grad * (2.0 * (x - y)) if x.dtype.is_floating else grad
-    return [unbroadcast(d, x), unbroadcast(negative(d), y)]
-
-
 def _div_no_nan_kernel(x, y):
     with np.errstate(divide='ignore', invalid='ignore'):
         return np.where(y == 0, np.zeros((), x.dtype), x / np.where(y == 0, 1, y)).astype(x.dtype)
 
 
-def _div_no_nan_gradient(op, grad):
-    x, y = (convert_to_tensor(t) for t in op.inputs)
-    return [unbroadcast(div_no_nan(grad, y), x),
-            unbroadcast(div_no_nan(negative(grad) * x, y * y), y)]
-
-
 SQUARED_DIFFERENCE = register('SquaredDifference', lambda x, y: np.square(x - y), broadcast,
                               inputs=('x', 'y'), outputs=('z',), convert_inputs=unify_inputs,
-                              gradient=_squared_difference_gradient,
                               native=_NATIVE['SquaredDifference'])
 DIV_NO_NAN = register('DivNoNan', _div_no_nan_kernel, broadcast, inputs=('x', 'y'),
-                      outputs=('z',), convert_inputs=unify_inputs, gradient=_div_no_nan_gradient)
+                      outputs=('z',), convert_inputs=unify_inputs)
 
 
 def squared_difference(x, y, name=None):
@@ -183,47 +143,15 @@ def _guarded(fn):
     return kernel
 
 
-def _operands(op):
-    return [convert_to_tensor(t) for t in op.inputs]
-
-
-def _atan2_gradient(op, grad):
-    y, x = _operands(op)
-    scale = divide(grad, x * x + y * y)
-    return [unbroadcast(scale * x, y), unbroadcast(negative(scale) * y, x)]
-
-
-def _xlogy_gradient(op, grad):
-    x, y = _operands(op)
-    nonzero = cast(not_equal(x, 0.0), x.dtype)
-    return [unbroadcast(grad * nonzero * log(y), x), unbroadcast(grad * xdivy(x, y), y)]
-
-
-def _xdivy_gradient(op, grad):
-    x, y = _operands(op)
-    nonzero = cast(not_equal(x, 0.0), x.dtype)
-    return [unbroadcast(grad * nonzero / y, x),
-            unbroadcast(grad * xdivy(negative(x), y * y), y)]
-
-
-def _mul_no_nan_gradient(op, grad):
-    x, y = _operands(op)
-    return [unbroadcast(multiply_no_nan(grad, y), x), unbroadcast(multiply_no_nan(x, grad), y)]
-
-
-_FLOAT_BINARY = {  # public name: (TensorFlow op, arg names, kernel, gradient)
-    'atan2': ('Atan2', ('y', 'x'), np.arctan2, _atan2_gradient),
-    'xlogy': ('Xlogy', ('x', 'y'), _guarded(lambda x, y: np.where(x == 0, 0, x * np.log(y))),
-              _xlogy_gradient),
-    'xdivy': ('Xdivy', ('x', 'y'), _guarded(lambda x, y: np.where(x == 0, 0, x / y)),
-              _xdivy_gradient),
-    'multiply_no_nan': ('MulNoNan', ('x', 'y'), _guarded(lambda x, y: np.where(y == 0, 0, x * y)),
-                        _mul_no_nan_gradient),
+_FLOAT_BINARY = {  # public name: (TensorFlow op, arg names, kernel)
+    'atan2': ('Atan2', ('y', 'x'), np.arctan2),
+    'xlogy': ('Xlogy', ('x', 'y'), _guarded(lambda x, y: np.where(x == 0, 0, x * np.log(y)))),
+    'xdivy': ('Xdivy', ('x', 'y'), _guarded(lambda x, y: np.where(x == 0, 0, x / y))),
+    'multiply_no_nan': ('MulNoNan', ('x', 'y'), _guarded(lambda x, y: np.where(y == 0, 0, x * y))),
 }
 FLOAT_BINARY_OPS = {name: register(op, kernel, broadcast, inputs=args, outputs=('z',),
-                                   convert_inputs=unify_inputs, gradient=gradient,
-                                   native=_NATIVE.get(op))
-                    for name, (op, args, kernel, gradient) in _FLOAT_BINARY.items()}
+                                   convert_inputs=unify_inputs, native=_NATIVE.get(op))
+                    for name, (op, args, kernel) in _FLOAT_BINARY.items()}
 
 
 def _float_binary(public_name):
@@ -265,8 +193,7 @@ def _add_n_infer(inputs, attrs):
 
 
 ADD_N = register('AddN', _add_n_kernel, _add_n_infer, inputs=('inputs',), outputs=('sum',),
-                 convert_inputs=unify_inputs,
-                 gradient=lambda op, grad: [grad] * len(op.inputs))
+                 convert_inputs=unify_inputs)
 
 
 def add_n(inputs, name=None):
@@ -288,7 +215,6 @@ def _softplus_kernel(features):
 
 SOFTPLUS = register('Softplus', _softplus_kernel, same_as_input, inputs=('features',),
                     outputs=('activations',),
-                    gradient=lambda op, grad: [grad * sigmoid(op.inputs[0])],
                     native=_NATIVE['Softplus'])
 softplus = unary_function(SOFTPLUS, 'softplus', floats_only=True, namespace='rt.math',
                           doc='`log(exp(x) + 1)`, computed stably (op `Softplus`).')

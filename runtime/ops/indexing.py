@@ -6,22 +6,14 @@ from runtime.core import dtypes, errors
 from runtime.core.context import name_scope
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
-from runtime.ops.array import (
-    cast,
-    concat,
-    gather,
-    reshape,
-    shape,
-    shape_from,
-    shape_operand,
-    squeeze,
-    zeros_like,
-)
+from runtime.ops.array import cast
 from runtime.ops.compare import where
 from runtime.ops.convert import convert_to_tensor, unify_operands
 from runtime.ops.dispatch import apply
 from runtime.ops.reduce import reduce_prod
 from runtime.ops.registry import register
+from runtime.ops.shaping import concat, reshape, shape, shape_from, shape_operand, squeeze
+from runtime.ops.slicing import gather
 
 
 def _check_indices(indices, bounds, op_name):
@@ -70,11 +62,7 @@ def _gather_nd_infer(inputs, attrs):
 
 GATHER_ND = register('GatherNd', _gather_nd_kernel, _gather_nd_infer,
                      inputs=('params', 'indices'), outputs=('output',),
-                     type_attrs=(('Tparams', 0), ('Tindices', 1)),
-                     gradient=lambda op, grad: [
-                         scatter_nd(op.inputs[1], grad, shape(op.inputs[0], dtypes.int32)
-                                    if op.inputs[1].dtype is dtypes.int32 else
-                                    shape(op.inputs[0], dtypes.int64)), None])
+                     type_attrs=(('Tparams', 0), ('Tindices', 1)))
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):
@@ -88,8 +76,9 @@ def gather_nd(params, indices, batch_dims=0, name=None):
 
 # ---- ScatterNd and TensorScatterUpdate -----------------------------------------------------
 
-def scatter_into(tensor, indices, updates, op_name, add):
-    """A copy of `tensor` with `updates` put (or added) at the index tuples `indices`."""
+def scatter_into(tensor, indices, updates, op_name, add, combine=None):
+    """A copy of `tensor` with `updates` put (or added, or combined by the numpy ufunc
+    `combine`: np.subtract, np.minimum, ...) at the index tuples `indices`."""
     out = np.array(tensor, copy=True)
     idx = np.asarray(indices)
     k = idx.shape[-1]
@@ -97,8 +86,8 @@ def scatter_into(tensor, indices, updates, op_name, add):
     flat = idx.reshape(-1, k)
     values = np.asarray(updates).reshape((flat.shape[0],) + out.shape[k:])
     where_ = tuple(flat.T)
-    if add:
-        np.add.at(out, where_, values)
+    if add or combine is not None:
+        (combine or np.add).at(out, where_, values)
     else:
         out[where_] = values
     return out
@@ -129,26 +118,32 @@ def _scatter_nd_infer(inputs, attrs):
 
 def _tensor_scatter_infer(inputs, attrs):
     tensor, indices, updates = inputs
-    _check_updates(indices, updates, tensor.shape, 'TensorScatterUpdate')
+    _check_updates(indices, updates, tensor.shape, 'TensorScatter')
     return [(tensor.dtype, tensor.shape)]
-
-
-def _tensor_scatter_gradient(op, grad):
-    tensor, indices, updates = op.inputs
-    return [tensor_scatter_nd_update(grad, indices, zeros_like(updates)), None,
-            gather_nd(grad, indices)]
 
 
 SCATTER_ND = register('ScatterNd', _scatter_nd_kernel, _scatter_nd_infer,
                       inputs=('indices', 'updates', 'shape'), outputs=('output',),
-                      type_attrs=(('T', 1), ('Tindices', 0)),
-                      gradient=lambda op, grad: [None, gather_nd(grad, op.inputs[0]), None])
+                      type_attrs=(('T', 1), ('Tindices', 0)))
 TENSOR_SCATTER_UPDATE = register(
     'TensorScatterUpdate',
     lambda tensor, indices, updates: scatter_into(tensor, indices, updates,
                                                      'TensorScatterUpdate', add=False),
     _tensor_scatter_infer, inputs=('tensor', 'indices', 'updates'), outputs=('output',),
-    type_attrs=(('T', 0), ('Tindices', 1)), gradient=_tensor_scatter_gradient)
+    type_attrs=(('T', 0), ('Tindices', 1)))
+
+
+def _tensor_scatter_op(op_name, combine):
+    return register(op_name, lambda tensor, indices, updates: scatter_into(
+        tensor, indices, updates, op_name, add=False, combine=combine), _tensor_scatter_infer,
+        inputs=('tensor', 'indices', 'updates'), outputs=('output',),
+        type_attrs=(('T', 0), ('Tindices', 1)))
+
+
+TENSOR_SCATTER_ADD = _tensor_scatter_op('TensorScatterAdd', np.add)
+TENSOR_SCATTER_SUB = _tensor_scatter_op('TensorScatterSub', np.subtract)
+TENSOR_SCATTER_MIN = _tensor_scatter_op('TensorScatterMin', np.minimum)
+TENSOR_SCATTER_MAX = _tensor_scatter_op('TensorScatterMax', np.maximum)
 
 
 def scatter_nd(indices, updates, shape, name=None):
@@ -164,18 +159,46 @@ def scatter_nd(indices, updates, shape, name=None):
     return apply(SCATTER_ND, [indices, updates, out], name=name)
 
 
+def _tensor_scatter(opdef, tensor, indices, updates, name):
+    tensor = convert_to_tensor(tensor)
+    indices = _indices_operand(indices, opdef.name)
+    if isinstance(updates, Tensor):
+        if updates.dtype is not tensor.dtype:
+            raise TypeError(f'{opdef.name}: updates have dtype {updates.dtype.name} but the '
+                            f'tensor has dtype {tensor.dtype.name}; use rt.cast first.')
+    else:
+        (_, updates), _ = unify_operands(opdef.name, tensor, updates)
+    return apply(opdef, [tensor, indices, updates], name=name)
+
+
 def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     """`tensor` with the values at the index tuples `indices` replaced by `updates` (op
     `TensorScatterUpdate`)."""
-    tensor = convert_to_tensor(tensor)
-    indices = _indices_operand(indices, 'TensorScatterUpdate')
-    if isinstance(updates, Tensor):
-        if updates.dtype is not tensor.dtype:
-            raise TypeError(f'TensorScatterUpdate: updates have dtype {updates.dtype.name} but '
-                            f'the tensor has dtype {tensor.dtype.name}.')
-    else:
-        (_, updates), _ = unify_operands('TensorScatterUpdate', tensor, updates)
-    return apply(TENSOR_SCATTER_UPDATE, [tensor, indices, updates], name=name)
+    return _tensor_scatter(TENSOR_SCATTER_UPDATE, tensor, indices, updates, name)
+
+
+def tensor_scatter_nd_add(tensor, indices, updates, name=None):
+    """`tensor` with `updates` added at the index tuples `indices`; repeated indices add up
+    (op `TensorScatterAdd`)."""
+    return _tensor_scatter(TENSOR_SCATTER_ADD, tensor, indices, updates, name)
+
+
+def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
+    """`tensor` with `updates` subtracted at the index tuples `indices` (op
+    `TensorScatterSub`)."""
+    return _tensor_scatter(TENSOR_SCATTER_SUB, tensor, indices, updates, name)
+
+
+def tensor_scatter_nd_min(tensor, indices, updates, name=None):
+    """`tensor` with each value at the index tuples `indices` the minimum of it and its
+    updates (op `TensorScatterMin`)."""
+    return _tensor_scatter(TENSOR_SCATTER_MIN, tensor, indices, updates, name)
+
+
+def tensor_scatter_nd_max(tensor, indices, updates, name=None):
+    """`tensor` with each value at the index tuples `indices` the maximum of it and its
+    updates (op `TensorScatterMax`)."""
+    return _tensor_scatter(TENSOR_SCATTER_MAX, tensor, indices, updates, name)
 
 
 # ---- boolean_mask --------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from runtime.ops.convert import convert_to_tensor, unify_operands
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import no_outputs
 from runtime.ops.reduce import reduce_all
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.registry import register
 
 
 def _stream(output_stream):
@@ -79,7 +79,7 @@ def _print_kernel(*values, template=(), sep=' ', end='\n', output_stream=None, s
 
 
 PRINT = register('PrintV2', _print_kernel, no_outputs, inputs=('inputs',), outputs=(),
-                 type_attrs=(), defaults={'summarize': 3}, stateful=True, gradient=NO_GRADIENT)
+                 type_attrs=(), defaults={'summarize': 3}, stateful=True)
 
 
 def _add_to_template(value, template, tensors, nested=False):
@@ -130,8 +130,7 @@ def _assert_kernel(condition, *data, summarize=3):
 
 
 ASSERT = register('Assert', _assert_kernel, no_outputs, inputs=('condition', 'data'),
-                  outputs=(), type_attrs=(), defaults={'summarize': 3}, stateful=True,
-                  gradient=NO_GRADIENT)
+                  outputs=(), type_attrs=(), defaults={'summarize': 3}, stateful=True)
 
 
 def Assert(condition, data, summarize=None, name=None):

@@ -11,10 +11,9 @@ import numpy as np
 from runtime.core import errors
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
-from runtime.ops.array import expand_dims, ones_like, squeeze, transpose, zeros_like
-from runtime.ops.array import shape as shape_
 from runtime.ops.compare import greater, where
 from runtime.ops.convert import convert_to_tensor, unify_inputs
+from runtime.ops.creation import ones_like
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import broadcast_shape, constant_value
 from runtime.ops.math import abs as abs_
@@ -22,9 +21,10 @@ from runtime.ops.math import log, matmul, maximum, sqrt
 from runtime.ops.math import pow as pow_
 from runtime.ops.reduce import reduce_max, reduce_sum
 from runtime.ops.registry import register
+from runtime.ops.shaping import expand_dims, squeeze, transpose
 
 
-def _square_infer(inputs, attrs):
+def square_infer(inputs, attrs):
     x = inputs[0]
     if x.shape.rank is not None:
         if x.shape.rank < 2:
@@ -35,14 +35,14 @@ def _square_infer(inputs, attrs):
     return [(x.dtype, x.shape)]
 
 
-def _check_float(x, public_name):
+def check_float(x, public_name):
     if not x.dtype.is_floating:
         raise TypeError(f'rt.linalg.{public_name} needs a floating-point tensor, got '
                         f'{x.dtype.name}; use rt.cast first.')
     return x
 
 
-def _linalg_error(fn, message):
+def linalg_error(fn, message):
     def kernel(*args, **attrs):
         try:
             return fn(*args, **attrs)
@@ -63,23 +63,6 @@ def matrix_transpose(a, name=None, conjugate=False):
 
 # ---- inverse, determinant, solve ---------------------------------------------------------------
 
-def _inverse_gradient(op, grad):
-    y = op.outputs[0]
-    return [-matmul(y, matmul(grad, y, transpose_b=True), transpose_a=True)]
-
-
-def _det_gradient(op, grad):
-    x = convert_to_tensor(op.inputs[0])
-    scale = expand_dims(expand_dims(grad * op.outputs[0], -1), -1)
-    return [scale * matrix_transpose(inv(x))]
-
-
-def _solve_gradient(op, grad):
-    matrix = convert_to_tensor(op.inputs[0])
-    grad_rhs = solve(matrix, grad, adjoint=True)
-    return [-matmul(grad_rhs, op.outputs[0], transpose_b=True), grad_rhs]
-
-
 def _solve_kernel(matrix, rhs, adjoint=False):
     if adjoint:
         matrix = np.swapaxes(matrix, -1, -2)
@@ -88,7 +71,7 @@ def _solve_kernel(matrix, rhs, adjoint=False):
 
 def _solve_infer(inputs, attrs):
     matrix, rhs = inputs
-    _square_infer([matrix], attrs)
+    square_infer([matrix], attrs)
     if matrix.shape.rank is not None and rhs.shape.rank is not None:
         m, r = matrix.shape[-1], rhs.shape[-2] if rhs.shape.rank >= 2 else None
         if rhs.shape.rank < 2 or m is not None and r is not None and m != r:
@@ -97,26 +80,25 @@ def _solve_infer(inputs, attrs):
     return [(rhs.dtype, rhs.shape)]
 
 
-MATRIX_INVERSE = register('MatrixInverse', _linalg_error(
+MATRIX_INVERSE = register('MatrixInverse', linalg_error(
     lambda input, adjoint=False: np.linalg.inv(input).astype(input.dtype),
-    'Input is not invertible.'), _square_infer, inputs=('input',), outputs=('output',),
-    defaults={'adjoint': False}, gradient=_inverse_gradient)
+    'Input is not invertible.'), square_infer, inputs=('input',), outputs=('output',),
+    defaults={'adjoint': False})
 MATRIX_DETERMINANT = register(
     'MatrixDeterminant', lambda input: np.asarray(np.linalg.det(input), input.dtype)[()],
     lambda inputs, attrs: [(inputs[0].dtype, TensorShape(
-        None if inputs[0].shape.rank is None else _square_infer(inputs, attrs)[0][1][:-2]))],
-    inputs=('input',), outputs=('output',), gradient=_det_gradient)
-MATRIX_SOLVE = register('MatrixSolve', _linalg_error(_solve_kernel, 'Input matrix is not '
+        None if inputs[0].shape.rank is None else square_infer(inputs, attrs)[0][1][:-2]))],
+    inputs=('input',), outputs=('output',))
+MATRIX_SOLVE = register('MatrixSolve', linalg_error(_solve_kernel, 'Input matrix is not '
                                                                     'invertible.'),
                         _solve_infer, inputs=('matrix', 'rhs'), outputs=('output',),
-                        defaults={'adjoint': False}, convert_inputs=unify_inputs,
-                        gradient=_solve_gradient)
+                        defaults={'adjoint': False}, convert_inputs=unify_inputs)
 
 
 def inv(input, adjoint=False, name=None):
     """The inverse of each square matrix (op `MatrixInverse`); a singular matrix is an
     `rt.errors.InvalidArgumentError` when it runs."""
-    x = _check_float(convert_to_tensor(input), 'inv')
+    x = check_float(convert_to_tensor(input), 'inv')
     if adjoint:
         x = matrix_transpose(x)
     return apply(MATRIX_INVERSE, [x], name=name)
@@ -124,12 +106,12 @@ def inv(input, adjoint=False, name=None):
 
 def det(input, name=None):
     """The determinant of each square matrix (op `MatrixDeterminant`)."""
-    return apply(MATRIX_DETERMINANT, [_check_float(convert_to_tensor(input), 'det')], name=name)
+    return apply(MATRIX_DETERMINANT, [check_float(convert_to_tensor(input), 'det')], name=name)
 
 
 def solve(matrix, rhs, adjoint=False, name=None):
     """`x` with `matrix @ x == rhs` (op `MatrixSolve`; `adjoint` solves with the transpose)."""
-    matrix = _check_float(convert_to_tensor(matrix), 'solve')
+    matrix = check_float(convert_to_tensor(matrix), 'solve')
     attrs = {'adjoint': True} if adjoint else None
     return apply(MATRIX_SOLVE, (matrix, rhs), attrs, name=name)
 
@@ -145,58 +127,22 @@ def _triangular_solve_kernel(matrix, rhs, lower=True, adjoint=False):
     return np.linalg.solve(m, rhs).astype(rhs.dtype)
 
 
-def _triangular_solve_gradient(op, grad):
-    matrix = convert_to_tensor(op.inputs[0])
-    lower, adjoint = op.get_attr('lower'), op.get_attr('adjoint')
-    grad_rhs = triangular_solve(matrix, grad, lower=lower, adjoint=not adjoint)
-    x = op.outputs[0]
-    grad_matrix = -matmul(x, grad_rhs, transpose_b=True) if adjoint else \
-        -matmul(grad_rhs, x, transpose_b=True)
-    return [band_part(grad_matrix, -1, 0) if lower else band_part(grad_matrix, 0, -1), grad_rhs]
-
-
 MATRIX_TRIANGULAR_SOLVE = register(
-    'MatrixTriangularSolve', _linalg_error(_triangular_solve_kernel, 'Input matrix is not '
+    'MatrixTriangularSolve', linalg_error(_triangular_solve_kernel, 'Input matrix is not '
                                                                      'invertible.'),
     _solve_infer, inputs=('matrix', 'rhs'), outputs=('output',),
-    defaults={'lower': True, 'adjoint': False}, convert_inputs=unify_inputs,
-    gradient=_triangular_solve_gradient)
+    defaults={'lower': True, 'adjoint': False}, convert_inputs=unify_inputs)
 
 
 def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
     """`x` with `matrix @ x == rhs` for a triangular `matrix` (lower unless `lower=False`; the
     other triangle is not read; op `MatrixTriangularSolve`)."""
-    matrix = _check_float(convert_to_tensor(matrix), 'triangular_solve')
+    matrix = check_float(convert_to_tensor(matrix), 'triangular_solve')
     return apply(MATRIX_TRIANGULAR_SOLVE, (matrix, rhs),
                  {'lower': bool(lower), 'adjoint': bool(adjoint)}, name=name)
 
 
 # ---- Cholesky, Qr ------------------------------------------------------------------------------
-
-def _cholesky_gradient(op, grad):
-    """TensorFlow's formula: with L the factor, phi(L^T grad) projected on the lower triangle,
-    then symmetrized."""
-    lower = op.outputs[0]
-    lower_inv = inv(lower)
-    middle = matmul(lower, grad, transpose_a=True)
-    middle = band_part(middle, -1, 0) - 0.5 * band_part(middle, 0, 0)
-    grad_a = matmul(matmul(lower_inv, middle, transpose_a=True), lower_inv)
-    return [0.5 * (grad_a + matrix_transpose(grad_a))]
-
-
-def _qr_gradient(op, dq, dr):
-    """TensorFlow's formula for the reduced factorization of a square or tall matrix."""
-    q, r = op.outputs
-    qdq = matmul(q, dq, transpose_a=True)
-    qdq_ = qdq - matrix_transpose(qdq)
-    rdr = matmul(r, dr, transpose_b=True)
-    rdr_ = rdr - matrix_transpose(rdr)
-    tril = band_part(qdq_ + rdr_, -1, 0)
-    r_inv_t = matrix_transpose(inv(r))  # x @ inv(r)^T solves r @ z = x^T, then transposes
-    grad_a = matmul(q, dr + matmul(tril, r_inv_t))
-    grad_b = matmul(dq - matmul(q, qdq), r_inv_t)
-    return [grad_a + grad_b]
-
 
 def _qr_kernel(input, full_matrices=False):
     q, r = np.linalg.qr(input, mode='complete' if full_matrices else 'reduced')
@@ -222,23 +168,23 @@ def _cholesky_kernel(input):
     return np.linalg.cholesky((input + np.swapaxes(input, -1, -2)) / 2).astype(input.dtype)
 
 
-CHOLESKY = register('Cholesky', _linalg_error(
+CHOLESKY = register('Cholesky', linalg_error(
     _cholesky_kernel,
     'Cholesky decomposition was not successful. The input might not be valid.'),
-    _square_infer, inputs=('input',), outputs=('output',), gradient=_cholesky_gradient)
+    square_infer, inputs=('input',), outputs=('output',))
 QR = register('Qr', _qr_kernel, _qr_infer, inputs=('input',), outputs=('q', 'r'),
-              defaults={'full_matrices': False}, gradient=_qr_gradient)
+              defaults={'full_matrices': False})
 
 
 def cholesky(input, name=None):
     """The lower-triangular `L` with `L @ L^T == input` (op `Cholesky`); a matrix that is not
     positive definite is an `rt.errors.InvalidArgumentError` when it runs."""
-    return apply(CHOLESKY, [_check_float(convert_to_tensor(input), 'cholesky')], name=name)
+    return apply(CHOLESKY, [check_float(convert_to_tensor(input), 'cholesky')], name=name)
 
 
 def qr(input, full_matrices=False, name=None):
     """(q, r) with `q @ r == input`, q orthonormal and r upper triangular (op `Qr`)."""
-    x = _check_float(convert_to_tensor(input), 'qr')
+    x = check_float(convert_to_tensor(input), 'qr')
     attrs = {'full_matrices': True} if full_matrices else None
     q, r = apply(QR, [x], attrs, name=name)
     return QrResult(q, r)
@@ -308,20 +254,6 @@ def _diag_part_infer(inputs, attrs):
     return [(x.dtype, TensorShape(batch + [length]))]
 
 
-def _diag_gradient(op, grad):
-    """The diagonal gets its entries of `grad`; the padding value gets all the others."""
-    on_diagonal = diag_part(grad, k=op.inputs[1])
-    return [on_diagonal, None, None, None, reduce_sum(grad) - reduce_sum(on_diagonal)]
-
-
-def _diag_part_gradient(op, grad):
-    """One diagonal is read whole, so the padding value is never used: its gradient is 0."""
-    x = convert_to_tensor(op.inputs[0])
-    dims = shape_(x)
-    return [diag(grad, k=op.inputs[1], num_rows=dims[-2], num_cols=dims[-1]), None,
-            zeros_like(convert_to_tensor(op.inputs[2]))]
-
-
 def _band_kernel(input, num_lower, num_upper):
     m, n = input.shape[-2:]
     i, j = np.arange(m)[:, None], np.arange(n)[None, :]
@@ -332,17 +264,14 @@ def _band_kernel(input, num_lower, num_upper):
 
 MATRIX_DIAG = register('MatrixDiagV3', _diag_kernel, _diag_infer,
                        inputs=('diagonal', 'k', 'num_rows', 'num_cols', 'padding_value'),
-                       outputs=('output',), defaults={'align': 'RIGHT_LEFT'},
-                       gradient=_diag_gradient)
+                       outputs=('output',), defaults={'align': 'RIGHT_LEFT'})
 MATRIX_DIAG_PART = register('MatrixDiagPartV3', _diag_part_kernel, _diag_part_infer,
                             inputs=('input', 'k', 'padding_value'), outputs=('diagonal',),
-                            defaults={'align': 'RIGHT_LEFT'}, gradient=_diag_part_gradient)
+                            defaults={'align': 'RIGHT_LEFT'})
 MATRIX_BAND_PART = register('MatrixBandPart', _band_kernel,
                             lambda inputs, attrs: [(inputs[0].dtype, inputs[0].shape)],
                             inputs=('input', 'num_lower', 'num_upper'), outputs=('band',),
-                            type_attrs=(('T', 0), ('Tindex', 1)),
-                            gradient=lambda op, grad: [band_part(grad, op.inputs[1],
-                                                                 op.inputs[2]), None, None])
+                            type_attrs=(('T', 0), ('Tindex', 1)))
 
 
 def _int_operand(v):
@@ -398,7 +327,7 @@ def _einsum_kernel(*inputs, equation, N=None):
     return np.asarray(np.einsum(equation, *inputs, optimize=len(inputs) > 2))
 
 
-def _parse_equation(equation):
+def parse_equation(equation):
     equation = equation.replace(' ', '')
     if '->' in equation:
         lhs, out = equation.split('->')
@@ -412,7 +341,7 @@ def _parse_equation(equation):
 
 
 def _einsum_infer(inputs, attrs):
-    subs, out = _parse_equation(attrs['equation'])
+    subs, out = parse_equation(attrs['equation'])
     if len(subs) != len(inputs):
         raise ValueError(f'einsum equation {attrs["equation"]!r} names {len(subs)} operands, '
                          f'got {len(inputs)}')
@@ -447,28 +376,8 @@ def _einsum_infer(inputs, attrs):
     return [(inputs[0].dtype, TensorShape(shape))]
 
 
-def _einsum_gradient(op, grad):
-    subs, out = _parse_equation(op.get_attr('equation'))
-    if '...' in op.get_attr('equation') or any(len(set(s)) != len(s) for s in subs + [out]):
-        raise NotImplementedError(f'The gradient of einsum {op.get_attr("equation")!r} '
-                                  f'(ellipsis or repeated subscripts) is not supported; write '
-                                  f'the contraction with explicit subscripts.')
-    inputs = [convert_to_tensor(t) for t in op.inputs]
-    grads = []
-    for i, (sub, x) in enumerate(zip(subs, inputs)):
-        others = [(s, t) for j, (s, t) in enumerate(zip(subs, inputs)) if j != i]
-        present = set(out).union(*[set(s) for s, _ in others])
-        kept = ''.join(c for c in sub if c in present)
-        g = einsum(','.join([out] + [s for s, _ in others]) + '->' + kept,
-                   grad, *[t for _, t in others])
-        if kept != sub:  # letters summed away in the forward pass come back by broadcasting
-            g = einsum(f'{kept},{sub}->{sub}', g, ones_like(x))
-        grads.append(g)
-    return grads
-
-
 EINSUM = register('Einsum', _einsum_kernel, _einsum_infer, inputs=('inputs',),
-                  outputs=('output',), convert_inputs=unify_inputs, gradient=_einsum_gradient)
+                  outputs=('output',), convert_inputs=unify_inputs)
 
 
 def einsum(equation, *inputs, name=None, **kwargs):
@@ -477,7 +386,7 @@ def einsum(equation, *inputs, name=None, **kwargs):
         raise ValueError('einsum needs at least one input.')
     equation = equation.replace(' ', '')
     if '->' not in equation:
-        subs, out = _parse_equation(equation)
+        subs, out = parse_equation(equation)
         equation = ','.join(subs) + '->' + out
     return apply(EINSUM, list(inputs), {'equation': equation, 'N': len(inputs)}, name=name)
 

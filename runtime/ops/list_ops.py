@@ -8,23 +8,14 @@ yet a write costs O(1), not a copy of the elements. Ops read a list's items with
 The gradient of a list is a list of the gradients of its elements (every element set), so
 gradients flow through TensorArrays written in loops: Stack's gradient unstacks
 (`TensorListFromTensor`), SetItem's reads the element's gradient back, GetItem's is a list of
-zeros holding the gradient at the index read.
+zeros holding the gradient at the index read (runtime/gradients/rules/lists.py).
 """
 import numpy as np
 
 from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
-from runtime.ops.array import (
-    broadcast_to,
-    concat,
-    expand_dims,
-    reshape,
-    static_or_dynamic_shape,
-    unsorted_segment_sum,
-    zeros_like,
-)
 from runtime.ops.dispatch import apply
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.registry import register
 
 
 class TensorList:
@@ -155,57 +146,29 @@ def _variant_scalar(inputs, attrs):
     return [(dtypes.variant, TensorShape([]))]
 
 
-def _item_attrs(item):
-    return {'element_dtype': item.dtype, '_element_shape': item.shape}
-
-
-def _set_item_gradient(op, grad):
-    handle, index, item = op.inputs
-    return [apply(SET_ITEM, [grad, index, zeros_like(item)], {'dynamic_size': True}), None,
-            apply(GET_ITEM, [grad, index], _item_attrs(item))]
-
-
-def _get_item_gradient(op, grad):
-    """Zeros for every element (shaped like this one), this gradient at `index`."""
-    handle, index = op.inputs
-    count = reshape(apply(LENGTH, [handle]), [1])
-    zeros = broadcast_to(expand_dims(zeros_like(grad), 0),
-                         concat([count, static_or_dynamic_shape(grad)], 0))
-    return [apply(SET_ITEM, [from_tensor(zeros), index, grad]), None]
-
-
 def stack_list(handle, element_dtype, element_shape):
     """All elements of list `handle` stacked (op `TensorListStack`)."""
     return apply(STACK, [handle], {'element_dtype': element_dtype,
                                    'element_shape': element_shape})
 
 
-def _row_shape(t):
-    rank = t.shape.rank
-    return TensorShape(None if rank is None else t.shape.as_list()[1:])
-
-
 RESERVE = register('TensorListReserve', _reserve, _variant_scalar,
-                   inputs=('num_elements',), outputs=('handle',), type_attrs=(),
-                   gradient=NO_GRADIENT)
+                   inputs=('num_elements',), outputs=('handle',), type_attrs=())
 SET_ITEM = register('TensorListSetItem', _set_item, _variant_scalar,
                     inputs=('input_handle', 'index', 'item'), outputs=('output_handle',),
-                    type_attrs=(('element_dtype', 2),), defaults={'dynamic_size': False},
-                    gradient=_set_item_gradient)
+                    type_attrs=(('element_dtype', 2),), defaults={'dynamic_size': False})
 GET_ITEM = register('TensorListGetItem', _get_item,
                     lambda inputs, attrs: [(attrs['element_dtype'], attrs['_element_shape'])],
-                    inputs=('input_handle', 'index'), outputs=('item',), type_attrs=(),
-                    gradient=_get_item_gradient)
+                    inputs=('input_handle', 'index'), outputs=('item',), type_attrs=())
 STACK = register('TensorListStack', _stack,
                  lambda inputs, attrs: [(attrs['element_dtype'], TensorShape(
                      [None if attrs.get('num_elements', -1) < 0 else attrs['num_elements']]
                  ).concatenate(attrs['element_shape']))],
                  inputs=('input_handle',), outputs=('tensor',), type_attrs=(),
-                 defaults={'num_elements': -1}, gradient=lambda op, grad: [from_tensor(grad)])
+                 defaults={'num_elements': -1})
 LENGTH = register('TensorListLength', _length,
                   lambda inputs, attrs: [(dtypes.int32, TensorShape([]))],
-                  inputs=('input_handle',), outputs=('length',), type_attrs=(),
-                  gradient=NO_GRADIENT)
+                  inputs=('input_handle',), outputs=('length',), type_attrs=())
 
 
 # ---- whole-tensor ops: TensorArray.unstack / gather / scatter / concat --------------------------
@@ -290,51 +253,20 @@ def _split(tensor, element_shape, lengths, element_dtype=None):
     return TensorList(np.split(tensor, ends[:-1]) if len(ends) else [])
 
 
-# The gradient of a list is the list of its elements' gradients (see the grad branch's design):
-# the ops reading a list put their gradients back into one, the ops filling a list read theirs.
-
-def _gather_gradient(op, grad):
-    """A list of the rows of `grad` summed per index read (an element gathered twice gets the
-    sum of both rows' gradients; unread elements get zeros)."""
-    handle, indices = op.inputs
-    return [from_tensor(unsorted_segment_sum(grad, indices, apply(LENGTH, [handle]))), None]
-
-
-def _scatter_gradient(op, grad):
-    handle, tensor, indices = op.inputs
-    rows = apply(GATHER, [grad, indices], {'element_dtype': tensor.dtype,
-                                           'element_shape': tensor.shape[1:]})
-    return [apply(SCATTER, [grad, zeros_like(tensor), indices]), rows, None]
-
-
-def _concat_gradient(op, grad, lengths_grad):
-    return [apply(SPLIT, [grad, np.array(-1, np.int32), op.outputs[1]],
-                  {'element_dtype': grad.dtype})]
-
-
 FROM_TENSOR = register('TensorListFromTensor',
                        lambda tensor, element_shape, element_dtype=None: TensorList(list(tensor)),
                        _variant_scalar,
                        inputs=('tensor', 'element_shape'), outputs=('output_handle',),
-                       type_attrs=(('shape_type', 1),),
-                       gradient=lambda op, grad: [stack_list(grad, op.get_attr('element_dtype'),
-                                                             _row_shape(op.inputs[0])), None])
+                       type_attrs=(('shape_type', 1),))
 GATHER = register('TensorListGather', _gather,
                   _list_tensor_infer(lambda inputs: inputs[1].shape[0]
                                      if inputs[1].shape.rank == 1 else None),
-                  inputs=('input_handle', 'indices'), outputs=('values',), type_attrs=(),
-                  gradient=_gather_gradient)
+                  inputs=('input_handle', 'indices'), outputs=('values',), type_attrs=())
 SCATTER = register('TensorListScatterIntoExistingList', _scatter, _variant_scalar,
                    inputs=('input_handle', 'tensor', 'indices'), outputs=('output_handle',),
-                   type_attrs=(('element_dtype', 1),), defaults={'dynamic_size': False},
-                   gradient=_scatter_gradient)
+                   type_attrs=(('element_dtype', 1),), defaults={'dynamic_size': False})
 CONCAT = register('TensorListConcatV2', _concat, _concat_infer, inputs=('input_handle',),
-                  outputs=('tensor', 'lengths'), type_attrs=(), gradient=_concat_gradient)
+                  outputs=('tensor', 'lengths'), type_attrs=())
 SPLIT = register('TensorListSplit', _split, _variant_scalar,
                  inputs=('tensor', 'element_shape', 'lengths'), outputs=('output_handle',),
-                 type_attrs=(('element_dtype', 0), ('shape_type', 1)),
-                 gradient=lambda op, grad: [apply(CONCAT, [grad], {
-                     'element_dtype': op.inputs[0].dtype,
-                     'element_shape': TensorShape([None]).concatenate(op.inputs[0].shape[1:])
-                     if op.inputs[0].shape.rank is not None else TensorShape(None)})[0],
-                     None, None])
+                 type_attrs=(('element_dtype', 0), ('shape_type', 1)))

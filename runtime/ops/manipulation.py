@@ -13,25 +13,17 @@ from runtime.core import dtypes
 from runtime.core.context import name_scope
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
-from runtime.ops.array import (
-    broadcast_to,
-    cast,
-    concat,
-    expand_dims,
-    gather,
-    range,
-    reshape,
-    shape,
-    shape_from,
-)
+from runtime.ops.array import cast
 from runtime.ops.compare import less
 from runtime.ops.convert import convert_to_tensor, stack, unify_operands
+from runtime.ops.creation import range
 from runtime.ops.dispatch import apply
 from runtime.ops.indexing import boolean_mask
 from runtime.ops.infer import constant_value
-from runtime.ops.math import subtract
-from runtime.ops.reduce import reduce_max, reduce_sum
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.reduce import reduce_max
+from runtime.ops.registry import register
+from runtime.ops.shaping import broadcast_to, concat, expand_dims, reshape, shape, shape_from
+from runtime.ops.slicing import gather
 
 newaxis = None  # `x[rt.newaxis]`, as numpy's and TensorFlow's
 
@@ -68,17 +60,9 @@ def _tile_infer(inputs, attrs):
                                    for d, k in zip(dims, m if m is not None else dims)]))]
 
 
-def _tile_gradient(op, grad):
-    x, multiples = op.inputs
-    rank = _static_rank(x, 'The gradient of Tile')
-    # grad, seen as [m0, d0, m1, d1, ...], summed over the m axes.
-    split = reshape(stack([cast(multiples, dtypes.int32), shape(x)], axis=1), [-1])
-    return [reduce_sum(reshape(grad, split), axis=list(builtins.range(0, 2 * rank, 2))), None]
-
-
 TILE = register('Tile', lambda input, multiples: np.tile(input, tuple(multiples)), _tile_infer,
                 inputs=('input', 'multiples'), outputs=('output',),
-                type_attrs=(('T', 0), ('Tmultiples', 1)), gradient=_tile_gradient)
+                type_attrs=(('T', 0), ('Tmultiples', 1)))
 
 
 def tile(input, multiples, name=None):
@@ -115,16 +99,8 @@ def _slice_infer(inputs, attrs):
     return [(x.dtype, TensorShape(out))]
 
 
-def _slice_gradient(op, grad):
-    x, begin, size = op.inputs
-    before = cast(begin, dtypes.int32)
-    after = subtract(subtract(shape(x), before), shape(op.outputs[0]))
-    return [pad(grad, stack([before, after], axis=1)), None, None]
-
-
 SLICE = register('Slice', _slice_kernel, _slice_infer, inputs=('input', 'begin', 'size'),
-                 outputs=('output',), type_attrs=(('T', 0), ('Index', 1)),
-                 gradient=_slice_gradient)
+                 outputs=('output',), type_attrs=(('T', 0), ('Index', 1)))
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 - rt.slice
@@ -159,12 +135,6 @@ def _pad_kernel(input, paddings, constant_values=0):
     if np.any(np.asarray(paddings) < 0):
         raise ValueError(f'Paddings must be non-negative, got {np.asarray(paddings).tolist()}')
     return np.pad(input, np.asarray(paddings), constant_values=constant_values)
-
-
-def _pad_gradient(op, grad):
-    x, paddings = op.inputs[:2]
-    begin = reshape(slice(cast(paddings, dtypes.int32), [0, 0], [-1, 1]), [-1])
-    return [slice(grad, begin, shape(x))] + [None] * (len(op.inputs) - 1)
 
 
 def _mirror_pad_kernel(input, paddings, mode):
@@ -205,23 +175,16 @@ def _mirror_pad_grad_infer(inputs, attrs):
 
 
 PAD = register('Pad', _pad_kernel, _pad_infer, inputs=('input', 'paddings'),
-               outputs=('output',), type_attrs=(('T', 0), ('Tpaddings', 1)),
-               gradient=_pad_gradient)
+               outputs=('output',), type_attrs=(('T', 0), ('Tpaddings', 1)))
 PAD_V2 = register('PadV2', _pad_kernel, _pad_infer,
                   inputs=('input', 'paddings', 'constant_values'), outputs=('output',),
-                  type_attrs=(('T', 0), ('Tpaddings', 1)), gradient=_pad_gradient)
+                  type_attrs=(('T', 0), ('Tpaddings', 1)))
 MIRROR_PAD = register('MirrorPad', _mirror_pad_kernel, _pad_infer,
                       inputs=('input', 'paddings'), outputs=('output',),
-                      type_attrs=(('T', 0), ('Tpaddings', 1)),
-                      gradient=lambda op, grad: [
-                          apply(MIRROR_PAD_GRAD, [grad, op.inputs[1]],
-                                {'mode': op.get_attr('mode')}), None])
+                      type_attrs=(('T', 0), ('Tpaddings', 1)))
 MIRROR_PAD_GRAD = register('MirrorPadGrad', _mirror_pad_grad_kernel, _mirror_pad_grad_infer,
                            inputs=('input', 'paddings'), outputs=('output',),
-                           type_attrs=(('T', 0), ('Tpaddings', 1)),
-                           gradient=lambda op, grad: [
-                               apply(MIRROR_PAD, [grad, op.inputs[1]],
-                                     {'mode': op.get_attr('mode')}), None])
+                           type_attrs=(('T', 0), ('Tpaddings', 1)))
 
 
 def pad(tensor, paddings, mode='CONSTANT', constant_values=0, name=None):
@@ -308,15 +271,10 @@ def _splitv_infer(inputs, attrs):
 
 
 SPLIT = register('Split', _split_kernel, _split_infer, inputs=('split_dim', 'value'),
-                 outputs='output', type_attrs=(('T', 1),),
-                 gradient=lambda op, *grads: [None, concat(list(grads),
-                                                            int(constant_value(op.inputs[0])))])
+                 outputs='output', type_attrs=(('T', 1),))
 SPLIT_V = register('SplitV', _splitv_kernel, _splitv_infer,
                    inputs=('value', 'size_splits', 'split_dim'), outputs='output',
-                   type_attrs=(('T', 0), ('Tlen', 1)),
-                   gradient=lambda op, *grads: [concat(list(grads),
-                                                       int(constant_value(op.inputs[2]))),
-                                                None, None])
+                   type_attrs=(('T', 0), ('Tlen', 1)))
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name='split'):
@@ -346,8 +304,7 @@ def _unpack_infer(inputs, attrs):
 
 
 UNPACK = register('Unpack', lambda value, num, axis=0: tuple(np.moveaxis(value, axis, 0)),
-                  _unpack_infer, inputs=('value',), outputs='output', defaults={'axis': 0},
-                  gradient=lambda op, *grads: [stack(list(grads), axis=op.get_attr('axis'))])
+                  _unpack_infer, inputs=('value',), outputs='output', defaults={'axis': 0})
 
 
 def unstack(value, num=None, axis=0, name='unstack'):
@@ -370,8 +327,7 @@ def unstack(value, num=None, axis=0, name='unstack'):
 REVERSE = register('ReverseV2', lambda tensor, axis: np.flip(tensor, tuple(int(a) for a in axis)),
                    lambda inputs, attrs: [(inputs[0].dtype, inputs[0].shape)],
                    inputs=('tensor', 'axis'), outputs=('output',),
-                   type_attrs=(('T', 0), ('Tidx', 1)),
-                   gradient=lambda op, grad: [reverse(grad, op.inputs[1]), None])
+                   type_attrs=(('T', 0), ('Tidx', 1)))
 
 
 def reverse(tensor, axis, name=None):
@@ -402,8 +358,7 @@ def _one_hot_infer(inputs, attrs):
 
 ONE_HOT = register('OneHot', _one_hot_kernel, _one_hot_infer,
                    inputs=('indices', 'depth', 'on_value', 'off_value'), outputs=('output',),
-                   type_attrs=(('T', 2), ('TI', 0)), defaults={'axis': -1},
-                   gradient=NO_GRADIENT)
+                   type_attrs=(('T', 2), ('TI', 0)), defaults={'axis': -1})
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
@@ -451,7 +406,7 @@ def _linspace_infer(inputs, attrs):
 
 LINSPACE = register('LinSpace', _linspace_kernel, _linspace_infer,
                     inputs=('start', 'stop', 'num'), outputs=('output',),
-                    type_attrs=(('T', 0), ('Tidx', 2)), gradient=NO_GRADIENT)
+                    type_attrs=(('T', 0), ('Tidx', 2)))
 
 
 def linspace(start, stop, num, name=None, axis=0):

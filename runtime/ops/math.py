@@ -6,87 +6,30 @@ import numpy as np
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor, Tensor
-from runtime.ops.array import ONES_LIKE, ZEROS_LIKE, cast
-from runtime.ops.compare import equal, greater, greater_equal, less, less_equal, logical_and, where
+from runtime.ops.array import cast
 from runtime.ops.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.dispatch import apply, binary_op_function, op_function
 from runtime.ops.infer import broadcast, broadcast_shape, same_as_input
-from runtime.ops.reduce import unbroadcast
-from runtime.ops.registry import NO_GRADIENT, NUMERIC, register
-
-# ---- gradients (docs/gradients.md): built from the public op functions --------------------------
-
-def _select(mask, grad):
-    return where(mask, grad, _zeros_like(grad))
-
-
-def _zeros_like(x):
-    return apply(ZEROS_LIKE, [x])
-
-
-def _add_gradient(op, grad):
-    x, y = op.inputs
-    return [unbroadcast(grad, x), unbroadcast(grad, y)]
-
-
-def _sub_gradient(op, grad):
-    x, y = op.inputs
-    return [unbroadcast(grad, x), unbroadcast(negative(grad), y)]
-
-
-def _mul_gradient(op, grad):
-    x, y = op.inputs
-    return [unbroadcast(grad * y, x), unbroadcast(x * grad, y)]
-
-
-def _div_gradient(op, grad):
-    x, y = op.inputs
-    return [unbroadcast(grad / y, x), unbroadcast(negative(grad) * op.outputs[0] / y, y)]
-
-
-def _floor_mod_gradient(op, grad):
-    x, y = op.inputs
-    return [unbroadcast(grad, x), unbroadcast(negative(grad) * floor(x / y), y)]
-
-
-def _pow_gradient(op, grad):
-    x, y = op.inputs
-    z = op.outputs[0]
-    gx = grad * y * (x ** (y - 1))
-    positive = greater(x, 0)
-    safe_log = log(where(positive, x, apply(ONES_LIKE, [x])))
-    gy = _select(positive, grad * z * safe_log)
-    return [unbroadcast(gx, x), unbroadcast(gy, y)]
-
-
-def _extremum_gradient(choose_x):
-    def gradient(op, grad):
-        x, y = op.inputs
-        mask = choose_x(x, y)
-        return [unbroadcast(_select(mask, grad), x),
-                unbroadcast(where(mask, _zeros_like(grad), grad), y)]
-    return gradient
-
+from runtime.ops.registry import NUMERIC, register
 
 # The `operator` functions are numpy's ufuncs for arrays and take numpy's fast scalar path for
 # numpy scalars; `infix` lets the code generator write them as infix operators.
 # The dtypes each accepts are TensorFlow's: numbers; Mul takes bools; AddV2 strings too, and
 # TensorList values (variant), which gradients through TensorArrays accumulate.
-_BINARY = {  # public name: (TensorFlow op, kernel, infix, neutral, gradient, dtypes)
-    'add': ('AddV2', operator.add, '{0} + {1}', (0, (0, 1)), _add_gradient,
+_BINARY = {  # public name: (TensorFlow op, kernel, infix, neutral, dtypes)
+    'add': ('AddV2', operator.add, '{0} + {1}', (0, (0, 1)),
             NUMERIC | {dtypes.string, dtypes.variant}),
-    'subtract': ('Sub', operator.sub, '{0} - {1}', (0, (1,)), _sub_gradient, NUMERIC),
-    'multiply': ('Mul', operator.mul, '{0} * {1}', (1, (0, 1)), _mul_gradient, None),
-    'floordiv': ('FloorDiv', operator.floordiv, '{0} // {1}', None, NO_GRADIENT, NUMERIC),
-    'mod': ('FloorMod', operator.mod, '{0} % {1}', None, _floor_mod_gradient, NUMERIC),
-    'pow': ('Pow', operator.pow, '{0} ** {1}', None, _pow_gradient, NUMERIC),
-    'maximum': ('Maximum', np.maximum, None, None, _extremum_gradient(greater_equal), NUMERIC),
-    'minimum': ('Minimum', np.minimum, None, None, _extremum_gradient(less_equal), NUMERIC),
+    'subtract': ('Sub', operator.sub, '{0} - {1}', (0, (1,)), NUMERIC),
+    'multiply': ('Mul', operator.mul, '{0} * {1}', (1, (0, 1)), None),
+    'floordiv': ('FloorDiv', operator.floordiv, '{0} // {1}', None, NUMERIC),
+    'mod': ('FloorMod', operator.mod, '{0} % {1}', None, NUMERIC),
+    'pow': ('Pow', operator.pow, '{0} ** {1}', None, NUMERIC),
+    'maximum': ('Maximum', np.maximum, None, None, NUMERIC),
+    'minimum': ('Minimum', np.minimum, None, None, NUMERIC),
 }
 _DIVISIONS = {'floordiv', 'mod'}  # integer division by zero is an error, as in TensorFlow
 REAL_DIV = register('RealDiv', operator.truediv, broadcast, inputs=('x', 'y'), outputs=('z',),
-                    infix='{0} / {1}', neutral=(1, (1,)), gradient=_div_gradient,
-                    dtypes=NUMERIC)
+                    infix='{0} / {1}', neutral=(1, (1,)), dtypes=NUMERIC)
 _NATIVE = {  # TensorFlow op: native form where the infix form does not serve (OpDef.native)
     'FloorDiv': 'floordiv({0}, {1})', 'FloorMod': 'floormod({0}, {1})',
     'Maximum': 'np.maximum({0}, {1})', 'Minimum': 'np.minimum({0}, {1})',
@@ -99,8 +42,8 @@ _NATIVE = {  # TensorFlow op: native form where the infix form does not serve (O
 OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',),
                       convert_inputs=unify_inputs, infix=infix, neutral=neutral,
                       nonzero=(1,) if name in _DIVISIONS else (), native=_NATIVE.get(op),
-                      gradient=gradient, dtypes=allowed)
-       for name, (op, kernel, infix, neutral, gradient, allowed) in _BINARY.items()}
+                      dtypes=allowed)
+       for name, (op, kernel, infix, neutral, allowed) in _BINARY.items()}
 
 
 def _binary_function(public_name, default_name=None):
@@ -169,31 +112,9 @@ def _relu_grad_kernel(gradients, features):
 
 
 RELU_GRAD = register('ReluGrad', _relu_grad_kernel, same_as_input,
-                     inputs=('gradients', 'features'), outputs=('backprops',),
-                     gradient=lambda op, grad: [apply(RELU_GRAD, [grad, op.inputs[1]]),
-                                                _zeros_like(op.inputs[1])])
-
-def zero_where_no_gradient(grad, value):
-    """`value`, and 0 where `grad` is 0: TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad,
-    so that the gradient through a `where` that masks out sqrt(0), 1/0, ... stays 0, not NaN."""
-    return where(equal(grad, 0), grad, value)
+                     inputs=('gradients', 'features'), outputs=('backprops',))
 
 
-# Unary gradients: (op, grad) -> [input gradient]; x is the input, y the output.
-_UNARY_GRADIENTS = {
-    'negative': lambda op, g: [negative(g)],
-    'abs': lambda op, g: [g * sign(op.inputs[0])],
-    'square': lambda op, g: [g * (2 * op.inputs[0])],
-    'sign': lambda op, g: [_zeros_like(g)],
-    'relu': lambda op, g: [apply(RELU_GRAD, [g, op.outputs[0]])],
-    'sqrt': lambda op, g: [zero_where_no_gradient(g, g * 0.5 / op.outputs[0])],
-    'exp': lambda op, g: [g * op.outputs[0]],
-    'log': lambda op, g: [g / op.inputs[0]],
-    'sin': lambda op, g: [g * cos(op.inputs[0])],
-    'cos': lambda op, g: [negative(g) * sin(op.inputs[0])],
-    'tanh': lambda op, g: [g * (1 - square(op.outputs[0]))],
-    'sigmoid': lambda op, g: [g * op.outputs[0] * (1 - op.outputs[0])],
-}
 _UNARY = {  # public name: (TensorFlow op, kernel, floats only)
     'negative': ('Neg', operator.neg, False),  # infix and involution: registered below
     'abs': ('Abs', np.abs, False),
@@ -213,10 +134,8 @@ _UNARY = {  # public name: (TensorFlow op, kernel, floats only)
 }
 # TensorFlow's output arg names where they are not `y` (FunctionDefs refer to outputs by them)
 _OUTPUT_NAMES = {'Relu': ('activations',)}
-# Round, Floor and Ceil are piecewise constant: not differentiable, as in TensorFlow.
 UNARY_OPS = {name: register(op, kernel, same_as_input, infix='-{0}' if op == 'Neg' else None,
-                            involution=op == 'Neg', native=_NATIVE.get(op),
-                            gradient=_UNARY_GRADIENTS.get(name, NO_GRADIENT), dtypes=NUMERIC,
+                            involution=op == 'Neg', native=_NATIVE.get(op), dtypes=NUMERIC,
                             **({'outputs': _OUTPUT_NAMES[op]} if op in _OUTPUT_NAMES else {}))
              for name, (op, kernel, _) in _UNARY.items()}
 
@@ -255,18 +174,10 @@ floor = _unary_function('floor')
 ceil = _unary_function('ceil')
 
 
-def _clip_gradient(op, grad):
-    t, low, high = op.inputs
-    below, above = less(t, low), greater(t, high)
-    inside = logical_and(greater_equal(t, low), less_equal(t, high))
-    return [_select(inside, grad), unbroadcast(_select(below, grad), low),
-            unbroadcast(_select(above, grad), high)]
-
-
 CLIP = register('ClipByValue', np.clip, same_as_input,
                 inputs=('t', 'clip_value_min', 'clip_value_max'), outputs=('output',),
                 convert_inputs=unify_inputs, native='np.minimum(np.maximum({0}, {1}), {2})',
-                gradient=_clip_gradient, dtypes=NUMERIC)
+                dtypes=NUMERIC)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -329,40 +240,14 @@ def _matmul_cost(input_specs, output_specs):
     return a.num_elements() * out[-1]
 
 
-def _matmul_gradients(a, b, grad, ta, tb):
-    """TensorFlow's four cases of d(op(a) @ op(b)), op = transpose when the flag is set."""
-    if not ta and not tb:
-        return matmul(grad, b, transpose_b=True), matmul(a, grad, transpose_a=True)
-    if not ta and tb:
-        return matmul(grad, b), matmul(grad, a, transpose_a=True)
-    if ta and not tb:
-        return matmul(b, grad, transpose_b=True), matmul(a, grad)
-    return (matmul(b, grad, transpose_a=True, transpose_b=True),
-            matmul(grad, a, transpose_a=True, transpose_b=True))
-
-
-def _matmul_gradient(op, grad):
-    a, b = op.inputs
-    return list(_matmul_gradients(a, b, grad, op.get_attr('transpose_a'),
-                                  op.get_attr('transpose_b')))
-
-
-def _batch_matmul_gradient(op, grad):
-    x, y = op.inputs
-    gx, gy = _matmul_gradients(x, y, grad, op.get_attr('adj_x'), op.get_attr('adj_y'))
-    return [unbroadcast(gx, x), unbroadcast(gy, y)]
-
-
 MATMUL = register('MatMul', _matmul_kernel, _matmul_infer, inputs=('a', 'b'),
                   outputs=('product',), defaults={'transpose_a': False, 'transpose_b': False},
                   cost=_matmul_cost, convert_inputs=unify_inputs, infix='{0} @ {1}',
-                  native='matmul({0}, {1}, {transpose_a}, {transpose_b})',
-                  gradient=_matmul_gradient, dtypes=NUMERIC)
+                  native='matmul({0}, {1}, {transpose_a}, {transpose_b})', dtypes=NUMERIC)
 BATCH_MATMUL = register('BatchMatMulV2', _batch_matmul_kernel, _batch_matmul_infer,
                         inputs=('x', 'y'), outputs=('output',),
                         defaults={'adj_x': False, 'adj_y': False}, cost=_matmul_cost,
-                        convert_inputs=unify_inputs, infix='{0} @ {1}',
-                        gradient=_batch_matmul_gradient, dtypes=NUMERIC)
+                        convert_inputs=unify_inputs, infix='{0} @ {1}', dtypes=NUMERIC)
 
 
 _TRANSPOSED = {(True, False): {'transpose_a': True}, (False, True): {'transpose_b': True},

@@ -6,42 +6,23 @@ import numpy as np
 
 from runtime.core import errors
 from runtime.core.shapes import TensorShape
-from runtime.ops.array import expand_dims, gather, reshape, transpose
-from runtime.ops.array import shape as shape_
-from runtime.ops.compare import greater, greater_equal, less, logical_and, where
+from runtime.ops.compare import greater_equal, where
 from runtime.ops.convert import convert_to_tensor, stack, unify_inputs
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.elementwise import erfc, log1p
 from runtime.ops.infer import broadcast_shape, same_as_input
 from runtime.ops.linalg import clip_by_norm
 from runtime.ops.math import abs as abs_
-from runtime.ops.math import exp, minimum, multiply, negative, relu, sigmoid, sqrt, square, tanh
+from runtime.ops.math import exp, minimum, multiply, negative, relu, sigmoid, sqrt, tanh
 from runtime.ops.random import uniform
 from runtime.ops.reduce import reduce_sum
 from runtime.ops.registry import register
+from runtime.ops.shaping import reshape, transpose
+from runtime.ops.shaping import shape as shape_
+from runtime.ops.slicing import gather
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
-
-
-def _relu6_gradient(op, grad):
-    x = convert_to_tensor(op.inputs[0])
-    return [where(logical_and(greater(x, 0), less(x, 6)), grad, 0)]
-
-
-def _leaky_relu_gradient(op, grad):
-    x = convert_to_tensor(op.inputs[0])
-    return [where(greater(x, 0), grad, grad * op.get_attr('alpha'))]
-
-
-def _elu_gradient(op, grad):
-    y = op.outputs[0]
-    return [where(greater(y, 0), grad, grad * (y + 1))]
-
-
-def _selu_gradient(op, grad):
-    y = op.outputs[0]
-    return [where(greater(y, 0), grad * SELU_SCALE, grad * (y + SELU_SCALE * SELU_ALPHA))]
 
 
 def _elu_kernel(features):
@@ -54,28 +35,21 @@ def _selu_kernel(features):
         np.minimum(features, 0)))).astype(features.dtype)
 
 
-def _softsign_gradient(op, grad):
-    x = convert_to_tensor(op.inputs[0])
-    return [grad / square(1.0 + abs_(x))]
-
-
 _NATIVE = {'Relu6': 'np.minimum(np.maximum({0}, 0), 6)',  # OpDef.native for jit_compile=True
            'Softsign': '{0} / (1 + np.abs({0}))', 'Elu': 'select({0} > 0, {0}, np.expm1({0}))'}
-_ACTIVATIONS = {  # public name: (TensorFlow op, kernel, gradient)
-    'relu6': ('Relu6', lambda features: np.clip(features, 0, 6), _relu6_gradient),
-    'elu': ('Elu', _elu_kernel, _elu_gradient),
-    'selu': ('Selu', _selu_kernel, _selu_gradient),
-    'softsign': ('Softsign', lambda features: features / (1 + np.abs(features)),
-                 _softsign_gradient),
+_ACTIVATIONS = {  # public name: (TensorFlow op, kernel)
+    'relu6': ('Relu6', lambda features: np.clip(features, 0, 6)),
+    'elu': ('Elu', _elu_kernel),
+    'selu': ('Selu', _selu_kernel),
+    'softsign': ('Softsign', lambda features: features / (1 + np.abs(features))),
 }
 ACTIVATION_OPS = {name: register(op, kernel, same_as_input, inputs=('features',),
-                                 outputs=('activations',), gradient=gradient,
-                                 native=_NATIVE.get(op))
-                  for name, (op, kernel, gradient) in _ACTIVATIONS.items()}
+                                 outputs=('activations',), native=_NATIVE.get(op))
+                  for name, (op, kernel) in _ACTIVATIONS.items()}
 LEAKY_RELU = register('LeakyRelu', lambda features, alpha=0.2: np.where(
     features > 0, features, features * np.asarray(alpha, features.dtype)), same_as_input,
     inputs=('features',), outputs=('activations',), defaults={'alpha': 0.2},
-    gradient=_leaky_relu_gradient, native='select({0} > 0, {0}, {0} * {alpha})')
+    native='select({0} > 0, {0}, {0} * {alpha})')
 
 
 def _activation(public_name):
@@ -142,16 +116,6 @@ def _log_softmax_kernel(logits):
     return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
 
 
-def _softmax_gradient(op, grad):
-    y = op.outputs[0]
-    return [y * (grad - reduce_sum(grad * y, -1, keepdims=True))]
-
-
-def _log_softmax_gradient(op, grad):
-    y = op.outputs[0]
-    return [grad - exp(y) * reduce_sum(grad, -1, keepdims=True)]
-
-
 def _logits_infer(inputs, attrs):
     x = inputs[0]
     if x.shape.rank == 0:
@@ -160,9 +124,9 @@ def _logits_infer(inputs, attrs):
 
 
 SOFTMAX = register('Softmax', _softmax_kernel, _logits_infer, inputs=('logits',),
-                   outputs=('softmax',), gradient=_softmax_gradient)
+                   outputs=('softmax',))
 LOG_SOFTMAX = register('LogSoftmax', _log_softmax_kernel, _logits_infer, inputs=('logits',),
-                       outputs=('logsoftmax',), gradient=_log_softmax_gradient)
+                       outputs=('logsoftmax',))
 
 
 def _last_axis_op(opdef, logits, axis, public_name, name):
@@ -212,24 +176,9 @@ def _softmax_xent_infer(inputs, attrs):
     return [(logits.dtype, rows), (logits.dtype, shape)]
 
 
-def _backprop_term(logits, backprop_grad):
-    """What the `backprop` output (softmax(logits) - labels) passes back to the logits: the
-    softmax Jacobian applied to its gradient."""
-    p = softmax(logits)
-    return p * (backprop_grad - reduce_sum(backprop_grad * p, -1, keepdims=True))
-
-
-def _softmax_xent_gradient(op, loss_grad, backprop_grad):
-    logits = convert_to_tensor(op.inputs[0])
-    g = expand_dims(loss_grad, -1)
-    return [g * op.outputs[1] + _backprop_term(logits, backprop_grad),
-            negative(g) * log_softmax(logits) - backprop_grad]
-
-
 SOFTMAX_XENT = register('SoftmaxCrossEntropyWithLogits', _softmax_xent_kernel,
                         _softmax_xent_infer, inputs=('features', 'labels'),
-                        outputs=('loss', 'backprop'), convert_inputs=unify_inputs,
-                        gradient=_softmax_xent_gradient)
+                        outputs=('loss', 'backprop'), convert_inputs=unify_inputs)
 
 
 def _sparse_xent_kernel(features, labels):
@@ -257,17 +206,10 @@ def _sparse_xent_infer(inputs, attrs):
     return [(logits.dtype, rows), (logits.dtype, logits.shape)]
 
 
-def _sparse_xent_gradient(op, loss_grad, backprop_grad):
-    logits = convert_to_tensor(op.inputs[0])
-    return [expand_dims(loss_grad, -1) * op.outputs[1] + _backprop_term(logits, backprop_grad),
-            None]
-
-
 SPARSE_SOFTMAX_XENT = register('SparseSoftmaxCrossEntropyWithLogits', _sparse_xent_kernel,
                                _sparse_xent_infer, inputs=('features', 'labels'),
                                outputs=('loss', 'backprop'),
-                               type_attrs=(('T', 0), ('Tlabels', 1)),
-                               gradient=_sparse_xent_gradient)
+                               type_attrs=(('T', 0), ('Tlabels', 1)))
 
 
 def _rows_of(x, axis):
@@ -347,8 +289,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 L2_LOSS = register('L2Loss', lambda t: (np.sum(np.square(t)) / 2).astype(t.dtype),
                    lambda inputs, attrs: [(inputs[0].dtype, TensorShape([]))], inputs=('t',),
-                   outputs=('output',),
-                   gradient=lambda op, grad: [convert_to_tensor(op.inputs[0]) * grad])
+                   outputs=('output',))
 
 
 def l2_loss(t, name=None):
@@ -373,15 +314,9 @@ def _bias_add_infer(inputs, attrs):
     return [(value.dtype, value.shape)]
 
 
-def _bias_add_gradient(op, grad):
-    rank = grad.shape.rank
-    return [grad, reduce_sum(grad, list(range(rank - 1)))]
-
-
 BIAS_ADD = register('BiasAdd', lambda value, bias, data_format='NHWC': value + bias,
                     _bias_add_infer, inputs=('value', 'bias'), outputs=('output',),
-                    defaults={'data_format': 'NHWC'}, convert_inputs=unify_inputs,
-                    gradient=_bias_add_gradient)
+                    defaults={'data_format': 'NHWC'}, convert_inputs=unify_inputs)
 
 
 def bias_add(value, bias, data_format=None, name=None):
@@ -409,7 +344,6 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     keep = greater_equal(uniform(shape_(x) if noise_shape is None else noise_shape,
                                  dtype=x.dtype, seed=seed), rate)
     return where(keep, scaled, 0.0, name=name)
-
 
 
 def embedding_lookup(params, ids, max_norm=None, name=None):

@@ -4,7 +4,7 @@ Installed here, in one place, so that `runtime.core.tensor` does not import the 
 `==` and `!=` are elementwise, as in TensorFlow 2.
 """
 from runtime.core.tensor import Tensor
-from runtime.ops import array, compare, math
+from runtime.ops import compare, math, slicing
 from runtime.variables import Variable, VariableSlice
 
 
@@ -40,7 +40,7 @@ def install(cls):
     cls.__pos__ = lambda self: self
     cls.__abs__ = math.abs
     if '__getitem__' not in cls.__dict__:  # a Variable's slices can also be assigned
-        cls.__getitem__ = array.strided_slice
+        cls.__getitem__ = slicing.strided_slice
     cls.__hash__ = object.__hash__
 
 

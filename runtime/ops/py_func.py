@@ -9,6 +9,7 @@ runs on the input tensors themselves, without an op, so the tape records the ops
 graph the gradient of `EagerPyFunc` is another `EagerPyFunc` that runs the function again under
 a tape on the op's inputs and differentiates it.
 """
+import functools
 import itertools
 
 import numpy as np
@@ -16,15 +17,14 @@ import numpy as np
 from runtime.core import context, dtypes, errors, nest
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor, Tensor
-from runtime.ops.array import reshape, static_or_dynamic_shape
 from runtime.ops.convert import convert_to_tensor, to_numpy
 from runtime.ops.dispatch import apply, graph_of
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.registry import register
 
 _tokens = itertools.count()
 
 
-def _results(value, Tout, what, tensors=False):
+def checked_results(value, Tout, what, tensors=False):
     """The numpy values of the function's results, one per dtype of `Tout` (with `tensors`,
     eager tensors: the function's own where it returned tensors)."""
     if not Tout:
@@ -57,7 +57,7 @@ def _eager_bind(attrs, func):
     def call(*values):
         with context.init_scope():  # the function runs eagerly, even while a graph is built
             args = [EagerTensor(v, t) for v, t in zip(values, Tin)]
-            return _results(func(*args), Tout, 'The function given to rt.py_function')
+            return checked_results(func(*args), Tout, 'The function given to rt.py_function')
     return call
 
 
@@ -67,7 +67,7 @@ def _numpy_bind(attrs, func):
     def call(*values):
         with context.init_scope():
             args = [np.asarray(v) if not isinstance(v, bytes) else v for v in values]
-            return _results(func(*args), Tout, 'The function given to rt.numpy_function')
+            return checked_results(func(*args), Tout, 'The function given to rt.numpy_function')
     return call
 
 
@@ -75,48 +75,13 @@ def _infer(inputs, attrs):
     return [(dtype, TensorShape(None)) for dtype in attrs['Tout']]
 
 
-def _eager_py_func_gradient(op, *grads):
-    """An EagerPyFunc that re-runs the function (the op's payload) under a tape on the op's
-    inputs and returns the gradients of its float inputs (zeros where they do not reach a
-    result)."""
-    func, inputs = op.payload, list(op.inputs)
-    wanted = [i for i, t in enumerate(inputs) if t.dtype.is_floating]
-    used = [k for k, (t, g) in enumerate(zip(op.outputs, grads))
-            if g is not None and t.dtype.is_floating]
-    if not wanted or not used:
-        return [None] * len(inputs)
-    n = len(inputs)
-
-    def backward(*args):
-        # runtime.gradients.tape builds on the op modules, this one among them: importing it
-        # here breaks the cycle
-        from runtime.gradients.tape import GradientTape
-        xs, dys = args[:n], args[n:]
-        sources = [xs[i] for i in wanted]
-        with GradientTape() as tape:
-            tape.watch(sources)
-            results = _results(func(*xs), op.get_attr('Tout'), 'The function given to '
-                               'rt.py_function', tensors=True)
-        targets = [results[k] for k in used]
-        return tape.gradient(targets, sources, output_gradients=list(dys),
-                             unconnected_gradients='zero')
-
-    found = py_function(backward, inputs + [grads[k] for k in used],
-                        [inputs[i].dtype for i in wanted], name='gradients/py_function')
-    out = [None] * n
-    for i, g in zip(wanted, found):  # each of its input's shape (known or not)
-        out[i] = reshape(g, static_or_dynamic_shape(inputs[i]))
-    return out
-
-
 _FIELDS = dict(infer=_infer, inputs=('input',), outputs='output', type_attrs=())
 EAGER_PY_FUNC = register('EagerPyFunc', bind_kernel=_eager_bind, stateful=True,
-                         defaults={'is_async': False}, gradient=_eager_py_func_gradient,
+                         defaults={'is_async': False},
                          **_FIELDS)
-PY_FUNC = register('PyFunc', bind_kernel=_numpy_bind, stateful=True, gradient=NO_GRADIENT,
+PY_FUNC = register('PyFunc', bind_kernel=_numpy_bind, stateful=True,
                    **_FIELDS)
-PY_FUNC_STATELESS = register('PyFuncStateless', bind_kernel=_numpy_bind, foldable=False,
-                             gradient=NO_GRADIENT, **_FIELDS)
+PY_FUNC_STATELESS = register('PyFuncStateless', bind_kernel=_numpy_bind, foldable=False, **_FIELDS)
 
 
 def _call(opdef, func, inp, Tout, name):
@@ -127,7 +92,7 @@ def _call(opdef, func, inp, Tout, name):
     types = [] if Tout is None else [dtypes.as_dtype(t) for t in ([Tout] if single else Tout)]
     if opdef is EAGER_PY_FUNC and context.active_tapes[0] and graph_of(inputs) is None:
         # eagerly under a tape: run it here, so the tape records the ops it runs
-        out = _results(func(*inputs), types, 'The function given to rt.py_function',
+        out = checked_results(func(*inputs), types, 'The function given to rt.py_function',
                        tensors=True)
     else:
         attrs = {'token': f'pyfunc_{next(_tokens)}', 'Tin': [t.dtype for t in inputs],
@@ -138,16 +103,40 @@ def _call(opdef, func, inp, Tout, name):
     return out[0] if single else list(out)
 
 
-def py_function(func, inp, Tout, name=None):
+def py_function(func=None, inp=None, Tout=None, name=None):
     """Call `func(*inp)` on eager tensors when the op runs (op `EagerPyFunc`), also inside a
     graph; its results are converted to the dtypes `Tout` (one dtype: one tensor; a list: a
     list; None: nothing). The results' shapes are unknown in a graph. Differentiable: eagerly
     a tape records the ops `func` runs; in a graph the gradient calls `func` again under a
-    tape."""
-    return _call(EAGER_PY_FUNC, func, inp, Tout, name)
+    tape. Without `func` (`@rt.py_function(Tout=rt.float32)`), a decorator: the decorated
+    function's arguments are `inp`."""
+    if func is None:
+        return _decorator(EAGER_PY_FUNC, inp, Tout, name, 'py_function')
+    return _call(EAGER_PY_FUNC, func, _inputs(inp), Tout, name)
 
 
-def numpy_function(func, inp, Tout, stateful=True, name=None):
+def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
     """Call `func(*inp)` on numpy arrays when the op runs (op `PyFunc`, or `PyFuncStateless`
-    when `stateful=False`); see `py_function`."""
-    return _call(PY_FUNC if stateful else PY_FUNC_STATELESS, func, inp, Tout, name)
+    when `stateful=False`); see `py_function` (a decorator too, without `func`)."""
+    opdef = PY_FUNC if stateful else PY_FUNC_STATELESS
+    if func is None:
+        return _decorator(opdef, inp, Tout, name, 'numpy_function')
+    return _call(opdef, func, _inputs(inp), Tout, name)
+
+
+def _inputs(inp):
+    return [] if inp is None else inp
+
+
+def _decorator(opdef, inp, Tout, name, what):
+    if inp is not None:
+        raise TypeError(f'rt.{what}(inp=...) needs `func`; as a decorator give only Tout '
+                        f'(and name): `@rt.{what}(Tout=rt.float32)`.')
+
+    def decorate(func):
+        @functools.wraps(func)
+        def call(*args):
+            return _call(opdef, func, list(args), Tout, name)
+        return call
+
+    return decorate

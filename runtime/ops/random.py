@@ -1,42 +1,113 @@
-"""Random ops. They are stateful: in a graph every run draws new numbers.
+"""Random ops seeded as TensorFlow seeds them. They are stateful: each run draws new numbers.
 
-`rt.random.set_seed(n)` makes sequences reproducible: it resets the global generator and
-the generators of ops created with an op-level `seed`.
+`rt.random.set_seed(n)` and op-level `seed=` give TensorFlow's op seeds (`get_seed`): with a
+global seed, an op without its own seed takes the next number of a Python `random.Random(n)`
+eagerly, as TensorFlow's eager context does, and its graph's count of such ops in a graph.
+RandomUniform, RandomUniformInt, RandomStandardNormal and TruncatedNormal then draw from Philox
+as TensorFlow's kernels do (runtime/ops/philox.py): the key is `seed`, the counter
+`[0, seed2]`, and every run reserves 256 blocks per number. Eagerly an op with the same seeds
+continues its stream (TensorFlow's kernel cache), and in a graph each node's stream continues
+from run to run, so programs draw TensorFlow's numbers. RandomShuffle and Multinomial draw
+from Philox as TensorFlow's RandomShuffle does; Multinomial from numpy, seeded the same way.
 """
+import random as python_random
+import weakref
+from dataclasses import dataclass
+
 import numpy as np
 
-from runtime.core import dtypes
+from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
-from runtime.ops.array import shape_from, shape_operand
+from runtime.ops import philox
 from runtime.ops.convert import convert_to_tensor, unify_operands
-from runtime.ops.dispatch import apply
+from runtime.ops.dispatch import apply, graph_of
 from runtime.ops.infer import constant_value
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.registry import register
+from runtime.ops.shaping import shape_from, shape_operand
 
-_global = {'seed': None, 'generator': np.random.default_rng()}
+DEFAULT_GRAPH_SEED = 87654321  # TensorFlow's global seed when only an op seed is given
+_MAXINT32 = 2 ** 31 - 1
+_state = {'seed': None, 'op_seeds': python_random.Random(), 'kernels': {}}
+_graph_op_seeds = weakref.WeakKeyDictionary()  # graph -> its random ops without a seed so far
 
 
 def set_seed(seed):
-    _global['seed'] = seed
-    _global['generator'] = np.random.default_rng(seed)
+    """The global seed: random ops without a seed of their own take op seeds from it, as in
+    TensorFlow (`tf.random.set_seed`); the streams of seeded ops start again."""
+    _state['seed'] = seed
+    _state['op_seeds'] = python_random.Random(seed)
+    _state['kernels'].clear()
 
 
-def _generator(seed):
-    if seed is None:
-        return _global['generator']
-    return np.random.default_rng([_global['seed'] or 0, seed])
+def get_seed(op_seed, graph=None):
+    """TensorFlow's (seed, seed2) for an op: (None, None) when neither a global nor an op seed
+    is set (the op draws non-deterministically). Without an op seed, an eager op takes the
+    next number of the global seed's `random.Random`, an op in a graph the graph's count of
+    such ops so far (0, 1, ...), as TensorFlow does."""
+    global_seed = _state['seed']
+    if global_seed is not None:
+        if op_seed is None and graph is None:
+            op_seed = _state['op_seeds'].randint(0, _MAXINT32)
+        elif op_seed is None:
+            op_seed = _graph_op_seeds.get(graph, 0)
+            _graph_op_seeds[graph] = op_seed + 1
+        seeds = (global_seed % _MAXINT32, op_seed % _MAXINT32)
+    elif op_seed is not None:
+        seeds = (DEFAULT_GRAPH_SEED, op_seed % _MAXINT32)
+    else:
+        return None, None
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 
-def _uniform(shape, dtype, generator):
-    return generator.random(tuple(shape), dtype=np.float64).astype(dtype.np_dtype)
+@dataclass(eq=False)
+class PhiloxStream:
+    """A random op's generator: a Philox key and counter; each run reserves its blocks."""
+    key: np.ndarray
+    counter: np.ndarray
+
+    @classmethod
+    def from_seeds(cls, seed, seed2):
+        """TensorFlow's kernel generator for (seed, seed2); (0, 0) is a random one."""
+        if not seed and not seed2:
+            seed, seed2 = (int(w) for w in np.random.SeedSequence().generate_state(2, np.uint64))
+        key = np.array([int(seed) & (2 ** 64 - 1)], np.uint64).view(np.int64)
+        return cls(key, np.array([0, int(seed2) & (2 ** 64 - 1)], np.uint64).view(np.int64))
+
+    def reserve(self, n, blocks_per_number=philox.TRUNCATED_SKIP):
+        """(key, counter) for a draw of `n` numbers; the stream moves on by 256 blocks each
+        (TensorFlow's reservation for its distributions)."""
+        counter = self.counter
+        self.counter = philox.skip(counter, n * blocks_per_number)
+        return self.key, counter
 
 
-def _uniform_int(shape, minval, maxval, generator):
-    return generator.integers(minval, maxval, size=tuple(shape)).astype(np.asarray(minval).dtype)
+def _float_bind(draw):
+    """A bind_kernel drawing floats of the op's dtype from its stream (the payload)."""
+    def bind_kernel(attrs, stream):
+        if stream is None:  # a node imported from a GraphDef: its seed attrs give it one
+            stream = PhiloxStream.from_seeds(attrs.get('seed', 0), attrs.get('seed2', 0))
+        np_dtype = attrs['dtype'].np_dtype
+
+        def kernel(shape):
+            dims, n = philox.sizes(shape)
+            key, counter = stream.reserve(n)
+            return draw(key, counter, n, np_dtype).reshape(dims)
+        return kernel
+    return bind_kernel
 
 
-def _normal(shape, dtype, generator):
-    return generator.standard_normal(tuple(shape)).astype(dtype.np_dtype)
+def _int_bind(attrs, stream):
+    if stream is None:
+        stream = PhiloxStream.from_seeds(attrs.get('seed', 0), attrs.get('seed2', 0))
+
+    def kernel(shape, minval, maxval):
+        if not minval < maxval:
+            raise errors.InvalidArgumentError(message=f'Need minval < maxval: {minval} >= '
+                                                      f'{maxval}')
+        dims, n = philox.sizes(shape)
+        key, counter = stream.reserve(n)
+        return philox.uniform_int(key, counter, n, minval, maxval).reshape(dims)
+    return kernel
 
 
 def _random_infer(inputs, attrs):
@@ -47,35 +118,39 @@ def _int_infer(inputs, attrs):
     return [(inputs[1].dtype, shape_from(inputs[0]))]
 
 
-def _kernel_with_generator(kernel):
-    """A bind_kernel: the op's generator travels in its payload."""
-    def bind_kernel(attrs, generator):
-        if generator is None:  # a node imported from a GraphDef: the seed attr gives it one
-            generator = _generator(attrs.get('seed2') or None)
-        if 'dtype' in attrs:
-            return lambda shape: kernel(shape, attrs['dtype'], generator)
-        return lambda shape, minval, maxval: kernel(shape, minval, maxval, generator)
-    return bind_kernel
-
-
+_SEEDS = {'seed': 0, 'seed2': 0}
 UNIFORM = register('RandomUniform', None, _random_infer, inputs=('shape',), outputs=('output',),
-                   type_attrs=(('T', 0),), defaults={'seed': 0, 'seed2': 0}, stateful=True,
-                   bind_kernel=_kernel_with_generator(_uniform), gradient=NO_GRADIENT)
+                   type_attrs=(('T', 0),), defaults=_SEEDS, stateful=True,
+                   bind_kernel=_float_bind(philox.uniform))
 UNIFORM_INT = register('RandomUniformInt', None, _int_infer,
                        inputs=('shape', 'minval', 'maxval'), outputs=('output',),
-                       type_attrs=(('T', 0), ('Tout', 1)), defaults={'seed': 0, 'seed2': 0},
-                       stateful=True, bind_kernel=_kernel_with_generator(_uniform_int),
-                       gradient=NO_GRADIENT)
+                       type_attrs=(('T', 0), ('Tout', 1)), defaults=_SEEDS,
+                       stateful=True, bind_kernel=_int_bind)
 NORMAL = register('RandomStandardNormal', None, _random_infer, inputs=('shape',),
-                  outputs=('output',), type_attrs=(('T', 0),), defaults={'seed': 0, 'seed2': 0},
-                  stateful=True, bind_kernel=_kernel_with_generator(_normal),
-                  gradient=NO_GRADIENT)
+                  outputs=('output',), type_attrs=(('T', 0),), defaults=_SEEDS,
+                  stateful=True, bind_kernel=_float_bind(philox.normal))
 
 
-def _run(opdef, inputs, attrs, seed, name):
-    if seed is not None:
-        attrs['seed2'] = int(seed)
-    return apply(opdef, inputs, attrs, name, payload=_generator(seed))
+def _run(opdef, inputs, attrs, seed, name, make=PhiloxStream.from_seeds):
+    """Apply a random op with TensorFlow's seeds. Eagerly an op given a seed continues the
+    stream of the op of the same type, dtype and seeds, as TensorFlow's cached kernels do; in
+    a graph each node has its own."""
+    graph = graph_of(inputs)
+    s1, s2 = get_seed(seed, graph)
+    if s1 is not None:
+        attrs['seed'], attrs['seed2'] = s1, s2
+    if seed is None or graph is not None:
+        # A new op seed each call (or none): TensorFlow's cache would hit only if the seeds
+        # came again, so the stream is new and nothing is kept.
+        payload = make(s1 or 0, s2 or 0)
+    else:
+        dtype = attrs.get('dtype', attrs.get('output_dtype'))  # and the inputs' (T, Tout)
+        key = (opdef.name, getattr(dtype, 'name', None),
+               tuple(str(getattr(t, 'dtype', type(t))) for t in inputs), s1, s2)
+        payload = _state['kernels'].get(key)
+        if payload is None:
+            payload = _state['kernels'][key] = make(s1, s2)
+    return apply(opdef, inputs, attrs, name, payload=payload)
 
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
@@ -109,27 +184,45 @@ def _shifted(standard, mean, stddev):
     return standard
 
 
+def _scaled(unit, minval, maxval):
+    """`unit * (maxval - minval) + minval`, in the numbers' dtype (as TensorFlow)."""
+    maxval = 1 if maxval is None else maxval
+    if _is_number(minval, 0) and _is_number(maxval, 1):
+        return unit
+    lo, hi = _as(unit.dtype, minval, maxval)
+    return unit * (hi - lo) + lo
+
+
 def _as(dtype, *values):
     return [dtype.np_dtype.type(v) if isinstance(v, (int, float)) else v for v in values]
 
 
 # ---- more stateful random ops: TruncatedNormal, RandomShuffle, Multinomial -----------------
 
-def _truncated_normal(shape, dtype, generator):
-    """Standard normal numbers more than 2 standard deviations out are drawn again."""
-    out = generator.standard_normal(tuple(shape))
-    bad = np.abs(out) > 2
-    while bad.any():
-        out[bad] = generator.standard_normal(int(bad.sum()))
-        bad = np.abs(out) > 2
-    return out.astype(dtype.np_dtype)
+def _shuffle_bind(attrs, stream):
+    """TensorFlow's RandomShuffle: Fisher-Yates from the front, slot i swapped with
+    i + word % (n - i), one 32-bit word each, (n - 1) words reserved."""
+    if stream is None:
+        stream = PhiloxStream.from_seeds(attrs.get('seed', 0), attrs.get('seed2', 0))
 
-
-def _shuffle_bind(attrs, generator):
-    return lambda value: generator.permutation(value) if np.ndim(value) else value
+    def kernel(value):
+        n = len(value) if np.ndim(value) else 0
+        if n <= 1:
+            return np.array(value, copy=True)
+        count = -(-(n - 1) // 4)
+        key, counter = stream.reserve(count, 1)
+        words = philox.blocks(key, counter, count).reshape(-1)[:n - 1]
+        steps = np.arange(n - 1, dtype=np.uint64)
+        partners = (steps + words % (np.uint64(n) - steps)).astype(np.int64).tolist()
+        order = list(range(n))
+        for i, j in enumerate(partners):
+            order[i], order[j] = order[j], order[i]
+        return np.asarray(value)[order]
+    return kernel
 
 
 def _multinomial_bind(attrs, generator):
+    generator = generator or _numpy_generator(attrs.get('seed', 0), attrs.get('seed2', 0))
     out_type = attrs.get('output_dtype', dtypes.int64).np_dtype
 
     def kernel(logits, num_samples):
@@ -143,22 +236,25 @@ def _multinomial_bind(attrs, generator):
     return kernel
 
 
-_SEEDS = {'seed': 0, 'seed2': 0}
+def _numpy_generator(seed, seed2):
+    """The numpy generator of Multinomial (not TensorFlow's algorithm)."""
+    return np.random.default_rng([seed, seed2]) if seed or seed2 else np.random.default_rng()
+
+
 TRUNCATED_NORMAL = register('TruncatedNormal', None, _random_infer, inputs=('shape',),
                             outputs=('output',), type_attrs=(('T', 0),), defaults=_SEEDS,
-                            stateful=True, bind_kernel=_kernel_with_generator(_truncated_normal),
-                            gradient=NO_GRADIENT)
+                            stateful=True, bind_kernel=_float_bind(philox.truncated_normal))
 SHUFFLE = register('RandomShuffle', None, lambda inputs, attrs: [(inputs[0].dtype,
                                                                    inputs[0].shape)],
                    inputs=('value',), outputs=('output',), defaults=_SEEDS, stateful=True,
-                   bind_kernel=_shuffle_bind, gradient=NO_GRADIENT)
+                   bind_kernel=_shuffle_bind)
 MULTINOMIAL = register(
     'Multinomial', None,
     lambda inputs, attrs: [(attrs.get('output_dtype', dtypes.int64), TensorShape(
         [inputs[0].shape[0] if inputs[0].shape.rank else None, _known(inputs[1])]))],
     inputs=('logits', 'num_samples'), outputs=('output',), type_attrs=(('T', 0),),
     defaults={**_SEEDS, 'output_dtype': dtypes.int64}, stateful=True,
-    bind_kernel=_multinomial_bind, gradient=NO_GRADIENT)
+    bind_kernel=_multinomial_bind)
 
 
 def _known(t):
@@ -191,135 +287,4 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
         raise ValueError(f'logits should be a matrix [batch, classes], got shape {logits.shape}.')
     attrs = {} if dtype is None else {'output_dtype': dtypes.as_dtype(dtype)}
     num = num_samples if hasattr(num_samples, 'dtype') else np.int32(num_samples)
-    return _run(MULTINOMIAL, [logits, num], attrs, seed, name)
-
-
-# ---- stateless random numbers: the same (shape, seed) always gives the same numbers ---------
-# A seed becomes a (key, counter) pair for a Philox generator; rt.random.Generator keeps such a
-# pair in a Variable. (TensorFlow types key and counter uint64; here they are int64.)
-
-ALG_PHILOX = 1
-
-
-def key_counter_of(seed):
-    """The Philox (key [1], counter [2]) pair, int64, for a seed of two ints."""
-    words = [int(s) & 0xFFFFFFFF for s in np.ravel(seed)]
-    key = np.random.SeedSequence(words).generate_state(1, np.uint64).view(np.int64)
-    return key, np.zeros(2, np.int64)
-
-
-def philox(key, counter):
-    """The numpy Generator for a (key [1], counter [2]) pair, as int64 values."""
-    bits = np.random.Philox(counter=np.concatenate([np.asarray(counter, np.int64),
-                                                    np.zeros(2, np.int64)]).view(np.uint64),
-                            key=np.concatenate([np.asarray(key, np.int64),
-                                                np.zeros(1, np.int64)]).view(np.uint64))
-    return np.random.Generator(bits)
-
-
-def _stateless_uniform(shape, key, counter, alg, dtype=dtypes.float32):
-    return philox(key, counter).random(tuple(shape)).astype(dtype.np_dtype)
-
-
-def _stateless_normal(shape, key, counter, alg, dtype=dtypes.float32):
-    return philox(key, counter).standard_normal(tuple(shape)).astype(dtype.np_dtype)
-
-
-def _stateless_uniform_int(shape, key, counter, alg, minval, maxval):
-    if not maxval > minval:
-        raise ValueError(f'Need minval < maxval, got {minval} >= {maxval}')
-    return philox(key, counter).integers(minval, maxval, size=tuple(shape)).astype(
-        np.asarray(minval).dtype)
-
-
-def _stateless_infer(inputs, attrs):
-    return [(attrs.get('dtype', dtypes.float32), shape_from(inputs[0]))]
-
-
-def _rng_read_and_skip(resource, alg, delta):
-    """The generator state before, then its counter moved on by `delta`."""
-    state = np.array(resource.value, copy=True)
-    new = state.copy()
-    new[0] = np.int64((int(state[0]) + int(delta)) & 0x7FFFFFFFFFFFFFFF)
-    resource.value = new
-    return state
-
-
-_STATELESS = dict(inputs=('shape', 'key', 'counter', 'alg'), outputs=('output',),
-                  type_attrs=(('Tshape', 0),), gradient=NO_GRADIENT)
-GET_KEY_COUNTER = register(
-    'StatelessRandomGetKeyCounter', key_counter_of,
-    lambda inputs, attrs: [(dtypes.int64, TensorShape([1])), (dtypes.int64, TensorShape([2]))],
-    inputs=('seed',), outputs=('key', 'counter'), type_attrs=(('Tseed', 0),),
-    gradient=NO_GRADIENT)
-STATELESS_UNIFORM = register('StatelessRandomUniformV2', _stateless_uniform, _stateless_infer,
-                             defaults={'dtype': dtypes.float32}, **_STATELESS)
-STATELESS_NORMAL = register('StatelessRandomNormalV2', _stateless_normal, _stateless_infer,
-                            defaults={'dtype': dtypes.float32}, **_STATELESS)
-STATELESS_UNIFORM_INT = register(
-    'StatelessRandomUniformIntV2', _stateless_uniform_int,
-    lambda inputs, attrs: [(inputs[4].dtype, shape_from(inputs[0]))],
-    inputs=('shape', 'key', 'counter', 'alg', 'minval', 'maxval'), outputs=('output',),
-    type_attrs=(('dtype', 4), ('Tshape', 0)), gradient=NO_GRADIENT)
-RNG_READ_AND_SKIP = register(
-    'RngReadAndSkip', _rng_read_and_skip,
-    lambda inputs, attrs: [(dtypes.int64, TensorShape([3]))],
-    inputs=('resource', 'alg', 'delta'), outputs=('value',), type_attrs=(), stateful=True,
-    gradient=NO_GRADIENT)
-
-
-def _scaled(unit, minval, maxval):
-    maxval = 1 if maxval is None else maxval
-    if _is_number(minval, 0) and _is_number(maxval, 1):
-        return unit
-    return unit * (maxval - minval) + minval
-
-
-def uniform_from_key(shape, key, counter, minval=0, maxval=None, dtype=dtypes.float32,
-                     name=None):
-    """Uniform numbers from a Philox (key, counter) pair (StatelessRandomUniformV2, or
-    StatelessRandomUniformIntV2 for integer dtypes, which need `maxval`)."""
-    dtype = dtypes.as_dtype(dtype)
-    shape = shape_operand(shape)
-    alg = np.int32(ALG_PHILOX)
-    if dtype.is_integer:
-        if maxval is None:
-            raise ValueError(f'A uniform {dtype.name} tensor needs `maxval`.')
-        (lo, hi), _ = unify_operands('StatelessRandomUniformIntV2', *_as(dtype, minval, maxval))
-        return apply(STATELESS_UNIFORM_INT, [shape, key, counter, alg, lo, hi], name=name)
-    if not dtype.is_floating:
-        raise ValueError(f'Uniform numbers need a floating or integer dtype, got {dtype.name}.')
-    attrs = {} if dtype is dtypes.float32 else {'dtype': dtype}
-    return _scaled(apply(STATELESS_UNIFORM, [shape, key, counter, alg], attrs, name=name),
-                   minval, maxval)
-
-
-def normal_from_key(shape, key, counter, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
-    """Normal numbers from a Philox (key, counter) pair (StatelessRandomNormalV2)."""
-    dtype = dtypes.as_dtype(dtype)
-    attrs = {} if dtype is dtypes.float32 else {'dtype': dtype}
-    return _shifted(apply(STATELESS_NORMAL, [shape_operand(shape), key, counter,
-                          np.int32(ALG_PHILOX)], attrs, name=name), mean, stddev)
-
-
-def _seed_operand(seed):
-    seed = convert_to_tensor(seed) if not hasattr(seed, 'dtype') else seed
-    if seed.dtype not in (dtypes.int32, dtypes.int64) or seed.shape.as_list() != [2]:
-        raise ValueError(f'seed must be an int32 or int64 tensor of shape [2], got '
-                         f'{seed.dtype.name} of shape {seed.shape}.')
-    return seed
-
-
-def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None,
-                      alg='auto_select'):
-    """Uniform numbers fixed by `seed` (two ints): the same arguments always give the same
-    numbers (StatelessRandomGetKeyCounter, then StatelessRandomUniformV2)."""
-    key, counter = apply(GET_KEY_COUNTER, [_seed_operand(seed)])
-    return uniform_from_key(shape, key, counter, minval, maxval, dtype, name)
-
-
-def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
-                     alg='auto_select'):
-    """Normal numbers fixed by `seed` (two ints) (StatelessRandomNormalV2)."""
-    key, counter = apply(GET_KEY_COUNTER, [_seed_operand(seed)])
-    return normal_from_key(shape, key, counter, mean, stddev, dtype, name)
+    return _run(MULTINOMIAL, [logits, num], attrs, seed, name, _numpy_generator)

@@ -1,30 +1,18 @@
-"""Reductions (`Sum`, `Mean`, ...), `argmax`/`argmin`, and `unbroadcast` for gradients."""
+"""Reductions (`Sum`, `Mean`, ...), `argmax`/`argmin`, and `BroadcastGradientArgs`, which
+`unbroadcast` (runtime/gradients/rules/common.py) runs when shapes are known only at run time."""
 import builtins
-import math
 
 import numpy as np
 
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor
-from runtime.ops.array import (
-    BROADCAST_TO,
-    ONES_LIKE,
-    RESHAPE,
-    cast,
-    expand_dims,
-    reshape,
-    static_or_dynamic_shape,
-)
-from runtime.ops.array import range as range_
-from runtime.ops.array import rank as rank_
-from runtime.ops.array import shape as shape_
-from runtime.ops.array import size as size_
-from runtime.ops.compare import equal, where
 from runtime.ops.convert import convert_to_tensor
+from runtime.ops.creation import range as range_
 from runtime.ops.dispatch import apply, op_function
-from runtime.ops.infer import constant_value, known_shape
-from runtime.ops.registry import NO_GRADIENT, NUMERIC, register
+from runtime.ops.infer import constant_value
+from runtime.ops.registry import NUMERIC, register
+from runtime.ops.shaping import rank as rank_
 
 
 def _axes(axis):
@@ -67,75 +55,9 @@ _REDUCTIONS = {  # public name: (TensorFlow op, numpy reduction, type attrs, dty
     'reduce_any': ('Any', np.logical_or.reduce, _BOOL, None),
     'reduce_all': ('All', np.logical_and.reduce, _BOOL, None),
 }
-# ---- gradients (docs/gradients.md) ------------------------------------------------------------
-
-def _kept_shape(x, axis):
-    """The shape of `x` reduced over `axis` with keep_dims: numpy when known, else an op."""
-    axes = constant_value(axis)
-    known = known_shape(x)
-    if known is not None and axes is not None:
-        dims = list(known)
-        for a in np.ravel(axes):
-            dims[int(a) % len(dims)] = 1
-        return np.array(dims, dtype=np.int32)
-    full = shape_(x)
-    reduced = reshape(axis, [-1]) % rank_(x)
-    mask = reduce_any(equal(expand_dims(range_(0, rank_(x)), 1), expand_dims(reduced, 0)), 1)
-    return where(mask, apply(ONES_LIKE, [full]), full)
-
-
-def _kept(grad, x, axis, keep_dims):
-    """A reduction's output (or its gradient) in keep_dims form, which broadcasts against x."""
-    return grad if keep_dims else apply(RESHAPE, [grad, _kept_shape(x, axis)])
-
-
-def _broadcast_like(grad, x):
-    known = known_shape(x)
-    if known is not None and known == known_shape(grad):
-        return grad
-    return apply(BROADCAST_TO, [grad, static_or_dynamic_shape(x)])
-
-
-def _sum_gradient(op, grad):
-    x, axis = op.inputs
-    return [_broadcast_like(_kept(grad, x, axis, op.get_attr('keep_dims')), x), None]
-
-
-def _mean_count(op, grad):
-    """How many elements each output element of a Mean averages."""
-    x, y = op.inputs[0], op.outputs[0]
-    xs, ys = known_shape(x), known_shape(y)
-    if xs is not None and ys is not None:
-        return grad.dtype.np_dtype.type(math.prod(xs) // max(math.prod(ys), 1))
-    return cast(size_(x), grad.dtype) / cast(size_(y), grad.dtype)
-
-
-def _mean_gradient(op, grad):
-    return _sum_gradient(op, grad / _mean_count(op, grad))
-
-
-def _extremum_gradient(op, grad):
-    """Split evenly among the elements equal to the extremum, as TensorFlow does."""
-    x, axis = op.inputs
-    keep = op.get_attr('keep_dims')
-    chosen = cast(equal(x, _kept(op.outputs[0], x, axis, keep)), grad.dtype)
-    count = reduce_sum(chosen, axis, keepdims=True)
-    return [chosen * _kept(grad, x, axis, keep) / count, None]
-
-
-def _prod_gradient(op, grad):
-    """y / x per element (inputs are assumed nonzero)."""
-    x, axis = op.inputs
-    keep = op.get_attr('keep_dims')
-    return [_kept(grad * op.outputs[0], x, axis, keep) / x, None]
-
-
-_GRADIENTS = {'Sum': _sum_gradient, 'Mean': _mean_gradient, 'Max': _extremum_gradient,
-              'Min': _extremum_gradient, 'Prod': _prod_gradient}
 OPS = {name: register(op, _reduce_kernel(fn), reduce_infer,
                       inputs=('input', 'reduction_indices'), outputs=('output',),
-                      type_attrs=type_attrs, defaults={'keep_dims': False}, dtypes=allowed,
-                      gradient=_GRADIENTS.get(op, NO_GRADIENT))
+                      type_attrs=type_attrs, defaults={'keep_dims': False}, dtypes=allowed)
        for name, (op, fn, type_attrs, allowed) in _REDUCTIONS.items()}
 REDUCE_SUM = OPS['reduce_sum']
 
@@ -194,10 +116,10 @@ def _arg_infer(inputs, attrs):
 
 ARGMAX = register('ArgMax', _arg_kernel(np.argmax), _arg_infer, inputs=('input', 'dimension'),
                   outputs=('output',), type_attrs=(('T', 0), ('Tidx', 1)),
-                  defaults={'output_type': dtypes.int64}, gradient=NO_GRADIENT)
+                  defaults={'output_type': dtypes.int64})
 ARGMIN = register('ArgMin', _arg_kernel(np.argmin), _arg_infer, inputs=('input', 'dimension'),
                   outputs=('output',), type_attrs=(('T', 0), ('Tidx', 1)),
-                  defaults={'output_type': dtypes.int64}, gradient=NO_GRADIENT)
+                  defaults={'output_type': dtypes.int64})
 
 
 def argmax(input, axis=None, output_type=dtypes.int64, name=None):
@@ -217,7 +139,7 @@ def _arg(opdef, input, axis, output_type, name):
     return apply(opdef, [x, axis], attrs, name=name)
 
 
-# ---- reducing a broadcast gradient back to its operand's shape --------------------------------
+# ---- the axes a broadcast gradient is summed over ----------------------------------------------
 
 def _broadcast_gradient_args_kernel(s0, s1):
     """The axes to sum the gradient of each operand over (padded dims of size 1; summing a
@@ -232,46 +154,4 @@ def _broadcast_gradient_args_kernel(s0, s1):
 BROADCAST_GRADIENT_ARGS = register(
     'BroadcastGradientArgs', _broadcast_gradient_args_kernel,
     lambda inputs, attrs: [(dtypes.int32, TensorShape([None]))] * 2, inputs=('s0', 's1'),
-    outputs=('r0', 'r1'), gradient=NO_GRADIENT)
-
-
-_UNBROADCAST_PLANS = {}  # (grad shape, operand shape) -> what unbroadcast adds between them
-
-
-def _unbroadcast_plan(gl, xl):
-    """(axes to sum or None, shape to reshape to or None) from `gl` back to `xl`, as read-only
-    int32 vectors (they are shared by every call with these shapes)."""
-    lead = len(gl) - len(xl)
-    axes = list(builtins.range(lead)) + [lead + i for i, d in enumerate(xl)
-                                          if d == 1 and gl[lead + i] != 1]
-    summed = [d for i, d in enumerate(gl) if i not in axes]
-    plan = (np.array(axes, dtype=np.int32) if axes else None,
-            None if summed == list(xl) else np.array(xl, dtype=np.int32))
-    for a in plan:
-        if a is not None:
-            a.flags.writeable = False
-    return plan
-
-
-def unbroadcast(grad, x):
-    """`grad` (of a broadcasting op's output) summed back to operand `x`'s shape.
-
-    With both shapes known at trace time this is at most one Sum and one Reshape chosen now (no
-    op at all when the shapes agree); otherwise op `BroadcastGradientArgs` picks the axes when
-    the graph runs.
-    """
-    gl, xl = known_shape(grad), known_shape(x)
-    if gl is not None and xl is not None:
-        if gl == xl:
-            return grad
-        plan = _UNBROADCAST_PLANS.get((gl, xl))
-        if plan is None:
-            if len(_UNBROADCAST_PLANS) > 4096:  # shapes that vary without end: start over
-                _UNBROADCAST_PLANS.clear()
-            plan = _UNBROADCAST_PLANS[gl, xl] = _unbroadcast_plan(gl, xl)
-        axes, shape = plan
-        out = grad if axes is None else apply(REDUCE_SUM, [grad, axes])
-        return out if shape is None else apply(RESHAPE, [out, shape])
-    full = shape_(x)
-    axes, _ = apply(BROADCAST_GRADIENT_ARGS, [full, shape_(grad)])
-    return reshape(reduce_sum(grad, axes), full)
+    outputs=('r0', 'r1'))

@@ -7,7 +7,7 @@ GraphDef printer, the optimizer passes and the code generator read `OpDef` field
 names; docs/design.md lists which code reads each field.
 """
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -15,9 +15,11 @@ from runtime.core import dtypes as dtypes_
 from runtime.core import errors
 from runtime.core.shapes import TensorShape
 
-REGISTRY = {}
+REGISTRY: dict[str, 'OpDef'] = {}
 # `OpDef.dtypes` of the arithmetic ops: TensorFlow refuses bools there (`True + True`).
 NUMERIC = frozenset(d for d in dtypes_.PUBLIC if d.is_numeric)
+# (dtype, shape) of a tensor: what `infer` returns per output and `cost` reads
+Spec = tuple[dtypes_.DType, TensorShape]
 
 
 @dataclass(slots=True, eq=False)
@@ -64,6 +66,8 @@ class OpDef:
         too.)
     gradient(op, *output_grads) -> a sequence of input gradients, one per input (None where an
         input has none), built from public op functions so gradient graphs are ordinary graphs.
+        Not given here: the rules of runtime/gradients/rules/ attach it after the ops exist
+        (`defgradient`, as JAX's `ad.defjvp`), so the op modules never import gradients.
         `op` has `.inputs`, `.outputs`, `.attrs`, `.get_attr(name)` and `.opdef` (a graph
         Operation, or the eager tape's record of the op); an output nothing depends on gets a
         zero gradient when another output has one. `NO_GRADIENT`: deliberately not
@@ -78,53 +82,54 @@ class OpDef:
     native: how `jit_compile=True` writes the op in numba-compiled code, when `infix` does not
         serve: an expression template over the operands `{0}`... and attrs `{name}`, which may
         call numpy and the helpers of runtime/executor/native/helpers.py. None: `infix`, else
-        no native form (runtime/executor/native/lower.py lowers some ops itself).
+        no native form (the rules of runtime/executor/native/rules/ write some ops themselves,
+        and the others call their kernel).
     """
 
     name: str
-    kernel: Callable | None = None
-    infer: Callable | None = None
-    inputs: tuple = ('x',)
-    outputs: tuple | str = ('y',)
-    type_attrs: tuple = (('T', 0),)
-    defaults: dict = field(default_factory=dict)
+    kernel: Callable[..., Any] | None = None
+    infer: Callable[[Sequence[Any], dict[str, Any]], Sequence[Spec]] | None = None
+    inputs: tuple[str, ...] = ('x',)
+    outputs: tuple[str, ...] | str = ('y',)
+    type_attrs: tuple[tuple[str, int], ...] = (('T', 0),)
+    defaults: dict[str, Any] = field(default_factory=dict)
     stateful: bool = False
-    bind_kernel: Callable | None = None
+    bind_kernel: Callable[[dict[str, Any], Any], Callable[..., Any]] | None = None
     control_flow: str | None = None
-    function_attrs: tuple = ()
+    function_attrs: tuple[str, ...] = ()
     foldable: bool = True
-    cost: Callable | None = None
-    convert_inputs: Callable | None = None
+    cost: Callable[[Sequence[Spec], Sequence[Spec]], float | None] | None = None
+    convert_inputs: Callable[[str, Sequence[Any]], Sequence[Any]] | None = None
     infix: str | None = None
-    neutral: tuple | None = None
+    neutral: tuple[Any, tuple[int, ...]] | None = None
     involution: bool = False
-    dtypes: frozenset | None = None
-    gradient: Callable | None = None
-    nonzero: tuple = ()
-    rewrite: Callable | None = None
+    dtypes: frozenset[dtypes_.DType] | None = None
+    gradient: Callable[..., Sequence[Any]] | None = None
+    nonzero: tuple[int, ...] = ()
+    rewrite: Callable[[Any], tuple['OpDef', Sequence[Any]] | None] | None = None
     native: str | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.foldable = self.foldable and not self.stateful
 
-    def input_name(self, i):
+    def input_name(self, i: int) -> str:
         return self.inputs[i] if i < len(self.inputs) else f'{self.inputs[-1]}_{i}'
 
-    def output_arg(self, index):
+    def output_arg(self, index: int) -> str:
         """FunctionDef's `out_arg:index` for output `index`."""
         if isinstance(self.outputs, str):  # one list-valued output arg
             return f'{self.outputs}:{index}'
         return f'{self.outputs[index]}:0'
 
-    def functions(self, attrs):
+    def functions(self, attrs: Mapping[str, Any]) -> list[Any]:
         """The FunctionRefs of the library functions a node with `attrs` calls, in order."""
-        refs = []
+        refs: list[Any] = []
         for name in self.function_attrs:
             value = attrs.get(name)
             refs.extend(value if isinstance(value, (list, tuple)) else [value])
         return [ref for ref in refs if ref is not None]
 
-    def kernel_attrs(self, attrs):
+    def kernel_attrs(self, attrs: Mapping[str, Any]) -> dict[str, Any]:
         """The attrs of a node the kernel takes as keywords (those that differ from the
         defaults; not type attrs, not `_`-prefixed metadata)."""
         skip = {name for name, _ in self.type_attrs}
@@ -133,7 +138,7 @@ class OpDef:
                 if k not in skip and not k.startswith('_') and
                 not (k in defaults and defaults[k] == v)}
 
-    def refused_dtype(self, dtypes):
+    def refused_dtype(self, dtypes: Iterable[dtypes_.DType]) -> dtypes_.DType | None:
         """The first of `dtypes` (one per type attr) this op does not accept, or None."""
         allowed = self.dtypes
         if allowed is not None:
@@ -142,22 +147,23 @@ class OpDef:
                     return dtype
         return None
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f'OpDef({self.name})'
 
 
-def check_nonzero(value):
+def check_nonzero(value: np.ndarray) -> None:
     """The check of `nonzero` inputs: an integer divisor holding a zero is an error."""
     if value.dtype.kind in 'iu' and not value.all():
         raise errors.InvalidArgumentError(message='Integer division by zero')
 
 
-def NO_GRADIENT(op, *output_grads):
+def NO_GRADIENT(op: Any, *output_grads: Any) -> list[None]:
     """The `gradient` of an op that is deliberately not differentiable: no input gets one."""
     return [None] * len(op.inputs)
 
 
-def register(name, kernel=None, infer=None, **fields):
+def register(name: str, kernel: Callable[..., Any] | None = None,
+             infer: Callable[..., Sequence[Spec]] | None = None, **fields: Any) -> OpDef:
     """Declare op `name` (see `OpDef` for the fields) and return its OpDef."""
     if name in REGISTRY:
         raise ValueError(f'Op {name!r} is registered twice.')
@@ -172,10 +178,8 @@ def _same_as_input(inputs, attrs):
 
 
 CONST = register('Const', infer=lambda inputs, attrs: [(attrs['dtype'], TensorShape(
-    np.shape(attrs['value'])))], inputs=(), outputs=('output',), type_attrs=(),
-    gradient=NO_GRADIENT)
+    np.shape(attrs['value'])))], inputs=(), outputs=('output',), type_attrs=())
 PLACEHOLDER = register('Placeholder', infer=lambda inputs, attrs: [(attrs['dtype'],
-                       attrs['shape'])], inputs=(), outputs=('output',), type_attrs=(),
-                       gradient=NO_GRADIENT)
+                       attrs['shape'])], inputs=(), outputs=('output',), type_attrs=())
 IDENTITY = register('Identity', lambda x: x, _same_as_input, inputs=('input',),
-                    outputs=('output',), gradient=lambda op, grad: [grad], native='{0}')
+                    outputs=('output',), native='{0}')

@@ -11,23 +11,16 @@ import numpy as np
 from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
-from runtime.ops.array import (
-    expand_dims,
-    gather,
-    ones_like,
-    reshape,
-    transpose,
-    unsorted_segment_sum,
-)
-from runtime.ops.array import range as range_
-from runtime.ops.array import shape as shape_
-from runtime.ops.compare import equal
 from runtime.ops.convert import convert_to_tensor, stack
+from runtime.ops.creation import ones_like
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value, same_as_input
-from runtime.ops.math import cast, divide, exp, maximum, minimum, negative
-from runtime.ops.reduce import reduce_max, reduce_sum
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.math import cast, maximum, minimum, negative
+from runtime.ops.reduce import reduce_max
+from runtime.ops.registry import register
+from runtime.ops.shaping import reshape, transpose
+from runtime.ops.shaping import shape as shape_
+from runtime.ops.slicing import unsorted_segment_sum
 
 # ---- Cumsum / Cumprod --------------------------------------------------------------------------
 
@@ -44,26 +37,13 @@ def _cumulative_kernel(accumulate, identity):
     return kernel
 
 
-def _cumsum_gradient(op, grad):
-    return [cumsum(grad, op.inputs[1], exclusive=op.get_attr('exclusive'),
-                   reverse=not op.get_attr('reverse')), None]
-
-
-def _cumprod_gradient(op, grad):
-    """TensorFlow's formula (for inputs without zeros): cumsum of y * grad the other way, / x."""
-    x = convert_to_tensor(op.inputs[0])
-    exclusive, reverse = op.get_attr('exclusive'), op.get_attr('reverse')
-    back = cumsum(op.outputs[0] * grad, op.inputs[1], exclusive=exclusive, reverse=not reverse)
-    return [divide(back, x), None]
-
-
 _CUMULATIVE_ATTRS = {'exclusive': False, 'reverse': False}
 CUMSUM = register('Cumsum', _cumulative_kernel(np.cumsum, 0), same_as_input,
                   inputs=('x', 'axis'), outputs=('out',), type_attrs=(('T', 0), ('Tidx', 1)),
-                  defaults=_CUMULATIVE_ATTRS, gradient=_cumsum_gradient)
+                  defaults=_CUMULATIVE_ATTRS)
 CUMPROD = register('Cumprod', _cumulative_kernel(np.cumprod, 1), same_as_input,
                    inputs=('x', 'axis'), outputs=('out',), type_attrs=(('T', 0), ('Tidx', 1)),
-                   defaults=_CUMULATIVE_ATTRS, gradient=_cumprod_gradient)
+                   defaults=_CUMULATIVE_ATTRS)
 
 
 def _cumulative(opdef, x, axis, exclusive, reverse, name):
@@ -114,19 +94,9 @@ def _top_k_infer(inputs, attrs):
     return [(x.dtype, TensorShape(dims)), (index_type, TensorShape(dims))]
 
 
-def _top_k_gradient(op, grad, indices_grad):
-    """Each value's gradient goes back to the input position it came from: a one-hot of the
-    indices over the last axis, weighted by `grad` and summed over the k picks."""
-    x = convert_to_tensor(op.inputs[0])
-    n = shape_(x)[-1]
-    picked = equal(expand_dims(op.outputs[1], -1), range_(n))  # [..., k, n]
-    return [reduce_sum(expand_dims(grad, -1) * cast(picked, grad.dtype), axis=-2), None]
-
-
 TOP_K = register('TopKV2', _top_k_kernel, _top_k_infer, inputs=('input', 'k'),
                  outputs=('values', 'indices'), type_attrs=(('T', 0), ('Tk', 1)),
-                 defaults={'sorted': True, 'index_type': dtypes.int32},
-                 gradient=_top_k_gradient)
+                 defaults={'sorted': True, 'index_type': dtypes.int32})
 
 
 def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):
@@ -202,7 +172,7 @@ IN_TOP_K = register('InTopKV2', _in_top_k_kernel,
                     lambda inputs, attrs: [(dtypes.bool, TensorShape([inputs[0].shape[0]]
                                             if inputs[0].shape.rank else None))],
                     inputs=('predictions', 'targets', 'k'), outputs=('precision',),
-                    type_attrs=(('T', 1),), gradient=NO_GRADIENT)
+                    type_attrs=(('T', 1),))
 
 
 def in_top_k(targets, predictions, k, name=None):
@@ -234,13 +204,9 @@ def _segment_infer(inputs, attrs):
     return [(data.dtype, TensorShape(dims))]
 
 
-def _segment_gradient(op, grad):
-    return [gather(grad, op.inputs[1]), None]
-
-
 SEGMENT_SUM = register('SegmentSum', _segment_sum_kernel, _segment_infer,
                        inputs=('data', 'segment_ids'), outputs=('output',),
-                       type_attrs=(('T', 0), ('Tindices', 1)), gradient=_segment_gradient)
+                       type_attrs=(('T', 0), ('Tindices', 1)))
 
 
 def _ids(segment_ids):
@@ -268,19 +234,9 @@ def _cumulative_logsumexp_kernel(x, axis, exclusive=False, reverse=False):
     return np.flip(out, a) if reverse else out
 
 
-def _cumulative_logsumexp_gradient(op, grad):
-    """Output i sums exp(x_j) over the j it covers, so x_j gets exp(x_j) times the sum of
-    grad_i * exp(-y_i) over the outputs covering it: a cumsum the other way."""
-    x = convert_to_tensor(op.inputs[0])
-    back = cumsum(grad * exp(negative(op.outputs[0])), op.inputs[1],
-                  exclusive=op.get_attr('exclusive'), reverse=not op.get_attr('reverse'))
-    return [back * exp(x), None]
-
-
 CUMULATIVE_LOGSUMEXP = register('CumulativeLogsumexp', _cumulative_logsumexp_kernel,
                                 same_as_input, inputs=('x', 'axis'), outputs=('out',),
-                                type_attrs=(('T', 0), ('Tidx', 1)), defaults=_CUMULATIVE_ATTRS,
-                                gradient=_cumulative_logsumexp_gradient)
+                                type_attrs=(('T', 0), ('Tidx', 1)), defaults=_CUMULATIVE_ATTRS)
 
 
 def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
@@ -313,8 +269,7 @@ DENSE_BINCOUNT = register('DenseBincount', _bincount_kernel,
                               [None if constant_value(inputs[1]) is None
                                else int(constant_value(inputs[1]))]))],
                           inputs=('input', 'size', 'weights'), outputs=('output',),
-                          type_attrs=(('Tidx', 0), ('T', 2)), defaults={'binary_output': False},
-                          gradient=NO_GRADIENT)
+                          type_attrs=(('Tidx', 0), ('T', 2)), defaults={'binary_output': False})
 
 
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32, name=None,

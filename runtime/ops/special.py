@@ -69,14 +69,10 @@ def _lgamma_kernel(x):
     return _as(x, lambda: np.frompyfunc(pymath.lgamma, 1, 1)(np.asarray(x, np.float64)))
 
 
-LGAMMA = register('Lgamma', _lgamma_kernel, same_as_input,
-                  gradient=lambda op, grad: [grad * digamma(op.inputs[0])])
-DIGAMMA = register('Digamma', lambda x: _as(x, lambda: _digamma(x)), same_as_input,
-                   gradient=lambda op, grad: [grad * polygamma(1.0, op.inputs[0])])
+LGAMMA = register('Lgamma', _lgamma_kernel, same_as_input)
+DIGAMMA = register('Digamma', lambda x: _as(x, lambda: _digamma(x)), same_as_input)
 POLYGAMMA = register('Polygamma', lambda a, x: _as(x, lambda: _polygamma(a, x)), broadcast,
-                     inputs=('a', 'x'), outputs=('z',),
-                     gradient=lambda op, grad: [None, grad * polygamma(
-                         convert_to_tensor(op.inputs[0]) + 1.0, op.inputs[1])])
+                     inputs=('a', 'x'), outputs=('z',))
 
 
 def _float(x, public_name):

@@ -7,10 +7,10 @@ import numpy as np
 
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
-from runtime.ops.array import index_tuple
 from runtime.ops.indexing import scatter_into
 from runtime.ops.infer import no_outputs
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.registry import register
+from runtime.ops.slicing import index_tuple
 
 
 @dataclass(slots=True, eq=False, weakref_slot=True)
@@ -51,18 +51,17 @@ def _read_infer(inputs, attrs):
 VAR_HANDLE = register('VarHandleOp', None,
                       lambda inputs, attrs: [(dtypes.resource, TensorShape([]))], inputs=(),
                       outputs=('resource',), type_attrs=(), bind_kernel=_handle_kernel,
-                      foldable=False, gradient=NO_GRADIENT)
-# A read passes its gradient to the variable's handle: gradient tapes sum them per variable.
+                      foldable=False)
 READ = register('ReadVariableOp', _read, _read_infer, inputs=('resource',), outputs=('value',),
-                type_attrs=(), stateful=True, gradient=lambda op, grad: [grad])
+                type_attrs=(), stateful=True)
 ASSIGN = register('AssignVariableOp', _assign, no_outputs, inputs=('resource', 'value'),
-                  outputs=(), type_attrs=(('dtype', 1),), stateful=True, gradient=NO_GRADIENT)
+                  outputs=(), type_attrs=(('dtype', 1),), stateful=True)
 ASSIGN_ADD = register('AssignAddVariableOp', _assign_add, no_outputs,
                       inputs=('resource', 'value'), outputs=(), type_attrs=(('dtype', 1),),
-                      stateful=True, gradient=NO_GRADIENT)
+                      stateful=True)
 ASSIGN_SUB = register('AssignSubVariableOp', _assign_sub, no_outputs,
                       inputs=('resource', 'value'), outputs=(), type_attrs=(('dtype', 1),),
-                      stateful=True, gradient=NO_GRADIENT)
+                      stateful=True)
 
 
 
@@ -85,11 +84,10 @@ def _strided_slice_assign(resource, begin, end, strides, value, **masks):
 SCATTER_ND_UPDATE = register('ResourceScatterNdUpdate', _scatter_nd_update, no_outputs,
                              inputs=('ref', 'indices', 'updates'), outputs=(),
                              type_attrs=(('T', 2), ('Tindices', 1)),
-                             defaults={'use_locking': True}, stateful=True,
-                             gradient=NO_GRADIENT)
+                             defaults={'use_locking': True}, stateful=True)
 STRIDED_SLICE_ASSIGN = register(
     'ResourceStridedSliceAssign', _strided_slice_assign, no_outputs,
     inputs=('ref', 'begin', 'end', 'strides', 'value'), outputs=(),
     type_attrs=(('T', 4), ('Index', 1)),
     defaults={'begin_mask': 0, 'end_mask': 0, 'ellipsis_mask': 0, 'new_axis_mask': 0,
-              'shrink_axis_mask': 0}, stateful=True, gradient=NO_GRADIENT)
+              'shrink_axis_mask': 0}, stateful=True)

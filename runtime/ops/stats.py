@@ -5,15 +5,14 @@
 import numpy as np
 
 from runtime.core import dtypes
-from runtime.ops.array import reshape, squeeze
-from runtime.ops.array import shape as shape_
 from runtime.ops.compare import not_equal, where
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply
-from runtime.ops.elementwise import div_no_nan, is_finite, rsqrt, squared_difference
+from runtime.ops.elementwise import is_finite, rsqrt, squared_difference
 from runtime.ops.math import cast, exp, log, maximum, sqrt, square
 from runtime.ops.reduce import axis_operand, reduce_infer, reduce_max, reduce_mean, reduce_sum
 from runtime.ops.registry import register
+from runtime.ops.shaping import squeeze
 
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
@@ -88,16 +87,9 @@ def _euclidean_norm_kernel(input, reduction_indices, keep_dims=False):
     return out.astype(input.dtype, copy=False)
 
 
-def _euclidean_norm_gradient(op, grad):
-    x = convert_to_tensor(op.inputs[0])
-    norm = sqrt(reduce_sum(square(x), op.inputs[1], keepdims=True))
-    return [div_no_nan(x * reshape(grad, shape_(norm)), norm), None]
-
-
 EUCLIDEAN_NORM = register('EuclideanNorm', _euclidean_norm_kernel, reduce_infer,
                           inputs=('input', 'reduction_indices'), outputs=('output',),
-                          type_attrs=(('T', 0), ('Tidx', 1)), defaults={'keep_dims': False},
-                          gradient=_euclidean_norm_gradient)
+                          type_attrs=(('T', 0), ('Tidx', 1)), defaults={'keep_dims': False})
 
 
 def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):

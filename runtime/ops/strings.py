@@ -10,7 +10,7 @@ from runtime.core.shapes import TensorShape
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import broadcast_shape, constant_value, same_as_input
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.registry import register
 
 
 def _elementwise(fn, otype=object):
@@ -54,8 +54,7 @@ def _join_infer(inputs, attrs):
 
 
 STRING_JOIN = register('StringJoin', _join_kernel, _join_infer, inputs=('inputs',),
-                       outputs=('output',), type_attrs=(), defaults={'separator': ''},
-                       gradient=NO_GRADIENT)
+                       outputs=('output',), type_attrs=(), defaults={'separator': ''})
 
 
 def join(inputs, separator='', name=None):
@@ -80,13 +79,13 @@ def _length_kernel(input, unit='BYTE'):
 _lower, _upper = _elementwise(bytes.lower), _elementwise(bytes.upper)
 STRING_LENGTH = register('StringLength', _length_kernel, _shaped(dtypes.int32),
                          outputs=('output',), type_attrs=(), defaults={'unit': 'BYTE'},
-                         inputs=('input',), gradient=NO_GRADIENT)
+                         inputs=('input',))
 STRING_LOWER = register('StringLower', lambda input, encoding='': _lower(input), same_as_input,
                         inputs=('input',), outputs=('output',), type_attrs=(),
-                        defaults={'encoding': ''}, gradient=NO_GRADIENT)
+                        defaults={'encoding': ''})
 STRING_UPPER = register('StringUpper', lambda input, encoding='': _upper(input), same_as_input,
                         inputs=('input',), outputs=('output',), type_attrs=(),
-                        defaults={'encoding': ''}, gradient=NO_GRADIENT)
+                        defaults={'encoding': ''})
 
 
 def length(input, unit='BYTE', name=None):
@@ -128,7 +127,7 @@ SUBSTR = register('Substr', _substr_kernel,
                   lambda inputs, attrs: [(dtypes.string, broadcast_shape(
                       inputs[0].shape, broadcast_shape(inputs[1].shape, inputs[2].shape)))],
                   inputs=('input', 'pos', 'len'), outputs=('output',), type_attrs=(('T', 1),),
-                  defaults={'unit': 'BYTE'}, gradient=NO_GRADIENT)
+                  defaults={'unit': 'BYTE'})
 
 
 def substr(input, pos, len, unit='BYTE', name=None):  # noqa: A002 - TensorFlow's argument name
@@ -162,7 +161,7 @@ def _as_string_kernel(input, precision=-1, scientific=False, shortest=False, wid
 AS_STRING = register('AsString', _as_string_kernel, _shaped(dtypes.string), inputs=('input',),
                      outputs=('output',),
                      defaults={'precision': -1, 'scientific': False, 'shortest': False,
-                               'width': -1, 'fill': ''}, gradient=NO_GRADIENT)
+                               'width': -1, 'fill': ''})
 
 
 def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill='',
@@ -196,7 +195,7 @@ STRING_TO_NUMBER = register('StringToNumber', _to_number_kernel,
                             lambda inputs, attrs: [(attrs.get('out_type', dtypes.float32),
                                                     inputs[0].shape)],
                             inputs=('string_tensor',), outputs=('output',), type_attrs=(),
-                            defaults={'out_type': dtypes.float32}, gradient=NO_GRADIENT)
+                            defaults={'out_type': dtypes.float32})
 
 
 def to_number(input, out_type=dtypes.float32, name=None):
@@ -254,8 +253,7 @@ def _format_kernel(*inputs, template='{}', placeholder='{}', summarize=3, T=()):
 STRING_FORMAT = register('StringFormat', _format_kernel,
                          lambda inputs, attrs: [(dtypes.string, TensorShape([]))],
                          inputs=('inputs',), outputs=('output',), type_attrs=(),
-                         defaults={'template': '%s', 'placeholder': '%s', 'summarize': 3},
-                         gradient=NO_GRADIENT)
+                         defaults={'template': '%s', 'placeholder': '%s', 'summarize': 3})
 
 
 def format(template, inputs, placeholder='{}', summarize=3, name=None):  # noqa: A001
@@ -274,8 +272,7 @@ def format(template, inputs, placeholder='{}', summarize=3, name=None):  # noqa:
 
 
 STRING_STRIP = register('StringStrip', _elementwise(bytes.strip), same_as_input,
-                        inputs=('input',), outputs=('output',), type_attrs=(),
-                        gradient=NO_GRADIENT)
+                        inputs=('input',), outputs=('output',), type_attrs=())
 
 
 def strip(input, name=None):
@@ -294,7 +291,7 @@ def _regex_kernel(input, pattern, rewrite, replace_global=True):
 
 STATIC_REGEX_REPLACE = register('StaticRegexReplace', _regex_kernel, same_as_input,
                                 inputs=('input',), outputs=('output',), type_attrs=(),
-                                defaults={'replace_global': True}, gradient=NO_GRADIENT)
+                                defaults={'replace_global': True})
 
 
 def regex_replace(input, pattern, rewrite, replace_global=True, name=None):
@@ -315,7 +312,7 @@ def _full_match_kernel(input, pattern):
 
 STATIC_REGEX_FULL_MATCH = register('StaticRegexFullMatch', _full_match_kernel,
                                    _shaped(dtypes.bool), inputs=('input',), outputs=('output',),
-                                   type_attrs=(), gradient=NO_GRADIENT)
+                                   type_attrs=())
 
 
 def _checked_pattern(pattern):
@@ -364,8 +361,7 @@ def _reduce_join_infer(inputs, attrs):
 
 REDUCE_JOIN = register('ReduceJoin', _reduce_join_kernel, _reduce_join_infer,
                        inputs=('inputs', 'reduction_indices'), outputs=('output',),
-                       type_attrs=(), defaults={'keep_dims': False, 'separator': ''},
-                       gradient=NO_GRADIENT)
+                       type_attrs=(), defaults={'keep_dims': False, 'separator': ''})
 
 
 def reduce_join(inputs, axis=None, keepdims=False, separator='', name=None):

@@ -7,7 +7,7 @@ replaced, never changed in place: tensors read earlier keep their values.
 import numpy as np
 
 from runtime.ops.infer import no_outputs
-from runtime.ops.registry import NO_GRADIENT, register
+from runtime.ops.registry import register
 
 
 def _gradient_descent(var, alpha, delta, use_locking=False):
@@ -50,13 +50,13 @@ _DEFAULTS = {'use_locking': False}
 APPLY_GRADIENT_DESCENT = register(
     'ResourceApplyGradientDescent', _gradient_descent, no_outputs,
     inputs=('var', 'alpha', 'delta'), outputs=(), type_attrs=(('T', 2),), defaults=_DEFAULTS,
-    stateful=True, gradient=NO_GRADIENT)
+    stateful=True)
 APPLY_KERAS_MOMENTUM = register(
     'ResourceApplyKerasMomentum', _keras_momentum, no_outputs,
     inputs=('var', 'accum', 'lr', 'grad', 'momentum'), outputs=(), type_attrs=(('T', 3),),
-    defaults={**_DEFAULTS, 'use_nesterov': False}, stateful=True, gradient=NO_GRADIENT)
+    defaults={**_DEFAULTS, 'use_nesterov': False}, stateful=True)
 APPLY_ADAM = register(
     'ResourceApplyAdam', _adam, no_outputs,
     inputs=('var', 'm', 'v', 'beta1_power', 'beta2_power', 'lr', 'beta1', 'beta2', 'epsilon',
             'grad'), outputs=(), type_attrs=(('T', 9),),
-    defaults={**_DEFAULTS, 'use_nesterov': False}, stateful=True, gradient=NO_GRADIENT)
+    defaults={**_DEFAULTS, 'use_nesterov': False}, stateful=True)

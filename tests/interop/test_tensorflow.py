@@ -2,8 +2,8 @@
 
 Runs only when AUTOGRAPH_RT_TF_PYTHON names a Python with tensorflow installed, e.g.
 `AUTOGRAPH_RT_TF_PYTHON=/work/tfenv/bin/python python3 -m pytest -q tests/interop`.
-The fixture tests in tests/runtime/test_serialization.py cover the TensorFlow -> here direction
-without TensorFlow.
+The fixture tests in tests/runtime/graph/test_serialization.py cover the TensorFlow -> here
+direction without TensorFlow.
 """
 import json
 import os

@@ -6,7 +6,7 @@ test_gradients_registry.py (through GradientTape, eagerly and in graphs).
 import numpy as np
 
 import runtime as rt
-from runtime.ops import conv
+from runtime.ops import conv, decompositions
 from runtime.ops.dispatch import apply
 
 RNG = np.random.default_rng(7)
@@ -58,6 +58,17 @@ CASES = [  # (op type, program, float64 inputs)
      lambda x: rt.nn.sparse_softmax_cross_entropy_with_logits([0, 3, 1], x), [X]),
     ('L2Loss', rt.nn.l2_loss, [X]), ('BiasAdd', rt.nn.bias_add, [X, Y[0]]),
     ('MatrixInverse', rt.linalg.inv, [M]), ('MatrixDeterminant', rt.linalg.det, [M]),
+    ('Svd', lambda a: rt.linalg.svd(a, compute_uv=False), [X]),
+    ('Svd', lambda a: rt.linalg.svd(a)[1] ** 2 + rt.linalg.svd(a)[0], [X]),  # signs cancel
+    ('Svd', lambda a: rt.linalg.svd(a)[2] ** 2, [X.T]),
+    ('SelfAdjointEigV2', rt.linalg.eigvalsh, [SPD]),
+    ('SelfAdjointEigV2', lambda a: rt.linalg.eigh(a)[1] ** 2, [SPD]),
+    ('LogMatrixDeterminant', lambda a: rt.linalg.slogdet(a).log_abs_determinant, [M]),
+    ('MatrixExponential', lambda a: rt.linalg.expm(a * 0.3), [M]),
+    ('MatrixSolveLs', lambda a, b: apply(decompositions.MATRIX_SOLVE_LS, [a, b, np.float64(0.1)],
+                                         {'fast': True}), [X.T, Y.T[:, :2]]),
+    ('MatrixSolveLs', lambda a, b: apply(decompositions.MATRIX_SOLVE_LS, [a, b, np.float64(0.)],
+                                         {'fast': True}), [X, Y[:, :2]]),
     ('MatrixSolve', rt.linalg.solve, [M, X[:, :2].copy()]),
     ('Cholesky', rt.linalg.cholesky, [SPD]), ('Qr', lambda a: rt.linalg.qr(a).q, [M]),
     ('Qr', lambda a: rt.linalg.qr(a).r, [M]),

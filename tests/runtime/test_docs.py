@@ -51,3 +51,16 @@ def test_the_math_half_of_the_name_table_agrees_with_the_registry():
             declared = REGISTRY[types[0]].gradient
             assert declared is not None, f'{types[0]} declares no gradient'
             assert (gradient == 'yes') == (declared is not NO_GRADIENT), rt_names
+
+
+def test_the_checkpoint_block_of_the_name_table_names_real_things():
+    text = open(REFERENCE, encoding='utf-8').read()
+    block = text[text.index('<!-- checkpoints block'):text.index('## TensorFlow surface: math')]
+    rows = [line for line in block.splitlines() if line.startswith('| `')]
+    assert len(rows) >= 8
+    for row in rows:
+        names = re.findall(r'`(rt\.[\w.]+)`', row.split('|')[2])
+        assert names, row
+        for name in names:
+            if not name.startswith('rt.Tensor'):
+                assert _resolve(name) is not None, name

@@ -7,6 +7,10 @@ To add an op's case: an entry in CASES, `op type: [Case(fn, inputs), ...]`, wher
 the op from tensors (Variables with `variables=True`) and `inputs` are float64 arrays in a
 domain where the op is smooth.
 """
+import os
+import pathlib
+import subprocess
+import sys
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -15,8 +19,8 @@ from surface_gradient_cases import CASES as SURFACE_CASES
 
 import runtime as rt
 from runtime.core import context
-from runtime.ops import array as array_ops
 from runtime.ops import list_ops
+from runtime.ops import slicing as slicing_ops
 from runtime.ops.dispatch import apply
 from runtime.ops.registry import NO_GRADIENT, REGISTRY
 
@@ -101,6 +105,12 @@ def _relu_grad(g, x):
     return tape.gradient(z, x, output_gradients=g) * g
 
 
+@rt.custom_gradient
+def _custom_square(x):
+    """x * x with its gradient given by hand (through an IdentityN op)."""
+    return x * x, lambda dy: dy * 2 * x
+
+
 CASES = {
     'Identity': [Case(rt.identity, [u(3)])],
     'Pack': [Case(lambda a, b: rt.stack([a, b * b], axis=1), [u(2, 3), u(2, 3)])],
@@ -116,7 +126,7 @@ CASES = {
     'ConcatV2': [Case(lambda a, b: rt.concat([a, b * a[:, :1]], axis=1), [u(2, 3), u(2, 2)])],
     'ExpandDims': [Case(lambda x: rt.expand_dims(x, 1) * x, [u(3)])],
     'Squeeze': [Case(lambda x: rt.squeeze(x, axis=1) ** 2, [u(3, 1)])],
-    'UnsortedSegmentSum': [Case(lambda x: array_ops.unsorted_segment_sum(
+    'UnsortedSegmentSum': [Case(lambda x: slicing_ops.unsorted_segment_sum(
         x, rt.constant([1, 0, 1]), 3) ** 2, [u(3, 2)])],
     'GatherV2': [Case(lambda x: rt.gather(x, [2, 0, 2]) ** 2, [u(3, 2)]),
                  Case(lambda x: rt.gather(x, rt.constant([[1], [0]]), axis=1) ** 2, [u(3, 2)])],
@@ -188,6 +198,17 @@ CASES = {
     'TensorScatterUpdate': [Case(lambda x, v: rt.tensor_scatter_nd_update(
         x, [[0, 1], [1, 2]], v) ** 2, [u(2, 3), u(2)]),
         Case(lambda x, v: rt.tensor_scatter_nd_update(x, [[1]], v * v), [u(2, 3), u(1, 3)])],
+    'TensorScatterAdd': [Case(lambda x, v: rt.tensor_scatter_nd_add(
+        x, [[0, 1], [0, 1]], v * v) * x, [u(2, 3), u(2)])],
+    'TensorScatterSub': [Case(lambda x, v: rt.tensor_scatter_nd_sub(x, [[1]], v) ** 2,
+                              [u(2, 3), u(1, 3)])],
+    'TensorScatterMin': [Case(lambda x, v: rt.tensor_scatter_nd_min(x, [[0, 1], [1, 0]], v) ** 2,
+                              [np.array([[0.5, 1.5, 2.], [-1., 0.3, 0.7]]),
+                               np.array([0.9, -1.4])])],
+    'TensorScatterMax': [Case(lambda x, v: rt.tensor_scatter_nd_max(x, [[1]], v) * x,
+                              [np.array([[0.5, 1.5, 2.], [-1., 0.3, 0.7]]),
+                               np.array([[0.2, -0.6, 1.1]])])],
+    'IdentityN': [Case(lambda x, y: rt.reduce_sum(_custom_square(x * y)) * x, [u(2, 3), u(3)])],
     'TensorListScatterIntoExistingList': [Case(lambda x: rt.TensorArray(rt.float64, size=3).scatter(
         [2, 0, 1], x * x).stack() * x, [u(3, 2)])],
     'TensorListGather': [Case(lambda x: rt.TensorArray(rt.float64, size=3).unstack(x).gather(
@@ -344,8 +365,9 @@ def test_gradient_matches_finite_differences(op_type, index):
 def test_every_op_declares_its_gradient():
     undeclared = sorted(name for name, opdef in REGISTRY.items() if opdef.gradient is None)
     assert undeclared == [], (
-        f'These ops declare neither a gradient nor NO_GRADIENT: {undeclared}. Declare '
-        f'`gradient=` where each is registered (docs/gradients.md).')
+        f'These ops declare neither a gradient nor NO_GRADIENT: {undeclared}. Declare each '
+        f'with `defgradient` or `not_differentiable` in runtime/gradients/rules/ '
+        f'(docs/gradients.md).')
 
 
 def test_every_gradient_has_a_finite_difference_case():
@@ -369,3 +391,48 @@ def test_an_undeclared_gradient_on_the_path_is_a_lookup_error():
             tape.gradient(y, x)
     finally:
         del REGISTRY['TestOnlyUndeclared']
+
+
+def test_every_gradient_is_a_rule_of_the_gradients_layer():
+    """The op modules declare ops without gradients; runtime/gradients/rules/ attaches them."""
+    elsewhere = sorted(name for name, opdef in REGISTRY.items()
+                       if opdef.gradient is not None and opdef.gradient is not NO_GRADIENT and
+                       not opdef.gradient.__module__.startswith('runtime.gradients.rules.'))
+    assert elsewhere == [], (
+        f'These ops take their gradient from outside runtime/gradients/rules/: {elsewhere}. '
+        f'Move each into a rules module, declared with `defgradient` (docs/gradients.md).')
+
+
+def test_defgradient_attaches_a_gradient_once():
+    from runtime.gradients.rules.common import defgradient, not_differentiable
+    from runtime.ops.infer import same_as_input
+    from runtime.ops.registry import register
+    first = register('TestOnlyTwice', lambda x: x * 3, same_as_input)
+    second = register('TestOnlyNever', lambda x: -x, same_as_input)
+    try:
+        rule = defgradient(first)(lambda op, grad: [grad * 3])
+        assert first.gradient is rule
+        with pytest.raises(ValueError, match='TestOnlyTwice'):
+            defgradient(first)(lambda op, grad: [grad])
+        not_differentiable(second)
+        assert second.gradient is NO_GRADIENT
+        x = rt.constant([1.0, 2.0])
+        with rt.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y, z = apply(first, [x]), apply(second, [x])
+        assert tape.gradient(y, x).numpy().tolist() == [3.0, 3.0]
+        assert tape.gradient(z, x) is None
+    finally:
+        del REGISTRY['TestOnlyTwice'], REGISTRY['TestOnlyNever']
+
+
+def test_import_runtime_alone_attaches_every_gradient():
+    """A fresh interpreter that only imports runtime has every op's rule (or NO_GRADIENT)."""
+    probe = ('import runtime\n'
+             'from runtime.ops.registry import REGISTRY\n'
+             'print(sorted(n for n, o in REGISTRY.items() if o.gradient is None))\n')
+    root = pathlib.Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, '-c', probe], cwd=root, capture_output=True,
+                            text=True, timeout=60, env={**os.environ, 'PYTHONPATH': str(root)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == '[]'

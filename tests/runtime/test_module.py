@@ -24,10 +24,12 @@ def test_variables_and_submodules_are_found_through_attributes_lists_and_dicts()
     assert model.name == 'stack'
     assert [m.name for m in model.submodules] == ['first', 'second']
     first, second = model.layers
+    # TensorFlow's order (checked against tf.Module): the module's own variables by attribute
+    # name, then each submodule's (theirs by attribute name too)
     assert [id(v) for v in model.variables] == [id(v) for v in (
-        first.w, first.b, second.w, second.b, model.scale)]
+        model.scale, first.b, first.w, second.b, second.w)]
     assert [id(v) for v in model.trainable_variables] == [id(v) for v in (
-        first.w, second.w, model.scale)]
+        model.scale, first.w, second.w)]
 
 
 def test_name_scope_names_graph_ops():

@@ -179,3 +179,61 @@ def test_a_graph_built_on_one_thread_leaves_eager_ops_on_others_eager():
     worker.join(5)
     assert eager.numpy() == 6.0 and eager.graph is None
     assert built[0].graph is g and context.building_graphs[0] == 0
+
+
+def test_every_if_case_and_while_op_is_made_by_the_control_builders(monkeypatch):
+    """rt.cond, rt.switch_case, rt.while_loop and their gradients all make their op through
+    runtime.ops.control's builders, which take the OpDef's defaults and record on the tapes."""
+    from runtime.ops import control
+    made = []
+
+    def add_operation(graph, opdef, inputs, attrs, op_name, output_specs):
+        op = real(graph, opdef, inputs, attrs, op_name, output_specs)
+        made.append((opdef.name, op_name, dict(op.attrs)))
+        return op
+
+    real = control.add_operation
+    monkeypatch.setattr(control, 'add_operation', add_operation)
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.float32, [], name='x')
+        i = rt.placeholder(rt.int32, [], name='i')
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = rt.cond(x > 0, lambda: x * x, lambda: -x)
+            z = rt.switch_case(i, [lambda: x * 3.0, lambda: x * x * x])
+            _, w = rt.while_loop(lambda k, v: k < 3, lambda k, v: (k + 1, v * x), [0, x])
+            total = y + z + w
+        grad = tape.gradient(total, x)
+    assert [(name, op_name) for name, op_name, _ in made] == [
+        ('StatelessIf', 'cond'), ('StatelessCase', 'switch_case/indexed_case'),
+        ('StatelessWhile', 'while'), ('StatelessWhile', 'gradients/while'),
+        ('StatelessCase', 'gradients/switch_case'), ('StatelessIf', 'gradients/cond')]
+    for name, _, attrs in made:  # the OpDef's defaults, restated by no caller
+        assert attrs['_lower_using_switch_merge'] is True
+        assert ('parallel_iterations' in attrs) == (name == 'StatelessWhile')
+    # d/dx of x^2 (x > 0) or -x, plus 3x or x^3 (branch 0 or 1), plus x^4 (three iterations)
+    assert g.run(grad, {x: 2.0, i: 1}) == 2 * 2.0 + 3 * 4.0 + 4 * 8.0
+    assert g.run(grad, {x: -1.0, i: 0}) == -1.0 + 3.0 + 4 * -1.0
+
+
+def test_ops_are_created_and_recorded_only_by_dispatch():
+    """No module adds an Operation or hands one to the tapes by hand: `graph.create_op` is
+    called by dispatch (and by the GraphDef importer, which recreates ops from their records),
+    `record` by dispatch alone."""
+    root = pathlib.Path(rt.__file__).parent
+    allowed = {'create_op': {'ops/dispatch.py', 'graph/importer.py'},
+               'record': {'ops/dispatch.py'}}
+    found = {'create_op': set(), 'record': set()}
+    for path in root.rglob('*.py'):
+        for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr == 'create_op':
+                found['create_op'].add(str(path.relative_to(root)))
+            elif isinstance(func, ast.Name) and func.id == 'record' or \
+                    isinstance(func, ast.Attribute) and func.attr == 'record' and \
+                    getattr(func.value, 'id', None) == 'dispatch':  # not a tape's own method
+                found['record'].add(str(path.relative_to(root)))
+    assert found == allowed

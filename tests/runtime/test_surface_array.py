@@ -181,6 +181,7 @@ def test_tensor_array_gradients_flow_through_scatter_gather_and_concat():
 
 def test_a_graph_with_the_new_ops_survives_graph_def_serialization():
     from runtime.graph import serialization
+    from runtime.graph.importer import import_graph_def
     g = rt.Graph()
     with g.as_default():
         i = rt.placeholder(rt.int32, [], name='i')
@@ -189,7 +190,7 @@ def test_a_graph_with_the_new_ops_survives_graph_def_serialization():
         rt.identity(rt.map_fn(lambda r: r * 3., x), name='mapped')
         rt.identity(rt.split(x, 3)[2], name='part')
         rt.identity(rt.boolean_mask(x, rt.constant([True, False, True])), name='masked')
-    copy = serialization.import_graph_def(serialization.parse_graph_def(
+    copy = import_graph_def(serialization.parse_graph_def(
         serialization.serialize_graph(g)))
     case, mapped, part, masked = copy.run(['case:0', 'mapped:0', 'part:0', 'masked:0'],
                                           {'i:0': 2, 'x:0': np.arange(3, dtype=np.float32)})

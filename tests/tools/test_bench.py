@@ -20,7 +20,9 @@ def test_bench_prints_every_figure_as_json(capsys):
                      'steady call of simple_relu', 'first call', 'to_code(simple_relu)',
                      'chain of 100 adds', 'two independent', 'MLP train step (tape + Adam) graph',
                      'MLP train step (tape + Adam) eager', 'Collatz steps', 'if/elif chain',
-                     '200 TensorArray writes', 'elementwise chain'):
+                     '200 TensorArray writes', 'elementwise chain', 'rt.data epoch: ',
+                     'rt.data epoch / hand numpy', 'rt.data epoch, map before batch',
+                     'rt.summary.scalar in a traced step'):
         assert any(f.startswith(expected) for f in figures), expected
     for row in report['figures']:
         assert row['ours_us'] > 0 and row['reference_us'] > 0
@@ -30,7 +32,8 @@ def test_bench_prints_a_table(capsys):
     bench.main(['--quick', '--no-jit'])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith('numpy ') and 'ratio' in lines[1]
-    assert len(lines) == 2 + 8 + 2 + 7 + 3  # the seed's figures, training's, issue 10's, 22's
+    # the seed's figures, training's, rt.data's (issue 19), rt.summary's, issue 10's, 22's
+    assert len(lines) == 2 + 8 + 2 + 3 + 2 + 7 + 3
 
 
 def test_bench_prints_the_jit_table_with_numba(capsys):

@@ -30,7 +30,7 @@ INSTALL_HINT = "pip install 'autograph-rt[jit]'"
 def import_numba():
     """The numba module, or ImportError naming the extra that installs it."""
     try:
-        import numba  # deferred: an optional dependency, needed only by jit_compile=True
+        import numba  # deferred: optional dependency numba (the jit extra)
     except ImportError as e:
         raise ImportError(f'jit_compile=True compiles graphs to native code with numba, which '
                           f'is not installed: {INSTALL_HINT}') from e

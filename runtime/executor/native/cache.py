@@ -45,14 +45,16 @@ def directory():
 
 def _fingerprint(numba):
     """What else decides the compiled code: numba's version and the helpers' source."""
-    from runtime.executor.native import helpers  # deferred: it imports numba
+    # deferred: optional dependency numba (helpers imports it)
+    from runtime.executor.native import helpers
     with open(helpers.__file__, 'rb') as f:
         return numba.__version__.encode() + hashlib.sha256(f.read()).digest()
 
 
 def load(numba, source, name):
     """The numba dispatcher of the function `native` in `source` (cached on disk if possible)."""
-    from runtime.executor.native import helpers  # deferred: it imports numba
+    # deferred: optional dependency numba (helpers imports it)
+    from runtime.executor.native import helpers
     text = _HEADER.format(name=name) + source
     folder = directory()
     if folder is None:

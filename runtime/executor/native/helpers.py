@@ -125,7 +125,7 @@ def _ones_like(x):
 
 # Scalar twins of the helpers above: scalar code (rank-0 values, and the elements of loops
 # over arrays) calls these, compiled once per machine, where the overloads above would
-# compile again in each process (runtime/executor/native/lower.py picks them).
+# compile again in each process (native/rules/elementwise.py picks them).
 
 @_export
 @numba.njit(cache=True)

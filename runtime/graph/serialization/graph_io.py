@@ -1,28 +1,24 @@
-"""GraphDef messages to and from graphs: export a graph, import a GraphDef into an `rt.Graph`.
+"""THE GraphDef message model: protobuf messages as the dicts `wire` and `text_format` read and
+write, `Message` for reading them by attribute, and the values in them (dtypes, shapes, tensors,
+attrs) to and from their runtime form.
 
-Export goes through the text form the graph already prints (`graph.as_graph_def()`), so the
-binary and the text never disagree. Import resolves every node's op type in the op registry,
-turns attrs back into runtime values (dtypes, shapes, numpy arrays, function references), and
-rebuilds library functions (If/While branches, loop bodies) as FuncGraphs in the graph's
-library. Nodes may come in any order; inputs are resolved by name.
-
-Function calls (`PartitionedCall`, `StatefulPartitionedCall`, which TensorFlow 2 writes around
-every tf.function) are inlined while importing: the callee's nodes become nodes of the importing
-graph named `<call node>/<callee node>`, its arguments bound to the call's inputs, recursively;
-the call's outputs are the callee's returned tensors, and a control dependency on the call waits
-for every inlined node.
+A message is a dict of field name -> value in the form of `schema.SCHEMA` (repeated fields are
+lists, map fields dicts, enums ints, `bytes` fields bytes). Every producer builds that form, through
+the builders here and in `runtime/graph/graph_def.py` (a graph's GraphDef), and every consumer
+reads it: `wire.encode` (binary), `text_format.format` (text, what `print(graph_def)` shows),
+`runtime/graph/importer.py` (back into a graph), and autograph's SavedModel writer and loaders.
+`Message` is such a dict that also reads its fields as attributes (`graph_def.node[0].op`, an
+unset field giving protobuf's default) and prints as text; `graph.as_graph_def()` returns one.
+Nothing imports a graph here, so the serialization package sits below `runtime/graph/graph.py`.
 """
-import inspect
 from dataclasses import dataclass
 
 import numpy as np
 
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
-from runtime.graph.graph import FuncGraph, Graph
-from runtime.graph.graph_def import FunctionRef
 from runtime.graph.serialization import text_format, wire
-from runtime.ops.registry import REGISTRY
+from runtime.graph.serialization.schema import MAP, REP, SCHEMA
 
 _BY_ENUM = {d.enum: d for d in (dtypes.PUBLIC + (dtypes.resource, dtypes.variant))}
 _VALUE_FIELDS = {
@@ -30,39 +26,103 @@ _VALUE_FIELDS = {
     'int16': 'int_val', 'int32': 'int_val', 'uint8': 'int_val', 'int64': 'int64_val',
     'bool': 'bool_val', 'string': 'string_val',
 }
-
+_SCALAR_DEFAULTS = {'string': '', 'bytes': b'', 'bool': False, 'float': 0.0, 'double': 0.0}
 
 # The op types that call a library function named by their attr `f`; inlined on import.
 CALL_OPS = frozenset({'PartitionedCall', 'StatefulPartitionedCall'})
 
 
-@dataclass(slots=True)
-class Inlined:
-    """What a name stands for while importing when it is not one op: an inlined call (its
-    outputs are the callee's results, `ops` everything it ran) or a bound function argument."""
+class Message(dict):
+    """A message of type `type_name` in the dict form, its fields also read as attributes: a
+    nested message comes back as a `Message` (stored in place, so edits through it persist), an
+    unset field as protobuf's default. Fields named like a dict method (`values`, `items`) are
+    read by key. `str()` is the text format."""
+
+    __slots__ = ('type_name',)
+
+    def __init__(self, type_name, fields=()):
+        super().__init__(fields)
+        self.type_name = type_name
+
+    def __getattr__(self, name):
+        try:
+            spec = SCHEMA[self.type_name][name]
+        except KeyError:
+            raise AttributeError(f'{self.type_name} has no field {name!r}') from None
+        if name not in self:
+            if spec.label == REP:
+                return []
+            if spec.label == MAP:
+                return {}
+            if spec.kind in SCHEMA:
+                return message(spec.kind)
+            return _SCALAR_DEFAULTS.get(spec.kind, 0)
+        value = self[name]
+        if spec.label == MAP:
+            kind = spec.kind[1]
+            if kind in SCHEMA:
+                for key, item in value.items():
+                    value[key] = message(kind, item)
+        elif spec.kind in SCHEMA:
+            if spec.label == REP:
+                value[:] = [message(spec.kind, item) for item in value]
+            else:
+                value = self[name] = message(spec.kind, value)
+        return value
+
+    def __str__(self):
+        return text_format.format(self.type_name, self)
+
+    __repr__ = __str__
+
+
+class AttrValue(Message):
+    """An AttrValue message; `.value` is its runtime value (a DType, TensorShape, numpy array,
+    FunctionRef, number, string or list of them)."""
+
+    __slots__ = ()
+
+    def __init__(self, fields=()):
+        super().__init__('AttrValue', fields)
+
+    @property
+    def value(self):
+        return attr_from_proto(self)
+
+
+def message(type_name, fields=None):
+    """`fields` (a dict) as a Message of `type_name`; a Message of that type stays itself."""
+    if isinstance(fields, Message) and fields.type_name == type_name:
+        return fields
+    if type_name == 'AttrValue':
+        return AttrValue(fields or ())
+    return Message(type_name, fields or ())
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionRef:
+    """The value of a `func` attr: the name of a function in the library."""
+
     name: str
-    type: str
-    outputs: list
-    ops: list
 
 
-# ---- export ------------------------------------------------------------------------------------
+# ---- graphs as bytes and text ------------------------------------------------------------------
 
 def graph_def_message(graph):
-    """The GraphDef of `graph` (and its library) as a message dict."""
-    return text_format.parse('GraphDef', str(graph.as_graph_def()))
+    """The GraphDef of `graph` (and its library): `graph.as_graph_def()`."""
+    return graph.as_graph_def()
 
 
 def serialize_graph(graph):
     """`graph` as GraphDef bytes in TensorFlow's binary format."""
-    return wire.encode('GraphDef', graph_def_message(graph))
+    return wire.encode('GraphDef', graph.as_graph_def())
 
 
 def parse_graph_def(data):
-    """A GraphDef message from binary bytes or protobuf text (str)."""
+    """A GraphDef Message from binary bytes or protobuf text (str)."""
     if isinstance(data, str):
-        return text_format.parse('GraphDef', data)
-    return wire.decode('GraphDef', data)
+        return message('GraphDef', text_format.parse('GraphDef', data))
+    return message('GraphDef', wire.decode('GraphDef', data))
 
 
 # ---- values ------------------------------------------------------------------------------------
@@ -85,7 +145,7 @@ def shape_to_proto(shape):
     shape = TensorShape(shape)
     if shape.rank is None:
         return {'unknown_rank': True}
-    return {'dim': [{'size': -1 if d is None else d} for d in shape]}
+    return {'dim': [{'size': -1 if d is None else d} for d in shape]} if shape.rank else {}
 
 
 def tensor_from_proto(message):
@@ -132,6 +192,68 @@ def tensor_to_proto(value, dtype):
     return message
 
 
+def tensor_values_proto(value, dtype):
+    """A TensorProto with the values listed (`float_val`, ...; one value when all are equal), the
+    form graphs print their constants in."""
+    arr = np.asarray(value, dtype=object if dtype is dtypes.string else dtype.np_dtype)
+    message = {'dtype': dtype.enum, 'tensor_shape': shape_to_proto(arr.shape)}
+    flat = arr.ravel()
+    if flat.size:
+        if all(x == flat[0] for x in flat[1:]) if dtype is dtypes.string else \
+                bool(np.all(flat == flat[0])):
+            flat = flat[:1]
+        message[_VALUE_FIELDS[dtype.name]] = [_python_scalar(x, dtype) for x in flat]
+    return message
+
+
+def _python_scalar(x, dtype):
+    if dtype is dtypes.string:
+        return x if isinstance(x, bytes) else str(x).encode('utf-8')
+    if dtype is dtypes.float16:
+        return int(np.float16(x).view(np.uint16))
+    if dtype.is_bool:
+        return bool(x)
+    if dtype.is_integer:
+        return int(x)
+    return float(x)
+
+
+def attr_value(value, dtype_hint=None):
+    """The AttrValue of a runtime attr value (`dtype_hint`: the dtype of a tensor attr, e.g. a
+    Const's `value`); an AttrValue given stays itself."""
+    if isinstance(value, AttrValue):
+        return value
+    kind, field = _attr_field(value, dtype_hint)
+    return AttrValue({kind: field})
+
+
+def _attr_field(value, dtype_hint=None):
+    if isinstance(value, dtypes.DType):
+        return 'type', value.enum
+    if isinstance(value, TensorShape):
+        return 'shape', shape_to_proto(value)
+    if isinstance(value, FunctionRef):
+        return 'func', {'name': value.name}
+    if isinstance(value, (np.ndarray, np.generic)) or dtype_hint is not None:
+        dtype = dtype_hint or dtypes.from_numpy(np.asarray(value).dtype)
+        return 'tensor', tensor_values_proto(value, dtype)
+    if isinstance(value, bool):
+        return 'b', value
+    if isinstance(value, int):
+        return 'i', value
+    if isinstance(value, float):
+        return 'f', value
+    if isinstance(value, (str, bytes)):
+        return 's', value.encode('utf-8') if isinstance(value, str) else value
+    if isinstance(value, (list, tuple)):
+        items = {}
+        for item in value:
+            kind, field = ('s', b'{}') if item is None else _attr_field(item)  # an empty slot
+            items.setdefault(kind, []).append(field)
+        return 'list', items
+    return 's', repr(value).encode('utf-8')  # a Python object only the kernel uses (a stream)
+
+
 def attr_from_proto(message):
     """The runtime value of an AttrValue."""
     if not message:
@@ -165,276 +287,3 @@ def _attr_scalar(kind, value):
     if kind == 'placeholder':
         raise ValueError(f'Attr placeholder {value!r} is only valid inside a function template.')
     return value
-
-
-# ---- import ------------------------------------------------------------------------------------
-
-def import_graph_def(graph_def, payloads=None, return_elements=None):
-    """A new `rt.Graph` holding the nodes (and library functions) of a GraphDef message.
-
-    `payloads(op_type, attrs)` may return the Python object a node's kernel needs (a variable's
-    storage for a VarHandleOp). With `return_elements` (tensor names `node:i` of the GraphDef,
-    which also name the outputs of inlined calls), returns `(graph, [tensors])`. Raises
-    ValueError naming the node for an op type the registry does not have, a missing input, or a
-    malformed attr.
-    """
-    graph = Graph()
-    library = {f['signature']['name']: f
-               for f in graph_def.get('library', {}).get('function', [])}
-    importer = _Importer(graph, library, payloads)
-    built = {}
-    importer.nodes(graph, graph_def.get('node', []), _graph_ref, built)
-    if return_elements is None:
-        return graph
-    return graph, [_graph_ref(built, name, 'return_elements') for name in return_elements]
-
-
-def _graph_ref(built, text, node_name):
-    name, _, index = text.partition(':')
-    op = built.get(name)
-    if op is None:
-        raise ValueError(f'Node {node_name!r} has input {text!r}, but the graph has no node '
-                         f'named {name!r}.')
-    return _output(op, int(index) if index else 0, node_name, text)
-
-
-def _output(op, index, node_name, text):
-    if index >= len(op.outputs):
-        raise ValueError(f'Node {node_name!r} has input {text!r}, but {op.name!r} ({op.type}) '
-                         f'has {len(op.outputs)} outputs.')
-    return op.outputs[index]
-
-
-def _function_ref(built, text, node_name):
-    """`node:out_arg:index` (or an argument name) inside a FunctionDef."""
-    parts = text.split(':')
-    op = built.get(parts[0])
-    if op is None:
-        raise ValueError(f'Node {node_name!r} has input {text!r}, but the function has no node '
-                         f'or argument named {parts[0]!r}.')
-    if len(parts) == 1:
-        return _output(op, 0, node_name, text)
-    if len(parts) == 2:  # a GraphDef-style reference, which some writers use in functions
-        return _output(op, int(parts[1]), node_name, text)
-    arg, index = parts[1], int(parts[2])
-    outputs = None if isinstance(op, Inlined) else op.opdef.outputs
-    if outputs is None or isinstance(outputs, str):  # a call's outputs: one list arg
-        position = index
-    elif arg not in outputs and len(outputs) == 1:
-        position = index  # one output arg, which another writer names differently
-    else:
-        if arg not in outputs:
-            raise ValueError(f'Node {node_name!r} has input {text!r}, but {op.type} has no '
-                             f'output arg {arg!r} (it has {list(outputs)}).')
-        position = outputs.index(arg) + index
-    return _output(op, position, node_name, text)
-
-
-class _Importer:
-    def __init__(self, graph, library, payloads):
-        self.graph = graph
-        self.library = library
-        self.payloads = payloads
-        self.calling = []  # the functions being inlined, innermost last
-
-    def inline(self, graph, node, ref, built, prefix):
-        """Import the body of the function a call node calls, in place of the call."""
-        name = node.get('name', '')
-        callee = attr_from_proto(node.get('attr', {}).get('f', {}))
-        if not isinstance(callee, FunctionRef):
-            raise ValueError(f'Node {name!r} ({node.get("op")}) does not name the function it '
-                             f'calls (attr f).')
-        fdef = self.library.get(callee.name)
-        if fdef is None:
-            raise ValueError(f'Node {name!r} calls function {callee.name!r}, which the library '
-                             f'does not define.')
-        if callee.name in self.calling:
-            raise ValueError(f'Node {name!r}: function {callee.name!r} calls itself; recursive '
-                             f'functions cannot be imported.')
-        data, control = self.inputs(node, ref, built)
-        args = fdef['signature'].get('input_arg', [])
-        if len(args) != len(data):
-            raise ValueError(f'Node {name!r} passes {len(data)} inputs to {callee.name!r}, which '
-                             f'takes {len(args)}.')
-        local = {arg['name']: Inlined(arg['name'], 'argument', [t], [t.op])
-                 for arg, t in zip(args, data)}
-        first = len(graph.get_operations())
-        self.calling.append(callee.name)
-        try:
-            self.nodes(graph, fdef.get('node_def', []), _function_ref, local,
-                       prefix=f'{prefix}{name}/')
-        finally:
-            self.calling.pop()
-        ops = graph.get_operations()[first:]
-        for op in ops:
-            if not op.inputs and not op.control_inputs:
-                op.control_inputs = list(control)
-        ret = fdef.get('ret', {})
-        outputs = []
-        for arg in fdef['signature'].get('output_arg', []):
-            if arg['name'] not in ret:
-                raise ValueError(f'Function {callee.name!r} does not say which tensor is its '
-                                 f'output {arg["name"]!r}.')
-            outputs.append(_function_ref(local, ret[arg['name']], f'{callee.name}/return'))
-        built[name] = Inlined(name, node.get('op', ''), outputs, ops)
-
-    def inputs(self, node, ref, built):
-        """A node's data inputs (tensors) and control inputs (ops)."""
-        data, control = [], []
-        name = node.get('name', '')
-        for text in node.get('input', []):
-            if text.startswith('^'):
-                target = built.get(text[1:].split(':')[0])
-                if isinstance(target, Inlined):
-                    control.extend(target.ops)
-                elif target is not None:  # an op, which may have no outputs (NoOp)
-                    control.append(target)
-                else:
-                    control.append(ref(built, text[1:], name).op)  # raises: no such node
-            else:
-                data.append(ref(built, text, name))
-        return data, control
-
-    def function(self, name):
-        """The FuncGraph of library function `name`, imported once into the graph's library."""
-        found = self.graph.library.get(name)
-        if found is not None:
-            return found
-        fdef = self.library.get(name)
-        if fdef is None:
-            raise ValueError(f'The graph calls function {name!r}, which its library does not '
-                             f'define.')
-        fg = FuncGraph(name, self.graph)
-        signature = fdef['signature']
-        built = {}
-        arg_attrs = fdef.get('arg_attr', {})
-        for i, arg in enumerate(signature.get('input_arg', [])):
-            if 'type' not in arg:
-                raise ValueError(f'Function {name!r}: argument {arg.get("name")!r} has a '
-                                 f'polymorphic type ({arg.get("type_attr")!r}); only functions '
-                                 f'with concrete argument types can be imported.')
-            shapes = arg_attrs.get(i, {}).get('attr', {}).get('_output_shapes')
-            shape = TensorShape(None)
-            if shapes:
-                listed = attr_from_proto(shapes)
-                if listed:
-                    shape = listed[0]
-            with fg.exact_scope(''):
-                t = fg.add_input(as_dtype(arg['type']), shape, arg['name'])
-            built[arg['name']] = t.op
-        self.nodes(fg, fdef.get('node_def', []), _function_ref, built)
-        ret = fdef.get('ret', {})
-        outputs = []
-        for arg in signature.get('output_arg', []):
-            if arg['name'] not in ret:
-                raise ValueError(f'Function {name!r} does not say which tensor is its output '
-                                 f'{arg["name"]!r}.')
-            outputs.append(_function_ref(built, ret[arg['name']], f'{name}/return'))
-        fg.outputs = outputs
-        self.graph.library[name] = fg
-        return fg
-
-    def nodes(self, graph, node_defs, ref, built=None, prefix=''):
-        built = {} if built is None else built
-        for node in _topological(node_defs):
-            if node.get('op') in CALL_OPS:
-                self.inline(graph, node, ref, built, prefix)
-            else:
-                self.node(graph, node, ref, built, prefix)
-
-    def node(self, graph, node, ref, built, prefix=''):
-        name, op_type = node.get('name', ''), node.get('op', '')
-        opdef = REGISTRY.get(op_type)
-        if opdef is None:
-            raise ValueError(f'Node {name!r} has op type {op_type!r}, which the runtime does not '
-                             f'have; it cannot import this graph.')
-        try:
-            attrs = {k: attr_from_proto(v) for k, v in node.get('attr', {}).items()}
-        except ValueError as e:
-            raise ValueError(f'Node {name!r} ({op_type}): {e}') from None
-        attrs = {k: v for k, v in attrs.items() if v is not None}
-        data, control = self.inputs(node, ref, built)
-        for ref in opdef.functions(attrs):  # a control flow op's functions, imported first
-            if isinstance(ref, FunctionRef):
-                self.function(ref.name)
-        payload = self.payloads(op_type, attrs) if self.payloads else None
-        specs = self._output_specs(opdef, data, attrs, name, payload)
-        if graph.unique_name(prefix + name) != prefix + name:
-            raise ValueError(f'Two nodes are named {prefix + name!r}.')
-        attrs = _supported_attrs(opdef, attrs, name)
-        op = graph.create_op(opdef, data, attrs, prefix + name, specs, payload)
-        op.control_inputs = control
-        op.origin = None
-        built[name] = op
-
-    def _output_specs(self, opdef, inputs, attrs, name, payload):
-        if opdef.control_flow:
-            types = attrs.get('T' if opdef.control_flow == 'while' else 'Tout', [])
-            shapes = attrs.get('output_shapes') or [TensorShape(None)] * len(types)
-            return list(zip(types, shapes))
-        if opdef.infer is None:
-            raise ValueError(f'Node {name!r}: op {opdef.name} cannot be imported (it has no shape '
-                             f'inference).')
-        try:
-            return opdef.infer(inputs, attrs)
-        except KeyError as e:
-            raise ValueError(f'Node {name!r} ({opdef.name}) lacks the attr {e}.') from None
-        except (ValueError, TypeError, IndexError) as e:
-            raise ValueError(f'Node {name!r} ({opdef.name}) with input shapes '
-                             f'{[str(t.shape) for t in inputs]}: {e}') from None
-
-
-def _kernel_parameters(opdef):
-    """The keyword parameters of `opdef`'s kernel, or None when it takes any (or has none)."""
-    if opdef.kernel is None:
-        return None
-    try:
-        parameters = inspect.signature(opdef.kernel).parameters.values()
-    except (TypeError, ValueError):
-        return None
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
-        return None
-    return {p.name for p in parameters}
-
-
-def _supported_attrs(opdef, attrs, node_name):
-    """`attrs` without the ones another writer (TensorFlow) records but this runtime's kernel
-    does not take, as long as they hold their neutral value (`grad_a: false`); a set attr the
-    kernel cannot honour is an error naming it."""
-    accepted = _kernel_parameters(opdef)
-    if accepted is None:
-        return attrs
-    kept = {}
-    type_attrs = {name for name, _ in opdef.type_attrs}
-    for key, value in attrs.items():
-        if key in accepted or key in type_attrs or key.startswith('_') or key in opdef.defaults:
-            kept[key] = value
-        elif isinstance(value, (bool, int, str, bytes, list)) and not value:
-            continue
-        else:
-            raise ValueError(f'Node {node_name!r} ({opdef.name}) has attr {key}={value!r}, which '
-                             f'the runtime\'s {opdef.name} does not support.')
-    return kept
-
-
-def _topological(node_defs):
-    """The nodes in an order where every node comes after its inputs (stable otherwise)."""
-    names = {n.get('name'): n for n in node_defs}
-    done, order = set(), []
-    for start in node_defs:
-        stack = [(start, False)]
-        while stack:
-            node, expanded = stack.pop()
-            name = node.get('name')
-            if name in done:
-                continue
-            if expanded:
-                done.add(name)
-                order.append(node)
-                continue
-            stack.append((node, True))
-            for text in reversed(node.get('input', [])):
-                dep = names.get(text.lstrip('^').split(':')[0])
-                if dep is not None and dep.get('name') not in done and dep is not node:
-                    stack.append((dep, False))
-    return order

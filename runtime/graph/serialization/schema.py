@@ -10,7 +10,8 @@ Only the fields the runtime reads or writes are listed; the decoder skips the ot
 protobuf skips unknown fields. The sources are tensorflow/core/framework/{graph,node_def,
 attr_value,tensor,tensor_shape,function,op_def,versions}.proto and tensorflow/core/protobuf/
 {saved_model,meta_graph,struct,saved_object_graph,
-trackable_object_graph,tensor_bundle}.proto.
+trackable_object_graph,tensor_bundle}.proto, tensorflow/core/util/event.proto and
+tensorflow/core/framework/summary.proto.
 """
 from typing import NamedTuple
 
@@ -145,6 +146,19 @@ SCHEMA = {
     'BundleEntryProto': _message(dtype=(1, 'enum'), shape=(2, 'TensorShapeProto'),
                                  shard_id=(3, 'int32'), offset=(4, 'int64'), size=(5, 'int64'),
                                  crc32c=(6, 'fixed32'), slices=(7, 'Opaque', REP)),
+    # event files for TensorBoard (tensorflow/core/util/event.proto, framework/summary.proto)
+    'Event': _message(wall_time=(1, 'double'), step=(2, 'int64'),
+                      file_version=(3, 'string', ONEOF), graph_def=(4, 'bytes', ONEOF),
+                      summary=(5, 'Summary', ONEOF), meta_graph_def=(9, 'bytes', ONEOF),
+                      source_metadata=(10, 'SourceMetadata')),
+    'SourceMetadata': _message(writer=(1, 'string')),
+    'Summary': _message(value=(1, 'SummaryValue', REP)),
+    'SummaryValue': _message(node_name=(7, 'string'), tag=(1, 'string'),
+                             metadata=(9, 'SummaryMetadata'), simple_value=(2, 'float', ONEOF),
+                             tensor=(8, 'TensorProto', ONEOF)),
+    'SummaryMetadata': _message(plugin_data=(1, 'PluginData'), display_name=(2, 'string'),
+                                summary_description=(3, 'string'), data_class=(4, 'enum')),
+    'PluginData': _message(plugin_name=(1, 'string'), content=(2, 'bytes')),
 }
 
 # Enum values by name, for the text format (DataType is the only enum the runtime writes).

@@ -1,12 +1,17 @@
-"""A parser for the protobuf text format (what `print(graph.as_graph_def())` shows).
+"""The protobuf text format (what `print(graph.as_graph_def())` shows), written and read.
 
-`parse(type_name, text)` reads `field: value` and `field { ... }` (or `field < ... >`) into the
-dict form of `wire`: map fields from their `{ key: ... value ... }` entries, enums by name,
-strings with C escapes. Errors are `ValueError`s naming the line.
+`format(type_name, message)` writes a message of the dict form of `wire`: fields in field-number
+order (as protobuf prints them), map fields as `{ key: ... value ... }` entries sorted by key,
+enums by name, strings with C escapes (octal for bytes outside printable ASCII), floats in their
+shortest positional form. `parse(type_name, text)` reads `field: value` and `field { ... }` (or
+`field < ... >`) into the same dict form: map fields from their entries, enums by name, strings
+with C escapes. Errors are `ValueError`s naming the line.
 """
 import re
 
-from runtime.graph.serialization.schema import DATA_TYPES, MAP, REP, SCHEMA
+import numpy as np
+
+from runtime.graph.serialization.schema import DATA_TYPE_NAMES, DATA_TYPES, MAP, REP, SCHEMA
 
 _TOKEN = re.compile(r'''
     (?P<space>[ \t\r\n,;]+|\#[^\n]*)
@@ -194,3 +199,63 @@ def _unescape(body, line):
         else:
             raise ValueError(f'line {line}: unknown escape \\{e} in a string')
     return bytes(out)
+
+
+# ---- writing -----------------------------------------------------------------------------------
+
+def format(type_name, message):
+    """`message` in the text format: one `field: value` or `field {` line per value."""
+    lines = []
+    _format_fields(type_name, message, lines, '')
+    return '\n'.join(lines) + ('\n' if lines else '')
+
+
+def _format_fields(type_name, message, lines, pad):
+    fields = SCHEMA[type_name]
+    for name in sorted(message, key=lambda name: fields[name].number):
+        spec, value = fields[name], message[name]
+        if spec.label == MAP:
+            key_kind, value_kind = spec.kind
+            for key in sorted(value):
+                lines.append(f'{pad}{name} {{')
+                lines.append(f'{pad}  key: {_format_scalar(key_kind, key)}')
+                _format_value('value', value_kind, value[key], lines, pad + '  ')
+                lines.append(f'{pad}}}')
+        else:
+            for item in value if spec.label == REP else (value,):
+                _format_value(name, spec.kind, item, lines, pad)
+
+
+def _format_value(name, kind, value, lines, pad):
+    if kind in SCHEMA:
+        lines.append(f'{pad}{name} {{')
+        _format_fields(kind, value, lines, pad + '  ')
+        lines.append(f'{pad}}}')
+    else:
+        lines.append(f'{pad}{name}: {_format_scalar(kind, value)}')
+
+
+def _format_scalar(kind, value):
+    if kind in ('string', 'bytes'):
+        data = value.encode('utf-8') if isinstance(value, str) else value
+        return '"' + ''.join(_escape(b) for b in data) + '"'
+    if kind == 'bool':
+        return 'true' if value else 'false'
+    if kind == 'enum':
+        return DATA_TYPE_NAMES.get(value, str(value))
+    if kind in ('float', 'double'):
+        if np.isnan(value):
+            return 'nan'
+        if np.isinf(value):
+            return 'inf' if value > 0 else '-inf'
+        return np.format_float_positional(value, trim='-')
+    return str(int(value))
+
+
+def _escape(byte):
+    special = {0x0A: r'\n', 0x0D: r'\r', 0x09: r'\t', 0x22: r'\"', 0x27: r"\'", 0x5C: r'\\'}
+    if byte in special:
+        return special[byte]
+    if 0x20 <= byte < 0x7F:
+        return chr(byte)
+    return f'\\{byte:03o}'

@@ -1,12 +1,12 @@
-"""Native rules of the shape and indexing ops: Reshape ExpandDims Squeeze Transpose ConcatV2 Shape
-Size Rank Fill Pack StridedSlice GatherV2 ScalarIndex, and BatchMatMulV2 (output shapes
-known when tracing)."""
+"""Native rules of the shape, creation and indexing ops: Reshape ExpandDims Squeeze Transpose
+ConcatV2 Shape Size Rank Fill Pack StridedSlice GatherV2 ScalarIndex, and MatMul and
+BatchMatMulV2 (output shapes known when tracing)."""
 import importlib.util
 
 import numpy as np
 
 from runtime.executor.native.rules import Unsupported, constant_value, lowers, np_name
-from runtime.ops import array, convert, math
+from runtime.ops import convert, creation, math, shaping, slicing
 
 # numba's np.dot multiplies float matrices with SciPy's BLAS (when SciPy is installed): as fast
 # as numpy's matmul, where loops are ten times slower.
@@ -27,7 +27,7 @@ def _matmul(lowering, node, inputs, depth):
                                  f'{bool(attrs["transpose_b"])})', depth, same=True)
 
 
-@lowers(array.RESHAPE, array.EXPAND_DIMS, array.SQUEEZE)
+@lowers(shaping.RESHAPE, shaping.EXPAND_DIMS, shaping.SQUEEZE)
 def _reshape(lowering, node, inputs, depth):
     shape = node.outputs[0].shape
     if not shape.is_fully_defined():
@@ -40,7 +40,7 @@ def _reshape(lowering, node, inputs, depth):
     return lowering.assign(node, expr, depth, same=True)
 
 
-@lowers(array.TRANSPOSE)
+@lowers(shaping.TRANSPOSE)
 def _transpose(lowering, node, inputs, depth):
     """A transposed copy, as a loop nest (numba's transpose with axes compiles for seconds)."""
     perm = constant_value(node.inputs[1])
@@ -64,7 +64,7 @@ def _transpose(lowering, node, inputs, depth):
     return [out]
 
 
-@lowers(array.CONCAT)
+@lowers(shaping.CONCAT)
 def _concat(lowering, node, inputs, depth):
     axis = constant_value(node.inputs[-1])
     rank = node.outputs[0].shape.rank
@@ -74,21 +74,21 @@ def _concat(lowering, node, inputs, depth):
     return lowering.assign(node, expr, depth, same=True)
 
 
-@lowers(array.SHAPE, array.SIZE, array.RANK)
+@lowers(shaping.SHAPE, shaping.SIZE, shaping.RANK)
 def _shape_of(lowering, node, inputs, depth):
     """Shape, Size and Rank of an array whose rank is known."""
     rank = node.inputs[0].shape.rank
     if rank is None:
         raise Unsupported(node, 'its input rank is not known when tracing')
     x = inputs[0]
-    expr = {array.SHAPE: f'np.array([{"".join(f"{x}.shape[{i}], " for i in range(rank))}])'
+    expr = {shaping.SHAPE: f'np.array([{"".join(f"{x}.shape[{i}], " for i in range(rank))}])'
             if rank else 'np.zeros(0, np.int64)',
-            array.SIZE: f'{x}.size' if rank else '1',
-            array.RANK: repr(rank)}[node.opdef]
+            shaping.SIZE: f'{x}.size' if rank else '1',
+            shaping.RANK: repr(rank)}[node.opdef]
     return lowering.assign(node, expr, depth)
 
 
-@lowers(array.FILL)
+@lowers(creation.FILL)
 def _fill(lowering, node, inputs, depth):
     rank = node.outputs[0].shape.rank
     if rank is None:
@@ -113,7 +113,7 @@ def _pack(lowering, node, inputs, depth):
 
 def _only_indexes(lowering, node):
     users = lowering.uses.get(node.outputs[0], [])
-    return bool(users) and all(user != 'output' and user.opdef is array.STRIDED_SLICE and
+    return bool(users) and all(user != 'output' and user.opdef is slicing.STRIDED_SLICE and
                                position > 0 for user, position in users)
 
 
@@ -128,7 +128,7 @@ def _index_items(lowering, node, ref, names):
     raise Unsupported(node, 'its begin, end and strides are not scalars known to native code')
 
 
-@lowers(array.STRIDED_SLICE)
+@lowers(slicing.STRIDED_SLICE)
 def _strided_slice(lowering, node, inputs, depth):
     masks = {k: node.attrs.get(k, 0) for k in ('begin_mask', 'end_mask', 'ellipsis_mask',
                                                 'new_axis_mask', 'shrink_axis_mask')}
@@ -151,7 +151,7 @@ def _strided_slice(lowering, node, inputs, depth):
     return lowering.assign(node, expr, depth, same=True)
 
 
-@lowers(array.GATHER)
+@lowers(slicing.GATHER)
 def _gather(lowering, node, inputs, depth):
     axis = constant_value(node.inputs[2])
     if axis is None or int(axis) != 0 or node.inputs[1].shape.rank != 0:
@@ -160,7 +160,7 @@ def _gather(lowering, node, inputs, depth):
     return lowering.assign(node, expr, depth, same=True)
 
 
-@lowers(array.SCALAR_INDEX)
+@lowers(slicing.SCALAR_INDEX)
 def _scalar_index(lowering, node, inputs, depth):
     """x[i] for a scalar i (StridedSlice's rewrite): negative i counts from the end, and an
     i out of range raises."""

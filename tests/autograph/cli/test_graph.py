@@ -11,7 +11,7 @@ import runtime as rt
 from autograph import cli
 from autograph.cli import graph as graph_picture
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
 RELU = os.path.join(ROOT, 'examples', 'relu.py')
 
 

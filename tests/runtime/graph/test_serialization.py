@@ -12,9 +12,10 @@ import pytest
 
 import runtime as rt
 from runtime.graph import serialization
+from runtime.graph.importer import import_graph_def
 from runtime.graph.serialization import tensor_bundle, text_format, wire
 
-FIXTURES = os.path.join(os.path.dirname(__file__), 'fixtures')
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(__file__)), 'fixtures')
 
 
 def fixture_bytes(name):
@@ -108,19 +109,19 @@ def test_text_format_errors_name_the_line():
 
 def test_an_exported_graph_imports_and_runs_the_same():
     g = relu_graph()
-    imported = serialization.import_graph_def(
+    imported = import_graph_def(
         serialization.parse_graph_def(serialization.serialize_graph(g)))
     assert str(imported.as_graph_def()) == str(g.as_graph_def())
     assert imported.run('result:0', {'x:0': 7}) == 7
     assert imported.run('result:0', {'x:0': -7}) == 0
     # the text form imports too
-    from_text = serialization.import_graph_def(serialization.parse_graph_def(
+    from_text = import_graph_def(serialization.parse_graph_def(
         str(g.as_graph_def())))
     assert from_text.run('result:0', {'x:0': 3}) == 3
 
 
 def test_a_tensorflow_dense_layer_graph_runs_here():
-    g = serialization.import_graph_def(serialization.parse_graph_def(
+    g = import_graph_def(serialization.parse_graph_def(
         fixture_bytes('tf_dense.pb')))
     out = g.run('Identity:0', {'x:0': np.array([[1., -2.], [3., 4.]], np.float32),
                                'w:0': np.array([[1., 2., 3.], [4., 5., 6.]], np.float32),
@@ -130,11 +131,11 @@ def test_a_tensorflow_dense_layer_graph_runs_here():
 
 
 def test_tensorflows_if_and_while_graphs_run_here():
-    cond = serialization.import_graph_def(serialization.parse_graph_def(
+    cond = import_graph_def(serialization.parse_graph_def(
         fixture_bytes('tf_relu_cond.pb')))
     assert cond.get_operation_by_name('cond').type == 'StatelessIf'
     assert [cond.run('Identity:0', {'x:0': v}) for v in (5, -5)] == [5, 0]
-    loop = serialization.import_graph_def(serialization.parse_graph_def(
+    loop = import_graph_def(serialization.parse_graph_def(
         fixture_bytes('tf_while.pb')))
     assert loop.run('Identity:0', {'n:0': 5}) == 30  # sum of i*i for i < 5, as TensorFlow says
 
@@ -147,22 +148,22 @@ def test_an_unknown_op_type_is_an_error_naming_it():
     ''')
     with pytest.raises(ValueError, match="Node 'fft' has op type 'FFT', which the runtime does "
                                          "not have"):
-        serialization.import_graph_def(message)
+        import_graph_def(message)
 
 
 def test_missing_inputs_attrs_and_functions_are_clear_errors():
     no_shape = text_format.parse('GraphDef', 'node { name: "x" op: "Placeholder" '
                                              'attr { key: "dtype" value { type: DT_FLOAT } } }')
     with pytest.raises(ValueError, match="Node 'x' \\(Placeholder\\) lacks the attr 'shape'"):
-        serialization.import_graph_def(no_shape)
+        import_graph_def(no_shape)
     missing_input = text_format.parse('GraphDef', 'node { name: "y" op: "Identity" input: "x" }')
     with pytest.raises(ValueError, match="no node named 'x'"):
-        serialization.import_graph_def(missing_input)
+        import_graph_def(missing_input)
     g = relu_graph()
     message = serialization.graph_def_message(g)
     del message['library']
     with pytest.raises(ValueError, match='which its library does not define'):
-        serialization.import_graph_def(message)
+        import_graph_def(message)
 
 
 def test_a_set_attr_the_runtime_cannot_honour_is_refused():
@@ -170,7 +171,7 @@ def test_a_set_attr_the_runtime_cannot_honour_is_refused():
     matmul = next(n for n in message['node'] if n['op'] == 'MatMul')
     matmul['attr']['grad_a'] = {'b': True}
     with pytest.raises(ValueError, match="attr grad_a=True"):
-        serialization.import_graph_def(message)
+        import_graph_def(message)
 
 
 def test_tensor_values_round_trip_in_tensor_content():
@@ -265,7 +266,7 @@ def test_call_ops_are_inlined_on_import():
           }
         }
     ''')
-    graph, (double, plus) = serialization.import_graph_def(message,
+    graph, (double, plus) = import_graph_def(message,
                                                            return_elements=['call:0', 'call:1'])
     names = {op.name for op in graph.get_operations()}
     assert {'call/mul', 'call/inner/add'} <= names and 'call' not in names
@@ -274,4 +275,4 @@ def test_call_ops_are_inlined_on_import():
         {'name': 'again', 'op': 'PartitionedCall', 'input': ['b'],
          'attr': {'f': {'func': {'name': 'plus_one'}}}})
     with pytest.raises(ValueError, match="function 'plus_one' calls itself"):
-        serialization.import_graph_def(message)
+        import_graph_def(message)

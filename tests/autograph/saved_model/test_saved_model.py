@@ -12,7 +12,7 @@ import autograph as ag
 import runtime as rt
 from runtime.graph import serialization
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
 FIXTURES = os.path.join(ROOT, 'tests', 'runtime', 'fixtures')
 
 

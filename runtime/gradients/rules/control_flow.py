@@ -1,4 +1,5 @@
-"""Gradients of If/StatelessIf, Case/StatelessCase and While/StatelessWhile.
+"""Gradients of If/StatelessIf, Case/StatelessCase and While/StatelessWhile (runtime/ops/control.py;
+NoOp has none).
 
 The forward computation runs once: as TensorFlow's cond_v2/while_v2 do, the gradient rewrites
 the forward op so that it also outputs the values its gradient needs, and the gradient reads
@@ -32,18 +33,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from runtime.control_flow import align_captures, branch_op
 from runtime.core import context, dtypes
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import SymbolicTensor
 from runtime.gradients.backprop import add_gradients, backprop, differentiable
+from runtime.gradients.rules.common import defgradient, not_differentiable
 from runtime.graph.graph import FuncGraph, uid
-from runtime.graph.graph_def import FunctionRef
 from runtime.ops import control, list_ops
-from runtime.ops.array import IDENTITY, fill, identity, zeros, zeros_like
+from runtime.ops.array import identity
 from runtime.ops.compare import greater
-from runtime.ops.dispatch import apply, build, record
-from runtime.ops.registry import CONST
+from runtime.ops.creation import fill, zeros, zeros_like
+from runtime.ops.dispatch import apply, build
+from runtime.ops.registry import CONST, IDENTITY
 
 
 def library_function(op, attr):
@@ -123,13 +124,15 @@ def _stand_in(t):
 
 # ---- If and Case -------------------------------------------------------------------------------
 
-def if_gradient(op, grads):
+@defgradient(control.IF, control.STATELESS_IF)
+def if_gradient(op, *grads):
     """The gradient of an If/StatelessIf: an If over the branches' gradients."""
     functions = [library_function(op, 'then_branch'), library_function(op, 'else_branch')]
     return _branches_gradient(op, grads, functions, 'gradients/cond')
 
 
-def case_gradient(op, grads):
+@defgradient(control.CASE, control.STATELESS_CASE)
+def case_gradient(op, *grads):
     """The gradient of a Case/StatelessCase: a Case on the same index over the branches'
     gradients (an index outside the branches runs the last one, as the forward Case does)."""
     functions = [op.graph.library[ref.name] for ref in op.get_attr('branches')]
@@ -149,7 +152,10 @@ def _branches_gradient(op, grads, functions, name):
     gradient_graphs = [_branch_gradient(op, graph, f, grads, wanted, needed) for f in functions]
     _output_intermediates(op, functions, needed, gradient_graphs)
     with graph.name_scope(name) as scope:
-        gradient = branch_op(graph, op.inputs[0], gradient_graphs, scope)
+        if op.opdef.control_flow == 'if':
+            gradient = control.build_if(graph, op.inputs[0], *gradient_graphs, scope)
+        else:
+            gradient = control.build_case(graph, op.inputs[0], gradient_graphs, scope)
     out = [None] * len(op.inputs)
     for i, g in zip(wanted, gradient.outputs):
         out[i + 1] = g
@@ -265,29 +271,62 @@ def _passed_on(body_fn, i):
     return out is var or out.op.opdef is IDENTITY and out.op.inputs[0] is var
 
 
-def while_gradient(op, grads):
-    """The gradient of a While/StatelessWhile: a While running the iterations in reverse."""
-    body_fn = library_function(op, 'body')
+@defgradient(control.WHILE, control.STATELESS_WHILE)
+def while_gradient(op, *grads):
+    """The gradient of a While/StatelessWhile: a While running the iterations in reverse, from
+    the forward loop's iteration count down to 0."""
     rewrite = _rewrite_of(op)
     _counter(op, rewrite)
-    inputs = list(op.inputs)
-    n = len(inputs)
-    shapes = list(op.get_attr('output_shapes'))
+    n = len(op.inputs)
     grads = list(grads) + [None] * (n - len(grads))
-    invariant = [body_fn.outputs[i] is body_fn.inputs[i] for i in range(n)]
-    carried = [i for i in range(n) if not invariant[i] and (
-        inputs[i].dtype.is_floating or inputs[i].dtype is dtypes.variant and grads[i] is not None)]
-    summed = [i for i in range(n) if invariant[i] and differentiable(inputs[i])]
+    carried, summed = _differentiated(op, grads)
     if not carried and not summed:
         return [None] * n
     graph = context.current_graph()
     carried_grads = [grads[i] if grads[i] is not None else zeros_like(op.outputs[i])
                      for i in carried]
-    initial_sums = [grads[i] if grads[i] is not None and inputs[i].dtype.is_floating
-                    else _zeros_for(inputs[i]) for i in summed]
+    initial_sums = [grads[i] if grads[i] is not None and op.inputs[i].dtype.is_floating
+                    else _zeros_for(op.inputs[i]) for i in summed]
+    body, reads = _reverse_body(op, graph, rewrite, carried, summed, initial_sums)
+    cond = _reverse_cond(graph, body)
+    graph.library[body.name] = body
+    graph.library[cond.name] = cond
+    loop_vars = [op.outputs[rewrite.counter], *carried_grads, *initial_sums,
+                 *[op.outputs[index] for index, _ in reads]]
+    with graph.name_scope('gradients/while') as scope:
+        backward = control.build_while(graph, loop_vars, [t.shape for t in body.inputs], cond,
+                                       body, scope)
+    out = [None] * n
+    for i, g in zip(carried + summed, backward.outputs[1:]):
+        out[i] = g
+    return out
 
+
+def _differentiated(op, grads):
+    """(carried, summed): the loop variables whose gradients the reverse loop carries from one
+    iteration to the next (float ones the body changes; lists with a gradient), and the loop
+    invariants whose gradients it sums over the iterations."""
+    body_fn = library_function(op, 'body')
+    inputs = op.inputs
+    invariant = [body_fn.outputs[i] is body_fn.inputs[i] for i in range(len(inputs))]
+    carried = [i for i, t in enumerate(inputs) if not invariant[i] and (
+        t.dtype.is_floating or t.dtype is dtypes.variant and grads[i] is not None)]
+    summed = [i for i, t in enumerate(inputs) if invariant[i] and differentiable(t)]
+    return carried, summed
+
+
+def _reverse_body(op, graph, rewrite, carried, summed, initial_sums):
+    """The body of the reverse loop, a GradientGraph of forward While `op`'s body, and its reads
+    [(index of the forward op's accumulator output, the list's input in this body)].
+
+    Its loop variables: the iteration count k (down to 0), the gradients of the `carried` loop
+    variables, the sums of the gradients of the `summed` ones, then one list per forward value
+    it reads (iteration k - 1's, from the list the forward loop wrote)."""
+    body_fn = library_function(op, 'body')
+    n = len(op.inputs)
+    shapes = op.get_attr('output_shapes')
     positions = {id(p): j for j, p in enumerate(body_fn.inputs[:n])}
-    reads = []  # (index of the forward op's accumulator output, placeholder in the body)
+    reads = []
 
     def provide(fg, t):
         j = positions.get(id(t))
@@ -301,7 +340,7 @@ def while_gradient(op, grads):
 
     body = GradientGraph(f'{body_fn.name}_grad_{uid()}', graph, body_fn, provide)
     k = body.add_input(dtypes.int32, TensorShape([]), 'iterations')
-    carried_in = [body.add_input(inputs[i].dtype, shapes[i], 'gradient') for i in carried]
+    carried_in = [body.add_input(op.inputs[i].dtype, shapes[i], 'gradient') for i in carried]
     sums_in = [body.add_input(s.dtype, s.shape, 'gradient_sum') for s in initial_sums]
     with body.as_default():
         position = k - 1
@@ -317,31 +356,16 @@ def while_gradient(op, grads):
                     for i, s in zip(summed, sums_in)]
         body.outputs = [identity(t) for t in [position, *new_carried, *new_sums]]
     body.outputs = body.outputs + [stack for _, stack in reads]
+    return body, reads
 
-    loop_vars = [op.outputs[rewrite.counter], *carried_grads, *initial_sums,
-                 *[op.outputs[index] for index, _ in reads]]
+
+def _reverse_cond(graph, body):
+    """The condition of the reverse loop: iterations are left (k > 0)."""
     cond = FuncGraph(f'{body.name}_cond', graph, graph.current_scope)
     for t in body.inputs:
         cond.add_input(t.dtype, t.shape, 'loop_var')
     with cond.as_default():
         cond.outputs = [identity(greater(cond.inputs[0], 0))]
-    graph.library[body.name] = body
-    graph.library[cond.name] = cond
-    count = len(body.inputs)
-    outer = align_captures([cond, body])
-    body.outputs = body.outputs + body.inputs[count:]
-    types = [t.dtype for t in body.inputs]
-    loop_shapes = [t.shape for t in body.inputs]
-    attrs = {'T': types, 'cond': FunctionRef(cond.name), 'body': FunctionRef(body.name),
-             'output_shapes': loop_shapes, 'parallel_iterations': 10,
-             '_lower_using_switch_merge': True}
-    opdef = control.WHILE if body.is_stateful() else control.STATELESS_WHILE
-    with graph.name_scope('gradients/while') as scope:
-        backward = graph.create_op(opdef, loop_vars + outer, attrs, scope,
-                                   list(zip(types, loop_shapes)))
-    if context.active_tapes[0]:
-        record(opdef, backward.inputs, attrs, backward.outputs)
-    out = [None] * len(op.inputs)
-    for i, g in zip(carried + summed, backward.outputs[1:]):
-        out[i] = g
-    return out
+    return cond
+
+not_differentiable(control.NO_OP)

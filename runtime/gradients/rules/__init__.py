@@ -1,0 +1,21 @@
+"""The gradient of every op, attached to its OpDef after the ops exist (docs/gradients.md).
+
+One module per family, as TensorFlow's `*_grad.py` files: each declares, with `defgradient`
+(or `not_differentiable`) from `common`, the gradients of the ops of the runtime/ops/ modules it
+names. `runtime.gradients` imports this package once; the op modules never import it.
+"""
+from runtime.gradients.rules import (
+    array,
+    control_flow,
+    decompositions,
+    linalg,
+    lists,
+    math,
+    nn,
+    py_func,
+    state,
+    strings,
+)
+
+__all__ = ['array', 'control_flow', 'decompositions', 'linalg', 'lists', 'math', 'nn',
+           'py_func', 'state', 'strings']

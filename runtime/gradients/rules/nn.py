@@ -1,0 +1,158 @@
+"""The gradients of the neural-network ops (TensorFlow's nn_grad.py): activations, softmax, the
+cross entropies, bias_add, l2_loss (runtime/ops/nn.py), convolution and pooling
+(runtime/ops/conv.py, where each op's gradient is another op of that module)."""
+from runtime.gradients.rules.common import defgradient
+from runtime.ops import conv, nn
+from runtime.ops.compare import greater, less, logical_and, where
+from runtime.ops.conv import (
+    AVG_POOL,
+    AVG_POOL_GRAD,
+    BACKPROP_FILTER,
+    BACKPROP_INPUT,
+    CONV2D,
+    MAX_POOL_GRAD,
+    MAX_POOL_GRAD_GRAD,
+)
+from runtime.ops.convert import convert_to_tensor
+from runtime.ops.creation import zeros_like
+from runtime.ops.dispatch import apply
+from runtime.ops.math import abs as abs_
+from runtime.ops.math import exp, negative, square
+from runtime.ops.nn import SELU_ALPHA, SELU_SCALE, log_softmax, softmax
+from runtime.ops.reduce import reduce_sum
+from runtime.ops.shaping import expand_dims
+from runtime.ops.shaping import shape as shape_
+
+# ---- activations, softmax, the cross entropies (runtime.ops.nn) --------------------------------
+
+def _backprop_term(logits, backprop_grad):
+    """What the `backprop` output (softmax(logits) - labels) passes back to the logits: the
+    softmax Jacobian applied to its gradient."""
+    p = softmax(logits)
+    return p * (backprop_grad - reduce_sum(backprop_grad * p, -1, keepdims=True))
+
+
+@defgradient(nn.ACTIVATION_OPS['relu6'])
+def _relu6_gradient(op, grad):
+    x = convert_to_tensor(op.inputs[0])
+    return [where(logical_and(greater(x, 0), less(x, 6)), grad, 0)]
+
+
+@defgradient(nn.ACTIVATION_OPS['elu'])
+def _elu_gradient(op, grad):
+    y = op.outputs[0]
+    return [where(greater(y, 0), grad, grad * (y + 1))]
+
+
+@defgradient(nn.ACTIVATION_OPS['selu'])
+def _selu_gradient(op, grad):
+    y = op.outputs[0]
+    return [where(greater(y, 0), grad * SELU_SCALE, grad * (y + SELU_SCALE * SELU_ALPHA))]
+
+
+@defgradient(nn.ACTIVATION_OPS['softsign'])
+def _softsign_gradient(op, grad):
+    x = convert_to_tensor(op.inputs[0])
+    return [grad / square(1.0 + abs_(x))]
+
+
+@defgradient(nn.LEAKY_RELU)
+def _leaky_relu_gradient(op, grad):
+    x = convert_to_tensor(op.inputs[0])
+    return [where(greater(x, 0), grad, grad * op.get_attr('alpha'))]
+
+
+@defgradient(nn.SOFTMAX)
+def _softmax_gradient(op, grad):
+    y = op.outputs[0]
+    return [y * (grad - reduce_sum(grad * y, -1, keepdims=True))]
+
+
+@defgradient(nn.LOG_SOFTMAX)
+def _log_softmax_gradient(op, grad):
+    y = op.outputs[0]
+    return [grad - exp(y) * reduce_sum(grad, -1, keepdims=True)]
+
+
+@defgradient(nn.SOFTMAX_XENT)
+def _softmax_xent_gradient(op, loss_grad, backprop_grad):
+    logits = convert_to_tensor(op.inputs[0])
+    g = expand_dims(loss_grad, -1)
+    return [g * op.outputs[1] + _backprop_term(logits, backprop_grad),
+            negative(g) * log_softmax(logits) - backprop_grad]
+
+
+@defgradient(nn.SPARSE_SOFTMAX_XENT)
+def _sparse_xent_gradient(op, loss_grad, backprop_grad):
+    logits = convert_to_tensor(op.inputs[0])
+    return [expand_dims(loss_grad, -1) * op.outputs[1] + _backprop_term(logits, backprop_grad),
+            None]
+
+
+@defgradient(nn.BIAS_ADD)
+def _bias_add_gradient(op, grad):
+    rank = grad.shape.rank
+    return [grad, reduce_sum(grad, list(range(rank - 1)))]
+
+
+defgradient(nn.L2_LOSS)(lambda op, grad: [convert_to_tensor(op.inputs[0]) * grad])
+
+
+# ---- convolution and pooling (runtime.ops.conv) ------------------------------------------------
+
+def _conv_attrs(op):
+    return {'strides': op.get_attr('strides'), 'padding': op.get_attr('padding')}
+
+
+def _pool_attrs(op):
+    return {k: op.get_attr(k) for k in ('ksize', 'strides', 'padding')}
+
+
+@defgradient(conv.CONV2D)
+def _conv2d_gradient(op, grad):
+    x, f = (convert_to_tensor(t) for t in op.inputs)
+    return [apply(BACKPROP_INPUT, [shape_(x), f, grad], _conv_attrs(op)),
+            apply(BACKPROP_FILTER, [x, shape_(f), grad], _conv_attrs(op))]
+
+
+@defgradient(conv.BACKPROP_INPUT)
+def _backprop_input_gradient(op, grad):
+    _, f, dy = (convert_to_tensor(t) for t in op.inputs)
+    return [None, apply(BACKPROP_FILTER, [grad, shape_(f), dy], _conv_attrs(op)),
+            apply(CONV2D, [grad, f], _conv_attrs(op))]
+
+
+@defgradient(conv.BACKPROP_FILTER)
+def _backprop_filter_gradient(op, grad):
+    x, _, dy = (convert_to_tensor(t) for t in op.inputs)
+    return [apply(BACKPROP_INPUT, [shape_(x), grad, dy], _conv_attrs(op)), None,
+            apply(CONV2D, [x, grad], _conv_attrs(op))]
+
+
+@defgradient(conv.MAX_POOL)
+def _max_pool_gradient(op, grad):
+    x = convert_to_tensor(op.inputs[0])
+    return [apply(MAX_POOL_GRAD, [x, op.outputs[0], grad], _pool_attrs(op))]
+
+
+@defgradient(conv.MAX_POOL_GRAD)
+def _max_pool_grad_gradient(op, grad):
+    x, y, _ = (convert_to_tensor(t) for t in op.inputs)
+    return [zeros_like(x), zeros_like(y), apply(MAX_POOL_GRAD_GRAD, [x, y, grad],
+                                                _pool_attrs(op))]
+
+
+@defgradient(conv.MAX_POOL_GRAD_GRAD)
+def _max_pool_grad_grad_gradient(op, grad):
+    x, y, _ = (convert_to_tensor(t) for t in op.inputs)
+    return [zeros_like(x), zeros_like(y), apply(MAX_POOL_GRAD, [x, y, grad], _pool_attrs(op))]
+
+
+@defgradient(conv.AVG_POOL)
+def _avg_pool_gradient(op, grad):
+    x = convert_to_tensor(op.inputs[0])
+    return [apply(AVG_POOL_GRAD, [shape_(x), grad], _pool_attrs(op))]
+
+
+defgradient(conv.AVG_POOL_GRAD)(lambda op, grad: [None, apply(AVG_POOL, [grad],
+                                                                _pool_attrs(op))])

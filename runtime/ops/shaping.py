@@ -1,0 +1,251 @@
+"""Shapes and reshaping: `reshape`, `transpose`, `expand_dims`, `squeeze`, `concat`,
+`broadcast_to`, the shape queries `shape`, `size`, `rank`, and the helpers that read or make a
+shape operand."""
+import builtins
+
+import numpy as np
+
+from runtime.core import dtypes
+from runtime.core.shapes import TensorShape
+from runtime.core.tensor import Tensor
+from runtime.ops.convert import constant, convert_to_tensor, stack, unify_operands
+from runtime.ops.dispatch import apply
+from runtime.ops.infer import constant_value, known_shape
+from runtime.ops.registry import register
+
+
+def static_or_dynamic_shape(x):
+    """`x`'s shape as an int32 numpy vector when fully known (no op), else an op `Shape`."""
+    known = known_shape(x)
+    if known is not None:
+        return np.array(known, dtype=np.int32)
+    return apply(SHAPE, [x])
+
+
+def shape_from(value):
+    """A TensorShape from a shape operand's known value (unknown dims if not known)."""
+    known = constant_value(value)
+    if known is not None:
+        return TensorShape([int(d) for d in np.ravel(known)])
+    rank = value.shape[0] if isinstance(value, Tensor) and value.shape.rank == 1 else None
+    return TensorShape(None if rank is None else [None] * rank)
+
+
+def _broadcast_to_infer(inputs, attrs):
+    return [(inputs[0].dtype, shape_from(inputs[1]))]
+
+
+def _broadcast_to_kernel(input, shape):
+    shape = tuple(shape.tolist()) if type(shape) is np.ndarray else tuple(shape)
+    try:
+        if type(input) is np.ndarray and input.ndim <= len(shape):  # copyto: no np layer
+            out = np.empty(shape, input.dtype)
+            np.copyto(out, input)
+            return out
+        return np.broadcast_to(input, shape).copy()
+    except ValueError:
+        raise ValueError(f'Unable to broadcast tensor of shape {list(np.shape(input))} to '
+                         f'tensor of shape {list(shape)}') from None
+
+
+BROADCAST_TO = register('BroadcastTo', _broadcast_to_kernel, _broadcast_to_infer,
+                        inputs=('input', 'shape'),
+    outputs=('output',), type_attrs=(('T', 0), ('Tidx', 1)))
+
+
+def broadcast_to(input, shape, name=None):
+    """`input` repeated along its size-1 and missing leading dims to `shape` (op
+    `BroadcastTo`, numpy's broadcasting rules)."""
+    return apply(BROADCAST_TO, [convert_to_tensor(input), shape_operand(shape)], name=name)
+
+
+def shape_operand(shape):
+    if isinstance(shape, Tensor):
+        return shape
+    if isinstance(shape, TensorShape):
+        shape = shape.as_list()
+    if isinstance(shape, (list, tuple)) and any(isinstance(d, Tensor) for d in shape):
+        return stack([convert_to_tensor(d, dtypes.int32) for d in shape])
+    return np.asarray(shape, dtype=np.int32).reshape(-1)
+
+
+def _reshape_infer(inputs, attrs):
+    x, shape = inputs
+    known = constant_value(shape)
+    if known is None:  # the rank is known from the shape operand's length, if at all
+        return [(x.dtype, shape_from(shape))]
+    dims = [int(d) for d in np.ravel(known)]
+    if -1 in dims:
+        n = x.shape.num_elements()
+        rest = 1
+        for d in dims:
+            if d not in (-1, None):
+                rest *= d
+        dims[dims.index(-1)] = n // rest if n is not None and rest else None
+    return [(x.dtype, TensorShape([None if d is None or d < 0 else d for d in dims]))]
+
+
+def _reshape_kernel(tensor, shape):
+    shape = tuple(shape.tolist()) if type(shape) is np.ndarray else tuple(shape)
+    if type(tensor) is np.ndarray:  # the method: no np.reshape layer
+        return tensor.reshape(shape)
+    return np.reshape(tensor, shape)
+
+
+RESHAPE = register('Reshape', _reshape_kernel, _reshape_infer, inputs=('tensor', 'shape'),
+                   outputs=('output',),
+                   type_attrs=(('T', 0), ('Tshape', 1)))
+
+
+def reshape(tensor, shape, name=None):
+    x = convert_to_tensor(tensor)
+    if isinstance(shape, (list, tuple, TensorShape)) and not any(
+            isinstance(d, Tensor) for d in shape):
+        shape = np.asarray([-1 if d is None else d for d in shape], dtype=np.int32)
+    else:
+        shape = shape_operand(shape)
+    return apply(RESHAPE, [x, shape], name=name)
+
+
+def _transpose_infer(inputs, attrs):
+    x, perm = inputs
+    p = constant_value(perm)
+    if x.shape.rank is None or p is None:
+        return [(x.dtype, TensorShape(None if p is None else [None] * len(p)))]
+    dims = x.shape.as_list()
+    return [(x.dtype, TensorShape([dims[int(i)] for i in p]))]
+
+
+TRANSPOSE = register('Transpose', lambda x, perm: np.transpose(x, tuple(perm)), _transpose_infer,
+                     inputs=('x', 'perm'), type_attrs=(('T', 0), ('Tperm', 1)))
+
+
+def transpose(a, perm=None, name=None):
+    x = convert_to_tensor(a)
+    if perm is None:
+        if x.shape.rank is None:
+            raise ValueError('rt.transpose needs `perm` when the rank is unknown.')
+        perm = list(builtins.range(x.shape.rank))[::-1]
+    perm = np.asarray(perm, dtype=np.int32) if not isinstance(perm, Tensor) else perm
+    return apply(TRANSPOSE, [x, perm], name=name)
+
+
+def _concat_infer(inputs, attrs):
+    values, axis = inputs[:-1], inputs[-1]
+    a = constant_value(axis)
+    shapes = [t.shape for t in values]
+    if a is None or any(s.rank is None for s in shapes):
+        return [(values[0].dtype, TensorShape(None))]
+    rank = shapes[0].rank
+    a = int(a) % rank
+    dims = []
+    for i in builtins.range(rank):
+        col = [s[i] for s in shapes]
+        if i == a:
+            dims.append(None if None in col else sum(col))
+        else:
+            known = {d for d in col if d is not None}
+            if len(known) > 1:
+                raise ValueError(f'ConcatV2: dimension {i} differs between inputs: '
+                                 f'{", ".join(str(s) for s in shapes)}')
+            dims.append(known.pop() if known else None)
+    return [(values[0].dtype, TensorShape(dims))]
+
+
+def _concat_kernel(*args, N=None):
+    return np.concatenate(args[:-1], axis=int(args[-1]))
+
+
+CONCAT = register('ConcatV2', _concat_kernel, _concat_infer, inputs=('values',),
+                  outputs=('output',), type_attrs=(('T', 0), ('Tidx', -1)))
+
+
+def concat(values, axis, name=None):
+    inputs, _ = unify_operands('ConcatV2', *values)
+    return apply(CONCAT, inputs + [np.int32(axis)], {'N': len(inputs)}, name=name)
+
+
+def _expand_infer(inputs, attrs):
+    x, dim = inputs
+    d = constant_value(dim)
+    if x.shape.rank is None or d is None:
+        return [(x.dtype, TensorShape(None))]
+    dims = x.shape.as_list()
+    d = int(d)
+    dims.insert(d if d >= 0 else len(dims) + 1 + d, 1)
+    return [(x.dtype, TensorShape(dims))]
+
+
+EXPAND_DIMS = register('ExpandDims', lambda input, dim: np.expand_dims(input, int(dim)),
+                       _expand_infer, inputs=('input', 'dim'), outputs=('output',),
+                       type_attrs=(('T', 0), ('Tdim', 1)))
+
+
+def expand_dims(input, axis, name=None):
+    return apply(EXPAND_DIMS, [convert_to_tensor(input), np.int32(axis)], name=name)
+
+
+def _squeeze_kernel(input, squeeze_dims=()):
+    return np.squeeze(input, axis=tuple(squeeze_dims) if squeeze_dims else None)
+
+
+def _squeeze_infer(inputs, attrs):
+    shape = inputs[0].shape
+    axes = attrs.get('squeeze_dims', ())
+    if shape.rank is None:
+        return [(inputs[0].dtype, shape)]
+    dims = shape.as_list()
+    if axes:
+        axes = {a % len(dims) for a in axes}
+        for a in axes:
+            if dims[a] not in (1, None):
+                raise ValueError(f'Cannot squeeze dim {a} of size {dims[a]} (shape {shape})')
+        return [(inputs[0].dtype, TensorShape([d for i, d in enumerate(dims) if i not in axes]))]
+    if None in dims:
+        return [(inputs[0].dtype, TensorShape(None))]
+    return [(inputs[0].dtype, TensorShape([d for d in dims if d != 1]))]
+
+
+SQUEEZE = register('Squeeze', _squeeze_kernel, _squeeze_infer, inputs=('input',),
+                   outputs=('output',), defaults={'squeeze_dims': ()})
+
+
+def squeeze(input, axis=None, name=None):
+    axes = () if axis is None else tuple(axis) if isinstance(axis, (list, tuple)) else (axis,)
+    return apply(SQUEEZE, [convert_to_tensor(input)], {'squeeze_dims': axes} if axes else {},
+                 name=name)
+
+
+def _shape_kernel(input, out_type=dtypes.int32):
+    return np.array(np.shape(input), dtype=out_type.np_dtype)
+
+
+SHAPE = register('Shape', _shape_kernel,
+                 lambda inputs, attrs: [(attrs.get('out_type', dtypes.int32),
+                                         TensorShape([inputs[0].shape.rank]))],
+                 inputs=('input',), outputs=('output',), defaults={'out_type': dtypes.int32})
+SIZE = register('Size', lambda input, out_type=dtypes.int32: out_type.np_dtype.type(np.size(input)),
+                lambda inputs, attrs: [(attrs.get('out_type', dtypes.int32), TensorShape([]))],
+                inputs=('input',), outputs=('output',), defaults={'out_type': dtypes.int32})
+RANK = register('Rank', lambda input: np.int32(np.ndim(input)),
+                lambda inputs, attrs: [(dtypes.int32, TensorShape([]))], inputs=('input',),
+                outputs=('output',))
+
+
+def shape(input, out_type=dtypes.int32, name=None):
+    x = convert_to_tensor(input)
+    out_type = dtypes.as_dtype(out_type)
+    if x.shape.is_fully_defined():
+        return constant(np.array(x.shape.as_list(), dtype=out_type.np_dtype), out_type,
+                        name=name or 'Shape')
+    return apply(SHAPE, [x], {} if out_type is dtypes.int32 else {'out_type': out_type}, name=name)
+
+
+def size(input, out_type=dtypes.int32, name=None):
+    x = convert_to_tensor(input)
+    out_type = dtypes.as_dtype(out_type)
+    return apply(SIZE, [x], {} if out_type is dtypes.int32 else {'out_type': out_type}, name=name)
+
+
+def rank(input, name=None):
+    return apply(RANK, [convert_to_tensor(input)], name=name)

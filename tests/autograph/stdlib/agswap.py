@@ -1,0 +1,108 @@
+"""Swaps converted code into a module of the standard library, as the harness runs it.
+
+The harness writes, for a module `m`, the file `m.py` = the original source followed by
+
+    import agswap; agswap.install(globals(), '/tmp/.../m.converted.py', only)
+
+where the `.converted.py` file is what `autograph convert` printed for the original. `install`
+gives every function the CLI converted the converted code object in place of its own
+(`function.__code__ = ...`): the function object keeps its defaults, its name, its `__dict__`,
+its decorators (a property, an lru_cache, `functools.wraps` wrappers still hold the same
+object) and its class, so only the code that runs changes. Converted code reads the operators
+as the global `ag__`.
+"""
+import ast
+import gc
+import types
+
+
+def _originals(tree):
+    """(qualified name, def node) of the functions the CLI converts, in the file's order."""
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            yield node.name, node
+        elif isinstance(node, ast.ClassDef):
+            for child in node.body:
+                if isinstance(child, ast.FunctionDef):
+                    yield f'{node.name}.{child.name}', child
+
+
+def _argument_names(node):
+    arguments = node.args
+    names = [a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs]
+    names += [a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None]
+    return [name.replace('ag__user', 'ag__') for name in names]
+
+
+def _first_line(node):
+    return min([node.lineno] + [d.lineno for d in node.decorator_list])
+
+
+def pairs(original_source, converted_source):
+    """(qualified name, original def node, converted def node) for each converted function:
+    the CLI keeps the file's order and names each `tf__<name>`."""
+    originals = list(_originals(ast.parse(original_source)))
+    cursor = 0
+    for converted in ast.parse(converted_source).body:
+        if not isinstance(converted, ast.FunctionDef):
+            continue
+        name = converted.name.removeprefix('tf__')
+        for index in range(cursor, len(originals)):
+            qualname, original = originals[index]
+            if original.name == name and _argument_names(original) == _argument_names(
+                    converted):
+                cursor = index + 1
+                yield qualname, original, converted
+                break
+        else:
+            raise LookupError(f'no original function for the converted {converted.name}')
+
+
+def _converted_code(converted, freevars, filename):
+    """The code object of the converted def, closing over exactly `freevars`."""
+    body = [ast.Assign(targets=[ast.Name(id=v, ctx=ast.Store())], value=ast.Constant(None))
+            for v in freevars]
+    if freevars:  # reads every cell, so the code's free variables are the original's
+        touch = ast.parse(f'if False: ({", ".join(freevars)},)').body[0]
+        converted.body.insert(0, touch)
+    factory = ast.FunctionDef(
+        name='agswap_factory', args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[],
+                                                   kw_defaults=[], defaults=[]),
+        body=body + [converted], decorator_list=[], returns=None)
+    module = ast.Module(body=[factory], type_ignores=[])
+    ast.fix_missing_locations(module)
+    code = compile(module, filename, 'exec', dont_inherit=True)
+    factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    return next(c for c in factory_code.co_consts
+                if isinstance(c, types.CodeType) and c.co_name == converted.name)
+
+
+def install(module_globals, converted_path, only=None):
+    """Swaps the converted code of `converted_path` into the functions of the module whose
+    globals are `module_globals`; `only`: qualified-name prefixes to swap (all by default).
+    Returns the qualified names swapped."""
+    import sys
+
+    import autograph.operators  # noqa: F401  (the CLI's output reads it as `ag__`)
+    module_globals['ag__'] = sys.modules['autograph.operators']
+    with open(module_globals['__file__'], encoding='utf-8') as f:
+        original_source = f.read()
+    with open(converted_path, encoding='utf-8') as f:
+        converted_source = f.read()
+    functions = {}
+    for obj in gc.get_objects():
+        if isinstance(obj, types.FunctionType) and obj.__globals__ is module_globals:
+            functions.setdefault((obj.__code__.co_name, obj.__code__.co_firstlineno), obj)
+    swapped = []
+    for qualname, original, converted in pairs(original_source, converted_source):
+        if only is not None and not qualname.startswith(tuple(only)):
+            continue
+        function = functions.get((original.name, _first_line(original)))
+        if function is None:  # redefined, replaced by an accelerator, or defined under an if
+            continue
+        old = function.__code__
+        code = _converted_code(converted, old.co_freevars, converted_path)
+        function.__code__ = code.replace(co_name=old.co_name, co_qualname=old.co_qualname)
+        swapped.append(qualname)
+    module_globals['__ag_swapped__'] = swapped
+    return swapped

@@ -1,0 +1,226 @@
+"""The differential harness: standard-library modules converted with `autograph convert`,
+swapped in for the originals, run against CPython's own tests from `Lib/test`.
+
+    python3 stdlib_harness.py run SWAP_DIR MODULE OUT.json   (internal: one side of one module)
+
+`MODULES` lists what is tested: each entry names the module (a file or a package of the
+standard library), its tests, the C accelerators blocked on both sides (so that the pure
+Python code is what runs) and, optionally, the qualified-name prefixes of the functions to
+swap (for `collections`, only the pure `OrderedDict`). `compare` converts a module into a
+temporary folder, runs its tests once on the original and once converted (each in its own
+Python process) and returns both outcomes; tools/stdlib_diff.py prints them as a table.
+"""
+import dataclasses
+import importlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+STDLIB = sysconfig.get_paths()['stdlib']
+
+
+@dataclasses.dataclass(frozen=True)
+class Module:
+    name: str                  # the module or package, as imported
+    tests: str                 # its tests, as `unittest` loads them
+    blocked: tuple = ()        # C accelerators, blocked on both sides
+    only: tuple = None         # qualified-name prefixes of the functions swapped (None: all)
+    quick: bool = False        # in the default test run
+
+
+MODULES = (
+    Module('heapq', 'test.test_heapq', ('_heapq',), quick=True),
+    Module('bisect', 'test.test_bisect', ('_bisect',), quick=True),
+    Module('textwrap', 'test.test_textwrap', quick=True),
+    Module('colorsys', 'test.test_colorsys'),   # run by tests/tools/test_stdlib_diff.py
+    Module('copy', 'test.test_copy', quick=True),
+    Module('shlex', 'test.test_shlex', quick=True),
+    Module('difflib', 'test.test_difflib'),
+    Module('pprint', 'test.test_pprint'),
+    Module('json', 'test.test_json', ('_json',)),
+    Module('functools', 'test.test_functools', ('_functools',)),
+    Module('dataclasses', 'test.test_dataclasses'),
+    Module('collections', 'test.test_ordered_dict', only=('OrderedDict.', '_OrderedDict')),
+    Module('statistics', 'test.test_statistics', ('_statistics',)),
+    Module('fractions', 'test.test_fractions'),
+    Module('ipaddress', 'test.test_ipaddress'),
+    Module('calendar', 'test.test_calendar'),
+    Module('string', 'test.test_string'),
+    Module('base64', 'test.test_base64'),
+    Module('tomllib', 'test.test_tomllib'),
+    Module('plistlib', 'test.test_plistlib'),
+    Module('configparser', 'test.test_configparser'),
+    Module('optparse', 'test.test_optparse'),
+    Module('graphlib', 'test.test_graphlib'),
+)
+BY_NAME = {m.name: m for m in MODULES}
+
+
+def lib_test_available():
+    try:
+        import test.support  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _sources(module):
+    """(path relative to the standard library, absolute path) of the module's files."""
+    package = os.path.join(STDLIB, module.name)
+    if os.path.isdir(package):
+        for entry in sorted(os.listdir(package)):
+            if entry.endswith('.py'):
+                yield os.path.join(module.name, entry), os.path.join(package, entry)
+    else:
+        yield module.name + '.py', os.path.join(STDLIB, module.name + '.py')
+
+
+def convert(module, folder):
+    """Converts the module's files with the CLI into `folder`/converted and writes the
+    swapped module into `folder`/swap; returns the CLI's notes (its stderr)."""
+    notes = []
+    for relative, path in _sources(module):
+        converted = os.path.join(folder, 'converted', relative)
+        swapped = os.path.join(folder, 'swap', relative)
+        os.makedirs(os.path.dirname(converted), exist_ok=True)
+        os.makedirs(os.path.dirname(swapped), exist_ok=True)
+        done = subprocess.run(
+            [sys.executable, '-m', 'autograph', 'convert', path, '--output', converted],
+            capture_output=True, text=True, env=_environment(), cwd=ROOT)
+        if done.returncode != 0:
+            raise RuntimeError(f'autograph convert {path} failed:\n{done.stderr}')
+        notes += done.stderr.splitlines()
+        with open(path, encoding='utf-8') as f:
+            source = f.read()
+        footer = (f'\nimport agswap as _agswap\n'
+                  f'_agswap.install(globals(), {converted!r}, {module.only!r})\n'
+                  f'del _agswap\n')
+        with open(swapped, 'w', encoding='utf-8') as f:
+            f.write(source + ('' if source.endswith('\n') else '\n') + footer)
+    return notes
+
+
+def _environment():
+    environment = dict(os.environ)
+    environment['PYTHONPATH'] = os.pathsep.join(
+        [ROOT, HERE] + [p for p in environment.get('PYTHONPATH', '').split(os.pathsep) if p])
+    return environment
+
+
+class _Outcomes(unittest.TestResult):
+    """Each test id's outcome: pass, fail, error, skip, xfail or xpass."""
+
+    def __init__(self):
+        super().__init__()
+        self.outcomes = {}
+
+    def _set(self, test, outcome):
+        key = test.id()
+        if self.outcomes.get(key) in ('fail', 'error'):
+            return
+        self.outcomes[key] = outcome
+
+    def addSuccess(self, test):
+        self._set(test, 'pass')
+
+    def addFailure(self, test, err):
+        self._set(test, 'fail')
+
+    def addError(self, test, err):
+        self._set(test, 'error')
+
+    def addSkip(self, test, reason):
+        self._set(test, 'skip')
+
+    def addExpectedFailure(self, test, err):
+        self._set(test, 'xfail')
+
+    def addUnexpectedSuccess(self, test):
+        self._set(test, 'xpass')
+
+    def addSubTest(self, test, subtest, err):
+        if err is not None:
+            self._set(test, 'fail')
+
+
+def _run_side(swap_folder, name, out_path):
+    """In the child process: runs the module's tests (converted when `swap_folder`)."""
+    module = BY_NAME[name]
+    for blocked in module.blocked:
+        sys.modules[blocked] = None
+    if swap_folder:
+        import autograph.operators  # noqa: F401  (loaded before the swap shadows any module)
+        sys.path.insert(0, swap_folder)
+        for loaded in [m for m in sys.modules if m == name or m.startswith(name + '.')]:
+            del sys.modules[loaded]
+    start = time.perf_counter()
+    result = _Outcomes()
+    try:
+        importlib.import_module(name)
+        swapped = [f'{m}:{f}' for m, module_object in sorted(sys.modules.items())
+                   if (m == name or m.startswith(name + '.')) and module_object is not None
+                   for f in module_object.__dict__.get('__ag_swapped__', ())]
+        suite = unittest.defaultTestLoader.loadTestsFromName(module.tests)
+        suite.run(result)
+        error = None
+    except Exception as e:  # the module does not import: every test counts as failed
+        error = f'{type(e).__name__}: {e}'
+        swapped = []
+    with open(out_path, 'w') as f:
+        json.dump({'outcomes': result.outcomes, 'error': error, 'swapped': swapped,
+                   'seconds': time.perf_counter() - start}, f)
+
+
+def run_side(folder, module, converted, timeout=600):
+    out = os.path.join(folder, f'{module.name}.{"converted" if converted else "original"}.json')
+    swap = os.path.join(folder, 'swap') if converted else ''
+    done = subprocess.run([sys.executable, os.path.join(HERE, 'stdlib_harness.py'), 'run', swap,
+                           module.name, out], capture_output=True, text=True,
+                          env=_environment(), cwd=folder, timeout=timeout)
+    if not os.path.exists(out):
+        return {'outcomes': {}, 'error': f'the test process died:\n{done.stderr[-3000:]}',
+                'swapped': [], 'seconds': 0.0}
+    with open(out) as f:
+        return json.load(f)
+
+
+@dataclasses.dataclass
+class Comparison:
+    module: Module
+    original: dict
+    converted: dict
+    notes: list
+
+    @property
+    def passed_original(self):
+        return sorted(t for t, o in self.original['outcomes'].items() if o == 'pass')
+
+    @property
+    def passed_converted(self):
+        return sorted(t for t, o in self.converted['outcomes'].items() if o == 'pass')
+
+    @property
+    def regressions(self):
+        """Tests that pass on the original and not converted."""
+        converted = self.converted['outcomes']
+        return [t for t in self.passed_original if converted.get(t) != 'pass']
+
+
+def compare(module, folder):
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    notes = convert(module, folder)
+    return Comparison(module, run_side(folder, module, False), run_side(folder, module, True),
+                      notes)
+
+
+if __name__ == '__main__':
+    if sys.argv[1] == 'run':
+        _run_side(sys.argv[2], sys.argv[3], sys.argv[4])

@@ -1,0 +1,44 @@
+"""CPython's own tests of standard-library modules, run on the modules converted with
+`autograph convert`: no test that passes on the original may fail converted.
+
+The default run tests the modules marked `quick` in stdlib_harness.MODULES; set
+AUTOGRAPH_STDLIB_ALL=1 to test all of them (a few minutes). `tools/stdlib_diff.py` prints the
+figures per module.
+"""
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+import agswap  # noqa: E402
+import stdlib_harness as harness  # noqa: E402
+
+_ALL = os.environ.get('AUTOGRAPH_STDLIB_ALL') == '1'
+_MODULES = [m for m in harness.MODULES if _ALL or m.quick]
+
+pytestmark = pytest.mark.skipif(not harness.lib_test_available(),
+                                reason="CPython's Lib/test is not installed")
+
+
+@pytest.mark.parametrize('module', _MODULES, ids=[m.name for m in _MODULES])
+def test_converted_module_passes_what_the_original_passes(module, tmp_path):
+    result = harness.compare(module, str(tmp_path / module.name))
+    assert result.converted['error'] is None, result.converted['error']
+    assert result.passed_original, 'the original ran no test'
+    assert result.converted['swapped'], 'no function was swapped for its conversion'
+    assert result.regressions == []
+
+
+def test_the_swap_pairs_each_converted_function_with_its_original():
+    original = ('class A:\n'
+                '    @property\n    def x(self):\n        return 1\n'
+                '    @x.setter\n    def x(self, value):\n        pass\n'
+                'def f(a, b=2):\n    return a\n')
+    converted = ('def tf__x(self):\n    return 1\n'
+                 'def tf__x(self, value):\n    pass\n'
+                 'def tf__f(a, b=None):\n    return a\n')
+    pairs = [(name, o.lineno, c.lineno) for name, o, c in agswap.pairs(original,
+                                                                                converted)]
+    assert pairs == [('A.x', 3, 1), ('A.x', 6, 3), ('f', 8, 5)]

@@ -1,0 +1,194 @@
+"""`for x in ds:` / `for x in it:` inside ag.function: graph loops with loop-carried state,
+break, continue and return (docs/datasets.md)."""
+import pytest
+
+import autograph as ag
+import runtime as rt
+
+D = rt.data.Dataset
+
+
+def test_loop_over_a_dataset_with_break_and_continue():
+    @ag.function
+    def f(n):
+        total = rt.constant(0, rt.int64)
+        for x in D.range(n):
+            if x % 2 == 1:
+                continue
+            if x > 6:
+                break
+            total += x
+        return total
+    assert int(f(rt.constant(20, rt.int64))) == 0 + 2 + 4 + 6
+    assert int(f(rt.constant(3, rt.int64))) == 2
+    graph = f.get_concrete_function(rt.constant(3, rt.int64)).graph
+    assert any(op.type in ('While', 'StatelessWhile') for op in graph.get_operations())
+
+
+def test_return_inside_a_dataset_loop():
+    @ag.function
+    def first_above(ds, limit):
+        for x in ds:
+            if x > limit:
+                return x
+        return rt.constant(-1, rt.int64)
+    ds = D.range(10)
+    assert int(first_above(ds, rt.constant(4, rt.int64))) == 5
+    assert int(first_above(ds, rt.constant(40, rt.int64))) == -1
+
+
+def test_loop_over_batches_of_tuples_with_state():
+    @ag.function
+    def train(xs, ys):
+        loss = rt.constant(0.0)
+        steps = 0
+        for x, y in D.from_tensor_slices((xs, ys)).batch(2):
+            loss += rt.reduce_sum((x - y) ** 2)
+            steps += 1
+        return loss, steps
+    loss, steps = train(rt.constant([1.0, 2.0, 3.0]), rt.constant([0.0, 0.0, 0.0]))
+    assert float(loss) == 14.0 and int(steps) == 2
+
+
+def test_loop_over_an_iterator_leaves_it_after_the_last_element_seen():
+    @ag.function
+    def take_until(it):
+        total = rt.constant(0, rt.int64)
+        for x in it:
+            total += x
+            if total > 5:
+                break
+        return total, it.get_next()
+    total, after = take_until(iter(D.range(10)))
+    assert int(total) == 6 and int(after) == 4
+
+
+def test_a_variable_first_set_in_a_dataset_loop_must_be_defined_before_it():
+    @ag.function
+    def last(ds):
+        for x in ds:
+            y = x
+        return y
+    with pytest.raises(ValueError, match="'y' must be defined before the loop") as info:
+        last(D.range(3))
+    assert 'test_dataset_loops.py' in str(info.value)
+
+
+def test_a_new_element_structure_traces_again():
+    traces = []
+
+    @ag.function
+    def total(ds):
+        traces.append(1)
+        s = rt.constant(0.0)
+        for x in ds:
+            s += rt.reduce_sum(rt.cast(x, rt.float32))
+        return s
+    assert float(total(D.range(4))) == 6.0
+    assert float(total(D.range(3).batch(2))) == 3.0
+    assert len(traces) == 2
+
+
+def test_print_in_a_dataset_loop_body_runs_once_while_tracing(capsys):
+    @ag.function
+    def f():
+        for x in D.range(3):
+            print('body traced')
+            rt.print(x)
+        return 0
+    f()
+    out = capsys.readouterr().out
+    assert out.count('body traced') == 1
+
+
+def test_datasets_of_one_element_spec_share_a_graph():
+    traces = []
+
+    @ag.function
+    def total(ds):
+        traces.append(1)
+        return ds.reduce(rt.constant(0, rt.int64), lambda s, x: s + x)
+    assert int(total(D.range(4))) == 6
+    assert int(total(D.range(3).map(lambda x: x + 10))) == 33
+    assert len(traces) == 1
+    assert 'DatasetSpec' in total.get_concrete_function(D.range(2)).pretty_printed_signature()
+
+
+def test_dataset_spec_in_an_input_signature():
+    @ag.function(input_signature=[rt.data.DatasetSpec(rt.TensorSpec([None], rt.float32))])
+    def total(ds):
+        return ds.reduce(rt.constant(0.0), lambda s, x: s + rt.reduce_sum(x))
+    assert float(total(D.from_tensor_slices([[1.0, 2.0], [3.0, 4.0]]))) == 10.0
+    assert float(total(D.from_tensor_slices([[1.0, 2.0, 5.0]]))) == 8.0
+    with pytest.raises(TypeError, match='must be a dataset of DatasetSpec'):
+        total(D.range(3))
+
+
+def test_saving_a_function_holding_a_dataset_is_refused_naming_the_op(tmp_path):
+    import pickle
+
+    @ag.function(input_signature=[rt.TensorSpec([], rt.int64)])
+    def f(n):
+        return D.range(n).reduce(rt.constant(0, rt.int64), lambda s, x: s + x)
+    with pytest.raises(ValueError, match="dataset op 'RangeDataset'"):
+        ag.saved_model.save(f, str(tmp_path))
+    with pytest.raises(ValueError, match='RangeDataset'):
+        pickle.dumps(f)
+
+
+def test_enumerate_zip_and_len_of_datasets_in_a_function():
+    @ag.function
+    def f():
+        total = rt.constant(0, rt.int64)
+        for i, x in enumerate(D.range(5, 8)):
+            total += i * x
+        for a, b in zip(D.range(3), D.range(10, 20)):
+            total += a * b
+        return total, len(D.range(4).batch(3))
+    total, n = f()
+    assert int(total) == 20 + 35 and int(n) == 2
+
+
+def test_a_python_loop_over_a_dataset_in_a_graph_fails_instead_of_running_forever():
+    @ag.do_not_convert
+    def unconverted(ds):
+        total = 0
+        for x in ds:
+            total += x
+        return total
+
+    @ag.function
+    def f():
+        return unconverted(D.range(3))
+    with pytest.raises(RuntimeError, match='Python loop over a dataset in a graph'):
+        f()
+
+
+def test_nested_dataset_loops_appends_and_inner_tensor_loops():
+    @ag.function
+    def nested():
+        total = rt.constant(0, rt.int64)
+        for x in D.range(3):
+            for y in D.range(x + 1):
+                total += x * 10 + y
+        return total
+    assert int(nested()) == sum(x * 10 + y for x in range(3) for y in range(x + 1))
+
+    @ag.function
+    def appends():
+        out = []
+        for x in D.range(4):
+            out.append(x * 2)
+        return rt.stack(out)
+    assert appends().numpy().tolist() == [0, 2, 4, 6]
+
+    @ag.function
+    def inner_while():
+        total = rt.constant(0, rt.int64)
+        for x in D.range(4):
+            i = rt.constant(0, rt.int64)
+            while i < x:
+                total += 1
+                i += 1
+        return total
+    assert int(inner_while()) == 6

@@ -1,0 +1,50 @@
+"""Passed tests per standard-library module, original vs converted with `autograph convert`.
+
+    python3 tools/stdlib_diff.py [MODULE ...] [--keep DIR] [--show N]
+
+Runs tests/autograph/stdlib/stdlib_harness.py on each module (all of its MODULES by default) and
+prints, per module, the tests that pass on the original, those that pass converted, the
+regressions (passing on the original, not converted), the functions swapped and the times.
+"""
+import argparse
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'tests', 'autograph', 'stdlib'))
+
+import stdlib_harness as harness  # noqa: E402
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('modules', nargs='*', help='modules to test (default: all)')
+    parser.add_argument('--keep', metavar='DIR', help='keep the converted files here')
+    parser.add_argument('--show', type=int, default=5, metavar='N',
+                        help='list up to N regressions per module')
+    arguments = parser.parse_args(argv)
+    modules = [harness.BY_NAME[m] for m in arguments.modules] or list(harness.MODULES)
+    base = arguments.keep or tempfile.mkdtemp(prefix='stdlib_diff_')
+    print(f'{"module":<14}{"original":>9}{"converted":>10}{"lost":>6}{"swapped":>8}'
+          f'{"t orig":>8}{"t conv":>8}{"ratio":>7}')
+    totals = [0, 0, 0]
+    for module in modules:
+        result = harness.compare(module, os.path.join(base, module.name))
+        original, converted = len(result.passed_original), len(result.passed_converted)
+        lost = len(result.regressions)
+        totals = [totals[0] + original, totals[1] + converted, totals[2] + lost]
+        t_original, t_converted = result.original['seconds'], result.converted['seconds']
+        ratio = t_converted / t_original if t_original else float('nan')
+        print(f'{module.name:<14}{original:>9}{converted:>10}{lost:>6}'
+              f'{len(result.converted["swapped"] or ()):>8}{t_original:>8.2f}'
+              f'{t_converted:>8.2f}{ratio:>7.1f}', flush=True)
+        if result.converted['error']:
+            print(f'    error: {result.converted["error"][:300]}')
+        for test in result.regressions[:arguments.show]:
+            print(f'    lost: {test}')
+    print(f'{"total":<14}{totals[0]:>9}{totals[1]:>10}{totals[2]:>6}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
