@@ -57,6 +57,44 @@ def jax_workloads():
             return lax.switch(i % 3, [lambda t: t + i, lambda t: t - 1, lambda t: t + 2], total)
         return lax.fori_loop(0, n, body, jnp.int32(0))
 
+    @jax.jit
+    def mlp_forward(x, weights, biases):
+        for i in range(bench.MLP_LAYERS):
+            x = jax.nn.relu(x @ weights[i] + biases[i])
+        return x
+
+    def loss_of(params, x, labels):
+        w1, b1, w2, b2 = params
+        logits = jax.nn.relu(x @ w1 + b1) @ w2 + b2
+        log_p = jax.nn.log_softmax(logits)
+        return -jnp.mean(jnp.take_along_axis(log_p, labels[:, None], axis=1))
+
+    @jax.jit
+    def train_step(params, x, labels):
+        loss, grads = jax.value_and_grad(loss_of)(params, x, labels)
+        return loss, [w - 0.1 * g for w, g in zip(params, grads)]
+
+    class TrainStep:  # the weights change at each step, as the Variables do
+        def __init__(self):
+            self.params = [jnp.asarray(w) for w in bench.training_data()[2]]
+
+        def __call__(self, x, labels):
+            loss, self.params = train_step(self.params, x, labels)
+            return loss
+
+    def rnn_loss(weights, xs):
+        wx, wh = weights
+
+        def step(h, x):
+            return jnp.tanh(x @ wx + h @ wh), None
+        h, _ = lax.scan(step, jnp.zeros((bench.RNN_BATCH, bench.RNN_HIDDEN), jnp.float32), xs)
+        return jnp.sum(h)
+
+    @jax.jit
+    def rnn_gradient(xs, wx, wh):
+        gx, gh = jax.grad(rnn_loss)((wx, wh), xs)
+        return jnp.concatenate([gx.ravel(), gh.ravel()])
+
     workloads = {w.name: w for w in bench.WORKLOADS}
     jax_versions = {'power(x,100), 10x10 int32': (power, lambda x, _: (jnp.asarray(x),)),
                     'rt.range(1000) sum loop': (range_sum, lambda n: (jnp.int32(n),)),
@@ -64,12 +102,18 @@ def jax_workloads():
                     'if/elif chain in a 500-step loop': (if_elif, lambda n: (jnp.int32(n),)),
                     '200 TensorArray writes of x[i] * 2 then stack':
                         (tensor_array_rows, lambda x: (jnp.asarray(x),)),
-                    'elementwise chain on 1M float32': (elementwise, lambda x: (jnp.asarray(x),))}
+                    'elementwise chain on 1M float32': (elementwise, lambda x: (jnp.asarray(x),)),
+                    'MLP forward, 50 layers 64x64':
+                        (mlp_forward, lambda *a: tuple(jnp.asarray(v) for v in a)),
+                    'training step: MLP, sparse xent, tape, SGD':
+                        (TrainStep(), lambda *a: tuple(jnp.asarray(v) for v in a)),
+                    'RNN gradient through rt.range(20)':
+                        (rnn_gradient, lambda *a: tuple(jnp.asarray(v) for v in a))}
     out = []
     for name, (fn, arguments) in jax_versions.items():
         workload = workloads[name]
         numpy_args = workload.numpy_arguments()
-        out.append((name, fn, arguments(*numpy_args), workload.numpy, numpy_args))
+        out.append((name, fn, arguments(*numpy_args), workload.numpy_program(), numpy_args))
     return out
 
 

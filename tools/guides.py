@@ -3,32 +3,42 @@
 
     python3 tools/guides.py [GUIDE ...] [--tf-python PATH] [--refresh-tf] [--json] [--cells]
 
-tools/guides/NAME.cells holds the code cells of one guide of tensorflow/docs (site/en/guide/), as
-TensorFlow wrote them, one cell after each `# %% CELL_ID` line. Each guide runs in a fresh
-process and a fresh temporary directory, its cells one after another in one namespace, as a
-notebook runs them: the last statement of a cell, when it is an expression, is shown with its
-repr as a notebook shows it. Here the cells are ported mechanically first (`import tensorflow
-as tf` -> `import runtime as rt` + `import autograph as ag`, `tf.function` -> `ag.function`,
-`tf.saved_model` -> `ag.saved_model` (SPEC 5's home of it), `tf.autograph.` -> `ag.`, every
-other `tf.` -> `rt.`).
+The guides' cells are not part of this repository (it holds no text copied from other
+projects): DIR/NAME.cells holds the code cells of one guide of tensorflow/docs (site/en/guide/),
+one cell after each `# %% CELL_ID` line, in the directory given by --guides-dir, the
+AUTOGRAPH_RT_GUIDES environment variable or /work/guides. Make it once from a checkout of
+tensorflow/docs (or a directory of its .ipynb notebooks):
 
-Notebook magics and shell lines (`%...`, `!...`) are dropped. A cell is in scope unless it
-uses Keras, ragged or sparse tensors, downloads, the profiler or TensorBoard, or needs a cell
-that is not (TensorFlow's own run raises NameError or ImportError). matplotlib is replaced by
-a stand-in that draws nothing, on both sides. Per guide the report counts the cells in scope,
-those that run (no exception, or the exception type TensorFlow raises too), those whose
-output TensorFlow reproduces (the same in two TensorFlow runs: unseeded random numbers and
-timings are not), and among those the cells whose output equals TensorFlow's (after `tf.` ->
-`rt.` in TensorFlow's output and with object addresses removed; an exception compares by its
-type).
+    python3 tools/guides.py --extract PATH/TO/docs/site/en/guide [--guides-dir DIR]
 
-TensorFlow's outputs are kept in tools/guides/tf_outputs.json, so the comparison needs
+which writes DIR/NAME.cells for every NAME.ipynb found there and in its core/ folder.
+
+Each guide runs in a fresh process and a fresh temporary directory, its cells one after another
+in one namespace, as a notebook runs them: the last statement of a cell, when it is an
+expression, is shown with its repr as a notebook shows it. Here the cells are ported
+mechanically first (`import tensorflow as tf` -> `import runtime as rt` + `import autograph as
+ag`, `tf.function` -> `ag.function`, `tf.saved_model` -> `ag.saved_model` (SPEC 5's home of
+it), `tf.autograph.` -> `ag.`, every other `tf.` -> `rt.`).
+
+Notebook magics and shell lines (`%...`, `!...`) are dropped. A cell is in scope unless it uses
+Keras, ragged or sparse tensors, downloads, the profiler, TensorBoard or distribution
+strategies (`tf.distribute`), or needs a cell that is not (TensorFlow's own run raises
+NameError or ImportError). matplotlib is replaced by a stand-in that draws nothing, on both
+sides. Per guide the report counts the cells in scope, those that run (no exception, or the
+exception type TensorFlow raises too), those whose output TensorFlow reproduces (the same in
+two TensorFlow runs: unseeded random numbers and timings are not), and among those the cells
+whose output equals TensorFlow's (after `tf.` -> `rt.` in TensorFlow's output and with object
+addresses removed; an exception compares by its type).
+
+TensorFlow's outputs (the results of running the code: no guide text) are kept in
+tools/guides/tf_outputs.json, keyed by a digest of each guide's cells, so the comparison needs
 TensorFlow only when a guide changes (or with --refresh-tf); TensorFlow is found through
 --tf-python, the AUTOGRAPH_RT_TF_PYTHON environment variable or /work/tfenv/bin/python.
 """
 import argparse
 import ast
 import contextlib
+import hashlib
 import io
 import json
 import linecache
@@ -40,26 +50,68 @@ import tempfile
 import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-GUIDES = os.path.join(HERE, 'guides')
+GUIDES = os.environ.get('AUTOGRAPH_RT_GUIDES', '/work/guides')  # see --extract
 REPO = os.path.dirname(HERE)
-TF_OUTPUTS = os.path.join(GUIDES, 'tf_outputs.json')
+TF_OUTPUTS = os.path.join(HERE, 'guides', 'tf_outputs.json')
 DEFAULT_TF_PYTHON = '/work/tfenv/bin/python'
-OUT_OF_SCOPE = re.compile(r'keras|ragged|[Ss]parse|get_file|https?://|tf\.profiler|tensorboard')
+# Keras, ragged and sparse tensors (not `sparse_softmax_cross_entropy_with_logits`, a dense op),
+# downloads, the profiler, TensorBoard and distribution strategies are not this project's
+OUT_OF_SCOPE = re.compile(r'keras|ragged|SparseTensor|tf\.sparse\.|get_file|https?://|tf\.profiler|'
+                          r'tensorboard|tf\.distribute\.')
 MAGIC = re.compile(r'^\s*[%!].*$', re.M)  # notebook magics and shell lines: not Python
 # TensorFlow's own run failing so means the cell needs an out-of-scope cell before it
 NEEDS_EARLIER_CELL = ('NameError', 'ModuleNotFoundError', 'ImportError')
 CELL_TIMEOUT_NOTE = 'the guide did not finish'
 
 
-def read_guide(name):
-    """[(cell id, source)] of tools/guides/NAME.py."""
-    with open(os.path.join(GUIDES, name + '.cells'), encoding='utf-8') as f:
+def read_guide(name, guides_dir=None):
+    """[(cell id, source)] of DIR/NAME.cells."""
+    path = os.path.join(guides_dir or GUIDES, name + '.cells')
+    if not os.path.exists(path):
+        raise SystemExit(f'{path}: no such guide; make the guides\' cells once with '
+                         f'`python3 tools/guides.py --extract PATH/TO/docs/site/en/guide`.')
+    with open(path, encoding='utf-8') as f:
         text = f.read()
     cells = []
     for chunk in re.split(r'^# %% ', text, flags=re.M)[1:]:
         cell_id, _, source = chunk.partition('\n')
         cells.append((cell_id.strip(), MAGIC.sub('', source).strip('\n')))
     return cells
+
+
+def extract(notebooks_dir, guides_dir):
+    """Writes guides_dir/NAME.cells from the code cells of each notebooks_dir/[core/]NAME.ipynb;
+    returns the names written."""
+    os.makedirs(guides_dir, exist_ok=True)
+    written = []
+    for folder in (notebooks_dir, os.path.join(notebooks_dir, 'core')):
+        if not os.path.isdir(folder):
+            continue
+        for file in sorted(os.listdir(folder)):
+            if not file.endswith('.ipynb'):
+                continue
+            with open(os.path.join(folder, file), encoding='utf-8') as f:
+                notebook = json.load(f)
+            lines = []
+            for n, cell in enumerate(notebook.get('cells', [])):
+                if cell.get('cell_type') != 'code':
+                    continue
+                source = cell.get('source', '')
+                source = ''.join(source) if isinstance(source, list) else source
+                cell_id = cell.get('metadata', {}).get('id') or cell.get('id') or f'cell{n}'
+                lines.append(f'# %% {cell_id}\n{source.rstrip()}\n')
+            name = file[:-len('.ipynb')]
+            if name in written:
+                raise SystemExit(f'{folder}/{file}: a second guide named {name}')
+            with open(os.path.join(guides_dir, name + '.cells'), 'w', encoding='utf-8') as f:
+                f.write(''.join(lines))
+            written.append(name)
+    return written
+
+
+def digest(cells):
+    """What identifies a version of a guide in the cache of TensorFlow's outputs."""
+    return hashlib.sha256(json.dumps(cells).encode('utf-8')).hexdigest()
 
 
 def in_scope(source):
@@ -154,13 +206,13 @@ def _execute(source, namespace, filename):
     return None
 
 
-def work(name, ported, out_path):
+def work(name, ported, out_path, guides_dir):
     _install_matplotlib_stand_in()
     if not ported:  # TensorFlow's start-up log lines are not the first cell's output
         import tensorflow  # noqa: F401
     namespace = {'__name__': '__main__'}
     with open(out_path, 'w', encoding='utf-8') as out:
-        for n, (cell_id, source) in enumerate(read_guide(name)):
+        for n, (cell_id, source) in enumerate(read_guide(name, guides_dir)):
             if not in_scope(source):
                 record = {'id': cell_id, 'in_scope': False}
             else:
@@ -173,14 +225,15 @@ def work(name, ported, out_path):
 
 # ---- the driver --------------------------------------------------------------------------------
 
-def run_guide(name, python, ported, timeout=600, repo=REPO):
+def run_guide(name, python, ported, timeout=600, repo=REPO, guides_dir=None):
     """The cells' results of guide `name` run by `python` (with the project at `repo`) in a
     fresh directory."""
     env = dict(os.environ, PYTHONPATH=repo if ported else '', TF_CPP_MIN_LOG_LEVEL='3',
                PYTHONHASHSEED='0')
     with tempfile.TemporaryDirectory() as tmp:
         out_path = os.path.join(tmp, 'cells.jsonl')
-        cmd = [python, os.path.abspath(__file__), '--worker', name, '--out', out_path]
+        cmd = [python, os.path.abspath(__file__), '--worker', name, '--out', out_path,
+               '--guides-dir', os.path.abspath(guides_dir or GUIDES)]
         if ported:
             cmd.append('--ported')
         try:
@@ -191,7 +244,7 @@ def run_guide(name, python, ported, timeout=600, repo=REPO):
                 io.StringIO() as f:
             done = {r['id']: r for r in map(json.loads, f)}
     results = []
-    for cell_id, source in read_guide(name):
+    for cell_id, source in read_guide(name, guides_dir):
         if not in_scope(source):
             results.append({'id': cell_id, 'in_scope': False})
         else:
@@ -200,25 +253,27 @@ def run_guide(name, python, ported, timeout=600, repo=REPO):
     return results
 
 
-def tf_outputs(names, tf_python, refresh):
-    """{guide: {'source': cells, 'runs': [results of two TensorFlow runs]}}, cached."""
+def tf_outputs(names, tf_python, refresh, guides_dir=None, path=TF_OUTPUTS):
+    """{guide: {'digest': of its cells, 'runs': [results of two TensorFlow runs]}}, cached in
+    `path`."""
     cache = {}
-    if os.path.exists(TF_OUTPUTS):
-        with open(TF_OUTPUTS, encoding='utf-8') as f:
+    if os.path.exists(path):
+        with open(path, encoding='utf-8') as f:
             cache = json.load(f)
     changed = False
     for name in names:
-        cells = [list(cell) for cell in read_guide(name)]  # as JSON keeps them
-        if not refresh and cache.get(name, {}).get('source') == cells:
+        cells = [list(cell) for cell in read_guide(name, guides_dir)]  # as JSON keeps them
+        if not refresh and cache.get(name, {}).get('digest') == digest(cells):
             continue
         if not tf_python or not os.path.exists(tf_python):
             raise SystemExit(f'{name}: TensorFlow\'s outputs are not cached for this version of '
                              f'the guide; pass --tf-python PATH (a Python with tensorflow).')
-        cache[name] = {'source': cells,
-                       'runs': [run_guide(name, tf_python, False) for _ in range(2)]}
+        cache[name] = {'digest': digest(cells),
+                       'runs': [run_guide(name, tf_python, False, guides_dir=guides_dir)
+                                for _ in range(2)]}
         changed = True
     if changed:
-        with open(TF_OUTPUTS, 'w', encoding='utf-8') as f:
+        with open(path, 'w', encoding='utf-8') as f:
             json.dump(cache, f, indent=1, sort_keys=True)
             f.write('\n')
     return cache
@@ -254,8 +309,11 @@ def summary(rows):
             'equal': sum(r['equal'] for r in scoped)}
 
 
-def all_guides():
-    return sorted(f[:-6] for f in os.listdir(GUIDES) if f.endswith('.cells'))
+def all_guides(guides_dir=None):
+    guides_dir = guides_dir or GUIDES
+    if not os.path.isdir(guides_dir):
+        read_guide('', guides_dir)  # names the step that makes the directory
+    return sorted(f[:-6] for f in os.listdir(guides_dir) if f.endswith('.cells'))
 
 
 def main(argv=None):
@@ -268,18 +326,30 @@ def main(argv=None):
     parser.add_argument('--repo', default=REPO,
                         help='the checkout of this project to run (default: this one)')
     parser.add_argument('--cells', action='store_true', help='show each differing cell')
+    parser.add_argument('--guides-dir', default=GUIDES,
+                        help='the directory of the guides\' .cells files (default: '
+                             '$AUTOGRAPH_RT_GUIDES or /work/guides)')
+    parser.add_argument('--tf-outputs', default=TF_OUTPUTS,
+                        help='the cache of TensorFlow\'s outputs (default: %(default)s)')
+    parser.add_argument('--extract', metavar='NOTEBOOKS_DIR',
+                        help='write the .cells files from tensorflow/docs\' site/en/guide')
     parser.add_argument('--worker', help=argparse.SUPPRESS)
     parser.add_argument('--ported', action='store_true', help=argparse.SUPPRESS)
     parser.add_argument('--out', help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        work(args.worker, args.ported, args.out)
+        work(args.worker, args.ported, args.out, args.guides_dir)
         return 0
-    names = args.guides or all_guides()
-    cache = tf_outputs(names, args.tf_python, args.refresh_tf)
+    if args.extract:
+        names = extract(args.extract, args.guides_dir)
+        print(f'{args.guides_dir}: {len(names)} guides ({", ".join(names)})')
+        return 0
+    names = args.guides or all_guides(args.guides_dir)
+    cache = tf_outputs(names, args.tf_python, args.refresh_tf, args.guides_dir, args.tf_outputs)
     report = {}
     for name in names:
-        rows = compare(run_guide(name, sys.executable, True, repo=os.path.abspath(args.repo)),
+        rows = compare(run_guide(name, sys.executable, True, repo=os.path.abspath(args.repo),
+                                 guides_dir=args.guides_dir),
                        cache[name]['runs'])
         report[name] = {'summary': summary(rows), 'cells': rows}
     totals = {k: sum(r['summary'][k] for r in report.values())

@@ -25,6 +25,7 @@ from autograph.operators.variables import Undefined
 from runtime.core import context
 from runtime.data import Dataset, Iterator
 from runtime.data import functions as data_functions
+from runtime.graph.graph import FuncGraph
 
 
 def is_graph_iteration(iter_):
@@ -65,9 +66,36 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts, 
                              get_state, set_state, symbol_names, len(symbol_names))
         more[0] = has_value
 
+    if any(not spec.shape.is_fully_defined()
+           for spec in rt.nest.flatten(iterator.element_spec)):
+        opts = dict(opts, shape_invariants=_relaxed_shapes(step, get_loop_state, set_loop_state,
+                                                            opts))
     with iterator.after_initializer():
         while_stmt(test, step, get_loop_state, set_loop_state,
                    ('<more elements>',) + tuple(symbol_names), opts)
+
+
+def _relaxed_shapes(step, get_state, set_state, opts):
+    """The loop's shape invariants, with those of the loop variables whose shape one iteration
+    changes relaxed to what covers both (as TensorFlow's dataset loops relax their state):
+    elements of partly known shape (a last smaller batch, a generator's) often change them.
+    The iteration is traced into a throwaway graph."""
+    outer = context.current_graph()
+    probe = FuncGraph('autograph_dataset_loop_probe', outer)
+    probe.library = dict(outer.library)
+    initial = tuple(get_state())
+    try:
+        with probe.as_default():
+            step()
+            after = tuple(get_state())
+    finally:
+        set_state(initial)
+    pairs = list(opts.get('shape_invariants') or ())
+    for before, now in zip(initial, after):
+        if isinstance(before, rt.Tensor) and isinstance(now, rt.Tensor) and \
+                before.shape != now.shape:
+            pairs.append((before, before.shape.most_specific_compatible_shape(now.shape)))
+    return pairs
 
 
 def convert_dataset_function(fn):

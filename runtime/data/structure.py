@@ -7,7 +7,7 @@ structure is rebuilt only for the user (iteration, the functions given to `map` 
 """
 import numpy as np
 
-from runtime.core import dtypes, errors, nest
+from runtime.core import dtypes, nest
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_spec import TensorSpec
@@ -93,10 +93,9 @@ def sliced_spec(spec, what):
     """The spec of the slices along the first axis of tensors of `spec`."""
     def leaf(s):
         if s.shape.rank == 0:
-            raise errors.InvalidArgumentError(
-                message=f'{what}: every component must have at least one dimension to slice '
-                        f'along, got a scalar of {s.dtype.name}; use from_tensors for one '
-                        f'element.')
+            raise ValueError(f'{what}: every component must have at least one dimension to '
+                             f'slice along, got a scalar of {s.dtype.name}; use from_tensors '
+                             f'for one element.')
         return TensorSpec(TensorShape(None) if s.shape.rank is None else s.shape[1:], s.dtype)
     return map_leaves(leaf, spec)
 

@@ -227,6 +227,42 @@ class GradientTape:
         self._release()
         return nest.pack_sequence_as(sources, result)
 
+    def batch_jacobian(self, target, source, unconnected_gradients='none',
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """The jacobian of each `target[i]` with respect to `source[i]` (the rows of the batch
+        independent, as TensorFlow assumes without checking): shape
+        `[batch] + target.shape[1:] + source.shape[1:]`. `parallel_iterations` and
+        `experimental_use_pfor` are accepted for TensorFlow's signature and change nothing."""
+        unconnected_gradients = _unconnected(unconnected_gradients)
+        self._consume('batch_jacobian')
+        with _Paused(self):
+            target = convert_to_tensor(target)
+            shape, source_shape = target.shape, source.shape
+            for s in (shape, source_shape):
+                if s.rank is not None and s.rank < 2:
+                    raise ValueError(f'Shape {s} must have rank at least 2')
+            if not shape.is_fully_defined() or source_shape.rank is None \
+                    or shape[0] != source_shape[0]:
+                raise ValueError(f'Need first dimension of target shape ({shape}) and source '
+                                 f'shape ({source_shape}) to match.')
+            batch, inner = shape[0], shape[1:].num_elements()
+            columns = []
+            for k in range(inner):
+                seed = np.zeros((batch, inner), dtype=target.dtype.np_dtype)
+                seed[:, k] = 1
+                seed = convert_to_tensor(seed.reshape(shape.as_list()))
+                columns.append(self._gradients([target], [seed], [source], 'none')[0])
+            if not source.dtype.is_floating or not target.dtype.is_floating or (
+                    unconnected_gradients == 'none' and all(g is None for g in columns)):
+                result = None
+            else:
+                columns = [zeros_like(source) if g is None else g for g in columns]
+                result = reshape(stack(columns, axis=1) if inner else
+                                 zeros([batch, 0] + source_shape.as_list()[1:], source.dtype),
+                                 shape.as_list() + source_shape.as_list()[1:])
+        self._release()
+        return result
+
     def _release(self):
         """A non-persistent tape drops its records once used (their tensors can be freed)."""
         if not self._persistent:

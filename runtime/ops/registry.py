@@ -82,7 +82,8 @@ class OpDef:
     native: how `jit_compile=True` writes the op in numba-compiled code, when `infix` does not
         serve: an expression template over the operands `{0}`... and attrs `{name}`, which may
         call numpy and the helpers of runtime/executor/native/helpers.py. None: `infix`, else
-        no native form (runtime/executor/native/lower.py lowers some ops itself).
+        no native form (the rules of runtime/executor/native/rules/ write some ops themselves,
+        and the others call their kernel).
     """
 
     name: str

@@ -192,3 +192,17 @@ def test_nested_dataset_loops_appends_and_inner_tensor_loops():
                 i += 1
         return total
     assert int(inner_while()) == 6
+
+
+def test_loop_state_relaxes_to_elements_of_unknown_shape_as_the_function_guide_needs():
+    @ag.function
+    def train(dataset):
+        loss = rt.constant(0)
+        for x, y in dataset:
+            loss += rt.abs(y - x)
+        return loss
+    small = D.from_generator(lambda: [(1, 3)] * 3, (rt.int32, rt.int32))
+    big = D.from_generator(lambda: [(1, 3)] * 10, (rt.int32, rt.int32))
+    assert int(train(small)) == 6 and int(train(big)) == 20
+    sizes = [len(c.graph.get_operations()) for c in train.concrete_functions()]
+    assert len(sizes) == 1  # one graph, whatever the dataset's length

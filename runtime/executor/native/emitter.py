@@ -42,6 +42,7 @@ from runtime.executor.native.rules import nn as nn_rules  # noqa: F401 (register
 from runtime.executor.native.rules import reduce as reduce_rules  # noqa: F401 (registers rules)
 from runtime.executor.native.rules import state as state_rules  # noqa: F401 (registers rules)
 from runtime.ops import registry
+from runtime.ops.state import VariableStorage
 
 MAX_DEPTH = 40  # Python refuses code nested 100 blocks deep; loop nests need some of them
 _OPERAND = re.compile(r'\b[vpwrctsj]\d+\b')  # the names of locals and arguments (`fresh`)
@@ -66,7 +67,7 @@ class Lowering:
         self.scratch = set()  # arrays allocated here that only a ufunc call reads: it may overwrite
         self.kernels = []  # kernel.KernelCall of each kernel call site, by index
         self.sites = []  # the source of the functions those sites are, and of loops
-        self.loops = {}  # the text of a loop function -> its name
+        self.loops = {}  # the text of a loop or kernel-call function -> its name
 
     # ---- what rules call ----------------------------------------------------------------------
 
@@ -96,12 +97,8 @@ class Lowering:
         for name, (known, _) in self.variables.items():
             if known is storage:
                 return name
-        if storage is not None and not hasattr(storage, 'shape'):
-            raise Unsupported(node, f'it is a resource native code cannot hold '
-                                    f'({type(storage).__name__}: summaries run with the default '
-                                    f'executor)')
-        if storage is None or storage.shape.rank is None or np_name(storage.dtype) is None:
-            raise Unsupported(node, 'it is a variable whose dtype or rank native code cannot hold')
+        if not holds_variable(storage):
+            raise Unsupported(node, 'it is a resource native code cannot hold as a variable')
         name = self.fresh('r')
         self.variables[name] = (storage, source)
         return name
@@ -134,10 +131,16 @@ class Lowering:
         self.line(depth, f'{out} = {name}({", ".join(operands)})')
 
     def is_boxed(self, value):
-        """Whether `value` is held as an index into the call's store of Python objects."""
+        """Whether `value` is held as an index into the call's store of Python objects: a
+        value of a dtype or rank native code cannot hold, a TensorList the analysis boxed, a
+        resource that is no variable native code holds (a summary writer's)."""
         if value.dtype is dtypes.variant:
             return self.lists.is_boxed(value)
-        return value.dtype is not dtypes.resource and not holds(value)
+        if value.dtype is dtypes.resource:
+            name = self.names.get(value)
+            return name not in self.variables if name is not None else \
+                not holds_variable(value.node.payload)
+        return not holds(value)
 
     def materialized(self, ref, name, depth):
         """The name of an array holding `ref`, computed now if it was to be fused into a loop
@@ -295,6 +298,13 @@ class Lowering:
                              f'{targets([n for _, n in changed])}')
 
 
+def holds_variable(storage):
+    """Whether native code holds the value of the resource `storage` as a local: a variable's
+    storage of a dtype and rank it holds (not a summary writer, a table...)."""
+    return isinstance(storage, VariableStorage) and storage.shape.rank is not None and \
+        np_name(storage.dtype) is not None
+
+
 def coverage(opdef):
     """How `jit_compile=True` runs `opdef`: 'native' (a rule or a native form: natively for the
     operands it has a form for, else by its kernel), 'kernel' (its numpy kernel, called from
@@ -326,7 +336,7 @@ def _lower(program, boxed_lists):
     args = []
     for index, node in enumerate(program.params):
         value = node.outputs[0]
-        if value.dtype is dtypes.resource:
+        if value.dtype is dtypes.resource and holds_variable(node.payload):
             args.append(lowering.variable(node, node.payload, index))
         elif value.dtype is dtypes.variant and not lowering.is_boxed(value):
             raise Restart({value})  # a TensorList fed from outside is the runtime's

@@ -125,7 +125,7 @@ def _ones_like(x):
 
 # Scalar twins of the helpers above: scalar code (rank-0 values, and the elements of loops
 # over arrays) calls these, compiled once per machine, where the overloads above would
-# compile again in each process (runtime/executor/native/lower.py picks them).
+# compile again in each process (native/rules/elementwise.py picks them).
 
 @_export
 @numba.njit(cache=True)
@@ -167,9 +167,10 @@ def ones_like_scalar(x):
 @_export
 @numba.njit(cache=True)
 def arange(start, limit, delta):
+    """`np.arange` in the dtype of `start` (numba's gives int64 for int32 bounds)."""
     if delta == 0:
         raise ValueError('Requires delta != 0')
-    return np.arange(start, limit, delta)
+    return np.arange(start, limit, delta).astype(np.asarray(start).dtype)
 
 
 @_export

@@ -53,18 +53,24 @@ class Lists:
         a, b = self.find(a), self.find(b)
         if a != b:
             self.parent[a] = b
-            for table in (self.element_shape, self.element_dtype):
-                if a in table:
-                    table.setdefault(b, table.pop(a))
+            if a in self.element_dtype:
+                self.element_dtype.setdefault(b, self.element_dtype.pop(a))
+            if a in self.element_shape:
+                self.describe(b, shape=self.element_shape.pop(a))
 
     def describe(self, key, dtype=None, shape=None):
         root = self.find(key)
         self.parent.setdefault(root, root)
         if dtype is not None:
             self.element_dtype.setdefault(root, dtype)
-        if shape is not None:
-            known = self.element_shape.get(root, TensorShape(None))
-            self.element_shape[root] = known.merge_with(shape)
+        known = self.element_shape.get(root, TensorShape(None))
+        if shape is _RAGGED:
+            self.element_shape[root] = _RAGGED
+        elif shape is not None and known is not _RAGGED:
+            try:
+                self.element_shape[root] = known.merge_with(shape)
+            except ValueError:  # elements of different shapes: the list has no native layout
+                self.element_shape[root] = _RAGGED
 
     def _collect(self, program):
         self._link(program)
@@ -193,6 +199,7 @@ class Lists:
         return ref in self.owned
 
 
+_RAGGED = TensorShape(None)  # the element shape of a list written with elements of two shapes
 _READS = {list_ops.GET_ITEM, list_ops.STACK, list_ops.LENGTH, list_ops.GATHER, list_ops.CONCAT}
 
 

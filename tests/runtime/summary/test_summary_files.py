@@ -545,18 +545,22 @@ def test_flush_writes_the_default_writers_queue_and_is_an_op_in_a_graph(tmp_path
     writer.close()
 
 
-def test_jit_compiled_functions_refuse_summaries_naming_the_writer(tmp_path):
+def test_jit_compiled_functions_write_summaries_as_the_default_executor(tmp_path, read):
+    """SPEC §6: every op runs under jit_compile=True (the writer is a boxed value, its ops
+    call their kernels), at every call."""
     pytest.importorskip('numba')
 
     @ag.function(jit_compile=True)
-    def compiled(x):
-        rt.summary.scalar('x', x, step=0)
+    def compiled(x, step):
+        rt.summary.scalar('x', x, step=step)
         return x * 2.0
 
     with rt.summary.create_file_writer(str(tmp_path)).as_default():
-        with pytest.raises(rt.errors.InvalidArgumentError,
-                           match="node 'writer'.*summaries run with the default executor"):
-            compiled(rt.constant(1.0))
+        for step in range(2):
+            assert compiled(rt.constant(1.5 + step), rt.constant(step, rt.int64)).numpy() == \
+                3.0 + 2 * step
+    assert [(s, float(v), p) for s, v, p in read.summaries(tmp_path)['x']] == [
+        (0, 1.5, 'scalars'), (1, 2.5, 'scalars')]
 
 
 def test_a_writer_nothing_refers_to_is_flushed_closed_and_its_thread_ends(tmp_path, read):

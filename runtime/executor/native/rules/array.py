@@ -1,6 +1,6 @@
-"""Native rules of the shape and indexing ops: Reshape ExpandDims Squeeze Transpose ConcatV2 Shape
-Size Rank Fill Pack StridedSlice GatherV2 ScalarIndex, and BatchMatMulV2 (output shapes
-known when tracing)."""
+"""Native rules of the shape, creation and indexing ops: Reshape ExpandDims Squeeze Transpose
+ConcatV2 Shape Size Rank Fill Pack StridedSlice GatherV2 ScalarIndex, and MatMul and
+BatchMatMulV2 (output shapes known when tracing)."""
 import importlib.util
 
 import numpy as np

@@ -1,8 +1,9 @@
 """The rule of last resort: a node native code has no form for calls its numpy kernel (the
 default executor's) from the compiled code, so every graph compiles.
 
-Each such node becomes a small function of the generated module (a *site*), compiled with the
-rest, whose `objmode` block calls `call_kernel(k, ...)` (native/calling.py): the k-th
+Each such node calls a small function of the generated module (a *site*; the nodes whose
+operands and results have the same types share one), compiled with the rest, whose `objmode`
+block calls `call_kernel(k, ...)` (native/calling.py): the k-th
 `KernelCall` of the plan converts the operands (arrays are passed without a copy, scalars
 become numpy scalars of their dtype, boxed values come out of the call's store), runs the
 kernel and returns its results as native code holds them. A variable operand is passed as a
@@ -175,16 +176,19 @@ def call(lowering, node, inputs, depth):
                  enumerate(i for i, operand_ in enumerate(operands) if operand_.kind == CELL)]
     returned = [name for name, _ in declared]
     types = ', '.join(f'{name}={operand_.numba_type()!r}' for name, operand_ in declared)
-    lines = ['@site', f'def kernel_{k}({", ".join(params)}):',
-             f'    with objmode({types}):',
-             f'        results = call_kernel({k}, {"".join(p + ", " for p in params)})']
-    lines += [f'        {name} = results[{j}]' for j, name in enumerate(returned)]
+    body = [f'    with objmode({types}):',
+            f'        results = call_kernel(k, {"".join(p + ", " for p in params)})']
+    body += [f'        {name} = results[{j}]' for j, name in enumerate(returned)]
     if returned:
-        lines.append(f'    return {", ".join(returned)}')
-    lowering.sites.append('\n'.join(lines) + '\n\n')
+        body.append(f'    return {", ".join(returned)}')
+    text = '\n'.join([f'({", ".join(["k"] + params)}):'] + body)
+    site_name = lowering.loops.get(text)  # sites of one signature are one function
+    if site_name is None:
+        site_name = lowering.loops[text] = f'kernel_{len(lowering.loops)}'
+        lowering.sites.append(f'@site\ndef {site_name}{text}\n\n')
     names = [lowering.fresh('v') if result is not None else None for result in results]
     targets = [name for name in names if name is not None] + cells
-    call_text = f'kernel_{k}({", ".join(args)})'
+    call_text = f'{site_name}({", ".join([str(k)] + args)})'
     lowering.line(depth, f'{", ".join(targets)} = {call_text}' if targets else call_text)
     lowering.assigned.update(cells)
     return names

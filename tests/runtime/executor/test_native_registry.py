@@ -1,0 +1,245 @@
+"""Every op of the registry runs under `jit_compile=True` (SPEC §6), natively or by calling its
+numpy kernel from the compiled code, and gives the default executor's results: each op's cases
+(the gradient registry's, and below those of the ops without a gradient) run compiled on
+inputs of the shapes traced (as `ag.function` traces eager values) and inside a `rt.range`
+loop, against the same functions without `jit_compile`.
+
+An op added with neither a native form nor a kernel fails `test_every_op_runs_compiled`. The
+cases run in a few large functions (one compile each: numba compiles slowly); a failure names
+the op.
+"""
+import numpy as np
+import pytest
+from test_gradients_registry import CASES, Case
+
+import autograph as ag
+import runtime as rt
+from runtime.executor import native
+from runtime.ops.registry import REGISTRY
+
+pytest.importorskip('numba')
+
+
+@pytest.fixture(autouse=True)
+def cold_cache(tmp_path_factory, monkeypatch):
+    """Compile into this session's temp dir, as test_native.py does (a cold cache, as in CI)."""
+    monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path_factory.getbasetemp() / 'jit'))
+
+
+rng = np.random.default_rng(5)
+F = rng.uniform(-2, 2, (3, 4))
+I32 = np.array([[3, -7, 0, 12], [5, 2, -1, 8]], np.int32)
+
+
+def _variable_updates(x):
+    v = rt.Variable(np.zeros((2, 4)))
+    v.assign(x)
+    v.assign_add(x * 2.0)
+    v.assign_sub(x)
+    return v.read_value()
+
+
+def _optimizers(x):
+    outs = []
+    for optimizer in (rt.optimizers.SGD(0.1), rt.optimizers.SGD(0.1, momentum=0.9),
+                      rt.optimizers.Adam(0.1)):
+        v = rt.Variable(np.ones((2, 4)))
+        optimizer.apply_gradients([(x, v)])
+        outs.append(v.read_value())
+    return rt.stack(outs)
+
+
+def _scatter_and_slice_assign(x):
+    v = rt.Variable(np.zeros((2, 4)))
+    v.scatter_nd_update([[0, 1], [1, 2]], [5.0, 6.0])
+    v[:, 3].assign(x[:, 0])
+    return v.read_value()
+
+
+def _py_function(x):
+    return rt.py_function(lambda a: np.asarray(a) * 2.0 + 1.0, [x], rt.float64)
+
+
+def _dataset_pipeline(x):
+    ds = rt.data.Dataset.from_tensor_slices(x).map(lambda v: v * 2.0).batch(2)
+    return ds.reduce(rt.constant(0.0, rt.float64), lambda a, b: a + rt.reduce_sum(b))
+
+
+# Cases of the ops that declare NO_GRADIENT (or are structural), as the gradient registry's:
+# Case(program on tensors, input arrays).
+EXTRA = {
+    'All': [Case(lambda x: rt.reduce_all(x > -3.0, axis=1), [F])],
+    'Any': [Case(lambda x: rt.reduce_any(x > 1.0, axis=0), [F])],
+    'ArgMax': [Case(lambda x: rt.argmax(x, axis=1), [F])],
+    'ArgMin': [Case(lambda x: rt.argmin(x, axis=0), [F])],
+    'AsString': [Case(lambda x: rt.strings.length(rt.strings.as_string(x)), [I32])],
+    'Assert': [Case(lambda x: (rt.debugging.Assert(rt.reduce_all(x > -10), [x]), x * 2)[1],
+                    [F])],
+    'AssignVariableOp': [Case(_variable_updates, [F[:2]])],
+    'Ceil': [Case(rt.math.ceil, [F])], 'Floor': [Case(rt.math.floor, [F])],
+    'Round': [Case(rt.math.round, [F])],
+    'Equal': [Case(lambda a, b: rt.equal(a, b), [I32, I32[::-1].copy()])],
+    'NotEqual': [Case(lambda a, b: rt.not_equal(a, b), [I32, I32[::-1].copy()])],
+    'Less': [Case(lambda a, b: rt.less(a, b), [F, F[::-1].copy()])],
+    'LessEqual': [Case(lambda a, b: rt.less_equal(a, b), [F, F.T.copy().T])],
+    'Greater': [Case(lambda a, b: rt.greater(a, b), [I32, I32[::-1].copy()])],
+    'GreaterEqual': [Case(lambda a, b: rt.greater_equal(a, b), [F, F[::-1].copy()])],
+    'FloorDiv': [Case(lambda a: a // 3, [I32]), Case(lambda a: -a // 2, [I32])],
+    'IsFinite': [Case(lambda x: rt.math.is_finite(x / (x - x[0, 0])), [F])],
+    'IsInf': [Case(lambda x: rt.math.is_inf(x / (x - x[0, 0])), [F])],
+    'IsNan': [Case(lambda x: rt.math.is_nan(rt.math.log(x)), [F])],
+    'LogicalAnd': [Case(lambda x: rt.logical_and(x > 0, x < 1), [F])],
+    'LogicalOr': [Case(lambda x: rt.logical_or(x > 1, x < -1), [F])],
+    'LogicalNot': [Case(lambda x: rt.logical_not(x > 0), [F])],
+    'DenseBincount': [Case(lambda x: rt.math.bincount(rt.abs(x) % 5, minlength=6), [I32])],
+    'InTopKV2': [Case(lambda x: rt.math.in_top_k(rt.constant([1, 3, 0]), x, 2), [F])],
+    'LinSpace': [Case(lambda x: rt.linspace(x[0, 0], x[1, 1], 5), [F])],
+    'OneHot': [Case(lambda x: rt.one_hot(rt.abs(x[0]) % 4, 4), [I32])],
+    'OnesLike': [Case(lambda x: rt.ones_like(x) + x, [F])],
+    'ZerosLike': [Case(lambda x: rt.zeros_like(x) + x, [I32])],
+    'PrintV2': [Case(lambda x: (rt.print('x:', x), x + 1)[1], [I32])],
+    'EagerPyFunc': [Case(_py_function, [F])],
+    'PyFunc': [Case(lambda x: rt.numpy_function(lambda a: a * 3.0, [x], rt.float64), [F])],
+    'PyFuncStateless': [Case(lambda x: rt.numpy_function(lambda a: a - 1.0, [x], rt.float64,
+                                                          stateful=False), [F])],
+    'Range': [Case(lambda x: rt.range(x[0, 0], x[0, 3], 2), [I32])],
+    'Rank': [Case(lambda x: rt.rank(x) + 1, [F])],
+    'Shape': [Case(lambda x: rt.shape(x) * 2, [F])],
+    'Size': [Case(lambda x: rt.size(x) * 2, [F])],
+    'ResourceApplyGradientDescent': [Case(_optimizers, [F[:2]])],
+    'ResourceScatterNdUpdate': [Case(_scatter_and_slice_assign, [F[:2]])],
+    'StopGradient': [Case(lambda x: rt.stop_gradient(x) * 2, [F])],
+    'StringFormat': [Case(lambda x: rt.strings.length(rt.strings.format('{} and {}', [x, x])),
+                          [I32])],
+    'StringJoin': [Case(lambda x: rt.strings.length(rt.strings.join(
+        [rt.strings.as_string(x), rt.strings.upper(rt.strings.as_string(x))], '-')), [I32])],
+    'StringToNumber': [Case(lambda x: rt.strings.to_number(rt.strings.as_string(x)), [I32])],
+    'StaticRegexFullMatch': [Case(lambda x: rt.strings.regex_full_match(
+        rt.strings.as_string(x), '-?[0-9]'), [I32])],
+    'TensorListReserve': [Case(lambda x: rt.TensorArray(rt.float64, size=1, dynamic_size=True)
+                               .write(0, x[0]).write(1, x[1]).write(2, x[2]).stack(), [F])],
+    'Where': [Case(lambda x: rt.where(x > 0.5), [F])],
+    'ReduceDataset': [Case(_dataset_pipeline, [F[0]])],
+}
+RANDOM = {  # the same op seeds in both functions give the same numbers
+    'RandomUniform': lambda x: rt.random.uniform([2, 3]) + x[0, 0],
+    'RandomStandardNormal': lambda x: rt.random.normal([2, 3]) + x[0, 0],
+    'TruncatedNormal': lambda x: rt.random.truncated_normal([2, 3]) + x[0, 0],
+    'RandomUniformInt': lambda x: rt.random.uniform([4], 0, 9, dtype=rt.int32) * 2,
+    'RandomShuffle': lambda x: rt.random.shuffle(x),
+    'StatelessRandomUniformV2': lambda x: rt.random.stateless_uniform([3], [1, 2]) + x[0, 0],
+    'StatelessRandomNormalV2': lambda x: rt.random.stateless_normal([3], [1, 2]) + x[0, 0],
+}
+
+
+def _cases():
+    cases = []
+    for op_type in sorted(CASES):
+        cases += [(op_type, case) for case in CASES[op_type][:1]]
+    for op_type in sorted(EXTRA):
+        cases += [(op_type, case) for case in EXTRA[op_type]]
+    return cases
+
+
+# cases that take a gradient with a tape, which a While body cannot hold
+BUILT_WITH_A_TAPE = {'MirrorPadGrad', 'ReluGrad', 'StridedSliceGrad'}
+
+
+@ag.do_not_convert
+def _looped(fn, xs, n):
+    """`fn(*xs)` computed again in each of `n` steps of a While loop (when it is one tensor)."""
+    y = fn(*xs)
+    if not isinstance(y, rt.Tensor):
+        return y
+    return rt.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, fn(*xs)), (0, y))[1]
+
+
+def _program(cases):
+    """One function running every case, then again inside a `rt.range(n)` loop (a case giving
+    one tensor); returns each case's outputs, then those of the loops."""
+    inputs = [[rt.Variable(a) if case.variables else None for a in case.inputs]
+              for _, case in cases]
+    functions = [ag.do_not_convert(case.fn) for _, case in cases]  # traced as they are
+    loops = [op_type not in BUILT_WITH_A_TAPE for op_type, _ in cases]
+
+    def program(n, *arrays):
+        outs, looped = [], []
+        it = iter(arrays)
+        for fn, variables, loop in zip(functions, inputs, loops):
+            xs = [v if v is not None else next(it) for v in variables]
+            outs.append(fn(*xs))
+            looped.append(_looped(fn, xs, n) if loop else fn(*xs))
+        return outs + looped
+    arrays = [rt.constant(a) for (_, case), variables in zip(cases, inputs)
+              for a, v in zip(case.inputs, variables) if v is None]
+    return program, arrays
+
+
+def _compare(cases):
+    program, arrays = _program(cases)
+    default, jit = ag.function(program), ag.function(program, jit_compile=True)
+    expected = default(rt.constant(2), *arrays)
+    got = jit(rt.constant(2), *arrays)
+    assert len(got) == len(expected) == 2 * len(cases)
+    for (op_type, _), g, e in zip(cases + cases, got, expected):
+        g, e = rt.nest.flatten(g), rt.nest.flatten(e)
+        for a, b in zip(g, e):
+            a, b = np.asarray(a), np.asarray(b)
+            assert a.dtype == b.dtype and a.shape == b.shape, op_type
+            if b.dtype.kind == 'f':
+                np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-12, err_msg=op_type)
+            else:
+                np.testing.assert_array_equal(a, b, err_msg=op_type)
+    return jit
+
+
+def test_every_op_runs_compiled():
+    """Natively or by its kernel: an op with neither would make its graphs fail to compile."""
+    assert [name for name, opdef in REGISTRY.items() if native.coverage(opdef) is None] == []
+
+
+def test_every_op_has_a_case_here():
+    covered = set(CASES) | set(EXTRA) | set(RANDOM)
+    structural = {'Const', 'Placeholder', 'NoOp', 'VarHandleOp', 'ReadVariableOp'}
+    # ops that only gradients or other ops' functions build, run by the cases of those
+    built_by_others = {'AssignAddVariableOp', 'AssignSubVariableOp', 'BroadcastGradientArgs',
+                       'ResourceApplyAdam', 'ResourceApplyKerasMomentum',
+                       'ResourceStridedSliceAssign', 'RngReadAndSkip',
+                       'StatelessRandomGetKeyCounter', 'StatelessRandomUniformIntV2',
+                       'TensorListLength', 'Multinomial', 'ReduceJoin', 'StaticRegexReplace',
+                       'StringLength', 'StringLower', 'StringStrip', 'StringUpper', 'Substr',
+                       'TensorSliceDataset', 'MapDataset', 'BatchDatasetV2',
+                       'StatelessRandomUniformFullIntV2', 'StatelessTruncatedNormalV2'}
+    # datasets' and summaries' ops (boxed values: dataset variants, writer resources), which
+    # tests/runtime/data and tests/runtime/summary run; here they are only checked to compile
+    run_by_their_own_tests = {name for name in REGISTRY if name.endswith('Dataset') or
+                              name.endswith('DatasetV2') or name.endswith('DatasetV3')} | {
+        'AnonymousIteratorV3', 'DatasetCardinality', 'DummySeedGenerator', 'IteratorGetNext',
+        'IteratorGetNextAsOptional', 'MakeIterator', 'OptionalGetValue', 'OptionalHasValue',
+        'EncodePng', 'FlushSummaryWriter', 'SummaryWriter', 'WriteGraphSummary', 'WriteSummary'}
+    assert sorted(set(REGISTRY) - covered - structural - built_by_others -
+                  run_by_their_own_tests) == []
+
+
+CHUNKS = 3
+
+
+@pytest.mark.parametrize('chunk', range(CHUNKS))
+def test_each_ops_cases_compiled_give_the_default_executors_results(chunk):
+    cases = _cases()
+    size = -(-len(cases) // CHUNKS)
+    _compare(cases[chunk * size:(chunk + 1) * size])
+
+
+def test_random_ops_compiled_give_the_default_executors_numbers():
+    functions = [ag.do_not_convert(fn) for fn in RANDOM.values()]
+
+    def program(x):
+        return [fn(x) for fn in functions]
+    x = rt.constant(I32.astype(np.float32))
+    rt.random.set_seed(3)
+    expected = ag.function(program)(x)
+    rt.random.set_seed(3)
+    got = ag.function(program, jit_compile=True)(x)
+    for op_type, a, b in zip(RANDOM, got, expected):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6, err_msg=op_type)
