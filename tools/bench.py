@@ -10,7 +10,9 @@ printed for reference. With numba installed, a second table times every workload
 with `jit_compile=True` (tools/bench_jit.py; medians) against hand numpy and the default
 executor, with JAX's ratios measured in the same run where JAX is installed
 (tools/bench_jax.py), else issue 10's. The rt.data rows (tools/bench_data.py) time one epoch of
-issue 19's pipeline against TensorFlow, run by the Python AUTOGRAPH_RT_TF_PYTHON names.
+issue 19's pipeline against TensorFlow, run by the Python AUTOGRAPH_RT_TF_PYTHON names. The
+converted plain-Python rows (tools/bench_python.py) time `ag.to_graph` of stdlib-like functions
+against the functions as written.
 """
 import argparse
 import itertools
@@ -27,6 +29,7 @@ from typing import NamedTuple
 import bench_data
 import bench_jax
 import bench_jit
+import bench_python
 import numpy as np
 
 import autograph as ag
@@ -542,6 +545,8 @@ def measure(quick):
         row(name, ours, reference, target, unit_ref)  # rt.data (issue 19)
     for name, ours, reference, target, unit, ratio in summary_rows(n, rep):
         row(name, ours, reference, target, unit, ratio)
+    for name, ours, reference, target in bench_python.measure_python(paired, n, rep):
+        row(name, ours, reference, target, 'the original')  # issue 18
     for workload in WORKLOADS:
         if not workload.seed:
             rows.extend(measure_workload(workload, n, rep))

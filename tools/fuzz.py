@@ -5,7 +5,10 @@
 
 Each generated function `f(a, b)` is rich in control flow (nested if/elif/else, `while` and
 `for ... in range`, break/continue, early returns inside loops, augmented assignment, variables
-first defined in branches or loops, and/or/not, chained comparisons, dicts and tuples as state).
+first defined in branches or loops, and/or/not, chained comparisons, dicts and tuples as state)
+and calls helpers (`HELPERS`: a decorator, a class with private names, a generator, a recursive
+function) and, in some programs, a decorated nested function reading a closure variable and a
+class defined in the function.
 It runs
 
 1. as plain Python on two ints,
@@ -74,8 +77,43 @@ def render_block(block, indent):
     return [line for stmt in block for line in stmt.render(indent)]
 
 
+# Module-level helpers every program may call: a decorator, a class with private (mangled)
+# attributes and methods, a generator (run unconverted) and a recursive function.
+HELPERS = '''\
+def twice(fn):
+    def wrapper(v):
+        return fn(fn(v))
+    return wrapper
+
+
+class Box:
+    def __init__(self, v):
+        self.__v = v
+
+    def __bump(self, k):
+        return self.__v + k
+
+    def get(self, k):
+        return self.__bump(k)
+
+
+def gen(v):
+    yield v
+    yield v + 1
+    yield -v
+
+
+def rec(n, v):
+    if n <= 0:
+        return v
+    return rec(n - 1, v + n)
+
+
+'''
+
+
 def render(body):
-    return '\n'.join(['def f(a, b):'] + render_block(body, 1)) + '\n'
+    return HELPERS + '\n'.join(['def f(a, b):'] + render_block(body, 1)) + '\n'
 
 
 class Generator:
@@ -91,6 +129,7 @@ class Generator:
         self.has_dict = rng.random() < 0.4
         self.has_tuple = rng.random() < 0.3
         self.has_list = rng.random() < 0.3
+        self.has_nested = rng.random() < 0.3   # a decorated nested function, a local class
         self.assigned = {'x', 'y'}     # variables assigned somewhere so far
         self.if_depth = 0              # `if`s around the statement being generated
 
@@ -105,6 +144,14 @@ class Generator:
             prelude.append(Stmt('t = (a, 1)'))
         if self.has_list:
             prelude.append(Stmt(self.choice(('s = []', 's = [b]'))))
+        if self.has_nested:
+            # a closure over `x` (late binding: it sees x's value at the call) and a class
+            # defined in the function, with private attributes
+            prelude += [Stmt('@twice'), Stmt('def g(v):', [[Stmt('return v + x')]]),
+                        Stmt('class Pair:', [[
+                            Stmt('def __init__(self, p, q):', [[Stmt('self.__p = p'),
+                                                                 Stmt('self.__q = q')]]),
+                            Stmt('def total(self):', [[Stmt('return self.__p - self.__q')]])]])]
         return prelude + self.block(0, in_loop=False, size=self.rng.randint(1, 4)) + \
             [Stmt('return ' + self.returned())]
 
@@ -160,6 +207,15 @@ class Generator:
             return f'{self.value()} + len(s)'
         return self.value()
 
+    def helper_call(self):
+        """A call of a helper: a method using private names, a generator, recursion, or the
+        decorated nested function and the local class."""
+        calls = [f'Box({self.value(1)}).get({self.rng.randint(-1, 2)})',
+                 f'sum(gen({self.value(1)}))', f'rec({self.rng.randint(0, 4)}, {self.value(1)})']
+        if self.has_nested:
+            calls += [f'g({self.value(1)})', f'Pair({self.value(1)}, {self.value(1)}).total()']
+        return self.choice(calls)
+
     # statements
 
     def statement(self, depth, in_loop):
@@ -186,8 +242,13 @@ class Generator:
                         f'{self.value()}')
         if self.has_tuple and r < 0.65:
             return Stmt(f't = ({self.value(1)}, {self.value(1)})')
-        if r < 0.8:
+        if r < 0.72:
             name, value = self.choice(self.VARIABLES), self.value()
+            self.assigned.add(name)
+            return Stmt(f'{name} = {value}')
+        if r < 0.8:
+            name = self.choice(self.VARIABLES)
+            value = self.helper_call()
             self.assigned.add(name)
             return Stmt(f'{name} = {value}')
         return Stmt(f'{self.choice(sorted(self.assigned))} {self.choice(("+=", "-="))} '

@@ -18,8 +18,34 @@ _CONVERTED = '__ag_converted_function__'  # (function, its converted version), o
 _UNCONVERTED = '__ag_unconverted_function__'  # (function, what runs it as it is): it failed
 
 
+_PLAN = '__ag_call_plan__'  # (function, what a call of it from converted code runs)
+_BUILTIN = type(len)
+
+
 def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
-    """Calls `f(*args, **kwargs)`, converting `f` first when it is user code."""
+    """Calls `f(*args, **kwargs)`, converting `f` first when it is user code.
+
+    The first call of a plain function decides what its calls run (its conversion, or the
+    function itself) and keeps that on the function (`_PLAN`); later calls, and calls of
+    builtins and of methods of builtin types, go straight there (no per-call lookups)."""
+    kind = type(f)
+    if kind is _BUILTIN:
+        if type(f.__self__) is not types.ModuleType:   # 'x'.isdigit, d.get, l.append
+            return f(*args, **kwargs) if kwargs else f(*args)
+        overload = py_builtins.OVERLOADS.get(f)
+        if overload is not None:
+            return overload(*args, **(kwargs or {}))
+        return f(*args, **kwargs) if kwargs else f(*args)
+    if kind is types.FunctionType or kind is types.MethodType:
+        function = f if kind is types.FunctionType else f.__func__
+        plan = getattr(function, '__dict__', None)
+        plan = plan.get(_PLAN) if plan is not None else None
+        if plan is not None and plan[0] is function and (
+                options or getattr(caller_fn_scope, 'options', None) or _RECURSIVE).recursive:
+            if kind is types.MethodType:
+                return plan[1](f.__self__, *args, **kwargs) if kwargs else plan[1](
+                    f.__self__, *args)
+            return plan[1](*args, **kwargs) if kwargs else plan[1](*args)
     kwargs = kwargs or {}
     overload = py_builtins.OVERLOADS.get(f) if _hashable(f) else None
     if overload is not None:
@@ -35,8 +61,43 @@ def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
                               caller_fn_scope, options)
     target, bound_args = _unbind(f)
     if target is None:
+        _keep_plan(f, f)
         return f(*args, **kwargs)
-    return _callee(target)(*bound_args, *args, **kwargs)
+    callee = _callee(target)
+    _keep_plan(f, callee)
+    return callee(*bound_args, *args, **kwargs)
+
+
+class _Recursive:
+    recursive = True
+
+
+_RECURSIVE = _Recursive()
+
+
+def _keep_plan(f, callee):
+    """Keeps on a plain function (or a method's function) what its calls run, for the fast path
+    of `converted_call`: only for functions no overload or higher-order rule names, and, for
+    code that is not converted, only when the function is not a closure (a module's functions
+    live as long as it)."""
+    kind = type(f)
+    if kind is types.MethodType:
+        function = f.__func__
+        if type(function) is not types.FunctionType:
+            return
+        if callee is f:
+            callee = function
+    elif kind is types.FunctionType:
+        function = f
+    else:
+        return
+    if _hashable(f) and (f in py_builtins.OVERLOADS or f in higher_order.CALLABLE_ARGS
+                         or function in py_builtins.OVERLOADS
+                         or function in higher_order.CALLABLE_ARGS):
+        return
+    if callee is function and function.__closure__ is not None:
+        return
+    function.__dict__[_PLAN] = (function, callee)
 
 
 def _calling_converted(fn, caller_fn_scope, options):

@@ -16,7 +16,7 @@ from autograph.operators.variables import (
     maybe_unset,
 )
 from runtime.core import context
-from runtime.core.tensor import is_symbolic
+from runtime.core.tensor import SymbolicTensor, is_symbolic
 from runtime.graph.graph import FuncGraph
 
 _UNSET = (Undefined, UndefinedReturnValue, type(None))
@@ -30,8 +30,13 @@ def if_exp(cond, if_true, if_false, expr_repr):
     return if_true() if cond else if_false()
 
 
+# The iterables a `for` loop runs over in Python without asking anything else (the fast path)
+_PYTHON_ITERABLES = frozenset({list, tuple, range, str, dict, set, frozenset, bytes,
+                               type({}.items()), type({}.keys()), type({}.values())})
+
+
 def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
-    if is_symbolic(cond):
+    if isinstance(cond, SymbolicTensor):   # is_symbolic, inline: the Python path is the hot one
         _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts)
     elif cond:
         body()
@@ -253,16 +258,21 @@ def _check_returns(in_if, in_else, initial, symbol_names):
 
 def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     condition = test()
-    if is_symbolic(condition):
+    if isinstance(condition, SymbolicTensor):
         _graph_loop(test, body, get_state, set_state, symbol_names, opts)
         return
     while condition:
         body()
         condition = test()
-        _check_still_python(condition, 'while')
+        if isinstance(condition, SymbolicTensor):
+            _check_still_python(condition, 'while')
 
 
 def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    if extra_test is None and type(iter_) in _PYTHON_ITERABLES:
+        for item in iter_:
+            body(item)
+        return
     if datasets.is_graph_iteration(iter_):  # over an rt.data Dataset or Iterator
         datasets.for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts,
                           if_stmt, while_stmt)

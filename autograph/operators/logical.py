@@ -6,13 +6,13 @@ On a symbolic operand the remaining operands are evaluated (both sides become gr
 import operator
 
 import runtime as rt
-from runtime.core.tensor import is_symbolic
+from runtime.core.tensor import SymbolicTensor, is_symbolic
 
 
 def and_(*operands):
     value = operands[0]()
     for operand in operands[1:]:
-        if is_symbolic(value):
+        if isinstance(value, SymbolicTensor):   # is_symbolic, inline (the hot Python path)
             value = rt.logical_and(value, operand())
         elif not value:
             return value
@@ -24,7 +24,7 @@ def and_(*operands):
 def or_(*operands):
     value = operands[0]()
     for operand in operands[1:]:
-        if is_symbolic(value):
+        if isinstance(value, SymbolicTensor):
             value = rt.logical_or(value, operand())
         elif value:
             return value

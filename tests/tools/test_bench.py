@@ -22,7 +22,9 @@ def test_bench_prints_every_figure_as_json(capsys):
                      'MLP train step (tape + Adam) eager', 'Collatz steps', 'if/elif chain',
                      '200 TensorArray writes', 'elementwise chain', 'rt.data epoch: ',
                      'rt.data epoch / hand numpy', 'rt.data epoch, map before batch',
-                     'rt.summary.scalar in a traced step'):
+                     'rt.summary.scalar in a traced step', 'converted plain Python: heap',
+                     'converted plain Python: parser loop',
+                     'converted plain Python: recursive walk'):
         assert any(f.startswith(expected) for f in figures), expected
     for row in report['figures']:
         assert row['ours_us'] > 0 and row['reference_us'] > 0
@@ -32,8 +34,9 @@ def test_bench_prints_a_table(capsys):
     bench.main(['--quick', '--no-jit'])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith('numpy ') and 'ratio' in lines[1]
-    # the seed's figures, training's, rt.data's (issue 19), rt.summary's, issue 10's, 22's
-    assert len(lines) == 2 + 8 + 2 + 3 + 2 + 7 + 3
+    # the seed's figures, training's, rt.data's (issue 19), rt.summary's, converted plain
+    # Python's (issue 18), issue 10's, then issue 22's
+    assert len(lines) == 2 + 8 + 2 + 3 + 2 + 3 + 7 + 3
 
 
 def test_bench_prints_the_jit_table_with_numba(capsys):
