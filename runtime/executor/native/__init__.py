@@ -58,7 +58,10 @@ class NativePlan:
     def _first_call(self, *values):
         with self._lock:
             if self.run == self._first_call:
-                self.run = self._compile(values)
+                run = self._compile(values)
+                if run is None:  # a variable without a value: the default executor reports it
+                    return self._default_plan()(*values)
+                self.run = run
         return self.run(*values)
 
     def _compile(self, values):
@@ -70,6 +73,8 @@ class NativePlan:
             raise _unsupported_error(program, e.node, e.reason) from None
         function = cache.load(numba, source, program.name)
         args = convention.example_arguments(values)
+        if args is None:
+            return None
         try:
             function.compile(tuple(numba.typeof(v) for v in args))
         except numba.core.errors.NumbaError as e:

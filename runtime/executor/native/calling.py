@@ -78,7 +78,12 @@ class Convention:
         return not any(call.stateful for call in self.kernels)
 
     def example_arguments(self, values):
-        """Arguments for `values` (the plan's inputs) of the types a call passes, to compile."""
+        """Arguments for `values` (the plan's inputs) of the types a call passes, to compile;
+        None when a variable has no value yet (the default executor reports that)."""
+        if any(self.params[i].kind == VARIABLE and value.value is None
+               for i, value in enumerate(values)) or \
+                any(storage.value is None for storage in self.storages):
+            return None
         args = []
         for index, value in enumerate(values):
             parameter = self.params[index]
