@@ -700,7 +700,10 @@ def print_jit(rows):
           f'{"JAX":>7} {"1st call ms":>11}')
     startup, rows = rows[0], rows[1:]
     for r in rows:
-        jax = f'{r["jax_ratio"]:.3f}' + ('' if r['jax_measured'] else '*')
+        if r['jax_ratio'] is None:  # no JAX figure for this workload (no side venv, none given)
+            jax = '-'
+        else:
+            jax = f'{r["jax_ratio"]:.3f}' + ('' if r['jax_measured'] else '*')
         print(f'{r["workload"]:<46} {r["numpy_us"]:>9.1f} {r["default_ratio"]:>8.2f} '
               f'{r["jit_us"]:>8.2f} {r["jit_ratio"]:>7.3f} {jax:>7} '
               f'{r["jit_first_call_ms"]:>11.0f}')
