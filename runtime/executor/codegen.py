@@ -1,11 +1,11 @@
 """Lower a Program to one straight-line Python function (`python_code`), then compile it (`load`).
 
 Each value becomes a local named after its op (`greater_1 = x > greater_y`, names from a
-`Namespace`: legal, unique identifiers) and each node one line: its `infix` form when the
-OpDef has one, else a call of its numpy kernel, bound as a global of the generated module
-named after the op type (`gather_v2 = GatherV2(x, indices)`); constants are globals too. If
-becomes a Python `if` and While a Python `while` (or a counted `for`), with the code of their
-library functions inlined.
+`Namespace`: legal, unique identifiers) and each node one line: its Python operator when the
+OpDef has the `operator` tag, else a call of its numpy kernel, bound as a global of the
+generated module named after the op type (`gather_v2 = GatherV2(x, indices)`); constants are
+globals too. If becomes a Python `if` and While a Python `while` (or a counted `for`), with the
+code of their library functions inlined.
 
 Memory: a large intermediate is deleted (`del`) right after its last use, and an elementwise
 op whose operand dies at that op writes its result into the operand's buffer when the operand
@@ -30,22 +30,18 @@ import numpy as np
 
 from runtime.core import errors
 from runtime.executor import parallel
-from runtime.ops.registry import CONST, PLACEHOLDER, check_nonzero
+from runtime.ops.registry import CONST, PLACEHOLDER, PYTHON_OPERATORS, check_nonzero
 
 _files = itertools.count()
 _LITERALS = (bool, int, float, str, type(None))
 _HEADER_LINES = 2  # `def run(...):` and `try:`
 _MAX_INLINE_DEPTH = 40  # branches of Ifs nested deeper run as plans of their own
 _FREE_ELEMENTS = 1024  # values this small (or scalars) are not worth a `del`
-_IN_PLACE = {'+': operator.iadd, '-': operator.isub, '*': operator.imul, '/': operator.itruediv,
-             '//': operator.ifloordiv, '%': operator.imod, '**': operator.ipow}
-_AUGMENTED = set(_IN_PLACE)  # infix operators with an in-place form
-_BINARY_INFIX = re.compile(r'\{0\} (\S+) \{1\}')
-_RUNTIME_NAMES = {
-    'run': None, 'e': None, '_reraise': None, '_line_nodes': None, '_code': None,
-    '_submit': parallel.submit, '_counted': None, '_counted_end': None,
-    '_check_nonzero': check_nonzero,
-    **{f'in_place_{op.__name__[1:]}': op for op in _IN_PLACE.values()}}
+_RUNTIME_NAMES = {'run': None, 'e': None, '_reraise': None, '_line_nodes': None, '_code': None,
+                  '_submit': parallel.submit, '_counted': None, '_counted_end': None,
+                  '_check_nonzero': check_nonzero}
+_RUNTIME_NAMES.update((f'in_place_{python.in_place.__name__[1:]}', python.in_place)
+                      for python in PYTHON_OPERATORS.values() if python.in_place is not None)
 
 
 _PYTHON_NAMES = frozenset(keyword.kwlist) | frozenset(dir(builtins))
@@ -124,15 +120,21 @@ def load(code, name='graph'):
 
 
 def inline_expression(node, args):
-    """The node as one Python expression over the names `args` (its `infix` form), or None
-    when it must be a call: no infix form, a check to run first, attrs the kernel takes, or
+    """The node as one Python expression over the names `args` (its Python operator), or None
+    when it must be a call: no `operator` tag, a check to run first, attrs the kernel takes, or
     operands that are strings (numpy's `==` on bytes gives a Python bool)."""
-    infix = node.opdef.infix
-    if (infix is None or node.checks or len(node.outputs) != 1
+    python = _python_operator(node)
+    if (python is None or node.checks or len(node.outputs) != 1
             or node.opdef.kernel_attrs(node.attrs)
             or any(v.dtype.np_dtype.kind == 'O' for v in node.inputs)):
         return None
-    return infix.format(*args)
+    return python.expression(*args)
+
+
+def _python_operator(node):
+    """The PythonOperator of the node's `operator` tag, or None."""
+    function = node.opdef.operator
+    return None if function is None else PYTHON_OPERATORS[function]
 
 
 def _is_fresh(value):
@@ -147,12 +149,13 @@ def _is_fresh(value):
 
 
 def _makes_new_arrays(node):
-    """Whether the node's results never alias its inputs (elementwise ops, not subscripts or
-    views), so overwriting an input after the node ran cannot change them."""
-    infix = node.opdef.infix
-    if infix is not None:
-        return infix == '-{0}' or _BINARY_INFIX.fullmatch(infix) is not None
-    return isinstance(node.opdef.kernel, np.ufunc)
+    """Whether the node's results never alias its inputs (Python's arithmetic, comparison and
+    matmul operators, numpy's ufuncs; not subscripts or views), so overwriting an input after
+    the node ran cannot change them."""
+    opdef = node.opdef
+    if opdef.operator is not None:
+        return opdef.operator is not operator.getitem
+    return opdef.elementwise is not None and opdef.elementwise.ufunc is not None
 
 
 def _direct_targets(program, args, targets, counter=None):
@@ -281,13 +284,13 @@ class _Emitter:
         for pos, value in enumerate(node.inputs):
             if value in dying and _is_fresh(value) and value.dtype is out.dtype and \
                     value.shape == out.shape and out.shape.is_fully_defined():
-                infix = node.opdef.infix
-                if infix is not None:
-                    match = _BINARY_INFIX.fullmatch(infix)
-                    if pos == 0 and match is not None and match.group(1) in _AUGMENTED and \
+                python = _python_operator(node)
+                elementwise = node.opdef.elementwise
+                if python is not None:
+                    if pos == 0 and python.in_place is not None and \
                             inline_expression(node, ['a', 'b']) is not None:
                         return pos
-                elif isinstance(node.opdef.kernel, np.ufunc) and \
+                elif elementwise is not None and elementwise.ufunc is not None and \
                         not node.opdef.kernel_attrs(node.attrs):
                     return pos
         return None
@@ -317,7 +320,7 @@ class _Emitter:
             expression = inline_expression(node, inputs)
             if expression is not None:
                 if reuse is not None:  # `a += b`: the result takes the dead operand's buffer
-                    op = _IN_PLACE[_BINARY_INFIX.fullmatch(node.opdef.infix).group(1)]
+                    op = _python_operator(node).in_place
                     name = f'in_place_{op.__name__[1:]}'
                     self.globals[name] = op
                     self.line(depth, f'{outs[0]} = {name}({inputs[0]}, {inputs[1]})', node)
