@@ -257,7 +257,8 @@ class Lowering:
         # a variable passes through as the local holding its value, which its writes update
         loop_vars = [name if name in self.variables else self.fresh('w') for name in inputs]
         cond, body = node.branches
-        fresh = [(var, name) for var, name in zip(loop_vars, inputs) if var != name]
+        fresh = [(var, list_rules.loop_entry(self, node, k, name))
+                 for k, (var, name) in enumerate(zip(loop_vars, inputs)) if var != name]
         if fresh:
             self.line(depth, f'{targets([v for v, _ in fresh])} = '
                              f'{targets([n for _, n in fresh])}')
