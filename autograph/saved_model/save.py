@@ -77,6 +77,12 @@ class _ObjectWriter(Writer):
     """The writer, walking the saved object: the parts that know Modules and ag.Functions."""
 
     def module(self, module):
+        # As TensorFlow, the functions with an input_signature are traced first: the variables
+        # a first trace creates (a model built on its first call) are saved too.
+        for owner in [module] + [v for _, v in walk(module) if isinstance(v, Module)]:
+            for _, fn in _attributes(owner):
+                if isinstance(fn, Function) and fn.input_signature is not None:
+                    fn.get_concrete_function()
         for path, value in walk(module):
             if isinstance(value, Variable):
                 self.variable(value, '/'.join(map(str, path)))
