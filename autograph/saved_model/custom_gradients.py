@@ -11,8 +11,10 @@ function that uses tensors or variables other than its arguments (a tensor of th
 cannot be saved alone: it is left out, as with the option False, and the loaded op then has no
 gradient (TensorFlow's LookupError when a gradient reaches it).
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from autograph.saved_model.object_graph import structured_value
+from runtime.core.tensor_spec import TensorSpec
 from runtime.graph.graph import FuncGraph, uid
 from runtime.graph.graph_def import function_def
 from runtime.graph.importer import call_function
@@ -37,6 +39,7 @@ class SavedGradients:
     functions: list
     registered: list
     meta: dict
+    concrete_functions: dict = field(default_factory=dict)  # SavedConcreteFunctions, for TF
 
 
 def saved_gradients(graphs):
@@ -52,6 +55,16 @@ def saved_gradients(graphs):
                 continue
             fg, given = traced
             found.functions.append(function_def(fg))
+            # TensorFlow's loader calls it through its signature: output gradients in, one
+            # entry per op input out (None where there is no gradient)
+            outputs = iter(fg.outputs)
+            found.concrete_functions[fg.name] = {
+                'bound_inputs': [],
+                'canonicalized_input_signature': structured_value(
+                    (tuple(TensorSpec(t.shape, t.dtype, f'result_grads_{i}')
+                           for i, t in enumerate(fg.inputs)), {})),
+                'output_signature': structured_value(
+                    [next(outputs) if i in given else None for i in range(len(op.inputs))])}
             found.registered.append({'gradient_func': fg.name,
                                      'registered_op_type': repr(custom)})
             found.meta[repr(custom)] = {'function': fg.name, 'given': given}

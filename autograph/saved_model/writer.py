@@ -187,6 +187,8 @@ class Writer:
                 'value': [json.dumps(meta).encode('utf-8')]}}},
         }
         trackable, saved_objects, functions = TFObjectGraph(self).build(root)
+        if self.custom_gradients:
+            saved_objects['concrete_functions'].update(gradients.concrete_functions)
         meta_graph['object_graph_def'] = saved_objects
         library = graph_def.setdefault('library', {'function': []})['function']
         library.extend(functions)

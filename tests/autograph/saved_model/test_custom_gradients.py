@@ -3,6 +3,8 @@ saved and loaded again passes gradients to its arguments and variables under a G
 through the `rt.custom_gradient`s it uses when they were saved
 (`SaveOptions(experimental_custom_gradients=True)`, the default, as TensorFlow's advanced
 autodiff guide shows), and TensorFlow's LookupError when they were not."""
+import os
+
 import numpy as np
 import pytest
 
@@ -114,3 +116,16 @@ def test_save_options_default_to_saving_custom_gradients_and_are_checked():
     assert ag.saved_model.SaveOptions().experimental_custom_gradients is True
     with pytest.raises(TypeError, match='SaveOptions'):
         ag.saved_model.save(Model(), '/nonexistent', options={'experimental_custom_gradients': 1})
+
+
+def test_a_custom_gradient_tensorflow_saved_is_used_here():
+    # tests/runtime/fixtures/tf2_custom_gradient_saved_model (tools/make_tf_fixtures.py): its
+    # gradient halves; TensorFlow's own result through its loaded function is 2.0
+    path = os.path.join(os.path.dirname(__file__), '..', '..', 'runtime', 'fixtures',
+                        'tf2_custom_gradient_saved_model')
+    loaded = ag.saved_model.load(path)
+    v = rt.Variable(2.0)
+    with rt.GradientTape() as t:
+        output = loaded.call_custom_grad(v * v)
+    assert float(output) == 4.0
+    assert float(t.gradient(output, v)) == 2.0
