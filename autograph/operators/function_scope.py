@@ -1,10 +1,11 @@
 """The frame of a converted function: `with ag__.FunctionScope(...) as fscope:`.
 
-While converted code runs in a thread, Python's recursion limit leaves room for the frames it
-adds to each call (autograph.pyct.recursion), and the converted calls running in the thread
-are counted against the user's limit instead, so recursion goes as deep as unconverted;
-an error that leaves converted code has autograph's own frames taken out of its traceback, and
-a note that lists the user's frames (file, line, source) it ran through.
+Past a few nested converted calls in a thread, Python's recursion limit leaves room for the
+frames the functional forms of `if` and loops add (autograph.pyct.recursion), and the
+converted calls running in the thread are counted against the user's limit instead, so
+recursion goes as deep as unconverted; an error that leaves converted code has autograph's own
+frames taken out of its traceback, and, when block functions remain in it, a note that lists
+the user's frames (file, line, source) it ran through.
 """
 import threading
 from dataclasses import dataclass
