@@ -42,6 +42,7 @@ from runtime.executor.native.rules import lists as list_rules  # noqa: F401 (reg
 from runtime.executor.native.rules import nn as nn_rules  # noqa: F401 (registers rules)
 from runtime.executor.native.rules import reduce as reduce_rules  # noqa: F401 (registers rules)
 from runtime.executor.native.rules import state as state_rules  # noqa: F401 (registers rules)
+from runtime.executor.native.rules.forms import form_of
 from runtime.ops import registry
 from runtime.ops.state import VariableStorage
 
@@ -211,7 +212,7 @@ class Lowering:
                 return self.emit_branches(node, inputs, depth)
             return kernel.call(self, node, inputs, depth)
         rule = RULES.get(node.opdef)
-        if rule is None and elementwise.native_form(node.opdef) is not None:
+        if rule is None and form_of(node.opdef) is not None:
             rule = elementwise.lower_form
         if rule is not None and not any(self.is_boxed(v) for v in node.inputs + node.outputs):
             mark = (len(self.lines), dict(self.fused), len(self.constants))
@@ -311,7 +312,7 @@ def coverage(opdef):
     """How `jit_compile=True` runs `opdef`: 'native' (a rule or a native form: natively for the
     operands it has a form for, else by its kernel), 'kernel' (its numpy kernel, called from
     the compiled code), or None (neither: a graph holding it does not compile)."""
-    if opdef in RULES or elementwise.native_form(opdef) is not None or \
+    if opdef in RULES or form_of(opdef) is not None or \
             opdef.control_flow is not None or opdef in (registry.CONST, registry.PLACEHOLDER):
         return 'native'
     if opdef.kernel is not None or opdef.bind_kernel is not None:

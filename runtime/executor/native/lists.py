@@ -12,7 +12,7 @@ import numpy as np
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
 from runtime.executor.native.rules import Unsupported, np_name
-from runtime.ops import infer, list_ops, registry
+from runtime.ops import list_ops, registry
 
 
 def uses_of(program):
@@ -220,12 +220,10 @@ def split_element_shape(node):
     return TensorShape([int(np.ravel(lengths)[0])]).concatenate(shape[1:])
 
 
-_SHAPE_ONLY_INFERENCE = (infer.broadcast, infer.broadcast_bool, infer.same_as_input)
-
-
 def refine_shapes(lists, program):
     """Give the values read from a list of fixed element shape (a TensorArray whose element
-    shape only its writes tell), and the elementwise ops on them, the rank that implies:
+    shape only its writes tell), and the elementwise ops on them (their `elementwise` tag; their
+    shape follows from their operands'), the rank that implies:
     native code holds values of known rank only. The Program is the executor's copy."""
     for node in program.nodes:
         for branch in node.branches:
@@ -240,7 +238,7 @@ def refine_shapes(lists, program):
             shape = {list_ops.GET_ITEM: dims, list_ops.STACK: [None] + dims,
                      list_ops.GATHER: [None] + dims, list_ops.CONCAT: [None] + dims[1:]}[opdef]
             node.outputs[0].shape = TensorShape(shape)
-        elif opdef.infer in _SHAPE_ONLY_INFERENCE and len(node.outputs) == 1:
+        elif opdef.elementwise is not None and len(node.outputs) == 1:
             try:
                 ((_, shape),) = opdef.infer(node.inputs, node.attrs)
             except (ValueError, IndexError):
