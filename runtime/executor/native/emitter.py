@@ -25,6 +25,7 @@ from runtime.core import dtypes
 from runtime.executor import emit
 from runtime.executor.native import calling
 from runtime.executor.native.lists import Lists, refine_shapes, uses_of
+from runtime.executor.native.reroll import reroll
 from runtime.executor.native.rules import (
     RULES,
     Restart,
@@ -273,20 +274,21 @@ def coverage(opdef):
     return None
 
 
-def lower(program):
+def lower(program, rolled=True):
     """(source, calling.Convention) of `program` (already optimized); raises Unsupported for a
-    node that has neither a native form nor a kernel."""
+    node that has neither a native form nor a kernel. `rolled`: repeated blocks of the source
+    re-rolled into loops (native/reroll.py)."""
     boxed = set()
     while True:
         try:
-            return _lower(program, boxed)
+            return _lower(program, boxed, rolled)
         except Restart as restart:
             if restart.values <= boxed:
                 raise AssertionError('lowering restarted without boxing a new list') from None
             boxed |= restart.values
 
 
-def _lower(program, boxed_lists):
+def _lower(program, boxed_lists, rolled):
     lowering = Lowering(program, boxed_lists)
     convention = calling.Convention()
     args = []
@@ -323,6 +325,6 @@ def _lower(program, boxed_lists):
         convention.constant(name, value)
     convention.kernels = lowering.kernels
     header = f'def native({", ".join(convention.parameter_names())}):'
-    source = '\n'.join(lowering.sites + [header] + prologue + lowering.lines +
-                       [f'    return ({"".join(r + ", " for r in returned)})']) + '\n'
+    body = prologue + lowering.lines + [f'    return ({"".join(r + ", " for r in returned)})']
+    source = '\n'.join(lowering.sites + [header] + (reroll(body) if rolled else body)) + '\n'
     return source, convention
