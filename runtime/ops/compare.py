@@ -20,8 +20,11 @@ _COMPARISONS = {  # public name: (TensorFlow op, kernel, infix)
     'less': ('Less', operator.lt, '{0} < {1}'),
     'less_equal': ('LessEqual', operator.le, '{0} <= {1}'),
 }
+# complex numbers have no order: TensorFlow's Greater, Less, ... refuse them (numpy would not)
+_ORDERED = frozenset(dtypes.PUBLIC) - dtypes.COMPLEX
 OPS = {name: register(op, kernel, broadcast_bool, inputs=('x', 'y'), outputs=('z',),
-                      convert_inputs=unify_inputs, infix=infix)
+                      convert_inputs=unify_inputs, infix=infix,
+                      dtypes=None if op in ('Equal', 'NotEqual') else _ORDERED)
        for name, (op, kernel, infix) in _COMPARISONS.items()}
 LOGICAL_AND = register('LogicalAnd', np.logical_and, broadcast, inputs=('x', 'y'),
                        outputs=('z',), type_attrs=(), native='np.logical_and({0}, {1})')
