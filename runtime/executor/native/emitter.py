@@ -41,6 +41,7 @@ from runtime.executor.native.rules import lists as list_rules  # noqa: F401 (reg
 from runtime.executor.native.rules import nn as nn_rules  # noqa: F401 (registers rules)
 from runtime.executor.native.rules import reduce as reduce_rules  # noqa: F401 (registers rules)
 from runtime.executor.native.rules import state as state_rules  # noqa: F401 (registers rules)
+from runtime.executor.native.rules.forms import form_of
 from runtime.ops import registry
 from runtime.ops.state import VariableStorage
 
@@ -210,7 +211,7 @@ class Lowering:
                 return self.emit_branches(node, inputs, depth)
             return kernel.call(self, node, inputs, depth)
         rule = RULES.get(node.opdef)
-        if rule is None and elementwise.native_form(node.opdef) is not None:
+        if rule is None and form_of(node.opdef) is not None:
             rule = elementwise.lower_form
         if rule is not None and not any(self.is_boxed(v) for v in node.inputs + node.outputs):
             mark = (len(self.lines), dict(self.fused), len(self.constants))
@@ -256,7 +257,8 @@ class Lowering:
         # a variable passes through as the local holding its value, which its writes update
         loop_vars = [name if name in self.variables else self.fresh('w') for name in inputs]
         cond, body = node.branches
-        fresh = [(var, name) for var, name in zip(loop_vars, inputs) if var != name]
+        fresh = [(var, list_rules.loop_entry(self, node, k, name))
+                 for k, (var, name) in enumerate(zip(loop_vars, inputs)) if var != name]
         if fresh:
             self.line(depth, f'{targets([v for v, _ in fresh])} = '
                              f'{targets([n for _, n in fresh])}')
@@ -309,7 +311,7 @@ def coverage(opdef):
     """How `jit_compile=True` runs `opdef`: 'native' (a rule or a native form: natively for the
     operands it has a form for, else by its kernel), 'kernel' (its numpy kernel, called from
     the compiled code), or None (neither: a graph holding it does not compile)."""
-    if opdef in RULES or elementwise.native_form(opdef) is not None or \
+    if opdef in RULES or form_of(opdef) is not None or \
             opdef.control_flow is not None or opdef in (registry.CONST, registry.PLACEHOLDER):
         return 'native'
     if opdef.kernel is not None or opdef.bind_kernel is not None:
