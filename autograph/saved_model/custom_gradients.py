@@ -95,14 +95,27 @@ def _trace(op, custom):
 
 
 def restore_gradients(graph, saved, library, payloads):
-    """Give the ops of an imported `graph` that name a saved custom gradient that gradient: it
-    inlines the saved function where the gradient is built."""
+    """Give the ops of a loaded function's `graph` that name a custom gradient their gradient:
+    the saved function, inlined where the gradient is built, or, when it was not saved,
+    TensorFlow's LookupError once a gradient reaches the op."""
     for op in _operations(graph):
         name = op.attrs.get(GRADIENT_ATTR)
-        entry = saved.get(name) if isinstance(name, str) else None
-        if entry is not None:
-            op.attrs[GRADIENT_ATTR] = custom_gradient_attr(
-                _restored_gradient(entry['function'], entry['given'], library, payloads))
+        if not isinstance(name, str):
+            continue
+        entry = saved.get(name)
+        op.attrs[GRADIENT_ATTR] = custom_gradient_attr(
+            _unsaved_gradient(name) if entry is None else
+            _restored_gradient(entry['function'], entry['given'], library, payloads))
+
+
+def _unsaved_gradient(name):
+    def gradient(op, *grads):
+        raise LookupError(
+            f"No gradient defined for operation'{op.name}' (op type: {op.type}): it stands for "
+            f"the custom gradient {name!r}, which was not saved with it. Save with "
+            f"ag.saved_model.SaveOptions(experimental_custom_gradients=True) (the default), or "
+            f"insert rt.stop_gradient where no gradient is needed.")
+    return gradient
 
 
 def _restored_gradient(function_name, given, library, payloads):

@@ -151,10 +151,8 @@ class _Loader(GraphReader):
                                  f'{prefix!r}.')
             graph = self.graphs[prefix] = import_graph_def(
                 {'node': nodes, 'library': self.library}, self.payload)
-            saved = self.meta.get('gradients')
-            if saved:
-                functions = {f['signature']['name']: f for f in self.library.get('function', [])}
-                restore_gradients(graph, saved, functions, self.payload)
+            functions = {f['signature']['name']: f for f in self.library.get('function', [])}
+            restore_gradients(graph, self.meta.get('gradients', {}), functions, self.payload)
         return graph
 
     def function_graph(self, prefix):
