@@ -20,7 +20,8 @@ _building_graphs = context.building_graphs
 _active_tapes = context.active_tapes
 _dtype_of = dtypes.of_value
 _by_numpy = dtypes.NUMERIC_BY_NUMPY.get
-_BOOL = dtypes.bool
+# dtypes some arithmetic ops refuse that numpy's kernels would take: checked, never fast
+_CHECKED = frozenset({dtypes.bool}) | dtypes.COMPLEX
 
 
 def apply(opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any] | None = None,
@@ -35,11 +36,13 @@ def apply(opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any] | None = No
         return _build_in_default_graph(opdef, inputs, attrs, name, payload)
     convert = opdef.convert_inputs
     if convert is not None and len(inputs) == 2 and type(a := inputs[0]) is EagerTensor and \
-            type(b := inputs[1]) is EagerTensor and a.dtype is b.dtype is not _BOOL:
+            type(b := inputs[1]) is EagerTensor and (d := a.dtype) is b.dtype and \
+            d not in _CHECKED:
         # The fast path (binary ops, the hot case): two eager tensors of one dtype need no
-        # conversion. Bools take the other path, which checks `OpDef.dtypes` (TensorFlow
-        # refuses arithmetic on bools); other refused dtypes fail in the numpy kernel, which
-        # is an InvalidArgumentError too.
+        # conversion. Bools and complex numbers take the other path, which checks
+        # `OpDef.dtypes` (TensorFlow refuses arithmetic on bools, and maximum or floordiv of
+        # complex numbers); other refused dtypes fail in the numpy kernel, which is an
+        # InvalidArgumentError too.
         values: Any = (a.value, b.value)
     else:
         if convert is not None:

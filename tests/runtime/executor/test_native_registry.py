@@ -120,6 +120,8 @@ EXTRA = {
                                .write(0, x[0]).write(1, x[1]).write(2, x[2]).stack(), [F])],
     'Where': [Case(lambda x: rt.where(x > 0.5), [F])],
     'ReduceDataset': [Case(_dataset_pipeline, [F[0]])],
+    'AdjustContrastv2': [Case(lambda x: rt.image.adjust_contrast(x, 2.0),
+                              [F.reshape(3, 2, 2).astype(np.float32)])],
 }
 RANDOM = {  # the same op seeds in both functions give the same numbers
     'RandomUniform': lambda x: rt.random.uniform([2, 3]) + x[0, 0],
