@@ -105,6 +105,7 @@ def _converting_callables(f, caller_fn_scope, options):
 
 
 _BUILTIN_OVERLOADS = py_builtins.OVERLOADS.get
+_RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 _SCOPE = function_scope.FunctionScope
 
 
@@ -223,7 +224,12 @@ def _is_user_code(function):
 
 def _unconverted(function, reason):
     """`function` as it is; a tensor used as a Python value in it raises an error that says the
-    function could not be converted, and why."""
+    function could not be converted, and why. A generator (or coroutine) function is `function`
+    itself: its body runs only when the caller iterates, outside any wrapper, so a wrapper would
+    add nothing but a frame."""
+    if function.__code__.co_flags & _RESUMABLE:
+        return function
+
     @functools.wraps(function)
     def unconverted(*args, **kwargs):
         try:

@@ -193,3 +193,19 @@ def test_converted_functions_carry_the_users_names():
     value, inner = converted(1)
     assert value == 2 and inner.__qualname__ == '_named.<locals>.inner'
     assert loader.is_generated(inner) and not loader.is_generated(_named)
+
+
+def _countdown(n):
+    while n > 0:
+        yield n
+        n -= 1
+
+
+def _sums_countdown(n):
+    return sum(_countdown(n))
+
+
+def test_a_generator_callee_is_called_as_it_is():
+    scope = ag__.FunctionScope('f', 'fscope', ag__.STD)
+    assert call.callee(_countdown, scope) is _countdown   # no wrapper: no frame of ours
+    assert ag.to_graph(_sums_countdown)(4) == 10
