@@ -209,3 +209,26 @@ def test_a_generator_callee_is_called_as_it_is():
     scope = ag__.FunctionScope('f', 'fscope', ag__.STD)
     assert call.callee(_countdown, scope) is _countdown   # no wrapper: no frame of ours
     assert ag.to_graph(_sums_countdown)(4) == 10
+
+
+def _logs(logger):
+    logger.warning('from the user')   # the record's line
+    return 1
+
+
+def test_a_log_record_from_converted_code_names_the_users_function_and_line():
+    import logging
+    records = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            records.append((record.pathname, record.lineno, record.funcName))
+    logger = logging.getLogger('test_frames')
+    logger.addHandler(Keep())
+    logger.propagate = False
+    try:
+        _logs(logger)
+        ag.to_graph(_logs)(logger)
+    finally:
+        logger.handlers.clear()
+    assert records == [(__file__, _logs.__code__.co_firstlineno + 1, '_logs')] * 2
