@@ -48,8 +48,10 @@ def test_recursion_goes_as_deep_as_python_and_the_limit_is_the_users():
     limit = sys.getrecursionlimit()
     python = _deepest(_count)
     converted = _deepest(ag.to_graph(_count))
-    assert converted >= 0.9 * python and converted >= 900 * limit / 1000
-    assert converted <= limit   # the user's limit still holds
+    # Python's own RecursionError, at the same depth but for the few frames the operators
+    # called at the innermost level need (ag__.ld, the scope's __enter__)
+    assert python - 5 <= converted <= python
+    assert converted >= 900 * limit / 1000
     assert sys.getrecursionlimit() == limit
 
 
