@@ -137,7 +137,8 @@ def normalize(text, ported):
 # ---- the worker: runs one guide in this process ------------------------------------------------
 
 class _Anything(types.ModuleType):
-    """matplotlib's stand-in: every attribute and call gives another stand-in."""
+    """matplotlib's stand-in: every attribute, call and item gives another stand-in, and item
+    assignment (`matplotlib.rcParams['figure.figsize'] = [9, 6]`) is taken and dropped."""
 
     def __getattr__(self, name):
         if name.startswith('__'):
@@ -150,12 +151,24 @@ class _Anything(types.ModuleType):
     def __iter__(self):
         return iter(())
 
+    def __getitem__(self, key):
+        return _Anything('item')
+
+    def __setitem__(self, key, value):
+        pass  # a setting of a plotting library that draws nothing
+
+
+MATPLOTLIB_MODULES = ('matplotlib', 'matplotlib.pyplot', 'matplotlib.ticker', 'matplotlib.colors',
+                      'matplotlib.image', 'seaborn')
+
 
 def _install_matplotlib_stand_in():
-    for name in ('matplotlib', 'matplotlib.pyplot', 'matplotlib.ticker', 'matplotlib.colors',
-                 'seaborn'):
+    for name in MATPLOTLIB_MODULES:
         sys.modules[name] = _Anything(name)
-    sys.modules['matplotlib'].pyplot = sys.modules['matplotlib.pyplot']
+    for name in MATPLOTLIB_MODULES:
+        package, _, child = name.rpartition('.')
+        if package:  # `from matplotlib import pyplot`, `import matplotlib.image`
+            setattr(sys.modules[package], child, sys.modules[name])
 
 
 def run_cell(source, namespace, filename='<cell>'):
@@ -309,6 +322,23 @@ def summary(rows):
             'equal': sum(r['equal'] for r in scoped)}
 
 
+def missing_modules(report):
+    """A note for each module a guide imports that this Python lacks and TensorFlow's has (a
+    tool-side package such as pandas: the cells after it fail here for want of it)."""
+    notes = {}
+    for name, r in report.items():
+        for row in r['cells']:
+            found = re.match(r"ModuleNotFoundError: No module named '([\w.]+)'",
+                             row.get('ours', ''))
+            if found and row.get('tf_error') not in NEEDS_EARLIER_CELL:
+                module = found.group(1).partition('.')[0]
+                notes.setdefault(module, []).append(f'{name} {row["id"]}')
+    return [f'note: {", ".join(cells)}: this Python has no module {module!r}, which '
+            f'TensorFlow\'s side has; install it to run these cells (`python3 -m pip install '
+            f'{module}`: a tool-side package, not a dependency of the project)'
+            for module, cells in notes.items()]
+
+
 def all_guides(guides_dir=None):
     guides_dir = guides_dir or GUIDES
     if not os.path.isdir(guides_dir):
@@ -363,6 +393,8 @@ def main(argv=None):
         s = r['summary']
         print(f'{name:28} {s["cells"]:5} {s["in_scope"]:8} {s["run"]:5} {s["reproducible"]:12} '
               f'{s["equal"]:5}')
+    for note in missing_modules(report):
+        print(note)
     if args.cells:
         for name, r in report.items():
             for row in r['cells']:

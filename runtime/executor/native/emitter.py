@@ -190,6 +190,9 @@ class Lowering(emit.Emitter):
         # a variable passes through as the local holding its value, which its writes update
         return [name if name in self.variables else self.fresh('w') for name in inputs]
 
+    def loop_entry(self, node, k, name):
+        return list_rules.loop_entry(self, node, k, name)
+
     def loop_results(self, node, loop_vars, outs, depth):
         return list(loop_vars[:len(node.outputs)])
 

@@ -41,6 +41,7 @@ class Lists:
         self.owned = set()  # list Values that a write may update in place
         self.unconsumed = set()  # list Values that are only read
         self.growing = set()
+        self.entry_copies = set()  # (While node, k): loop var k starts as a copy of its input
         self._collect(program)
         self.boxed = {self.find(key) for key in boxed}
 
@@ -98,10 +99,16 @@ class Lists:
         for node in program.nodes:
             control_flow = node.opdef.control_flow
             if control_flow == 'while':
-                owned = {k for k, ref in enumerate(node.inputs) if ref in self.owned}
+                # a list the loop writes that something else also sees (two loop vars
+                # starting as one reserved list, as a While gradient's accumulators do) is
+                # copied once when the loop starts, rather than at every write
+                lists = {k for k, ref in enumerate(node.inputs) if ref in self.parent}
+                owned = {k for k in lists if node.inputs[k] in self.owned}
                 cond, body = node.branches
                 self._ownership(cond, set())  # the body gets the values the condition saw
-                self._ownership(body, owned)
+                self._ownership(body, lists)
+                self.entry_copies.update((node, k) for k in lists - owned
+                                         if body.params[k].outputs[0] in self.owned)
             elif control_flow in ('if', 'case'):
                 owned = {k for k, ref in enumerate(node.inputs[1:]) if ref in self.owned}
                 for branch in node.branches:
