@@ -16,7 +16,8 @@ flow; the function returns once, at the end of its scope:
                                     return fscope.ret(retval_, do_return)
 
 Statements after a `return` that may not have happened go under `if not do_return:`; a loop
-that may return gets the extra test `not do_return`.
+that may return gets the extra test `not do_return`. A function whose one `return` is its last
+statement (none inside a compound statement) keeps it: `return fscope.ret(value, True)`.
 """
 import gast
 
@@ -71,6 +72,17 @@ class ReturnTransformer(transformer.Base):
         with_node = node.body[-1]
         returns = jumps.classify(with_node.body, gast.Return)
         if returns == jumps.Jumps.NEVER:
+            return node
+        last = with_node.body[-1]
+        if isinstance(last, gast.Return) and jumps.classify(
+                with_node.body[:-1], gast.Return) == jumps.Jumps.NEVER:
+            # the one `return` ends the body: it stays a `return` (no flag, no placeholder)
+            with_node.body[-1] = templates.replace(
+                'return scope.ret(value, True)', scope=scope,
+                value=last.value or gast.Constant(value=None, kind=None))[0]
+            if anno.hasanno(last, anno.Basic.ORIGIN):
+                anno.setanno(with_node.body[-1], anno.Basic.ORIGIN,
+                             anno.getanno(last, anno.Basic.ORIGIN))
             return node
         flag, retval = self.ctx.namer.new('do_return'), self.ctx.namer.new('retval_')
         undefined = 'ag__.UndefinedReturnValue()'

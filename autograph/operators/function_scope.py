@@ -1,10 +1,11 @@
 """The frame of a converted function: `with ag__.FunctionScope(...) as fscope:`.
 
-While converted code runs in a thread, Python's recursion limit leaves room for the frames it
-adds to each call (autograph.pyct.recursion), and the converted calls running in the thread
-are counted against the user's limit instead, so recursion goes as deep as unconverted;
-an error that leaves converted code has autograph's own frames taken out of its traceback, and
-a note that lists the user's frames (file, line, source) it ran through.
+Past a few nested converted calls in a thread, Python's recursion limit leaves room for the
+frames the functional forms of `if` and loops add (autograph.pyct.recursion), and the
+converted calls running in the thread are counted against the user's limit instead, so
+recursion goes as deep as unconverted; an error that leaves converted code has autograph's own
+frames taken out of its traceback, and, when block functions remain in it, a note that lists
+the user's frames (file, line, source) it ran through.
 """
 import threading
 from dataclasses import dataclass
@@ -13,8 +14,16 @@ from autograph.compiler import verbosity
 from autograph.operators import frames, guards, lists, variables
 from autograph.pyct import recursion
 
-_running = threading.local()   # .depth: converted functions running in this thread
+
+class _Running(threading.local):
+    depth = 0   # converted functions running in this thread
+
+
+_running = _Running()
 _FRAMES_BELOW = 3   # the frames of a script under its first call (Python reaches 997 of 1000)
+# converted calls that run without a raised limit: even at the most frames a call adds
+# (recursion.FRAMES_PER_CALL), they fit in the user's limit above a stack of ordinary depth
+_SHALLOW = 8
 
 
 @dataclass(eq=False)
@@ -27,8 +36,20 @@ class ConversionOptions:
     internal_convert_user_code: bool = True
 
 
+# the options of converted code, built once (TensorFlow's `ag__.STD`): the function the user
+# asked to convert, and the functions it calls or defines
+STD_REQUESTED = ConversionOptions(recursive=True, user_requested=True)
+STD = ConversionOptions(recursive=True)
+
+
 class FunctionScope:
-    """The scope of one converted function; `ret` produces its return value."""
+    """The scope of one converted function; `ret` produces its return value.
+
+    Entering it costs a counter of the converted calls running in the thread; only past
+    `_SHALLOW` of them is the recursion limit raised (for the frames the functional forms of
+    `if` and loops add) and the user's limit checked."""
+
+    __slots__ = ('function_name', 'scope_name', 'options', 'staged_before')
 
     def __init__(self, function_name, scope_name, options):
         self.function_name = function_name
@@ -37,22 +58,21 @@ class FunctionScope:
         self.staged_before = lists.staged_count[0]
 
     def __enter__(self):
-        depth = getattr(_running, 'depth', 0)
-        if not depth:
-            recursion.request()
-        elif depth >= recursion.user_limit() - _FRAMES_BELOW:
-            raise RecursionError('maximum recursion depth exceeded')
-        _running.depth = depth + 1
+        depth = _running.depth + 1
+        if depth > _SHALLOW:
+            _enter_deep(depth)
+        _running.depth = depth
         return self
 
     def __exit__(self, cls, error, traceback):
-        _running.depth -= 1
-        if not _running.depth:
+        depth = _running.depth
+        _running.depth = depth - 1
+        if depth == _SHALLOW + 1:
             recursion.release()
-            if traceback is not None:
-                if not verbosity.get_verbosity():
-                    frames.without_library_frames(traceback)
-                frames.add_user_frames_note(error, traceback)
+        elif depth == 1 and traceback is not None:
+            if not verbosity.get_verbosity():
+                frames.without_library_frames(traceback)
+            frames.add_user_frames_note(error, traceback)
         return False
 
     def ret(self, value, do_return):
@@ -67,3 +87,12 @@ class FunctionScope:
         if lists.staged_count[0] == self.staged_before:
             return value
         return lists.stacked(value)
+
+
+def _enter_deep(depth):
+    """Past `_SHALLOW` converted calls: room for their frames, and the user's limit counted in
+    converted calls (`depth` is the call being entered)."""
+    if depth == _SHALLOW + 1:
+        recursion.request()
+    elif depth >= recursion.user_limit() - _FRAMES_BELOW:
+        raise RecursionError('maximum recursion depth exceeded')

@@ -24,9 +24,9 @@ def test_to_code_of_simple_relu_is_python_using_if_stmt():
     code = ag.to_code(simple_relu)
     compile(code, '<to_code>', 'exec')
     assert code.startswith('def tf__simple_relu(x):')
-    assert "with ag__.FunctionScope('simple_relu', 'fscope'" in code
-    assert ("ag__.if_stmt(ag__.converted_call(ag__.ld(rt).greater, (ag__.ld(x), 0), None, "
-            "fscope), if_body, else_body, get_state, set_state, ('do_return', 'retval_'), 2)"
+    assert "with ag__.FunctionScope('simple_relu', 'fscope', ag__.STD_REQUESTED) as fscope:" in code
+    assert ("ag__.if_stmt(ag__.callee(ag__.ld(rt).greater, fscope)(ag__.ld(x), 0), "
+            "if_body, else_body, get_state, set_state, ('do_return', 'retval_'), 2)"
             in code)
     assert 'return fscope.ret(retval_, do_return)' in code
 
