@@ -8,7 +8,7 @@ import warnings
 
 import runtime as rt
 from autograph.compiler import api, conversion, verbosity
-from autograph.operators import higher_order, py_builtins
+from autograph.operators import function_scope, higher_order, py_builtins
 from autograph.pyct import errors, loader
 
 # Code from these packages (and the standard library) is called as it is.
@@ -41,17 +41,21 @@ def callee(f, caller_fn_scope=None, options=None):
         return _BUILTIN_OVERLOADS(f, f)
     if kind is type:   # list(...), a user's class: called as it is; range, int, ...: overloads
         return _BUILTIN_OVERLOADS(f, f)
+    # the fast paths answer for the options of converted code (a scope of recursive options);
+    # any other options take the slow path, which reads them
     if kind is types.FunctionType:
         plan = f.__dict__.get(_PLAN)
-        if plan is not None and plan[0] is f and (
-                options or getattr(caller_fn_scope, 'options', None) or _RECURSIVE).recursive:
+        if plan is not None and plan[0] is f and options is None and (
+                caller_fn_scope is None or type(caller_fn_scope) is _SCOPE
+                and caller_fn_scope.options.recursive):
             return plan[1]
     elif kind is types.MethodType:
         function = f.__func__
         plan = getattr(function, '__dict__', None)
         plan = plan.get(_PLAN) if plan is not None else None
-        if plan is not None and plan[0] is function and (
-                options or getattr(caller_fn_scope, 'options', None) or _RECURSIVE).recursive:
+        if plan is not None and plan[0] is function and options is None and (
+                caller_fn_scope is None or type(caller_fn_scope) is _SCOPE
+                and caller_fn_scope.options.recursive):
             return f if plan[1] is function else types.MethodType(plan[1], f.__self__)
     return _resolve(f, caller_fn_scope, options)
 
@@ -100,12 +104,9 @@ def _converting_callables(f, caller_fn_scope, options):
     return call
 
 
-class _Recursive:
-    recursive = True
-
-
-_RECURSIVE = _Recursive()
 _BUILTIN_OVERLOADS = py_builtins.OVERLOADS.get
+_RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+_SCOPE = function_scope.FunctionScope
 
 
 def _keep_plan(f, callee):
@@ -223,7 +224,12 @@ def _is_user_code(function):
 
 def _unconverted(function, reason):
     """`function` as it is; a tensor used as a Python value in it raises an error that says the
-    function could not be converted, and why."""
+    function could not be converted, and why. A generator (or coroutine) function is `function`
+    itself: its body runs only when the caller iterates, outside any wrapper, so a wrapper would
+    add nothing but a frame."""
+    if function.__code__.co_flags & _RESUMABLE:
+        return function
+
     @functools.wraps(function)
     def unconverted(*args, **kwargs):
         try:

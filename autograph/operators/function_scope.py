@@ -7,16 +7,18 @@ recursion goes as deep as unconverted; an error that leaves converted code has a
 frames taken out of its traceback, and, when block functions remain in it, a note that lists
 the user's frames (file, line, source) it ran through.
 """
+import sys
 import threading
 from dataclasses import dataclass
 
 from autograph.compiler import verbosity
 from autograph.operators import frames, guards, lists, variables
-from autograph.pyct import recursion
+from autograph.pyct import origin_info, recursion
 
 
 class _Running(threading.local):
     depth = 0   # converted functions running in this thread
+    counting = False   # past _SHALLOW of them: whether they are counted against the limit
 
 
 _running = _Running()
@@ -46,8 +48,8 @@ class FunctionScope:
     """The scope of one converted function; `ret` produces its return value.
 
     Entering it costs a counter of the converted calls running in the thread; only past
-    `_SHALLOW` of them is the recursion limit raised (for the frames the functional forms of
-    `if` and loops add) and the user's limit checked."""
+    `_SHALLOW` of them, and only when the functional forms of `if` and loops added frames
+    between them, is the recursion limit raised and the user's limit checked."""
 
     __slots__ = ('function_name', 'scope_name', 'options', 'staged_before')
 
@@ -67,7 +69,8 @@ class FunctionScope:
     def __exit__(self, cls, error, traceback):
         depth = _running.depth
         _running.depth = depth - 1
-        if depth == _SHALLOW + 1:
+        if depth == _SHALLOW + 1 and _running.counting:
+            _running.counting = False
             recursion.release()
         elif depth == 1 and traceback is not None:
             if not verbosity.get_verbosity():
@@ -90,9 +93,26 @@ class FunctionScope:
 
 
 def _enter_deep(depth):
-    """Past `_SHALLOW` converted calls: room for their frames, and the user's limit counted in
-    converted calls (`depth` is the call being entered)."""
+    """Past `_SHALLOW` converted calls (`depth` is the call being entered): when the calls
+    running have frames of ours among them, room for those frames, and the user's limit
+    counted in converted calls; when they run in their own frames only, Python's limit is left
+    as it is and stops them where it stops the original."""
     if depth == _SHALLOW + 1:
-        recursion.request()
-    elif depth >= recursion.user_limit() - _FRAMES_BELOW:
+        if _frames_of_ours(sys._getframe(2)):
+            _running.counting = True
+            recursion.request()
+    elif _running.counting and depth >= recursion.user_limit() - _FRAMES_BELOW:
         raise RecursionError('maximum recursion depth exceeded')
+
+
+def _frames_of_ours(frame):
+    """Whether, from `frame` (of a converted function) outwards, the frames of the `_SHALLOW`
+    innermost converted calls include others (an operator, a block function)."""
+    calls = 0
+    while frame is not None and calls < _SHALLOW:
+        code = frame.f_code
+        if not origin_info.is_generated_code(code) or origin_info.is_block(code):
+            return True
+        calls += 1
+        frame = frame.f_back
+    return calls < _SHALLOW

@@ -48,8 +48,10 @@ def test_recursion_goes_as_deep_as_python_and_the_limit_is_the_users():
     limit = sys.getrecursionlimit()
     python = _deepest(_count)
     converted = _deepest(ag.to_graph(_count))
-    assert converted >= 0.9 * python and converted >= 900 * limit / 1000
-    assert converted <= limit   # the user's limit still holds
+    # Python's own RecursionError, at the same depth but for the few frames the operators
+    # called at the innermost level need (ag__.ld, the scope's __enter__)
+    assert python - 5 <= converted <= python
+    assert converted >= 900 * limit / 1000
     assert sys.getrecursionlimit() == limit
 
 
@@ -193,3 +195,42 @@ def test_converted_functions_carry_the_users_names():
     value, inner = converted(1)
     assert value == 2 and inner.__qualname__ == '_named.<locals>.inner'
     assert loader.is_generated(inner) and not loader.is_generated(_named)
+
+
+def _countdown(n):
+    while n > 0:
+        yield n
+        n -= 1
+
+
+def _sums_countdown(n):
+    return sum(_countdown(n))
+
+
+def test_a_generator_callee_is_called_as_it_is():
+    scope = ag__.FunctionScope('f', 'fscope', ag__.STD)
+    assert call.callee(_countdown, scope) is _countdown   # no wrapper: no frame of ours
+    assert ag.to_graph(_sums_countdown)(4) == 10
+
+
+def _logs(logger):
+    logger.warning('from the user')   # the record's line
+    return 1
+
+
+def test_a_log_record_from_converted_code_names_the_users_function_and_line():
+    import logging
+    records = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            records.append((record.pathname, record.lineno, record.funcName))
+    logger = logging.getLogger('test_frames')
+    logger.addHandler(Keep())
+    logger.propagate = False
+    try:
+        _logs(logger)
+        ag.to_graph(_logs)(logger)
+    finally:
+        logger.handlers.clear()
+    assert records == [(__file__, _logs.__code__.co_firstlineno + 1, '_logs')] * 2
