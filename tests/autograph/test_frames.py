@@ -195,6 +195,8 @@ def test_converted_functions_carry_the_users_names():
     value, inner = converted(1)
     assert value == 2 and inner.__qualname__ == '_named.<locals>.inner'
     assert loader.is_generated(inner) and not loader.is_generated(_named)
+    # a def of converted code is converted already: called as it is
+    assert call.callee(inner, ag__.FunctionScope('f', 'fscope', ag__.STD)) is inner
 
 
 def _countdown(n):
