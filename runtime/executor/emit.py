@@ -159,8 +159,8 @@ class Emitter:
         raise NotImplementedError
 
     def loop_entry(self, node, k, name):
-        """What the loop variable `k` of a While starts from, given the name of its input
-        (a backend may copy a value two loop variables share)."""
+        """The value loop variable `k` of the While `node` starts from (its input is in the
+        local `name`): `name`, or a copy the backend makes."""
         return name
 
     def loop_results(self, node, loop_vars, outs, depth):

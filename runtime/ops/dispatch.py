@@ -70,13 +70,14 @@ def apply(opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any] | None = No
             out = opdef.kernel(*values, **attrs) if attrs else opdef.kernel(*values)  # type: ignore[misc]
     except errors.OpError as e:
         if not e.message.endswith(']'):
-            e.args = (e.message + f' [Op:{opdef.name}]',)
+            e.args = (errors.eager_message(opdef.name, e.message),)
         raise
     except Exception as e:
         if not errors.raised_by_kernel(e):
             e.add_note(f'(raised while the {opdef.name} op ran)')
             raise
-        raise errors.InvalidArgumentError(None, None, f'{e} [Op:{opdef.name}]') from e
+        raise errors.InvalidArgumentError(None, None,
+                                          errors.eager_message(opdef.name, str(e))) from e
     n = len(opdef.outputs)
     if n == 1:
         try:
