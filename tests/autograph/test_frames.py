@@ -55,6 +55,18 @@ def test_recursion_goes_as_deep_as_python_and_the_limit_is_the_users():
     assert sys.getrecursionlimit() == limit
 
 
+def _top(_):
+    return sys.getrecursionlimit()
+
+
+def _limit_at(n):
+    return [_limit_at, _top][n == 0](n - 1)   # no `if`: converted calls only
+
+
+def test_deep_converted_calls_in_their_own_frames_run_under_the_users_limit():
+    assert ag.to_graph(_limit_at)(40) == sys.getrecursionlimit()
+
+
 def _warns(message):
     warnings.warn(message, DeprecationWarning, stacklevel=3)
 
