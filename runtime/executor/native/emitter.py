@@ -25,6 +25,7 @@ from runtime.core import dtypes
 from runtime.executor import emit
 from runtime.executor.native import calling
 from runtime.executor.native.lists import Lists, refine_shapes, uses_of
+from runtime.executor.native.reroll import reroll
 from runtime.executor.native.rules import (
     RULES,
     Restart,
@@ -38,7 +39,7 @@ from runtime.executor.native.rules import (
     spec,
 )
 from runtime.executor.native.rules import array as array_rules  # noqa: F401 (registers rules)
-from runtime.executor.native.rules import lists as list_rules  # noqa: F401 (registers rules)
+from runtime.executor.native.rules import lists as list_rules  # (also registers its rules)
 from runtime.executor.native.rules import nn as nn_rules  # noqa: F401 (registers rules)
 from runtime.executor.native.rules import reduce as reduce_rules  # noqa: F401 (registers rules)
 from runtime.executor.native.rules import state as state_rules  # noqa: F401 (registers rules)
@@ -273,20 +274,21 @@ def coverage(opdef):
     return None
 
 
-def lower(program):
+def lower(program, rolled=True):
     """(source, calling.Convention) of `program` (already optimized); raises Unsupported for a
-    node that has neither a native form nor a kernel."""
+    node that has neither a native form nor a kernel. `rolled`: repeated blocks of the source
+    re-rolled into loops (native/reroll.py)."""
     boxed = set()
     while True:
         try:
-            return _lower(program, boxed)
+            return _lower(program, boxed, rolled)
         except Restart as restart:
             if restart.values <= boxed:
                 raise AssertionError('lowering restarted without boxing a new list') from None
             boxed |= restart.values
 
 
-def _lower(program, boxed_lists):
+def _lower(program, boxed_lists, rolled):
     lowering = Lowering(program, boxed_lists)
     convention = calling.Convention()
     args = []
@@ -323,6 +325,20 @@ def _lower(program, boxed_lists):
         convention.constant(name, value)
     convention.kernels = lowering.kernels
     header = f'def native({", ".join(convention.parameter_names())}):'
-    source = '\n'.join(lowering.sites + [header] + prologue + lowering.lines +
-                       [f'    return ({"".join(r + ", " for r in returned)})']) + '\n'
+    body = prologue + lowering.lines + [f'    return ({"".join(r + ", " for r in returned)})']
+    body = reroll(body) if rolled else body
+    source = '\n'.join(inlined(lowering.sites, body) + [header] + body) + '\n'
     return source, convention
+
+
+def inlined(sites, body):
+    """`sites` with each loop nest that `body` calls once inlined by numba where it is called
+    (`inline_site`): compiled with its caller rather than once alone and again when linked."""
+    text = '\n'.join(body)
+    out = []
+    for site in sites:
+        name = re.match(r'@site\ndef (loop_\d+)\(', site)
+        if name and len(re.findall(rf'\b{name.group(1)}\(', text)) == 1:
+            site = '@inline_site' + site[len('@site'):]
+        out.append(site)
+    return out
