@@ -27,7 +27,8 @@ NameError or ImportError). matplotlib is replaced by a stand-in that draws nothi
 sides. Per guide the report counts the cells in scope, those that run (no exception, or the
 exception type TensorFlow raises too), those whose output TensorFlow reproduces (the same in
 two TensorFlow runs: unseeded random numbers and timings are not), and among those the cells
-whose output equals TensorFlow's (after `tf.` -> `rt.` in TensorFlow's output and with object
+whose output equals TensorFlow's (after `tf.` -> `rt.` in TensorFlow's output, the module `tf`
+in converted code and TensorFlow's module path of `tf.errors` renamed alike, and with object
 addresses removed; an exception compares by its type).
 
 TensorFlow's outputs (the results of running the code: no guide text) are kept in
@@ -127,10 +128,21 @@ def port(source):
     return re.sub(r'\btf\.', 'rt.', source)
 
 
+# TensorFlow's output as the port renames it: `tf.` names read as `rt.`, the module `tf` in the
+# code `to_code` prints (`ag__.ld(tf)`) as `rt`, and the module path TensorFlow's exception
+# classes print with (`<class 'tensorflow.python.framework.errors_impl.InvalidArgumentError'>`,
+# the class users write `tf.errors.InvalidArgumentError`) as rt.errors' own.
+_TF_NAMES = ((re.compile(r'\btf\.'), 'rt.'), (re.compile(r'\bag__\.ld\(tf\)'), 'ag__.ld(rt)'),
+             (re.compile(r'\btensorflow\.python\.framework\.errors_impl\.'),
+              'runtime.core.errors.'))
+
+
 def normalize(text, ported):
-    """Output as compared: TensorFlow's `tf.` names read as `rt.`, addresses removed."""
+    """Output as compared: TensorFlow's names read as the port renames them, addresses
+    removed."""
     if not ported:
-        text = re.sub(r'\btf\.', 'rt.', text)
+        for pattern, ours in _TF_NAMES:
+            text = pattern.sub(ours, text)
     return re.sub(r' at 0x[0-9a-f]+', '', text)
 
 

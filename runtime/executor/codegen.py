@@ -1,4 +1,5 @@
-"""Lower a Program to one straight-line Python function (`python_code`), then compile it (`load`).
+"""Lower a Program to one straight-line Python function (`python_code`), then compile it (`load`):
+the numpy backend of the walk both backends share (runtime/executor/emit.py).
 
 Each value becomes a local named after its op (`greater_1 = x > greater_y`, names from a
 `Namespace`: legal, unique identifiers) and each node one line: its Python operator when the
@@ -254,14 +255,13 @@ class _Emitter(emit.Emitter):
 
     def emit_op(self, node, inputs, depth, plan, targets):
         step = plan.steps[node]
-        if step.submit:
-            outs = self.result_names(node, targets)
+        outs = self.result_names(node, targets)
+        if step.submit:  # `matmul_future = _submit(MatMul, a, b)`, awaited before its use
             future = self.namespace.create_name(f'{node.name}_future')
             self.emit_call(node, inputs, [future], depth, submit=True)
             self.futures[node.outputs[0]] = future
-            return outs
-        outs = self.result_names(node, targets)
-        self.emit_call(node, inputs, outs, depth, reuse=step.reuse)
+        else:
+            self.emit_call(node, inputs, outs, depth, reuse=step.reuse)
         return outs
 
     def deep_branch(self, node, branch, args, outs, depth):

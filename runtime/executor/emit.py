@@ -158,6 +158,11 @@ class Emitter:
         """The names of a While's loop variables (its inputs are in `inputs`)."""
         raise NotImplementedError
 
+    def loop_entry(self, node, k, name):
+        """The value loop variable `k` of the While `node` starts from (its input is in the
+        local `name`): `name`, or a copy the backend makes."""
+        return name
+
     def loop_results(self, node, loop_vars, outs, depth):
         """The names of a While's results after the loop (`outs`: from `result_names`)."""
         raise NotImplementedError
@@ -256,7 +261,8 @@ class Emitter:
     def emit_while(self, node, inputs, outs, depth):
         cond, body = node.branches
         loop_vars = self.loop_variables(node, inputs)
-        fresh = [(var, name) for var, name in zip(loop_vars, inputs) if var != name]
+        fresh = [(var, self.loop_entry(node, k, name))
+                 for k, (var, name) in enumerate(zip(loop_vars, inputs)) if var != name]
         if fresh:
             self.line(depth, f'{targets([v for v, _ in fresh])} = '
                              f'{targets([n for _, n in fresh])}')

@@ -14,6 +14,8 @@ from runtime.ops.registry import ELEMENTWISE, IDENTITY, PLACEHOLDER, register
 
 
 def _cast_kernel(x, DstT):
+    if x.dtype.kind == 'c' and DstT.np_dtype.kind != 'c':
+        x = x.real  # TensorFlow's Cast keeps the real part (numpy warns about it)
     return x.astype(DstT.np_dtype)
 
 

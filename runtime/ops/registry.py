@@ -19,6 +19,8 @@ from runtime.core.shapes import TensorShape
 REGISTRY: dict[str, 'OpDef'] = {}
 # `OpDef.dtypes` of the arithmetic ops: TensorFlow refuses bools there (`True + True`).
 NUMERIC = frozenset(d for d in dtypes_.PUBLIC if d.is_numeric)
+# ... and of those that take complex numbers too (AddV2, Mul, Exp, Sum, MatMul, ...)
+NUMBERS = NUMERIC | dtypes_.COMPLEX
 # (dtype, shape) of a tensor: what `infer` returns per output and `cost` reads
 Spec = tuple[dtypes_.DType, TensorShape]
 
@@ -120,9 +122,9 @@ class OpDef:
     involution: f(f(x)) == x (`-(-x)`).
     dtypes: the dtypes the op's type attrs accept (TensorFlow's allowed list for `T`, e.g. no
         bool for AddV2); any other is refused (InvalidArgumentError eagerly, TypeError while
-        building a graph). None: any dtype. (Eagerly, two tensors of one non-bool dtype skip
-        the check on the fast path; a kernel fails on such a dtype, an InvalidArgumentError
-        too.)
+        building a graph). None: any dtype. (Eagerly, two tensors of one dtype, neither bool nor
+        complex, skip the check on the fast path; a kernel fails on such a dtype, an
+        InvalidArgumentError too.)
     gradient(op, *output_grads) -> a sequence of input gradients, one per input (None where an
         input has none), built from public op functions so gradient graphs are ordinary graphs.
         Not given here: the rules of runtime/gradients/rules/ attach it after the ops exist
@@ -130,8 +132,10 @@ class OpDef:
         `op` has `.inputs`, `.outputs`, `.attrs`, `.get_attr(name)` and `.opdef` (a graph
         Operation, or the eager tape's record of the op); an output nothing depends on gets a
         zero gradient when another output has one. `NO_GRADIENT`: deliberately not
-        differentiable (comparisons, integer results, shapes, random numbers); None: no gradient
-        declared, which is an error when a gradient must flow through the op (docs/gradients.md).
+        differentiable (comparisons, integer results, shapes, random numbers);
+        `UNREGISTERED_GRADIENT`: TensorFlow has no gradient for it, so a gradient through it is
+        TensorFlow's LookupError (`AdjustContrastv2`); None: no gradient declared, which is an
+        error when a gradient must flow through the op (docs/gradients.md).
     nonzero: positions of inputs that must hold no zero when they are integers (division); the
         check (`check_nonzero`) runs before the kernel, and the executor drops it when a pass
         proves the input non-zero (a constant divisor).
@@ -214,6 +218,13 @@ def check_nonzero(value: np.ndarray) -> None:
 def NO_GRADIENT(op: Any, *output_grads: Any) -> list[None]:
     """The `gradient` of an op that is deliberately not differentiable: no input gets one."""
     return [None] * len(op.inputs)
+
+
+def UNREGISTERED_GRADIENT(op: Any, *output_grads: Any) -> list[None]:
+    """The `gradient` of an op TensorFlow registers no gradient for (neither a gradient nor
+    `NotDifferentiable`): a gradient that must flow through it raises TensorFlow's
+    LookupError, in TensorFlow's words."""
+    raise LookupError(f'gradient registry has no entry for: {op.opdef.name}')
 
 
 def register(name: str, kernel: Callable[..., Any] | None = None,

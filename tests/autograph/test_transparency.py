@@ -450,8 +450,15 @@ def test_tracebacks_leave_out_autographs_own_frames():
         ag.to_graph(_calls_failing)(1)
     files = [frame.filename for frame in traceback.extract_tb(info.value.__traceback__)]
     assert not [f for f in files if f.startswith(library)], files
-    names = [frame.name for frame in traceback.extract_tb(info.value.__traceback__)]
-    assert names[-3:] == ['tf___calls_failing', 'tf___fails_deep', 'if_body']
+    entries = [(frame.filename, frame.lineno, frame.name)
+               for frame in traceback.extract_tb(info.value.__traceback__)]
+    # the frames of converted code are the user's: file, line and name (an `if` run in its
+    # functional form adds its block function, `if_body`, at the line of the `raise`)
+    users = [entry for entry in entries if entry[2] != 'if_body']
+    assert users[-2:] == [
+        (__file__, _calls_failing.__code__.co_firstlineno + 1, '_calls_failing'),
+        (__file__, users[-1][1], '_fails_deep')]
+    assert entries[-1][:2] == (__file__, _fails_deep.__code__.co_firstlineno + 2)
 
 
 def test_an_error_leaving_converted_code_notes_the_users_frames():

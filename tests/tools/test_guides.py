@@ -19,6 +19,15 @@ def test_port_renames_tensorflow_to_runtime_and_autograph():
     assert guides.port('tf.autograph.to_code(f)') == 'ag.to_code(f)'
 
 
+def test_tensorflow_names_in_its_output_read_as_the_port_renames_them():
+    theirs = ("<class 'tensorflow.python.framework.errors_impl.InvalidArgumentError'> "
+              "ag__.converted_call(ag__.ld(tf).print, ...) <tf.Tensor: shape=()> at 0x7f00")
+    assert guides.normalize(theirs, False) == (
+        "<class 'runtime.core.errors.InvalidArgumentError'> "
+        "ag__.converted_call(ag__.ld(rt).print, ...) <rt.Tensor: shape=()>")
+    assert guides.normalize('ag__.ld(tf) tf.x', True) == 'ag__.ld(tf) tf.x'  # ours: as printed
+
+
 def test_scope_leaves_out_keras_and_drops_magics():
     assert not guides.in_scope('m = tf.keras.Sequential()')
     assert not guides.in_scope('')

@@ -1,4 +1,4 @@
-"""numba helpers that the native forms of ops call (see OpDef.native), and the dtype casts.
+"""numba helpers that the native forms of ops call (native/rules/forms.py), and the dtype casts.
 
 Imported only when a `jit_compile=True` function is first called (it imports numba). Most
 helpers are `overload`s: numba picks the implementation for the argument types when it compiles
