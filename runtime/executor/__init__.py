@@ -36,10 +36,12 @@ def compile_graph(graph, inputs, outputs, jit_compile=False, pipeline=passes.PIP
 
 def evaluate_constant(tensor):
     """The value of a symbolic tensor computed from constants alone (no graph input, no
-    stateful op), or None. Used to lift a Variable's initializer out of a function's graph."""
+    stateful op but random draws, `OpDef.liftable`), or None. Used to lift a Variable's
+    initializer out of a function's graph."""
     program = lower(tensor.graph, [], [tensor])
     needed = reachable(program, [program.outputs[0].node], with_stateful=False)
     program.retain(needed.__contains__)
-    if any(node.opdef.stateful or node.opdef is PLACEHOLDER for node in program.nodes):
+    if any(node.opdef.stateful and not node.opdef.liftable or node.opdef is PLACEHOLDER
+           for node in program.nodes):
         return None
     return generate(passes.optimize(program))()[0]

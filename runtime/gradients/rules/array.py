@@ -150,10 +150,19 @@ defgradient(slicing.STRIDED_SLICE_GRAD)(lambda op, grad: [None, None, None, None
 
 @defgradient(identity_n.IDENTITY_N)
 def _identity_n_gradient(op, *grads):
-    """The gradients pass through, unless a `_gradient_op_type` (rt.custom_gradient) says (a
-    node read back from a file names one by its string only: its gradients pass through)."""
-    custom = getattr(op.attrs.get('_gradient_op_type'), 'gradient', None)
-    return list(grads) if custom is None else custom(op, *grads)
+    """The gradients pass through, unless a `_gradient_op_type` (rt.custom_gradient) says. A
+    node read back from a file that names its gradient by a string only (saved without it) has
+    none: TensorFlow's LookupError."""
+    custom = op.attrs.get('_gradient_op_type')
+    if custom is None:
+        return list(grads)
+    if isinstance(custom, (str, bytes)):
+        raise LookupError(
+            f"No gradient defined for operation'{getattr(op, 'name', 'IdentityN')}' (op type: "
+            f"IdentityN): it stands for the custom gradient {custom!r}, which was not saved with "
+            f"it. Save with ag.saved_model.SaveOptions(experimental_custom_gradients=True) (the "
+            f"default), or insert rt.stop_gradient where no gradient is needed.")
+    return custom.gradient(op, *grads)
 
 
 # ---- runtime.ops.convert -----------------------------------------------------------------------
