@@ -2,10 +2,10 @@
 
 `measure_jit(workloads)` times, for each workload, its hand-written numpy version, the default
 executor and `jit_compile=True` in one run, and the first call (trace + native compile) of a
-fresh `jit_compile=True` Function with an empty on-disk cache, then (unless quick) the first
-call of a new process loading that cache, after a first row timing numba's start-up. The
-workloads are tools/bench.py's; JAX versions live in tools/bench_jax.py, run with a Python
-that has JAX.
+fresh `jit_compile=True` Function with an empty on-disk cache, then the first call of a new
+process loading that cache (a quick run does neither: it uses the usual cache), after a first
+row timing numba's start-up. The workloads are tools/bench.py's; JAX versions live in
+tools/bench_jax.py, run with a Python that has JAX.
 
     python3 tools/bench_jit.py --first-call INDEX   # the first call of WORKLOADS[INDEX], ms
 """
@@ -44,7 +44,9 @@ def measure_jit(workloads, quick=False):
         args, numpy_args = workload.arguments(), workload.numpy_arguments()
         default = ag.function(workload.program())
         expected = default(*args).numpy()
-        with tempfile.TemporaryDirectory() as folder, cache_in(folder):
+        # an empty cache, but for a quick run (the tests'), which may load what it compiled
+        with tempfile.TemporaryDirectory() as folder, \
+                contextlib.nullcontext() if quick else cache_in(folder):
             start = time.perf_counter()
             jit = ag.function(workload.program(), jit_compile=True)
             got = jit(*args).numpy()

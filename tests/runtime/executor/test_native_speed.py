@@ -220,3 +220,13 @@ def test_the_training_steps_sgd_updates_and_softmax_are_loops_not_kernel_calls()
     (source,) = [open(os.path.join(rt_dir, name)).read() for name in os.listdir(rt_dir)
                  if name.endswith('.py') and 'TrainStep' in open(os.path.join(rt_dir, name)).read()]
     assert source.count('descend(') == 4 and 'objmode' not in source
+
+
+def test_an_rnn_steps_tanh_calls_numpys_ufunc_so_its_gradient_is_the_default_executors():
+    # 16x32 elements: numpy's SIMD tanh beats numba's loop calling tanhf per element, and
+    # gives numpy's values, where tanhf's ulp differences grew to ~1e-6 through the steps
+    rnn = workload(bench.rnn_gradient)
+    assert 'with objmode():' in source_of(rnn)
+    args = rnn.arguments()
+    got = ag.function(rnn.program(), jit_compile=True)(*args).numpy()
+    np.testing.assert_allclose(got, ag.function(rnn.program())(*args).numpy(), rtol=1e-6)
