@@ -1,6 +1,9 @@
-"""Every read of a user variable becomes `ag__.ld(name)`, which gives a clear error when the
-variable is an `ag__.Undefined` placeholder. Names written by the compiler are left alone.
-An augmented assignment `x += y` reads `x` too: it is preceded by `ag__.ld(x)`."""
+"""A read of a user variable that may hold a value the converter put there (an
+`ag__.Undefined` placeholder, a tensor that stands for a variable a graph loop may not have
+set) becomes `ag__.ld(name)`, which gives a clear error (or adds the graph's check). The other
+reads, marked `Static.PLAIN_READ` by analysis/checked_reads.py, and the names written by the
+compiler stay plain. An augmented assignment `x += y` reads `x` too: when that read is
+checked, it is preceded by `ag__.ld(x)`."""
 import gast
 
 from autograph.pyct import anno, templates, transformer
@@ -9,7 +12,9 @@ from autograph.pyct import anno, templates, transformer
 class VariableTransformer(transformer.Base):
 
     def visit_Name(self, node):
-        if not isinstance(node.ctx, gast.Load) or anno.getanno(node, anno.Basic.GENERATED):
+        annotations = getattr(node, anno.FIELD, None)
+        if not isinstance(node.ctx, gast.Load) or annotations and (
+                annotations.get(anno.Basic.GENERATED) or annotations.get(anno.Static.PLAIN_READ)):
             return node
         return templates.replace_as_expression('ag__.ld(name)', name=node)
 
@@ -17,7 +22,8 @@ class VariableTransformer(transformer.Base):
     def visit_AugAssign(self, node):
         node = self.generic_visit(node)
         target = node.target
-        if not isinstance(target, gast.Name) or anno.getanno(target, anno.Basic.GENERATED):
+        if not isinstance(target, gast.Name) or anno.getanno(target, anno.Basic.GENERATED) \
+                or anno.getanno(target, anno.Static.PLAIN_READ):
             return node
         read = templates.replace('ag__.ld(name)', name=gast.Name(
             id=target.id, ctx=gast.Load(), annotation=None, type_comment=None))
