@@ -14,6 +14,8 @@ from runtime.core.dtypes import (
                             DType,
                             as_dtype,
                             bool,
+                            complex64,
+                            complex128,
                             float16,
                             float32,
                             float64,
@@ -128,7 +130,9 @@ from runtime.variables import Variable
 # ---- end of the math-like half
 # isort: split
 # ---- more of SPEC §7 as TensorFlow's guides use it (issue 20): the version, custom gradients,
-# device scopes, the other tensor scatters (rt.linalg, rt.random and rt.config hold the rest)
+# device scopes, the other tensor scatters, rt.image, rt.io (rt.linalg, rt.random and rt.config
+# hold the rest)
+from runtime import image, io
 from runtime.core.devices import device
 from runtime.custom_gradient import custom_gradient
 from runtime.ops.indexing import (
@@ -150,8 +154,9 @@ __version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps th
 # public name needs no edit here; a new namespace module goes in _NAMESPACES.
 from types import ModuleType as _ModuleType
 
-_NAMESPACES = frozenset({'config', 'data', 'debugging', 'dtypes', 'errors', 'linalg', 'math',
-                         'nest', 'nn', 'optimizers', 'random', 'strings', 'summary', 'train'})
+_NAMESPACES = frozenset({'config', 'data', 'debugging', 'dtypes', 'errors', 'image', 'io',
+                         'linalg', 'math', 'nest', 'nn', 'optimizers', 'random', 'strings',
+                         'summary', 'train'})
 __all__ = sorted(name for name, value in globals().items()
                  if not name.startswith('_') and (name in _NAMESPACES or
                                                   not isinstance(value, _ModuleType)))

@@ -15,10 +15,15 @@ class Variable:
     """A tensor-valued cell. Use it wherever a tensor is expected; it reads its current value.
 
     Created in eager mode (inside a function being traced it is created outside the graph, as
-    in TensorFlow's `init_scope`). Assignments keep the dtype and shape.
+    in TensorFlow's `init_scope`). Assignments keep the dtype and shape. `rt.Variable(...)`
+    makes a `ResourceVariable`, as `tf.Variable(...)` does (the one kind of variable here);
+    `isinstance(v, rt.Variable)` holds for it and for the views assignments return.
     """
 
     creation_hooks = []  # tracing registers a check here (variables only on the first trace)
+
+    def __new__(cls, *args, **kwargs):
+        return object.__new__(ResourceVariable if cls is Variable else cls)
 
     def __init__(self, initial_value, dtype=None, name=None, trainable=True):
         for hook in Variable.creation_hooks:
@@ -61,6 +66,11 @@ class Variable:
     # ---- what a tensor has ------------------------------------------------------------------
 
     @property
+    def variable(self):
+        """The variable itself (an `UnreadVariable` gives the variable it was assigned from)."""
+        return self
+
+    @property
     def dtype(self):
         return self.storage.dtype
 
@@ -92,7 +102,7 @@ class Variable:
             for tape in context.state.tapes:
                 accessed = getattr(tape, 'variable_accessed', None)
                 if accessed is not None:
-                    accessed(self)
+                    accessed(self.variable)
         return apply(state.READ, [handle], {'dtype': self.storage.dtype}, name='ReadVariableOp')
 
     value = read_value
@@ -115,8 +125,9 @@ class Variable:
                 None, None, f'Cannot update variable with shape {self.shape.as_list()} using a '
                 f'Tensor with shape {value.shape.as_list()}, shapes must be equal (the '
                 f'variable {self.storage.name!r}: {what} a value of its shape).')
-        apply(opdef, [self._handle([value]), value], name=opdef.name)
-        return self
+        handle = self._handle([value])
+        apply(opdef, [handle, value], name=opdef.name)
+        return UnreadVariable(self, None if handle is self.storage else handle.graph)
 
     @property
     def handle(self):
@@ -159,12 +170,15 @@ class Variable:
         return VariableSlice(self, index)
 
     def assign(self, value, read_value=True):
+        """Write `value` (of the variable's dtype and shape); returns an `UnreadVariable`."""
         return self._write(state.ASSIGN, value, 'assign')
 
     def assign_add(self, delta, read_value=True):
+        """Add `delta` to the variable; returns an `UnreadVariable`."""
         return self._write(state.ASSIGN_ADD, delta, 'add')
 
     def assign_sub(self, delta, read_value=True):
+        """Subtract `delta` from the variable; returns an `UnreadVariable`."""
         return self._write(state.ASSIGN_SUB, delta, 'subtract')
 
     # ---- conversions ---------------------------------------------------------------------------
@@ -194,6 +208,41 @@ class Variable:
     __hash__ = object.__hash__
 
 
+class ResourceVariable(Variable):
+    """What `rt.Variable(...)` makes: a variable read and written through a resource handle (its
+    storage; a graph's `VarHandleOp`), TensorFlow's `ResourceVariable`, so
+    `type(v).__name__` reads as there."""
+
+
+class UnreadVariable(Variable):
+    """What `assign`, `assign_add` and `assign_sub` return, as TensorFlow's `_UnreadVariable`:
+    the assigned variable, not read yet. It shares the variable's storage, so reading it (or
+    using it as a tensor) reads the variable's value at that point of the program, in graphs
+    as eagerly; assigning through it assigns the variable (`v.assign(1).assign_add(2)`). Its
+    name is `'UnreadVariable'`, as in TensorFlow's repr. No variable is created: the tracing
+    hooks of new variables do not run."""
+
+    def __init__(self, variable, graph=None):
+        self.storage = variable.storage
+        self.trainable = variable.trainable
+        self._variable = variable.variable
+        self._graph = graph  # the graph the assignment went into; None eagerly
+
+    @property
+    def variable(self):
+        return self._variable
+
+    @property
+    def name(self):
+        return 'UnreadVariable'
+
+    def __repr__(self):
+        if self._graph is None:
+            return super().__repr__()
+        # Assigned in a graph: its value is known when the graph runs (TensorFlow's repr).
+        return f"<rt.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+
+
 class VariableSlice:
     """`variable[index]`: usable as the tensor `variable.read_value()[index]`, and `.assign(value)`
     writes `value` into that slice of the variable (op `ResourceStridedSliceAssign`), eagerly or
@@ -208,14 +257,15 @@ class VariableSlice:
         return strided_slice(self.variable.read_value(), self.index)
 
     def assign(self, value, name=None):
-        """Write `value` (of the slice's shape) into the slice; returns the variable."""
+        """Write `value` (of the slice's shape) into the slice; returns an `UnreadVariable` of
+        the whole variable, as TensorFlow does."""
         variable = self.variable
         value = variable._checked_value(value, 'assign')
         operands, attrs = slice_spec(self.index)
         handle = variable._handle([value] + operands)
         apply(state.STRIDED_SLICE_ASSIGN, [handle] + operands + [value], attrs,
               name=name or 'ResourceStridedSliceAssign')
-        return variable
+        return UnreadVariable(variable, None if handle is variable.storage else handle.graph)
 
     @property
     def dtype(self):

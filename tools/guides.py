@@ -27,7 +27,8 @@ NameError or ImportError). matplotlib is replaced by a stand-in that draws nothi
 sides. Per guide the report counts the cells in scope, those that run (no exception, or the
 exception type TensorFlow raises too), those whose output TensorFlow reproduces (the same in
 two TensorFlow runs: unseeded random numbers and timings are not), and among those the cells
-whose output equals TensorFlow's (after `tf.` -> `rt.` in TensorFlow's output and with object
+whose output equals TensorFlow's (after `tf.` -> `rt.` in TensorFlow's output, the module `tf`
+in converted code and TensorFlow's module path of `tf.errors` renamed alike, and with object
 addresses removed; an exception compares by its type).
 
 TensorFlow's outputs (the results of running the code: no guide text) are kept in
@@ -127,17 +128,29 @@ def port(source):
     return re.sub(r'\btf\.', 'rt.', source)
 
 
+# TensorFlow's output as the port renames it: `tf.` names read as `rt.`, the module `tf` in the
+# code `to_code` prints (`ag__.ld(tf)`) as `rt`, and the module path TensorFlow's exception
+# classes print with (`<class 'tensorflow.python.framework.errors_impl.InvalidArgumentError'>`,
+# the class users write `tf.errors.InvalidArgumentError`) as rt.errors' own.
+_TF_NAMES = ((re.compile(r'\btf\.'), 'rt.'), (re.compile(r'\bag__\.ld\(tf\)'), 'ag__.ld(rt)'),
+             (re.compile(r'\btensorflow\.python\.framework\.errors_impl\.'),
+              'runtime.core.errors.'))
+
+
 def normalize(text, ported):
-    """Output as compared: TensorFlow's `tf.` names read as `rt.`, addresses removed."""
+    """Output as compared: TensorFlow's names read as the port renames them, addresses
+    removed."""
     if not ported:
-        text = re.sub(r'\btf\.', 'rt.', text)
+        for pattern, ours in _TF_NAMES:
+            text = pattern.sub(ours, text)
     return re.sub(r' at 0x[0-9a-f]+', '', text)
 
 
 # ---- the worker: runs one guide in this process ------------------------------------------------
 
 class _Anything(types.ModuleType):
-    """matplotlib's stand-in: every attribute and call gives another stand-in."""
+    """matplotlib's stand-in: every attribute, call and item gives another stand-in, and item
+    assignment (`matplotlib.rcParams['figure.figsize'] = [9, 6]`) is taken and dropped."""
 
     def __getattr__(self, name):
         if name.startswith('__'):
@@ -150,12 +163,24 @@ class _Anything(types.ModuleType):
     def __iter__(self):
         return iter(())
 
+    def __getitem__(self, key):
+        return _Anything('item')
+
+    def __setitem__(self, key, value):
+        pass  # a setting of a plotting library that draws nothing
+
+
+MATPLOTLIB_MODULES = ('matplotlib', 'matplotlib.pyplot', 'matplotlib.ticker', 'matplotlib.colors',
+                      'matplotlib.image', 'seaborn')
+
 
 def _install_matplotlib_stand_in():
-    for name in ('matplotlib', 'matplotlib.pyplot', 'matplotlib.ticker', 'matplotlib.colors',
-                 'seaborn'):
+    for name in MATPLOTLIB_MODULES:
         sys.modules[name] = _Anything(name)
-    sys.modules['matplotlib'].pyplot = sys.modules['matplotlib.pyplot']
+    for name in MATPLOTLIB_MODULES:
+        package, _, child = name.rpartition('.')
+        if package:  # `from matplotlib import pyplot`, `import matplotlib.image`
+            setattr(sys.modules[package], child, sys.modules[name])
 
 
 def run_cell(source, namespace, filename='<cell>'):
@@ -309,6 +334,23 @@ def summary(rows):
             'equal': sum(r['equal'] for r in scoped)}
 
 
+def missing_modules(report):
+    """A note for each module a guide imports that this Python lacks and TensorFlow's has (a
+    tool-side package such as pandas: the cells after it fail here for want of it)."""
+    notes = {}
+    for name, r in report.items():
+        for row in r['cells']:
+            found = re.match(r"ModuleNotFoundError: No module named '([\w.]+)'",
+                             row.get('ours', ''))
+            if found and row.get('tf_error') not in NEEDS_EARLIER_CELL:
+                module = found.group(1).partition('.')[0]
+                notes.setdefault(module, []).append(f'{name} {row["id"]}')
+    return [f'note: {", ".join(cells)}: this Python has no module {module!r}, which '
+            f'TensorFlow\'s side has; install it to run these cells (`python3 -m pip install '
+            f'{module}`: a tool-side package, not a dependency of the project)'
+            for module, cells in notes.items()]
+
+
 def all_guides(guides_dir=None):
     guides_dir = guides_dir or GUIDES
     if not os.path.isdir(guides_dir):
@@ -363,6 +405,8 @@ def main(argv=None):
         s = r['summary']
         print(f'{name:28} {s["cells"]:5} {s["in_scope"]:8} {s["run"]:5} {s["reproducible"]:12} '
               f'{s["equal"]:5}')
+    for note in missing_modules(report):
+        print(note)
     if args.cells:
         for name, r in report.items():
             for row in r['cells']:

@@ -57,9 +57,11 @@ def analyze(graph, fn_node, enclosing_staged=frozenset()):
     sources = {}
     for statement, join in graph.joins.items():
         if isinstance(statement, _CONVERTED) and not python_only(statement):
-            header = graph.headers[statement]
+            # what a graph loop flags is its variables' values on entry, not from its body
+            inside = {id(n) for s in statement.body for n in gast.walk(s)}
+            entry = [p for p in graph.headers[statement].prev if id(p.ast_node) not in inside]
             sources[join] = _staged_names(statement, frozenset().union(
-                *(maybe_none[p] for p in header.prev)))
+                *(maybe_none[p] for p in entry)))
     staged_anywhere = frozenset().union(*sources.values())
 
     def transfer(node, staged):
@@ -71,15 +73,30 @@ def analyze(graph, fn_node, enclosing_staged=frozenset()):
     staged_out = dataflow.solve(graph, transfer, forward=True)
     scope = anno.getanno(fn_node, anno.Static.SCOPE)
     local_names = scope.local_names() if scope is not None else set()
+    unbound_out = _maybe_unbound(graph, local_names - (scope.params if scope else set()))
     for node in graph.nodes:
         if not node.header or node is graph.entry:
             continue
         staged = frozenset().union(*(staged_out[p] for p in node.prev))
+        unbound = frozenset().union(*(unbound_out[p] for p in node.prev))
         later = staged_anywhere | enclosing_staged
         checked = staged | (enclosing_staged - local_names)
         for part in node.header:
-            _mark(part, checked, later)
+            _mark(part, checked, later, unbound)
     return staged_anywhere
+
+
+def _maybe_unbound(graph, locals_not_params):
+    """{node: the locals that may be unbound after it} (`del` unbinds)."""
+    def transfer(node, names):
+        if not node.writes:
+            return names
+        if isinstance(node.ast_node, gast.Delete):
+            return names | node.writes
+        return names - node.writes
+
+    return dataflow.solve(graph, transfer, forward=True,
+                          entry_value=frozenset(locals_not_params))
 
 
 def _staged_names(statement, maybe_none):
@@ -121,6 +138,8 @@ def _maybe_none(graph, fn_node):
 
 
 def _not_none_writes(statement):
+    if isinstance(statement, gast.AugAssign) and isinstance(statement.target, gast.Name):
+        return {statement.target.id}     # an arithmetic, as a BinOp
     if not isinstance(statement, gast.Assign) or len(statement.targets) != 1:
         return set()
     target, value = statement.targets[0], statement.value
@@ -140,9 +159,10 @@ def _is_list_append(value):
             and isinstance(function.value, gast.Name) and function.value.id == 'ag__')
 
 
-def _mark(node, checked, later):
+def _mark(node, checked, later, unbound=frozenset()):
     """Marks the reads in `node` of names outside `checked`; in lambdas and nested functions,
-    of names outside `later` (their own parameters are always plain)."""
+    of names outside `later` (their own parameters are always plain). The reads of names in
+    `unbound` are marked `UNBOUND_READ`: Python may raise there, and the converter says where."""
     if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
         parts = node.decorator_list + node.args.defaults + [
             d for d in node.args.kw_defaults if d is not None]
@@ -161,9 +181,11 @@ def _mark(node, checked, later):
     if isinstance(node, gast.Name):
         if node.id not in checked and not isinstance(node.ctx, gast.Del):
             anno.setanno(node, anno.Static.PLAIN_READ, True)
+        if node.id in unbound:
+            anno.setanno(node, anno.Static.UNBOUND_READ, True)
         return
     for child in gast.iter_child_nodes(node):
-        _mark(child, checked, later)
+        _mark(child, checked, later, unbound)
 
 
 def strip(nodes, names=None):
@@ -174,3 +196,4 @@ def strip(nodes, names=None):
             annotations = getattr(child, anno.FIELD, None)
             if annotations and (names is None or getattr(child, 'id', None) in names):
                 annotations.pop(anno.Static.PLAIN_READ, None)
+                annotations.pop(anno.Static.UNBOUND_READ, None)

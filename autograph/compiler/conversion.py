@@ -60,8 +60,9 @@ class ConvertedEntity:
     def __init__(self, fn, node):
         self.name = fn.__name__
         self.node = node
-        self._qualname = fn.__qualname__
-        self._free_variables = fn.__code__.co_freevars
+        code = fn.__code__
+        self._user = (code.co_filename, code.co_firstlineno, code.co_name, code.co_qualname)
+        self._free_variables = code.co_freevars
         self._source = None
         self._factory_code = None
 
@@ -77,7 +78,7 @@ class ConvertedEntity:
             node = self.node
             text, source_map = unparser.unparse(node, indent=2, with_source_map=True)
             self._factory_code = loader.compile_factory(
-                text, source_map, _converted_name(node), self._free_variables, self._qualname,
+                text, source_map, _converted_name(node), self._free_variables, self._user,
                 blank_line=isinstance(node, gast.FunctionDef))
         return self._factory_code
 

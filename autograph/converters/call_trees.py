@@ -1,6 +1,11 @@
-"""Every call in user code goes through `ag__.converted_call`, which converts the callee:
+"""Every call in user code calls what `ag__.callee` resolves for the callee:
 
-    f(a, *rest, k=v, **kw)   ->   ag__.converted_call(f, (a, *rest), {'k': v, **kw}, fscope)
+    f(a, *rest, k=v, **kw)   ->   ag__.callee(f, fscope)(a, *rest, k=v, **kw)
+
+`callee` returns the converted function (bound for a method), the tensor overload of a builtin,
+or the callee itself for code left unconverted; the call itself stays the user's, in the
+user's frame, with its arguments as written (no frame of autograph's between caller and
+callee: recursion depth, `warnings`' stacklevel and tracebacks are Python's).
 
 Calls written by the compiler (marked GENERATED) stay as they are. A zero-argument `super()`
 gets its arguments spelled out (`super(__class__, self)`), because the converted function is not
@@ -37,16 +42,12 @@ class CallTreeTransformer(transformer.Base):
                          gast.Name(id=self.functions[-1].args.args[0].id, ctx=gast.Load(),
                                    annotation=None, type_comment=None)]
             return node
-        args = gast.Tuple(elts=node.args, ctx=gast.Load())
-        kwargs = gast.Dict(keys=[gast.Constant(value=k.arg, kind=None) if k.arg else None
-                                 for k in node.keywords],
-                           values=[k.value for k in node.keywords]) \
-            if node.keywords else gast.Constant(value=None, kind=None)
         scope = anno.getanno(self.functions[-1], anno.Basic.FUNCTION_SCOPE) \
             if self.functions else None
-        return templates.replace_as_expression(
-            'ag__.converted_call(func, args, kwargs, scope)', func=node.func, args=args,
-            kwargs=kwargs, scope=scope or gast.Constant(value=None, kind=None))
+        node.func = templates.replace_as_expression(
+            'ag__.callee(func, scope)', func=node.func,
+            scope=scope or gast.Constant(value=None, kind=None))
+        return node
 
 
 def _is_zero_argument_super(node):

@@ -1,12 +1,14 @@
 """Wraps each function body in a function scope:
 
     def f(x):                       def f(x):
-        body                            with ag__.FunctionScope(
-                                                    'f', 'fscope', ag__.ConversionOptions(...)
-                                            ) as fscope:
+        body                            with ag__.FunctionScope('f', 'fscope', ag__.STD_REQUESTED
+                                                                ) as fscope:
                                                 body
 
-The scope's name is what converted calls inside the function pass as `caller_fn_scope`; it is
+The options are constants of the operators module, built once: `ag__.STD_REQUESTED` for the
+function the user asked to convert, `ag__.STD` (TensorFlow's name) for the functions defined in
+it; both are `ConversionOptions(recursive=True, ...)`, differing in `user_requested`.
+The scope's name is what converted calls inside the function pass to `ag__.callee`; it is
 recorded on the FunctionDef as `anno.Basic.FUNCTION_SCOPE`.
 """
 import gast
@@ -14,9 +16,7 @@ import gast
 from autograph.pyct import anno, templates, transformer
 
 _TEMPLATE = '''
-with ag__.FunctionScope(function_name, scope_name, ag__.ConversionOptions(
-        recursive=True, user_requested=user_requested, optional_features=(),
-        internal_convert_user_code=True)) as scope:
+with ag__.FunctionScope(function_name, scope_name, options) as scope:
     body
 '''
 
@@ -38,7 +38,8 @@ class FunctionTransformer(transformer.Base):
         wrapper = templates.replace(
             _TEMPLATE, function_name=gast.Constant(value=node.name, kind=None),
             scope_name=gast.Constant(value=scope, kind=None), scope=scope,
-            user_requested=gast.Constant(value=self.depth == 0, kind=None),
+            options=templates.replace_as_expression(
+                'ag__.STD_REQUESTED' if self.depth == 0 else 'ag__.STD'),
             body=node.body[len(docstring):] or [gast.Pass()])
         anno.setanno(node, anno.Basic.FUNCTION_SCOPE, scope)
         node.body = docstring + wrapper

@@ -16,7 +16,9 @@ flow; the function returns once, at the end of its scope:
                                     return fscope.ret(retval_, do_return)
 
 Statements after a `return` that may not have happened go under `if not do_return:`; a loop
-that may return gets the extra test `not do_return`.
+that may return gets the extra test `not do_return`. A function whose one `return` is its last
+statement (none inside a compound statement) keeps it: `return value`, or, when the function
+has a loop (whose appends may stage a list), `return fscope.ret(value, True)`.
 """
 import gast
 
@@ -72,6 +74,20 @@ class ReturnTransformer(transformer.Base):
         returns = jumps.classify(with_node.body, gast.Return)
         if returns == jumps.Jumps.NEVER:
             return node
+        last = with_node.body[-1]
+        if isinstance(last, gast.Return) and jumps.classify(
+                with_node.body[:-1], gast.Return) == jumps.Jumps.NEVER:
+            # the one `return` ends the body: it stays a `return` (no flag, no placeholder),
+            # and without a loop (which may stage a list to unstack) it returns the value
+            template = 'return scope.ret(value, True)' if _has_loop(with_node.body) \
+                else 'return value'
+            with_node.body[-1] = templates.replace(
+                template, scope=scope,
+                value=last.value or gast.Constant(value=None, kind=None))[0]
+            if anno.hasanno(last, anno.Basic.ORIGIN):
+                anno.setanno(with_node.body[-1], anno.Basic.ORIGIN,
+                             anno.getanno(last, anno.Basic.ORIGIN))
+            return node
         flag, retval = self.ctx.namer.new('do_return'), self.ctx.namer.new('retval_')
         undefined = 'ag__.UndefinedReturnValue()'
         if returns == jumps.Jumps.ALWAYS and _returns_early(with_node.body):
@@ -86,6 +102,18 @@ class ReturnTransformer(transformer.Base):
             return scope.ret(retval_, do_return)
         ''', do_return=flag, retval_=retval, body=body, scope=scope)
         return node
+
+
+def _has_loop(statements):
+    """Whether a `for`/`while` is among `statements` (nested functions left out)."""
+    pending = list(statements)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (gast.For, gast.While)):
+            return True
+        if not isinstance(node, (gast.FunctionDef, gast.Lambda, gast.ClassDef)):
+            pending.extend(gast.iter_child_nodes(node))
+    return False
 
 
 def _returns_early(statements):

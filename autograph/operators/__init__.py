@@ -6,7 +6,7 @@ belong to the user's line, not to autograph's or to the generated file's.
 """
 import os
 
-from autograph.operators.call import converted_call, to_graph
+from autograph.operators.call import callee, converted_call, to_graph
 from autograph.operators.control_flow import (
     for_stmt,
     if_exp,
@@ -17,7 +17,12 @@ from autograph.operators.control_flow import (
     while_stmt,
 )
 from autograph.operators.exceptions import assert_stmt
-from autograph.operators.function_scope import ConversionOptions, FunctionScope
+from autograph.operators.function_scope import (
+    STD,
+    STD_REQUESTED,
+    ConversionOptions,
+    FunctionScope,
+)
 from autograph.operators.guards import python_only
 from autograph.operators.lists import check_list_mutation, list_append
 from autograph.operators.logical import and_, compare_chain, compare_chain_from, not_, or_
@@ -34,8 +39,8 @@ def _user_line(filename, lineno):
 _errors.library_paths.append(os.path.dirname(os.path.dirname(__file__)) + os.sep)
 _errors.location_mappers.append(_user_line)
 
-__all__ = ['converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stmt', 'while_stmt',
+__all__ = ['callee', 'converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stmt', 'while_stmt',
            'is_staged', 'is_staged_iterable', 'refuse_staged_test',
-           'assert_stmt', 'ConversionOptions', 'FunctionScope', 'python_only', 'and_',
-           'compare_chain', 'compare_chain_from', 'not_', 'or_', 'check_list_mutation',
-           'list_append', 'Undefined', 'UndefinedReturnValue', 'ld', 'ldu']
+           'assert_stmt', 'ConversionOptions', 'STD', 'STD_REQUESTED', 'FunctionScope',
+           'python_only', 'and_', 'compare_chain', 'compare_chain_from', 'not_', 'or_',
+           'check_list_mutation', 'list_append', 'Undefined', 'UndefinedReturnValue', 'ld', 'ldu']

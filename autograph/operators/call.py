@@ -1,4 +1,5 @@
-"""`converted_call`, through which converted code makes every call, and `to_graph`."""
+"""`callee`, which resolves what each call in converted code runs, `converted_call` and
+`to_graph`."""
 import functools
 import inspect
 import sys
@@ -7,7 +8,7 @@ import warnings
 
 import runtime as rt
 from autograph.compiler import api, conversion, verbosity
-from autograph.operators import higher_order, py_builtins
+from autograph.operators import function_scope, higher_order, py_builtins
 from autograph.pyct import errors, loader
 
 # Code from these packages (and the standard library) is called as it is.
@@ -22,62 +23,95 @@ _PLAN = '__ag_call_plan__'  # (function, what a call of it from converted code r
 _BUILTIN = type(len)
 
 
-def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
-    """Calls `f(*args, **kwargs)`, converting `f` first when it is user code.
+def callee(f, caller_fn_scope=None, options=None):
+    """What a call of `f` from converted code runs, called there with the user's own
+    arguments (`ag__.callee(f, fscope)(a, *b, k=v)`): the conversion of user code (bound to
+    the instance for a method or a callable object), the tensor overload of a builtin that has
+    one (`len`, `range`, ...), `f` itself for code left as it is, `functools.partial` of the
+    callee of its function, and for a runtime function that calls user functions (`rt.map_fn`)
+    a wrapper that converts them.
 
     The first call of a plain function decides what its calls run (its conversion, or the
     function itself) and keeps that on the function (`_PLAN`); later calls, and calls of
-    builtins and of methods of builtin types, go straight there (no per-call lookups)."""
+    builtins and of methods of builtin types, are answered at once (no per-call lookups)."""
     kind = type(f)
     if kind is _BUILTIN:
         if type(f.__self__) is not types.ModuleType:   # 'x'.isdigit, d.get, l.append
-            return f(*args, **kwargs) if kwargs else f(*args)
-        overload = py_builtins.OVERLOADS.get(f)
-        if overload is not None:
-            return overload(*args, **(kwargs or {}))
-        return f(*args, **kwargs) if kwargs else f(*args)
-    if kind is types.FunctionType or kind is types.MethodType:
-        function = f if kind is types.FunctionType else f.__func__
+            return f
+        return _BUILTIN_OVERLOADS(f, f)
+    if kind is type:   # list(...), a user's class: called as it is; range, int, ...: overloads
+        return _BUILTIN_OVERLOADS(f, f)
+    # the fast paths answer for the options of converted code (a scope of recursive options);
+    # any other options take the slow path, which reads them
+    if kind is types.FunctionType:
+        plan = f.__dict__.get(_PLAN)
+        if plan is not None and plan[0] is f and options is None and (
+                caller_fn_scope is None or type(caller_fn_scope) is _SCOPE
+                and caller_fn_scope.options.recursive):
+            return plan[1]
+    elif kind is types.MethodType:
+        function = f.__func__
         plan = getattr(function, '__dict__', None)
         plan = plan.get(_PLAN) if plan is not None else None
-        if plan is not None and plan[0] is function and (
-                options or getattr(caller_fn_scope, 'options', None) or _RECURSIVE).recursive:
-            if kind is types.MethodType:
-                return plan[1](f.__self__, *args, **kwargs) if kwargs else plan[1](
-                    f.__self__, *args)
-            return plan[1](*args, **kwargs) if kwargs else plan[1](*args)
-    kwargs = kwargs or {}
-    overload = py_builtins.OVERLOADS.get(f) if _hashable(f) else None
+        if plan is not None and plan[0] is function and options is None and (
+                caller_fn_scope is None or type(caller_fn_scope) is _SCOPE
+                and caller_fn_scope.options.recursive):
+            return f if plan[1] is function else types.MethodType(plan[1], f.__self__)
+    return _resolve(f, caller_fn_scope, options)
+
+
+def _resolve(f, caller_fn_scope, options):
+    """`callee` of everything its fast path does not answer."""
+    hashable = _hashable(f)
+    overload = py_builtins.OVERLOADS.get(f) if hashable else None
     if overload is not None:
-        return overload(*args, **kwargs)
-    if _hashable(f) and f in higher_order.CALLABLE_ARGS:  # rt.map_fn(fn, ...): convert fn too
-        args, kwargs = higher_order.with_converted_callables(
-            f, args, kwargs, lambda fn: _calling_converted(fn, caller_fn_scope, options))
+        return overload
+    if hashable and f in higher_order.CALLABLE_ARGS:  # rt.map_fn(fn, ...): convert fn too
+        return _converting_callables(f, caller_fn_scope, options)
     options = options or getattr(caller_fn_scope, 'options', None)
     if options is not None and not options.recursive:
-        return f(*args, **kwargs)
+        return f
     if isinstance(f, functools.partial):
-        return converted_call(f.func, f.args + tuple(args), {**f.keywords, **kwargs},
-                              caller_fn_scope, options)
+        return functools.partial(callee(f.func, caller_fn_scope, options), *f.args,
+                                 **f.keywords)
     target, bound_args = _unbind(f)
     if target is None:
         _keep_plan(f, f)
+        return f
+    converted = _callee(target)
+    _keep_plan(f, converted)
+    if not bound_args or converted is target:
+        return converted if not bound_args else f
+    return types.MethodType(converted, bound_args[0])
+
+
+def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
+    """Calls `f(*args, **kwargs)`, converting `f` first when it is user code (TensorFlow's
+    operator; converted code calls `callee(f, fscope)(...)` in its own frame instead)."""
+    function = callee(f, caller_fn_scope, options)
+    return function(*args, **kwargs) if kwargs else function(*args)
+
+
+def _converting_callables(f, caller_fn_scope, options):
+    """`f` (a key of CALLABLE_ARGS), called with its user callables converted."""
+    def convert(fn):
+        return _calling_converted(fn, caller_fn_scope, options)
+
+    @functools.wraps(f)
+    def call(*args, **kwargs):
+        args, kwargs = higher_order.with_converted_callables(f, args, kwargs, convert)
         return f(*args, **kwargs)
-    callee = _callee(target)
-    _keep_plan(f, callee)
-    return callee(*bound_args, *args, **kwargs)
+    return call
 
 
-class _Recursive:
-    recursive = True
-
-
-_RECURSIVE = _Recursive()
+_BUILTIN_OVERLOADS = py_builtins.OVERLOADS.get
+_RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+_SCOPE = function_scope.FunctionScope
 
 
 def _keep_plan(f, callee):
     """Keeps on a plain function (or a method's function) what its calls run, for the fast path
-    of `converted_call`: only for functions no overload or higher-order rule names, and, for
+    of `callee`: only for functions no overload or higher-order rule names, and, for
     code that is not converted, only when the function is not a closure (a module's functions
     live as long as it)."""
     kind = type(f)
@@ -101,14 +135,14 @@ def _keep_plan(f, callee):
 
 
 def _calling_converted(fn, caller_fn_scope, options):
-    """`fn` called through `converted_call` (a user function handed to a runtime function);
+    """`fn` called as converted code calls it (a user function handed to a runtime function);
     a function of converted code (a lambda written in it) is converted already."""
     if loader.is_generated(fn):
         return fn
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
-        return converted_call(fn, args, kwargs, caller_fn_scope, options)
+        return callee(fn, caller_fn_scope, options)(*args, **kwargs)
     return call
 
 
@@ -190,7 +224,12 @@ def _is_user_code(function):
 
 def _unconverted(function, reason):
     """`function` as it is; a tensor used as a Python value in it raises an error that says the
-    function could not be converted, and why."""
+    function could not be converted, and why. A generator (or coroutine) function is `function`
+    itself: its body runs only when the caller iterates, outside any wrapper, so a wrapper would
+    add nothing but a frame."""
+    if function.__code__.co_flags & _RESUMABLE:
+        return function
+
     @functools.wraps(function)
     def unconverted(*args, **kwargs):
         try:

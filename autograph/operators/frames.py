@@ -1,37 +1,28 @@
 """The user's frames, as the original code would have them, seen from converted code.
 
-A converted function runs in more frames than the original: `converted_call` (autograph's
-own file) between caller and callee, and for each `if`/loop a block function of the generated
-code (`if_body`, `loop_body`, ... called by `ag__.if_stmt`). `user_frames` walks the stack as
-Python would see it unconverted: autograph's frames are skipped, and a block function counts
-as part of the function it was written in (its line is the line that runs). Generated lines
-are mapped back to the user's file and line.
+A converted function runs in its own frame, called from the caller's frame (`ag__.callee`
+returns what to call, it is not between them), and its code carries the user's file, lines
+and names (autograph.pyct.loader). The functional forms of `if` and loops still add frames: an
+operator (`ag__.if_stmt`, in autograph's own files) and a block function of the generated code
+(`if_body`, `loop_body`, ...). `user_frames` walks the stack as Python would see it
+unconverted: autograph's frames are skipped, and a block function counts as part of the
+function it was written in (its line is the line that runs).
 
 `warn` is what a converted call of `warnings.warn` runs: the warning's `stacklevel` counts
 those frames, so a `stacklevel=2` warning names the caller's line, not autograph's files.
 `without_library_frames` takes autograph's frames out of the traceback of an error leaving
-converted code (from verbosity 1 on they stay, for debugging autograph itself), and
-`add_user_frames_note` adds to it a note (PEP 678: the error's type, arguments and message stay
-as they are) listing the user's frames of the generated ones, with their file, line and source.
+converted code (from verbosity 1 on they stay, for debugging autograph itself), and, when
+frames of ours remain in it (block functions, the operator that raised), `add_user_frames_note`
+adds to it a note (PEP 678: the error's type, arguments and message stay as they are) listing
+the user's frames, with their file, line and source.
 """
 import os
-import re
 import sys
 import warnings
 
-from autograph.pyct import loader, origin_info
+from autograph.pyct import origin_info
 
 _LIBRARY = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-# the functions the compiler writes for the blocks of a statement (the namer never gives
-# them a user's name), and the argument-less lambdas of `a if c else b`, `and`/`or`, asserts
-_BLOCK = re.compile(r'(if_body|else_body|loop_body|loop_test|extra_test|get_state|set_state'
-                    r')(_\d+)?|<lambda>')
-
-
-def _is_block(code):
-    return (code.co_filename.startswith(loader.GENERATED_PREFIX)
-            and _BLOCK.fullmatch(code.co_name) is not None
-            and (code.co_name != '<lambda>' or code.co_argcount == 0))
 
 
 def user_frames(frame):
@@ -45,8 +36,8 @@ def user_frames(frame):
             continue
         if line_frame is None:
             line_frame = frame
-        if not _is_block(code):
-            origin = origin_info.lookup(line_frame.f_code.co_filename, line_frame.f_lineno)
+        if not origin_info.is_block(code):
+            origin = origin_info.code_origin(line_frame.f_code, line_frame.f_lineno)
             if origin is not None:
                 yield frame, origin.filename, origin.lineno
             else:
@@ -80,14 +71,17 @@ def warn(message, category=None, stacklevel=1, source=None):
 
 
 def without_library_frames(tb):
-    """The traceback `tb`, changed in place: the entries of autograph's own files between the
-    user's frames are left out (the innermost entry, where the error was raised, stays)."""
+    """The traceback `tb` (of a frame of converted code), changed in place: the entries of
+    autograph's own files are left out, also the innermost ones (an overload such as `int_`
+    raising the builtin's error ends the traceback at the user's call, as the builtin itself
+    would; an operator's own error names the user's line in its message)."""
     kept, entry = tb, tb.tb_next
     while entry is not None:
-        if entry.tb_next is None or not entry.tb_frame.f_code.co_filename.startswith(_LIBRARY):
+        if not entry.tb_frame.f_code.co_filename.startswith(_LIBRARY):
             kept.tb_next = entry
             kept = entry
         entry = entry.tb_next
+    kept.tb_next = None
     return tb
 
 
@@ -95,19 +89,25 @@ USER_FRAMES_NOTE = 'In converted code, the user\'s frames (most recent call last
 
 
 def add_user_frames_note(error, tb):
-    """Adds to `error` a note that lists the user's frames of the generated frames of `tb`
-    (once: an error that leaves converted code twice keeps its first note)."""
+    """Adds to `error` a note that lists the user's frames of the converted frames of `tb`,
+    when frames of autograph's are among them (a block function of a staged `if` or loop, an
+    operator that raised): a traceback of converted frames only is the user's already. Once:
+    an error that leaves converted code twice keeps its first note."""
     if any(note.startswith(USER_FRAMES_NOTE) for note in getattr(error, '__notes__', ())):
         return
     frames = []   # [origin] of each user function, the line that ran in it
+    ours = False   # a frame that is not the user's
     while tb is not None:
         code = tb.tb_frame.f_code
-        origin = origin_info.lookup(code.co_filename, tb.tb_lineno)
+        origin = origin_info.code_origin(code, tb.tb_lineno)
         if origin is not None:
-            if _is_block(code) and frames:
+            if origin_info.is_block(code) and frames:
                 frames[-1] = origin
+                ours = True
             else:
                 frames.append(origin)
+        elif frames and code.co_filename.startswith(_LIBRARY):
+            ours = True
         tb = tb.tb_next
-    if frames:
+    if frames and ours:
         error.add_note('\n'.join([USER_FRAMES_NOTE] + [o.as_frame() for o in frames]))

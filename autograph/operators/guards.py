@@ -33,15 +33,15 @@ def check_no_global_writes(functions, construct):
     for function in functions:
         found = _global_store(function.__code__)
         if found is not None:
-            name, filename, line = found
-            origin = origin_info.lookup(filename, line)
+            name, code, line = found
+            origin = origin_info.code_origin(code, line)
             where = f' (at {origin})' if origin else ''
             raise NotImplementedError(located.message(
                 f"assigning the global '{name}'{where} inside a {construct} whose condition is a "
                 'tensor is not supported; return the value or use an rt.Variable instead.'))
 
 
-_global_stores = weakref.WeakKeyDictionary()   # code -> (name, file, line) or None
+_global_stores = weakref.WeakKeyDictionary()   # code -> (name, code, line) or None
 
 
 def _global_store(code):
@@ -55,7 +55,7 @@ def _global_store(code):
     for inner in _code_objects(code):
         for instruction in dis.get_instructions(inner):
             if instruction.opname == 'STORE_GLOBAL':
-                found = instruction.argval, inner.co_filename, _line_of(inner, instruction)
+                found = instruction.argval, inner, _line_of(inner, instruction)
                 break
         if found is not None:
             break

@@ -32,6 +32,7 @@ class Static(enum.Enum):
     MAYBE_UNDEFINED = 'names that may be unbound on entry to a statement'
     MAYBE_DEFINED = 'names that a definition may reach on entry to a statement'
     PLAIN_READ = 'a read of a name that cannot hold a placeholder: it needs no ag__.ld'
+    UNBOUND_READ = 'a read of a local that may be unbound there (Python raises)'
 
     __hash__ = object.__hash__
 

@@ -13,56 +13,99 @@ Only the code object of `inner_factory` is used: it is instantiated with
 `types.FunctionType(code, f.__globals__, ..., closure)` where the closure cells are the user
 function's own cells, so the converted function sees the same globals and closure variables as
 the original, and `ag__` is bound to the operators module passed to the factory.
+
+The code is compiled as the user's: its file is the user function's file, each statement has
+the line of the user statement it came from (the source map of the unparsed text), and the
+functions have the user's names (`tf__f` runs as `f`, with `f`'s qualified name), so a frame of
+converted code is, for tracebacks, `warnings`, debuggers and `inspect`, the frame of the user's
+function at the user's line. Columns are left out (a caret under generated text would point
+at the wrong part of the user's line). `origin_info.register_code` keeps each code object, so
+`is_generated` still tells converted code from the user's own.
 """
-import itertools
-import linecache
+import ast
 import types
-import weakref
 
 from autograph.pyct import origin_info
 
 OUTER_FACTORY = 'outer_factory'
 INNER_FACTORY = 'inner_factory'
-_counter = itertools.count()
-GENERATED_PREFIX = '<autograph generated '  # the file name of generated code
+_FACTORY_QUALNAME = f'{OUTER_FACTORY}.<locals>.{INNER_FACTORY}.<locals>.'
 
 
-def compile_factory(function_text, source_map, function_name, free_variables, name,
+def compile_factory(function_text, source_map, function_name, free_variables, user,
                     blank_line):
     """Compiles the factory module around a converted function; returns the code object of
     its inner factory.
 
     `function_text` is the function's source indented two levels and `source_map` maps its
-    lines (from 1) to origins; `function_name` is what the inner factory returns. The module
-    text is what `ast.unparse` writes for the factory (a blank line before a nested `def` when
-    `blank_line`). It is registered with `linecache` (tracebacks and `inspect` show it) and its
-    source map, shifted to the module's lines, with `origin_info`.
+    lines (from 1) to origins; `function_name` is what the inner factory returns, and `user`
+    the user function's (file, first line, name, qualified name), which the compiled code
+    takes. The module text is what `ast.unparse` writes for the factory (a blank
+    line before a nested `def` when `blank_line`).
     """
     head = (f'def {OUTER_FACTORY}():\n'
             + ''.join(f'    {variable} = None\n' for variable in free_variables)
             + f'\n    def {INNER_FACTORY}(ag__):\n' + ('\n' if blank_line else ''))
     source = f'{head}{function_text}\n        return {function_name}\n    return {INNER_FACTORY}'
     offset = head.count('\n')
-    filename = f'{GENERATED_PREFIX}{name} #{next(_counter)}>'
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    origin_info.register(filename, {line + offset: origin for line, origin in source_map.items()})
-    module_code = compile(source, filename, 'exec', dont_inherit=True)
+    tree = ast.parse(source)
+    filename, first_line, name, qualname = user
+    _at_user_lines(tree, {line + offset: o.lineno for line, o in source_map.items()},
+                   first_line)
+    module_code = compile(tree, filename, 'exec', dont_inherit=True)
     outer = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in outer.co_consts
                  if isinstance(c, types.CodeType) and c.co_name == INNER_FACTORY)
-    weakref.finalize(inner, _forget, filename)  # the source leaves with the last function
-    return inner
+    defined = name if name == '<lambda>' else function_name
+    return _renamed(inner, defined, name, qualname, name)
+
+
+def _at_user_lines(tree, lines, first_line):
+    """Gives each node of `tree` the user's line of its generated line (`lines`), or the line
+    of the node around it (the factory's lines: `first_line`), and no columns."""
+    pending = [(tree, first_line)]
+    while pending:
+        node, around = pending.pop()
+        if hasattr(node, 'lineno'):
+            around = lines.get(node.lineno, around)
+            node.lineno = node.end_lineno = around
+            node.col_offset = node.end_col_offset = -1
+        pending.extend((child, around) for child in ast.iter_child_nodes(node))
+
+
+def _renamed(code, generated_name, name, qualname, function_name):
+    """`code` (and the code it defines) with the user's names: the function `generated_name`
+    is `name`, and qualified names start at `qualname` instead of the factories'; each code
+    object is registered as generated code of the user's function `function_name`."""
+    consts = tuple(_renamed(c, generated_name, name, qualname, _function_of(
+        c, generated_name, name, function_name)) if isinstance(c, types.CodeType) else c
+        for c in code.co_consts)
+    changes = {'co_consts': consts}
+    if code.co_qualname.startswith(_FACTORY_QUALNAME):
+        own = code.co_qualname[len(_FACTORY_QUALNAME):]
+        head, _, rest = own.partition('.')
+        if head == generated_name:
+            changes['co_qualname'] = qualname + ('.' + rest if rest else '')
+            if not rest:
+                changes['co_name'] = name
+    renamed = code.replace(**changes)
+    if code.co_name != INNER_FACTORY:
+        origin_info.register_code(renamed, function_name)
+    return renamed
+
+
+def _function_of(code, generated_name, name, around):
+    """The user's function a generated code object runs: its own, or for the block function
+    of a statement the function `around` it."""
+    if code.co_name == generated_name:
+        return name
+    return around if origin_info.is_block_name(code) else code.co_name
 
 
 def is_generated(function):
     """Whether `function` was compiled from generated (already converted) code."""
     code = getattr(function, '__code__', None)
-    return code is not None and code.co_filename.startswith(GENERATED_PREFIX)
-
-
-def _forget(filename):
-    linecache.cache.pop(filename, None)
-    origin_info.unregister(filename)
+    return code is not None and origin_info.is_generated_code(code)
 
 
 def instantiate(factory_code, fn, ag_module):

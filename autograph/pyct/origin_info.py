@@ -2,11 +2,16 @@
 
 Every node parsed from user code is annotated with an `Origin`. When a converted function is
 unparsed, `unparser.unparse` records for each generated line the origin of the innermost
-user statement that produced it. The loader registers that map under the
-generated file name, so `user_location()` can answer "which user line is running?" from inside
-the operators.
+user statement that produced it. The loader compiles each statement at that line of the
+user's file and registers the code objects (`register_code`), so a frame of converted code
+names the user's file and line itself, and `user_location()` can answer "which user line is
+running?" from inside the operators. `register`/`lookup` keep maps of generated files by name
+(for code compiled from a generated file of its own).
 """
+import linecache
+import re
 import sys
+import weakref
 from dataclasses import dataclass
 
 import gast
@@ -69,12 +74,55 @@ def lookup(filename, lineno):
     return _source_maps.get(filename, {}).get(lineno)
 
 
+# the functions the compiler writes for the blocks of a statement (the namer never gives
+# them a user's name), and the argument-less lambdas of `a if c else b`, `and`/`or`, asserts
+_BLOCK = re.compile(r'(if_body|else_body|loop_body|loop_test|extra_test|get_state|set_state'
+                    r')(_\d+)?|<lambda>')
+_generated = {}   # id(code) -> (weak reference to the code, the user's function it runs)
+
+
+def register_code(code, function_name):
+    """Records `code` as converted code of the user's function `function_name` (while the code
+    object lives)."""
+    key = id(code)
+    _generated[key] = (weakref.ref(code, lambda _, key=key: _generated.pop(key, None)),
+                       function_name)
+
+
+def is_generated_code(code):
+    entry = _generated.get(id(code))
+    return entry is not None and entry[0]() is code
+
+
+def is_block_name(code):
+    """Whether `code`, by its name, is a block function the compiler writes (`if_body`, ...),
+    or an argument-less lambda (those of `a if c else b`, `and`/`or`)."""
+    return _BLOCK.fullmatch(code.co_name) is not None and (
+        code.co_name != '<lambda>' or code.co_argcount == 0)
+
+
+def is_block(code):
+    """Whether `code` is a block function of converted code."""
+    return is_block_name(code) and is_generated_code(code)
+
+
+def code_origin(code, lineno):
+    """The Origin of line `lineno` of converted code `code` (its file and line are the user's),
+    or, for a code object that is not converted code, of a registered generated file's line,
+    or None."""
+    entry = _generated.get(id(code))
+    if entry is None or entry[0]() is not code:
+        return lookup(code.co_filename, lineno)
+    return Origin(code.co_filename, lineno, 0, entry[1],
+                  linecache.getline(code.co_filename, lineno))
+
+
 def user_location(frame=None):
     """The user's Origin of the innermost running line of converted code, or None."""
     frame = frame or sys._getframe(1)
     while frame is not None:
-        source_map = _source_maps.get(frame.f_code.co_filename)
-        if source_map is not None:
-            return source_map.get(frame.f_lineno)
+        code = frame.f_code
+        if is_generated_code(code) or code.co_filename in _source_maps:
+            return code_origin(code, frame.f_lineno)
         frame = frame.f_back
     return None

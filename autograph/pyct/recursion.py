@@ -1,10 +1,10 @@
 """Raises Python's recursion limit while code that needs more frames than the user's runs.
 
 Two kinds of code ask for room: the compiler's passes, which recurse once per nesting level of
-the syntax tree (an absolute limit, `DEEP_RECURSION_LIMIT`), and converted code, which runs
-several frames for each frame of the original (the function, `converted_call`, and for each
-`if`/loop around the call its operator and block function): while it runs, the limit is
-`FRAMES_PER_CALL` times the user's, and converted code itself counts its calls against the
+the syntax tree (an absolute limit, `DEEP_RECURSION_LIMIT`), and converted code, which may run
+several frames for each frame of the original (for each `if`/loop in its functional form
+around the call, its operator and block function): while deep converted calls run, the limit
+is `FRAMES_PER_CALL` times the user's, and converted code itself counts its calls against the
 user's limit (`user_limit`), so that recursion stops at about the depth it stops unconverted.
 The user's own limit is put back when the last request ends.
 """

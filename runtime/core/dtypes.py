@@ -8,7 +8,7 @@ class DType:
     """A tensor element type. Compare with `==`; `repr` is `rt.float32`, as users write it."""
 
     __slots__ = ('name', 'as_numpy_dtype', 'np_dtype', 'enum', 'is_floating', 'is_integer',
-                 'is_bool', 'min', 'max')
+                 'is_bool', 'is_complex', 'min', 'max')
 
     def __init__(self, name, numpy_type, enum):
         self.name = name
@@ -19,6 +19,7 @@ class DType:
         self.is_floating = kind == 'f'
         self.is_integer = kind in 'iu'
         self.is_bool = kind == 'b'
+        self.is_complex = kind == 'c'  # not floating, as in TensorFlow
         if self.is_integer:
             info = np.iinfo(numpy_type)
             self.min, self.max = int(info.min), int(info.max)
@@ -31,6 +32,11 @@ class DType:
     @property
     def is_numeric(self):
         return self.is_floating or self.is_integer
+
+    @property
+    def real_dtype(self):
+        """The dtype of a complex dtype's real and imaginary parts; any other dtype itself."""
+        return _REAL_PARTS.get(self.name, self)
 
     @property
     def proto_name(self):
@@ -56,6 +62,8 @@ uint8 = DType('uint8', np.uint8, 4)
 float16 = DType('float16', np.float16, 19)
 float32 = DType('float32', np.float32, 1)
 float64 = DType('float64', np.float64, 2)
+complex64 = DType('complex64', np.complex64, 8)
+complex128 = DType('complex128', np.complex128, 18)
 string = DType('string', np.object_, 7)
 # Internal element types: a variable's handle and an opaque value (TensorArray lists).
 resource = DType('resource', np.object_, 20)
@@ -64,10 +72,14 @@ variant = DType('variant', np.object_, 21)
 _PROTO_NAMES = {
     'bool': 'DT_BOOL', 'int8': 'DT_INT8', 'int16': 'DT_INT16', 'int32': 'DT_INT32',
     'int64': 'DT_INT64', 'uint8': 'DT_UINT8', 'float16': 'DT_HALF', 'float32': 'DT_FLOAT',
-    'float64': 'DT_DOUBLE', 'string': 'DT_STRING', 'resource': 'DT_RESOURCE',
+    'float64': 'DT_DOUBLE', 'complex64': 'DT_COMPLEX64', 'complex128': 'DT_COMPLEX128',
+    'string': 'DT_STRING', 'resource': 'DT_RESOURCE',
     'variant': 'DT_VARIANT',
 }
-PUBLIC = (bool, int8, int16, int32, int64, uint8, float16, float32, float64, string)
+PUBLIC = (bool, int8, int16, int32, int64, uint8, float16, float32, float64, complex64,
+          complex128, string)
+COMPLEX = frozenset((complex64, complex128))
+_REAL_PARTS = {'complex64': float32, 'complex128': float64}
 _BY_NAME = {d.name: d for d in PUBLIC + (resource, variant)}
 _BY_NAME.update({'float': float32, 'double': float64, 'half': float16})
 # numpy dtype -> DType, for numeric and bool types (object arrays are strings).
@@ -75,7 +87,7 @@ NUMERIC_BY_NUMPY = {d.np_dtype: d for d in PUBLIC if d is not string}
 
 
 _BY_PYTHON_TYPE = {builtins.bool: bool, builtins.int: int32, builtins.float: float32,
-                   builtins.str: string, builtins.bytes: string}
+                   builtins.complex: complex128, builtins.str: string, builtins.bytes: string}
 
 
 def as_dtype(value):

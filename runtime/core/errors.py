@@ -128,3 +128,14 @@ def raised_by_kernel(error):
     while tb.tb_next is not None:
         tb = tb.tb_next
     return tb.tb_frame.f_code.co_filename.startswith(kernel_paths)
+
+
+EAGER_DEVICE = '/job:localhost/replica:0/task:0/device:CPU:0'  # where eager kernels and tensors are
+
+
+def eager_message(op_type, message):
+    """An eager kernel's failure in TensorFlow's words: the wrapped function and the device it
+    ran on, the kernel's message, then the op type
+    (`{{function_node __wrapped__Reshape_device_/job:...}} Input to reshape ... [Op:Reshape]`)."""
+    return f'{{{{function_node __wrapped__{op_type}_device_{EAGER_DEVICE}}}}} {message} ' \
+           f'[Op:{op_type}]'

@@ -32,7 +32,7 @@ class EagerTensor(Tensor):
         self.dtype = dtype
 
     graph = None
-    device = '/job:localhost/replica:0/task:0/device:CPU:0'  # where every eager tensor lives
+    device = errors.EAGER_DEVICE  # where every eager tensor lives
 
     @property
     def shape(self) -> TensorShape:

@@ -1,11 +1,12 @@
-"""Lower a Program to one straight-line Python function (`python_code`), then compile it (`load`).
+"""Lower a Program to one straight-line Python function (`python_code`), then compile it (`load`):
+the numpy backend of the walk both backends share (runtime/executor/emit.py).
 
 Each value becomes a local named after its op (`greater_1 = x > greater_y`, names from a
-`Namespace`: legal, unique identifiers) and each node one line: its `infix` form when the
-OpDef has one, else a call of its numpy kernel, bound as a global of the generated module
-named after the op type (`gather_v2 = GatherV2(x, indices)`); constants are globals too. If
-becomes a Python `if` and While a Python `while` (or a counted `for`), with the code of their
-library functions inlined.
+`Namespace`: legal, unique identifiers) and each node one line: its Python operator when the
+OpDef has the `operator` tag, else a call of its numpy kernel, bound as a global of the
+generated module named after the op type (`gather_v2 = GatherV2(x, indices)`); constants are
+globals too. If becomes a Python `if` and While a Python `while` (or a counted `for`), with the
+code of their library functions inlined.
 
 Memory: a large intermediate is deleted (`del`) right after its last use, and an elementwise
 op whose operand dies at that op writes its result into the operand's buffer when the operand
@@ -17,38 +18,27 @@ Errors: `load` registers the source with `linecache`, so tracebacks show it; whe
 fails, the line number of the failing frame tells which node it was (`line_nodes`), so the
 error names the op and where the user built it, at no cost on the normal path.
 """
-import builtins
 import itertools
-import keyword
 import linecache
 import operator
-import re
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from runtime.core import errors
-from runtime.executor import parallel
-from runtime.ops.registry import CONST, PLACEHOLDER, check_nonzero
+from runtime.executor import emit, parallel
+from runtime.ops.registry import CONST, PLACEHOLDER, PYTHON_OPERATORS, check_nonzero
 
 _files = itertools.count()
 _LITERALS = (bool, int, float, str, type(None))
 _HEADER_LINES = 2  # `def run(...):` and `try:`
-_MAX_INLINE_DEPTH = 40  # branches of Ifs nested deeper run as plans of their own
 _FREE_ELEMENTS = 1024  # values this small (or scalars) are not worth a `del`
-_IN_PLACE = {'+': operator.iadd, '-': operator.isub, '*': operator.imul, '/': operator.itruediv,
-             '//': operator.ifloordiv, '%': operator.imod, '**': operator.ipow}
-_AUGMENTED = set(_IN_PLACE)  # infix operators with an in-place form
-_BINARY_INFIX = re.compile(r'\{0\} (\S+) \{1\}')
-_RUNTIME_NAMES = {
-    'run': None, 'e': None, '_reraise': None, '_line_nodes': None, '_code': None,
-    '_submit': parallel.submit, '_counted': None, '_counted_end': None,
-    '_check_nonzero': check_nonzero,
-    **{f'in_place_{op.__name__[1:]}': op for op in _IN_PLACE.values()}}
-
-
-_PYTHON_NAMES = frozenset(keyword.kwlist) | frozenset(dir(builtins))
+_RUNTIME_NAMES = {'run': None, 'e': None, '_reraise': None, '_line_nodes': None, '_code': None,
+                  '_submit': parallel.submit, '_counted': None, '_counted_end': None,
+                  '_check_nonzero': check_nonzero}
+_RUNTIME_NAMES.update((f'in_place_{python.in_place.__name__[1:]}', python.in_place)
+                      for python in PYTHON_OPERATORS.values() if python.in_place is not None)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -60,37 +50,6 @@ class PythonCode:
     line_nodes: dict
 
 
-class Namespace:
-    """Unique, legal Python identifiers made from op names (torch.fx's `_Namespace`)."""
-
-    def __init__(self, reserved=()):
-        self._taken = set(reserved) | _PYTHON_NAMES
-        self._counts = {}
-
-    def create_name(self, candidate, snake_case=True):
-        """A new name from `candidate` (an op or tensor name; `snake_case=False` keeps an op
-        type's capitals, as for kernels: `GatherV2`)."""
-        base = _identifier(candidate) if snake_case else re.sub(r'\W', '_', candidate)
-        name = base
-        while name in self._taken:
-            count = self._counts[base] = self._counts.get(base, 0) + 1
-            name = f'{base}_{count}'
-        self._taken.add(name)
-        return name
-
-
-def _identifier(candidate):
-    """`while/Greater` -> `greater`, `GatherV2` -> `gather_v2`, `Greater/y` -> `greater_y`."""
-    parts = [p for p in candidate.split('/') if p]
-    text = '_'.join(parts[-2:]) if len(parts) > 1 and len(parts[-1]) <= 2 else \
-        (parts[-1] if parts else 'v')
-    text = re.sub(r'(?<=[a-z0-9])(?=[A-Z])', '_', text).lower()
-    text = re.sub(r'\W', '_', text)
-    if not text or text[0].isdigit():
-        text = '_' + text
-    return text
-
-
 def generate(program):
     """A function (*param values) -> tuple of output values."""
     return load(python_code(program), program.name)
@@ -99,7 +58,7 @@ def generate(program):
 def python_code(program):
     """The source of `def run(*params)` for `program`, with its globals and line map."""
     emitter = _Emitter()
-    params = [emitter.names.create_name(node.name) for node in program.params]
+    params = [emitter.namespace.create_name(node.name) for node in program.params]
     results, _ = emitter.emit(program, params, 2)
     source = '\n'.join(
         [f'def run({", ".join(params)}):', '    try:'] + emitter.lines +
@@ -124,15 +83,21 @@ def load(code, name='graph'):
 
 
 def inline_expression(node, args):
-    """The node as one Python expression over the names `args` (its `infix` form), or None
-    when it must be a call: no infix form, a check to run first, attrs the kernel takes, or
+    """The node as one Python expression over the names `args` (its Python operator), or None
+    when it must be a call: no `operator` tag, a check to run first, attrs the kernel takes, or
     operands that are strings (numpy's `==` on bytes gives a Python bool)."""
-    infix = node.opdef.infix
-    if (infix is None or node.checks or len(node.outputs) != 1
+    python = _python_operator(node)
+    if (python is None or node.checks or len(node.outputs) != 1
             or node.opdef.kernel_attrs(node.attrs)
             or any(v.dtype.np_dtype.kind == 'O' for v in node.inputs)):
         return None
-    return infix.format(*args)
+    return python.expression(*args)
+
+
+def _python_operator(node):
+    """The PythonOperator of the node's `operator` tag, or None."""
+    function = node.opdef.operator
+    return None if function is None else PYTHON_OPERATORS[function]
 
 
 def _is_fresh(value):
@@ -147,35 +112,13 @@ def _is_fresh(value):
 
 
 def _makes_new_arrays(node):
-    """Whether the node's results never alias its inputs (elementwise ops, not subscripts or
-    views), so overwriting an input after the node ran cannot change them."""
-    infix = node.opdef.infix
-    if infix is not None:
-        return infix == '-{0}' or _BINARY_INFIX.fullmatch(infix) is not None
-    return isinstance(node.opdef.kernel, np.ufunc)
-
-
-def _direct_targets(program, args, targets, counter=None):
-    """{value: name} for outputs of `program` (a branch or loop body whose params are bound to
-    the names `args`) that can be assigned to their target names at once (`total = total + i`,
-    not `add = total + i` and later `total = add`): an output computed by a node of the
-    program, that is no other output, into a name whose bound params are not read after that
-    node nor returned."""
-    position = {node: j for j, node in enumerate(program.nodes)}
-    direct = {}
-    for k, (value, target) in enumerate(zip(program.outputs, targets)):
-        node = value.node
-        if k == counter or target is None or node in program.params or \
-                node.opdef is CONST or value in direct or \
-                sum(v is value for v in program.outputs) != 1:
-            continue
-        bound = [p.outputs[0] for p, name in zip(program.params, args) if name == target]
-        if any(old in program.outputs or
-               any(position.get(user, -1) > position[node] for user in old.users)
-               for old in bound):
-            continue
-        direct[value] = target
-    return direct
+    """Whether the node's results never alias its inputs (Python's arithmetic, comparison and
+    matmul operators, numpy's ufuncs; not subscripts or views), so overwriting an input after
+    the node ran cannot change them."""
+    opdef = node.opdef
+    if opdef.operator is not None:
+        return opdef.operator is not operator.getitem
+    return opdef.elementwise is not None and opdef.elementwise.ufunc is not None
 
 
 def _worth_freeing(value):
@@ -188,21 +131,90 @@ def _worth_freeing(value):
     return elements is None or elements >= _FREE_ELEMENTS
 
 
-class _Emitter:
+@dataclass(slots=True, eq=False)
+class Step:
+    """The schedule facts of one node: `frees`, the operands whose last use it is and that the
+    block made (deleted after it); `awaits`, the results of nodes started on the thread pool
+    that it reads first (awaited before it); `submit`, whether it starts on the pool itself;
+    `reuse`, the position of an operand whose buffer its result takes, or None."""
+    frees: list = field(default_factory=list)
+    awaits: list = field(default_factory=list)
+    submit: bool = False
+    reuse: int | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Schedule:
+    """The schedule of one block (a Program): a Step per node, the futures still pending at its
+    end (awaited before it returns), and the values it made that are worth freeing."""
+    steps: dict
+    awaited_at_end: list
+    owned: set
+
+
+def schedule(program, skip=frozenset()):
+    """Settle the schedule of `program` before emitting it (torch.fx's `register_last_uses`):
+    last uses, the nodes started on the thread pool (runtime/executor/parallel.py) and where
+    their results are awaited, and buffer reuse."""
+    concurrent = parallel.concurrent_nodes(program)
+    last_use = {}
+    for j, node in enumerate(program.nodes):
+        for value in node.inputs:
+            last_use[value] = j
+    outputs = set(program.outputs)
+    steps, owned, pending = {}, set(), set()
+    for j, node in enumerate(program.nodes):
+        if node in skip or node.opdef is PLACEHOLDER or node.opdef is CONST:
+            continue
+        step = steps[node] = Step()
+        step.awaits = [v for v in dict.fromkeys(node.inputs) if v in pending]
+        pending.difference_update(step.awaits)
+        step.frees = [v for v in dict.fromkeys(node.inputs)
+                      if last_use.get(v) == j and v in owned and v not in outputs]
+        owned.update(v for v in node.outputs if _worth_freeing(v))
+        if node in concurrent:
+            step.submit = True
+            pending.add(node.outputs[0])
+        elif node.opdef.control_flow is None and not concurrent:
+            step.reuse = _reusable(node, step.frees)
+    awaited_at_end = [v for v in dict.fromkeys(program.outputs) if v in pending]
+    return Schedule(steps, awaited_at_end, owned)
+
+
+def _reusable(node, dying):
+    """The position of an input whose buffer the node's result may take, or None."""
+    if len(node.outputs) != 1 or node.checks or node.opdef.bind_kernel is not None:
+        return None
+    out = node.outputs[0]
+    for pos, value in enumerate(node.inputs):
+        if value in dying and _is_fresh(value) and value.dtype is out.dtype and \
+                value.shape == out.shape and out.shape.is_fully_defined():
+            python = _python_operator(node)
+            elementwise = node.opdef.elementwise
+            if python is not None:
+                if pos == 0 and python.in_place is not None and \
+                        inline_expression(node, ['a', 'b']) is not None:
+                    return pos
+            elif elementwise is not None and elementwise.ufunc is not None and \
+                    not node.opdef.kernel_attrs(node.attrs):
+                return pos
+    return None
+
+
+class _Emitter(emit.Emitter):
+    """The numpy backend of the walk (runtime/executor/emit.py)."""
+
+    header_lines = _HEADER_LINES
+    assigns_directly = True
+
     def __init__(self):
-        self.names = Namespace(_RUNTIME_NAMES)
+        super().__init__(_RUNTIME_NAMES)
         self.globals = {}
-        self.lines = []
-        self.line_nodes = {}
         self.kernels = {}  # OpDef -> global name of its kernel
+        self.futures = {}  # Value -> the name of the future computing it
 
-    def line(self, depth, text, node=None):
-        self.lines.append('    ' * depth + text)
-        if node is not None:
-            self.line_nodes[len(self.lines) + _HEADER_LINES] = node
-
-    def constant(self, name, value):
-        name = self.names.create_name(name)
+    def global_constant(self, name, value):
+        name = self.namespace.create_name(name)
         self.globals[name] = value
         return name
 
@@ -211,221 +223,62 @@ class _Emitter:
         self.globals[name] = _RUNTIME_NAMES[name] or globals()[name]
         return name
 
-    def emit(self, program, args, depth, skip=frozenset(), targets=None):
-        """Emit `program` with its params bound to the names `args`. Returns its outputs' names
-        (None for an output of a node in `skip`, which is not emitted) and those of them that
-        are locals this block made and large (the caller frees them once it has copied them).
-        `targets` maps values to the names they are assigned to (a loop variable)."""
-        targets = targets or {}
-        names = {p.outputs[0]: a for p, a in zip(program.params, args)}
-        concurrent = parallel.concurrent_nodes(program)
-        last_use = {}
-        for j, node in enumerate(program.nodes):
-            for value in node.inputs:
-                last_use[value] = j
-        outputs = set(program.outputs)
-        owned = set()  # values this block made and may free
-        pending = {}  # value -> future name, awaited before the first use
-        for j, node in enumerate(program.nodes):
-            if node in skip:
-                continue
-            for value in node.inputs:
-                self.await_result(pending, value, names, depth)
-            opdef = node.opdef
-            if opdef is PLACEHOLDER:
-                if node.outputs[0] not in names:
-                    raise errors.InvalidArgumentError(
-                        None, node.op, f'You must feed a value for placeholder tensor '
-                                       f'{node.name!r} with dtype {node.attrs["dtype"].name} and '
-                                       f'shape {node.attrs["shape"]}.')
-                continue
-            if opdef is CONST:
-                names[node.outputs[0]] = self.constant(node.name, node.attrs['value'])
-                continue
-            inputs = [names[v] for v in node.inputs]
-            dying = [v for v in dict.fromkeys(node.inputs)
-                     if last_use.get(v) == j and v in owned and v not in outputs]
-            outs = [targets.get(v) or self.names.create_name(
-                node.name if len(node.outputs) == 1 else f'{node.name}_{i}')
-                for i, v in enumerate(node.outputs)]
-            names.update(zip(node.outputs, outs))
-            owned.update(v for v in node.outputs if _worth_freeing(v))
-            control_flow = opdef.control_flow
-            if node in concurrent:
-                future = self.names.create_name(f'{node.name}_future')
-                self.emit_call(node, inputs, [future], depth, submit=True)
-                pending[node.outputs[0]] = future
-            elif control_flow == 'if':
-                self.emit_if(node, inputs, outs, depth)
-            elif control_flow == 'case':
-                self.emit_case(node, inputs, outs, depth)
-            elif control_flow == 'while':
-                self.emit_while(node, inputs, outs, depth)
-            else:
-                reuse = None if concurrent else self.reusable(node, dying)
-                self.emit_call(node, inputs, outs, depth, reuse=reuse)
-            freed = [names[v] for v in dying if v not in pending]
-            if freed:
-                self.line(depth, f'del {", ".join(freed)}')
-        for value in program.outputs:
-            self.await_result(pending, value, names, depth)
-        results = [names.get(v) for v in program.outputs]
-        leftovers = [names[v] for v in dict.fromkeys(program.outputs) if v in owned]
-        return results, leftovers
+    # ---- the hooks of the walk ----------------------------------------------------------------
 
-    def reusable(self, node, dying):
-        """The position of an input whose buffer the node's result may take, or None."""
-        if len(node.outputs) != 1 or node.checks or node.opdef.bind_kernel is not None:
-            return None
-        out = node.outputs[0]
-        for pos, value in enumerate(node.inputs):
-            if value in dying and _is_fresh(value) and value.dtype is out.dtype and \
-                    value.shape == out.shape and out.shape.is_fully_defined():
-                infix = node.opdef.infix
-                if infix is not None:
-                    match = _BINARY_INFIX.fullmatch(infix)
-                    if pos == 0 and match is not None and match.group(1) in _AUGMENTED and \
-                            inline_expression(node, ['a', 'b']) is not None:
-                        return pos
-                elif isinstance(node.opdef.kernel, np.ufunc) and \
-                        not node.opdef.kernel_attrs(node.attrs):
-                    return pos
-        return None
+    def plan(self, program, skip):
+        return schedule(program, skip)
 
-    def await_result(self, pending, value, names, depth):
-        future = pending.pop(value, None)
-        if future is not None:
-            self.line(depth, f'{names[value]} = {future}.result()', value.node)
-            self.line(depth, f'del {future}')
+    def before(self, node, plan, depth):
+        for value in plan.steps[node].awaits:
+            self.await_result(value, depth)
 
-    def kernel(self, node):
-        opdef = node.opdef
-        if opdef.bind_kernel is not None:
-            name = self.names.create_name(opdef.name, snake_case=False)
-            self.globals[name] = opdef.bind_kernel(node.attrs, node.payload)
-            return name
-        name = self.kernels.get(opdef)
-        if name is None:
-            name = self.kernels[opdef] = self.names.create_name(opdef.name, snake_case=False)
-            self.globals[name] = opdef.kernel
-        return name
+    def after(self, node, plan, depth):
+        freed = [self.names[v] for v in plan.steps[node].frees]
+        if freed:
+            self.line(depth, f'del {", ".join(freed)}')
 
-    def emit_call(self, node, inputs, outs, depth, submit=False, reuse=None):
-        for i in node.checks:
-            self.line(depth, f'{self.runtime("_check_nonzero")}({inputs[i]})', node)
-        if not submit:
-            expression = inline_expression(node, inputs)
-            if expression is not None:
-                if reuse is not None:  # `a += b`: the result takes the dead operand's buffer
-                    op = _IN_PLACE[_BINARY_INFIX.fullmatch(node.opdef.infix).group(1)]
-                    name = f'in_place_{op.__name__[1:]}'
-                    self.globals[name] = op
-                    self.line(depth, f'{outs[0]} = {name}({inputs[0]}, {inputs[1]})', node)
-                else:
-                    self.line(depth, f'{outs[0]} = {expression}', node)
-                return
-        args = list(inputs)
-        if node.opdef.bind_kernel is None:
-            for key, value in node.opdef.kernel_attrs(node.attrs).items():
-                if type(value) in _LITERALS:
-                    args.append(f'{key}={value!r}')
-                else:
-                    args.append(f'{key}={self.constant(f"{node.name}_{key}", value)}')
-        if reuse is not None:
-            args.append(f'out={inputs[reuse]}')
-        kernel = self.kernel(node)
-        call = f'{kernel}({", ".join(args)})'
-        if submit:
-            call = f'{self.runtime("_submit")}({", ".join([kernel] + args)})'
-        if not outs:
-            self.line(depth, call, node)
-        elif len(outs) == 1 and not isinstance(node.opdef.outputs, str):
-            self.line(depth, f'{outs[0]} = {call}', node)
+    def finish(self, program, plan, depth):
+        for value in plan.awaited_at_end:
+            self.await_result(value, depth)
+        return [self.names[v] for v in dict.fromkeys(program.outputs) if v in plan.owned]
+
+    def unfed(self, node):
+        raise emit.unfed_placeholder(node)
+
+    def constant(self, node, depth):
+        return self.global_constant(node.name, node.attrs['value'])
+
+    def result_names(self, node, targets):
+        return [targets.get(v) or self.namespace.create_name(
+            node.name if len(node.outputs) == 1 else f'{node.name}_{i}')
+            for i, v in enumerate(node.outputs)]
+
+    def emit_op(self, node, inputs, depth, plan, targets):
+        step = plan.steps[node]
+        outs = self.result_names(node, targets)
+        if step.submit:  # `matmul_future = _submit(MatMul, a, b)`, awaited before its use
+            future = self.namespace.create_name(f'{node.name}_future')
+            self.emit_call(node, inputs, [future], depth, submit=True)
+            self.futures[node.outputs[0]] = future
         else:
-            self.line(depth, f'{", ".join(outs)}, = {call}', node)
+            self.emit_call(node, inputs, outs, depth, reuse=step.reuse)
+        return outs
 
-    def emit_if(self, node, inputs, outs, depth):
-        self.line(depth, f'if {inputs[0]}:', node)
-        self.emit_branch(node, node.branches[0], inputs[1:], outs, depth + 1)
-        self.line(depth, 'else:')
-        self.emit_branch(node, node.branches[1], inputs[1:], outs, depth + 1)
+    def deep_branch(self, node, branch, args, outs, depth):
+        plan = self.global_constant(f'{node.name}_branch', generate(branch))
+        results = [self.namespace.create_name(out) for out in outs]
+        call = f'{plan}({", ".join(args)})'
+        self.line(depth, f'{", ".join(results)}, = {call}' if results else call, node)
+        return results
 
-    def emit_case(self, node, inputs, outs, depth):
-        """`if i == 0: ... elif i == 1: ... else: <last branch>` (an index out of range runs
-        the last branch, as TensorFlow's Case does)."""
-        *indexed, default = node.branches
-        for k, branch in enumerate(indexed):
-            if k == 0:
-                self.line(depth, f'if {inputs[0]} == 0:', node)
-            else:
-                self.line(depth, f'elif {inputs[0]} == {k}:')
-            self.emit_branch(node, branch, inputs[1:], outs, depth + 1)
-        if indexed:
-            self.line(depth, 'else:')
-        self.emit_branch(node, default, inputs[1:], outs, depth + 1 if indexed else depth,
-                         block=bool(indexed))
+    def loop_variables(self, node, inputs):
+        return [self.namespace.create_name(p.name) for p in node.branches[1].params]
 
-    def emit_branch(self, node, branch, args, outs, depth, block=True):
-        """One branch of an If or a Case at `depth`, its results assigned to `outs` (`block`:
-        it is the body of an `if`/`else`, which must not be empty)."""
-        start = len(self.lines)
-        if depth > _MAX_INLINE_DEPTH:  # e.g. a long if/elif chain: Python refuses code nested
-            plan = self.constant(f'{node.name}_branch', generate(branch))  # 100 blocks deep
-            results = [self.names.create_name(out) for out in outs]
-            call = f'{plan}({", ".join(args)})'
-            self.line(depth, f'{", ".join(results)}, = {call}' if results else call, node)
-            leftovers = []
-        else:
-            results, leftovers = self.emit(branch, args, depth,
-                                           targets=_direct_targets(branch, args, outs))
-        copies = [(out, result) for out, result in zip(outs, results) if out != result]
-        if copies:
-            self.line(depth, f'{_targets([o for o, _ in copies])} = '
-                             f'{_targets([r for _, r in copies])}')
-            self.free(depth, leftovers, outs)
-        elif block and len(self.lines) == start:
-            self.line(depth, 'pass')
+    def loop_results(self, node, loop_vars, outs, depth):
+        self.line(depth, f'{emit.targets(outs)} = {emit.targets(loop_vars[:len(outs)])}')
+        return outs
 
-    def free(self, depth, names, keep=()):
-        names = [n for n in names if n not in keep]
-        if names:
-            self.line(depth, f'del {", ".join(dict.fromkeys(names))}')
-
-    def emit_while(self, node, inputs, outs, depth):
-        cond, body = node.branches
-        loop_vars = [self.names.create_name(p.name) for p in body.params]
-        self.line(depth, f'{_targets(loop_vars)} = {_targets(inputs)}')
-        if '_counted' in node.attrs:
-            self.emit_counted(node, loop_vars, outs, depth)
-            return
-        test = self.single_expression(cond, loop_vars)
-        if test is not None:  # the condition is one expression: `while a < b:`
-            head = len(self.lines)
-            self.line(depth, f'while {test}:', node)
-        else:
-            self.line(depth, 'while True:', node)
-            (keep_going,), leftovers = self.emit(cond, loop_vars, depth + 1)
-            self.line(depth + 1, f'if not {keep_going}:')
-            self.line(depth + 2, 'break')
-            self.free(depth + 1, leftovers)
-            head = None
-        self.emit_body(body, loop_vars, depth, head)
-        self.line(depth, f'{_targets(outs)} = {_targets(loop_vars[:len(outs)])}')
-
-    def emit_body(self, body, loop_vars, depth, head, counter=None, skip=frozenset()):
-        """The loop body, then the loop variables that changed take their new values."""
-        targets = _direct_targets(body, loop_vars, loop_vars, counter)
-        results, leftovers = self.emit(body, loop_vars, depth + 1, skip=skip, targets=targets)
-        changed = [(var, new) for i, (var, new) in enumerate(zip(loop_vars, results))
-                   if i != counter and var != new]
-        if changed:
-            self.line(depth + 1, f'{_targets([v for v, _ in changed])} = '
-                                 f'{_targets([n for _, n in changed])}')
-            self.free(depth + 1, leftovers, loop_vars)
-        elif head is not None and len(self.lines) == head + 1:
-            self.line(depth + 1, 'pass')
-
-    def single_expression(self, cond, loop_vars):
+    def loop_test(self, cond, loop_vars):
         """The loop condition as one expression, when `cond` is one inline op on its params
         and constants."""
         computed = [n for n in cond.nodes if n not in cond.params and n.opdef is not CONST]
@@ -438,27 +291,80 @@ class _Emitter:
             if value in params:
                 args.append(params[value])
             elif value.constant is not None:
-                args.append(self.constant(value.node.name, value.constant))
+                args.append(self.global_constant(value.node.name, value.constant))
             else:
                 return None
         return inline_expression(test, args)
 
-    def emit_counted(self, node, loop_vars, outs, depth):
-        """`for i in range(start, limit, step)` with numpy scalars of the counter's dtype."""
-        k, (kind, limit), step, increment = node.attrs['_counted']
-        limit = loop_vars[limit] if kind == 'param' else self.constant(f'{node.name}_limit',
-                                                                         limit)
-        step_name = self.constant(f'{node.name}_step', step)
-        start = self.names.create_name(f'{loop_vars[k]}_start')
-        counter = loop_vars[k]
-        self.line(depth, f'{start} = {counter}')
-        head = len(self.lines)
+    def counted_bound(self, node, name, value, dtype):
+        return self.global_constant(f'{node.name}_{name}', value)
+
+    def counted_head(self, node, counter, start, limit, step, depth):
+        """`for i in <the counter's values>`, numpy scalars of its dtype."""
         self.line(depth, f'for {counter} in {self.runtime("_counted")}({start}, {limit}, '
-                         f'{step_name}):', node)
-        self.emit_body(node.branches[1], loop_vars, depth, head, counter=k, skip={increment})
+                         f'{step}):', node)
+
+    def counted_end(self, node, counter, start, limit, step, depth):
         self.line(depth, f'{counter} = {self.runtime("_counted_end")}({start}, {limit}, '
-                         f'{step_name})')
-        self.line(depth, f'{_targets(outs)} = {_targets(loop_vars[:len(outs)])}')
+                         f'{step})')
+
+    def free(self, depth, names, keep=()):
+        names = [n for n in names if n not in keep]
+        if names:
+            self.line(depth, f'del {", ".join(dict.fromkeys(names))}')
+
+    # ---- ops ----------------------------------------------------------------------------------
+
+    def await_result(self, value, depth):
+        future = self.futures.pop(value)
+        self.line(depth, f'{self.names[value]} = {future}.result()', value.node)
+        self.line(depth, f'del {future}')
+
+    def kernel(self, node):
+        opdef = node.opdef
+        if opdef.bind_kernel is not None:
+            name = self.namespace.create_name(opdef.name, snake_case=False)
+            self.globals[name] = opdef.bind_kernel(node.attrs, node.payload)
+            return name
+        name = self.kernels.get(opdef)
+        if name is None:
+            name = self.kernels[opdef] = self.namespace.create_name(opdef.name, snake_case=False)
+            self.globals[name] = opdef.kernel
+        return name
+
+    def emit_call(self, node, inputs, outs, depth, submit=False, reuse=None):
+        for i in node.checks:
+            self.line(depth, f'{self.runtime("_check_nonzero")}({inputs[i]})', node)
+        if not submit:
+            expression = inline_expression(node, inputs)
+            if expression is not None:
+                if reuse is not None:  # `a += b`: the result takes the dead operand's buffer
+                    op = _python_operator(node).in_place
+                    name = f'in_place_{op.__name__[1:]}'
+                    self.globals[name] = op
+                    self.line(depth, f'{outs[0]} = {name}({inputs[0]}, {inputs[1]})', node)
+                else:
+                    self.line(depth, f'{outs[0]} = {expression}', node)
+                return
+        args = list(inputs)
+        if node.opdef.bind_kernel is None:
+            for key, value in node.opdef.kernel_attrs(node.attrs).items():
+                if type(value) in _LITERALS:
+                    args.append(f'{key}={value!r}')
+                else:
+                    args.append(f'{key}={self.global_constant(f"{node.name}_{key}", value)}')
+        if reuse is not None:
+            args.append(f'out={inputs[reuse]}')
+        kernel = self.kernel(node)
+        call = f'{kernel}({", ".join(args)})'
+        if submit:
+            call = f'{self.runtime("_submit")}({", ".join([kernel] + args)})'
+        if not outs:
+            self.line(depth, call, node)
+        elif len(outs) == 1 and not isinstance(node.opdef.outputs, str):
+            self.line(depth, f'{outs[0]} = {call}', node)
+        else:
+            self.line(depth, f'{", ".join(outs)}, = {call}', node)
 
 
 _COUNTER_CHUNK = 4096  # counter values made at a time: constant memory however many steps
@@ -489,10 +395,6 @@ def _counted_end(start, limit, step):
     taken = len(range(int(start), int(limit), int(step)))
     scalar = np.asarray(start).dtype.type
     return scalar(start) + scalar(taken * int(step))
-
-
-def _targets(names):
-    return ', '.join(names)
 
 
 def _reraise(error, line_nodes, code):

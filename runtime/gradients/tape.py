@@ -45,7 +45,7 @@ class GradientTape:
         self._graph = None
         self._ops = []
         self._tracked = {}  # id -> the tensor or handle, kept alive so ids stay unique
-        self._watched_variables = {}  # id(variable) -> variable, in order of first watch
+        self._watched_variables = {}  # id(variable.storage) -> variable, in order of first watch
         self._recording = None
         self._used = False
 
@@ -106,7 +106,7 @@ class GradientTape:
     def _watch_variable(self, variable):
         handle = self._handle(variable)
         self._tracked[id(handle)] = handle
-        self._watched_variables.setdefault(id(variable), variable)
+        self._watched_variables.setdefault(id(variable.storage), variable)
 
     def watch(self, tensor):
         """Track `tensor` (a tensor, a Variable, or a nested structure of them)."""
@@ -161,7 +161,7 @@ class GradientTape:
         keys = []
         for s in flat_sources:
             if isinstance(s, Variable):
-                keys.append(self._handle(s) if id(s) in self._watched_variables else None)
+                keys.append(self._handle(s) if id(s.storage) in self._watched_variables else None)
             elif isinstance(s, Tensor):
                 keys.append(s if id(s) in self._tracked else None)  # watched or recorded
             else:

@@ -10,17 +10,19 @@ from runtime.core.shapes import as_shape
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply, build
 from runtime.ops.infer import same_as_input
-from runtime.ops.registry import IDENTITY, PLACEHOLDER, register
+from runtime.ops.registry import ELEMENTWISE, IDENTITY, PLACEHOLDER, register
 
 
 def _cast_kernel(x, DstT):
+    if x.dtype.kind == 'c' and DstT.np_dtype.kind != 'c':
+        x = x.real  # TensorFlow's Cast keeps the real part (numpy warns about it)
     return x.astype(DstT.np_dtype)
 
 
 CAST = register('Cast', _cast_kernel,
                 lambda inputs, attrs: [(attrs['DstT'], inputs[0].shape)],
                 type_attrs=(('SrcT', 0),), defaults={'Truncate': False},
-                native='{0}')  # the native backend casts every result to its dtype
+                elementwise=ELEMENTWISE)
 
 
 def cast(x, dtype, name=None):

@@ -8,27 +8,32 @@ from runtime.core.shapes import TensorShape
 from runtime.ops.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.dispatch import apply, binary_op_function
 from runtime.ops.infer import broadcast, broadcast_bool, broadcast_shape, same_as_input
-from runtime.ops.registry import register
+from runtime.ops.registry import ELEMENTWISE, Elementwise, register
 
 # Equal and NotEqual use numpy's functions, which compare strings (Python bytes) elementwise
-# too; `==` is the same for numeric and bool operands, which is what `infix` promises.
-_COMPARISONS = {  # public name: (TensorFlow op, kernel, infix)
-    'equal': ('Equal', np.equal, '{0} == {1}'),
-    'not_equal': ('NotEqual', np.not_equal, '{0} != {1}'),
-    'greater': ('Greater', operator.gt, '{0} > {1}'),
-    'greater_equal': ('GreaterEqual', operator.ge, '{0} >= {1}'),
-    'less': ('Less', operator.lt, '{0} < {1}'),
-    'less_equal': ('LessEqual', operator.le, '{0} <= {1}'),
+# too; `==` is the same for numeric and bool operands, which is what the `operator` tag
+# promises.
+_COMPARISONS = {  # public name: (TensorFlow op, kernel, Python operator)
+    'equal': ('Equal', np.equal, operator.eq),
+    'not_equal': ('NotEqual', np.not_equal, operator.ne),
+    'greater': ('Greater', operator.gt, operator.gt),
+    'greater_equal': ('GreaterEqual', operator.ge, operator.ge),
+    'less': ('Less', operator.lt, operator.lt),
+    'less_equal': ('LessEqual', operator.le, operator.le),
 }
+# complex numbers have no order: TensorFlow's Greater, Less, ... refuse them (numpy would not)
+_ORDERED = frozenset(dtypes.PUBLIC) - dtypes.COMPLEX
 OPS = {name: register(op, kernel, broadcast_bool, inputs=('x', 'y'), outputs=('z',),
-                      convert_inputs=unify_inputs, infix=infix)
-       for name, (op, kernel, infix) in _COMPARISONS.items()}
+                      convert_inputs=unify_inputs, operator=python_operator,
+                      elementwise=Elementwise.of(kernel),
+                      dtypes=None if op in ('Equal', 'NotEqual') else _ORDERED)
+       for name, (op, kernel, python_operator) in _COMPARISONS.items()}
 LOGICAL_AND = register('LogicalAnd', np.logical_and, broadcast, inputs=('x', 'y'),
-                       outputs=('z',), type_attrs=(), native='np.logical_and({0}, {1})')
+                       outputs=('z',), type_attrs=(), elementwise=Elementwise(np.logical_and))
 LOGICAL_OR = register('LogicalOr', np.logical_or, broadcast, inputs=('x', 'y'), outputs=('z',),
-                      type_attrs=(), native='np.logical_or({0}, {1})')
+                      type_attrs=(), elementwise=Elementwise(np.logical_or))
 LOGICAL_NOT = register('LogicalNot', np.logical_not, same_as_input, outputs=('y',), type_attrs=(),
-                       involution=True, native='np.logical_not({0})')
+                       involution=True, elementwise=Elementwise(np.logical_not))
 
 
 def _comparison(public_name):
@@ -70,7 +75,7 @@ def _select_infer(inputs, attrs):
 
 
 SELECT = register('SelectV2', np.where, _select_infer, inputs=('condition', 't', 'e'),
-                  outputs=('output',), type_attrs=(('T', 1),), native='select({0}, {1}, {2})')
+                  outputs=('output',), type_attrs=(('T', 1),), elementwise=ELEMENTWISE)
 WHERE = register('Where', lambda x: np.argwhere(x).astype(np.int64),
                  lambda inputs, attrs: [(dtypes.int64, TensorShape([None, inputs[0].shape.rank]))],
                  inputs=('input',), outputs=('index',))

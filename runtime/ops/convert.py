@@ -25,6 +25,8 @@ def infer_dtype(value):
         return dtypes.int32 if -2**31 <= value < 2**31 else dtypes.int64
     if isinstance(value, float):
         return dtypes.float32
+    if isinstance(value, complex):
+        return dtypes.complex128
     if isinstance(value, (str, bytes)):
         return dtypes.string
     if isinstance(value, (list, tuple)):
@@ -39,7 +41,7 @@ def infer_dtype(value):
                 raise TypeError(f'Cannot convert {value!r} to a tensor: it mixes bools and '
                                 f'numbers.')
             return dtypes.bool
-        floats = [k for k in kinds if k.is_floating]
+        floats = [k for k in kinds if k.is_complex] or [k for k in kinds if k.is_floating]
         if floats:
             return max(floats, key=lambda d: d.np_dtype.itemsize)
         return max(kinds, key=lambda d: d.np_dtype.itemsize)
@@ -102,9 +104,11 @@ def check_fits(value, dtype):
                             f'use rt.cast.')
         return
     if isinstance(value, np.ndarray):
-        if value.dtype.kind in 'biuf' and dtype.is_numeric or dtype.is_bool:
+        if value.dtype.kind in 'biufc' and (dtype.is_numeric or dtype.is_complex) or \
+                dtype.is_bool:
             source = dtypes.from_numpy(value.dtype)
-            if source.is_floating and not dtype.is_floating or source.is_bool != dtype.is_bool:
+            if (source.is_floating and not (dtype.is_floating or dtype.is_complex) or
+                    source.is_complex and not dtype.is_complex or source.is_bool != dtype.is_bool):
                 raise TypeError(f'Cannot convert a numpy array of {value.dtype} to {dtype.name}.')
         return
     if dtype is dtypes.string:
@@ -117,8 +121,13 @@ def check_fits(value, dtype):
         return
     if dtype.is_bool:
         raise TypeError(f'Cannot convert {value!r} of type {type(value).__name__} to bool.')
+    if isinstance(value, (complex, np.complexfloating)):
+        if not dtype.is_complex:
+            raise TypeError(f'Cannot convert {value!r} to {dtype.name}: a complex number fits '
+                            f'only complex64 or complex128. Use rt.math.real or rt.cast.')
+        return
     if isinstance(value, (float, np.floating)):
-        if not dtype.is_floating:
+        if not (dtype.is_floating or dtype.is_complex):
             raise TypeError(f'Cannot convert {value!r} to {dtype.name}: a float does not fit an '
                             f'integer dtype. Use a float tensor or rt.cast.')
         return

@@ -11,15 +11,15 @@ from runtime.ops.array import cast
 from runtime.ops.convert import constant, convert_to_tensor, infer_dtype, to_numpy, unify_operands
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value, same_as_input
-from runtime.ops.registry import register
+from runtime.ops.registry import ELEMENTWISE, register
 from runtime.ops.shaping import shape_from, shape_operand
 
 FILL = register('Fill', lambda dims, value: np.full(tuple(dims), value),
                 lambda inputs, attrs: [(inputs[1].dtype, shape_from(inputs[0]))],
                 inputs=('dims', 'value'), outputs=('output',),
                 type_attrs=(('T', 1), ('index_type', 0)))
-ZEROS_LIKE = register('ZerosLike', np.zeros_like, same_as_input, native='zeros_like({0})')
-ONES_LIKE = register('OnesLike', np.ones_like, same_as_input, native='ones_like({0})')
+ZEROS_LIKE = register('ZerosLike', np.zeros_like, same_as_input, elementwise=ELEMENTWISE)
+ONES_LIKE = register('OnesLike', np.ones_like, same_as_input, elementwise=ELEMENTWISE)
 
 
 def fill(dims, value, name=None):
@@ -80,7 +80,7 @@ def _range_infer(inputs, attrs):
 
 
 RANGE = register('Range', _range_kernel, _range_infer, inputs=('start', 'limit', 'delta'),
-                 outputs=('output',), type_attrs=(('Tidx', 0),), native='arange({0}, {1}, {2})')
+                 outputs=('output',), type_attrs=(('Tidx', 0),))
 
 
 # The dtypes rt.range takes, narrowest first: without `dtype=`, the widest operand's wins.

@@ -20,7 +20,8 @@ _building_graphs = context.building_graphs
 _active_tapes = context.active_tapes
 _dtype_of = dtypes.of_value
 _by_numpy = dtypes.NUMERIC_BY_NUMPY.get
-_BOOL = dtypes.bool
+# dtypes some arithmetic ops refuse that numpy's kernels would take: checked, never fast
+_CHECKED = frozenset({dtypes.bool}) | dtypes.COMPLEX
 
 
 def apply(opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any] | None = None,
@@ -35,11 +36,13 @@ def apply(opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any] | None = No
         return _build_in_default_graph(opdef, inputs, attrs, name, payload)
     convert = opdef.convert_inputs
     if convert is not None and len(inputs) == 2 and type(a := inputs[0]) is EagerTensor and \
-            type(b := inputs[1]) is EagerTensor and a.dtype is b.dtype is not _BOOL:
+            type(b := inputs[1]) is EagerTensor and (d := a.dtype) is b.dtype and \
+            d not in _CHECKED:
         # The fast path (binary ops, the hot case): two eager tensors of one dtype need no
-        # conversion. Bools take the other path, which checks `OpDef.dtypes` (TensorFlow
-        # refuses arithmetic on bools); other refused dtypes fail in the numpy kernel, which
-        # is an InvalidArgumentError too.
+        # conversion. Bools and complex numbers take the other path, which checks
+        # `OpDef.dtypes` (TensorFlow refuses arithmetic on bools, and maximum or floordiv of
+        # complex numbers); other refused dtypes fail in the numpy kernel, which is an
+        # InvalidArgumentError too.
         values: Any = (a.value, b.value)
     else:
         if convert is not None:
@@ -67,13 +70,14 @@ def apply(opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any] | None = No
             out = opdef.kernel(*values, **attrs) if attrs else opdef.kernel(*values)  # type: ignore[misc]
     except errors.OpError as e:
         if not e.message.endswith(']'):
-            e.args = (e.message + f' [Op:{opdef.name}]',)
+            e.args = (errors.eager_message(opdef.name, e.message),)
         raise
     except Exception as e:
         if not errors.raised_by_kernel(e):
             e.add_note(f'(raised while the {opdef.name} op ran)')
             raise
-        raise errors.InvalidArgumentError(None, None, f'{e} [Op:{opdef.name}]') from e
+        raise errors.InvalidArgumentError(None, None,
+                                          errors.eager_message(opdef.name, str(e))) from e
     n = len(opdef.outputs)
     if n == 1:
         try:

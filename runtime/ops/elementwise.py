@@ -14,7 +14,7 @@ from runtime.ops.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import broadcast, same_as_input
 from runtime.ops.math import divide, negative, unary_function
-from runtime.ops.registry import register
+from runtime.ops.registry import ELEMENTWISE, Elementwise, register
 
 
 def _vectorized(scalar_fn):
@@ -48,24 +48,13 @@ _UNARY = {  # public name: (TensorFlow op, kernel)
 }
 
 
-# How `jit_compile=True` writes them (OpDef.native): numpy ufuncs numba compiles.
-_NATIVE = {'Log1p': 'np.log1p({0})', 'Expm1': 'np.expm1({0})', 'Reciprocal': '1 / {0}',
-           'Rsqrt': '1 / np.sqrt({0})', 'Tan': 'np.tan({0})', 'Asin': 'np.arcsin({0})',
-           'Acos': 'np.arccos({0})', 'Atan': 'np.arctan({0})', 'Asinh': 'np.arcsinh({0})',
-           'Acosh': 'np.arccosh({0})', 'Atanh': 'np.arctanh({0})', 'Sinh': 'np.sinh({0})',
-           'Cosh': 'np.cosh({0})', 'IsNan': 'np.isnan({0})', 'IsInf': 'np.isinf({0})',
-           'IsFinite': 'np.isfinite({0})', 'SquaredDifference': '({0} - {1}) * ({0} - {1})',
-           'Atan2': 'np.arctan2({0}, {1})', 'Softplus': 'np.logaddexp({0}, 0)',
-           'Xlogy': 'select({0} == 0, 0, {0} * np.log({1}))',
-           'Xdivy': 'select({0} == 0, 0, {0} / {1})',
-           'MulNoNan': 'select({1} == 0, 0, {0} * {1})'}
-
-
-UNARY_OPS = {name: register(op, kernel, same_as_input, native=_NATIVE.get(op))
+_PER_ELEMENT_KERNEL = ('Erf', 'Erfc')  # math's functions per element: the backends call them
+UNARY_OPS = {name: register(op, kernel, same_as_input, elementwise=None
+                            if op in _PER_ELEMENT_KERNEL else Elementwise.of(kernel))
              for name, (op, kernel) in _UNARY.items()}
 _PREDICATES = {'is_nan': ('IsNan', np.isnan), 'is_inf': ('IsInf', np.isinf),
                'is_finite': ('IsFinite', np.isfinite)}
-PREDICATE_OPS = {name: register(op, kernel, _bool_infer, native=_NATIVE[op])
+PREDICATE_OPS = {name: register(op, kernel, _bool_infer, elementwise=Elementwise.of(kernel))
                  for name, (op, kernel) in _PREDICATES.items()}
 
 
@@ -103,7 +92,7 @@ def _div_no_nan_kernel(x, y):
 
 SQUARED_DIFFERENCE = register('SquaredDifference', lambda x, y: np.square(x - y), broadcast,
                               inputs=('x', 'y'), outputs=('z',), convert_inputs=unify_inputs,
-                              native=_NATIVE['SquaredDifference'])
+                              elementwise=ELEMENTWISE)
 DIV_NO_NAN = register('DivNoNan', _div_no_nan_kernel, broadcast, inputs=('x', 'y'),
                       outputs=('z',), convert_inputs=unify_inputs)
 
@@ -150,7 +139,8 @@ _FLOAT_BINARY = {  # public name: (TensorFlow op, arg names, kernel)
     'multiply_no_nan': ('MulNoNan', ('x', 'y'), _guarded(lambda x, y: np.where(y == 0, 0, x * y))),
 }
 FLOAT_BINARY_OPS = {name: register(op, kernel, broadcast, inputs=args, outputs=('z',),
-                                   convert_inputs=unify_inputs, native=_NATIVE.get(op))
+                                   convert_inputs=unify_inputs,
+                                   elementwise=Elementwise.of(kernel))
                     for name, (op, args, kernel) in _FLOAT_BINARY.items()}
 
 
@@ -214,8 +204,7 @@ def _softplus_kernel(features):
 
 
 SOFTPLUS = register('Softplus', _softplus_kernel, same_as_input, inputs=('features',),
-                    outputs=('activations',),
-                    native=_NATIVE['Softplus'])
+                    outputs=('activations',), elementwise=ELEMENTWISE)
 softplus = unary_function(SOFTPLUS, 'softplus', floats_only=True, namespace='rt.math',
                           doc='`log(exp(x) + 1)`, computed stably (op `Softplus`).')
 

@@ -10,40 +10,33 @@ from runtime.ops.array import cast
 from runtime.ops.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.dispatch import apply, binary_op_function, op_function
 from runtime.ops.infer import broadcast, broadcast_shape, same_as_input
-from runtime.ops.registry import NUMERIC, register
+from runtime.ops.registry import ELEMENTWISE, NUMBERS, NUMERIC, Elementwise, register
 
 # The `operator` functions are numpy's ufuncs for arrays and take numpy's fast scalar path for
-# numpy scalars; `infix` lets the code generator write them as infix operators.
-# The dtypes each accepts are TensorFlow's: numbers; Mul takes bools; AddV2 strings too, and
+# numpy scalars; the `operator` tag lets the code generator write them as infix operators.
+# The dtypes each accepts are TensorFlow's: numbers (complex ones too, but not for the
+# integer divisions, maximum and minimum); Mul takes bools; AddV2 strings too, and
 # TensorList values (variant), which gradients through TensorArrays accumulate.
-_BINARY = {  # public name: (TensorFlow op, kernel, infix, neutral, dtypes)
-    'add': ('AddV2', operator.add, '{0} + {1}', (0, (0, 1)),
-            NUMERIC | {dtypes.string, dtypes.variant}),
-    'subtract': ('Sub', operator.sub, '{0} - {1}', (0, (1,)), NUMERIC),
-    'multiply': ('Mul', operator.mul, '{0} * {1}', (1, (0, 1)), None),
-    'floordiv': ('FloorDiv', operator.floordiv, '{0} // {1}', None, NUMERIC),
-    'mod': ('FloorMod', operator.mod, '{0} % {1}', None, NUMERIC),
-    'pow': ('Pow', operator.pow, '{0} ** {1}', None, NUMERIC),
+_BINARY = {  # public name: (TensorFlow op, kernel, Python operator, neutral, dtypes)
+    'add': ('AddV2', operator.add, operator.add, (0, (0, 1)),
+            NUMBERS | {dtypes.string, dtypes.variant}),
+    'subtract': ('Sub', operator.sub, operator.sub, (0, (1,)), NUMBERS),
+    'multiply': ('Mul', operator.mul, operator.mul, (1, (0, 1)), None),
+    'floordiv': ('FloorDiv', operator.floordiv, operator.floordiv, None, NUMERIC),
+    'mod': ('FloorMod', operator.mod, operator.mod, None, NUMERIC),
+    'pow': ('Pow', operator.pow, operator.pow, None, NUMBERS),
     'maximum': ('Maximum', np.maximum, None, None, NUMERIC),
     'minimum': ('Minimum', np.minimum, None, None, NUMERIC),
 }
 _DIVISIONS = {'floordiv', 'mod'}  # integer division by zero is an error, as in TensorFlow
 REAL_DIV = register('RealDiv', operator.truediv, broadcast, inputs=('x', 'y'), outputs=('z',),
-                    infix='{0} / {1}', neutral=(1, (1,)), dtypes=NUMERIC)
-_NATIVE = {  # TensorFlow op: native form where the infix form does not serve (OpDef.native)
-    'FloorDiv': 'floordiv({0}, {1})', 'FloorMod': 'floormod({0}, {1})',
-    'Maximum': 'np.maximum({0}, {1})', 'Minimum': 'np.minimum({0}, {1})',
-    'Abs': 'np.abs({0})', 'Square': '{0} * {0}', 'Sign': 'np.sign({0})',
-    'Relu': 'np.maximum({0}, 0)', 'Round': 'np.rint({0})', 'Sqrt': 'np.sqrt({0})',
-    'Exp': 'np.exp({0})', 'Log': 'np.log({0})', 'Sin': 'np.sin({0})', 'Cos': 'np.cos({0})',
-    'Tanh': 'np.tanh({0})', 'Sigmoid': '1 / (1 + np.exp(-{0}))', 'Floor': 'np.floor({0})',
-    'Ceil': 'np.ceil({0})',
-}
+                    operator=operator.truediv, elementwise=ELEMENTWISE, neutral=(1, (1,)),
+                    dtypes=NUMBERS)
 OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',),
-                      convert_inputs=unify_inputs, infix=infix, neutral=neutral,
-                      nonzero=(1,) if name in _DIVISIONS else (), native=_NATIVE.get(op),
-                      dtypes=allowed)
-       for name, (op, kernel, infix, neutral, allowed) in _BINARY.items()}
+                      convert_inputs=unify_inputs, operator=python_operator, neutral=neutral,
+                      nonzero=(1,) if name in _DIVISIONS else (),
+                      elementwise=Elementwise.of(kernel), dtypes=allowed)
+       for name, (op, kernel, python_operator, neutral, allowed) in _BINARY.items()}
 
 
 def _binary_function(public_name, default_name=None):
@@ -112,11 +105,12 @@ def _relu_grad_kernel(gradients, features):
 
 
 RELU_GRAD = register('ReluGrad', _relu_grad_kernel, same_as_input,
-                     inputs=('gradients', 'features'), outputs=('backprops',))
+                     inputs=('gradients', 'features'), outputs=('backprops',),
+                     elementwise=ELEMENTWISE)
 
 
-_UNARY = {  # public name: (TensorFlow op, kernel, floats only)
-    'negative': ('Neg', operator.neg, False),  # infix and involution: registered below
+_UNARY = {  # public name: (TensorFlow op, kernel, floats only (complex numbers also serve))
+    'negative': ('Neg', operator.neg, False),  # operator and involution: registered below
     'abs': ('Abs', np.abs, False),
     'square': ('Square', np.square, False),
     'sign': ('Sign', np.sign, False),
@@ -134,8 +128,12 @@ _UNARY = {  # public name: (TensorFlow op, kernel, floats only)
 }
 # TensorFlow's output arg names where they are not `y` (FunctionDefs refer to outputs by them)
 _OUTPUT_NAMES = {'Relu': ('activations',)}
-UNARY_OPS = {name: register(op, kernel, same_as_input, infix='-{0}' if op == 'Neg' else None,
-                            involution=op == 'Neg', native=_NATIVE.get(op), dtypes=NUMERIC,
+# TensorFlow's kernels of these take complex numbers too
+_COMPLEX_UNARY = {'Neg', 'Square', 'Sqrt', 'Exp', 'Log', 'Sin', 'Cos', 'Tanh', 'Sigmoid'}
+UNARY_OPS = {name: register(op, kernel, same_as_input,
+                            operator=operator.neg if op == 'Neg' else None,
+                            involution=op == 'Neg', elementwise=Elementwise.of(kernel),
+                            dtypes=NUMBERS if op in _COMPLEX_UNARY else NUMERIC,
                             **({'outputs': _OUTPUT_NAMES[op]} if op in _OUTPUT_NAMES else {}))
              for name, (op, kernel, _) in _UNARY.items()}
 
@@ -145,7 +143,8 @@ def unary_function(opdef, public_name, floats_only, namespace='rt', doc=None):
     `floats_only`: a non-floating `x` is a TypeError."""
     def unary(x, name=None):
         x = convert_to_tensor(x)
-        if floats_only and not x.dtype.is_floating:
+        if floats_only and not (x.dtype.is_floating or x.dtype.is_complex and
+                                opdef.dtypes is not None and x.dtype in opdef.dtypes):
             raise TypeError(f'{namespace}.{public_name} needs a floating-point tensor, got '
                             f'{x.dtype.name}; use rt.cast(x, rt.float32) first.')
         return apply(opdef, [x], name=name)
@@ -176,8 +175,7 @@ ceil = _unary_function('ceil')
 
 CLIP = register('ClipByValue', np.clip, same_as_input,
                 inputs=('t', 'clip_value_min', 'clip_value_max'), outputs=('output',),
-                convert_inputs=unify_inputs, native='np.minimum(np.maximum({0}, {1}), {2})',
-                dtypes=NUMERIC)
+                convert_inputs=unify_inputs, elementwise=ELEMENTWISE, dtypes=NUMERIC)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -242,12 +240,12 @@ def _matmul_cost(input_specs, output_specs):
 
 MATMUL = register('MatMul', _matmul_kernel, _matmul_infer, inputs=('a', 'b'),
                   outputs=('product',), defaults={'transpose_a': False, 'transpose_b': False},
-                  cost=_matmul_cost, convert_inputs=unify_inputs, infix='{0} @ {1}',
-                  native='matmul({0}, {1}, {transpose_a}, {transpose_b})', dtypes=NUMERIC)
+                  cost=_matmul_cost, convert_inputs=unify_inputs, operator=operator.matmul,
+                  dtypes=NUMBERS)
 BATCH_MATMUL = register('BatchMatMulV2', _batch_matmul_kernel, _batch_matmul_infer,
                         inputs=('x', 'y'), outputs=('output',),
                         defaults={'adj_x': False, 'adj_y': False}, cost=_matmul_cost,
-                        convert_inputs=unify_inputs, infix='{0} @ {1}', dtypes=NUMERIC)
+                        convert_inputs=unify_inputs, operator=operator.matmul, dtypes=NUMBERS)
 
 
 _TRANSPOSED = {(True, False): {'transpose_a': True}, (False, True): {'transpose_b': True},

@@ -16,7 +16,7 @@ from runtime.ops.math import abs as abs_
 from runtime.ops.math import exp, minimum, multiply, negative, relu, sigmoid, sqrt, tanh
 from runtime.ops.random import uniform
 from runtime.ops.reduce import reduce_sum
-from runtime.ops.registry import register
+from runtime.ops.registry import ELEMENTWISE, register
 from runtime.ops.shaping import reshape, transpose
 from runtime.ops.shaping import shape as shape_
 from runtime.ops.slicing import gather
@@ -35,21 +35,19 @@ def _selu_kernel(features):
         np.minimum(features, 0)))).astype(features.dtype)
 
 
-_NATIVE = {'Relu6': 'np.minimum(np.maximum({0}, 0), 6)',  # OpDef.native for jit_compile=True
-           'Softsign': '{0} / (1 + np.abs({0}))', 'Elu': 'select({0} > 0, {0}, np.expm1({0}))'}
-_ACTIVATIONS = {  # public name: (TensorFlow op, kernel)
-    'relu6': ('Relu6', lambda features: np.clip(features, 0, 6)),
-    'elu': ('Elu', _elu_kernel),
-    'selu': ('Selu', _selu_kernel),
-    'softsign': ('Softsign', lambda features: features / (1 + np.abs(features))),
+_ACTIVATIONS = {  # public name: (TensorFlow op, kernel, elementwise tag)
+    'relu6': ('Relu6', lambda features: np.clip(features, 0, 6), ELEMENTWISE),
+    'elu': ('Elu', _elu_kernel, ELEMENTWISE),
+    'selu': ('Selu', _selu_kernel, None),  # the backends call its kernel
+    'softsign': ('Softsign', lambda features: features / (1 + np.abs(features)), ELEMENTWISE),
 }
 ACTIVATION_OPS = {name: register(op, kernel, same_as_input, inputs=('features',),
-                                 outputs=('activations',), native=_NATIVE.get(op))
-                  for name, (op, kernel) in _ACTIVATIONS.items()}
+                                 outputs=('activations',), elementwise=tag)
+                  for name, (op, kernel, tag) in _ACTIVATIONS.items()}
 LEAKY_RELU = register('LeakyRelu', lambda features, alpha=0.2: np.where(
     features > 0, features, features * np.asarray(alpha, features.dtype)), same_as_input,
     inputs=('features',), outputs=('activations',), defaults={'alpha': 0.2},
-    native='select({0} > 0, {0}, {0} * {alpha})')
+    elementwise=ELEMENTWISE)
 
 
 def _activation(public_name):

@@ -11,7 +11,7 @@ from runtime.ops.convert import convert_to_tensor
 from runtime.ops.creation import range as range_
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import constant_value
-from runtime.ops.registry import NUMERIC, register
+from runtime.ops.registry import NUMBERS, NUMERIC, register
 from runtime.ops.shaping import rank as rank_
 
 
@@ -47,11 +47,11 @@ _NUMERIC = (('T', 0), ('Tidx', 1))
 _BOOL = (('Tidx', 1),)  # Any/All have no T attr in TensorFlow; they only take bools
 _REDUCTIONS = {  # public name: (TensorFlow op, numpy reduction, type attrs, dtypes)
     # the ufuncs' own `reduce` is what np.sum, np.max, ... call, without their Python layer
-    'reduce_sum': ('Sum', np.add.reduce, _NUMERIC, NUMERIC),
-    'reduce_mean': ('Mean', np.mean, _NUMERIC, NUMERIC),
+    'reduce_sum': ('Sum', np.add.reduce, _NUMERIC, NUMBERS),
+    'reduce_mean': ('Mean', np.mean, _NUMERIC, NUMBERS),
     'reduce_max': ('Max', np.maximum.reduce, _NUMERIC, NUMERIC),
     'reduce_min': ('Min', np.minimum.reduce, _NUMERIC, NUMERIC),
-    'reduce_prod': ('Prod', np.multiply.reduce, _NUMERIC, NUMERIC),
+    'reduce_prod': ('Prod', np.multiply.reduce, _NUMERIC, NUMBERS),
     'reduce_any': ('Any', np.logical_or.reduce, _BOOL, None),
     'reduce_all': ('All', np.logical_and.reduce, _BOOL, None),
 }

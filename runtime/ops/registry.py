@@ -6,6 +6,7 @@ needs (Const, Placeholder, Identity). The op modules register the rest. The exec
 GraphDef printer, the optimizer passes and the code generator read `OpDef` fields, never op
 names; docs/design.md lists which code reads each field.
 """
+import operator as operator_
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -18,8 +19,61 @@ from runtime.core.shapes import TensorShape
 REGISTRY: dict[str, 'OpDef'] = {}
 # `OpDef.dtypes` of the arithmetic ops: TensorFlow refuses bools there (`True + True`).
 NUMERIC = frozenset(d for d in dtypes_.PUBLIC if d.is_numeric)
+# ... and of those that take complex numbers too (AddV2, Mul, Exp, Sum, MatMul, ...)
+NUMBERS = NUMERIC | dtypes_.COMPLEX
 # (dtype, shape) of a tensor: what `infer` returns per output and `cost` reads
 Spec = tuple[dtypes_.DType, TensorShape]
+
+
+@dataclass(frozen=True, slots=True)
+class Elementwise:
+    """The `elementwise` tag of an OpDef (see there). `ufunc`: numpy's ufunc that the kernel is
+    (`np.tanh`), or None when the kernel is another function: code may call it with `out=` to
+    write into a dead operand's buffer, and the native backend calls it by name (`np.tanh`)."""
+    ufunc: np.ufunc | None = None
+
+    @staticmethod
+    def of(kernel: Callable[..., Any]) -> 'Elementwise':
+        """The tag of an elementwise op whose kernel is `kernel`, for the op modules'
+        tables (its `ufunc` when the kernel is one)."""
+        return Elementwise(kernel if isinstance(kernel, np.ufunc) else None)
+
+
+ELEMENTWISE = Elementwise()  # the tag of an elementwise op whose kernel is no ufunc
+
+
+@dataclass(frozen=True, slots=True)
+class PythonOperator:
+    """How Python writes an operator: `symbol` (`'<'`; `'[]'` for a subscript), `arity`, and
+    `in_place`, its augmented form (`operator.iadd` for `+`) or None."""
+    symbol: str
+    arity: int = 2
+    in_place: Callable[..., Any] | None = None
+
+    def expression(self, *operands: str) -> str:
+        """The operator applied to the sources `operands`: `a < b`, `-a`, `a[i]`."""
+        if self.symbol == '[]':
+            return f'{operands[0]}[{operands[1]}]'
+        if self.arity == 1:
+            return f'{self.symbol}{operands[0]}'
+        return f'{operands[0]} {self.symbol} {operands[1]}'
+
+
+PYTHON_OPERATORS: dict[Callable[..., Any], PythonOperator] = {
+    operator_.add: PythonOperator('+', in_place=operator_.iadd),
+    operator_.sub: PythonOperator('-', in_place=operator_.isub),
+    operator_.mul: PythonOperator('*', in_place=operator_.imul),
+    operator_.truediv: PythonOperator('/', in_place=operator_.itruediv),
+    operator_.floordiv: PythonOperator('//', in_place=operator_.ifloordiv),
+    operator_.mod: PythonOperator('%', in_place=operator_.imod),
+    operator_.pow: PythonOperator('**', in_place=operator_.ipow),
+    operator_.matmul: PythonOperator('@'),
+    operator_.lt: PythonOperator('<'), operator_.le: PythonOperator('<='),
+    operator_.gt: PythonOperator('>'), operator_.ge: PythonOperator('>='),
+    operator_.eq: PythonOperator('=='), operator_.ne: PythonOperator('!='),
+    operator_.neg: PythonOperator('-', arity=1),
+    operator_.getitem: PythonOperator('[]'),
+}
 
 
 @dataclass(slots=True, eq=False)
@@ -53,17 +107,24 @@ class OpDef:
         to the dtype of its tensor operands (`runtime.ops.convert.unify_operands`); dispatch skips
         it when every input is an eager tensor of one dtype (the fast path). None: callers
         pass converted inputs.
-    infix: a Python expression over the operands, `'{0} + {1}'`, that equals the op's result
-        (numpy operator semantics, numeric and bool operands); the code generator writes it
-        inline and passes recognise ops by it.
+    operator: the Python operator (`operator.lt`, `operator.add`, `operator.neg`,
+        `operator.getitem`...) whose application to the operands equals the op's result (numpy
+        operator semantics, numeric and bool operands); `PYTHON_OPERATORS[opdef.operator]` gives
+        its symbol and in-place form. The backends write it as the operator (`a < b`), and
+        passes recognise ops by it (`opdef.operator is operator.lt`).
+    elementwise: an `Elementwise` tag: the op computes each output element from the same
+        (broadcast) elements of its inputs into a new array, and the backends may write it
+        element by element (the native backend's loops, fusion) or with `out=` (its `ufunc`).
+        None: not an op the backends write elementwise (Identity, which returns its input,
+        is not).
     neutral: (value, positions): a constant equal to `value` at one of `positions` makes the op
         return its other operand (`x + 0`, `x * 1`).
     involution: f(f(x)) == x (`-(-x)`).
     dtypes: the dtypes the op's type attrs accept (TensorFlow's allowed list for `T`, e.g. no
         bool for AddV2); any other is refused (InvalidArgumentError eagerly, TypeError while
-        building a graph). None: any dtype. (Eagerly, two tensors of one non-bool dtype skip
-        the check on the fast path; a kernel fails on such a dtype, an InvalidArgumentError
-        too.)
+        building a graph). None: any dtype. (Eagerly, two tensors of one dtype, neither bool nor
+        complex, skip the check on the fast path; a kernel fails on such a dtype, an
+        InvalidArgumentError too.)
     gradient(op, *output_grads) -> a sequence of input gradients, one per input (None where an
         input has none), built from public op functions so gradient graphs are ordinary graphs.
         Not given here: the rules of runtime/gradients/rules/ attach it after the ops exist
@@ -71,19 +132,16 @@ class OpDef:
         `op` has `.inputs`, `.outputs`, `.attrs`, `.get_attr(name)` and `.opdef` (a graph
         Operation, or the eager tape's record of the op); an output nothing depends on gets a
         zero gradient when another output has one. `NO_GRADIENT`: deliberately not
-        differentiable (comparisons, integer results, shapes, random numbers); None: no gradient
-        declared, which is an error when a gradient must flow through the op (docs/gradients.md).
+        differentiable (comparisons, integer results, shapes, random numbers);
+        `UNREGISTERED_GRADIENT`: TensorFlow has no gradient for it, so a gradient through it is
+        TensorFlow's LookupError (`AdjustContrastv2`); None: no gradient declared, which is an
+        error when a gradient must flow through the op (docs/gradients.md).
     nonzero: positions of inputs that must hold no zero when they are integers (division); the
         check (`check_nonzero`) runs before the kernel, and the executor drops it when a pass
         proves the input non-zero (a constant divisor).
     rewrite(node) -> (opdef, inputs) | None: a cheaper equivalent of an executor IR node of this
         op (runtime/executor/ir.py), given what produces its inputs; `inputs` are IR Values or
         numpy constants. The executor's simplify pass applies it.
-    native: how `jit_compile=True` writes the op in numba-compiled code, when `infix` does not
-        serve: an expression template over the operands `{0}`... and attrs `{name}`, which may
-        call numpy and the helpers of runtime/executor/native/helpers.py. None: `infix`, else
-        no native form (the rules of runtime/executor/native/rules/ write some ops themselves,
-        and the others call their kernel).
     """
 
     name: str
@@ -100,14 +158,14 @@ class OpDef:
     foldable: bool = True
     cost: Callable[[Sequence[Spec], Sequence[Spec]], float | None] | None = None
     convert_inputs: Callable[[str, Sequence[Any]], Sequence[Any]] | None = None
-    infix: str | None = None
+    operator: Callable[..., Any] | None = None
+    elementwise: 'Elementwise | None' = None
     neutral: tuple[Any, tuple[int, ...]] | None = None
     involution: bool = False
     dtypes: frozenset[dtypes_.DType] | None = None
     gradient: Callable[..., Sequence[Any]] | None = None
     nonzero: tuple[int, ...] = ()
     rewrite: Callable[[Any], tuple['OpDef', Sequence[Any]] | None] | None = None
-    native: str | None = None
 
     def __post_init__(self) -> None:
         self.foldable = self.foldable and not self.stateful
@@ -162,6 +220,13 @@ def NO_GRADIENT(op: Any, *output_grads: Any) -> list[None]:
     return [None] * len(op.inputs)
 
 
+def UNREGISTERED_GRADIENT(op: Any, *output_grads: Any) -> list[None]:
+    """The `gradient` of an op TensorFlow registers no gradient for (neither a gradient nor
+    `NotDifferentiable`): a gradient that must flow through it raises TensorFlow's
+    LookupError, in TensorFlow's words."""
+    raise LookupError(f'gradient registry has no entry for: {op.opdef.name}')
+
+
 def register(name: str, kernel: Callable[..., Any] | None = None,
              infer: Callable[..., Sequence[Spec]] | None = None, **fields: Any) -> OpDef:
     """Declare op `name` (see `OpDef` for the fields) and return its OpDef."""
@@ -182,4 +247,4 @@ CONST = register('Const', infer=lambda inputs, attrs: [(attrs['dtype'], TensorSh
 PLACEHOLDER = register('Placeholder', infer=lambda inputs, attrs: [(attrs['dtype'],
                        attrs['shape'])], inputs=(), outputs=('output',), type_attrs=())
 IDENTITY = register('Identity', lambda x: x, _same_as_input, inputs=('input',),
-                    outputs=('output',), native='{0}')
+                    outputs=('output',))

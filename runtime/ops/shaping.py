@@ -5,7 +5,7 @@ import builtins
 
 import numpy as np
 
-from runtime.core import dtypes
+from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
 from runtime.ops.convert import constant, convert_to_tensor, stack, unify_operands
@@ -75,21 +75,71 @@ def _reshape_infer(inputs, attrs):
     if known is None:  # the rank is known from the shape operand's length, if at all
         return [(x.dtype, shape_from(shape))]
     dims = [int(d) for d in np.ravel(known)]
-    if -1 in dims:
-        n = x.shape.num_elements()
-        rest = 1
-        for d in dims:
-            if d not in (-1, None):
-                rest *= d
+    for d in dims:
+        if d < -1:
+            raise ValueError(f'Invalid value in tensor used for shape: {d}')
+    n = x.shape.num_elements()
+    rest = int(np.prod([d for d in dims if d != -1], dtype=np.int64))
+    text = '[' + ','.join('?' if d == -1 else str(d) for d in dims) + ']'
+    if dims.count(-1) == 1:
+        if n is not None and rest == 0 and n != 0:
+            raise ValueError(f'Cannot reshape a tensor with {n} elements to shape {text} '
+                             f'(0 elements)')
+        if n is not None and rest and n % rest:
+            raise ValueError(f'Dimension size must be evenly divisible by {rest} but is {n}')
         dims[dims.index(-1)] = n // rest if n is not None and rest else None
+    elif -1 not in dims and n is not None and n != rest:
+        raise ValueError(f'Cannot reshape a tensor with {n} elements to shape {text} '
+                         f'({rest} elements)')
     return [(x.dtype, TensorShape([None if d is None or d < 0 else d for d in dims]))]
 
 
 def _reshape_kernel(tensor, shape):
     shape = tuple(shape.tolist()) if type(shape) is np.ndarray else tuple(shape)
-    if type(tensor) is np.ndarray:  # the method: no np.reshape layer
-        return tensor.reshape(shape)
-    return np.reshape(tensor, shape)
+    try:
+        if min(shape, default=0) >= -1:  # numpy takes any negative size as -1
+            if type(tensor) is np.ndarray:  # the method: no np.reshape layer
+                return tensor.reshape(shape)
+            return np.reshape(tensor, shape)
+    except ValueError:
+        pass  # TensorFlow's rules decide, and word the error
+    return np.reshape(tensor, reshaped_dims(np.shape(tensor), shape))
+
+
+def reshaped_dims(input_dims, sizes):
+    """The output dims of a Reshape of a tensor of `input_dims` to `sizes` (one may be -1), by
+    TensorFlow's kernel's rules (with a 0 in `sizes`, the input's zero dims do not count
+    towards the -1), or its InvalidArgumentError."""
+    unknown, product, has_zero = None, 1, False
+    for d, size in enumerate(sizes):
+        if size == -1:
+            if unknown is not None:
+                raise errors.InvalidArgumentError(
+                    message=f'Only one input size may be -1, not both {unknown} and {d}')
+            unknown = d
+        elif size < 0:
+            raise errors.InvalidArgumentError(
+                message=f'Size {d} must be non-negative, not {size}')
+        elif size == 0:
+            has_zero = True
+        else:
+            product *= size
+    dims = list(sizes)
+    total = int(np.prod(input_dims, dtype=np.int64))
+    if unknown is not None:
+        counted = int(np.prod([n for n in input_dims if n > 0 or not has_zero], dtype=np.int64))
+        missing = counted // product
+        if not (has_zero and 0 in input_dims) and missing * product != counted:
+            raise errors.InvalidArgumentError(
+                message=f'Input to reshape is a tensor with {counted} values, but the requested '
+                        f'shape requires a multiple of {product}')
+        dims[unknown] = missing
+    requested = int(np.prod(dims, dtype=np.int64))
+    if requested != total:
+        raise errors.InvalidArgumentError(
+            message=f'Input to reshape is a tensor with {total} values, but the requested shape '
+                    f'has {requested}')
+    return tuple(dims)
 
 
 RESHAPE = register('Reshape', _reshape_kernel, _reshape_infer, inputs=('tensor', 'shape'),

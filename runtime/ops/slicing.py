@@ -1,6 +1,7 @@
 """Gather and slicing: `gather` (op `GatherV2`), `unsorted_segment_sum`, and numpy-style
 `x[...]` (op `StridedSlice`, with TensorFlow's begin/end/strides and bit masks)."""
 import builtins
+import operator
 
 import numpy as np
 
@@ -179,7 +180,7 @@ def _scalar_index_infer(inputs, attrs):
 # `x[i]` for a scalar integer `i`, which StridedSlice's rewrite produces (below).
 SCALAR_INDEX = OpDef('ScalarIndex', lambda input, index: input[index], _scalar_index_infer,
                      inputs=('input', 'index'), outputs=('output',), type_attrs=(),
-                     infix='{0}[{1}]')
+                     operator=operator.getitem)
 
 
 def _strided_slice_rewrite(node):

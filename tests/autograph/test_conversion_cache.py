@@ -28,8 +28,7 @@ def test_identical_functions_in_two_files_each_name_their_own_file(tmp_path):
     f, g = _load(first), _load(second)
     assert f.__code__ == g.__code__   # code objects do not compare their file names
     for function, path in ((f, first), (g, second)):
-        # Python's own error (the `if` ran as Python), its user frame in this function's file
-        with pytest.raises(UnboundLocalError, match=re.escape(f'File "{path}", line 5')):
+        with pytest.raises(UnboundLocalError, match=re.escape(f'{path}:')):
             ag.to_graph(function)(0)
 
 

@@ -211,7 +211,7 @@ def test_dict_key_and_attribute_first_set_in_a_tensor_loop():
 def test_del_in_both_branches_of_a_tensor_if():
     with pytest.raises(UnboundLocalError):
         deleted_in_both_branches(1)
-    with pytest.raises(UnboundLocalError, match="local variable 'y'"):  # Python's own
+    with pytest.raises(UnboundLocalError, match="'y' is used before it is assigned"):
         ag.to_graph(deleted_in_both_branches)(1)
     with pytest.raises(ValueError, match="'y' must also be initialized in the if branch"):
         traced(deleted_in_both_branches, 1)

@@ -151,7 +151,6 @@ def test_python_loop_whose_break_becomes_a_tensor():
 
 
 def test_reading_an_undefined_variable_on_python_values():
-    # Python's own error (the `if` ran as Python); the note lists the user's frame
     with pytest.raises(UnboundLocalError, match="'y'") as e:
         ag.to_graph(set_in_one_branch)(-1)
-    assert f'File "{THIS_FILE}", line 15' in '\n'.join(e.value.__notes__)
+    assert THIS_FILE in str(e.value)

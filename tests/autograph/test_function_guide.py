@@ -121,3 +121,26 @@ def test_a_module_without_super_init_saves_and_loads(tmp_path):
     loaded = ag.saved_model.load(str(tmp_path / 'scale'))
     assert loaded(rt.constant(2.0)).numpy() == 6.0
     assert loaded.factor.numpy() == 3.0
+
+
+def test_an_assignment_returned_by_a_function_is_read_after_what_follows_it(capsys):
+    # TensorFlow's UnreadVariable: the variable read when used, here at the return.
+    v = rt.Variable([1., 2.])
+
+    @ag.function
+    def step(x):
+        first = v.assign_add(x)
+        print(repr(first))  # while tracing: no value yet
+        v.assign_add(x)
+        return first
+
+    assert step(rt.constant([1., 1.])).numpy().tolist() == [3., 4.]
+    assert v.numpy().tolist() == [3., 4.]
+    assert capsys.readouterr().out == (
+        "<rt.Variable 'UnreadVariable' shape=(2,) dtype=float32>\n")
+
+    @ag.function
+    def count():
+        return v.assign_add([1., 0.]).assign_sub([0., 1.])  # chained, in the graph
+
+    assert count().numpy().tolist() == [4., 3.] and v.numpy().tolist() == [4., 3.]

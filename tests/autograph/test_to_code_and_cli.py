@@ -24,9 +24,9 @@ def test_to_code_of_simple_relu_is_python_using_if_stmt():
     code = ag.to_code(simple_relu)
     compile(code, '<to_code>', 'exec')
     assert code.startswith('def tf__simple_relu(x):')
-    assert "with ag__.FunctionScope('simple_relu', 'fscope'" in code
+    assert "with ag__.FunctionScope('simple_relu', 'fscope', ag__.STD_REQUESTED) as fscope:" in code
     # the condition's value picks the form: the staged one on a symbolic tensor, else Python's
-    assert ("if (cond := ag__.converted_call(rt.greater, (x, 0), None, fscope)) is not True "
+    assert ("if (cond := ag__.callee(rt.greater, fscope)(x, 0)) is not True "
             "and cond is not False and ag__.is_staged(cond):" in code)
     assert ("ag__.if_stmt(cond, if_body, else_body, get_state, set_state, "
             "('do_return', 'retval_'), 2)" in code)
@@ -89,3 +89,29 @@ def test_to_code_of_something_without_python_source_is_a_type_error_naming_it():
         with pytest.raises(TypeError, match=re.escape(f'got the {shown}, which has no Python '
                                                       f'source to convert')):
             ag.to_code(thing)
+
+
+def _last_return_only(x):
+    y = x + 1
+    return y * 2
+
+
+def _last_return_after_a_loop(n):
+    items = []
+    for i in range(n):
+        items.append(i)
+    return items
+
+
+def test_a_function_whose_one_return_ends_it_keeps_a_plain_return():
+    code = ag.to_code(_last_return_only)
+    assert re.fullmatch(r'return (ag__\.ld\(y\)|y) \* 2', code.splitlines()[-1].strip())
+    assert 'do_return' not in code and 'UndefinedReturnValue' not in code
+    assert ag.to_graph(_last_return_only)(2) == 6
+    # a loop's appends may stage a list: the scope unstacks what is returned
+    code = ag.to_code(_last_return_after_a_loop)
+    assert re.fullmatch(r'return fscope\.ret\((ag__\.ld\(items\)|items), True\)',
+                        code.splitlines()[-1].strip())
+    assert ag.to_graph(_last_return_after_a_loop)(3) == [0, 1, 2]
+    staged = ag.function(_last_return_after_a_loop)(rt.constant(3))
+    assert staged.numpy().tolist() == [0, 1, 2]

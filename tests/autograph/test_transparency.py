@@ -6,6 +6,7 @@ import time
 import pytest
 
 import autograph as ag
+import runtime as rt
 
 # -- private name mangling -------------------------------------------------------------------
 
@@ -450,22 +451,43 @@ def test_tracebacks_leave_out_autographs_own_frames():
         ag.to_graph(_calls_failing)(1)
     files = [frame.filename for frame in traceback.extract_tb(info.value.__traceback__)]
     assert not [f for f in files if f.startswith(library)], files
-    names = [frame.name for frame in traceback.extract_tb(info.value.__traceback__)]
-    # the `if` on a Python value runs as a plain `if`: no block function frame
-    assert names[-2:] == ['tf___calls_failing', 'tf___fails_deep']
+    entries = [(frame.filename, frame.lineno, frame.name)
+               for frame in traceback.extract_tb(info.value.__traceback__)]
+    # the frames of converted code are the user's: file, line and name (an `if` run in its
+    # functional form adds its block function, `if_body`, at the line of the `raise`)
+    users = [entry for entry in entries if entry[2] != 'if_body']
+    assert users[-2:] == [
+        (__file__, _calls_failing.__code__.co_firstlineno + 1, '_calls_failing'),
+        (__file__, users[-1][1], '_fails_deep')]
+    assert entries[-1][:2] == (__file__, _fails_deep.__code__.co_firstlineno + 2)
+
+
+def _fails_in_branch(x):
+    if x > 0:
+        raise KeyError(1)
+    return x
+
+
+def _calls_branch(x):
+    return _fails_in_branch(x) + 1
 
 
 def test_an_error_leaving_converted_code_notes_the_users_frames():
+    # on Python values the `if` runs as Python: the traceback is the user's, with no note
     with pytest.raises(KeyError) as info:
         ag.to_graph(_calls_failing)(1)
+    assert not getattr(info.value, '__notes__', None)
+    # a tensor `if` runs its branch in a block function, under an operator: the note
+    with pytest.raises(KeyError) as info:
+        ag.function(_calls_branch)(rt.constant(1))
     assert str(info.value) == '1' and info.value.args == (1,)
     note, = info.value.__notes__
     lines = note.splitlines()
-    call_line = _calls_failing.__code__.co_firstlineno + 1
-    raise_line = _fails_deep.__code__.co_firstlineno + 2
+    call_line = _calls_branch.__code__.co_firstlineno + 1
+    raise_line = _fails_in_branch.__code__.co_firstlineno + 2
     assert lines[0].startswith("In converted code, the user's frames")
     assert lines[1:] == [
-        f'  File "{__file__}", line {call_line}, in _calls_failing',
-        '    return _fails_deep(x) + 1',
-        f'  File "{__file__}", line {raise_line}, in _fails_deep',
-        '    raise KeyError(x)']
+        f'  File "{__file__}", line {call_line}, in _calls_branch',
+        '    return _fails_in_branch(x) + 1',
+        f'  File "{__file__}", line {raise_line}, in _fails_in_branch',
+        '    raise KeyError(1)']

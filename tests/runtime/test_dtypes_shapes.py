@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 import runtime as rt
 
 ALL = ['bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'float16', 'float32', 'float64',
-       'string']
+       'complex64', 'complex128', 'string']
 
 
 @pytest.mark.parametrize('name', ALL)
@@ -28,6 +28,16 @@ def test_dtype_properties():
     assert rt.int8.is_integer and rt.uint8.is_integer and not rt.float32.is_integer
     assert rt.bool.is_bool and not rt.bool.is_integer and not rt.int32.is_bool
     assert not rt.string.is_integer and not rt.string.is_floating
+
+
+def test_complex_dtypes_as_in_tensorflow():
+    assert rt.complex64.is_complex and rt.complex128.is_complex and not rt.float32.is_complex
+    assert not rt.complex64.is_floating and not rt.complex64.is_integer
+    assert rt.complex64.real_dtype is rt.float32 and rt.complex128.real_dtype is rt.float64
+    assert rt.float32.real_dtype is rt.float32
+    assert (rt.complex64.enum, rt.complex128.enum) == (8, 18)  # DT_COMPLEX64, DT_COMPLEX128
+    assert rt.complex64.proto_name == 'DT_COMPLEX64'
+    assert rt.as_dtype(np.complex64) is rt.complex64 and rt.as_dtype(complex) is rt.complex128
 
 
 def test_as_dtype_accepts_numpy_dtypes_types_names_and_dtypes():

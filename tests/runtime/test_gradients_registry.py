@@ -1,6 +1,7 @@
 """Every op in the registry either has a gradient that agrees with central finite differences
 (float64, relative error at most 1e-6), eagerly and in graphs with known and unknown shapes, or
-is declared NO_GRADIENT. An op with neither fails `test_every_op_declares_its_gradient`, and an
+is declared NO_GRADIENT (or UNREGISTERED_GRADIENT: TensorFlow has none, a gradient through it is
+its LookupError). An op with neither fails `test_every_op_declares_its_gradient`, and an
 op with a gradient but no example below fails `test_every_gradient_has_a_finite_difference_case`.
 
 To add an op's case: an entry in CASES, `op type: [Case(fn, inputs), ...]`, where `fn` builds
@@ -22,7 +23,7 @@ from runtime.core import context
 from runtime.ops import list_ops
 from runtime.ops import slicing as slicing_ops
 from runtime.ops.dispatch import apply
-from runtime.ops.registry import NO_GRADIENT, REGISTRY
+from runtime.ops.registry import NO_GRADIENT, REGISTRY, UNREGISTERED_GRADIENT
 
 rng = np.random.RandomState(0)
 
@@ -372,7 +373,7 @@ def test_every_op_declares_its_gradient():
 
 def test_every_gradient_has_a_finite_difference_case():
     unchecked = sorted(name for name, opdef in REGISTRY.items()
-                       if opdef.gradient is not None and opdef.gradient is not NO_GRADIENT and
+                       if opdef.gradient not in (None, NO_GRADIENT, UNREGISTERED_GRADIENT) and
                        name not in CASES)
     assert unchecked == [], (
         f'These ops have a gradient but no case in CASES of {__file__}: {unchecked}.')
@@ -396,7 +397,7 @@ def test_an_undeclared_gradient_on_the_path_is_a_lookup_error():
 def test_every_gradient_is_a_rule_of_the_gradients_layer():
     """The op modules declare ops without gradients; runtime/gradients/rules/ attaches them."""
     elsewhere = sorted(name for name, opdef in REGISTRY.items()
-                       if opdef.gradient is not None and opdef.gradient is not NO_GRADIENT and
+                       if opdef.gradient not in (None, NO_GRADIENT, UNREGISTERED_GRADIENT) and
                        not opdef.gradient.__module__.startswith('runtime.gradients.rules.'))
     assert elsewhere == [], (
         f'These ops take their gradient from outside runtime/gradients/rules/: {elsewhere}. '

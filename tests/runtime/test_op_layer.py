@@ -11,15 +11,15 @@ import pytest
 import runtime as rt
 from runtime.core import context
 from runtime.executor import optimized_program
-from runtime.ops.registry import REGISTRY
+from runtime.ops.registry import PYTHON_OPERATORS, REGISTRY
 
 SAMPLES = [np.float32(1.5), np.float32(-2.25), np.array([0.5, -3.0, 4.0], np.float32),
            np.int32(7), np.array([3, -4, 5], np.int32), np.array([True, False])]
-INFIX_OPS = sorted(name for name, opdef in REGISTRY.items() if opdef.infix)
+OPERATOR_OPS = sorted(name for name, opdef in REGISTRY.items() if opdef.operator)
 
 
 def _operand_pairs(opdef):
-    if '@' in opdef.infix:
+    if opdef.operator is operator.matmul:
         m = np.arange(6, dtype=np.float32).reshape(2, 3)
         yield from ((m, m.T), (m.T, m), (m.astype(np.int32), m.T.astype(np.int32)))
         return
@@ -34,27 +34,33 @@ def _operand_pairs(opdef):
 
 
 @pytest.mark.filterwarnings('ignore:invalid value encountered')
-@pytest.mark.parametrize('op_type', INFIX_OPS)
-def test_the_infix_form_computes_what_the_kernel_computes(op_type):
+@pytest.mark.parametrize('op_type', OPERATOR_OPS)
+def test_the_python_operator_computes_what_the_kernel_computes(op_type):
     opdef = REGISTRY[op_type]
-    n = opdef.infix.count('{1}') + 1
+    python = PYTHON_OPERATORS[opdef.operator]
+    n = python.arity
     cases = _operand_pairs(opdef) if n == 2 else ((a,) for a in SAMPLES if a.dtype != bool)
     checked = 0
     for args in cases:
         expected = opdef.kernel(*args)
-        got = eval(opdef.infix.format(*[f'args[{i}]' for i in range(n)]))
+        got = eval(python.expression(*[f'args[{i}]' for i in range(n)]))
         assert type(got) is type(expected), (args, got)
         np.testing.assert_array_equal(got, expected)
+        np.testing.assert_array_equal(opdef.operator(*args), expected)
         checked += 1
     assert checked >= 3
 
 
-def test_the_infix_forms_cover_the_python_operator_kernels():
+def test_the_operator_tags_cover_the_python_operator_kernels():
     python_operators = {operator.add, operator.sub, operator.mul, operator.truediv,
                         operator.pow, operator.lt, operator.le, operator.gt, operator.ge,
                         operator.neg}
-    assert {n for n, d in REGISTRY.items() if d.kernel in python_operators} <= set(INFIX_OPS)
-    assert REGISTRY['AddV2'].infix == '{0} + {1}' and REGISTRY['Neg'].infix == '-{0}'
+    assert {n for n, d in REGISTRY.items() if d.kernel in python_operators} <= set(OPERATOR_OPS)
+    assert REGISTRY['AddV2'].operator is operator.add and REGISTRY['Neg'].operator is operator.neg
+    assert PYTHON_OPERATORS[operator.add].expression('a', 'b') == 'a + b'
+    assert PYTHON_OPERATORS[operator.add].in_place is operator.iadd
+    assert PYTHON_OPERATORS[operator.neg].expression('a') == '-a'
+    assert PYTHON_OPERATORS[operator.getitem].expression('a', 'i') == 'a[i]'
 
 
 @pytest.mark.parametrize('op_type', sorted(n for n, d in REGISTRY.items() if d.neutral))

@@ -8,12 +8,52 @@ import runtime as rt
 def test_a_variable_eagerly():
     v = rt.Variable(1.0, name='v')
     assert v.dtype is rt.float32 and v.shape == () and v.numpy() == 1.0
-    assert v.assign(2.0) is v
+    unread = v.assign(2.0)  # TensorFlow's UnreadVariable: the variable, read when used
+    assert isinstance(unread, rt.Variable) and unread.numpy() == 2.0 and v.numpy() == 2.0
     v.assign_add(3.0)
     v.assign_sub(1.0)
     assert v.numpy() == 4.0
     assert isinstance(v.read_value(), rt.Tensor) and v.read_value().numpy() == 4.0
     assert float(v) == 4.0
+
+
+def test_a_variable_is_a_ResourceVariable_and_assignments_return_an_UnreadVariable():
+    # As in TensorFlow 2.21: type names, reprs, and the unread view reading the current value.
+    v = rt.Variable([1., 2., 3.])
+    assert type(v).__name__ == 'ResourceVariable' and isinstance(v, rt.Variable)
+    unread = v.assign([4., 5., 6.])
+    assert type(unread).__name__ == 'UnreadVariable' and isinstance(unread, rt.Variable)
+    assert repr(unread) == ("<rt.Variable 'UnreadVariable' shape=(3,) dtype=float32, "
+                            "numpy=array([4., 5., 6.], dtype=float32)>")
+    assert str(unread) == repr(unread) and unread.name == 'UnreadVariable'
+    v.assign([7., 8., 9.])
+    assert unread.numpy().tolist() == [7., 8., 9.]  # read when used, not when assigned
+    assert (unread + 1).numpy().tolist() == [8., 9., 10.]
+    chained = v.assign_add([1., 1., 1.]).assign_sub([0., 1., 2.])  # through the view
+    assert v.numpy().tolist() == [8., 8., 8.] and chained.numpy().tolist() == [8., 8., 8.]
+    assert v[0].assign(5.).numpy().tolist() == [5., 8., 8.]
+    assert unread.shape == (3,) and unread.dtype is rt.float32 and unread.trainable
+    assert v.name == 'Variable:0'
+    counted = len(rt.Variable.creation_hooks)
+    v.assign([0., 0., 0.])
+    assert len(rt.Variable.creation_hooks) == counted
+
+
+def test_a_gradient_tape_sees_a_read_through_an_unread_variable():
+    x = rt.Variable(1.0)
+    with rt.GradientTape() as tape:
+        y = x.assign(2.0) * 3
+    assert tape.gradient(y, x).numpy() == 3.0
+    assert tape.watched_variables() == (x,)
+
+
+def test_an_unread_variable_in_a_graph_reads_in_program_order(graph):
+    v = rt.Variable([1., 2.])
+    unread = v.assign([0., 0.])
+    assert repr(unread) == "<rt.Variable 'UnreadVariable' shape=(2,) dtype=float32>"
+    v.assign([3., 3.])
+    later = unread + 0  # reads after the second assignment, as in TensorFlow
+    assert graph.run(later).tolist() == [3., 3.]
 
 
 def test_eager_variables_keep_their_names_and_graphs_keep_them_apart():

@@ -19,6 +19,15 @@ def test_port_renames_tensorflow_to_runtime_and_autograph():
     assert guides.port('tf.autograph.to_code(f)') == 'ag.to_code(f)'
 
 
+def test_tensorflow_names_in_its_output_read_as_the_port_renames_them():
+    theirs = ("<class 'tensorflow.python.framework.errors_impl.InvalidArgumentError'> "
+              "ag__.converted_call(ag__.ld(tf).print, ...) <tf.Tensor: shape=()> at 0x7f00")
+    assert guides.normalize(theirs, False) == (
+        "<class 'runtime.core.errors.InvalidArgumentError'> "
+        "ag__.converted_call(ag__.ld(rt).print, ...) <rt.Tensor: shape=()>")
+    assert guides.normalize('ag__.ld(tf) tf.x', True) == 'ag__.ld(tf) tf.x'  # ours: as printed
+
+
 def test_scope_leaves_out_keras_and_drops_magics():
     assert not guides.in_scope('m = tf.keras.Sequential()')
     assert not guides.in_scope('')
@@ -108,3 +117,34 @@ def test_a_guide_runs_here_and_compares_with_the_cached_tensorflow_outputs(tmp_p
     table = capsys.readouterr().out.splitlines()
     assert table[0].split() == ['guide', 'cells', 'in', 'scope', 'run', 'reproducible', 'equal']
     assert table[1].split() == ['small', '3', '2', '2', '2', '2']
+
+
+def test_the_matplotlib_stand_in_takes_settings_items_and_submodules():
+    saved = {name: sys.modules.get(name) for name in guides.MATPLOTLIB_MODULES}
+    try:
+        guides._install_matplotlib_stand_in()
+        namespace = {}
+        output, error = guides.run_cell(
+            'import matplotlib\nfrom matplotlib import pyplot as plt\n'
+            'from matplotlib.image import imread\n'
+            "matplotlib.rcParams['figure.figsize'] = [9, 6]\n"
+            "plt.figure(figsize=matplotlib.rcParams['figure.figsize'])\n"
+            'for line in plt.plot([1, 2]):\n    print(line)\nprint("drawn")', namespace)
+        assert (output, error) == ('drawn\n', None)
+    finally:
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+
+
+def test_a_module_missing_here_but_not_on_tensorflows_side_is_named_with_the_fix():
+    rows = [{'id': 'a', 'in_scope': True, 'ours': "ModuleNotFoundError: No module named "
+                                                  "'pandas'\n", 'tf_error': None},
+            {'id': 'b', 'in_scope': True, 'ours': "ModuleNotFoundError: No module named "
+                                                  "'tfds'\n", 'tf_error': 'ModuleNotFoundError'},
+            {'id': 'c', 'in_scope': True, 'ours': '1\n', 'tf_error': None}]
+    notes = guides.missing_modules({'core': {'cells': rows}})
+    assert len(notes) == 1 and 'core a' in notes[0] and "'pandas'" in notes[0]
+    assert 'pip install pandas' in notes[0]

@@ -67,21 +67,25 @@ class NativePlan:
     def _compile(self, values):
         numba = import_numba()
         program = self._program()
-        try:
-            source, convention = lower(program)
-        except Unsupported as e:
-            raise _unsupported_error(program, e.node, e.reason) from None
-        function = cache.load(numba, source, program.name)
-        args = convention.example_arguments(values)
-        if args is None:
-            return None
-        try:
-            function.compile(tuple(numba.typeof(v) for v in args))
-        except numba.core.errors.NumbaError as e:
-            raise errors.InvalidArgumentError(
-                None, None, f'jit_compile=True could not compile {program.name} to native '
-                            f'code: {_first_line(e)}. Remove jit_compile=True to run it with '
-                            f'the default executor.') from None
+        for rolled in (True, False):  # re-rolled loops whose types numba cannot unify: without
+            try:
+                source, convention = lower(program, rolled)
+            except Unsupported as e:
+                raise _unsupported_error(program, e.node, e.reason) from None
+            args = convention.example_arguments(values)
+            if args is None:
+                return None
+            function = cache.load(numba, source, program.name)
+            try:
+                function.compile(tuple(numba.typeof(v) for v in args))
+                break
+            except numba.core.errors.NumbaError as e:
+                if rolled and source != lower(program, False)[0]:
+                    continue
+                raise errors.InvalidArgumentError(
+                    None, None, f'jit_compile=True could not compile {program.name} to native '
+                                f'code: {_first_line(e)}. Remove jit_compile=True to run it '
+                                f'with the default executor.') from None
         self.source = source
         return convention.wrapper(function, self._default_plan)
 

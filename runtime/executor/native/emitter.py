@@ -2,10 +2,11 @@
 compiles in nopython mode.
 
 Every value becomes a local holding a scalar (rank 0) or a numpy array, cast back to its
-TensorFlow dtype after each op (numba widens integer arithmetic to int64). `Lowering.emit`
-walks the program: If and Case become `if`/`elif`/`else` and While `while` (a counted loop
-`for j in range(...)`) with their functions inlined; every other node goes to its rule
-(native/rules/, registered with `@lowers`) or, for an op with a native form, to
+TensorFlow dtype after each op (numba widens integer arithmetic to int64). `Lowering` is the
+numba backend of the walk both backends share (runtime/executor/emit.py): If and Case become
+`if`/`elif`/`else` and While `while` (a counted loop `for j in range(...)`) with their
+functions inlined; every other node goes to its rule (native/rules/, registered with
+`@lowers`) or, for an op with a form (native/rules/forms.py, from its OpDef's tags), to
 `elementwise.lower_form`. A node no rule writes (no rule, operands the rule has no form for,
 values native code cannot hold, control flow nested too deep) calls its numpy kernel from the
 compiled code (native/rules/kernel.py), so every graph compiles. Values native code cannot
@@ -21,8 +22,10 @@ import re
 import numpy as np
 
 from runtime.core import dtypes
+from runtime.executor import emit
 from runtime.executor.native import calling
 from runtime.executor.native.lists import Lists, refine_shapes, uses_of
+from runtime.executor.native.reroll import reroll
 from runtime.executor.native.rules import (
     RULES,
     Restart,
@@ -34,32 +37,31 @@ from runtime.executor.native.rules import (
     np_name,
     scalar_literal,
     spec,
-    targets,
 )
 from runtime.executor.native.rules import array as array_rules  # noqa: F401 (registers rules)
-from runtime.executor.native.rules import lists as list_rules  # noqa: F401 (registers rules)
+from runtime.executor.native.rules import lists as list_rules  # (also registers its rules)
 from runtime.executor.native.rules import nn as nn_rules  # noqa: F401 (registers rules)
 from runtime.executor.native.rules import reduce as reduce_rules  # noqa: F401 (registers rules)
 from runtime.executor.native.rules import state as state_rules  # noqa: F401 (registers rules)
+from runtime.executor.native.rules.forms import form_of
 from runtime.ops import registry
 from runtime.ops.state import VariableStorage
 
-MAX_DEPTH = 40  # Python refuses code nested 100 blocks deep; loop nests need some of them
 _OPERAND = re.compile(r'\b[vpwrctsj]\d+\b')  # the names of locals and arguments (`fresh`)
 
 
-class Lowering:
-    """The state of one lowering: the lines written, the names of values, constants, variables,
-    kernel calls, and the elementwise fusion in progress."""
+class Lowering(emit.Emitter):
+    """The numba backend of the walk (runtime/executor/emit.py), and the state of one
+    lowering: the lines written, the names of values, constants, variables, kernel calls, and
+    the elementwise fusion in progress."""
 
     def __init__(self, program, boxed_lists=frozenset()):
-        self.lines = []
+        super().__init__()
         self.constants = []  # [(name, array)]: array constants, arguments after the params
         self._ids = itertools.count()
         self.lists = Lists(program, boxed_lists)
         refine_shapes(self.lists, program)
         self.uses = {}
-        self.names = {}  # each Value -> the local (or constant) holding it
         self.fused = {}  # a Value computed inside its user's loop -> its element
         self.chained = set()  # the nodes of chains
         self.variables = {}  # local holding a variable's value -> its VariableStorage or param
@@ -72,10 +74,8 @@ class Lowering:
     # ---- what rules call ----------------------------------------------------------------------
 
     def fresh(self, prefix):
-        return f'{prefix}{next(self._ids)}'
-
-    def line(self, depth, text):
-        self.lines.append('    ' * depth + text)
+        """A new local `v7` (the loops' functions find their operands by that form)."""
+        return self.namespace.create_name(f'{prefix}{next(self._ids)}')
 
     def assign(self, node, expr, depth, value_spec=None, same=False):
         """A line computing `expr` into a new local, cast to the spec of `node`'s output (or
@@ -155,35 +155,64 @@ class Lowering:
         self.line(depth + len(indexes), f'{out}[{", ".join(indexes)}] = {element(indexes)}')
         return out
 
-    # ---- the walk -----------------------------------------------------------------------------
+    # ---- the hooks of the walk ----------------------------------------------------------------
 
-    def emit(self, program, args, depth, skip=frozenset()):
-        """Emit `program` with its params bound to the names `args`; return its outputs."""
-        names = self.names
-        names.update((p.outputs[0], a) for p, a in zip(program.params, args))
+    def plan(self, program, skip):
+        """The chains of the block (elementwise.chains); its uses join the lowering's."""
         uses = uses_of(program)
         self.uses.update(uses)
         chains = elementwise.chains(program.nodes, uses)
         self.chained.update(chains)
-        for node in program.nodes:
-            if node in skip:
-                continue
-            chain = chains.get(node)
-            if chain is not None:
-                if chain[0] is node:
-                    self.emit_chain(chain, depth)
-                continue
-            opdef = node.opdef
-            if opdef is registry.PLACEHOLDER:
-                if node.outputs[0] not in names:
-                    raise Unsupported(node, 'it is a placeholder that is not fed')
-                continue
-            if opdef is registry.CONST:
-                names[node.outputs[0]] = self.constant(node, depth)
-                continue
-            outs = self.emit_node(node, [names.get(ref) for ref in node.inputs], depth)
-            names.update(zip(node.outputs, outs))
-        return [names.get(ref) for ref in program.outputs]
+        return chains
+
+    def unfed(self, node):
+        raise Unsupported(node, 'it is a placeholder that is not fed')
+
+    def emit_op(self, node, inputs, depth, chains, targets):
+        chain = chains.get(node)
+        if chain is None:
+            return self.emit_node(node, inputs, depth)
+        if chain[0] is node:
+            self.emit_chain(chain, depth)
+        return None  # the chain names its last value
+
+    def inlines(self, node, depth):
+        """Control flow is inlined above the depth limit (its blocks one level deeper), with a
+        predicate or index native code holds; else the node calls its kernel."""
+        return depth < emit.MAX_DEPTH and (node.opdef.control_flow == 'while' or
+                                           not self.is_boxed(node.inputs[0]))
+
+    def result_names(self, node, targets):
+        if node.opdef.control_flow == 'while':
+            return None  # the loop variables
+        return [self.fresh('v') for _ in node.outputs]
+
+    def loop_variables(self, node, inputs):
+        # a variable passes through as the local holding its value, which its writes update
+        return [name if name in self.variables else self.fresh('w') for name in inputs]
+
+    def loop_entry(self, node, k, name):
+        return list_rules.loop_entry(self, node, k, name)
+
+    def loop_results(self, node, loop_vars, outs, depth):
+        return list(loop_vars[:len(node.outputs)])
+
+    def counted_bound(self, node, name, value, dtype):
+        return scalar_literal(value, dtype)
+
+    def counted_head(self, node, counter, start, limit, step, depth):
+        """`for j in range(start, limit, step)`, the counter cast to its dtype in the body."""
+        j = self.fresh('j')
+        self.line(depth, f'for {j} in range({start}, {limit}, {step}):')
+        self.line(depth + 1, f'{counter} = np.{self.counter_dtype(node)}({j})')
+
+    def counted_end(self, node, counter, start, limit, step, depth):
+        self.line(depth, f'{counter} = np.{self.counter_dtype(node)}(counted_end({start}, '
+                         f'{limit}, {step}))')
+
+    @staticmethod
+    def counter_dtype(node):
+        return np_name(node.outputs[node.attrs['_counted'][0]].dtype)
 
     def emit_chain(self, chain, depth):
         """A chain as one loop (elementwise.emit_chain), or node by node when one of them has
@@ -201,16 +230,10 @@ class Lowering:
     def emit_node(self, node, inputs, depth):
         """The names of `node`'s outputs, written by its rule where it has one that serves,
         else by a call of its kernel."""
-        control_flow = node.opdef.control_flow
-        if control_flow is not None:
-            if depth <= MAX_DEPTH and (control_flow == 'while' or
-                                       not self.is_boxed(node.inputs[0])):
-                if control_flow == 'while':
-                    return self.emit_while(node, inputs, depth)
-                return self.emit_branches(node, inputs, depth)
+        if node.opdef.control_flow is not None:  # one the walk does not inline
             return kernel.call(self, node, inputs, depth)
         rule = RULES.get(node.opdef)
-        if rule is None and elementwise.native_form(node.opdef) is not None:
+        if rule is None and form_of(node.opdef) is not None:
             rule = elementwise.lower_form
         if rule is not None and not any(self.is_boxed(v) for v in node.inputs + node.outputs):
             mark = (len(self.lines), dict(self.fused), len(self.constants))
@@ -231,72 +254,6 @@ class Lowering:
             return scalar_literal(value, dtype)
         return self.array_constant(np.ascontiguousarray(value, dtype=dtype.np_dtype))
 
-    def emit_branches(self, node, inputs, depth):
-        """An If as `if`/`else`, a Case as `if`/`elif`/`else` on its index (an index out of
-        range runs the last branch); the branches' params follow the predicate or index."""
-        outs = [self.fresh('v') for _ in node.outputs]
-        test = inputs[0]
-        if node.opdef.control_flow == 'if':
-            headers = [f'if {test}:', 'else:']
-        else:
-            headers = [f'{"el" if k else ""}if {test} == {k}:'
-                       for k in range(len(node.branches) - 1)] + ['else:']
-            headers[0] = headers[0] if len(headers) > 1 else 'if True:'
-        for branch, header in zip(node.branches, headers):
-            self.line(depth, header)
-            start = len(self.lines)
-            results = self.emit(branch, inputs[1:], depth + 1)
-            if outs:
-                self.line(depth + 1, f'{targets(outs)} = {targets(results)}')
-            elif len(self.lines) == start:
-                self.line(depth + 1, 'pass')
-        return outs
-
-    def emit_while(self, node, inputs, depth):
-        # a variable passes through as the local holding its value, which its writes update
-        loop_vars = [name if name in self.variables else self.fresh('w') for name in inputs]
-        cond, body = node.branches
-        fresh = [(var, name) for var, name in zip(loop_vars, inputs) if var != name]
-        if fresh:
-            self.line(depth, f'{targets([v for v, _ in fresh])} = '
-                             f'{targets([n for _, n in fresh])}')
-        counted = node.attrs.get('_counted')
-        if counted is not None:
-            self.emit_counted(node, loop_vars, counted, depth)
-            return list(loop_vars[:len(node.outputs)])
-        self.line(depth, 'while True:')
-        (keep_going,) = self.emit(cond, loop_vars, depth + 1)
-        self.line(depth + 1, f'if not {keep_going}:')
-        self.line(depth + 2, 'break')
-        results = self.emit(body, loop_vars, depth + 1)
-        self.assign_changed(loop_vars, results, depth + 1, skip=None)
-        return list(loop_vars[:len(node.outputs)])
-
-    def emit_counted(self, node, loop_vars, counted, depth):
-        """`for j in range(start, limit, step)`, the counter cast to its dtype in the body."""
-        k, (kind, limit), step, increment = counted
-        dtype = np_name(node.outputs[k].dtype)
-        if kind == 'param':
-            limit = loop_vars[limit]
-        else:
-            limit = scalar_literal(limit, node.outputs[k].dtype)
-        step = scalar_literal(step, node.outputs[k].dtype)
-        start, j = self.fresh('s'), self.fresh('j')
-        counter = loop_vars[k]
-        self.line(depth, f'{start} = {counter}')
-        self.line(depth, f'for {j} in range({start}, {limit}, {step}):')
-        self.line(depth + 1, f'{counter} = np.{dtype}({j})')
-        results = self.emit(node.branches[1], loop_vars, depth + 1, skip={increment})
-        self.assign_changed(loop_vars, results, depth + 1, skip=k)
-        self.line(depth, f'{counter} = np.{dtype}(counted_end({start}, {limit}, {step}))')
-
-    def assign_changed(self, loop_vars, results, depth, skip):
-        changed = [(var, new) for i, (var, new) in enumerate(zip(loop_vars, results))
-                   if i != skip and var != new]
-        if changed:
-            self.line(depth, f'{targets([v for v, _ in changed])} = '
-                             f'{targets([n for _, n in changed])}')
-
 
 def holds_variable(storage):
     """Whether native code holds the value of the resource `storage` as a local: a variable's
@@ -309,7 +266,7 @@ def coverage(opdef):
     """How `jit_compile=True` runs `opdef`: 'native' (a rule or a native form: natively for the
     operands it has a form for, else by its kernel), 'kernel' (its numpy kernel, called from
     the compiled code), or None (neither: a graph holding it does not compile)."""
-    if opdef in RULES or elementwise.native_form(opdef) is not None or \
+    if opdef in RULES or form_of(opdef) is not None or \
             opdef.control_flow is not None or opdef in (registry.CONST, registry.PLACEHOLDER):
         return 'native'
     if opdef.kernel is not None or opdef.bind_kernel is not None:
@@ -317,20 +274,21 @@ def coverage(opdef):
     return None
 
 
-def lower(program):
+def lower(program, rolled=True):
     """(source, calling.Convention) of `program` (already optimized); raises Unsupported for a
-    node that has neither a native form nor a kernel."""
+    node that has neither a native form nor a kernel. `rolled`: repeated blocks of the source
+    re-rolled into loops (native/reroll.py)."""
     boxed = set()
     while True:
         try:
-            return _lower(program, boxed)
+            return _lower(program, boxed, rolled)
         except Restart as restart:
             if restart.values <= boxed:
                 raise AssertionError('lowering restarted without boxing a new list') from None
             boxed |= restart.values
 
 
-def _lower(program, boxed_lists):
+def _lower(program, boxed_lists, rolled):
     lowering = Lowering(program, boxed_lists)
     convention = calling.Convention()
     args = []
@@ -342,7 +300,7 @@ def _lower(program, boxed_lists):
             raise Restart({value})  # a TensorList fed from outside is the runtime's
         else:
             args.append(convention.param(index, lowering.is_boxed(value), value.shape.rank == 0))
-    results = lowering.emit(program, args, 1)
+    results, _ = lowering.emit(program, args, 1)
     native_lists = {ref for ref in program.outputs
                     if ref.dtype is dtypes.variant and not lowering.is_boxed(ref)}
     if native_lists:
@@ -367,6 +325,6 @@ def _lower(program, boxed_lists):
         convention.constant(name, value)
     convention.kernels = lowering.kernels
     header = f'def native({", ".join(convention.parameter_names())}):'
-    source = '\n'.join(lowering.sites + [header] + prologue + lowering.lines +
-                       [f'    return ({"".join(r + ", " for r in returned)})']) + '\n'
+    body = prologue + lowering.lines + [f'    return ({"".join(r + ", " for r in returned)})']
+    source = '\n'.join(lowering.sites + [header] + (reroll(body) if rolled else body)) + '\n'
     return source, convention

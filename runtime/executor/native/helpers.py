@@ -1,4 +1,4 @@
-"""numba helpers that the native forms of ops call (see OpDef.native), and the dtype casts.
+"""numba helpers that the native forms of ops call (native/rules/forms.py), and the dtype casts.
 
 Imported only when a `jit_compile=True` function is first called (it imports numba). Most
 helpers are `overload`s: numba picks the implementation for the argument types when it compiles
@@ -15,11 +15,17 @@ from numba.extending import overload
 
 from runtime.executor.native.calling import call_kernel
 
+# The options of a *site*: a function of the generated module (a loop nest, a kernel call)
+# that only the generated function calls, so it needs neither the wrapper that Python calls
+# nor the C one, which LLVM would otherwise compile for each (~20% of an RNN gradient's
+# compile).
+SITE_OPTIONS = {'error_model': 'numpy', 'no_cpython_wrapper': True, 'no_cfunc_wrapper': True}
+
 # Every name here that the generated code calls; `namespace()` hands them to it. Large-array
 # transcendental ops call numpy's ufuncs in `objmode`; kernel calls are `site` functions
 # (compiled with the function that calls them, cached with it) calling `call_kernel`.
 EXPORTS = {'objmode': numba.objmode, 'call_kernel': call_kernel,
-           'site': numba.njit(cache=True, error_model='numpy')}
+           'site': numba.njit(cache=True, **SITE_OPTIONS)}
 
 
 def _export(stub):
@@ -506,4 +512,4 @@ def sum_axis(x, axis, start):
 def namespace():
     """The globals of generated code compiled in memory: numpy and the helpers (its kernel
     call sites are not cached: they have no file)."""
-    return {'np': np, **EXPORTS, 'site': numba.njit(error_model='numpy')}
+    return {'np': np, **EXPORTS, 'site': numba.njit(**SITE_OPTIONS)}

@@ -12,7 +12,7 @@ import numpy as np
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
 from runtime.executor.native.rules import Unsupported, np_name
-from runtime.ops import infer, list_ops, registry
+from runtime.ops import list_ops, registry
 
 
 def uses_of(program):
@@ -41,6 +41,7 @@ class Lists:
         self.owned = set()  # list Values that a write may update in place
         self.unconsumed = set()  # list Values that are only read
         self.growing = set()
+        self.entry_copies = set()  # (While node, k): loop var k starts as a copy of its input
         self._collect(program)
         self.boxed = {self.find(key) for key in boxed}
 
@@ -98,10 +99,16 @@ class Lists:
         for node in program.nodes:
             control_flow = node.opdef.control_flow
             if control_flow == 'while':
-                owned = {k for k, ref in enumerate(node.inputs) if ref in self.owned}
+                # a list the loop writes that something else also sees (two loop vars
+                # starting as one reserved list, as a While gradient's accumulators do) is
+                # copied once when the loop starts, rather than at every write
+                lists = {k for k, ref in enumerate(node.inputs) if ref in self.parent}
+                owned = {k for k in lists if node.inputs[k] in self.owned}
                 cond, body = node.branches
                 self._ownership(cond, set())  # the body gets the values the condition saw
-                self._ownership(body, owned)
+                self._ownership(body, lists)
+                self.entry_copies.update((node, k) for k in lists - owned
+                                         if body.params[k].outputs[0] in self.owned)
             elif control_flow in ('if', 'case'):
                 owned = {k for k, ref in enumerate(node.inputs[1:]) if ref in self.owned}
                 for branch in node.branches:
@@ -213,12 +220,10 @@ def split_element_shape(node):
     return TensorShape([int(np.ravel(lengths)[0])]).concatenate(shape[1:])
 
 
-_SHAPE_ONLY_INFERENCE = (infer.broadcast, infer.broadcast_bool, infer.same_as_input)
-
-
 def refine_shapes(lists, program):
     """Give the values read from a list of fixed element shape (a TensorArray whose element
-    shape only its writes tell), and the elementwise ops on them, the rank that implies:
+    shape only its writes tell), and the elementwise ops on them (their `elementwise` tag; their
+    shape follows from their operands'), the rank that implies:
     native code holds values of known rank only. The Program is the executor's copy."""
     for node in program.nodes:
         for branch in node.branches:
@@ -233,7 +238,7 @@ def refine_shapes(lists, program):
             shape = {list_ops.GET_ITEM: dims, list_ops.STACK: [None] + dims,
                      list_ops.GATHER: [None] + dims, list_ops.CONCAT: [None] + dims[1:]}[opdef]
             node.outputs[0].shape = TensorShape(shape)
-        elif opdef.infer in _SHAPE_ONLY_INFERENCE and len(node.outputs) == 1:
+        elif opdef.elementwise is not None and len(node.outputs) == 1:
             try:
                 ((_, shape),) = opdef.infer(node.inputs, node.attrs)
             except (ValueError, IndexError):

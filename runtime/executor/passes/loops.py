@@ -10,6 +10,8 @@
   constant `limit` and a positive constant `step`) is marked with attr `_counted`, so the code
   generator writes it as a Python `for` over the values `i` takes.
 """
+import operator
+
 from runtime.executor.ir import Node
 from runtime.executor.passes.fold_constants import fold_constants
 from runtime.executor.passes.prune import prune, reachable
@@ -37,7 +39,7 @@ def _counted_form(node):
     (test_value,) = cond.outputs
     test = test_value.node
     params = {p.outputs[0]: k for k, p in enumerate(cond.params)}
-    if test.opdef.infix != '{0} < {1}' or test.inputs[0] not in params:
+    if test.opdef.operator is not operator.lt or test.inputs[0] not in params:
         return None
     k = params[test.inputs[0]]
     bound = test.inputs[1]
@@ -52,8 +54,8 @@ def _counted_form(node):
     counter_next = body.outputs[k]
     increment = counter_next.node
     dtype = node.outputs[k].dtype
-    if increment.opdef.infix != '{0} + {1}' or counter_next.index != 0 or not dtype.is_integer or \
-            increment.inputs[0] is not body.params[k].outputs[0] or \
+    if increment.opdef.operator is not operator.add or counter_next.index != 0 or \
+            not dtype.is_integer or increment.inputs[0] is not body.params[k].outputs[0] or \
             increment.inputs[1].constant is None:
         return None
     step = increment.inputs[1].constant

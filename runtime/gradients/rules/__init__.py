@@ -8,6 +8,7 @@ from runtime.gradients.rules import (
     array,
     control_flow,
     decompositions,
+    image,
     linalg,
     lists,
     math,
@@ -17,5 +18,5 @@ from runtime.gradients.rules import (
     strings,
 )
 
-__all__ = ['array', 'control_flow', 'decompositions', 'linalg', 'lists', 'math', 'nn',
-           'py_func', 'state', 'strings']
+__all__ = ['array', 'control_flow', 'decompositions', 'image', 'linalg', 'lists', 'math',
+           'nn', 'py_func', 'state', 'strings']

@@ -25,6 +25,7 @@ _VALUE_FIELDS = {
     'float32': 'float_val', 'float64': 'double_val', 'float16': 'half_val', 'int8': 'int_val',
     'int16': 'int_val', 'int32': 'int_val', 'uint8': 'int_val', 'int64': 'int64_val',
     'bool': 'bool_val', 'string': 'string_val',
+    'complex64': 'scomplex_val', 'complex128': 'dcomplex_val',  # (real, imag) pairs
 }
 _SCALAR_DEFAULTS = {'string': '', 'bytes': b'', 'bool': False, 'float': 0.0, 'double': 0.0}
 
@@ -166,6 +167,8 @@ def tensor_from_proto(message):
         values = message.get(_VALUE_FIELDS[dtype.name], [])
         if dtype is dtypes.float16:
             values = np.array(values, dtype=np.uint16).view(np.float16)
+        elif dtype.is_complex:
+            values = np.array(values, dtype=dtype.real_dtype.np_dtype).view(dtype.np_dtype)
         if dtype is dtypes.string:
             arr = np.empty(len(values), dtype=object)
             arr[:] = list(values)
@@ -202,6 +205,8 @@ def tensor_values_proto(value, dtype):
         if all(x == flat[0] for x in flat[1:]) if dtype is dtypes.string else \
                 bool(np.all(flat == flat[0])):
             flat = flat[:1]
+        if dtype.is_complex:  # each value as its real and imaginary parts
+            flat = flat.view(dtype.real_dtype.np_dtype)
         message[_VALUE_FIELDS[dtype.name]] = [_python_scalar(x, dtype) for x in flat]
     return message
 

@@ -1,7 +1,8 @@
 """The IR: values know their users, and one call redirects every use."""
 import runtime as rt
 from runtime.executor import optimized_program
-from runtime.executor.codegen import Namespace, python_code
+from runtime.executor.codegen import python_code
+from runtime.executor.emit import Namespace
 from runtime.executor.ir import lower
 
 

@@ -114,12 +114,28 @@ EXTRA = {
     'StringJoin': [Case(lambda x: rt.strings.length(rt.strings.join(
         [rt.strings.as_string(x), rt.strings.upper(rt.strings.as_string(x))], '-')), [I32])],
     'StringToNumber': [Case(lambda x: rt.strings.to_number(rt.strings.as_string(x)), [I32])],
+    'StringSplitV2': [Case(lambda x: rt.strings.to_number(rt.strings.split(
+        rt.strings.reduce_join(rt.strings.as_string(x[0]), separator=' '))), [I32])],
+    'StringSplit': [Case(lambda x: rt.strings.length(rt.strings.bytes_split(
+        rt.strings.as_string(x[0, 1]))), [I32])],
+    'UnicodeEncode': [Case(lambda x: rt.strings.length(rt.strings.unicode_split(
+        rt.strings.as_string(x[0, 1]), 'UTF-8')), [I32])],
+    'UnicodeDecode': [Case(lambda x: rt.strings.unicode_decode(rt.strings.as_string(x[0, 1]),
+                                                               'UTF-8') + 1, [I32])],
+    'UnicodeDecodeWithOffsets': [Case(lambda x: rt.strings.unicode_decode_with_offsets(
+        rt.strings.as_string(x[0, 3]), 'UTF-8')[1] * 2, [I32])],
+    'DecodeRaw': [Case(lambda x: rt.io.decode_raw(rt.strings.as_string(x[0, 3]), rt.uint8) + 1,
+                       [I32])],
+    'DecodePaddedRaw': [Case(lambda x: rt.io.decode_raw(rt.strings.as_string(x[0, 1]), rt.uint8,
+                                                        fixed_length=3), [I32])],
     'StaticRegexFullMatch': [Case(lambda x: rt.strings.regex_full_match(
         rt.strings.as_string(x), '-?[0-9]'), [I32])],
     'TensorListReserve': [Case(lambda x: rt.TensorArray(rt.float64, size=1, dynamic_size=True)
                                .write(0, x[0]).write(1, x[1]).write(2, x[2]).stack(), [F])],
     'Where': [Case(lambda x: rt.where(x > 0.5), [F])],
     'ReduceDataset': [Case(_dataset_pipeline, [F[0]])],
+    'AdjustContrastv2': [Case(lambda x: rt.image.adjust_contrast(x, 2.0),
+                              [F.reshape(3, 2, 2).astype(np.float32)])],
 }
 RANDOM = {  # the same op seeds in both functions give the same numbers
     'RandomUniform': lambda x: rt.random.uniform([2, 3]) + x[0, 0],

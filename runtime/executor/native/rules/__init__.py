@@ -6,7 +6,7 @@ compute `node` (through `lowering.line`, `lowering.assign`...) with its operands
 locals `inputs`, or raises `Unsupported` for operands it has no form for; the emitter
 (native/emitter.py) then calls the op's numpy kernel instead (native/rules/kernel.py). The
 modules here group the rules by domain: reduce, array, lists (TensorArrays), state
-(variables); elementwise ops are written from their native forms by the emitter itself.
+(variables); elementwise ops are written from their forms (forms.py) by elementwise.py.
 This package also holds the rendering helpers the rules share. It does not import numba.
 """
 import numpy as np
@@ -117,11 +117,6 @@ def cast(node, expr, value_spec, same=False):
     if same:
         return expr
     return f'(({expr}) != 0)' if dtype.is_bool else f'({expr}).astype(np.{name})'
-
-
-def targets(names):
-    """`a, b,`: the left side of an assignment to `names`."""
-    return ', '.join(names) + (',' if len(names) == 1 else '')
 
 
 def is_structural(opdef):

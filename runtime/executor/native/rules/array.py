@@ -1,5 +1,5 @@
 """Native rules of the shape, creation and indexing ops: Reshape ExpandDims Squeeze Transpose
-ConcatV2 Shape Size Rank Fill Pack StridedSlice GatherV2 ScalarIndex, and MatMul and
+ConcatV2 Shape Size Rank Fill Range Pack StridedSlice GatherV2 ScalarIndex, and MatMul and
 BatchMatMulV2 (output shapes known when tracing)."""
 import importlib.util
 
@@ -11,6 +11,12 @@ from runtime.ops import convert, creation, math, shaping, slicing
 # numba's np.dot multiplies float matrices with SciPy's BLAS (when SciPy is installed): as fast
 # as numpy's matmul, where loops are ten times slower.
 BLAS = importlib.util.find_spec('scipy') is not None
+
+
+@lowers(creation.RANGE)
+def _range(lowering, node, inputs, depth):
+    same = all(ref.dtype is node.outputs[0].dtype for ref in node.inputs)
+    return lowering.assign(node, f'arange({", ".join(inputs)})', depth, same=same)
 
 
 @lowers(math.MATMUL)

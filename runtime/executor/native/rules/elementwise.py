@@ -1,34 +1,34 @@
-"""How native code writes the ops that have a native form (an expression template over their
-operands, `OpDef.native` or `infix`): elementwise ops on arrays of known shape become loop nests
+"""How native code writes the ops that have a native form (native/rules/forms.py, from their
+`operator` and `elementwise` tags): elementwise ops on arrays of known shape become loop nests
 over the output, fused into their only user's loop; transcendental functions of large float
 arrays call numpy's ufuncs; a run of the same op feeding itself (an unrolled Python loop)
 becomes one loop. `lower_form` is the rule of every op with a form and no rule of its own.
 """
-import re
+import numpy as np
 
 from runtime.core.shapes import TensorShape
 from runtime.executor.native.rules import RULES, Unsupported, cast, literal, np_name, spec
-from runtime.ops import array, compare, infer, list_ops, math
+from runtime.executor.native.rules.forms import form_of, is_ufunc_call, operator_form
+from runtime.ops import list_ops
 
 
 def lower_form(lowering, node, inputs, depth, out=None):
     """The rule of an op with a native form: a loop nest for an elementwise op on arrays of
     known shape (or fused into its user's), else the form on the operands, cast."""
-    if native_form(node.opdef) is None:
+    form = _node_form(node)
+    if form is None:
         raise Unsupported(node, 'the op has no native lowering')
     if len(node.outputs) != 1:
         raise Unsupported(node, 'the op has several outputs')
-    attrs = {key: literal(value) for key, value in
-             {**node.opdef.defaults, **node.attrs}.items()
-             if not key.startswith('_') and '{' + key + '}' in native_form(node.opdef)}
+    given = {**node.opdef.defaults, **node.attrs}
+    attrs = {key: literal(given[key]) for key in form.attrs}
     out = out or lowering.fresh('v')
-    if not elementwise_loop(lowering, node, _node_form(node, True), inputs, attrs, out, depth):
+    if not elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
         value_spec = spec(node.outputs[0])
-        form = _node_form(node, value_spec[1].rank == 0)
         same = all(ref.dtype is value_spec[0] for ref in node.inputs) and \
-            not _NUMBER.search(form)  # numba keeps the dtype of arrays of one dtype
-        expr = cast(node, form.format(*inputs, **attrs), value_spec, same)
-        lowering.line(depth, f'{out} = {expr}')
+            form.keeps_dtype  # numba keeps the dtype of arrays of one dtype
+        source = form.write(*inputs, scalar=value_spec[1].rank == 0, **attrs)
+        lowering.line(depth, f'{out} = {cast(node, source, value_spec, same)}')
     return [out]
 
 
@@ -40,7 +40,7 @@ def elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
     unknown."""
     dtype, shape = spec(node.outputs[0])
     name = np_name(dtype)
-    if name is None or not _elementwise(node.opdef) or not shape.rank or \
+    if name is None or node.opdef.elementwise is None or not shape.rank or \
             not shape.is_fully_defined() or \
             any(not ref.shape.is_fully_defined() or ref.shape.rank > shape.rank or
                 any(size not in (1, whole) for size, whole in zip(
@@ -48,7 +48,7 @@ def elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
                 for ref in node.inputs):
         return False
 
-    if ufunc_call(lowering, node, form, inputs, out, depth):
+    if ufunc_call(lowering, node, inputs, out, depth):
         return True
 
     def element(indexes):
@@ -64,7 +64,7 @@ def elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
             at = ['0' if size != dims[offset + k] else indexes[offset + k]
                   for k, size in enumerate(operand)]
             elements.append(f'{operand_name}[{", ".join(at)}]' if at else operand_name)
-        return cast(node, form.format(*elements, **attrs), (dtype, TensorShape([])))
+        return cast(node, form.write(*elements, scalar=True, **attrs), (dtype, TensorShape([])))
 
     if fusible(lowering, node):
         lowering.fused[node.outputs[0]] = element
@@ -74,8 +74,8 @@ def elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
     return True
 
 
-def ufunc_call(lowering, node, form, inputs, out, depth):
-    """A transcendental function of a large float array (`_UFUNC_CALL`) calls numpy's ufunc,
+def ufunc_call(lowering, node, inputs, out, depth):
+    """A transcendental function of a large float array (`_SLOW_IN_LOOPS`) calls numpy's ufunc,
     whose SIMD loop is several times faster than numba's loop calling `tanhf` or `expf`
     per element (numba vectorizes those only with Intel's SVML, which current llvmlite
     builds do not use). Its operand is computed as an array, not fused into it; its
@@ -89,7 +89,7 @@ def ufunc_call(lowering, node, form, inputs, out, depth):
     else:
         lowering.line(depth, f'{out} = np.empty({tuple(shape.as_list())!r}, np.{np_name(dtype)})')
     lowering.line(depth, 'with objmode():')
-    lowering.line(depth + 1, f'{form.format(inputs[0])[:-1]}, out={out})')
+    lowering.line(depth + 1, f'np.{node.opdef.elementwise.ufunc.__name__}({inputs[0]}, out={out})')
     allocated(lowering, node, out)
     return True
 
@@ -113,7 +113,7 @@ def fusible(lowering, node):
         return False
     if user.opdef is list_ops.SET_ITEM:
         return position == 2
-    return _elementwise(user.opdef) and native_form(user.opdef) is not None and \
+    return user.opdef.elementwise is not None and form_of(user.opdef) is not None and \
         user.outputs[0].shape == node.outputs[0].shape and user.inputs[position].shape == \
         node.outputs[0].shape and user.outputs[0].shape.is_fully_defined()
 
@@ -164,7 +164,7 @@ def chains(nodes, uses):
 def _link(first, previous, node, uses):
     """The operand position at which `node` continues a chain after `previous`, or None."""
     opdef = node.opdef
-    if opdef is not previous.opdef or native_form(opdef) is None or \
+    if opdef is not previous.opdef or not written_natively(opdef) or \
             opdef.control_flow or len(node.outputs) != 1 or node.control or \
             [spec(v) for v in node.outputs] != [spec(v) for v in previous.outputs]:
         return None
@@ -183,60 +183,34 @@ def _link(first, previous, node, uses):
 
 
 # Transcendental functions of float arrays of at least _UFUNC_MIN_SIZE elements call numpy's
-# ufunc from numba (`Lowering.ufunc_call`). Entering object mode costs ~2 µs a call, but each
-# block adds ~80 ms to the compile: at 16 384 float32 `tanh`s the call saves ~0.5 ms, so it
-# pays back within a few hundred calls.
-_UFUNC_CALL = re.compile(r'np\.(\w+)\(\{0\}\)')
-_TRANSCENDENTAL = frozenset({'exp', 'log', 'sin', 'cos', 'tanh'})
+# ufunc from numba (`ufunc_call`). Entering object mode costs ~2 µs a call, but each block adds
+# ~80 ms to the compile: at 16 384 float32 `tanh`s the call saves ~0.5 ms, so it pays back
+# within a few hundred calls.
+_SLOW_IN_LOOPS = frozenset({np.exp, np.log, np.sin, np.cos, np.tanh})  # numba calls libm's
 _UFUNC_MIN_SIZE = 1 << 14
 
 
 def _ufunc_operand(node):
     """Whether `node` is lowered as a ufunc call (its operand must be an array)."""
-    form = native_form(node.opdef)
-    function = form and _UFUNC_CALL.fullmatch(form)
-    if not function or function.group(1) not in _TRANSCENDENTAL or len(node.outputs) != 1:
+    opdef = node.opdef
+    if not is_ufunc_call(opdef) or opdef.elementwise.ufunc not in _SLOW_IN_LOOPS or \
+            len(node.outputs) != 1:
         return False
     dtype, shape = spec(node.outputs[0])
     return dtype.is_floating and shape.is_fully_defined() and \
         shape.num_elements() >= _UFUNC_MIN_SIZE
 
 
-def _elementwise(opdef):
-    """Whether the op computes each output element from the same elements of its inputs
-    (broadcast), which its shape inference says."""
-    return opdef.infer in _ELEMENTWISE_INFERENCE or opdef in (array.CAST, compare.SELECT)
+def written_natively(opdef):
+    """Whether native code writes the op from a form or, for an op with the `operator` tag
+    (MatMul, `x[i]`), a rule of its own: a run of such ops may become one loop (a chain)."""
+    return form_of(opdef) is not None or opdef.operator is not None and opdef in RULES
 
 
-_ELEMENTWISE_INFERENCE = (infer.broadcast, infer.broadcast_bool, infer.same_as_input)
-
-
-# Forms of ops whose OpDef carries none: the backend's own, beside its rules.
-FORMS = {math.RELU_GRAD: 'select({1} > 0, {0}, 0)'}
-
-
-def native_form(opdef):
-    """The op's expression template for native code (the backend's, its native form, else its
-    infix form), or None."""
-    return FORMS.get(opdef) or opdef.native or opdef.infix
-
-
-# Helpers that native forms call with arrays or scalars: numba compiles such a helper (an
-# overload) anew in every process, so scalar code calls its scalar twin instead, compiled once
-# per machine (njit(cache=True) in helpers.py).
-_SCALAR_TWINS = re.compile(r'\b(floordiv|floormod|select|zeros_like|ones_like)\(')
-
-
-_NUMBER = re.compile(r'(?<![\w{])\d')  # a number in a form (an int64 or float64 operand)
-
-
-def _node_form(node, scalar):
-    """The template writing `node` on scalars (`scalar`) or arrays. An op whose run-time
-    checks a pass has proved (a division by a non-zero constant) is its infix form."""
+def _node_form(node):
+    """The Form writing `node`. An op whose run-time checks a pass has proved (a division by a
+    non-zero constant) is its Python operator."""
     opdef = node.opdef
-    if opdef.nonzero and not node.checks and opdef.infix:
-        return opdef.infix
-    form = native_form(opdef)
-    return _SCALAR_TWINS.sub(r'\1_scalar(', form) if scalar else form
-
-
+    if opdef.nonzero and not node.checks and opdef.operator is not None:
+        return operator_form(opdef)
+    return form_of(opdef)

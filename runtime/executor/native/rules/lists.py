@@ -32,17 +32,32 @@ def _fixed_size(lowering, node, ref):
         raise Unsupported(node, 'native code has no form for it on a TensorArray of dynamic size')
 
 
+def _copy(lowering, ref, handle):
+    """The expression of a copy of the native list `handle` (a value of `ref`'s list)."""
+    if lowering.lists.grows(ref):
+        return f'({handle}[0].copy(), {handle}[1].copy(), {handle}[2])'
+    return f'({handle}[0].copy(), {handle}[1].copy())'
+
+
 def _list_to_write(lowering, node, handle, depth):
     """The local of the list that `node` writes: `handle` itself when nothing else can see
     it, else a copy."""
     out = lowering.fresh('t')
     if lowering.lists.in_place(node.inputs[0]):
         lowering.line(depth, f'{out} = {handle}')
-    elif lowering.lists.grows(node.inputs[0]):
-        lowering.line(depth, f'{out} = ({handle}[0].copy(), {handle}[1].copy(), {handle}[2])')
     else:
-        lowering.line(depth, f'{out} = ({handle}[0].copy(), {handle}[1].copy())')
+        lowering.line(depth, f'{out} = {_copy(lowering, node.inputs[0], handle)}')
     return out
+
+
+def loop_entry(lowering, node, k, name):
+    """The initial value of loop var `k` of the While `node`, whose input is `name`: a copy
+    of a native list its body writes in place while something else sees the input
+    (`Lists.entry_copies`), else `name`."""
+    ref = node.inputs[k]
+    if (node, k) not in lowering.lists.entry_copies or lowering.lists.is_boxed(ref):
+        return name
+    return _copy(lowering, ref, name)
 
 
 @lowers(list_ops.SET_ITEM)

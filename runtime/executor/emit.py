@@ -1,0 +1,322 @@
+"""The structured walk of a Program that both backends share: the default executor's code
+generator (codegen.py, numpy) and `jit_compile=True`'s (native/emitter.py, numba).
+
+`Emitter.emit` walks a Program's nodes in order with its params bound to names: params,
+constants, If as `if`/`else`, Case as `if`/`elif`/`else` on its index (an index out of range
+runs the last branch, as TensorFlow's Case does), While as `while` (a counted loop as a `for`
+over the counter's values), with the functions of the control-flow nodes inlined at the next
+depth, and the loop variables that changed reassigned at the end of the body. A backend
+subclasses it and fills the hooks:
+
+- `plan(program, skip)`: the schedule facts of a block, settled in one pass before any of it
+  is written (torch.fx's last uses): a record the backend's other hooks read;
+- `before(node, plan, depth)` / `after(...)`: lines around each node (awaiting a future,
+  freeing the operands the node used last);
+- `constant(node, depth)`, `unfed(node)`, `emit_op(node, inputs, depth, plan, targets)`: what
+  a Const, a param nobody feeds and every other op become;
+- `inlines(node, depth)`: whether a control-flow node is written inline (else `emit_op`),
+  `deep_branch`: a branch nested deeper than `MAX_DEPTH`;
+- the names of results and loop variables, the direct targets (`total = total + i` rather than
+  `add = total + i; total = add`), the counted loop's head and end, and `free(depth, names)`.
+
+Names come from one `Namespace` (torch.fx's `_Namespace`): legal identifiers, unique in the
+generated function, never a reserved name of the backend (its helpers).
+"""
+import builtins
+import keyword
+import re
+
+from runtime.core import errors
+from runtime.ops.registry import CONST, PLACEHOLDER
+
+MAX_DEPTH = 40  # Python refuses code nested 100 blocks deep; loop nests need some of them
+
+_PYTHON_NAMES = frozenset(keyword.kwlist) | frozenset(dir(builtins))
+
+
+class Namespace:
+    """Unique, legal Python identifiers made from op names (torch.fx's `_Namespace`)."""
+
+    def __init__(self, reserved=()):
+        self._taken = set(reserved) | _PYTHON_NAMES
+        self._counts = {}
+
+    def create_name(self, candidate, snake_case=True):
+        """A new name from `candidate` (an op or tensor name; `snake_case=False` keeps an op
+        type's capitals, as for kernels: `GatherV2`)."""
+        base = _identifier(candidate) if snake_case else re.sub(r'\W', '_', candidate)
+        name = base
+        while name in self._taken:
+            count = self._counts[base] = self._counts.get(base, 0) + 1
+            name = f'{base}_{count}'
+        self._taken.add(name)
+        return name
+
+
+def _identifier(candidate):
+    """`while/Greater` -> `greater`, `GatherV2` -> `gather_v2`, `Greater/y` -> `greater_y`."""
+    parts = [p for p in candidate.split('/') if p]
+    text = '_'.join(parts[-2:]) if len(parts) > 1 and len(parts[-1]) <= 2 else \
+        (parts[-1] if parts else 'v')
+    text = re.sub(r'(?<=[a-z0-9])(?=[A-Z])', '_', text).lower()
+    text = re.sub(r'\W', '_', text)
+    if not text or text[0].isdigit():
+        text = '_' + text
+    return text
+
+
+def targets(names):
+    """`a, b`: either side of an assignment of `names`."""
+    return ', '.join(names)
+
+
+def direct_targets(program, args, outputs, counter=None):
+    """{value: name} for outputs of `program` (a branch or loop body whose params are bound to
+    the names `args`) that can be assigned to their target names `outputs` at once
+    (`total = total + i`, not `add = total + i` and later `total = add`): an output computed by
+    a node of the program, that is no other output, into a name whose bound params are not read
+    after that node nor returned."""
+    position = {node: j for j, node in enumerate(program.nodes)}
+    direct = {}
+    for k, (value, target) in enumerate(zip(program.outputs, outputs)):
+        node = value.node
+        if k == counter or target is None or node in program.params or \
+                node.opdef is CONST or value in direct or \
+                sum(v is value for v in program.outputs) != 1:
+            continue
+        bound = [p.outputs[0] for p, name in zip(program.params, args) if name == target]
+        if any(old in program.outputs or
+               any(position.get(user, -1) > position[node] for user in old.users)
+               for old in bound):
+            continue
+        direct[value] = target
+    return direct
+
+
+class Emitter:
+    """The walk (see the module docstring). `lines` are the body's lines; `names` maps each
+    Value to the local (or constant) holding it; `namespace` makes the names."""
+
+    header_lines = 0  # lines of the generated function before `lines` (for `line_nodes`)
+    assigns_directly = False  # results assigned to their targets at once (direct_targets)
+
+    def __init__(self, reserved=()):
+        self.namespace = Namespace(reserved)
+        self.names = {}
+        self.lines = []
+        self.line_nodes = {}  # line number in the generated function -> the Node it runs
+
+    def line(self, depth, text, node=None):
+        self.lines.append('    ' * depth + text)
+        if node is not None:
+            self.line_nodes[len(self.lines) + self.header_lines] = node
+
+    # ---- the hooks ----------------------------------------------------------------------------
+
+    def plan(self, program, skip):
+        """The schedule facts of `program`'s nodes, read by the other hooks."""
+        return None
+
+    def before(self, node, plan, depth):
+        """Lines before `node` (not a param or a constant)."""
+
+    def after(self, node, plan, depth):
+        """Lines after `node`."""
+
+    def finish(self, program, plan, depth):
+        """Lines at the end of the block; returns the names of locals the block made that its
+        caller may free once it has copied them."""
+        return []
+
+    def unfed(self, node):
+        """A param with no value bound: raise."""
+        raise NotImplementedError
+
+    def constant(self, node, depth):
+        """The name holding the value of the Const `node`."""
+        raise NotImplementedError
+
+    def emit_op(self, node, inputs, depth, plan, targets):
+        """Write `node` (no control flow written inline) with its operands in the locals
+        `inputs`; return its outputs' names (None: the names are set already)."""
+        raise NotImplementedError
+
+    def inlines(self, node, depth):
+        """Whether the control-flow `node` is written inline as `if`/`while`."""
+        return True
+
+    def deep_branch(self, node, branch, args, outs, depth):
+        """A branch nested deeper than MAX_DEPTH: the names of its results."""
+        raise NotImplementedError
+
+    def result_names(self, node, targets):
+        """The names of a control-flow node's results (`targets`: those assigned directly; a
+        While's are passed to `loop_results`)."""
+        raise NotImplementedError
+
+    def loop_variables(self, node, inputs):
+        """The names of a While's loop variables (its inputs are in `inputs`)."""
+        raise NotImplementedError
+
+    def loop_entry(self, node, k, name):
+        """The value loop variable `k` of the While `node` starts from (its input is in the
+        local `name`): `name`, or a copy the backend makes."""
+        return name
+
+    def loop_results(self, node, loop_vars, outs, depth):
+        """The names of a While's results after the loop (`outs`: from `result_names`)."""
+        raise NotImplementedError
+
+    def loop_test(self, cond, loop_vars):
+        """The loop condition as one expression over the loop variables, or None."""
+        return None
+
+    def counted_head(self, node, counter, start, limit, step, depth):
+        """The `for` line(s) of a counted loop: `counter` takes the values from `start` by
+        `step` below `limit` (each a name or a literal)."""
+        raise NotImplementedError
+
+    def counted_end(self, node, counter, start, limit, step, depth):
+        """The line giving `counter` its value after the loop."""
+        raise NotImplementedError
+
+    def counted_bound(self, node, name, value, dtype):
+        """The source of the constant `value` (`name`: 'limit' or 'step') of a counted loop
+        whose counter has `dtype`."""
+        raise NotImplementedError
+
+    def free(self, depth, names, keep=()):
+        """Free the locals `names` but `keep` (no-op for a backend that never frees)."""
+
+    # ---- the walk -----------------------------------------------------------------------------
+
+    def emit(self, program, args, depth, skip=frozenset(), targets=None):
+        """Emit `program` with its params bound to the names `args` (None for an output of a
+        node in `skip`, which is not emitted). Returns its outputs' names and the names the
+        caller may free (see `finish`). `targets` maps values to the names they are assigned to
+        (a loop variable)."""
+        targets = targets or {}
+        names = self.names
+        names.update((p.outputs[0], a) for p, a in zip(program.params, args))
+        plan = self.plan(program, skip)
+        for node in program.nodes:
+            if node in skip:
+                continue
+            opdef = node.opdef
+            if opdef is PLACEHOLDER:
+                if node.outputs[0] not in names:
+                    self.unfed(node)
+                continue
+            if opdef is CONST:
+                names[node.outputs[0]] = self.constant(node, depth)
+                continue
+            self.before(node, plan, depth)
+            inputs = [names.get(v) for v in node.inputs]
+            if opdef.control_flow is not None and self.inlines(node, depth):
+                outs = self.emit_control_flow(node, inputs, depth, targets)
+            else:
+                outs = self.emit_op(node, inputs, depth, plan, targets)
+            if outs is not None:
+                names.update(zip(node.outputs, outs))
+            self.after(node, plan, depth)
+        leftovers = self.finish(program, plan, depth)
+        return [names.get(v) for v in program.outputs], leftovers
+
+    def emit_control_flow(self, node, inputs, depth, targets):
+        outs = self.result_names(node, targets)
+        if node.opdef.control_flow == 'while':
+            return self.emit_while(node, inputs, outs, depth)
+        test, args = inputs[0], inputs[1:]
+        if node.opdef.control_flow == 'if':
+            headers = [f'if {test}:', 'else:']
+        else:
+            headers = [f'{"el" if k else ""}if {test} == {k}:'
+                       for k in range(len(node.branches) - 1)] + ['else:']
+            if len(headers) == 1:  # only the default branch: no block
+                headers = [None]
+        for k, (branch, header) in enumerate(zip(node.branches, headers)):
+            if header is not None:
+                self.line(depth, header, node if k == 0 else None)
+            self.emit_branch(node, branch, args, outs, depth + (header is not None),
+                             block=header is not None)
+        return outs
+
+    def emit_branch(self, node, branch, args, outs, depth, block=True):
+        """One branch of an If or a Case at `depth`, its results assigned to `outs` (`block`:
+        it is the body of an `if`/`else`, which must not be empty)."""
+        start = len(self.lines)
+        if depth > MAX_DEPTH:  # e.g. a long if/elif chain: Python refuses code nested
+            results, leftovers = self.deep_branch(node, branch, args, outs, depth), []
+        else:
+            direct = direct_targets(branch, args, outs) if self.assigns_directly else None
+            results, leftovers = self.emit(branch, args, depth, targets=direct)
+        copies = [(out, result) for out, result in zip(outs, results) if out != result]
+        if copies:
+            self.line(depth, f'{targets([o for o, _ in copies])} = '
+                             f'{targets([r for _, r in copies])}')
+            self.free(depth, leftovers, outs)
+        elif block and len(self.lines) == start:
+            self.line(depth, 'pass')
+
+    def emit_while(self, node, inputs, outs, depth):
+        cond, body = node.branches
+        loop_vars = self.loop_variables(node, inputs)
+        fresh = [(var, self.loop_entry(node, k, name))
+                 for k, (var, name) in enumerate(zip(loop_vars, inputs)) if var != name]
+        if fresh:
+            self.line(depth, f'{targets([v for v, _ in fresh])} = '
+                             f'{targets([n for _, n in fresh])}')
+        counted = node.attrs.get('_counted')
+        if counted is not None:
+            self.emit_counted(node, loop_vars, counted, depth)
+            return self.loop_results(node, loop_vars, outs, depth)
+        test = self.loop_test(cond, loop_vars)
+        if test is not None:  # the condition is one expression: `while a < b:`
+            head = len(self.lines)
+            self.line(depth, f'while {test}:', node)
+        else:
+            self.line(depth, 'while True:', node)
+            (keep_going,), leftovers = self.emit(cond, loop_vars, depth + 1)
+            self.line(depth + 1, f'if not {keep_going}:')
+            self.line(depth + 2, 'break')
+            self.free(depth + 1, leftovers)
+            head = None
+        self.emit_body(body, loop_vars, depth, head)
+        return self.loop_results(node, loop_vars, outs, depth)
+
+    def emit_counted(self, node, loop_vars, counted, depth):
+        """`for` over the counter's values from its value on entry, by the loop's step, below
+        its limit (a loop variable or a constant); the increment is not emitted."""
+        k, (kind, limit), step, increment = counted
+        dtype = node.outputs[k].dtype
+        limit = loop_vars[limit] if kind == 'param' else \
+            self.counted_bound(node, 'limit', limit, dtype)
+        step = self.counted_bound(node, 'step', step, dtype)
+        counter = loop_vars[k]
+        start = self.namespace.create_name(f'{counter}_start')
+        self.line(depth, f'{start} = {counter}')
+        head = len(self.lines)
+        self.counted_head(node, counter, start, limit, step, depth)
+        self.emit_body(node.branches[1], loop_vars, depth, head, counter=k, skip={increment})
+        self.counted_end(node, counter, start, limit, step, depth)
+
+    def emit_body(self, body, loop_vars, depth, head, counter=None, skip=frozenset()):
+        """The loop body, then the loop variables that changed take their new values."""
+        direct = direct_targets(body, loop_vars, loop_vars, counter) \
+            if self.assigns_directly else None
+        results, leftovers = self.emit(body, loop_vars, depth + 1, skip=skip, targets=direct)
+        changed = [(var, new) for i, (var, new) in enumerate(zip(loop_vars, results))
+                   if i != counter and var != new]
+        if changed:
+            self.line(depth + 1, f'{targets([v for v, _ in changed])} = '
+                                 f'{targets([n for _, n in changed])}')
+            self.free(depth + 1, leftovers, loop_vars)
+        elif head is not None and len(self.lines) == head + 1:
+            self.line(depth + 1, 'pass')
+
+
+def unfed_placeholder(node):
+    """The error of a Placeholder that is not fed (TensorFlow's)."""
+    return errors.InvalidArgumentError(
+        None, node.op, f'You must feed a value for placeholder tensor {node.name!r} with dtype '
+                       f'{node.attrs["dtype"].name} and shape {node.attrs["shape"]}.')

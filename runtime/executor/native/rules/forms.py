@@ -1,0 +1,192 @@
+"""How native code writes one element of an elementwise op (and the op on whole arrays, which
+numba's numpy support compiles): a `Form` per op, from its tags on the OpDef or registered
+here with `@writes(opdef, ...)` where the tags do not say it.
+
+- an op with the `operator` tag is its Python operator (`a < b`, `-a`);
+- an op whose `elementwise` tag names a ufunc is that ufunc (`np.tanh(a)`), which numba
+  compiles;
+- the others (compositions such as `Sigmoid`, and ops whose helper has a scalar twin) are
+  the functions below.
+
+A form's function takes the operands' sources and `scalar` (True when they are scalars: the
+elements of a loop, or rank-0 values), then the attrs it names, and returns the source.
+native/rules/elementwise.py writes the loops around them.
+"""
+from dataclasses import dataclass
+from typing import Callable
+
+from runtime.ops import array, compare, creation, elementwise, math, nn
+from runtime.ops.registry import IDENTITY, PYTHON_OPERATORS
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """`write(*operands, scalar=..., **attrs) -> source`; `attrs`: the attrs it reads (as
+    literals); `keeps_dtype`: on operands of the result's dtype numba's result has that dtype
+    too (no number literal in it widens an array to int64 or float64)."""
+    write: Callable[..., str]
+    attrs: tuple[str, ...] = ()
+    keeps_dtype: bool = True
+
+
+_WRITTEN = {}  # OpDef -> its Form, where its tags do not give it
+
+
+def writes(*opdefs, attrs=(), keeps_dtype=True):
+    """Register the decorated function as the form of `opdefs`."""
+    def register(write):
+        for opdef in opdefs:
+            if opdef in _WRITTEN:
+                raise ValueError(f'{opdef.name} has two native forms')
+            _WRITTEN[opdef] = Form(write, attrs, keeps_dtype)
+        return write
+    return register
+
+
+def form_of(opdef):
+    """The op's Form: its registered one, else from its `operator` or `elementwise` tag, else
+    None (an op native code writes with a rule of its own, or by calling its kernel)."""
+    form = _WRITTEN.get(opdef)
+    if form is not None or opdef.elementwise is None:
+        return form
+    if opdef.operator is not None:
+        return operator_form(opdef)
+    ufunc = opdef.elementwise.ufunc
+    if ufunc is not None:
+        return Form(lambda *operands, scalar: f'np.{ufunc.__name__}({", ".join(operands)})')
+    return None
+
+
+def operator_form(opdef):
+    """The Form of an op with the `operator` tag: the operator on its operands."""
+    python = PYTHON_OPERATORS[opdef.operator]
+    return Form(lambda *operands, scalar: python.expression(*operands))
+
+
+def is_ufunc_call(opdef):
+    """Whether native code writes the op as its ufunc (`np.tanh(a)`), which it may call with
+    `out=` on arrays."""
+    return opdef not in _WRITTEN and opdef.operator is None and \
+        opdef.elementwise is not None and opdef.elementwise.ufunc is not None
+
+
+def _helper(name, scalar):
+    """A helper of native/helpers.py that serves arrays and scalars (an overload, which numba
+    compiles anew in every process), or in scalar code its scalar twin (`select_scalar`),
+    compiled once per machine."""
+    return f'{name}_scalar' if scalar else name
+
+
+@writes(math.OPS['floordiv'])
+def _floordiv(x, y, scalar):
+    return f'{_helper("floordiv", scalar)}({x}, {y})'
+
+
+@writes(math.OPS['mod'])
+def _floormod(x, y, scalar):
+    return f'{_helper("floormod", scalar)}({x}, {y})'
+
+
+@writes(compare.SELECT)
+def _select(condition, x, y, scalar):
+    return f'{_helper("select", scalar)}({condition}, {x}, {y})'
+
+
+@writes(creation.ZEROS_LIKE)
+def _zeros_like(x, scalar):
+    return f'{_helper("zeros_like", scalar)}({x})'
+
+
+@writes(creation.ONES_LIKE)
+def _ones_like(x, scalar):
+    return f'{_helper("ones_like", scalar)}({x})'
+
+
+@writes(IDENTITY, array.CAST)  # the emitter casts every result to its dtype
+def _same(x, scalar):
+    return x
+
+
+@writes(math.UNARY_OPS['square'])
+def _square(x, scalar):
+    return f'{x} * {x}'
+
+
+@writes(math.UNARY_OPS['relu'], keeps_dtype=False)
+def _relu(x, scalar):
+    return f'np.maximum({x}, 0)'
+
+
+@writes(math.UNARY_OPS['round'])
+def _round(x, scalar):
+    return f'np.rint({x})'
+
+
+@writes(math.UNARY_OPS['sigmoid'], keeps_dtype=False)
+def _sigmoid(x, scalar):
+    return f'1 / (1 + np.exp(-{x}))'
+
+
+@writes(math.CLIP)
+def _clip(x, low, high, scalar):
+    return f'np.minimum(np.maximum({x}, {low}), {high})'
+
+
+@writes(math.RELU_GRAD, keeps_dtype=False)
+def _relu_grad(gradients, features, scalar):
+    return f'{_helper("select", scalar)}({features} > 0, {gradients}, 0)'
+
+
+@writes(elementwise.UNARY_OPS['reciprocal'], keeps_dtype=False)
+def _reciprocal(x, scalar):
+    return f'1 / {x}'
+
+
+@writes(elementwise.UNARY_OPS['rsqrt'], keeps_dtype=False)
+def _rsqrt(x, scalar):
+    return f'1 / np.sqrt({x})'
+
+
+@writes(elementwise.SQUARED_DIFFERENCE)
+def _squared_difference(x, y, scalar):
+    return f'({x} - {y}) * ({x} - {y})'
+
+
+@writes(elementwise.SOFTPLUS, keeps_dtype=False)
+def _softplus(x, scalar):
+    return f'np.logaddexp({x}, 0)'
+
+
+@writes(elementwise.FLOAT_BINARY_OPS['xlogy'], keeps_dtype=False)
+def _xlogy(x, y, scalar):
+    return f'{_helper("select", scalar)}({x} == 0, 0, {x} * np.log({y}))'
+
+
+@writes(elementwise.FLOAT_BINARY_OPS['xdivy'], keeps_dtype=False)
+def _xdivy(x, y, scalar):
+    return f'{_helper("select", scalar)}({x} == 0, 0, {x} / {y})'
+
+
+@writes(elementwise.FLOAT_BINARY_OPS['multiply_no_nan'], keeps_dtype=False)
+def _mul_no_nan(x, y, scalar):
+    return f'{_helper("select", scalar)}({y} == 0, 0, {x} * {y})'
+
+
+@writes(nn.ACTIVATION_OPS['relu6'], keeps_dtype=False)
+def _relu6(x, scalar):
+    return f'np.minimum(np.maximum({x}, 0), 6)'
+
+
+@writes(nn.ACTIVATION_OPS['softsign'], keeps_dtype=False)
+def _softsign(x, scalar):
+    return f'{x} / (1 + np.abs({x}))'
+
+
+@writes(nn.ACTIVATION_OPS['elu'], keeps_dtype=False)
+def _elu(x, scalar):
+    return f'{_helper("select", scalar)}({x} > 0, {x}, np.expm1({x}))'
+
+
+@writes(nn.LEAKY_RELU, attrs=('alpha',), keeps_dtype=False)
+def _leaky_relu(x, scalar, alpha):
+    return f'{_helper("select", scalar)}({x} > 0, {x}, {x} * {alpha})'

@@ -1,0 +1,236 @@
+"""Converted code runs in the user's frames: calls add no frame of autograph's, and the frames of
+converted functions carry the user's file, lines and names (issue 18, item 6)."""
+import functools
+import sys
+import traceback
+import types
+import warnings
+
+import autograph as ag
+import autograph.operators as ag__
+import runtime as rt
+from autograph.operators import call, py_builtins
+from autograph.pyct import loader, origin_info
+
+
+def _callee_frames():
+    me = sys._getframe(0)
+    return me.f_code, me.f_back.f_code, me.f_back.f_lineno
+
+
+def _caller():
+    return _callee_frames()   # the caller's line
+
+
+def test_a_converted_call_adds_no_frame_between_caller_and_callee():
+    callee_code, caller_code, line = ag.to_graph(_caller)()
+    assert origin_info.is_generated_code(callee_code)   # the callee ran converted
+    assert origin_info.is_generated_code(caller_code)
+    assert (caller_code.co_name, caller_code.co_filename) == ('_caller', __file__)
+    assert line == _caller.__code__.co_firstlineno + 1
+
+
+def _count(depth):
+    depth.append(None)
+    _count(depth)
+
+
+def _deepest(function):
+    depth = []
+    try:
+        function(depth)
+    except RecursionError:
+        pass
+    return len(depth)
+
+
+def test_recursion_goes_as_deep_as_python_and_the_limit_is_the_users():
+    limit = sys.getrecursionlimit()
+    python = _deepest(_count)
+    converted = _deepest(ag.to_graph(_count))
+    # Python's own RecursionError, at the same depth but for the few frames the operators
+    # called at the innermost level need (ag__.ld, the scope's __enter__)
+    assert python - 5 <= converted <= python
+    assert converted >= 900 * limit / 1000
+    assert sys.getrecursionlimit() == limit
+
+
+def _warns(message):
+    warnings.warn(message, DeprecationWarning, stacklevel=3)
+
+
+def _middle(message):
+    _warns(message)
+
+
+def _outer_warning(message):
+    _middle(message)   # stacklevel=3 names this line
+    return message
+
+
+def test_warnings_stacklevel_counts_the_converted_callers_frames():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        ag.to_graph(_outer_warning)('converted')
+        _outer_warning('original')
+    assert [(w.filename, w.lineno) for w in caught] == [
+        (__file__, _outer_warning.__code__.co_firstlineno + 1)] * 2
+
+
+def _parse(text):
+    return int(text) + 1
+
+
+def _parse_all(first, second):
+    total = _parse(first)
+    total = total + _parse(second)   # the failing call
+    return total
+
+
+def test_a_traceback_of_converted_python_code_shows_the_users_frames_and_source():
+    converted = ag.to_graph(_parse_all)
+    for function in (_parse_all, converted):
+        try:
+            function('1', 'x')
+        except ValueError:
+            text = traceback.format_exc()
+            entries = traceback.extract_tb(sys.exc_info()[2])
+        assert [(e.filename, e.lineno, e.name, e.line) for e in entries[-2:]] == [
+            (__file__, _parse_all.__code__.co_firstlineno + 2, '_parse_all',
+             'total = total + _parse(second)   # the failing call'),
+            (__file__, _parse.__code__.co_firstlineno + 1, '_parse', 'return int(text) + 1')]
+        assert 'autograph generated' not in text and 'tf__' not in text
+
+
+def _raises():
+    raise KeyError('k')
+
+
+def test_an_error_through_converted_python_code_only_gets_no_note():
+    converted = ag.to_graph(_raises)
+    try:
+        converted()
+    except KeyError as e:
+        assert not getattr(e, '__notes__', None)   # its traceback is the user's already
+        assert traceback.extract_tb(e.__traceback__)[-1].name == '_raises'
+
+
+class _Shape:
+    def __init__(self, side):
+        self.side = side
+
+    def area(self):
+        return self.side * self.side
+
+    def __call__(self, k):
+        return k * self.area()
+
+
+def _plain(a, b=0, *, c=1):
+    return a + b + c
+
+
+def test_callee_resolves_what_a_call_from_converted_code_runs():
+    scope = ag__.FunctionScope('f', 'fscope', ag__.STD)
+    assert call.callee(len, scope) is py_builtins.len_           # a builtin's overload
+    assert call.callee(print, scope) is print                    # a builtin without one
+    method = 'x'.isdigit
+    assert call.callee(method, scope) is method                  # a method of a builtin type
+    converted = call.callee(_plain, scope)
+    assert loader.is_generated(converted) and converted(1, 2, c=3) == 6
+    shape = _Shape(3)
+    area = call.callee(shape.area, scope)
+    assert isinstance(area, types.MethodType) and area.__self__ is shape
+    assert loader.is_generated(area.__func__) and area() == 9
+    assert call.callee(shape, scope)(2) == 18                    # a callable object
+    assert loader.is_generated(call.callee(shape, scope).__func__)
+    partial = call.callee(functools.partial(_plain, 1, c=5), scope)
+    assert isinstance(partial, functools.partial) and loader.is_generated(partial.func)
+    assert partial(2) == 8
+    no_recursion = ag__.ConversionOptions(recursive=False)
+    assert call.callee(_plain, None, no_recursion) is _plain
+    assert call.converted_call(_plain, (1,), {'c': 2}, scope) == 3   # TF's operator stays
+
+
+def _doubles_each(x):
+    return rt.map_fn(lambda v: v * 2, x)
+
+
+def test_a_runtime_function_taking_user_functions_gets_them_converted():
+    wrapper = call.callee(rt.map_fn, None)
+    assert wrapper is not rt.map_fn and wrapper.__wrapped__ is rt.map_fn
+    assert ag.to_graph(_doubles_each)(rt.constant([1, 2])).numpy().tolist() == [2, 4]
+
+
+def _uses_options():
+    return sys._getframe(1).f_locals['fscope'].options
+
+
+def _asks_options():
+    return _uses_options()
+
+
+def test_conversion_options_are_built_once_not_on_every_call(monkeypatch):
+    converted = ag.to_graph(_asks_options)
+    assert 'ag__.STD_REQUESTED' in ag.to_code(_asks_options)
+    assert 'ConversionOptions(' not in ag.to_code(_asks_options)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError('options built on a call')
+    monkeypatch.setattr(ag__, 'ConversionOptions', refuse)
+    assert converted() is ag__.STD_REQUESTED   # the callee's scope: a constant
+    assert ag__.STD.recursive and ag__.STD_REQUESTED.user_requested
+
+
+def _named(x):
+    def inner(y):
+        return y + 1
+    return inner(x), inner
+
+
+def test_converted_functions_carry_the_users_names():
+    converted = ag.to_graph(_named)
+    assert (converted.__name__, converted.__qualname__) == ('_named', '_named')
+    assert converted.__code__.co_filename == __file__
+    value, inner = converted(1)
+    assert value == 2 and inner.__qualname__ == '_named.<locals>.inner'
+    assert loader.is_generated(inner) and not loader.is_generated(_named)
+
+
+def _countdown(n):
+    while n > 0:
+        yield n
+        n -= 1
+
+
+def _sums_countdown(n):
+    return sum(_countdown(n))
+
+
+def test_a_generator_callee_is_called_as_it_is():
+    scope = ag__.FunctionScope('f', 'fscope', ag__.STD)
+    assert call.callee(_countdown, scope) is _countdown   # no wrapper: no frame of ours
+    assert ag.to_graph(_sums_countdown)(4) == 10
+
+
+def _logs(logger):
+    logger.warning('from the user')   # the record's line
+    return 1
+
+
+def test_a_log_record_from_converted_code_names_the_users_function_and_line():
+    import logging
+    records = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            records.append((record.pathname, record.lineno, record.funcName))
+    logger = logging.getLogger('test_frames')
+    logger.addHandler(Keep())
+    logger.propagate = False
+    try:
+        _logs(logger)
+        ag.to_graph(_logs)(logger)
+    finally:
+        logger.handlers.clear()
+    assert records == [(__file__, _logs.__code__.co_firstlineno + 1, '_logs')] * 2

@@ -1,0 +1,176 @@
+"""What keeps `jit_compile=True` fast to compile and to run (docs/jit.md, "Compile cost"):
+the generated code's form, checked on the bench's workloads (which test_native.py checks
+for results; both compile into the session's temp dir, so each graph compiles once)."""
+import os
+import re
+import sys
+
+import numpy as np
+import pytest
+
+import autograph as ag
+import runtime as rt
+from runtime.executor.native import emitter, reroll
+
+pytest.importorskip('numba')
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', '..', 'tools'))
+import bench  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def jit_cache(tmp_path_factory, monkeypatch):
+    """The temp dir test_native.py compiles into: a graph both compile compiles once."""
+    monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path_factory.getbasetemp() / 'jit'))
+
+
+def source_of(workload):
+    jit = ag.function(workload.program(), jit_compile=True)
+    args = workload.arguments()
+    jit(*args)
+    return jit.get_concrete_function(*args)._run.source
+
+
+def workload(function):
+    return next(w for w in bench.WORKLOADS if w.function is function)
+
+
+def loop_bodies(source):
+    """The lines inside the generated function's `for` and `while` loops."""
+    lines, inside, bodies = source.splitlines(), None, []
+    for line in lines[lines.index(next(x for x in lines if x.startswith('def native('))):]:
+        depth = len(line) - len(line.lstrip())
+        if inside is not None and depth <= inside:
+            inside = None
+        if inside is not None:
+            bodies.append(line)
+        elif re.match(r'\s*(for|while) ', line):
+            inside = depth
+    return bodies
+
+
+def test_lists_two_loop_vars_start_from_are_copied_once_not_at_every_write():
+    # the RNN gradient's forward loop keeps two accumulators that start as one reserved
+    # list: each is copied when the loop starts, and written in place in the loop
+    source = source_of(workload(bench.rnn_gradient))
+    assert '[0].copy(), ' in source
+    assert not any('[0].copy(), ' in line for line in loop_bodies(source))
+
+
+def test_a_loop_writing_a_list_its_input_shares_with_another_gives_the_default_results():
+    def accumulate(x, n):
+        first = rt.TensorArray(rt.float32, size=0, dynamic_size=True)
+        second = first  # one list, two loop vars
+        for i in rt.range(n):
+            first = first.write(i, x * rt.cast(i, rt.float32))
+            second = second.write(i, x + 1.0)
+        return first.stack(), second.stack(), first.size()
+
+    default, jit = ag.function(accumulate), ag.function(accumulate, jit_compile=True)
+    x, n = rt.constant([1.0, 2.0]), rt.constant(11)
+    for got, expected in zip(jit(x, n), default(x, n)):
+        assert (got.numpy() == expected.numpy()).all()
+
+
+def lines(text):
+    return [line[4:] for line in text.splitlines()[1:]]
+
+
+def test_repeated_blocks_become_the_first_and_a_loop_reading_the_last_ones_names():
+    layers = lines('''
+        v0 = p1[0]
+        v1 = dot(p0, v0)
+        v4 = loop_0(v1, c2)
+        v5 = p1[1]
+        v6 = dot(v4, v5)
+        v9 = loop_0(v6, c2)
+        v10 = p1[2]
+        v11 = dot(v9, v10)
+        v14 = loop_0(v11, c2)
+        v15 = p1[3]
+        v16 = dot(v14, v15)
+        v19 = loop_0(v16, c2)
+        return (v19, )''')
+    assert reroll.reroll(layers) == lines('''
+        v0 = p1[0]
+        v1 = dot(p0, v0)
+        v4 = loop_0(v1, c2)
+        v19, = v4,
+        for q0 in range(1, 4):
+            v15 = p1[q0]
+            v16 = dot(v19, v15)
+            v19 = loop_0(v16, c2)
+        return (v19, )''')
+
+
+def test_integers_growing_by_a_step_become_expressions_of_the_counter():
+    calls = lines('''
+        v1 = kernel_0(3, v0, 7)
+        v2 = kernel_0(5, v1, 7)
+        v3 = kernel_0(7, v2, 7)
+        v4 = kernel_0(9, v3, 7)''')
+    assert reroll.reroll(calls)[1:] == lines('''
+        v4, = v1,
+        for q0 in range(1, 4):
+            v4 = kernel_0((2 * q0 + 3), v4, 7)''')
+
+
+@pytest.mark.parametrize('text', [
+    # a local of a middle block read after the blocks
+    '''
+        v1 = f(v0)
+        v2 = f(v1)
+        v3 = f(v2)
+        v4 = f(v3)
+        return (v2, v4)''',
+    # integers that do not grow by one step
+    '''
+        v1 = g(v0, 1)
+        v2 = g(v1, 2)
+        v3 = g(v2, 4)
+        v4 = g(v3, 8)''',
+    # the previous block's local read after this block assigns its own
+    '''
+        v1 = f(v0)
+        v5 = h(v1, v0)
+        v2 = f(v1)
+        v6 = h(v2, v1)
+        v3 = f(v2)
+        v7 = h(v3, v2)
+        v4 = f(v3)
+        v8 = h(v4, v3)''',
+    # a break, which a loop around the blocks would catch
+    '''
+        if v1:
+            break
+        if v1:
+            break
+        if v1:
+            break''',
+    # different floats
+    '''
+        v1 = f(v0, 0.5)
+        v2 = f(v1, 1.5)
+        v3 = f(v2, 2.5)''',
+])
+def test_blocks_that_do_not_repeat_exactly_stay_as_they_are(text):
+    assert reroll.reroll(lines(text)) == lines(text)
+
+
+def test_the_mlp_forwards_fifty_layers_compile_as_a_loop():
+    source = source_of(workload(bench.mlp_forward))
+    assert source.count('dot(') == 2 and 'for q0 in range(1, 50):' in source
+
+
+def test_code_numba_cannot_compile_re_rolled_compiles_as_written(monkeypatch):
+    def twice(x):
+        for _ in range(4):
+            x = rt.matmul(x, x) + 1.0
+        return x
+
+    # a re-rolled loop whose types numba could not unify stands for one here
+    monkeypatch.setattr(emitter, 'reroll', lambda body: ['    q0 = "a" + 1'] + body)
+    x = rt.constant(np.eye(2, dtype=np.float32) * 0.5)
+    jit = ag.function(twice, jit_compile=True)
+    np.testing.assert_allclose(jit(x).numpy(), ag.function(twice)(x).numpy(), rtol=1e-6)
+    assert '"a"' not in jit.get_concrete_function(x)._run.source
