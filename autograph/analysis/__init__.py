@@ -1,6 +1,7 @@
 """Static analyses of a function: control-flow graph, activity, liveness, reaching definitions.
 
-`analyze(fn_node)` runs them all and leaves their results as annotations on the nodes.
+`analyze(fn_node)` runs them all, leaves their results as annotations on the nodes and returns
+the control-flow graph (for `checked_reads`, which needs to know what the converter stages).
 """
 from autograph.analysis import activity, cfg, liveness, reaching_definitions
 
@@ -10,3 +11,4 @@ def analyze(fn_node):
     graph = cfg.build(fn_node)
     liveness.analyze(graph)
     reaching_definitions.analyze(graph, fn_node)
+    return graph

@@ -18,10 +18,11 @@ from autograph.pyct import anno
 class Node:
     """One statement or header. `reads`/`writes` are the simple names it uses and binds."""
 
-    __slots__ = ('ast_node', 'reads', 'writes', 'next', 'prev')
+    __slots__ = ('ast_node', 'header', 'reads', 'writes', 'next', 'prev')
 
     def __init__(self, ast_node, header):
         self.ast_node = ast_node
+        self.header = header     # the expressions (or simple statement) the node stands for
         self.reads, self.writes = activity.reads_and_writes(header)
         self.next = []
         self.prev = []

@@ -20,11 +20,31 @@ when the construct starts are set to `ag__.Undefined('name')` first.
                                 y = -x
                             y = ag__.Undefined('y')
                             ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('y',), 1)
+
+That is the staged form. Each statement is emitted in two forms, and the value of the condition
+(or the iterable) picks one when it runs, as the operators would: the staged form above when it
+is a symbolic tensor (a dataset or tensor sequence for a `for`), else the statement itself as
+plain Python, whose blocks are converted the same way (the staged form's blocks hold staged
+forms only, so a statement is emitted once per enclosing statement, not exponentially often).
+
+    if (cond := x > 0) is not True and cond is not False and ag__.is_staged(cond):
+        <the staged form, with `cond` as the condition>
+    elif cond:
+        y = x
+    else:
+        y = -x
+
+A `while` tests its condition again at the end of each iteration and refuses one that became a
+tensor (`ag__.refuse_staged_test`), as `while_stmt` does; a `for` runs `for target in itr:`,
+with the `break`/`return` flags tested at the end of the body. The `ag__.Undefined`
+placeholders are set in the staged form only: plain Python keeps its own UnboundLocalError.
 """
 
 import gast
 
 from autograph import analysis
+from autograph.analysis import checked_reads
+from autograph.converters import dual
 from autograph.pyct import anno, templates, transformer, unparser
 
 _STATE_TEMPLATE = '''
@@ -33,6 +53,14 @@ def get_state():
 def set_state(vars_):
     set_state_body
 '''
+
+
+# The staged form of each `if` of an if/elif chain holds the rest of the chain, so both forms
+# of all the n `if`s of a chain would be n * n / 2 staged ones. The first _CHAIN_BUDGET // n
+# (at least one) get both; the rest of a longer chain runs its staged form, which gives Python
+# values the same results, only slower.
+_CHAIN_BUDGET = 160
+_ELIF_LEVEL = "an `elif`'s position in its chain, and how many of the chain get both forms"
 
 
 class ControlFlowTransformer(transformer.Base):
@@ -44,18 +72,26 @@ class ControlFlowTransformer(transformer.Base):
         self.function_scopes = []
         self.captured = []         # per function: the names its lambdas and nested defs read
         self.enclosing_tries = []
+        self.staging = 0           # > 0 while writing a staged form (its blocks are staged too)
+        self.staged_names = []     # per function: the names it or an enclosing function stages
 
     def visit_FunctionDef(self, node):
-        analysis.analyze(node)
+        graph = analysis.analyze(node)
+        enclosing = self.staged_names[-1] if self.staged_names else frozenset()
+        self.staged_names.append(enclosing | checked_reads.analyze(graph, node, enclosing))
         self.function_scopes.append(anno.getanno(node, anno.Static.SCOPE))
         self.captured.append(_captured_names(node.body))
+        staging, self.staging = self.staging, 0     # a nested function has both forms again
         node = self.generic_visit(node)
+        self.staging = staging
         self.function_scopes.pop()
         self.captured.pop()
+        self.staged_names.pop()
         # A name that only unreachable code assigns (after a `raise` or a `return`) is not
         # set before the block functions that declare it `nonlocal`: bind it in the function
         unbound = _unbound_nonlocals(node)
         if unbound:
+            checked_reads.strip([node], unbound)
             docstring = node.body[:1] if transformer.is_docstring(node.body[0]) else []
             node.body = docstring + _undefined_assignments(unbound) + node.body[len(docstring):]
         return node
@@ -174,7 +210,40 @@ class ControlFlowTransformer(transformer.Base):
 
     # The constructs
 
+    def _both_forms(self, node, staged_form):
+        """`staged_form(copy)`, the staged statements of a copy of `node`, and `node` with its
+        blocks converted (the plain Python form), in this order: the copy is taken first."""
+        copy = _copy_statement(node)
+        self.staging += 1
+        try:
+            staged = staged_form(copy)
+        finally:
+            self.staging -= 1
+        return staged, self.generic_visit(node)
+
     def visit_If(self, node):
+        if self.staging:
+            return self._staged_if(node, node.test)
+        if checked_reads.python_only(node):
+            return self.generic_visit(node)
+        level, dual_levels = anno.getanno(node, _ELIF_LEVEL, (0, None))
+        if dual_levels is None:
+            dual_levels = max(1, _CHAIN_BUDGET // _chain_length(node))
+        if level >= dual_levels:    # the rest of a long chain: its staged form only
+            copy = _copy_statement(node)
+            self.staging += 1
+            try:
+                return self._staged_if(copy, copy.test)
+            finally:
+                self.staging -= 1
+        if len(node.orelse) == 1 and isinstance(node.orelse[0], gast.If):
+            anno.setanno(node.orelse[0], _ELIF_LEVEL, (level + 1, dual_levels))
+        cond = self.ctx.namer.new('cond')
+        staged, node = self._both_forms(node, lambda copy: self._staged_if(copy, _load(cond)))
+        python = gast.If(test=_load(cond), body=node.body, orelse=node.orelse)
+        return gast.If(test=dual.is_staged_test(cond, node.test), body=staged, orelse=[python])
+
+    def _staged_if(self, node, test):
         body_scope = anno.getanno(node, anno.Static.BODY_SCOPE)
         orelse_scope = anno.getanno(node, anno.Static.ORELSE_SCOPE)
         modified = body_scope.modified | orelse_scope.modified
@@ -190,7 +259,7 @@ class ControlFlowTransformer(transformer.Base):
                 + self._prelude(node, names)
                 + templates.replace(
                     'ag__.if_stmt(test, if_body, else_body, get_state, set_state, symbols, nouts)',
-                    test=self._guard_try(node.test), if_body=if_body, else_body=else_body,
+                    test=self._guard_try(test), if_body=if_body, else_body=else_body,
                     get_state=get_state, set_state=set_state, symbols=_strings(names),
                     nouts=gast.Constant(value=nouts, kind=None)))
 
@@ -202,23 +271,60 @@ class ControlFlowTransformer(transformer.Base):
         return modified, extra_tests, names, options
 
     def visit_While(self, node):
+        if self.staging:
+            return self._staged_while(node)
+        if checked_reads.python_only(node):
+            return self.generic_visit(node)
+        cond = self.ctx.namer.new('cond')
+        staged, node = self._both_forms(
+            node, lambda copy: self._staged_while(copy, _load(cond)))
+        test = _loop_test(node)
+        again = _refuse_staged(cond, templates.copy_tree(test), 'while')
+        python = gast.While(test=_load(cond), body=node.body + [again], orelse=[])
+        return gast.If(test=dual.is_staged_test(cond, test), body=staged, orelse=[python])
+
+    def _staged_while(self, node, condition=None):
         modified, extra_tests, names, options = self._loop_parts(node)
         node = self.generic_visit(node)
         state_functions, get_state, set_state = self._state_functions(names)
         loop_body, loop_test = self.ctx.namer.new('loop_body'), self.ctx.namer.new('loop_test')
-        test = gast.BoolOp(op=gast.And(), values=extra_tests + [node.test]) \
-            if extra_tests else node.test
+        test = _loop_test(node)
+        call = 'ag__.while_stmt(loop_test, loop_body, get_state, set_state, symbols, opts)'
+        if condition is not None:   # the condition the plain form tested (it is not re-run)
+            call = call[:-1] + ', condition=condition)'
+            condition = self._guard_try(condition)
         return (state_functions
                 + [self._block_function(loop_body, node.body, names, modified)]
                 + templates.replace('def loop_test():\n    return test', loop_test=loop_test,
                                     test=self._guard_try(test))
                 + self._prelude(node, names)
                 + templates.replace(
-                    'ag__.while_stmt(loop_test, loop_body, get_state, set_state, symbols, opts)',
-                    loop_test=loop_test, loop_body=loop_body, get_state=get_state,
-                    set_state=set_state, symbols=_strings(names), opts=_dict(options)))
+                    call, loop_test=loop_test, loop_body=loop_body, get_state=get_state,
+                    set_state=set_state, symbols=_strings(names), opts=_dict(options),
+                    condition=condition))
 
     def visit_For(self, node):
+        if self.staging:
+            return self._staged_for(node, node.iter)
+        if checked_reads.python_only(node):
+            return self.generic_visit(node)
+        extra_tests = anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, [])
+        itr = self.ctx.namer.new('itr')
+        staged, node = self._both_forms(node, lambda copy: self._staged_for(copy, _load(itr)))
+        body = node.body
+        if extra_tests:     # `break`/`return` flags: tested before the next item, as for_stmt
+            keep = self.ctx.namer.new('keep')
+            body = body + [_refuse_staged(keep, _conjunction(templates.copy_tree(extra_tests)),
+                                          'for')] + templates.replace('if not keep:\n    break',
+                                                                      keep=keep)
+            anno.setanno(body[-1].test, anno.Basic.PYTHON_TEST, True)
+        python = gast.For(target=node.target, iter=_load(itr), body=body, orelse=[],
+                          type_comment=None)
+        test = templates.replace_as_expression('ag__.is_staged_iterable(itr := iter_)',
+                                               itr=itr, iter_=node.iter)
+        return gast.If(test=test, body=staged, orelse=[python])
+
+    def _staged_for(self, node, iter_):
         modified, extra_tests, names, options = self._loop_parts(node)
         node = self.generic_visit(node)
         state_functions, get_state, set_state = self._state_functions(names)
@@ -229,8 +335,7 @@ class ControlFlowTransformer(transformer.Base):
             extra_test = self.ctx.namer.new('extra_test')
             extra_test_functions = templates.replace(
                 'def extra_test():\n    return test', extra_test=extra_test,
-                test=gast.BoolOp(op=gast.And(), values=extra_tests)
-                if len(extra_tests) > 1 else extra_tests[0])
+                test=_conjunction(extra_tests))
         options = dict(options, iterate_names=gast.Constant(
             value=unparser.unparse(node.target), kind=None))
         return (state_functions
@@ -240,9 +345,53 @@ class ControlFlowTransformer(transformer.Base):
                 + templates.replace(
                     'ag__.for_stmt(iter_, extra_test, loop_body, get_state, set_state, symbols,'
                     ' opts)',
-                    iter_=self._guard_try(node.iter), extra_test=extra_test, loop_body=loop_body,
+                    iter_=self._guard_try(iter_), extra_test=extra_test, loop_body=loop_body,
                     get_state=get_state, set_state=set_state, symbols=_strings(names),
                     opts=_dict(options)))
+
+
+def _copy_statement(node):
+    """A copy of `node` for its staged form: reads checked, and the expressions that
+    annotations hold (loop tests and options) copied too, so that no node is in two trees."""
+    copy = dual.staged_copy(node)
+    checked_reads.strip([copy])
+    for child in gast.walk(copy):
+        tests = anno.getanno(child, anno.Basic.EXTRA_LOOP_TEST)
+        if tests:
+            anno.setanno(child, anno.Basic.EXTRA_LOOP_TEST, dual.staged_copy(tests))
+        options = anno.getanno(child, anno.Basic.LOOP_OPTIONS)
+        if options:
+            anno.setanno(child, anno.Basic.LOOP_OPTIONS,
+                         {k: dual.staged_copy(v) for k, v in options.items()})
+    return copy
+
+
+def _refuse_staged(name, test, loop):
+    """`name = test`, refused when it became a tensor in a loop that started in Python."""
+    return gast.If(test=dual.is_staged_test(name, test), orelse=[], body=templates.replace(
+        'ag__.refuse_staged_test(name, loop)', name=name,
+        loop=gast.Constant(value=loop, kind=None)))
+
+
+def _chain_length(node):
+    length = 1
+    while len(node.orelse) == 1 and isinstance(node.orelse[0], gast.If):
+        node, length = node.orelse[0], length + 1
+    return length
+
+
+def _load(name):
+    return templates.replace_as_expression('name', name=name)
+
+
+def _conjunction(tests):
+    return gast.BoolOp(op=gast.And(), values=tests) if len(tests) > 1 else tests[0]
+
+
+def _loop_test(node):
+    """The test of a `while`, with the extra tests of its `break`/`return` flags first."""
+    extra_tests = anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, [])
+    return _conjunction(extra_tests + [node.test]) if extra_tests else node.test
 
 
 def _strings(names):

@@ -1,47 +1,112 @@
-"""`and`/`or` become lazy `ag__.and_`/`ag__.or_` over lambdas; `not x` becomes `ag__.not_(x)`.
+"""`and`/`or`/`not` and chained comparisons.
 
-    a and b and c   ->   ag__.and_(lambda: a, lambda: b, lambda: c)
-    a < b <= c      ->   ag__.compare_chain(lambda: a, ('<', lambda: b), ('<=', lambda: c))
+Each has two forms (converters/dual.py). The first operand picks one: a symbolic tensor takes
+the staged form, the lazy `ag__.and_`/`ag__.or_` over lambdas (`ag__.not_(x)`), and any other
+value Python's own operator, with the same value, evaluation order and short circuit:
 
-A chained comparison evaluates each operand once and stops at the first Python false, as Python
-does; on tensors the comparisons are joined with `rt.logical_and`.
+    a and b   ->   (ag__.and_(lambda: left, lambda: b)
+                    if (left := a) is not True and left is not False and ag__.is_staged(left)
+                    else left and b)
+
+With more operands, `a and b and c` is `a and (b and c)`, and the rest picks its form again.
+
+A chained comparison `a < b <= c` is `step and right <= c` where `step := a < (right := b)`;
+a symbolic `step` takes the staged form, `ag__.compare_chain_from(step, right, ('<=', lambda:
+c))`, which evaluates the rest and joins the comparisons with `rt.logical_and`. (Where both
+forms cannot be written: `ag__.compare_chain(lambda: a, ('<', lambda: b), ('<=', lambda: c))`.)
 """
 import gast
 
-from autograph.pyct import templates, transformer
+from autograph.converters import dual
+from autograph.pyct import anno, templates
 
 _SYMBOLS = {gast.Lt: '<', gast.LtE: '<=', gast.Gt: '>', gast.GtE: '>=', gast.Eq: '==',
             gast.NotEq: '!=', gast.Is: 'is', gast.IsNot: 'is not', gast.In: 'in',
             gast.NotIn: 'not in'}
 
 
-class LogicalExpressionTransformer(transformer.Base):
+class LogicalExpressionTransformer(dual.ExpressionTransformer):
 
     def visit_BoolOp(self, node):
-        node = self.generic_visit(node)
+        if anno.getanno(node, anno.Basic.PYTHON_TEST):
+            return self.generic_visit(node)   # the compiler's own test of a condition's type
+        if not self.both_forms_allowed(node):
+            return self._staged_bool(self.generic_visit(node))
+        staged = [self.visit(value) for value in dual.staged_copy(node.values[1:])]
+        values = [self.visit(value) for value in node.values]
+        return self._both_bool(node.op, values, staged)
+
+    def _staged_bool(self, node, first=None):
         operator = 'ag__.and_' if isinstance(node.op, gast.And) else 'ag__.or_'
         call = templates.replace_as_expression(operator + '()')
         call.args = [templates.replace_as_expression('lambda: operand', operand=value)
-                     for value in node.values]
+                     for value in ([first] if first is not None else []) + node.values]
         return call
 
+    def _both_bool(self, op, values, staged):
+        """`values[0] op values[1] op ...`, `staged` the staged forms of values[1:]."""
+        if len(values) == 1:
+            return values[0]
+        left = self.ctx.namer.new('left')
+        python = gast.BoolOp(op=op, values=[_load(left), self._both_bool(op, values[1:],
+                                                                          staged[1:])])
+        anno.setanno(python, anno.Basic.PYTHON_TEST, True)
+        return gast.IfExp(test=dual.is_staged_test(left, values[0]),
+                          body=self._staged_bool(gast.BoolOp(op=op, values=staged),
+                                                 first=_load(left)),
+                          orelse=python)
+
     def visit_Compare(self, node):
-        node = self.generic_visit(node)
         if len(node.ops) < 2:
-            return node
-        call = templates.replace_as_expression('ag__.compare_chain(lambda: left)', left=node.left)
-        for op, operand in zip(node.ops, node.comparators):
-            call.args.append(templates.replace_as_expression(
-                '(symbol, lambda: operand)', symbol=gast.Constant(value=_SYMBOLS[type(op)],
-                                                                  kind=None),
-                operand=operand))
-        return call
+            return self.generic_visit(node)
+        if not self.both_forms_allowed(node):
+            node = self.generic_visit(node)
+            call = templates.replace_as_expression('ag__.compare_chain(lambda: left)',
+                                                   left=node.left)
+            call.args += _links(node.ops, node.comparators)
+            return call
+        staged = [self.visit(c) for c in dual.staged_copy(node.comparators)]
+        node = self.generic_visit(node)
+        return self._both_chain(node.left, node.ops, node.comparators, staged)
+
+    def _both_chain(self, left, ops, comparators, staged):
+        """`left op0 c0 op1 c1 ...` as `step and <the rest, from c0>`, where `step` (the first
+        comparison) picks the form; `staged`: the staged forms of the comparators."""
+        if len(ops) == 1:
+            return gast.Compare(left=left, ops=ops, comparators=comparators)
+        step, right = self.ctx.namer.new('step'), self.ctx.namer.new('right')
+        first = gast.Compare(left=left, ops=ops[:1], comparators=[
+            templates.replace_as_expression('(right := value)', right=right,
+                                            value=comparators[0])])
+        python = gast.BoolOp(op=gast.And(), values=[_load(step), self._both_chain(
+            _load(right), ops[1:], comparators[1:], staged[1:])])
+        anno.setanno(python, anno.Basic.PYTHON_TEST, True)
+        call = templates.replace_as_expression('ag__.compare_chain_from(step, right)',
+                                               step=step, right=right)
+        call.args += _links(ops[1:], staged[1:])
+        return gast.IfExp(test=dual.is_staged_test(step, first), body=call, orelse=python)
 
     def visit_UnaryOp(self, node):
         node = self.generic_visit(node)
-        if not isinstance(node.op, gast.Not):
+        if not isinstance(node.op, gast.Not) or anno.getanno(node, anno.Basic.PYTHON_TEST):
             return node
-        return templates.replace_as_expression('ag__.not_(operand)', operand=node.operand)
+        if not self.both_forms_allowed(node):
+            return templates.replace_as_expression('ag__.not_(operand)', operand=node.operand)
+        value = self.ctx.namer.new('value')
+        python = gast.UnaryOp(op=gast.Not(), operand=_load(value))
+        return gast.IfExp(test=dual.is_staged_test(value, node.operand),
+                          body=templates.replace_as_expression('ag__.not_(value)', value=value),
+                          orelse=python)
+
+
+def _links(ops, operands):
+    return [templates.replace_as_expression(
+        '(symbol, lambda: operand)', symbol=gast.Constant(value=_SYMBOLS[type(op)], kind=None),
+        operand=operand) for op, operand in zip(ops, operands)]
+
+
+def _load(name):
+    return templates.replace_as_expression('name', name=name)
 
 
 def transform(node, ctx):

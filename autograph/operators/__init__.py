@@ -7,7 +7,15 @@ belong to the user's line, not to autograph's or to the generated file's.
 import os
 
 from autograph.operators.call import callee, converted_call, to_graph
-from autograph.operators.control_flow import for_stmt, if_exp, if_stmt, while_stmt
+from autograph.operators.control_flow import (
+    for_stmt,
+    if_exp,
+    if_stmt,
+    is_staged,
+    is_staged_iterable,
+    refuse_staged_test,
+    while_stmt,
+)
 from autograph.operators.exceptions import assert_stmt
 from autograph.operators.function_scope import (
     STD,
@@ -17,7 +25,7 @@ from autograph.operators.function_scope import (
 )
 from autograph.operators.guards import python_only
 from autograph.operators.lists import check_list_mutation, list_append
-from autograph.operators.logical import and_, compare_chain, not_, or_
+from autograph.operators.logical import and_, compare_chain, compare_chain_from, not_, or_
 from autograph.operators.variables import Undefined, UndefinedReturnValue, ld, ldu
 from autograph.pyct import origin_info as _origin_info
 from runtime.core import errors as _errors
@@ -32,7 +40,7 @@ _errors.library_paths.append(os.path.dirname(os.path.dirname(__file__)) + os.sep
 _errors.location_mappers.append(_user_line)
 
 __all__ = ['callee', 'converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stmt', 'while_stmt',
+           'is_staged', 'is_staged_iterable', 'refuse_staged_test',
            'assert_stmt', 'ConversionOptions', 'STD', 'STD_REQUESTED', 'FunctionScope',
-           'python_only', 'and_',
-           'compare_chain', 'not_', 'or_', 'check_list_mutation', 'list_append', 'Undefined',
-           'UndefinedReturnValue', 'ld', 'ldu']
+           'python_only', 'and_', 'compare_chain', 'compare_chain_from', 'not_', 'or_',
+           'check_list_mutation', 'list_append', 'Undefined', 'UndefinedReturnValue', 'ld', 'ldu']

@@ -256,8 +256,31 @@ def _check_returns(in_if, in_else, initial, symbol_names):
                     f"{mine!r} in the {which} branch; both branches must give it a tensor"))
 
 
-def while_stmt(test, body, get_state, set_state, symbol_names, opts):
-    condition = test()
+# The plain Python form of a converted statement runs unless these say it is staged (their
+# cases are exactly those in which if_stmt/while_stmt and for_stmt stage the statement).
+is_staged = SymbolicTensor.__instancecheck__   # a C-level isinstance(value, SymbolicTensor)
+
+
+def is_staged_iterable(iter_):
+    """Whether for_stmt stages a loop over `iter_`: a symbolic tensor, a tensor sequence
+    (rt.range, enumerate/zip over tensors), a dataset or iterator in a graph."""
+    if type(iter_) in _PYTHON_ITERABLES:
+        return False
+    return (datasets.is_graph_iteration(iter_)
+            or tensor_iteration.as_sequence(iter_) is not None)
+
+
+def refuse_staged_test(condition, loop):
+    """The plain form of a `while` (or the `break`/`return` test of a `for`) whose test became
+    a tensor after the loop started in Python: the error of while_stmt/for_stmt."""
+    _check_still_python(condition, loop)
+
+
+def while_stmt(test, body, get_state, set_state, symbol_names, opts, condition=None):
+    """`condition`: the value of the first test, when the compiler's plain form already ran it
+    (it is then a symbolic tensor); None to run `test()` first."""
+    if condition is None:
+        condition = test()
     if isinstance(condition, SymbolicTensor):
         _graph_loop(test, body, get_state, set_state, symbol_names, opts)
         return

@@ -52,7 +52,16 @@ def compare_chain(left, *links):
     Python values stop at the first false comparison, as in Python; once a comparison is a
     tensor the rest are evaluated and joined with `rt.logical_and`.
     """
-    value, result = left(), None
+    return _chain(None, left(), links)
+
+
+def compare_chain_from(result, value, *links):
+    """The rest of a chained comparison whose first comparison gave the tensor `result`
+    (`value`: its right operand); the compiler's plain form of the chain computed them."""
+    return _chain(result, value, links)
+
+
+def _chain(result, value, links):
     for symbol, operand in links:
         right = operand()
         step = _COMPARISONS[symbol](value, right)

@@ -16,6 +16,7 @@ class Basic(enum.Enum):
     EXTRA_LOOP_TEST = 'expressions that stop a loop early (break, return)'
     LOOP_OPTIONS = 'keyword nodes of set_loop_options for a loop'
     FUNCTION_SCOPE = 'the `with ag__.FunctionScope` block that wraps a function body'
+    PYTHON_TEST = 'a test the compiler wrote to choose a form: its own `and` stays Python'
 
     # Members are singletons: hashing by identity is correct, and much faster than Enum's
     # hash of the name (every visit of every node looks annotations up).
@@ -30,6 +31,8 @@ class Static(enum.Enum):
     LIVE_OUT = 'names live after a statement'
     MAYBE_UNDEFINED = 'names that may be unbound on entry to a statement'
     MAYBE_DEFINED = 'names that a definition may reach on entry to a statement'
+    PLAIN_READ = 'a read of a name that cannot hold a placeholder: it needs no ag__.ld'
+    UNBOUND_READ = 'a read of a local that may be unbound there (Python raises)'
 
     __hash__ = object.__hash__
 

@@ -25,9 +25,12 @@ def test_to_code_of_simple_relu_is_python_using_if_stmt():
     compile(code, '<to_code>', 'exec')
     assert code.startswith('def tf__simple_relu(x):')
     assert "with ag__.FunctionScope('simple_relu', 'fscope', ag__.STD_REQUESTED) as fscope:" in code
-    assert ("ag__.if_stmt(ag__.callee(ag__.ld(rt).greater, fscope)(ag__.ld(x), 0), "
-            "if_body, else_body, get_state, set_state, ('do_return', 'retval_'), 2)"
-            in code)
+    # the condition's value picks the form: the staged one on a symbolic tensor, else Python's
+    assert ("if (cond := ag__.callee(rt.greater, fscope)(x, 0)) is not True "
+            "and cond is not False and ag__.is_staged(cond):" in code)
+    assert ("ag__.if_stmt(cond, if_body, else_body, get_state, set_state, "
+            "('do_return', 'retval_'), 2)" in code)
+    assert '\n        elif cond:\n' in code
     assert 'return fscope.ret(retval_, do_return)' in code
 
 

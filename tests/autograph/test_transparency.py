@@ -6,6 +6,7 @@ import time
 import pytest
 
 import autograph as ag
+import runtime as rt
 
 # -- private name mangling -------------------------------------------------------------------
 
@@ -71,7 +72,7 @@ def test_private_names_are_mangled_as_in_the_class_body():
 
 def test_the_generated_code_spells_the_mangled_names():
     code = ag.to_code(Counter.bump)
-    assert 'self)._Counter__count' in code and 'nonlocal _Counter__total' in code
+    assert 'self._Counter__count' in code and 'nonlocal _Counter__total' in code
     # strings are not names
     assert "'__count'" in ag.to_code(Counter.calls_private_method)
 
@@ -271,7 +272,7 @@ def test_the_cli_converts_every_function_of_a_name_and_nested_generators_stay(tm
     path.write_text(_CLI_SOURCE, encoding='utf-8')
     source = convert_file(str(path), None)
     assert source.count('def tf__x(self') == 2 and 'def tf__x(self, value)' in source
-    assert 'ag__.ld(self)._P__y = ' in source   # mangled with the method's class
+    assert 'self._P__y = ' in source   # mangled with the method's class
     assert 'def tf__indent' in source and 'yield (prefix + line' in source
     note = capsys.readouterr().err
     assert "skipped 'generator'" in note and f'{path}:26:' in note and 'yield x' in note
@@ -461,17 +462,32 @@ def test_tracebacks_leave_out_autographs_own_frames():
     assert entries[-1][:2] == (__file__, _fails_deep.__code__.co_firstlineno + 2)
 
 
+def _fails_in_branch(x):
+    if x > 0:
+        raise KeyError(1)
+    return x
+
+
+def _calls_branch(x):
+    return _fails_in_branch(x) + 1
+
+
 def test_an_error_leaving_converted_code_notes_the_users_frames():
+    # on Python values the `if` runs as Python: the traceback is the user's, with no note
     with pytest.raises(KeyError) as info:
         ag.to_graph(_calls_failing)(1)
+    assert not getattr(info.value, '__notes__', None)
+    # a tensor `if` runs its branch in a block function, under an operator: the note
+    with pytest.raises(KeyError) as info:
+        ag.function(_calls_branch)(rt.constant(1))
     assert str(info.value) == '1' and info.value.args == (1,)
     note, = info.value.__notes__
     lines = note.splitlines()
-    call_line = _calls_failing.__code__.co_firstlineno + 1
-    raise_line = _fails_deep.__code__.co_firstlineno + 2
+    call_line = _calls_branch.__code__.co_firstlineno + 1
+    raise_line = _fails_in_branch.__code__.co_firstlineno + 2
     assert lines[0].startswith("In converted code, the user's frames")
     assert lines[1:] == [
-        f'  File "{__file__}", line {call_line}, in _calls_failing',
-        '    return _fails_deep(x) + 1',
-        f'  File "{__file__}", line {raise_line}, in _fails_deep',
-        '    raise KeyError(x)']
+        f'  File "{__file__}", line {call_line}, in _calls_branch',
+        '    return _fails_in_branch(x) + 1',
+        f'  File "{__file__}", line {raise_line}, in _fails_in_branch',
+        '    raise KeyError(1)']

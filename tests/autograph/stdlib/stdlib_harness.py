@@ -168,14 +168,16 @@ def _run_side(swap_folder, name, out_path):
                    if (m == name or m.startswith(name + '.')) and module_object is not None
                    for f in module_object.__dict__.get('__ag_swapped__', ())]
         suite = unittest.defaultTestLoader.loadTestsFromName(module.tests)
+        tests_start = time.perf_counter()
         suite.run(result)
+        tests_seconds = time.perf_counter() - tests_start
         error = None
     except Exception as e:  # the module does not import: every test counts as failed
         error = f'{type(e).__name__}: {e}'
-        swapped = []
+        swapped, tests_seconds = [], 0.0
     with open(out_path, 'w') as f:
         json.dump({'outcomes': result.outcomes, 'error': error, 'swapped': swapped,
-                   'seconds': time.perf_counter() - start}, f)
+                   'seconds': time.perf_counter() - start, 'tests_seconds': tests_seconds}, f)
 
 
 def run_side(folder, module, converted, timeout=600):
@@ -186,7 +188,7 @@ def run_side(folder, module, converted, timeout=600):
                           env=_environment(), cwd=folder, timeout=timeout)
     if not os.path.exists(out):
         return {'outcomes': {}, 'error': f'the test process died:\n{done.stderr[-3000:]}',
-                'swapped': [], 'seconds': 0.0}
+                'swapped': [], 'seconds': 0.0, 'tests_seconds': 0.0}
     with open(out) as f:
         return json.load(f)
 

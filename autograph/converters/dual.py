@@ -1,0 +1,72 @@
+"""The two forms of a converted statement or expression, chosen when it runs.
+
+A converted `if`, loop, `and`/`or`/`not` or conditional expression is written twice: its
+staged form (the `ag__` operators over lambdas and block functions, which build graph ops for
+a symbolic tensor) and the construct itself as plain Python. The value that Python would test
+first picks the form:
+
+    (cond := test) is not True and cond is not False and ag__.is_staged(cond)
+
+True and False, the values of most tests, are told apart without a call. The staged form of a
+construct holds staged forms only (nodes marked `STAGED_FORM`), so that each construct is
+written once per enclosing one rather than exponentially often.
+"""
+import gast
+
+from autograph.pyct import anno, templates, transformer
+
+_IS_STAGED = '(cond := test) is not True and cond is not False and ag__.is_staged(cond)'
+STAGED_FORM = 'the node is in the staged form of an enclosing construct'
+
+
+def is_staged_test(cond, test):
+    """The test that picks the staged form of a construct whose condition is `test`; it binds
+    the value to the name `cond`. Its own `and` stays Python (`Basic.PYTHON_TEST`)."""
+    condition = templates.replace_as_expression(_IS_STAGED, cond=cond, test=test)
+    anno.setanno(condition, anno.Basic.PYTHON_TEST, True)
+    return condition
+
+
+def staged_copy(node):
+    """A copy of `node` (or of a list of nodes) for a staged form: every node in it is marked,
+    so the converters that run later keep it staged only."""
+    copy = templates.copy_tree(node)
+    for child in (gast.walk(c) for c in (copy if isinstance(copy, list) else [copy])):
+        for descendant in child:
+            anno.setanno(descendant, STAGED_FORM, True)
+    return copy
+
+
+def in_staged_form(node):
+    return anno.getanno(node, STAGED_FORM, False)
+
+
+class ExpressionTransformer(transformer.Base):
+    """A converter of expressions that can tell where an assignment expression (the `cond :=`
+    of the test that picks a form) is not allowed: in the iterables of comprehensions, and in
+    class bodies (whose comprehensions cannot bind one). There it writes the staged form only,
+    which handles Python values too, only slower."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.no_walrus = 0
+
+    def both_forms_allowed(self, node):
+        return not self.no_walrus and not in_staged_form(node)
+
+    def visit_ClassDef(self, node):
+        self.no_walrus += 1
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.no_walrus -= 1
+
+    def visit_comprehension(self, node):
+        node.target = self.visit(node.target)
+        self.no_walrus += 1
+        try:
+            node.iter = self.visit(node.iter)
+        finally:
+            self.no_walrus -= 1
+        node.ifs = [self.visit(test) for test in node.ifs]
+        return node

@@ -1,0 +1,276 @@
+"""Both forms of a converted statement or expression (issue 18's speed): the value Python tests
+first picks the staged form (a symbolic tensor) or the construct itself as plain Python."""
+import dis
+import sys
+
+import pytest
+
+import autograph as ag
+import autograph.operators as operators
+import runtime as rt
+
+
+def _refuse(name):
+    def refused(*args, **kwargs):
+        raise AssertionError(f'ag__.{name} ran on Python values')
+    return refused
+
+
+@pytest.fixture
+def no_staged_operators(monkeypatch):
+    """Converted code that calls any staged operator fails."""
+    for name in ('if_stmt', 'while_stmt', 'for_stmt', 'and_', 'or_', 'not_', 'if_exp'):
+        monkeypatch.setattr(operators, name, _refuse(name))
+
+
+def collatz(n, limit):
+    steps, seen = 0, []
+    while n != 1 and steps < limit:
+        if n % 2 == 0:
+            n = n // 2
+        elif n > 1000 or not seen:
+            n = 3 * n + 1
+        else:
+            n = 3 * n + 1
+        seen.append(n)
+        steps += 1
+    for value in seen:
+        if value > 50:
+            break
+    return steps, value if seen else None, (seen and seen[-1]) or 'none'
+
+
+def test_python_if_while_for_and_or_run_as_python(no_staged_operators):
+    converted = ag.to_graph(collatz)
+    assert converted(27, 100) == collatz(27, 100) == (100, 82, 53)
+    assert converted(1, 100) == collatz(1, 100) == (0, None, 'none')
+
+
+def _made_functions(function, *args):
+    """The functions (closures, lambdas) that converted code creates while `function` runs."""
+    made = []
+
+    def trace(frame, event, arg):
+        if not frame.f_code.co_filename.startswith('<autograph generated'):
+            return None
+        frame.f_trace_opcodes = True
+        if event == 'opcode' and frame.f_code.co_code[frame.f_lasti] == dis.opmap['MAKE_FUNCTION']:
+            made.append(frame.f_lineno)
+        return trace
+    sys.settrace(trace)
+    try:
+        function(*args)
+    finally:
+        sys.settrace(None)
+    return made
+
+
+def test_the_python_path_creates_no_block_function_or_lambda():
+    converted = ag.to_graph(collatz)
+    assert converted(6, 100) == (8, 1, 1)
+    assert _made_functions(converted, 27, 100) == []
+
+
+def tensor_branches(x, n):
+    if x > 0:
+        y = x
+    else:
+        y = -x
+    i = 0
+    while i < n:
+        y += 1
+        i += 1
+    return y
+
+
+def test_tensor_conditions_still_build_if_and_while_ops():
+    function = ag.function(tensor_branches)
+    graph = function.get_concrete_function(rt.TensorSpec([], rt.int32),
+                                           rt.TensorSpec([], rt.int32)).graph
+    types = [op.type for op in graph.get_operations()]
+    assert types.count('If') + types.count('StatelessIf') == 1
+    assert types.count('While') + types.count('StatelessWhile') == 1
+    assert int(function(rt.constant(-3), rt.constant(2))) == 5
+
+
+def test_the_first_test_of_a_tensor_while_runs_once_outside_the_loop():
+    calls = []
+
+    def below(i, n):
+        calls.append(i)
+        return i < n
+
+    def count_up(n):
+        i = 0
+        while below(i, n):
+            i += 1
+        return i
+    function = ag.function(count_up)
+    assert int(function(rt.constant(3))) == 3
+    # the decision, then the loop's own test graph (once), as while_stmt did before
+    assert len(calls) == 2
+
+
+def becomes_tensor(n):
+    i = 0
+    while i < 3:
+        i = i + n
+    return i
+
+
+def test_a_while_test_that_becomes_a_tensor_mid_loop_is_refused_as_before():
+    with pytest.raises(NotImplementedError, match='became a tensor inside the loop'):
+        ag.function(becomes_tensor)(rt.constant(1))
+    assert ag.to_graph(becomes_tensor)(2) == 4
+
+
+def python_loop_with_tensor_break(xs, limit):
+    total = 0
+    for x in xs:
+        total += x
+        if total > limit:
+            break
+    return total
+
+
+def test_a_for_break_that_becomes_a_tensor_is_refused_and_a_python_break_stops():
+    with pytest.raises(NotImplementedError, match='became a tensor inside the loop'):
+        ag.function(python_loop_with_tensor_break)([1, 2, 3], rt.constant(2))
+    iterator = iter([1, 2, 3, 4])
+    assert ag.to_graph(python_loop_with_tensor_break)(iterator, 2) == 3
+    assert next(iterator) == 3   # the loop stopped before taking the next item, as Python's
+
+
+class Loud:
+    def __init__(self, value, log):
+        self.value, self.log = value, log
+
+    def __bool__(self):
+        self.log.append(self.value)
+        return bool(self.value)
+
+
+def logic(a, b, c):
+    return (a and b, a or b, a and b and c, a or b or c, not a, b if a else c)
+
+
+@pytest.mark.parametrize('a, b, c', [(0, [], 'x'), (3, 0, None), ([1], 'y', 0), ('', 0, [])])
+def test_and_or_not_and_conditional_give_pythons_values(a, b, c):
+    assert ag.to_graph(logic)(a, b, c) == logic(a, b, c)
+
+
+def test_each_operand_is_evaluated_once_and_short_circuits():
+    def order(log):
+        def operand(value):
+            log.append(('eval', value))
+            return Loud(value, log)
+        return operand(0) and operand(1), operand(2) or operand(3), not operand(4)
+
+    expected, got = [], []
+    order(expected)
+    ag.to_graph(order)(got)
+    assert got == expected
+
+
+def tensor_logic(x):
+    return rt.logical_not(x > 0) if x < 5 and x > -5 else x > 100
+
+
+def test_tensor_operands_take_the_staged_forms():
+    function = ag.function(tensor_logic)
+    graph = function.get_concrete_function(rt.TensorSpec([], rt.int32)).graph
+    types = [op.type for op in graph.get_operations()]
+    assert 'LogicalAnd' in types and types.count('If') + types.count('StatelessIf') == 1
+    assert [bool(function(rt.constant(v))) for v in (3, -3, 7, 200)] == [False, True, False, True]
+
+
+def set_in_one_branch(x):
+    if x > 0:
+        y = x
+    return y
+
+
+def test_undefined_placeholders_are_set_in_the_staged_form_only():
+    code = ag.to_code(set_in_one_branch)
+    staged, python = code.split('\n        elif cond:\n')
+    assert "y = ag__.Undefined('y')" in staged and 'Undefined' not in python
+    with pytest.raises(UnboundLocalError, match="local variable 'y'"):
+        ag.to_graph(set_in_one_branch)(-1)
+    with pytest.raises(ValueError, match="'y' must also be initialized in the else branch"):
+        ag.function(set_in_one_branch)(rt.constant(1))
+
+
+def none_before_tensor_loop(n):
+    y = None
+    for i in rt.range(n):
+        y = i
+    return y
+
+
+def test_reads_after_a_loop_that_may_leave_a_flagged_value_stay_checked():
+    code = ag.to_code(none_before_tensor_loop)
+    assert 'ag__.ld(y)' in code.split('for i in itr:')[1]     # the read after the loop
+    with pytest.raises(rt.errors.InvalidArgumentError, match='iterate at least once'):
+        ag.function(none_before_tensor_loop)(rt.constant(0))
+
+
+def plain(values):
+    total = 0
+    for v in values:
+        if v > 2 or v < 0:
+            total += v
+    return total
+
+
+def test_reads_of_plain_python_code_are_not_checked():
+    code = ag.to_code(plain)
+    assert '\n                elif cond:\n                    total += v\n' in code
+    assert ag.to_graph(plain)([1, 3, -1]) == 2
+
+
+class Table:
+    keys = [k for k in ('a', 'b') if k and not k.isupper()]
+
+
+def where_walrus_is_not_allowed(xs, ys):
+    class Local:
+        picked = [x for x in (xs or ys) if x and x > 1]
+    squares = [y * y for y in (ys if xs else ys or [])]
+    return Local.picked, squares, f'{xs and len(xs)}', Table.keys
+
+
+def test_comprehension_iterables_and_class_bodies_keep_the_staged_form():
+    code = ag.to_code(where_walrus_is_not_allowed)
+    compile(code, '<to_code>', 'exec')
+    assert ag.to_graph(where_walrus_is_not_allowed)([1, 2, 3], [4]) == \
+        where_walrus_is_not_allowed([1, 2, 3], [4])
+    assert ag.to_graph(where_walrus_is_not_allowed)([], [5]) == \
+        where_walrus_is_not_allowed([], [5])
+
+
+def chains(a, b, c, d):
+    return a < b <= c, 0 <= a < b < d, [x for x in (a, b) if 0 < x < 3]
+
+
+def test_chained_comparisons_give_pythons_values_and_evaluate_each_operand_once():
+    for args in [(0, 1, 1, 2), (1, 0, 2, 3), (2, 2, 5, 1), (0, 1, 2, 3)]:
+        assert ag.to_graph(chains)(*args) == chains(*args)
+    log = []
+
+    def operand(value):
+        log.append(value)
+        return value
+
+    def chained():
+        return operand(1) < operand(2) < operand(0) < operand(5)
+    assert ag.to_graph(chained)() is False and log == [1, 2, 0]
+
+
+def test_a_tensor_chained_comparison_is_staged():
+    def between(x):
+        return 0 < x < 5
+    function = ag.function(between)
+    assert [bool(function(rt.constant(v))) for v in (-1, 2, 7)] == [False, True, False]
+    types = [op.type for op in function.get_concrete_function(
+        rt.TensorSpec([], rt.int32)).graph.get_operations()]
+    assert 'LogicalAnd' in types
