@@ -18,8 +18,11 @@ counts = {'native': 0, 'default': 0}
 
 
 def jit_where_possible(graph, inputs, outputs, jit_compile=False, **options):
-    """A plan that runs natively unless the graph does not lower (then the default one)."""
+    """A plan that runs natively unless the graph does not lower (then the default one); a
+    graph the test compiles with `jit_compile=True` itself gets its native plan as it is."""
     native = default_compile_graph(graph, inputs, outputs, jit_compile=True, **options)
+    if jit_compile:
+        return native
     chosen = []
 
     def run(*values):
@@ -42,6 +45,21 @@ def jit_where_possible(graph, inputs, outputs, jit_compile=False, **options):
 def pytest_addoption(parser):
     parser.addoption('--jit', action='store_true',
                      help='run graphs as jit_compile=True native code where it applies')
+
+
+def pytest_configure(config):
+    config.addinivalue_line('markers', 'default_executor: a test of the default executor\'s '
+                                       'generated code, which --jit does not run')
+
+
+def pytest_collection_modifyitems(config, items):
+    """With --jit, the tests of the default executor's generated code are skipped: its graphs
+    run as native code, which has neither its source nor its memory policy."""
+    if config.getoption('--jit'):
+        skip = pytest.mark.skip(reason='tests the default executor\'s generated code')
+        for item in items:
+            if item.get_closest_marker('default_executor'):
+                item.add_marker(skip)
 
 
 @pytest.fixture(autouse=True)

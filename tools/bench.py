@@ -692,12 +692,19 @@ def measure_jit(quick):
     return rows
 
 
+def new_process(row):
+    """The first call of a new process from the on-disk cache, ms ('-' when not measured)."""
+    ms = row.get('jit_new_process_ms')
+    return '-' if ms is None else f'{ms:.0f}'
+
+
 def print_jit(rows):
     print()
     print('jit_compile=True (numba), medians; ratios to hand numpy; JAX ratio measured here, or '
-          'the issue\'s (*)')
+          'the issue\'s (*); 1st call: trace + compile, empty cache; new proc: a new process\'s '
+          'first call from the cache')
     print(f'{"workload":<46} {"numpy µs":>9} {"default":>8} {"jit µs":>8} {"jit":>7} '
-          f'{"JAX":>7} {"1st call ms":>11}')
+          f'{"JAX":>7} {"1st call ms":>11} {"new proc":>8}')
     startup, rows = rows[0], rows[1:]
     for r in rows:
         if r['jax_ratio'] is None:  # no JAX figure for this workload (no side venv, none given)
@@ -706,7 +713,7 @@ def print_jit(rows):
             jax = f'{r["jax_ratio"]:.3f}' + ('' if r['jax_measured'] else '*')
         print(f'{r["workload"]:<46} {r["numpy_us"]:>9.1f} {r["default_ratio"]:>8.2f} '
               f'{r["jit_us"]:>8.2f} {r["jit_ratio"]:>7.3f} {jax:>7} '
-              f'{r["jit_first_call_ms"]:>11.0f}')
+              f'{r["jit_first_call_ms"]:>11.0f} {new_process(r):>8}')
     print(f'{startup["workload"]:<93} {startup["jit_first_call_ms"]:>11.0f}')
 
 

@@ -2,9 +2,19 @@
 
 `measure_jit(workloads)` times, for each workload, its hand-written numpy version, the default
 executor and `jit_compile=True` in one run, and the first call (trace + native compile) of a
-fresh `jit_compile=True` Function, after a first row timing numba's start-up. The workloads
-are tools/bench.py's; JAX versions live in tools/bench_jax.py, run with a Python that has JAX.
+fresh `jit_compile=True` Function with an empty on-disk cache, then the first call of a new
+process loading that cache (a quick run does neither: it uses the usual cache), after a first
+row timing numba's start-up. The workloads are tools/bench.py's; JAX versions live in
+tools/bench_jax.py, run with a Python that has JAX.
+
+    python3 tools/bench_jit.py --first-call INDEX   # the first call of WORKLOADS[INDEX], ms
 """
+import argparse
+import contextlib
+import os
+import subprocess
+import sys
+import tempfile
 import time
 
 import numpy as np
@@ -30,14 +40,18 @@ def measure_jit(workloads, quick=False):
     medians over rounds that time the three back to back."""
     repeat = 3 if quick else 9
     rows = [numba_startup()]
-    for workload in workloads:
+    for index, workload in enumerate(workloads):
         args, numpy_args = workload.arguments(), workload.numpy_arguments()
         default = ag.function(workload.program())
         expected = default(*args).numpy()
-        start = time.perf_counter()
-        jit = ag.function(workload.program(), jit_compile=True)
-        got = jit(*args).numpy()
-        first_call = time.perf_counter() - start
+        # an empty cache, but for a quick run (the tests'), which may load what it compiled
+        with tempfile.TemporaryDirectory() as folder, \
+                contextlib.nullcontext() if quick else cache_in(folder):
+            start = time.perf_counter()
+            jit = ag.function(workload.program(), jit_compile=True)
+            got = jit(*args).numpy()
+            first_call = time.perf_counter() - start
+            new_process = None if quick else first_call_in_new_process(index, folder)
         # atol: float32 transcendental functions differ by an ulp between numba and numpy,
         # which a recurrence's gradient amplifies to ~1e-6 of its scale (docs/jit.md)
         if not np.allclose(got, expected, rtol=1e-5, atol=2e-6 * np.abs(expected).max()) or \
@@ -63,6 +77,7 @@ def measure_jit(workloads, quick=False):
             'default_ratio': float(np.median([d / h for h, d, _ in rounds])),
             'jit_ratio': float(np.median([j / h for h, _, j in rounds])),
             'jit_first_call_ms': first_call * 1e3,
+            'jit_new_process_ms': new_process,
             'jax_ratio': workload.jax_ratio,
         })
     return rows
@@ -75,3 +90,44 @@ def numba_startup():
     numba.njit(lambda n: n + 1)(1)
     return {'workload': 'numba import + first compile (once a process)',
             'jit_first_call_ms': (time.perf_counter() - start) * 1e3}
+
+
+@contextlib.contextmanager
+def cache_in(folder):
+    """jit_compile=True's on-disk cache in `folder` for the block."""
+    before = os.environ.get('AUTOGRAPH_RT_JIT_CACHE')
+    os.environ['AUTOGRAPH_RT_JIT_CACHE'] = folder
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ['AUTOGRAPH_RT_JIT_CACHE']
+        else:
+            os.environ['AUTOGRAPH_RT_JIT_CACHE'] = before
+
+
+def first_call_in_new_process(index, folder):
+    """ms of the first call of WORKLOADS[index] in a new process whose cache is `folder`."""
+    tools = os.path.dirname(os.path.abspath(__file__))
+    environment = {**os.environ, 'AUTOGRAPH_RT_JIT_CACHE': folder,
+                   'PYTHONPATH': os.pathsep.join([os.path.dirname(tools), tools])}
+    out = subprocess.run([sys.executable, __file__, '--first-call', str(index)], check=True,
+                         capture_output=True, text=True, env=environment).stdout
+    return float(out.split()[-1])
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description='the first call of one bench workload')
+    parser.add_argument('--first-call', type=int, required=True, help='index in WORKLOADS')
+    index = parser.parse_args(argv).first_call
+    import bench  # deferred: bench imports this module
+    numba_startup()
+    workload = bench.WORKLOADS[index]
+    args = workload.arguments()
+    start = time.perf_counter()
+    ag.function(workload.program(), jit_compile=True)(*args)
+    print(f'{(time.perf_counter() - start) * 1e3:.1f}')
+
+
+if __name__ == '__main__':
+    main()

@@ -11,6 +11,9 @@ tf.function and branching on a tensor), two signatures; its variables are a Tens
 tf2_traced_saved_model/: a tf.Module whose tf.function has no input signature, saved after
 three traces (float32 scalar, int64 scalar with a Python bool argument, float32 vector), with a
 list of Variables and a tuple-and-dict output.
+tf2_custom_gradient_saved_model/: a tf.Module whose function passes its argument through a
+tf.custom_gradient halving the gradient, saved with its gradient function (TensorFlow's default
+SaveOptions(experimental_custom_gradients=True)).
 Prints the values TensorFlow computes, which the tests expect.
 """
 import os
@@ -149,6 +152,30 @@ def write_traced_saved_model(out):
     print([(y.numpy(), d['a'].numpy()) for y, d in results])
 
 
+@tf.custom_gradient
+def half_gradient(y):
+    def backward(dy):
+        return dy * 0.5
+    return tf.identity(y), backward
+
+
+class HalfGradient(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec(None)])
+    def call_custom_grad(self, x):
+        return half_gradient(x)
+
+
+def write_custom_gradient_saved_model(out):
+    path = os.path.join(out, 'tf2_custom_gradient_saved_model')
+    shutil.rmtree(path, ignore_errors=True)
+    tf.saved_model.save(HalfGradient(), path)
+    shutil.rmtree(os.path.join(path, 'assets'), ignore_errors=True)  # empty
+    v = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        y = tf.saved_model.load(path).call_custom_grad(v * v)
+    print(tape.gradient(y, v).numpy())
+
+
 if __name__ == '__main__':
     target = sys.argv[1] if len(sys.argv) > 1 else 'tests/runtime/fixtures'
     os.makedirs(target, exist_ok=True)
@@ -156,3 +183,4 @@ if __name__ == '__main__':
     write_v1_saved_model(target)
     write_v2_saved_model(target)
     write_traced_saved_model(target)
+    write_custom_gradient_saved_model(target)

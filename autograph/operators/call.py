@@ -9,7 +9,7 @@ import warnings
 import runtime as rt
 from autograph.compiler import api, conversion, verbosity
 from autograph.operators import function_scope, higher_order, py_builtins
-from autograph.pyct import errors, loader
+from autograph.pyct import errors, loader, origin_info
 
 # Code from these packages (and the standard library) is called as it is.
 _LEAVE_ALONE = frozenset({'runtime', 'autograph', 'numpy', 'gast'}) | frozenset(
@@ -49,6 +49,8 @@ def callee(f, caller_fn_scope=None, options=None):
                 caller_fn_scope is None or type(caller_fn_scope) is _SCOPE
                 and caller_fn_scope.options.recursive):
             return plan[1]
+        if plan is None and _IS_GENERATED(f.__code__):   # a def or lambda of converted code
+            return f
     elif kind is types.MethodType:
         function = f.__func__
         plan = getattr(function, '__dict__', None)
@@ -107,6 +109,7 @@ def _converting_callables(f, caller_fn_scope, options):
 _BUILTIN_OVERLOADS = py_builtins.OVERLOADS.get
 _RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 _SCOPE = function_scope.FunctionScope
+_IS_GENERATED = origin_info.is_generated_code
 
 
 def _keep_plan(f, callee):

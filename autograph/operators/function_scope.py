@@ -25,7 +25,8 @@ _running = _Running()
 _FRAMES_BELOW = 3   # the frames of a script under its first call (Python reaches 997 of 1000)
 # converted calls that run without a raised limit: even at the most frames a call adds
 # (recursion.FRAMES_PER_CALL), they fit in the user's limit above a stack of ordinary depth
-_SHALLOW = 8
+_SHALLOW = 16
+_IS_FUNCTION_CODE = origin_info.is_function_code
 
 
 @dataclass(eq=False)
@@ -110,8 +111,7 @@ def _frames_of_ours(frame):
     innermost converted calls include others (an operator, a block function)."""
     calls = 0
     while frame is not None and calls < _SHALLOW:
-        code = frame.f_code
-        if not origin_info.is_generated_code(code) or origin_info.is_block(code):
+        if not _IS_FUNCTION_CODE(frame.f_code):
             return True
         calls += 1
         frame = frame.f_back

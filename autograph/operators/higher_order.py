@@ -1,9 +1,10 @@
 """Runtime functions that call user functions: `rt.map_fn(fn, ...)`, `rt.scan`, `rt.foldl`,
 `rt.foldr`, `rt.switch_case`.
 
-Converted code hands them its user functions wrapped so that each call goes through
-`converted_call`, as TensorFlow's AutoGraph converts the functions given to `tf.map_fn`: Python
-`if`/`while` on tensors inside `fn` then becomes graph control flow.
+`ag__.callee(rt.map_fn, fscope)` is a wrapper that hands them the user functions wrapped so that
+each call runs what `callee` resolves (the conversion), as TensorFlow's AutoGraph converts the
+functions given to `tf.map_fn`: Python `if`/`while` on tensors inside `fn` then becomes graph
+control flow.
 """
 import runtime as rt
 

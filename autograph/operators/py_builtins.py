@@ -16,6 +16,10 @@ from runtime.core.tensor import is_symbolic
 _range, _len, _enumerate, _zip, _int, _float, _abs = (
     builtins.range, builtins.len, builtins.enumerate, builtins.zip, builtins.int,
     builtins.float, builtins.abs)
+# Values of these types are Python's own: no overload treats them specially, so each overload
+# starts with one type check and calls the builtin (the converted-code fast path, issue 18).
+_PLAIN = frozenset({str, bytes, bytearray, list, tuple, dict, set, frozenset, range, int, float,
+                    bool, complex, type(None)})
 
 
 def _any_symbolic(values):
@@ -23,6 +27,8 @@ def _any_symbolic(values):
 
 
 def range_(*args):
+    if all(type(a) in _PLAIN for a in args):
+        return _range(*args)
     if _any_symbolic(args):
         return rt.range(*args)
     return _range(*args)
@@ -35,6 +41,8 @@ def _graph_datasets(values):
 
 
 def len_(value):
+    if type(value) in _PLAIN:
+        return _len(value)
     if isinstance(value, (tensor_iteration.TensorSequence, lists.StagedList)):
         return value.size()
     if _graph_datasets([value]):  # its cardinality, which must be known and finite
@@ -51,6 +59,8 @@ def len_(value):
 
 
 def enumerate_(iterable, start=0):
+    if type(iterable) in _PLAIN:
+        return _enumerate(iterable, start)
     if _graph_datasets([iterable]):
         return iterable.enumerate(start)
     sequence = tensor_iteration.as_sequence(iterable)
@@ -60,6 +70,8 @@ def enumerate_(iterable, start=0):
 
 
 def zip_(*iterables, **kwargs):
+    if all(type(i) in _PLAIN for i in iterables):
+        return _zip(*iterables, **kwargs)
     if _graph_datasets(iterables):
         return rt.data.Dataset.zip(iterables)
     if _any_symbolic(iterables):
@@ -68,18 +80,24 @@ def zip_(*iterables, **kwargs):
 
 
 def int_(value=0, *args):
+    if type(value) in _PLAIN:
+        return _int(value, *args)
     if is_symbolic(value):
         return rt.cast(value, rt.int32)
     return _int(value, *args)
 
 
 def float_(value=0.0):
+    if type(value) in _PLAIN:
+        return _float(value)
     if is_symbolic(value):
         return rt.cast(value, rt.float32)
     return _float(value)
 
 
 def abs_(value):
+    if type(value) in _PLAIN:
+        return _abs(value)
     if is_symbolic(value):
         return rt.abs(value)
     return _abs(value)

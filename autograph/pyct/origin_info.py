@@ -78,7 +78,8 @@ def lookup(filename, lineno):
 # them a user's name), and the argument-less lambdas of `a if c else b`, `and`/`or`, asserts
 _BLOCK = re.compile(r'(if_body|else_body|loop_body|loop_test|extra_test|get_state|set_state'
                     r')(_\d+)?|<lambda>')
-_generated = {}   # id(code) -> (weak reference to the code, the user's function it runs)
+# id(code) -> (weak reference to the code, the user's function it runs, whether it is a block)
+_generated = {}
 
 
 def register_code(code, function_name):
@@ -86,7 +87,13 @@ def register_code(code, function_name):
     object lives)."""
     key = id(code)
     _generated[key] = (weakref.ref(code, lambda _, key=key: _generated.pop(key, None)),
-                       function_name)
+                       function_name, is_block_name(code))
+
+
+def is_function_code(code):
+    """Whether `code` is converted code of a user's function itself (not a block function)."""
+    entry = _generated.get(id(code))
+    return entry is not None and not entry[2] and entry[0]() is code
 
 
 def is_generated_code(code):
@@ -103,7 +110,8 @@ def is_block_name(code):
 
 def is_block(code):
     """Whether `code` is a block function of converted code."""
-    return is_block_name(code) and is_generated_code(code)
+    entry = _generated.get(id(code))
+    return entry is not None and entry[2] and entry[0]() is code
 
 
 def code_origin(code, lineno):

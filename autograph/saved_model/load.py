@@ -15,6 +15,7 @@ import zipfile
 
 import numpy as np
 
+from autograph.saved_model.custom_gradients import restore_gradients
 from autograph.saved_model.load_tf2 import restore_tf2
 from autograph.saved_model.meta_graph import GraphReader
 from autograph.saved_model.restored import (
@@ -150,6 +151,8 @@ class _Loader(GraphReader):
                                  f'{prefix!r}.')
             graph = self.graphs[prefix] = import_graph_def(
                 {'node': nodes, 'library': self.library}, self.payload)
+            functions = {f['signature']['name']: f for f in self.library.get('function', [])}
+            restore_gradients(graph, self.meta.get('gradients', {}), functions, self.payload)
         return graph
 
     def function_graph(self, prefix):
@@ -164,7 +167,7 @@ class _Loader(GraphReader):
             outputs = [graph.get_tensor_by_name(n) for n in meta['output_tensors']]
             found = self.functions[prefix] = RestoredConcreteFunction(
                 meta['label'], graph, meta['params'], [decode_arg(a) for a in meta['args']],
-                inputs, outputs, meta['outputs'])
+                inputs, outputs, meta['outputs'], variables=self.variable_objects.values())
         return found
 
     def build(self, node, path):

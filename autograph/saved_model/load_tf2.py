@@ -8,6 +8,7 @@ checkpoint's TrackableObjectGraph. The helpers at the end turn the object graph'
 """
 import os
 
+from autograph.saved_model.custom_gradients import restore_gradients
 from autograph.saved_model.meta_graph import GraphReader
 from autograph.saved_model.restored import (
     Restored,
@@ -197,6 +198,7 @@ class _TF2Loader:
                                                    self.payload)
         except ValueError as e:
             raise ValueError(f'{self.path}: cannot load function {label}: {e}') from None
+        restore_gradients(graph, self.registered_gradients(), self.functions, self.payload)
         if params is None or len(params) != len(args):
             params = [a.name if isinstance(a, TensorSpec) and a.name else f'arg_{i}'
                       for i, a in enumerate(args[:len(args) - len(keywords)])] + keywords
@@ -206,7 +208,22 @@ class _TF2Loader:
             label, graph, params, list(args),
             [graph.get_tensor_by_name(f'{a["name"]}:0') for a in input_args[:len(flat)]],
             [graph.get_tensor_by_name(f'output_{k}:0') for k in range(len(outputs))],
-            structure, defaults)
+            structure, defaults, variables=self.variable_objects.values())
+        return found
+
+    def registered_gradients(self):
+        """{op type: {'function', 'given'}} of the custom gradients TensorFlow saved (the
+        library's `registered_gradients`; `given`: the op inputs their outputs are for, from
+        each function's output signature)."""
+        found = {}
+        for entry in self.library.get('registered_gradients', []):
+            name = entry.get('gradient_func', '')
+            signature = self.concrete_meta.get(name, {}).get('output_signature', {})
+            items = signature.get('list_value', signature.get('tuple_value', {})).get('values')
+            if name in self.functions and items is not None:
+                found[entry.get('registered_op_type', '')] = {
+                    'function': name, 'given': [i for i, v in enumerate(items)
+                                                if 'none_value' not in v]}
         return found
 
     # ---- objects -------------------------------------------------------------------------------

@@ -112,7 +112,7 @@ class TFObjectGraph:
         meta = self.writer.concrete_meta[tree['concrete'][0]]
         input_signature = self.writer.input_signatures.get(tree['concrete'][0])
         spec = {'fullargspec': _full_arg_spec(meta['params']),
-                'input_signature': _structured_value(tuple(input_signature))
+                'input_signature': structured_value(tuple(input_signature))
                 if input_signature is not None else {'none_value': {}}}
         return self.add({'function': {'concrete_functions': names, 'function_spec': spec}})
 
@@ -125,8 +125,8 @@ class TFObjectGraph:
             self.functions[name] = fdef
             self.concrete_functions[name] = {
                 'bound_inputs': bound,
-                'canonicalized_input_signature': _structured_value((tuple(args), {})),
-                'output_signature': _structured_value(concrete.structured_outputs)}
+                'canonicalized_input_signature': structured_value((tuple(args), {})),
+                'output_signature': structured_value(concrete.structured_outputs)}
         return name
 
     def signature(self, key, concrete):
@@ -152,8 +152,8 @@ class TFObjectGraph:
                                                 inputs[i]['name']) for i in user}
         self.concrete_functions[name] = {
             'bound_inputs': bound,
-            'canonicalized_input_signature': _structured_value(((), kwargs)),
-            'output_signature': _structured_value({k: TensorSpec(t.shape, t.dtype, k)
+            'canonicalized_input_signature': structured_value(((), kwargs)),
+            'output_signature': structured_value({k: TensorSpec(t.shape, t.dtype, k)
                                                    for k, t in keyed})}
         return self.add({'bare_concrete_function': {
             'concrete_function_name': name, 'argument_keywords': sorted(kwargs),
@@ -203,7 +203,7 @@ def add_control_outputs(fdef):
         fdef['signature']['control_output'] = stateful
 
 
-def _structured_value(value):
+def structured_value(value):
     """A Python structure of TensorSpecs and plain values as a StructuredValue message."""
     if value is None:
         return {'none_value': {}}
@@ -218,12 +218,12 @@ def _structured_value(value):
             'shape': serialization.graph_io.shape_to_proto(value.shape),
             'dtype': value.dtype.enum}}
     if isinstance(value, dict):
-        return {'dict_value': {'fields': {str(k): _structured_value(v)
+        return {'dict_value': {'fields': {str(k): structured_value(v)
                                           for k, v in value.items()}}}
     if isinstance(value, tuple):
-        return {'tuple_value': {'values': [_structured_value(v) for v in value]}}
+        return {'tuple_value': {'values': [structured_value(v) for v in value]}}
     if isinstance(value, list):
-        return {'list_value': {'values': [_structured_value(v) for v in value]}}
+        return {'list_value': {'values': [structured_value(v) for v in value]}}
     if isinstance(value, bool):
         return {'bool_value': value}
     if isinstance(value, int):

@@ -12,12 +12,17 @@ from typing import Callable
 import numpy as np
 
 from autograph.saved_model.writer import plain_array
-from runtime.core import dtypes
+from runtime.core import context, dtypes
 from runtime.core.tensor import EagerTensor, SymbolicTensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.executor import compile_graph
+from runtime.gradients.backprop import backprop
+from runtime.graph.graph import FuncGraph
 from runtime.module import Module
 from runtime.ops.convert import convert_to_tensor
+from runtime.ops.dispatch import record
+from runtime.ops.registry import OpDef
+from runtime.ops.state import VAR_HANDLE
 from runtime.variables import Variable
 
 
@@ -66,7 +71,7 @@ class RestoredConcreteFunction:
     """One loaded graph: call it with the arguments it was traced for."""
 
     def __init__(self, name, graph, params, args, inputs, outputs, output_structure,
-                 defaults=None):
+                 defaults=None, variables=()):
         self.name = name
         self.defaults = defaults or {}  # parameter name -> default value (TensorFlow's saves)
         self.graph = graph
@@ -78,6 +83,8 @@ class RestoredConcreteFunction:
         specs = [TensorSpec(t.shape, t.dtype) for t in outputs]
         self.structured_outputs = _decode_output(output_structure, specs)
         self._run = compile_graph(graph, inputs, outputs)
+        self._backward = None  # built on the first call under a GradientTape
+        self._variables = {id(v.storage): v for v in variables}  # the ones the graph may read
 
     def feeds(self, args, kwargs):
         """The flat input values for a call; TypeError/ValueError when it does not fit."""
@@ -106,9 +113,65 @@ class RestoredConcreteFunction:
         return feeds
 
     def call_flat(self, feeds):
-        values = self._run(*feeds)
+        if context.active_tapes[0] and context.state.tapes and self.outputs:
+            return self._call_recorded(feeds)
+        values = self._run(*[_value(f) for f in feeds])
         tensors = [EagerTensor(v, t.dtype) for v, t in zip(values, self.outputs)]
         return _decode_output(self._output_structure, tensors)
+
+    # ---- gradients: a call under a GradientTape is one recorded op ---------------------------
+
+    def _call_recorded(self, feeds):
+        """Run the graph and record the call on the active tapes as one op whose inputs are the
+        arguments and the variables the graph reads; the graph's own gradient (built once, on
+        the forward ops, with the saved custom gradients) is its gradient."""
+        backward = self._backward or self._build_backward()
+        for storage in backward.storages:  # the tapes watch the trainable variables read
+            variable = self._variables.get(id(storage))
+            for tape in context.state.tapes:
+                accessed = getattr(tape, 'variable_accessed', None)
+                if variable is not None and accessed is not None:
+                    accessed(variable)
+        values = backward.forward(*[_value(f) for f in feeds])
+        n = len(self.outputs)
+        outputs = [EagerTensor(v, t.dtype) for v, t in zip(values[:n], self.outputs)]
+        inputs = [f if isinstance(f, EagerTensor) else EagerTensor(f, t.dtype)
+                  for f, t in zip(feeds, self.inputs)] + backward.storages
+        record(_CALL, inputs, {'f': self, 'saved': values[n:]}, outputs)
+        return _decode_output(self._output_structure, outputs)
+
+    def _build_backward(self):
+        graph = self.graph
+        handles = [op.outputs[0] for op in graph.operations
+                   if op.opdef is VAR_HANDLE and op.payload is not None]
+        fg = FuncGraph(f'{self.name}_gradient', graph)
+        with fg.as_default():
+            upstream = [fg.add_input(t.dtype, t.shape, 'upstream') for t in self.outputs]
+            grads = backprop(list(graph.operations), self.outputs, upstream,
+                             list(self.inputs) + handles)
+        captures = fg.captures  # the forward tensors the gradient reads, and variable handles
+        saved = [outer for outer, _ in captures if outer.dtype is not dtypes.resource]
+        given = [i for i, g in enumerate(grads) if g is not None]
+        self._backward = _Backward(
+            compile_graph(graph, self.inputs, self.outputs + saved),
+            compile_graph(fg, upstream + [p for _, p in captures], [grads[i] for i in given]),
+            [outer.op.payload for outer, _ in captures if outer.dtype is dtypes.resource],
+            [h.op.payload for h in handles], given, len(grads),
+            [outer.dtype is dtypes.resource for outer, _ in captures])
+        return self._backward
+
+    def gradient(self, saved, grads):
+        """The gradients of the arguments and variables of a recorded call (eager tensors; None
+        where none reaches), from the upstream gradients `grads`."""
+        b = self._backward
+        saved, resources, feeds = iter(saved), iter(b.resources), []
+        for is_resource in b.resource_captures:
+            feeds.append(next(resources) if is_resource else next(saved))
+        values = b.backward(*[_value(g) for g in grads], *feeds)
+        out = [None] * b.n_sources
+        for i, v, source in zip(b.given, values, list(self.inputs) + b.storages):
+            out[i] = EagerTensor(v, source.dtype)
+        return out
 
     def __call__(self, *args, **kwargs):
         return self.call_flat(self.feeds(args, kwargs))
@@ -121,6 +184,34 @@ class RestoredConcreteFunction:
 
 
 _MISSING = object()
+
+
+@dataclass(slots=True)
+class _Backward:
+    """A restored graph's gradient: `forward` runs the graph and also returns the tensors the
+    gradient reads, `backward` takes the upstream gradients, then its captures in order (those
+    tensors' values and the storages `resources`), and gives the gradients at `given`."""
+    forward: Callable
+    backward: Callable
+    resources: list
+    storages: list
+    given: list
+    n_sources: int
+    resource_captures: list
+
+
+def _value(feed):
+    return feed.value if isinstance(feed, EagerTensor) else feed
+
+
+def _call_gradient(op, *grads):
+    return op.get_attr('f').gradient(op.get_attr('saved'), grads)
+
+
+# A loaded function's call, as the tapes record it (TensorFlow's StatefulPartitionedCall; not a
+# graph op: loaded functions run eagerly, their graphs are never nested in another).
+_CALL = OpDef('StatefulPartitionedCall', stateful=True, gradient=_call_gradient,
+              type_attrs=(), inputs=('args',), outputs='output')
 
 
 def _match(spec, value, label, function_name, feeds):
@@ -159,7 +250,7 @@ def _tensor_feed(spec, value, label, function_name):
     if not spec.shape.is_compatible_with(value.shape):
         raise ValueError(f'{function_name}(): argument {label!r} has shape {value.shape}, but '
                          f'the saved graph takes shape {spec.shape}.')
-    return value.numpy()
+    return value
 
 
 class RestoredFunction:
@@ -233,7 +324,7 @@ class RestoredSignature:
             raise TypeError(f'The signature {self.name!r} takes the keyword arguments '
                             f'{sorted(self._feeds)}; missing {missing}, unexpected {extra}.')
         specs = self.structured_input_signature[1]
-        values = [_tensor_feed(specs[k], kwargs[k], k, self.name) for k in self._feeds]
+        values = [_tensor_feed(specs[k], kwargs[k], k, self.name).value for k in self._feeds]
         out = self._run(*values)
         return {k: EagerTensor(v, t.dtype)
                 for (k, t), v in zip(self._fetches.items(), out)}

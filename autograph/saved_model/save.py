@@ -6,6 +6,7 @@ the graphs and the signatures into `saved_model.pb` and the variables' checkpoin
 """
 import os
 
+from autograph.saved_model.custom_gradients import SaveOptions
 from autograph.saved_model.writer import SAVED_MODEL_FILE, SERVING, VARIABLES_PREFIX, Writer
 from autograph.tracing.concrete import ConcreteFunction
 from autograph.tracing.polymorphic_function import Function
@@ -14,17 +15,24 @@ from runtime.module import Module, walk
 from runtime.variables import Variable
 
 
-def save(obj, export_dir, signatures=None):
-    """Save `obj` (an rt.Module, an ag.Function or a ConcreteFunction) to `export_dir`."""
-    package = _package(obj, signatures)
+def save(obj, export_dir, signatures=None, options=None):
+    """Save `obj` (an rt.Module, an ag.Function or a ConcreteFunction) to `export_dir`;
+    `options` an `ag.saved_model.SaveOptions`."""
+    if options is None:
+        options = SaveOptions()
+    elif not isinstance(options, SaveOptions):
+        raise TypeError(f'options must be an ag.saved_model.SaveOptions, got '
+                        f'{type(options).__name__}.')
+    package = _package(obj, signatures, options)
     os.makedirs(os.path.join(export_dir, 'variables'), exist_ok=True)
     serialization.write_bundle(os.path.join(export_dir, VARIABLES_PREFIX), package.checkpoint)
     with open(os.path.join(export_dir, SAVED_MODEL_FILE), 'wb') as f:
         f.write(package.saved_model)
 
 
-def _package(obj, signatures):
-    writer = _ObjectWriter(strict=True)
+def _package(obj, signatures, options):
+    writer = _ObjectWriter(strict=True,
+                           custom_gradients=bool(options.experimental_custom_gradients))
     if isinstance(obj, (Function, ConcreteFunction)):
         root = writer.function_node(obj, getattr(obj, '__name__', None) or
                                     getattr(obj, 'name', 'function'))
@@ -69,6 +77,12 @@ class _ObjectWriter(Writer):
     """The writer, walking the saved object: the parts that know Modules and ag.Functions."""
 
     def module(self, module):
+        # As TensorFlow, the functions with an input_signature are traced first: the variables
+        # a first trace creates (a model built on its first call) are saved too.
+        for owner in [module] + [v for _, v in walk(module) if isinstance(v, Module)]:
+            for _, fn in _attributes(owner):
+                if isinstance(fn, Function) and fn.input_signature is not None:
+                    fn.get_concrete_function()
         for path, value in walk(module):
             if isinstance(value, Variable):
                 self.variable(value, '/'.join(map(str, path)))

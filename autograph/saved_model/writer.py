@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from autograph.saved_model.custom_gradients import saved_gradients
 from autograph.saved_model.object_graph import TFObjectGraph, add_control_outputs, output_keys
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
@@ -59,8 +60,9 @@ class Writer:
     signatures and the variables; `finish` encodes it all. It reads ConcreteFunctions by their
     attributes only, so `pickling` uses it without importing `autograph.tracing`."""
 
-    def __init__(self, strict):
+    def __init__(self, strict, custom_gradients=True):
         self.strict = strict
+        self.custom_gradients = custom_gradients  # SaveOptions.experimental_custom_gradients
         self.variables = []  # (path, Variable)
         self.variable_paths = {}  # id(storage) -> path
         self.concretes = {}  # id(ConcreteFunction) -> prefix
@@ -168,8 +170,15 @@ class Writer:
                                'shape': _shape_json(v.shape), 'trainable': v.trainable}
                               for p, v in self.variables]}
         graph_def = {'node': self.nodes, 'versions': {'producer': 1}}
+        if self.custom_gradients:
+            gradients = saved_gradients([c.graph for c in self.concrete_objects.values()])
+            for function in gradients.functions:
+                self.library[function['signature']['name']] = function
+            meta['gradients'] = gradients.meta
         if self.library:
             graph_def['library'] = {'function': list(self.library.values())}
+        if self.custom_gradients and gradients.registered:
+            graph_def['library']['registered_gradients'] = gradients.registered
         meta_graph = {
             'meta_info_def': {'tags': ['serve'], 'meta_graph_version': 'autograph-rt'},
             'graph_def': graph_def,
@@ -178,6 +187,8 @@ class Writer:
                 'value': [json.dumps(meta).encode('utf-8')]}}},
         }
         trackable, saved_objects, functions = TFObjectGraph(self).build(root)
+        if self.custom_gradients:
+            saved_objects['concrete_functions'].update(gradients.concrete_functions)
         meta_graph['object_graph_def'] = saved_objects
         library = graph_def.setdefault('library', {'function': []})['function']
         library.extend(functions)

@@ -19,27 +19,36 @@ def optimized_program(graph, inputs, outputs, pipeline=passes.PIPELINE):
 def compile_graph(graph, inputs, outputs, jit_compile=False, pipeline=passes.PIPELINE):
     """A cached callable (*input_values) -> tuple of the values of `outputs`; with
     `jit_compile`, one that compiles the graph to native code on its first call."""
-    key = (tuple(map(id, inputs)), tuple(map(id, outputs)), pipeline, bool(jit_compile))
+    if not jit_compile:
+        return default_plan(graph, inputs, outputs, pipeline)
+    key = (tuple(map(id, inputs)), tuple(map(id, outputs)), pipeline, True)
     plan = graph.plans.get(key)
     if plan is None:
-        if jit_compile:
-            # deferred: start-up cost (the native backend; only jit_compile=True functions use it)
-            from runtime.executor import native
-            plan = native.NativePlan(lambda: optimized_program(graph, inputs, outputs, pipeline),
-                                     lambda: compile_graph(graph, inputs, outputs,
-                                                           pipeline=pipeline))
-        else:
-            plan = generate(optimized_program(graph, inputs, outputs, pipeline))
-        graph.plans[key] = plan
+        # deferred: start-up cost (the native backend; only jit_compile=True functions use it)
+        from runtime.executor import native
+        plan = graph.plans[key] = native.NativePlan(
+            lambda: optimized_program(graph, inputs, outputs, pipeline),
+            lambda: default_plan(graph, inputs, outputs, pipeline))
+    return plan
+
+
+def default_plan(graph, inputs, outputs, pipeline=passes.PIPELINE):
+    """The default executor's cached plan of the graph (a native plan's fallback too)."""
+    key = (tuple(map(id, inputs)), tuple(map(id, outputs)), pipeline, False)
+    plan = graph.plans.get(key)
+    if plan is None:
+        plan = graph.plans[key] = generate(optimized_program(graph, inputs, outputs, pipeline))
     return plan
 
 
 def evaluate_constant(tensor):
     """The value of a symbolic tensor computed from constants alone (no graph input, no
-    stateful op), or None. Used to lift a Variable's initializer out of a function's graph."""
+    stateful op but random draws, `OpDef.liftable`), or None. Used to lift a Variable's
+    initializer out of a function's graph."""
     program = lower(tensor.graph, [], [tensor])
     needed = reachable(program, [program.outputs[0].node], with_stateful=False)
     program.retain(needed.__contains__)
-    if any(node.opdef.stateful or node.opdef is PLACEHOLDER for node in program.nodes):
+    if any(node.opdef.stateful and not node.opdef.liftable or node.opdef is PLACEHOLDER
+           for node in program.nodes):
         return None
     return generate(passes.optimize(program))()[0]

@@ -28,6 +28,7 @@ import numpy as np
 
 from runtime.core import errors
 from runtime.executor import emit, parallel
+from runtime.executor.ir import Node, Value
 from runtime.ops.registry import CONST, PLACEHOLDER, PYTHON_OPERATORS, check_nonzero
 
 _files = itertools.count()
@@ -137,8 +138,8 @@ class Step:
     block made (deleted after it); `awaits`, the results of nodes started on the thread pool
     that it reads first (awaited before it); `submit`, whether it starts on the pool itself;
     `reuse`, the position of an operand whose buffer its result takes, or None."""
-    frees: list = field(default_factory=list)
-    awaits: list = field(default_factory=list)
+    frees: list[Value] = field(default_factory=list)
+    awaits: list[Value] = field(default_factory=list)
     submit: bool = False
     reuse: int | None = None
 
@@ -147,9 +148,9 @@ class Step:
 class Schedule:
     """The schedule of one block (a Program): a Step per node, the futures still pending at its
     end (awaited before it returns), and the values it made that are worth freeing."""
-    steps: dict
-    awaited_at_end: list
-    owned: set
+    steps: dict[Node, Step]
+    awaited_at_end: list[Value]
+    owned: set[Value]
 
 
 def schedule(program, skip=frozenset()):

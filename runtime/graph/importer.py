@@ -14,6 +14,7 @@ for every inlined node. (TensorFlow's `tensorflow/python/framework/importer.py` 
 import inspect
 from dataclasses import dataclass
 
+from runtime.core.context import current_graph
 from runtime.core.shapes import TensorShape
 from runtime.graph.graph import FuncGraph, Graph
 from runtime.graph.serialization.graph_io import CALL_OPS, FunctionRef, as_dtype, attr_from_proto
@@ -48,6 +49,21 @@ def import_graph_def(graph_def, payloads=None, return_elements=None):
     if return_elements is None:
         return graph
     return graph, [_graph_ref(built, name, 'return_elements') for name in return_elements]
+
+
+def call_function(library, name, inputs, payloads=None):
+    """The outputs of library function `name` (a FunctionDef of `library`, {name: FunctionDef})
+    called on `inputs`: its nodes inlined into the graph being built (the default graph), as
+    a call node's are while importing."""
+    graph = current_graph()
+    if graph is None:
+        raise ValueError(f'call_function({name!r}) builds ops: it needs a graph being built.')
+    fdef = library.get(name)
+    if fdef is None:
+        raise ValueError(f'The library does not define function {name!r}.')
+    importer = _Importer(graph, library, payloads)
+    return importer.call(graph, name, fdef, list(inputs), {},
+                         graph.unique_name(name.lstrip('_')) + '/')
 
 
 def _graph_ref(built, text, node_name):
@@ -113,31 +129,39 @@ class _Importer:
             raise ValueError(f'Node {name!r}: function {callee.name!r} calls itself; recursive '
                              f'functions cannot be imported.')
         data, control = self.inputs(node, ref, built)
+        ops_before = len(graph.get_operations())
+        outputs = self.call(graph, callee.name, fdef, data, control, f'{prefix}{name}/', name)
+        built[name] = Inlined(name, node.get('op', ''), outputs,
+                              graph.get_operations()[ops_before:])
+
+    def call(self, graph, callee, fdef, data, control, prefix, name=None):
+        """The outputs of FunctionDef `fdef` with its nodes imported into `graph` under
+        `prefix`, its arguments bound to the tensors `data`; nodes without inputs wait for the
+        ops `control`."""
         args = fdef['signature'].get('input_arg', [])
         if len(args) != len(data):
-            raise ValueError(f'Node {name!r} passes {len(data)} inputs to {callee.name!r}, which '
-                             f'takes {len(args)}.')
+            caller = f'Node {name!r} passes' if name else 'The call passes'
+            raise ValueError(f'{caller} {len(data)} inputs to {callee!r}, which takes '
+                             f'{len(args)}.')
         local = {arg['name']: Inlined(arg['name'], 'argument', [t], [t.op])
                  for arg, t in zip(args, data)}
         first = len(graph.get_operations())
-        self.calling.append(callee.name)
+        self.calling.append(callee)
         try:
-            self.nodes(graph, fdef.get('node_def', []), _function_ref, local,
-                       prefix=f'{prefix}{name}/')
+            self.nodes(graph, fdef.get('node_def', []), _function_ref, local, prefix=prefix)
         finally:
             self.calling.pop()
-        ops = graph.get_operations()[first:]
-        for op in ops:
+        for op in graph.get_operations()[first:]:
             if not op.inputs and not op.control_inputs:
                 op.control_inputs = list(control)
         ret = fdef.get('ret', {})
         outputs = []
         for arg in fdef['signature'].get('output_arg', []):
             if arg['name'] not in ret:
-                raise ValueError(f'Function {callee.name!r} does not say which tensor is its '
+                raise ValueError(f'Function {callee!r} does not say which tensor is its '
                                  f'output {arg["name"]!r}.')
-            outputs.append(_function_ref(local, ret[arg['name']], f'{callee.name}/return'))
-        built[name] = Inlined(name, node.get('op', ''), outputs, ops)
+            outputs.append(_function_ref(local, ret[arg['name']], f'{callee}/return'))
+        return outputs
 
     def inputs(self, node, ref, built):
         """A node's data inputs (tensors) and control inputs (ops)."""

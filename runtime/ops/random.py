@@ -120,15 +120,15 @@ def _int_infer(inputs, attrs):
 
 _SEEDS = {'seed': 0, 'seed2': 0}
 UNIFORM = register('RandomUniform', None, _random_infer, inputs=('shape',), outputs=('output',),
-                   type_attrs=(('T', 0),), defaults=_SEEDS, stateful=True,
+                   type_attrs=(('T', 0),), defaults=_SEEDS, stateful=True, liftable=True,
                    bind_kernel=_float_bind(philox.uniform))
 UNIFORM_INT = register('RandomUniformInt', None, _int_infer,
                        inputs=('shape', 'minval', 'maxval'), outputs=('output',),
                        type_attrs=(('T', 0), ('Tout', 1)), defaults=_SEEDS,
-                       stateful=True, bind_kernel=_int_bind)
+                       stateful=True, liftable=True, bind_kernel=_int_bind)
 NORMAL = register('RandomStandardNormal', None, _random_infer, inputs=('shape',),
                   outputs=('output',), type_attrs=(('T', 0),), defaults=_SEEDS,
-                  stateful=True, bind_kernel=_float_bind(philox.normal))
+                  stateful=True, liftable=True, bind_kernel=_float_bind(philox.normal))
 
 
 def _run(opdef, inputs, attrs, seed, name):
@@ -251,17 +251,18 @@ def _multinomial_bind(attrs, stream):
 
 TRUNCATED_NORMAL = register('TruncatedNormal', None, _random_infer, inputs=('shape',),
                             outputs=('output',), type_attrs=(('T', 0),), defaults=_SEEDS,
-                            stateful=True, bind_kernel=_float_bind(philox.truncated_normal))
+                            stateful=True, liftable=True,
+                            bind_kernel=_float_bind(philox.truncated_normal))
 SHUFFLE = register('RandomShuffle', None, lambda inputs, attrs: [(inputs[0].dtype,
                                                                    inputs[0].shape)],
                    inputs=('value',), outputs=('output',), defaults=_SEEDS, stateful=True,
-                   bind_kernel=_shuffle_bind)
+                   liftable=True, bind_kernel=_shuffle_bind)
 MULTINOMIAL = register(
     'Multinomial', None,
     lambda inputs, attrs: [(attrs.get('output_dtype', dtypes.int64), TensorShape(
         [inputs[0].shape[0] if inputs[0].shape.rank else None, _known(inputs[1])]))],
     inputs=('logits', 'num_samples'), outputs=('output',), type_attrs=(('T', 0),),
-    defaults={**_SEEDS, 'output_dtype': dtypes.int64}, stateful=True,
+    defaults={**_SEEDS, 'output_dtype': dtypes.int64}, stateful=True, liftable=True,
     bind_kernel=_multinomial_bind)
 
 

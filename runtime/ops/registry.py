@@ -142,6 +142,10 @@ class OpDef:
     rewrite(node) -> (opdef, inputs) | None: a cheaper equivalent of an executor IR node of this
         op (runtime/executor/ir.py), given what produces its inputs; `inputs` are IR Values or
         numpy constants. The executor's simplify pass applies it.
+    liftable: stateful only through a random stream of its own (the node's payload), so a
+        Variable's initializer made of such ops and constants may run once outside the graph
+        being traced, as TensorFlow's `init_scope` lifts initializers
+        (`runtime.executor.evaluate_constant`).
     """
 
     name: str
@@ -166,6 +170,7 @@ class OpDef:
     gradient: Callable[..., Sequence[Any]] | None = None
     nonzero: tuple[int, ...] = ()
     rewrite: Callable[[Any], tuple['OpDef', Sequence[Any]] | None] | None = None
+    liftable: bool = False
 
     def __post_init__(self) -> None:
         self.foldable = self.foldable and not self.stateful

@@ -55,6 +55,18 @@ def test_recursion_goes_as_deep_as_python_and_the_limit_is_the_users():
     assert sys.getrecursionlimit() == limit
 
 
+def _top(_):
+    return sys.getrecursionlimit()
+
+
+def _limit_at(n):
+    return [_limit_at, _top][n == 0](n - 1)   # no `if`: converted calls only
+
+
+def test_deep_converted_calls_in_their_own_frames_run_under_the_users_limit():
+    assert ag.to_graph(_limit_at)(40) == sys.getrecursionlimit()
+
+
 def _warns(message):
     warnings.warn(message, DeprecationWarning, stacklevel=3)
 
@@ -195,6 +207,8 @@ def test_converted_functions_carry_the_users_names():
     value, inner = converted(1)
     assert value == 2 and inner.__qualname__ == '_named.<locals>.inner'
     assert loader.is_generated(inner) and not loader.is_generated(_named)
+    # a def of converted code is converted already: called as it is
+    assert call.callee(inner, ag__.FunctionScope('f', 'fscope', ag__.STD)) is inner
 
 
 def _countdown(n):

@@ -132,3 +132,29 @@ def loops_over_containers(n):
 
 def test_loops_over_python_containers_give_pythons_results():
     assert ag.to_graph(loops_over_containers)(4) == loops_over_containers(4)
+
+
+def test_builtin_overloads_answer_python_values_with_one_type_check(monkeypatch):
+    """`len`, `range`, `enumerate`, `zip`, `int`, `float`, `abs` of Python's own values call
+    the builtin without asking whether a graph or a tensor is involved; tensors still stage."""
+    from autograph.operators import py_builtins
+
+    def no_lookup(*args, **kwargs):
+        raise AssertionError('the fast path looked further than the type')
+    monkeypatch.setattr(py_builtins, 'is_symbolic', no_lookup)
+    monkeypatch.setattr(py_builtins, '_graph_datasets', no_lookup)
+    monkeypatch.setattr(py_builtins, '_any_symbolic', no_lookup)
+    assert py_builtins.len_('abc') == 3 and py_builtins.len_({1: 2}) == 1
+    assert list(py_builtins.range_(2, 5)) == [2, 3, 4]
+    assert list(py_builtins.enumerate_(['a'], 1)) == [(1, 'a')]
+    assert list(py_builtins.zip_((1, 2), 'ab')) == [(1, 'a'), (2, 'b')]
+    assert py_builtins.int_('ff', 16) == 255 and py_builtins.float_('1.5') == 1.5
+    assert py_builtins.abs_(-3) == 3
+    monkeypatch.undo()
+
+    @ag.function
+    def f(x):
+        return py_builtins.len_(x), py_builtins.abs_(x), py_builtins.float_(x[0])
+
+    n, a, v = f(rt.constant([-1, 2]))
+    assert int(n) == 2 and a.numpy().tolist() == [1, 2] and v.dtype == rt.float32

@@ -156,3 +156,33 @@ def test_every_ops_output_arg_names_are_tensorflows():
     theirs = json.loads(done.stdout.strip().splitlines()[-1])
     assert len(theirs) > 100
     assert {op: (ours[op], names) for op, names in theirs.items() if ours[op] != names} == {}
+
+
+TF_CUSTOM_GRADIENT = '''
+import sys
+import tensorflow as tf
+loaded = tf.saved_model.load(sys.argv[1])
+v = tf.Variable(2.0)
+with tf.GradientTape() as t:
+    output = loaded.call_custom_grad(v * v)
+print(float(t.gradient(output, v)))
+'''
+
+
+def test_tensorflow_uses_a_custom_gradient_saved_here(tmp_path):
+    @rt.custom_gradient
+    def clip_gradients(y):
+        def backward(dy):
+            return rt.clip_by_norm(dy, 0.5)
+        return y, backward
+
+    class Model(rt.Module):
+        @ag.function(input_signature=[rt.TensorSpec(None)])
+        def call_custom_grad(self, x):
+            return clip_gradients(x)
+    export = str(tmp_path / 'custom')
+    ag.saved_model.save(Model(), export)
+    done = subprocess.run([TF_PYTHON, '-c', TF_CUSTOM_GRADIENT, export], capture_output=True,
+                          text=True, timeout=300, env={**os.environ, 'TF_CPP_MIN_LOG_LEVEL': '3'})
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert float(done.stdout.strip().splitlines()[-1]) == 2.0  # the clipped gradient, as here

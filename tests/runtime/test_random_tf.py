@@ -169,3 +169,26 @@ def test_normals_are_tensorflows_without_the_numpy_form_of_the_c_library(monkeyp
     cases = [c for c in STATELESS if c['kind'] in ('normal', 'truncated_normal')]
     for case in cases:
         assert bits(_draw(case)) == case['bits'], (case['seed'], case['shape'])
+
+
+def test_a_variable_made_from_a_random_draw_in_a_first_trace_is_lifted_out_of_the_graph():
+    # TensorFlow's init_scope lifts such an initializer: the function needs no call first
+    # (mlp_core's model, built on its first trace, saved before it ever ran)
+    made = []
+
+    @ag.function(input_signature=[rt.TensorSpec([None, 3], rt.float32)])
+    def layer(x):
+        if not made:
+            limit = rt.sqrt(6.0) / rt.sqrt(rt.cast(3 + 2, rt.float32))
+            made.append(rt.Variable(rt.random.uniform((3, 2), -limit, limit, seed=22)))
+        return rt.matmul(x, made[0])
+    rt.random.set_seed(5)
+    concrete = layer.get_concrete_function()
+    lifted = made[0].numpy()
+    rt.random.set_seed(5)
+    limit = np.sqrt(6.0, dtype=np.float32) / np.sqrt(np.float32(5))
+    eager = rt.random.uniform((3, 2), -limit, limit, seed=22).numpy()
+    np.testing.assert_allclose(lifted, eager, rtol=1e-6)  # the op's first draw, as eagerly
+    assert concrete.initialized_variables == ()
+    np.testing.assert_allclose(layer(rt.ones([1, 3])).numpy(), lifted.sum(0, keepdims=True),
+                               rtol=1e-6)

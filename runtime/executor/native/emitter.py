@@ -326,5 +326,19 @@ def _lower(program, boxed_lists, rolled):
     convention.kernels = lowering.kernels
     header = f'def native({", ".join(convention.parameter_names())}):'
     body = prologue + lowering.lines + [f'    return ({"".join(r + ", " for r in returned)})']
-    source = '\n'.join(lowering.sites + [header] + (reroll(body) if rolled else body)) + '\n'
+    body = reroll(body) if rolled else body
+    source = '\n'.join(inlined(lowering.sites, body) + [header] + body) + '\n'
     return source, convention
+
+
+def inlined(sites, body):
+    """`sites` with each loop nest that `body` calls once inlined by numba where it is called
+    (`inline_site`): compiled with its caller rather than once alone and again when linked."""
+    text = '\n'.join(body)
+    out = []
+    for site in sites:
+        name = re.match(r'@site\ndef (loop_\d+)\(', site)
+        if name and len(re.findall(rf'\b{name.group(1)}\(', text)) == 1:
+            site = '@inline_site' + site[len('@site'):]
+        out.append(site)
+    return out

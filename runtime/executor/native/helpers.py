@@ -23,9 +23,11 @@ SITE_OPTIONS = {'error_model': 'numpy', 'no_cpython_wrapper': True, 'no_cfunc_wr
 
 # Every name here that the generated code calls; `namespace()` hands them to it. Large-array
 # transcendental ops call numpy's ufuncs in `objmode`; kernel calls are `site` functions
-# (compiled with the function that calls them, cached with it) calling `call_kernel`.
+# (compiled with the function that calls them, cached with it) calling `call_kernel`; a loop
+# nest called once is an `inline_site`, which numba inlines into its caller.
 EXPORTS = {'objmode': numba.objmode, 'call_kernel': call_kernel,
-           'site': numba.njit(cache=True, **SITE_OPTIONS)}
+           'site': numba.njit(cache=True, **SITE_OPTIONS),
+           'inline_site': numba.njit(cache=True, inline='always', **SITE_OPTIONS)}
 
 
 def _export(stub):
@@ -225,6 +227,52 @@ def sparse_xent(logits, labels):
         backprop[i, label] -= 1
         loss[i] = -((logits[i, label] - top) - log_total)
     return loss, backprop
+
+
+@_export
+@numba.njit(cache=True)
+def softmax_rows(x, log):
+    """Softmax (log-softmax with `log`) of each row of a float matrix, in its dtype as the
+    kernel computes it: the row's max subtracted, exp, divided by (less the log of) the sum;
+    a NaN in a row makes it all NaN, as numpy's max does."""
+    rows, columns = x.shape
+    if columns == 0 and rows:
+        raise ValueError('zero-size array to reduction operation maximum')
+    out = np.empty_like(x)
+    for i in range(rows):
+        top = x[i, 0]
+        for j in range(1, columns):
+            value = x[i, j]
+            if value > top or value != value:
+                top = value
+                if value != value:
+                    break
+        total = x.dtype.type(0)
+        for j in range(columns):
+            shifted = x[i, j] - top
+            e = np.exp(shifted)
+            total += e
+            out[i, j] = shifted if log else e
+        if log:
+            log_total = np.log(total)
+            for j in range(columns):
+                out[i, j] -= log_total
+        else:
+            for j in range(columns):
+                out[i, j] /= total
+    return out
+
+
+@_export
+@numba.njit(cache=True)
+def descend(var, alpha, delta):
+    """`var - alpha * delta` of two arrays of one shape, as a new array (the old value may
+    still be read): SGD's update."""
+    out = np.empty_like(var)
+    flat, step, new = var.ravel(), np.ascontiguousarray(delta).ravel(), out.ravel()
+    for i in range(flat.shape[0]):
+        new[i] = flat[i] - alpha * step[i]
+    return out
 
 
 @_export
@@ -512,4 +560,5 @@ def sum_axis(x, axis, start):
 def namespace():
     """The globals of generated code compiled in memory: numpy and the helpers (its kernel
     call sites are not cached: they have no file)."""
-    return {'np': np, **EXPORTS, 'site': numba.njit(**SITE_OPTIONS)}
+    return {'np': np, **EXPORTS, 'site': numba.njit(**SITE_OPTIONS),
+            'inline_site': numba.njit(inline='always', **SITE_OPTIONS)}

@@ -22,7 +22,9 @@ _MAX_LINES = 64  # the longest block looked for
 
 
 def reroll(lines):
-    """`lines` (of one function body) with each run of repeated blocks re-rolled."""
+    """`lines` (of one function body) with each run of repeated blocks re-rolled: a loop over
+    them all, or the first block as written and a loop over the others when the first one
+    differs (it reads a local where the others read their loop variable)."""
     lines = list(lines)
     templates = [_TOKEN.sub('\0', line) for line in lines]
     counters = 0
@@ -140,11 +142,16 @@ def _rolled(blocks, rest, counter):
             if kind == 'P' and first_def[last[value]] < line_index:
                 return None
     # no local of a block but the last is read outside it and the next one
+    outside = {token for line in rest for token in _TOKEN.findall(line)}
+    blocks_of = {}  # each name -> the blocks it appears in
+    for k, block in enumerate(blocks):
+        for line in block:
+            for token in _TOKEN.findall(line):
+                blocks_of.setdefault(token, set()).add(k)
+    kept = set(last)
     for k, own in enumerate(names[:-1]):
-        outside = rest + [line for j, block in enumerate(blocks) if j not in (k, k + 1)
-                          for line in block]
-        fresh = {name for name in own if name not in last}
-        if fresh and any(token in fresh for line in outside for token in _TOKEN.findall(line)):
+        if any(name not in kept and (name in outside or not blocks_of[name] <= {k, k + 1})
+               for name in own):
             return None
     body = []
     numbers_left = iter(steps)
@@ -164,13 +171,32 @@ def _rolled(blocks, rest, counter):
         body.append('    ' + _TOKEN.sub(token_text, line))
     base = ' ' * _depth(blocks[0][0])
     carried = sorted({value for line in later[0] for kind, value in line if kind == 'P'})
-    starts = [(last[i], names[0][i]) for i in carried if last[i] != names[0][i]]
-    written = list(blocks[0])
+    initial = _initial(classified[0], later[0])
+    if initial is None:  # the first block as written, the loop over the others
+        written, first = list(blocks[0]), 1
+        starts = [(last[i], names[0][i]) for i in carried if last[i] != names[0][i]]
+    else:  # the loop over all, its variables starting as the names the first block reads
+        written, first = [], 0
+        starts = [(last[i], initial[i]) for i in carried if last[i] != initial[i]]
     if starts:
         written.append(f'{base}{", ".join(a for a, _ in starts)}, = '
                        f'{", ".join(b for _, b in starts)},')
-    written.append(f'{base}for {counter} in range(1, {len(blocks)}):')
+    written.append(f'{base}for {counter} in range({first}, {len(blocks)}):')
     return written + body
+
+
+def _initial(first, second):
+    """When the first block is the others with outside names where they read the block
+    before's locals: local index -> that name, else None."""
+    initial = {}
+    for line, other in zip(first, second):
+        for (kind, value), (other_kind, other_value) in zip(line, other):
+            if other_kind == 'P':
+                if kind != 'X' or initial.setdefault(other_value, value) != value:
+                    return None
+            elif kind != other_kind or kind != 'N' and value != other_value:
+                return None
+    return initial
 
 
 def _progression(values):

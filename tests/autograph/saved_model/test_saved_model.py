@@ -458,3 +458,37 @@ def test_a_module_saved_without_signatures_serves_its_one_signature_method(tmp_p
     # the loaded object is a Module: its variables are found the same way
     assert sorted(float(np.sum(v.numpy())) for v in loaded.variables) == [1.0, 6.0, 10.0]
     assert [s.name for s in loaded.submodules] == ['inner']
+
+
+class _LazyDense(rt.Module):
+    """A layer that makes its variables on its first call (mlp_core's DenseLayer)."""
+
+    def __init__(self, out_dim):
+        self.out_dim = out_dim
+        self.built = False
+
+    def __call__(self, x):
+        if not self.built:
+            self.w = rt.Variable(rt.random.uniform((x.shape[1], self.out_dim), seed=3))
+            self.b = rt.Variable(rt.zeros([self.out_dim]))
+            self.built = True
+        return rt.matmul(x, self.w) + self.b
+
+
+class _Export(rt.Module):
+    def __init__(self, layer):
+        self.layer = layer
+
+    @ag.function(input_signature=[rt.TensorSpec([None, 4], rt.float32)])
+    def __call__(self, x):
+        return self.layer(x)
+
+
+def test_variables_a_signature_trace_creates_while_saving_are_saved(tmp_path):
+    module = _Export(_LazyDense(2))  # never called: saving traces it and so builds the layer
+    ag.saved_model.save(module, str(tmp_path / 'lazy'))
+    assert module.layer.built
+    loaded = ag.saved_model.load(str(tmp_path / 'lazy'))
+    x = np.ones([1, 4], np.float32)
+    np.testing.assert_allclose(loaded(x).numpy(), module(x).numpy(), rtol=1e-6)
+    assert sorted(v.shape.as_list() for v in loaded.variables) == [[2], [4, 2]]

@@ -10,6 +10,8 @@ import runtime as rt
 from runtime import executor
 from runtime.executor import parallel
 
+pytestmark = pytest.mark.default_executor  # --jit runs these graphs natively: no `run.source`
+
 
 def test_a_graph_becomes_one_function_with_an_if_and_a_while():
     g = rt.Graph()

@@ -14,6 +14,7 @@ import pytest
 
 import autograph as ag
 import runtime as rt
+from runtime import executor
 from runtime.executor import native
 from runtime.executor.native import cache
 from runtime.ops import list_ops
@@ -114,6 +115,18 @@ def test_integer_division_by_zero_raises_and_names_the_op():
     with pytest.raises(rt.errors.InvalidArgumentError, match='Integer division by zero') as e:
         jit(rt.constant(5), rt.constant(0))
     assert 'FloorDiv' in str(e.value) and 'test_native.py' in str(e.value)
+
+
+def test_a_native_plans_fallback_is_the_default_executors_plan(monkeypatch):
+    """Native code failing reruns the graph on the default executor's plan, whatever
+    `compile_graph` is bound to (pytest --jit rebinds it)."""
+    def refuse(*args, **kwargs):
+        raise AssertionError('the fallback went through compile_graph')
+
+    monkeypatch.setattr(executor, 'compile_graph', refuse)
+    _, jit = INTEGER_MATH
+    with pytest.raises(rt.errors.InvalidArgumentError, match='Integer division by zero'):
+        jit(rt.constant(7), rt.constant(0))
 
 
 def float_math(x, s):
@@ -316,6 +329,7 @@ def test_without_numba_the_first_call_says_which_extra_to_install(monkeypatch):
         jit(rt.constant(10))
 
 
+@pytest.mark.default_executor  # --jit makes these graphs native
 @pytest.mark.parametrize('jit_compile', [None, False])
 def test_jit_compile_none_or_false_uses_the_default_executor(jit_compile):
     f = ag.function(bench.range_sum, jit_compile=jit_compile)

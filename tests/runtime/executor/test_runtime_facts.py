@@ -12,6 +12,7 @@ import autograph as ag
 import runtime as rt
 from runtime import executor
 
+pytestmark = pytest.mark.default_executor  # --jit runs these graphs natively
 N = 1_000_000
 
 

@@ -183,11 +183,12 @@ def _link(first, previous, node, uses):
 
 
 # Transcendental functions of float arrays of at least _UFUNC_MIN_SIZE elements call numpy's
-# ufunc from numba (`ufunc_call`). Entering object mode costs ~2 µs a call, but each block adds
-# ~80 ms to the compile: at 16 384 float32 `tanh`s the call saves ~0.5 ms, so it pays back
-# within a few hundred calls.
+# ufunc from numba (`ufunc_call`). Entering object mode costs ~1.2 µs a call, and numba's loop
+# calling libm's `tanhf` ~8 ns an element where numpy's SIMD loop takes ~1: from 512 elements
+# (an RNN step's 16x32 `tanh`: 4.4 µs as a loop, 1.6 µs as the call) the call is faster, and
+# exactly numpy's values. Each block adds ~80 ms to the compile, once per machine.
 _SLOW_IN_LOOPS = frozenset({np.exp, np.log, np.sin, np.cos, np.tanh})  # numba calls libm's
-_UFUNC_MIN_SIZE = 1 << 14
+_UFUNC_MIN_SIZE = 512
 
 
 def _ufunc_operand(node):

@@ -1,6 +1,6 @@
 """Native rules of the reductions: Sum Mean Prod Max Min Any All over every axis (and keepdims),
-Sum and Mean of a matrix over one axis, ArgMax and ArgMin of a vector (helpers.py holds the
-loops they call)."""
+Sum and Mean of a matrix over one axis (and keepdims), ArgMax and ArgMin of a vector
+(helpers.py holds the loops they call)."""
 import numpy as np
 
 from runtime.executor.native.rules import Unsupported, constant_value, lowers
@@ -26,11 +26,14 @@ def _reduction(function, start=None):
                 expr = f'{expr} / {inputs[0]}.size'
             if node.attrs.get('keep_dims'):
                 expr = f'np.full({(1,) * rank!r}, {expr})'
-        elif rank == 2 and function == 'sum_all' and not node.attrs.get('keep_dims'):
+        elif rank == 2 and function == 'sum_all':
             axis = axes.pop()
             expr = f'sum_axis({inputs[0]}, {axis}{first})'
             if node.opdef is reduce.OPS['reduce_mean']:  # integer means truncate, as the cast
                 expr = f'{expr} / {inputs[0]}.shape[{axis}]'
+            if node.attrs.get('keep_dims'):
+                kept = f'1, {inputs[0]}.shape[1]' if axis == 0 else f'{inputs[0]}.shape[0], 1'
+                expr = f'({expr}).reshape(({kept}))'
         else:
             raise Unsupported(node, 'native code reduces over all axes, or sums and averages '
                                     'a matrix over one')
