@@ -87,16 +87,35 @@ def analyze(graph, fn_node, enclosing_staged=frozenset()):
 
 
 def _maybe_unbound(graph, locals_not_params):
-    """{node: the locals that may be unbound after it} (`del` unbinds)."""
+    """{node: the locals that may be unbound after it} (`del` unbinds). The header of a `for`
+    binds its target only when there is an item: after a loop that may not run, the target is
+    as unbound as before it (found from a first solution, then solved again)."""
+    unbound_after = {}   # the join of a `for` -> the target names unbound on entry to it
+
     def transfer(node, names):
+        added = unbound_after.get(node)
+        if added:
+            names = names | added
         if not node.writes:
             return names
         if isinstance(node.ast_node, gast.Delete):
             return names | node.writes
         return names - node.writes
 
-    return dataflow.solve(graph, transfer, forward=True,
-                          entry_value=frozenset(locals_not_params))
+    entry = frozenset(locals_not_params)
+    solution = dataflow.solve(graph, transfer, forward=True, entry_value=entry)
+    for statement, header in graph.headers.items():
+        if isinstance(statement, gast.For) and statement in graph.joins:
+            inside = {id(n) for s in statement.body for n in gast.walk(s)}
+            before = frozenset().union(*(
+                solution[p] if p is not graph.entry else entry
+                for p in header.prev if id(p.ast_node) not in inside))
+            targets = {n.id for n in gast.walk(statement.target) if isinstance(n, gast.Name)}
+            if before & targets:
+                unbound_after[graph.joins[statement]] = frozenset(before & targets)
+    if not unbound_after:
+        return solution
+    return dataflow.solve(graph, transfer, forward=True, entry_value=entry)
 
 
 def _staged_names(statement, maybe_none):

@@ -225,6 +225,7 @@ class ControlFlowTransformer(transformer.Base):
         if self.staging:
             return self._staged_if(node, node.test)
         if checked_reads.python_only(node):
+            _mark_python_test(node.test)
             return self.generic_visit(node)
         level, dual_levels = anno.getanno(node, _ELIF_LEVEL, (0, None))
         if dual_levels is None:
@@ -274,6 +275,7 @@ class ControlFlowTransformer(transformer.Base):
         if self.staging:
             return self._staged_while(node)
         if checked_reads.python_only(node):
+            _mark_python_test(node.test)
             return self.generic_visit(node)
         cond = self.ctx.namer.new('cond')
         staged, node = self._both_forms(
@@ -364,6 +366,14 @@ def _copy_statement(node):
             anno.setanno(child, anno.Basic.LOOP_OPTIONS,
                          {k: dual.staged_copy(v) for k, v in options.items()})
     return copy
+
+
+def _mark_python_test(test):
+    """Keeps the `and`/`or`/`not` of a test that is a Python bool whatever it reads as Python."""
+    if isinstance(test, (gast.BoolOp, gast.UnaryOp)):
+        anno.setanno(test, anno.Basic.PYTHON_TEST, True)
+        for operand in test.values if isinstance(test, gast.BoolOp) else [test.operand]:
+            _mark_python_test(operand)
 
 
 def _refuse_staged(name, test, loop):

@@ -274,3 +274,36 @@ def test_a_tensor_chained_comparison_is_staged():
     types = [op.type for op in function.get_concrete_function(
         rt.TensorSpec([], rt.int32)).graph.get_operations()]
     assert 'LogicalAnd' in types
+
+
+def identity_tests(x, keys):
+    if x is None:
+        x = 0
+    for k in ('a', 'b'):
+        if k in keys and k not in ('z',):
+            x += 1
+    return x
+
+
+def test_a_test_that_is_always_a_python_bool_is_written_as_python_only():
+    code = ag.to_code(identity_tests)
+    assert 'if x is None:' in code and "for k in ('a', 'b'):" in code
+    assert "if k in keys and k not in ('z',):" in code
+    assert 'is_staged' not in code and 'if_stmt' not in code and 'for_stmt' not in code
+    assert ag.to_graph(identity_tests)(None, ['a', 'z']) == 1
+
+
+def last_item(xs):
+    total = 0
+    for x in xs:
+        total += x
+    return x, total
+
+
+def test_a_local_python_may_find_unbound_is_read_with_a_check_naming_the_line():
+    code = ag.to_code(last_item)
+    # `x` may be unbound after the loop; `total` (0 before it) cannot be a placeholder
+    assert "(ag__.ld(ag__.ldu(lambda: x, 'x')), total)" in code
+    assert ag.to_graph(last_item)([1, 2]) == (2, 3)
+    with pytest.raises(UnboundLocalError, match=rf"{__file__}:\d+: local variable 'x'"):
+        ag.to_graph(last_item)([])
