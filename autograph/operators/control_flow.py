@@ -31,8 +31,7 @@ def if_exp(cond, if_true, if_false, expr_repr):
 
 
 # The iterables a `for` loop runs over in Python without asking anything else (the fast path)
-_PYTHON_ITERABLES = frozenset({list, tuple, range, str, dict, set, frozenset, bytes,
-                               type({}.items()), type({}.keys()), type({}.values())})
+_PYTHON_ITERABLES = tensor_iteration.PYTHON_ITERABLES
 
 
 def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):

@@ -18,8 +18,7 @@ _range, _len, _enumerate, _zip, _int, _float, _abs = (
     builtins.float, builtins.abs)
 # Values of these types are Python's own: no overload treats them specially, so each overload
 # starts with one type check and calls the builtin (the converted-code fast path, issue 18).
-_PLAIN = frozenset({str, bytes, bytearray, list, tuple, dict, set, frozenset, range, int, float,
-                    bool, complex, type(None)})
+_PLAIN = tensor_iteration.PYTHON_ITERABLES | {int, float, bool, complex, type(None)}
 
 
 def _any_symbolic(values):

@@ -5,6 +5,11 @@ at index k."""
 import runtime as rt
 from runtime.core.tensor import is_symbolic
 
+# Python's own containers (and dict views): a loop over one, or a builtin called on one, is
+# Python's, with no tensor sequence to make (the converted-code fast paths, issue 18)
+PYTHON_ITERABLES = frozenset({list, tuple, range, str, dict, set, frozenset, bytes, bytearray,
+                              type({}.items()), type({}.keys()), type({}.values())})
+
 
 class TensorSequence:
     """A sequence of graph values. It can only be iterated by a converted `for` loop."""
