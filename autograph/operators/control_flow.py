@@ -91,11 +91,15 @@ def _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, in
 def _stage_appended_in_branch(values, initial, lengths):
     """A Python list that a branch appended to (the compiler's `list_append`, as in a loop
     whose `continue` became an `if`) is staged as a TensorArray, as a tensor loop does, and the
-    `if` traced again; the branch's appends are taken back from the shared list first."""
+    `if` traced again; the branch's appends are taken back from the shared list first. So is
+    one that a tensor loop in the branch staged (the other branch then starts from the same
+    StagedList, empty or holding the list's elements)."""
     staged = {}
     for i, length in lengths.items():
         value = values[i]
-        if value is initial[i] and len(value) != length:
+        if isinstance(value, lists.StagedList):
+            staged[i] = value.array.dtype, value.array.element_shape
+        elif value is initial[i] and len(value) != length:
             element = _element_type(value[length]) if len(value) > length else None
             del value[length:]
             if element is not None:
@@ -320,7 +324,8 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
 def _check_still_python(condition, loop):
     if is_symbolic(condition):
         raise located.error(NotImplementedError, (
-            f'this `{loop}` loop runs in Python '
+            f'the condition of this `{loop}` loop started as non-Tensor, then changed to '
+            f'Tensor: the loop runs in Python '
             f'(its {"iterable" if loop == "for" else "condition"} '
             f'was a Python value) but its condition, or its `break`/`return` condition, became a '
             f'tensor inside the loop. Make the loop a graph loop: iterate over a tensor '
