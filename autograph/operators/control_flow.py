@@ -34,20 +34,24 @@ def if_exp(cond, if_true, if_false, expr_repr):
 _PYTHON_ITERABLES = tensor_iteration.PYTHON_ITERABLES
 
 
-def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts, compiler_flags=()):
+    """`compiler_flags`: the outputs that are the compiler's own flags (`do_return`, `break_`):
+    staged, one that both branches set to the same Python value keeps it. A user variable
+    becomes the `rt.cond`'s tensor, as in TensorFlow (an `assert` on it is an Assert op)."""
     if isinstance(cond, SymbolicTensor):   # is_symbolic, inline: the Python path is the hot one
-        _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts)
+        _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, compiler_flags)
     elif cond:
         body()
     else:
         orelse()
 
 
-def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, compiler_flags):
     guards.check_no_global_writes((body, orelse), '`if` statement')
     initial = get_state()
     with _restored_on_error(set_state, initial):
-        _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial)
+        _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
+                   compiler_flags)
 
 
 class _restored_on_error:
@@ -67,7 +71,8 @@ class _restored_on_error:
         return False
 
 
-def _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial):
+def _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
+               compiler_flags=()):
     if _probes:
         _probe_if(body, orelse, get_state, set_state, initial, nouts)
         return
@@ -80,7 +85,7 @@ def _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, in
     while True:
         try:
             _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
-                      flagged)
+                      flagged, compiler_flags)
             return
         except _Retrace as retrace:
             # trace again, knowing the return value's type, new flags or lists to stage
@@ -144,7 +149,7 @@ def _fill_return_values(values, initial, other, symbol_names):
 
 
 def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
-              flagged):
+              flagged, compiler_flags):
     outputs = {}
     lengths = {i: len(v) for i, v in enumerate(initial[:nouts]) if type(v) is list}
 
@@ -189,7 +194,9 @@ def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, ini
     for index, result in enumerate(results or ()):
         in_if, in_else = outputs['if'][index], outputs['else'][index]
         same_python_value = (not isinstance(in_if, rt.Tensor) and type(in_if) is type(in_else)
-                             and (in_if is in_else or _equal_scalars(in_if, in_else)))
+                             and (in_if is in_else or _equal_scalars(in_if, in_else))
+                             and (symbol_names[index] in compiler_flags
+                                  or not isinstance(in_if, (bool, int, float))))
         final.append(in_if if same_python_value else result)
     set_state(tuple(final) + tuple(initial[nouts:]))
 

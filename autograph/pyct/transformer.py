@@ -17,6 +17,7 @@ class Namer:
 
     def __init__(self, tree):
         self.taken = set()
+        self.made = {}           # name -> the base it was made from (`do_return_1` -> do_return)
         self._last_suffix = {}   # base -> suffix it last got: every lower one is taken
         for node in gast.walk(tree):
             if isinstance(node, gast.Name):
@@ -32,6 +33,7 @@ class Namer:
             name = f'{base}_{suffix}'
         self._last_suffix[base] = suffix
         self.taken.add(name)
+        self.made[name] = base
         return name
 
 
