@@ -31,6 +31,7 @@ from autograph.pyct import (
     templates,
     transformer,
     unparser,
+    walk,
 )
 
 CONVERTERS = (
@@ -117,7 +118,7 @@ def _rename_reserved(node):
     """Renames the user's own variables and parameters called `ag__`, the name by which
     converted code reaches the operators (a parameter `ag__` would hide them). Code that only
     reads `ag__` is left alone: it is generated code converted again (a nested lambda)."""
-    names = [child for child in gast.walk(node)
+    names = [child for child in walk.nodes(node)
              if isinstance(child, gast.Name) and child.id == _RESERVED]
     if any(not isinstance(name.ctx, gast.Load) for name in names):
         for name in names:

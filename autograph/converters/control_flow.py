@@ -45,7 +45,7 @@ import gast
 from autograph import analysis
 from autograph.analysis import checked_reads
 from autograph.converters import dual
-from autograph.pyct import anno, templates, transformer, unparser
+from autograph.pyct import anno, templates, transformer, unparser, walk
 
 _STATE_TEMPLATE = '''
 def get_state():
@@ -371,17 +371,19 @@ class ControlFlowTransformer(transformer.Base):
 def _copy_statement(node):
     """A copy of `node` for its staged form: reads checked, and the expressions that
     annotations hold (loop tests and options) copied too, so that no node is in two trees."""
-    copy = dual.staged_copy(node)
-    checked_reads.strip([copy])
-    for child in gast.walk(copy):
-        tests = anno.getanno(child, anno.Basic.EXTRA_LOOP_TEST)
-        if tests:
-            anno.setanno(child, anno.Basic.EXTRA_LOOP_TEST, dual.staged_copy(tests))
-        options = anno.getanno(child, anno.Basic.LOOP_OPTIONS)
-        if options:
-            anno.setanno(child, anno.Basic.LOOP_OPTIONS,
-                         {k: dual.staged_copy(v) for k, v in options.items()})
-    return copy
+    return dual.staged_copy(node, _staged_annotations)
+
+
+def _staged_annotations(annotations):
+    """The marks of a node copied into a staged form (one walk: `dual.staged_copy`)."""
+    checked_reads.strip_marks(annotations)
+    tests = annotations.get(anno.Basic.EXTRA_LOOP_TEST)
+    if tests:
+        annotations[anno.Basic.EXTRA_LOOP_TEST] = dual.staged_copy(tests)
+    options = annotations.get(anno.Basic.LOOP_OPTIONS)
+    if options:
+        annotations[anno.Basic.LOOP_OPTIONS] = {k: dual.staged_copy(v)
+                                                for k, v in options.items()}
 
 
 def _mark_python_test(test):
@@ -488,7 +490,7 @@ def _captured_names(statements):
     for node in _walk_block(statements):
         if isinstance(node, (gast.FunctionDef, gast.Lambda)):
             own, loaded = set(), set()
-            for child in gast.walk(node):
+            for child in walk.nodes(node):
                 if isinstance(child, gast.Name):
                     (loaded if isinstance(child.ctx, gast.Load) else own).add(child.id)
             captured |= loaded - own
@@ -526,7 +528,7 @@ def _unbound_nonlocals(function):
             target = getattr(statement, field)
             for target in target if isinstance(target, list) else [target]:
                 if target is not None:
-                    bound.update(n.id for n in gast.walk(target) if isinstance(n, gast.Name))
+                    bound.update(n.id for n in walk.nodes(target) if isinstance(n, gast.Name))
         for field in _BLOCKS:
             block = getattr(statement, field, None)
             if type(block) is list:
@@ -542,7 +544,7 @@ def _walk_block(statements):
         yield node
         if isinstance(node, (gast.FunctionDef, gast.Lambda)):
             continue
-        pending.extend(c for c in gast.iter_child_nodes(node))
+        pending.extend(walk.children(node))
 
 
 def transform(node, ctx):

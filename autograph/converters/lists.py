@@ -13,7 +13,7 @@ rewritten the same way (without the option): after a tensor loop, or in a branch
 """
 import gast
 
-from autograph.pyct import anno, templates, transformer, unparser
+from autograph.pyct import anno, templates, transformer, unparser, walk
 
 _MUTATORS = frozenset({'append', 'extend', 'insert', 'pop', 'remove', 'clear', 'sort',
                        'reverse'})
@@ -63,7 +63,7 @@ def _walk(statements):
         node = pending.pop()
         yield node
         if not isinstance(node, _OPAQUE):
-            pending.extend(gast.iter_child_nodes(node))
+            pending.extend(walk.children(node))
 
 
 def _stored_names(node):
