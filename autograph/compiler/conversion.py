@@ -77,10 +77,9 @@ class ConvertedEntity:
     def factory_code(self):
         if self._factory_code is None:
             node = self.node
-            text, source_map = unparser.unparse(node, indent=2, with_source_map=True)
+            function = unparser.to_ast([node], self._user[1])
             self._factory_code = loader.compile_factory(
-                text, source_map, _converted_name(node), self._free_variables, self._user,
-                blank_line=isinstance(node, gast.FunctionDef))
+                function, _converted_name(node), self._free_variables, self._user)
         return self._factory_code
 
 
