@@ -120,7 +120,7 @@ def test_from_generator_is_tensorflows_flat_map_over_one_id_eagerly_and_in_graph
     assert int(total()) == 6
     graph = total.get_concrete_function().graph
     assert [op.type for op in graph.get_operations()] == [
-        'Const', 'TensorDataset', 'FlatMapDataset', 'Const', 'ReduceDataset', 'Identity']
+        'Const', 'TensorDataset', 'FlatMapDataset', 'Const', 'ReduceDataset', 'NoOp', 'Identity']
     assert any(op.type == 'GeneratorDataset' for g in graph.library.values()
                for op in g.get_operations())
 
