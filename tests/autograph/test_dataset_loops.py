@@ -277,3 +277,17 @@ def test_loops_a_scan_cannot_carry_keep_the_while_loop():
         return out.stack()
     assert stacked(D.range(4)).numpy().tolist() == [0, 2, 4, 6]
     assert 'While' in _op_types(stacked, D.range(4))
+
+
+def test_no_gradient_flows_through_a_dataset_loop_as_in_tensorflow():
+    w = rt.Variable(2.0)
+
+    @ag.function
+    def f(ds):
+        with rt.GradientTape() as tape:
+            loss = rt.constant(0.0)
+            for x in ds:
+                loss += w * x
+        return loss, tape.gradient(loss, w)
+    loss, grad = f(D.from_tensor_slices([1.0, 2.0, 3.0]))
+    assert float(loss) == 12.0 and grad is None  # ReduceDataset has no gradient in TF either
