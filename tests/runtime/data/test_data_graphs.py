@@ -134,3 +134,20 @@ def test_reduce_dataset_is_stateful_so_it_runs_when_its_result_is_unused():
         D.range(4).reduce(rt.constant(0, rt.int64), lambda s, x: s + v.assign_add(x))
         return v.read_value()
     assert int(side_effects()) == 6
+
+
+def test_reads_of_one_iterator_wait_on_the_read_before_as_tensorflow_chains_them():
+    @ag.function
+    def two(n):
+        it = iter(D.range(n))
+        first = it.get_next()
+        return first, it.get_next(), it.get_next_as_optional().get_value()
+    graph_def = two.get_concrete_function(rt.constant(5, rt.int64)).graph.as_graph_def()
+    control = {node.name: [i for i in node.input if i.startswith('^')]
+               for node in graph_def.node}
+    assert control['IteratorGetNext'] == ['^MakeIterator']
+    assert control['IteratorGetNext_1'] == ['^IteratorGetNext']
+    assert control['IteratorGetNextAsOptional'] == ['^IteratorGetNext_1']
+    assert [int(v) for v in two(rt.constant(5, rt.int64))] == [0, 1, 2]
+    it = iter(D.range(3))  # eagerly the reads just run in order
+    assert int(it.get_next()) == 0 and int(it.get_next_as_optional().get_value()) == 1
