@@ -56,6 +56,18 @@ def appended_after_the_loop(a, b):
     return rt.reduce_sum(rt.stack(s))
 
 
+def appended_in_the_branches_after_the_loop(a, b):
+    s = []
+    for i in range(b):
+        s.append(i)
+    if a > 1:
+        s.append(10)
+    else:
+        s.append(20)
+        s.append(30)
+    return rt.reduce_sum(rt.stack(s)) + 100 * len(s)
+
+
 def appended_in_a_python_while_with_a_tensor_break(a, b):
     s = []
     c1 = 0
@@ -71,7 +83,8 @@ def appended_in_a_python_while_with_a_tensor_break(a, b):
 @pytest.mark.parametrize('f', [appended_in_one_branch,
                                appended_in_a_loop_in_one_branch_and_directly_in_the_other,
                                appended_under_a_tensor_if_in_a_python_loop,
-                               appended_before_a_tensor_break, appended_after_the_loop])
+                               appended_before_a_tensor_break, appended_after_the_loop,
+                               appended_in_the_branches_after_the_loop])
 def test_lists_a_nested_tensor_loop_appends_to_give_pythons_answers(f):
     for a, b in [(3, 2), (1, 3), (2, 1), (0, 0)]:
         expected = f(a, b)
