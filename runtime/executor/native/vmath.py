@@ -10,6 +10,8 @@ NaN, infinities and -0.0 come out as numpy's. float64 operands keep numba's libm
 `njit(cache=True)`: compiled once per machine; LLVM inlines them into the generated loops
 (native/rules/forms.py names them in loop elements of float32 ops).
 """
+import math
+
 import numba
 import numpy as np
 from llvmlite import ir
@@ -38,6 +40,20 @@ def _bits_of_f64(typingctx, value):
     return types.int64(types.float64), codegen
 
 
+# highest power first: e**r's Taylor series to r**10, atanh(s) / s's in z = s*s to z**7
+_EXP_SERIES = tuple(1.0 / math.factorial(n) for n in range(10, -1, -1))
+_ATANH_SERIES = tuple(1.0 / (2 * n + 1) for n in range(7, -1, -1))
+
+
+@numba.njit(cache=True, error_model='numpy')
+def _horner(coefficients, x):
+    """The polynomial of `coefficients` (highest power first) at x (LLVM unrolls the loop)."""
+    p = 0.0
+    for c in coefficients:
+        p = p * x + c
+    return p
+
+
 @numba.njit(cache=True, error_model='numpy')
 def exp_core(d):
     """e**d for a float64 d in [-300, 300] (NaN gives an unspecified value): d = k ln2 + r,
@@ -45,18 +61,7 @@ def exp_core(d):
     2**k built from its bits."""
     k = (d * _LOG2E + _ROUND) - _ROUND
     r = d - k * _LN2
-    p = 1.0 / 3628800.0
-    p = p * r + 1.0 / 362880.0
-    p = p * r + 1.0 / 40320.0
-    p = p * r + 1.0 / 5040.0
-    p = p * r + 1.0 / 720.0
-    p = p * r + 1.0 / 120.0
-    p = p * r + 1.0 / 24.0
-    p = p * r + 1.0 / 6.0
-    p = p * r + 0.5
-    p = p * r + 1.0
-    p = p * r + 1.0
-    return p * _f64_from_bits((np.int64(k) + 1023) << 52)
+    return _horner(_EXP_SERIES, r) * _f64_from_bits((np.int64(k) + 1023) << 52)
 
 
 @numba.njit(cache=True, error_model='numpy')
@@ -99,15 +104,7 @@ def log_f32(x):
     e = e + 1 if high else e
     s = (m - 1.0) / (m + 1.0)
     z = s * s
-    p = 1.0 / 15.0
-    p = p * z + 1.0 / 13.0
-    p = p * z + 1.0 / 11.0
-    p = p * z + 1.0 / 9.0
-    p = p * z + 1.0 / 7.0
-    p = p * z + 1.0 / 5.0
-    p = p * z + 1.0 / 3.0
-    p = p * z + 1.0
-    result = 2.0 * s * p + np.float64(e) * _LN2
+    result = 2.0 * s * _horner(_ATANH_SERIES, z) + np.float64(e) * _LN2
     special = -np.inf if d == 0.0 else (d if d == np.inf or d != d else np.nan)
     return np.float32(result if positive else special)
 
