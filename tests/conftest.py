@@ -50,6 +50,9 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     config.addinivalue_line('markers', 'default_executor: a test of the default executor\'s '
                                        'generated code, which --jit does not run')
+    config.addinivalue_line('markers', 'interrupts_a_graph: a signal handler raises while a '
+                                       'graph runs, which native code (no signal checks while '
+                                       'it runs) would not see: --jit does not run it')
 
 
 def pytest_collection_modifyitems(config, items):
@@ -57,9 +60,13 @@ def pytest_collection_modifyitems(config, items):
     run as native code, which has neither its source nor its memory policy."""
     if config.getoption('--jit'):
         skip = pytest.mark.skip(reason='tests the default executor\'s generated code')
+        uninterruptible = pytest.mark.skip(reason='native code does not check for signals '
+                                                  'while it runs (docs/jit.md)')
         for item in items:
             if item.get_closest_marker('default_executor'):
                 item.add_marker(skip)
+            if item.get_closest_marker('interrupts_a_graph'):
+                item.add_marker(uninterruptible)
 
 
 @pytest.fixture(autouse=True)

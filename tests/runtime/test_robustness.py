@@ -498,6 +498,7 @@ def count_up(n):
 
 
 @pytest.mark.skipif(not hasattr(signal, 'setitimer'), reason='needs SIGALRM')
+@pytest.mark.interrupts_a_graph
 @pytest.mark.parametrize('error', [KeyboardInterrupt(), Timeout('too slow')])
 def test_an_interrupt_while_a_graph_loop_runs_keeps_its_type_and_the_function_works(error):
     assert int(count_up(rt.constant(10, rt.int64))) == 9

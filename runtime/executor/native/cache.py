@@ -46,9 +46,12 @@ def directory():
 def _fingerprint(numba):
     """What else decides the compiled code: numba's version and the helpers' source."""
     # deferred: optional dependency numba (helpers imports it)
-    from runtime.executor.native import helpers
-    with open(helpers.__file__, 'rb') as f:
-        return numba.__version__.encode() + hashlib.sha256(f.read()).digest()
+    from runtime.executor.native import helpers, vmath
+    digest = hashlib.sha256()
+    for module in (helpers, vmath):  # the generated code inlines vmath's functions
+        with open(module.__file__, 'rb') as f:
+            digest.update(f.read())
+    return numba.__version__.encode() + digest.digest()
 
 
 def load(numba, source, name):

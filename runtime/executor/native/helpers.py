@@ -13,6 +13,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
+from runtime.executor.native import vmath
 from runtime.executor.native.calling import call_kernel
 
 # The options of a *site*: a function of the generated module (a loop nest, a kernel call)
@@ -27,7 +28,8 @@ SITE_OPTIONS = {'error_model': 'numpy', 'no_cpython_wrapper': True, 'no_cfunc_wr
 # nest called once is an `inline_site`, which numba inlines into its caller.
 EXPORTS = {'objmode': numba.objmode, 'call_kernel': call_kernel,
            'site': numba.njit(cache=True, **SITE_OPTIONS),
-           'inline_site': numba.njit(cache=True, inline='always', **SITE_OPTIONS)}
+           'inline_site': numba.njit(cache=True, inline='always', **SITE_OPTIONS),
+           **vmath.EXPORTS}
 
 
 def _export(stub):

@@ -120,7 +120,20 @@ def _pack(lowering, node, inputs, depth):
 def _only_indexes(lowering, node):
     users = lowering.uses.get(node.outputs[0], [])
     return bool(users) and all(user != 'output' and user.opdef is slicing.STRIDED_SLICE and
-                               position > 0 for user, position in users)
+                               position > 0 and _slice_problem(lowering, user) is None
+                               for user, position in users)
+
+
+def _slice_problem(lowering, node):
+    """Why the StridedSlice `node` calls its kernel rather than being written natively (None
+    when it is written natively): a Pack of scalars it reads is left to it only then."""
+    if node.attrs.get('ellipsis_mask', 0) or node.attrs.get('new_axis_mask', 0):
+        return 'native code slices without `...` and `None`'
+    if node.inputs[0].shape.rank is None:
+        return 'its input rank is not known when tracing'
+    if any(lowering.is_boxed(ref) for ref in node.inputs + node.outputs):
+        return 'it reads or makes a value native code does not hold'
+    return None
 
 
 def _index_items(lowering, node, ref, names):
@@ -136,13 +149,11 @@ def _index_items(lowering, node, ref, names):
 
 @lowers(slicing.STRIDED_SLICE)
 def _strided_slice(lowering, node, inputs, depth):
-    masks = {k: node.attrs.get(k, 0) for k in ('begin_mask', 'end_mask', 'ellipsis_mask',
-                                                'new_axis_mask', 'shrink_axis_mask')}
-    if masks['ellipsis_mask'] or masks['new_axis_mask']:
-        raise Unsupported(node, 'native code slices without `...` and `None`')
+    masks = {k: node.attrs.get(k, 0) for k in ('begin_mask', 'end_mask', 'shrink_axis_mask')}
+    problem = _slice_problem(lowering, node)
+    if problem is not None:
+        raise Unsupported(node, problem)
     x_shape = node.inputs[0].shape
-    if x_shape.rank is None:
-        raise Unsupported(node, 'its input rank is not known when tracing')
     names = lowering.names
     begin, end, strides = (_index_items(lowering, node, ref, names) for ref in node.inputs[1:])
     items = []

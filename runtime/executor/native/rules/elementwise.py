@@ -24,6 +24,8 @@ def lower_form(lowering, node, inputs, depth, out=None):
     attrs = {key: literal(given[key]) for key in form.attrs}
     out = out or lowering.fresh('v')
     if not elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
+        # an operand left to be fused into this node's loop, which it does not have after all
+        inputs = [lowering.materialized(ref, name, depth) for ref, name in zip(node.inputs, inputs)]
         value_spec = spec(node.outputs[0])
         same = all(ref.dtype is value_spec[0] for ref in node.inputs) and \
             form.keeps_dtype  # numba keeps the dtype of arrays of one dtype
@@ -64,6 +66,9 @@ def elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
             at = ['0' if size != dims[offset + k] else indexes[offset + k]
                   for k, size in enumerate(operand)]
             elements.append(f'{operand_name}[{", ".join(at)}]' if at else operand_name)
+        if form.float32 is not None and name == 'float32' and \
+                all(ref.dtype is dtype for ref in node.inputs):
+            return form.float32(*elements, **attrs)
         return cast(node, form.write(*elements, scalar=True, **attrs), (dtype, TensorShape([])))
 
     if fusible(lowering, node):

@@ -15,6 +15,8 @@ native/rules/elementwise.py writes the loops around them.
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
+
 from runtime.ops import array, compare, creation, elementwise, math, nn
 from runtime.ops.registry import IDENTITY, PYTHON_OPERATORS
 
@@ -23,24 +25,31 @@ from runtime.ops.registry import IDENTITY, PYTHON_OPERATORS
 class Form:
     """`write(*operands, scalar=..., **attrs) -> source`; `attrs`: the attrs it reads (as
     literals); `keeps_dtype`: on operands of the result's dtype numba's result has that dtype
-    too (no number literal in it widens an array to int64 or float64)."""
+    too (no number literal in it widens an array to int64 or float64); `float32`: how one
+    float32 element is written where that differs (`exp_f32(a)`: native/vmath.py's forms,
+    which loops vectorize), else None."""
     write: Callable[..., str]
     attrs: tuple[str, ...] = ()
     keeps_dtype: bool = True
+    float32: Callable[..., str] | None = None
 
 
 _WRITTEN = {}  # OpDef -> its Form, where its tags do not give it
 
 
-def writes(*opdefs, attrs=(), keeps_dtype=True):
+def writes(*opdefs, attrs=(), keeps_dtype=True, float32=None):
     """Register the decorated function as the form of `opdefs`."""
     def register(write):
         for opdef in opdefs:
             if opdef in _WRITTEN:
                 raise ValueError(f'{opdef.name} has two native forms')
-            _WRITTEN[opdef] = Form(write, attrs, keeps_dtype)
+            _WRITTEN[opdef] = Form(write, attrs, keeps_dtype, float32)
         return write
     return register
+
+
+# ufuncs whose float32 elements native/vmath.py computes (vectorizable, no libm call)
+_FLOAT32_MATH = {np.exp: 'exp_f32', np.tanh: 'tanh_f32', np.log: 'log_f32'}
 
 
 def form_of(opdef):
@@ -53,7 +62,9 @@ def form_of(opdef):
         return operator_form(opdef)
     ufunc = opdef.elementwise.ufunc
     if ufunc is not None:
-        return Form(lambda *operands, scalar: f'np.{ufunc.__name__}({", ".join(operands)})')
+        vector = _FLOAT32_MATH.get(ufunc)
+        return Form(lambda *operands, scalar: f'np.{ufunc.__name__}({", ".join(operands)})',
+                    float32=None if vector is None else lambda x: f'{vector}({x})')
     return None
 
 
@@ -122,7 +133,8 @@ def _round(x, scalar):
     return f'np.rint({x})'
 
 
-@writes(math.UNARY_OPS['sigmoid'], keeps_dtype=False)
+@writes(math.UNARY_OPS['sigmoid'], keeps_dtype=False,
+        float32=lambda x: f'np.float32(1) / (np.float32(1) + exp_f32(-{x}))')
 def _sigmoid(x, scalar):
     return f'1 / (1 + np.exp(-{x}))'
 
