@@ -147,7 +147,7 @@ def install(module_globals, converted_path, only=None):
     Returns the qualified names swapped."""
     import autograph.operators  # noqa: F401  (the CLI's output reads it as `ag__`)
     module_globals['ag__'] = sys.modules['autograph.operators']
-    functions = {}
+    functions = {}   # first: a collection (a large allocation) would free replaced functions
     for obj in gc.get_objects():
         if isinstance(obj, types.FunctionType) and obj.__globals__ is module_globals:
             functions.setdefault((obj.__code__.co_name, obj.__code__.co_firstlineno), obj)

@@ -158,6 +158,8 @@ def _prepare(swap_folder, module):
     for blocked in module.blocked:
         sys.modules[blocked] = None
     if swap_folder:
+        import agswap  # noqa: F401  (imported in the swapped module, where it would collect)
+
         import autograph.operators  # noqa: F401  (loaded before the swap shadows any module)
         sys.path.insert(0, swap_folder)
         for loaded in [m for m in sys.modules if m == module.name
