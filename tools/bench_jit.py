@@ -1,13 +1,15 @@
 """The `jit_compile=True` table of tools/bench.py: its WORKLOADS timed with native code.
 
 `measure_jit(workloads)` times, for each workload, its hand-written numpy version, the default
-executor and `jit_compile=True` in one run, and the first call (trace + native compile) of a
-fresh `jit_compile=True` Function with an empty on-disk cache, then the first call of a new
-process loading that cache (a quick run does neither: it uses the usual cache), after a first
-row timing numba's start-up. The workloads are tools/bench.py's; JAX versions live in
+executor and `jit_compile=True` in one run, and two first calls, each in a process of its own
+after numba's start-up: *cold*, with an empty on-disk cache (nothing of the graph compiled
+before: trace, lower, compile), then a *new process* loading what the cold one cached (a quick
+run does neither: it times the first call in its own process, from the usual cache), after a
+first row timing numba's start-up. The workloads are tools/bench.py's; JAX versions live in
 tools/bench_jax.py, run with a Python that has JAX.
 
-    python3 tools/bench_jit.py --first-call INDEX   # the first call of WORKLOADS[INDEX], ms
+    python3 tools/bench_jit.py --first-call INDEX                # from the usual cache, ms
+    python3 tools/bench_jit.py --first-call INDEX --empty-cache  # cold, ms
 """
 import argparse
 import contextlib
@@ -35,8 +37,9 @@ def median_time(fn, number, repeat):
 
 def measure_jit(workloads, quick=False):
     """One dict a workload (bench.py's Workload): µs per call of numpy, the default executor
-    and jit, their ratios, and the first call of jit in ms (trace + lower + compile, or load
-    from the disk cache), after a first row timing numba's start-up. Times and ratios are
+    and jit, their ratios, and the first calls of jit in ms, each in a new process: cold
+    (`jit_first_call_ms`: trace + lower + compile into an empty cache) and from that cache
+    (`jit_new_process_ms`), after a first row timing numba's start-up. Times and ratios are
     medians over rounds that time the three back to back."""
     repeat = 3 if quick else 9
     rows = [numba_startup()]
@@ -44,14 +47,18 @@ def measure_jit(workloads, quick=False):
         args, numpy_args = workload.arguments(), workload.numpy_arguments()
         default = ag.function(workload.program())
         expected = default(*args).numpy()
-        # an empty cache, but for a quick run (the tests'), which may load what it compiled
+        # cold then from the cache, each in a process of its own, but for a quick run (the
+        # tests'), which times its own first call and may load what an earlier run compiled
         with tempfile.TemporaryDirectory() as folder, \
                 contextlib.nullcontext() if quick else cache_in(folder):
+            if not quick:
+                first_call = first_call_in_new_process(index, folder) / 1e3
+                new_process = first_call_in_new_process(index, folder)
             start = time.perf_counter()
             jit = ag.function(workload.program(), jit_compile=True)
             got = jit(*args).numpy()
-            first_call = time.perf_counter() - start
-            new_process = None if quick else first_call_in_new_process(index, folder)
+            if quick:
+                first_call, new_process = time.perf_counter() - start, None
         # atol: float32 transcendental functions differ by an ulp between numba and numpy,
         # which a recurrence's gradient amplifies to ~1e-6 of its scale (docs/jit.md)
         if not np.allclose(got, expected, rtol=1e-5, atol=2e-6 * np.abs(expected).max()) or \
@@ -119,14 +126,18 @@ def first_call_in_new_process(index, folder):
 def main(argv=None):
     parser = argparse.ArgumentParser(description='the first call of one bench workload')
     parser.add_argument('--first-call', type=int, required=True, help='index in WORKLOADS')
-    index = parser.parse_args(argv).first_call
+    parser.add_argument('--empty-cache', action='store_true',
+                        help='cold: compile into an empty on-disk cache (a temp dir)')
+    options = parser.parse_args(argv)
     import bench  # deferred: bench imports this module
     numba_startup()
-    workload = bench.WORKLOADS[index]
+    workload = bench.WORKLOADS[options.first_call]
     args = workload.arguments()
-    start = time.perf_counter()
-    ag.function(workload.program(), jit_compile=True)(*args)
-    print(f'{(time.perf_counter() - start) * 1e3:.1f}')
+    with tempfile.TemporaryDirectory() as folder, \
+            cache_in(folder) if options.empty_cache else contextlib.nullcontext():
+        start = time.perf_counter()
+        ag.function(workload.program(), jit_compile=True)(*args)
+        print(f'{(time.perf_counter() - start) * 1e3:.1f}')
 
 
 if __name__ == '__main__':

@@ -21,15 +21,16 @@ ag`, `tf.function` -> `ag.function`, `tf.saved_model` -> `ag.saved_model` (SPEC 
 it), `tf.autograph.` -> `ag.`, every other `tf.` -> `rt.`).
 
 Notebook magics and shell lines (`%...`, `!...`) are dropped. A cell is in scope unless it uses
-Keras, ragged or sparse tensors, downloads, the profiler, TensorBoard or distribution
-strategies (`tf.distribute`), or needs a cell that is not (TensorFlow's own run raises
-NameError or ImportError). matplotlib is replaced by a stand-in that draws nothing, on both
-sides. Per guide the report counts the cells in scope, those that run (no exception, or the
-exception type TensorFlow raises too), those whose output TensorFlow reproduces (the same in
-two TensorFlow runs: unseeded random numbers and timings are not), and among those the cells
-whose output equals TensorFlow's (after `tf.` -> `rt.` in TensorFlow's output, the module `tf`
-in converted code and TensorFlow's module path of `tf.errors` renamed alike, and with object
-addresses removed; an exception compares by its type).
+Keras, ragged or sparse tensors, downloads, the profiler, TensorBoard or distribution strategies
+(`tf.distribute`), or needs a cell that is not (TensorFlow's own run raises NameError or
+ImportError), or makes one without naming it (TensorFlow's output shows a `tf.RaggedTensor` or
+`SparseTensor`). matplotlib is replaced by a stand-in that draws nothing, on both sides. Per
+guide the report counts the cells in scope, those that run (no exception, or the exception type
+TensorFlow raises too), those whose output TensorFlow reproduces (the same in two TensorFlow
+runs: unseeded random numbers and timings are not), and among those the cells whose output
+equals TensorFlow's (after `tf.` -> `rt.` in TensorFlow's output, the module `tf` in converted
+code and TensorFlow's module path of `tf.errors` renamed alike, and with object addresses
+removed; an exception compares by its type).
 
 TensorFlow's outputs (the results of running the code: no guide text) are kept in
 tools/guides/tf_outputs.json, keyed by a digest of each guide's cells, so the comparison needs
@@ -59,6 +60,9 @@ DEFAULT_TF_PYTHON = '/work/tfenv/bin/python'
 # downloads, the profiler, TensorBoard and distribution strategies are not this project's
 OUT_OF_SCOPE = re.compile(r'keras|ragged|SparseTensor|tf\.sparse\.|get_file|https?://|tf\.profiler|'
                           r'tensorboard|tf\.distribute\.')
+# A cell whose result TensorFlow shows as a ragged or sparse tensor uses one without naming it
+# (`tf.strings.split` of a vector of strings gives a RaggedTensor)
+OUT_OF_SCOPE_OUTPUT = re.compile(r'\btf\.RaggedTensor\b|\bSparseTensor\(')
 MAGIC = re.compile(r'^\s*[%!].*$', re.M)  # notebook magics and shell lines: not Python
 # TensorFlow's own run failing so means the cell needs an out-of-scope cell before it
 NEEDS_EARLIER_CELL = ('NameError', 'ModuleNotFoundError', 'ImportError')
@@ -309,7 +313,8 @@ def compare(ours, theirs):
     first, second = theirs
     rows = []
     for mine, a, b in zip(ours, first, second):
-        if not mine['in_scope'] or a.get('error') in NEEDS_EARLIER_CELL:
+        if not mine['in_scope'] or a.get('error') in NEEDS_EARLIER_CELL or \
+                OUT_OF_SCOPE_OUTPUT.search(a.get('output') or ''):
             rows.append({'id': mine['id'], 'in_scope': False})
             continue
         tf_error = a.get('error')

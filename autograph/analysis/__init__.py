@@ -7,8 +7,9 @@ from autograph.analysis import activity, cfg, liveness, reaching_definitions
 
 
 def analyze(fn_node):
-    activity.analyze(fn_node)
-    graph = cfg.build(fn_node)
+    statements = {}
+    activity.analyze(fn_node, statements)
+    graph = cfg.build(fn_node, statements)
     liveness.analyze(graph)
     reaching_definitions.analyze(graph, fn_node)
     return graph

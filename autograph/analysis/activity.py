@@ -41,8 +41,10 @@ class _Collector(gast.NodeVisitor):
     class looked up once, and without visiting nodes that hold no nodes (nothing to record).
     """
 
-    def __init__(self, scopes):
+    def __init__(self, scopes, statements=None):
         self.scopes = scopes
+        # id(simple statement) -> its reads and writes (`reads_and_writes`), when asked for
+        self.statements = statements
 
     def visit(self, node):
         visitor = _VISITORS.get(type(node), _UNKNOWN)
@@ -161,8 +163,16 @@ class _Collector(gast.NodeVisitor):
                 self._write(qual_names.QN(name))
 
     def visit_all(self, nodes):
+        statements = self.statements
         for node in nodes:
+            if statements is None or type(node) in _COMPOUND:
+                self.visit(node)
+                continue
+            scope = Scope()      # the statement's own, for its node of the control-flow graph
+            self.scopes.append(scope)
             self.visit(node)
+            self.scopes.pop()
+            statements[id(node)] = _simple_names(scope)
 
     def visit_If(self, node):
         self.visit(node.test)
@@ -204,10 +214,17 @@ def _find_visitor(node_class):
     return visitor
 
 
-def analyze(fn_node):
-    """Annotates a FunctionDef or Lambda and the blocks inside it; returns the function's Scope."""
+# The statements whose blocks the control-flow graph enters (cfg.py's `statement_*`).
+_COMPOUND = frozenset({gast.If, gast.While, gast.For, gast.AsyncFor, gast.With, gast.AsyncWith,
+                       gast.Try, getattr(gast, 'TryStar', gast.Try), gast.Break, gast.Continue})
+
+
+def analyze(fn_node, statements=None):
+    """Annotates a FunctionDef or Lambda and the blocks inside it; returns the function's Scope.
+    A dict `statements` receives `reads_and_writes([s])` for each simple statement `s` of the
+    function (for its control-flow graph: one walk of the code for both)."""
     scope = Scope()
-    collector = _Collector([scope])
+    collector = _Collector([scope], statements)
     args = fn_node.args
     for arg in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
         if arg is not None:
@@ -227,5 +244,9 @@ def reads_and_writes(nodes):
         return set(), set()
     scope = Scope()
     _Collector([scope]).visit_all(nodes)
+    return _simple_names(scope)
+
+
+def _simple_names(scope):
     return ({str(qn.root) for qn in scope.read},
             {str(qn) for qn in scope.modified if not qn.is_composite})

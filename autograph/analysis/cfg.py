@@ -20,10 +20,10 @@ class Node:
 
     __slots__ = ('ast_node', 'header', 'reads', 'writes', 'next', 'prev')
 
-    def __init__(self, ast_node, header):
+    def __init__(self, ast_node, header, reads_and_writes=None):
         self.ast_node = ast_node
         self.header = header     # the expressions (or simple statement) the node stands for
-        self.reads, self.writes = activity.reads_and_writes(header)
+        self.reads, self.writes = reads_and_writes or activity.reads_and_writes(header)
         self.next = []
         self.prev = []
 
@@ -44,13 +44,15 @@ class Graph:
 
 class _Builder:
 
-    def __init__(self):
+    def __init__(self, statements):
+        self.statements = statements   # id(simple statement) -> its reads and writes, known
         self.graph = Graph()
         self.loops = []          # (header node, [break source nodes])
         self.handlers = []       # stack of lists of nodes that an exception may reach
 
     def new_node(self, ast_node, header):
-        node = Node(ast_node, header)
+        known = self.statements.get(id(header[0])) if len(header) == 1 else None
+        node = Node(ast_node, header, known)
         self.graph.nodes.append(node)
         return node
 
@@ -152,9 +154,11 @@ class _Builder:
     statement_TryStar = statement_Try
 
 
-def build(fn_node):
-    """The Graph of a FunctionDef's body (or a Lambda's expression)."""
-    builder = _Builder()
+def build(fn_node, statements=None):
+    """The Graph of a FunctionDef's body (or a Lambda's expression). `statements`: the reads
+    and writes of simple statements that `activity.analyze` found, by id (the others are
+    found here)."""
+    builder = _Builder(statements if statements is not None else {})
     graph = builder.graph
     graph.entry = builder.new_node(fn_node, [])
     graph.exit = builder.new_node(None, [])

@@ -16,7 +16,7 @@ functions) keeps every read checked; the converter strips the marks from its cop
 import gast
 
 from autograph.analysis import dataflow
-from autograph.pyct import anno
+from autograph.pyct import anno, walk
 
 _CONVERTED = (gast.If, gast.While, gast.For)
 _IDENTITY_AND_MEMBERSHIP = (gast.Is, gast.IsNot, gast.In, gast.NotIn)
@@ -58,7 +58,7 @@ def analyze(graph, fn_node, enclosing_staged=frozenset()):
     for statement, join in graph.joins.items():
         if isinstance(statement, _CONVERTED) and not python_only(statement):
             # what a graph loop flags is its variables' values on entry, not from its body
-            inside = {id(n) for s in statement.body for n in gast.walk(s)}
+            inside = {id(n) for s in statement.body for n in walk.nodes(s)}
             entry = [p for p in graph.headers[statement].prev if id(p.ast_node) not in inside]
             sources[join] = _staged_names(statement, frozenset().union(
                 *(maybe_none[p] for p in entry)))
@@ -106,11 +106,11 @@ def _maybe_unbound(graph, locals_not_params):
     solution = dataflow.solve(graph, transfer, forward=True, entry_value=entry)
     for statement, header in graph.headers.items():
         if isinstance(statement, gast.For) and statement in graph.joins:
-            inside = {id(n) for s in statement.body for n in gast.walk(s)}
+            inside = {id(n) for s in statement.body for n in walk.nodes(s)}
             before = frozenset().union(*(
                 solution[p] if p is not graph.entry else entry
                 for p in header.prev if id(p.ast_node) not in inside))
-            targets = {n.id for n in gast.walk(statement.target) if isinstance(n, gast.Name)}
+            targets = {n.id for n in walk.nodes(statement.target) if isinstance(n, gast.Name)}
             if before & targets:
                 unbound_after[graph.joins[statement]] = frozenset(before & targets)
     if not unbound_after:
@@ -203,7 +203,7 @@ def _mark(node, checked, later, unbound=frozenset()):
         if node.id in unbound:
             anno.setanno(node, anno.Static.UNBOUND_READ, True)
         return
-    for child in gast.iter_child_nodes(node):
+    for child in walk.children(node):
         _mark(child, checked, later, unbound)
 
 
@@ -211,8 +211,13 @@ def strip(nodes, names=None):
     """Removes the plain-read marks (of `names`, or all) from a copy that becomes the staged
     form of a statement."""
     for node in nodes:
-        for child in gast.walk(node):
+        for child in walk.nodes(node):
             annotations = getattr(child, anno.FIELD, None)
             if annotations and (names is None or getattr(child, 'id', None) in names):
-                annotations.pop(anno.Static.PLAIN_READ, None)
-                annotations.pop(anno.Static.UNBOUND_READ, None)
+                strip_marks(annotations)
+
+
+def strip_marks(annotations):
+    """Removes the plain-read marks from the annotations of one node."""
+    annotations.pop(anno.Static.PLAIN_READ, None)
+    annotations.pop(anno.Static.UNBOUND_READ, None)

@@ -31,6 +31,7 @@ from autograph.pyct import (
     templates,
     transformer,
     unparser,
+    walk,
 )
 
 CONVERTERS = (
@@ -76,10 +77,9 @@ class ConvertedEntity:
     def factory_code(self):
         if self._factory_code is None:
             node = self.node
-            text, source_map = unparser.unparse(node, indent=2, with_source_map=True)
+            function = unparser.to_ast([node], self._user[1])
             self._factory_code = loader.compile_factory(
-                text, source_map, _converted_name(node), self._free_variables, self._user,
-                blank_line=isinstance(node, gast.FunctionDef))
+                function, _converted_name(node), self._free_variables, self._user)
         return self._factory_code
 
 
@@ -117,7 +117,7 @@ def _rename_reserved(node):
     """Renames the user's own variables and parameters called `ag__`, the name by which
     converted code reaches the operators (a parameter `ag__` would hide them). Code that only
     reads `ag__` is left alone: it is generated code converted again (a nested lambda)."""
-    names = [child for child in gast.walk(node)
+    names = [child for child in walk.nodes(node)
              if isinstance(child, gast.Name) and child.id == _RESERVED]
     if any(not isinstance(name.ctx, gast.Load) for name in names):
         for name in names:

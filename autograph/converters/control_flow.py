@@ -45,7 +45,7 @@ import gast
 from autograph import analysis
 from autograph.analysis import checked_reads
 from autograph.converters import dual
-from autograph.pyct import anno, templates, transformer, unparser
+from autograph.pyct import anno, templates, transformer, unparser, walk
 
 _STATE_TEMPLATE = '''
 def get_state():
@@ -60,7 +60,10 @@ def set_state(vars_):
 # (at least one) get both; the rest of a longer chain runs its staged form, which gives Python
 # values the same results, only slower.
 _CHAIN_BUDGET = 160
+# The bases of the names of the flags the jump converters make (return, break, continue)
+_FLAGS = frozenset({'do_return', 'break_', 'continue_'})
 _ELIF_LEVEL = "an `elif`'s position in its chain, and how many of the chain get both forms"
+_DROPPED_BEFORE = 'the carried names an earlier staged construct set without carrying them'
 
 
 class ControlFlowTransformer(transformer.Base):
@@ -74,6 +77,7 @@ class ControlFlowTransformer(transformer.Base):
         self.enclosing_tries = []
         self.staging = 0           # > 0 while writing a staged form (its blocks are staged too)
         self.staged_names = []     # per function: the names it or an enclosing function stages
+        self.dropped = []          # per function: names a staged construct set and did not carry
 
     def visit_FunctionDef(self, node):
         graph = analysis.analyze(node)
@@ -81,11 +85,13 @@ class ControlFlowTransformer(transformer.Base):
         self.staged_names.append(enclosing | checked_reads.analyze(graph, node, enclosing))
         self.function_scopes.append(anno.getanno(node, anno.Static.SCOPE))
         self.captured.append(_captured_names(node.body))
+        self.dropped.append(set())
         staging, self.staging = self.staging, 0     # a nested function has both forms again
         node = self.generic_visit(node)
         self.staging = staging
         self.function_scopes.pop()
         self.captured.pop()
+        self.dropped.pop()
         self.staged_names.pop()
         # A name that only unreachable code assigns (after a `raise` or a `return`) is not
         # set before the block functions that declare it `nonlocal`: bind it in the function
@@ -144,6 +150,9 @@ class ControlFlowTransformer(transformer.Base):
         composites = {str(qn) for qn in modified if qn.is_composite
                       and not {str(n) for n in qn.support_set()} & (simple | maybe_undefined)}
         names = sorted(outputs | composites) + sorted(inputs_only)
+        dropped = self.dropped[-1]
+        anno.setanno(node, _DROPPED_BEFORE, frozenset(dropped.intersection(names)))
+        dropped.update(simple - outputs - inputs_only)
         return names, len(names) - len(inputs_only)
 
     def _declarations(self, names, modified):
@@ -185,12 +194,16 @@ class ControlFlowTransformer(transformer.Base):
 
     def _prelude(self, node, names):
         """For the carried names that may be unbound: `name = ag__.Undefined('name')`, or
-        `name = ag__.ldu(lambda: name, 'name')` when they may also be bound."""
+        `name = ag__.ldu(lambda: name, 'name')` when they may also be bound. A name the construct
+        carries may also be unbound in the staged form where Python's program has bound it: an
+        earlier staged construct that set it where it was dead did not carry it out (`ok = ...`
+        in both branches of a tensor `if`, then again in this one: `_DROPPED_BEFORE`)."""
         maybe_undefined = anno.getanno(node, anno.Static.MAYBE_UNDEFINED)
         maybe_defined = anno.getanno(node, anno.Static.MAYBE_DEFINED)
+        dropped = anno.getanno(node, _DROPPED_BEFORE, frozenset())
         statements = []
         for name in names:
-            if name in maybe_undefined and name in maybe_defined:
+            if name in maybe_undefined and name in maybe_defined or name in dropped:
                 statements += templates.replace(
                     'name = ag__.ldu(lambda: name, label)', name=name,
                     label=gast.Constant(value=name, kind=None))
@@ -253,16 +266,19 @@ class ControlFlowTransformer(transformer.Base):
         node = self.generic_visit(node)
         hoisted = _hoist_functions(node) if is_elif else []
         state_functions, get_state, set_state = self._state_functions(names)
+        # the compiler's own flags keep a Python value both branches give them
+        flags = [n for n in names[:nouts] if self.ctx.namer.made.get(n) in _FLAGS]
         if_body, else_body = self.ctx.namer.new('if_body'), self.ctx.namer.new('else_body')
         return (hoisted + state_functions
                 + [self._block_function(if_body, node.body, names, modified),
                    self._block_function(else_body, node.orelse, names, modified)]
                 + self._prelude(node, names)
                 + templates.replace(
-                    'ag__.if_stmt(test, if_body, else_body, get_state, set_state, symbols, nouts)',
+                    'ag__.if_stmt(test, if_body, else_body, get_state, set_state, symbols, nouts'
+                    + (', flags)' if flags else ')'),
                     test=self._guard_try(test), if_body=if_body, else_body=else_body,
                     get_state=get_state, set_state=set_state, symbols=_strings(names),
-                    nouts=gast.Constant(value=nouts, kind=None)))
+                    nouts=gast.Constant(value=nouts, kind=None), flags=_strings(flags)))
 
     def _loop_parts(self, node):
         modified = anno.getanno(node, anno.Static.BODY_SCOPE).modified
@@ -355,17 +371,19 @@ class ControlFlowTransformer(transformer.Base):
 def _copy_statement(node):
     """A copy of `node` for its staged form: reads checked, and the expressions that
     annotations hold (loop tests and options) copied too, so that no node is in two trees."""
-    copy = dual.staged_copy(node)
-    checked_reads.strip([copy])
-    for child in gast.walk(copy):
-        tests = anno.getanno(child, anno.Basic.EXTRA_LOOP_TEST)
-        if tests:
-            anno.setanno(child, anno.Basic.EXTRA_LOOP_TEST, dual.staged_copy(tests))
-        options = anno.getanno(child, anno.Basic.LOOP_OPTIONS)
-        if options:
-            anno.setanno(child, anno.Basic.LOOP_OPTIONS,
-                         {k: dual.staged_copy(v) for k, v in options.items()})
-    return copy
+    return dual.staged_copy(node, _staged_annotations)
+
+
+def _staged_annotations(annotations):
+    """The marks of a node copied into a staged form (one walk: `dual.staged_copy`)."""
+    checked_reads.strip_marks(annotations)
+    tests = annotations.get(anno.Basic.EXTRA_LOOP_TEST)
+    if tests:
+        annotations[anno.Basic.EXTRA_LOOP_TEST] = dual.staged_copy(tests)
+    options = annotations.get(anno.Basic.LOOP_OPTIONS)
+    if options:
+        annotations[anno.Basic.LOOP_OPTIONS] = {k: dual.staged_copy(v)
+                                                for k, v in options.items()}
 
 
 def _mark_python_test(test):
@@ -472,7 +490,7 @@ def _captured_names(statements):
     for node in _walk_block(statements):
         if isinstance(node, (gast.FunctionDef, gast.Lambda)):
             own, loaded = set(), set()
-            for child in gast.walk(node):
+            for child in walk.nodes(node):
                 if isinstance(child, gast.Name):
                     (loaded if isinstance(child.ctx, gast.Load) else own).add(child.id)
             captured |= loaded - own
@@ -510,7 +528,7 @@ def _unbound_nonlocals(function):
             target = getattr(statement, field)
             for target in target if isinstance(target, list) else [target]:
                 if target is not None:
-                    bound.update(n.id for n in gast.walk(target) if isinstance(n, gast.Name))
+                    bound.update(n.id for n in walk.nodes(target) if isinstance(n, gast.Name))
         for field in _BLOCKS:
             block = getattr(statement, field, None)
             if type(block) is list:
@@ -526,7 +544,7 @@ def _walk_block(statements):
         yield node
         if isinstance(node, (gast.FunctionDef, gast.Lambda)):
             continue
-        pending.extend(c for c in gast.iter_child_nodes(node))
+        pending.extend(walk.children(node))
 
 
 def transform(node, ctx):

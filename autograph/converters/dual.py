@@ -11,7 +11,6 @@ True and False, the values of most tests, are told apart without a call. The sta
 construct holds staged forms only (nodes marked `STAGED_FORM`), so that each construct is
 written once per enclosing one rather than exponentially often.
 """
-import gast
 
 from autograph.pyct import anno, templates, transformer
 
@@ -27,14 +26,15 @@ def is_staged_test(cond, test):
     return condition
 
 
-def staged_copy(node):
+def staged_copy(node, edit=None):
     """A copy of `node` (or of a list of nodes) for a staged form: every node in it is marked,
-    so the converters that run later keep it staged only."""
-    copy = templates.copy_tree(node)
-    for child in (gast.walk(c) for c in (copy if isinstance(copy, list) else [copy])):
-        for descendant in child:
-            anno.setanno(descendant, STAGED_FORM, True)
-    return copy
+    so the converters that run later keep it staged only. `edit(annotations)` changes the
+    other marks of each copied node in the same walk."""
+    def mark(annotations):
+        annotations[STAGED_FORM] = True
+        if edit is not None:
+            edit(annotations)
+    return templates.copy_tree(node, mark)
 
 
 def in_staged_form(node):

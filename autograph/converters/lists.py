@@ -7,11 +7,13 @@ becomes loop state, staged as a TensorArray when the loop is a graph loop
 (operators/lists.py). Any other mutation of such a list in a loop (`l.pop()`, `l[i] = v`,
 `l.extend(...)`, ...) is preceded by
 `ag__.check_list_mutation(l, 'l', '`l.pop()` (line 12)')`, which refuses it while a graph loop
-is traced.
+is traced. An `l.append(x)` outside those loops, of a list one of them only appends to, is
+rewritten the same way (without the option): after a tensor loop, or in a branch of a tensor
+`if`, `l` may be staged, and the append must then give the new StagedList.
 """
 import gast
 
-from autograph.pyct import anno, templates, transformer, unparser
+from autograph.pyct import anno, templates, transformer, unparser, walk
 
 _MUTATORS = frozenset({'append', 'extend', 'insert', 'pop', 'remove', 'clear', 'sort',
                        'reverse'})
@@ -61,7 +63,7 @@ def _walk(statements):
         node = pending.pop()
         yield node
         if not isinstance(node, _OPAQUE):
-            pending.extend(gast.iter_child_nodes(node))
+            pending.extend(walk.children(node))
 
 
 def _stored_names(node):
@@ -86,6 +88,8 @@ class ListTransformer(transformer.Base):
         self.enclosing_stored = []
         self.functions = []
         self.function_locals = {}   # id(FunctionDef) -> its variables
+        self.appended = {}          # id(FunctionDef) -> the lists its loops only append to
+        self.kept = set()           # ids of mutations in loops that are not appends to rewrite
 
     def _visit_loop(self, node):
         stored = _stored_names(node)
@@ -97,6 +101,7 @@ class ListTransformer(transformer.Base):
                     mutations.setdefault(found[0], []).append((statement, found[1]))
         appended = []
         for name, found in sorted(mutations.items()):
+            self.kept.update(id(statement) for statement, _ in found)
             if name in stored or _element_state(found, stored):
                 continue          # a list made or assigned in the loop, or elements as state
             if name in self._locals() and all(
@@ -116,6 +121,7 @@ class ListTransformer(transformer.Base):
                 for statement, _ in found:
                     self.guard[id(statement)] = (name, what)
         if appended:
+            self.appended.setdefault(id(self.functions[-1]), set()).update(appended)
             options = anno.getanno(node, anno.Basic.LOOP_OPTIONS, {})
             anno.setanno(node, anno.Basic.LOOP_OPTIONS, dict(options, appended_lists=gast.Tuple(
                 elts=[gast.Constant(value=n, kind=None) for n in appended], ctx=gast.Load())))
@@ -128,6 +134,8 @@ class ListTransformer(transformer.Base):
 
     def _visit_statement(self, node):
         name = self.rewrite.pop(id(node), None)
+        if name is None and id(node) not in self.kept:
+            name = self._append_to_staged(node)
         if name is not None:
             new = templates.replace('name = ag__.list_append(name, value)', name=name,
                                     value=node.value.args[0])
@@ -143,16 +151,29 @@ class ListTransformer(transformer.Base):
 
     visit_Expr = visit_Assign = visit_AugAssign = visit_Delete = _visit_statement
 
+    def _append_to_staged(self, node):
+        """The list that `node` appends to when a loop of this function only appends to it
+        (it may be a StagedList here), else None."""
+        found = _mutation(node)
+        if found is None or found[1] != 'append' or not _single_argument(node):
+            return None
+        names = self.appended.get(id(self.functions[-1]), ()) if self.functions else ()
+        return found[0] if found[0] in names else None
+
     def visit_FunctionDef(self, node):
         self.functions.append(node)
         node = self.generic_visit(node)
         self.functions.pop()
         return node
 
+    visit_ClassDef = visit_FunctionDef   # a class body's names are not the function's locals
+
     def _locals(self):
         """The variables of the innermost function: only they can become loop state (an
         assignment would make a global or a closure variable local). Found on first use."""
         node = self.functions[-1]
+        if isinstance(node, gast.ClassDef):
+            return set()
         if id(node) not in self.function_locals:
             local = {a.id for a in _walk([node.args]) if isinstance(a, gast.Name)}
             declared = set()

@@ -7,7 +7,7 @@ one (a generator helper, an `async def`) is left as it is written, marked SKIP, 
 rest of the function is converted and the nested one runs as plain Python."""
 import gast
 
-from autograph.pyct import anno, errors, transformer
+from autograph.pyct import anno, errors, transformer, walk
 
 _UNSUPPORTED = {
     gast.Yield: 'generators (`yield`)',
@@ -21,7 +21,7 @@ _UNSUPPORTED = {
 
 
 def _holds_unsupported(node):
-    return any(type(child) in _UNSUPPORTED for child in gast.walk(node))
+    return any(type(child) in _UNSUPPORTED for child in walk.nodes(node))
 
 
 class UnsupportedFeatureCheck(transformer.Base):

@@ -34,20 +34,24 @@ def if_exp(cond, if_true, if_false, expr_repr):
 _PYTHON_ITERABLES = tensor_iteration.PYTHON_ITERABLES
 
 
-def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts, compiler_flags=()):
+    """`compiler_flags`: the outputs that are the compiler's own flags (`do_return`, `break_`):
+    staged, one that both branches set to the same Python value keeps it. A user variable
+    becomes the `rt.cond`'s tensor, as in TensorFlow (an `assert` on it is an Assert op)."""
     if isinstance(cond, SymbolicTensor):   # is_symbolic, inline: the Python path is the hot one
-        _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts)
+        _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, compiler_flags)
     elif cond:
         body()
     else:
         orelse()
 
 
-def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, compiler_flags):
     guards.check_no_global_writes((body, orelse), '`if` statement')
     initial = get_state()
     with _restored_on_error(set_state, initial):
-        _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial)
+        _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
+                   compiler_flags)
 
 
 class _restored_on_error:
@@ -67,7 +71,8 @@ class _restored_on_error:
         return False
 
 
-def _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial):
+def _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
+               compiler_flags=()):
     if _probes:
         _probe_if(body, orelse, get_state, set_state, initial, nouts)
         return
@@ -80,7 +85,7 @@ def _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, in
     while True:
         try:
             _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
-                      flagged)
+                      flagged, compiler_flags)
             return
         except _Retrace as retrace:
             # trace again, knowing the return value's type, new flags or lists to stage
@@ -91,11 +96,15 @@ def _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, in
 def _stage_appended_in_branch(values, initial, lengths):
     """A Python list that a branch appended to (the compiler's `list_append`, as in a loop
     whose `continue` became an `if`) is staged as a TensorArray, as a tensor loop does, and the
-    `if` traced again; the branch's appends are taken back from the shared list first."""
+    `if` traced again; the branch's appends are taken back from the shared list first. So is
+    one that a tensor loop in the branch staged (the other branch then starts from the same
+    StagedList, empty or holding the list's elements)."""
     staged = {}
     for i, length in lengths.items():
         value = values[i]
-        if value is initial[i] and len(value) != length:
+        if isinstance(value, lists.StagedList):
+            staged[i] = value.array.dtype, value.array.element_shape
+        elif value is initial[i] and len(value) != length:
             element = _element_type(value[length]) if len(value) > length else None
             del value[length:]
             if element is not None:
@@ -140,7 +149,7 @@ def _fill_return_values(values, initial, other, symbol_names):
 
 
 def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
-              flagged):
+              flagged, compiler_flags):
     outputs = {}
     lengths = {i: len(v) for i, v in enumerate(initial[:nouts]) if type(v) is list}
 
@@ -185,7 +194,9 @@ def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, ini
     for index, result in enumerate(results or ()):
         in_if, in_else = outputs['if'][index], outputs['else'][index]
         same_python_value = (not isinstance(in_if, rt.Tensor) and type(in_if) is type(in_else)
-                             and (in_if is in_else or _equal_scalars(in_if, in_else)))
+                             and (in_if is in_else or _equal_scalars(in_if, in_else))
+                             and (symbol_names[index] in compiler_flags
+                                  or not isinstance(in_if, (bool, int, float))))
         final.append(in_if if same_python_value else result)
     set_state(tuple(final) + tuple(initial[nouts:]))
 
@@ -320,7 +331,8 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
 def _check_still_python(condition, loop):
     if is_symbolic(condition):
         raise located.error(NotImplementedError, (
-            f'this `{loop}` loop runs in Python '
+            f'the condition of this `{loop}` loop started as non-Tensor, then changed to '
+            f'Tensor: the loop runs in Python '
             f'(its {"iterable" if loop == "for" else "condition"} '
             f'was a Python value) but its condition, or its `break`/`return` condition, became a '
             f'tensor inside the loop. Make the loop a graph loop: iterate over a tensor '

@@ -1,27 +1,32 @@
 """`for x in ds:` and `for x in it:` over an `rt.data` Dataset or Iterator in a graph.
 
-The lowering: one graph while loop over an iterator (for a dataset, a new iterator made by
-`iter(ds)` just before the loop). Each iteration asks the iterator for its next element as an
-optional (`IteratorGetNextAsOptional`) and runs the loop body in a cond on `has_value()`, with
-the body's variables as loop variables; the loop goes on while the last element existed (and
-the `break`/`return` condition, the converter's extra test, holds).
+A loop over a dataset is lowered as TensorFlow's AutoGraph lowers it: the loop's variables are
+the state of a `Dataset.scan` whose function runs the body on one element (`ScanDataset`), and a
+`Dataset.reduce` keeps the last state (`ReduceDataset`). The scan's elements are (the new
+state, the "keep going" flag): with `break` (or any extra test of the converters) the flag is
+the extra test, evaluated before the body (the body runs in a cond on it), and a `take_while`
+on it (`TakeWhileDataset`) ends the loop. A loop without variables carries a dummy int32 0, as
+TensorFlow's does (a reduce needs a state). So the function guide's graph of
+`for x, y in dataset: loss += ...` is TensorFlow's: ScanDataset + ReduceDataset.
 
-Why one while loop, rather than TensorFlow's `scan`/`reduce` + `take_while` for datasets: the
-same code serves datasets and iterators; `break`, `continue` and `return` are the converters'
-flags, tested by the while loop before the next element is fetched, so an iterator shared with
-code after the loop is never advanced past the last element the body saw (a dataset lowered
-through `take_while` would read one more); and the loop state, the "must be defined before the
-loop" check and the shapes of loop variables follow the rules of every other graph loop
-(control_flow.while_stmt), which the executor then runs as a Python `while` calling the
-iterator ops.
+Where that form cannot carry the loop (a `return` in the body, whose value is undefined before
+the loop: TensorFlow raises NotImplementedError there, SPEC 8 has it work; state that is no
+dataset structure, such as TensorArrays, Python lists appended to, None; loop options), and for
+every loop over an iterator (as TensorFlow's iterator loops), the lowering is one graph while
+loop over an iterator (for a dataset, a new iterator made by `iter(ds)` just before the loop).
+Each iteration asks the iterator for its next element as an optional
+(`IteratorGetNextAsOptional`) and runs the loop body in a cond on `has_value()`, with the body's
+variables as loop variables; the loop goes on while the last element existed (and the
+`break`/`return` condition, the converter's extra test, holds), so an iterator shared with code
+after the loop is never advanced past the last element the body saw.
 
 Variables first set in such a loop and used after it are an error, as in TensorFlow: the loop
 may run zero times (the dataset's length is not known when tracing).
 """
 import runtime as rt
-from autograph.operators import located
+from autograph.operators import guards, lists, located
 from autograph.operators.call import converted_call
-from autograph.operators.variables import Undefined
+from autograph.operators.variables import Undefined, maybe_unset
 from runtime.core import context
 from runtime.data import Dataset, Iterator
 from runtime.data import functions as data_functions
@@ -43,6 +48,9 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts, 
                 f"'{name}' must be defined before the loop: it is first set in a loop over a "
                 f"dataset or iterator and used after the loop (or in the next iteration), and "
                 f"the loop may run zero times; give '{name}' a value before the loop"))
+    if isinstance(iter_, Dataset) and _scan_state(get_state(), opts):
+        _scan_reduce(iter_, extra_test, body, get_state, set_state, symbol_names)
+        return
     iterator = iter(iter_) if isinstance(iter_, Dataset) else iter_
     more = [rt.constant(True)]
 
@@ -73,6 +81,97 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts, 
     with iterator.after_initializer():
         while_stmt(test, step, get_loop_state, set_loop_state,
                    ('<more elements>',) + tuple(symbol_names), opts)
+
+
+# Loop options only the while loop honours (shape invariants, an iteration limit, the lists the
+# body appends to, which it stages)
+_WHILE_OPTIONS = ('shape_invariants', 'maximum_iterations', 'appended_lists')
+
+
+def _scan_state(state, opts):
+    """Whether the loop variables `state` can be a scan's state: tensors and Python numbers,
+    in tuples and dicts (a dataset structure), none of them a tensor that may be unset."""
+    if any(opts.get(option) for option in _WHILE_OPTIONS):
+        return False
+
+    def fits(value):
+        if isinstance(value, dict):
+            return all(fits(v) for v in value.values())
+        if isinstance(value, tuple):
+            return all(fits(v) for v in value)
+        if isinstance(value, rt.Tensor):
+            return maybe_unset(value) is None
+        return type(value) in (bool, int, float)
+    return all(fits(value) for value in state)
+
+
+def _scan_reduce(dataset, extra_test, body, get_state, set_state, symbol_names):
+    """The loop as TensorFlow builds it: scan (+ take_while on the extra test) + reduce."""
+    guards.check_no_global_writes([body], 'loop')
+    initial = before = tuple(get_state())
+    if initial:
+        get_vars, set_vars = get_state, set_state
+    else:  # a dummy state: a reduce needs one (TensorFlow's, an int32 0)
+        symbol_names = ('<internal dummy>',)
+
+        def get_vars():
+            return (rt.constant(0),)
+
+        def set_vars(values):
+            del values  # the dummy state stands for no variable
+
+        initial = get_vars()
+
+    def one_iteration(state, element):
+        set_vars(state)
+        lists.tracing_loops[0] += 1
+        try:
+            body(element)
+        finally:
+            lists.tracing_loops[0] -= 1
+        return _checked_state(tuple(get_vars()), state, symbol_names)
+
+    def scan_body(state, element):
+        if extra_test is None:
+            new = one_iteration(state, element)
+            keep_going = rt.constant(True)
+        else:
+            set_vars(state)
+            keep_going = rt.convert_to_tensor(extra_test())
+            new = rt.cond(keep_going, lambda: one_iteration(state, element), lambda: state)
+        return new, (new, keep_going)
+
+    try:
+        with located.user_errors():
+            scanned = dataset.scan(initial, scan_body)
+            if extra_test is not None:
+                scanned = scanned.take_while(lambda state, keep_going: keep_going)
+            final = scanned.reduce(initial, lambda state, outputs: outputs[0])
+    except BaseException:
+        set_state(before)
+        raise
+    set_vars(final)
+
+
+def _checked_state(new, before, symbol_names):
+    """The loop variables after one iteration, which must keep their structure and dtypes
+    (TensorFlow's errors, naming the variable); Python numbers become tensors."""
+    checked = []
+    for name, old, value in zip(symbol_names, before, new):
+        difference = rt.nest.structure_difference(old, value)
+        if difference:
+            raise located.error(TypeError, (
+                f"'{name}' does not have the same nested structure after one iteration of the "
+                f'loop as before it: {difference} Give it its final structure before the loop.'))
+        for a, b in zip(rt.nest.flatten(old), rt.nest.flatten(value)):
+            b = rt.convert_to_tensor(b)
+            if b.dtype is not a.dtype:
+                raise located.error(TypeError, (
+                    f"'{name}' has dtype {a.dtype.name} before the loop, but dtype "
+                    f'{b.dtype.name} after one iteration; give it its final dtype before the '
+                    f'loop (e.g. with rt.cast).'))
+        checked.append(value)
+    return tuple(checked)
 
 
 def _relaxed_shapes(step, get_state, set_state, opts):

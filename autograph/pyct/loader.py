@@ -15,7 +15,8 @@ function's own cells, so the converted function sees the same globals and closur
 the original, and `ag__` is bound to the operators module passed to the factory.
 
 The code is compiled as the user's: its file is the user function's file, each statement has
-the line of the user statement it came from (the source map of the unparsed text), and the
+the line of the user statement it came from (the Origin of the innermost statement around
+it), and the
 functions have the user's names (`tf__f` runs as `f`, with `f`'s qualified name), so a frame of
 converted code is, for tracebacks, `warnings`, debuggers and `inspect`, the frame of the user's
 function at the user's line. Columns are left out (a caret under generated text would point
@@ -32,26 +33,23 @@ INNER_FACTORY = 'inner_factory'
 _FACTORY_QUALNAME = f'{OUTER_FACTORY}.<locals>.{INNER_FACTORY}.<locals>.'
 
 
-def compile_factory(function_text, source_map, function_name, free_variables, user,
-                    blank_line):
+def compile_factory(function, function_name, free_variables, user):
     """Compiles the factory module around a converted function; returns the code object of
     its inner factory.
 
-    `function_text` is the function's source indented two levels and `source_map` maps its
-    lines (from 1) to origins; `function_name` is what the inner factory returns, and `user`
-    the user function's (file, first line, name, qualified name), which the compiled code
-    takes. The module text is what `ast.unparse` writes for the factory (a blank
-    line before a nested `def` when `blank_line`).
+    `function` is the converted function (or lambda assignment) as stdlib `ast` statements at
+    the user's lines (`unparser.to_ast(node, line)`), `function_name` what the inner factory
+    returns, and `user` the user function's (file, first line, name, qualified name), which
+    the compiled code takes; the factories' own statements are at its first line.
     """
+    filename, first_line, name, qualname = user
     head = (f'def {OUTER_FACTORY}():\n'
             + ''.join(f'    {variable} = None\n' for variable in free_variables)
-            + f'\n    def {INNER_FACTORY}(ag__):\n' + ('\n' if blank_line else ''))
-    source = f'{head}{function_text}\n        return {function_name}\n    return {INNER_FACTORY}'
-    offset = head.count('\n')
-    tree = ast.parse(source)
-    filename, first_line, name, qualname = user
-    _at_user_lines(tree, {line + offset: o.lineno for line, o in source_map.items()},
-                   first_line)
+            + f'    def {INNER_FACTORY}(ag__):\n        return {function_name}\n'
+            + f'    return {INNER_FACTORY}')
+    tree = ast.parse(head)
+    _at_line(tree, first_line)
+    tree.body[0].body[-2].body[:0] = function
     module_code = compile(tree, filename, 'exec', dont_inherit=True)
     outer = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in outer.co_consts
@@ -60,17 +58,12 @@ def compile_factory(function_text, source_map, function_name, free_variables, us
     return _renamed(inner, defined, name, qualname, name)
 
 
-def _at_user_lines(tree, lines, first_line):
-    """Gives each node of `tree` the user's line of its generated line (`lines`), or the line
-    of the node around it (the factory's lines: `first_line`), and no columns."""
-    pending = [(tree, first_line)]
-    while pending:
-        node, around = pending.pop()
-        if hasattr(node, 'lineno'):
-            around = lines.get(node.lineno, around)
-            node.lineno = node.end_lineno = around
+def _at_line(tree, line):
+    """Puts every node of `tree` at `line`, without columns."""
+    for node in ast.walk(tree):
+        if 'lineno' in node._attributes:
+            node.lineno = node.end_lineno = line
             node.col_offset = node.end_col_offset = -1
-        pending.extend((child, around) for child in ast.iter_child_nodes(node))
 
 
 def _renamed(code, generated_name, name, qualname, function_name):

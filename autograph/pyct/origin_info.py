@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import gast
 
-from autograph.pyct import anno
+from autograph.pyct import anno, walk
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +52,7 @@ def resolve(tree, lines, filename, first_lineno, function_name):
             inside = node.name
         else:
             inside = function_name
-        pending.extend((child, inside) for child in gast.iter_child_nodes(node))
+        pending.extend((child, inside) for child in walk.children(node))
         lineno = getattr(node, 'lineno', None)
         if lineno is None:
             continue

@@ -15,9 +15,10 @@ import textwrap
 
 import gast
 
-from autograph.pyct import anno, parser, qual_names
+from autograph.pyct import anno, parser, qual_names, walk
 
 _parsed = {}
+_expressions = {}   # the text of a qualified name given as a string -> its parsed expression
 
 
 def replace(template, **subs):
@@ -41,19 +42,32 @@ def replace_as_expression(template, **subs):
     return statements[0].value
 
 
-def copy_tree(node):
-    """Copies a gast subtree, sharing the annotation values (they describe the same code)."""
+def copy_tree(node, edit=None):
+    """Copies a gast subtree, sharing the annotation values (they describe the same code).
+
+    `edit(annotations)`, if given, is called with the annotation dict of every new node (an
+    empty one for a node that had none, kept if `edit` fills it): a copy and a change of its
+    marks in one walk."""
     if type(node) is list:
-        return [copy_tree(n) for n in node]
+        return [copy_tree(n, edit) for n in node]
     if not isinstance(node, gast.AST):
         return node
     new, source, target = _shell(node)
+    if edit is not None:
+        annotations = target.get(anno.FIELD)
+        if annotations is None:
+            annotations = {}
+            edit(annotations)
+            if annotations:
+                target[anno.FIELD] = annotations
+        else:
+            edit(annotations)
     for field in type(node)._fields:
         value = source.get(field)
         if type(value) is list:
-            value = [copy_tree(v) for v in value]
+            value = [copy_tree(v, edit) for v in value]
         elif isinstance(value, gast.AST):
-            value = copy_tree(value)
+            value = copy_tree(value, edit)
         target[field] = value
     return new
 
@@ -91,10 +105,16 @@ def set_context(node, ctx_type):
 def _as_node(value, ctx):
     if isinstance(value, (str, qual_names.QN)):
         text = str(value)
-        node = gast.Name(id=text, ctx=None, annotation=None, type_comment=None) \
-            if text.isidentifier() else parser.parse_expression(text)
-        for child in gast.walk(node):
-            anno.setanno(child, anno.Basic.GENERATED, True)
+        if text.isidentifier():
+            node = gast.Name(id=text, ctx=None, annotation=None, type_comment=None)
+            setattr(node, anno.FIELD, {anno.Basic.GENERATED: True})
+        else:
+            node = _expressions.get(text)
+            if node is None:
+                node = _expressions[text] = parser.parse_expression(text)
+                for child in walk.nodes(node):
+                    anno.setanno(child, anno.Basic.GENERATED, True)
+            node = copy_tree(node)
     elif isinstance(value, gast.AST):
         node = value
     else:

@@ -3,7 +3,7 @@ import ast
 
 import gast
 
-from autograph.pyct import anno
+from autograph.pyct import anno, walk
 
 
 def is_docstring(statement):
@@ -17,8 +17,9 @@ class Namer:
 
     def __init__(self, tree):
         self.taken = set()
+        self.made = {}           # name -> the base it was made from (`do_return_1` -> do_return)
         self._last_suffix = {}   # base -> suffix it last got: every lower one is taken
-        for node in gast.walk(tree):
+        for node in walk.nodes(tree):
             if isinstance(node, gast.Name):
                 self.taken.add(node.id)
             elif isinstance(node, (gast.FunctionDef, gast.ClassDef)):
@@ -32,6 +33,7 @@ class Namer:
             name = f'{base}_{suffix}'
         self._last_suffix[base] = suffix
         self.taken.add(name)
+        self.made[name] = base
         return name
 
 
@@ -90,18 +92,28 @@ class Base(gast.NodeTransformer):
         visitors = self._visitor_table
         for field in node._fields if self.visits_expressions else _BLOCK_FIELDS:
             old_value = getattr(node, field, None)
-            if isinstance(old_value, list):
+            if type(old_value) is list:
                 new_values = []
+                changed = False
                 for value in old_value:
-                    if isinstance(value, gast.AST) and _needs_visit(visitors, value):
-                        value = self.visit(value)
-                        if value is None:
-                            continue
-                        if not isinstance(value, gast.AST):
-                            new_values.extend(value)
-                            continue
-                    new_values.append(value)
-                old_value[:] = new_values
+                    visitor = visitors.get(type(value), _UNKNOWN)   # _needs_visit, inline
+                    if visitor is None or visitor is _UNLESS_ANNOTATED and (
+                            value.annotation is None) or not isinstance(value, _AST):
+                        new_values.append(value)
+                        continue
+                    new = self.visit(value)
+                    if new is value:
+                        new_values.append(value)
+                        continue
+                    changed = True
+                    if new is None:
+                        continue
+                    if isinstance(new, _AST):
+                        new_values.append(new)
+                    else:
+                        new_values.extend(new)
+                if changed:
+                    old_value[:] = new_values
             elif isinstance(old_value, gast.AST) and _needs_visit(visitors, old_value):
                 new_node = self.visit(old_value)
                 if new_node is None:
@@ -123,6 +135,7 @@ class Base(gast.NodeTransformer):
 
 
 _UNKNOWN = object()
+_AST = gast.AST
 _UNLESS_ANNOTATED = object()
 
 

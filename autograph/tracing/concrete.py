@@ -3,15 +3,17 @@
 `trace` runs a Python function once on placeholders named after its parameters and records
 the graph. Eager tensors and Variables it reads from closures or globals become captures:
 extra inputs after the arguments, fed with the tensor's value or the variable's storage (so a
-variable's current value is read at each call). Outputs get an Identity each, as in TensorFlow.
+variable's current value is read at each call). Outputs get an Identity each, as in TensorFlow,
+after a NoOp that waits on the function's stateful ops (TensorFlow's automatic control
+dependencies, as its graphs show them).
 """
 import functools
 import threading
 
 from autograph.compiler.conversion import deep_recursion
 from autograph.tracing import describe, keys
+from runtime.core import context, nest
 from runtime.core import dtypes as rt_dtypes
-from runtime.core import nest
 from runtime.core.errors import InvalidArgumentError
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor
@@ -19,6 +21,7 @@ from runtime.core.tensor_spec import TensorSpec
 from runtime.data import Dataset
 from runtime.executor import compile_graph, optimized_program
 from runtime.graph.graph import FuncGraph, uid
+from runtime.graph.scopes import control_dependencies, no_op
 from runtime.ops.array import identity
 from runtime.ops.convert import convert_to_tensor
 from runtime.summary import trace as summary_trace
@@ -246,17 +249,29 @@ def _variable_argument(fg, storage, name):
 
 
 def _graph_outputs(outputs, function_name):
-    """`outputs` with every leaf but None converted to a tensor and passed through Identity."""
-    leaves = []
+    """`outputs` with every leaf but None converted to a tensor and passed through Identity.
+
+    As TensorFlow's automatic control dependencies: when the function has stateful ops (not
+    counting random draws of their own stream, TensorFlow's legacy random ops), a NoOp runs
+    after them all and each output's Identity after the NoOp (the executor's simplify pass
+    drops that ordering again: it runs stateful ops in order anyway)."""
+    tensors = []
     for leaf in nest.flatten(outputs):
         if leaf is None:
-            leaves.append(None)
+            tensors.append(None)
             continue
         try:
-            tensor = convert_to_tensor(leaf)
+            tensors.append(convert_to_tensor(leaf))
         except TypeError as e:
             raise TypeError(f'{function_name}() returned {leaf!r}, which is not a tensor: {e} '
                             f'A Function returns tensors, Variables, Python numbers, strings or '
                             f'None, in lists, tuples, dicts and namedtuples.') from None
-        leaves.append(identity(tensor, name='Identity'))
+    must_run = [op for op in context.current_graph().get_operations()
+                if op.opdef.stateful and not op.opdef.liftable]
+    control = []
+    if must_run and any(t is not None for t in tensors):
+        with control_dependencies(must_run):
+            control = [no_op(name='NoOp')]
+    with control_dependencies(control):
+        leaves = [None if t is None else identity(t, name='Identity') for t in tensors]
     return nest.pack_sequence_as(outputs, leaves)

@@ -61,12 +61,18 @@ class Iterator:
             self.initializer = apply(ops.MAKE_ITERATOR, [dataset.variant_tensor, self.resource])
         self._attrs = component_attrs(self.element_spec)
         self._graph_reads = 0
+        self._last_read = None  # in a graph: the last op that read the iterator
         self._single = not structure.is_structure(self.element_spec)
 
     def after_initializer(self):
-        """A block whose ops run after the iterator's MakeIterator (as TensorFlow's automatic
-        control dependencies order them; the executor runs stateful ops in order anyway)."""
-        return control_dependencies([self.initializer] if self.initializer is not None else [])
+        """A block whose ops run after the iterator's MakeIterator, or after its last read in
+        the same graph (as TensorFlow's automatic control dependencies chain the ops of one
+        resource, so a graph run elsewhere reads in program order; the executor runs stateful
+        ops in order anyway)."""
+        last = self._last_read
+        if last is None or last.graph is not context.current_graph():
+            last = self.initializer
+        return control_dependencies([last] if last is not None else [])
 
     def __iter__(self):
         return self
@@ -92,11 +98,14 @@ class Iterator:
     def get_next(self, name=None):
         with self.after_initializer():
             flat = apply(ops.GET_NEXT, [self.resource], self._attrs, name)
+        if flat:
+            self._last_read = getattr(flat[0], 'op', None)  # eagerly: none, ops run in order
         return structure.pack(self.element_spec, flat)
 
     def get_next_as_optional(self):
         with self.after_initializer():
             variant = apply(ops.GET_NEXT_AS_OPTIONAL, [self.resource], self._attrs)
+        self._last_read = getattr(variant, 'op', None)
         return Optional(variant, self.element_spec)
 
     @property

@@ -156,6 +156,7 @@ SCAN = _dataset_op('ScanDataset', _scan,
 REDUCE = _dataset_op('ReduceDataset', _reduce,
                      inputs=('input_dataset', 'initial_state', 'other_arguments'),
                      outputs='components', infer=_components, function_attrs=('f',),
+                     stateful=True,  # as TensorFlow's: it runs even when its result is unused
                      defaults={'use_inter_op_parallelism': True, **_FUNCTION_DEFAULTS})
 
 

@@ -72,7 +72,12 @@ def from_generator(generator, output_types=None, output_shapes=None, args=None,
         return [item]
 
     payload = (lambda: generator(*call_args), flatten, converters, [s.shape for s in leaves])
-    return source(ops.GENERATOR, [], {}, spec, payload=payload)
+
+    def generator_dataset(unused_id):
+        return source(ops.GENERATOR, [], {}, spec, payload=payload)
+    # As TensorFlow builds it (and prints it, `<_FlatMapDataset ...>`): a flat_map over one
+    # int32 id (TensorDataset) whose function makes the GeneratorDataset, once per pass.
+    return from_tensors(np.int32(0)).flat_map(generator_dataset)
 
 
 def _shapes_as_leaves(shapes):

@@ -22,7 +22,10 @@ def test_loop_over_a_dataset_with_break_and_continue():
     assert int(f(rt.constant(20, rt.int64))) == 0 + 2 + 4 + 6
     assert int(f(rt.constant(3, rt.int64))) == 2
     graph = f.get_concrete_function(rt.constant(3, rt.int64)).graph
-    assert any(op.type in ('While', 'StatelessWhile') for op in graph.get_operations())
+    types = [op.type for op in graph.get_operations()]
+    # TensorFlow's form: the state in a scan, `break` a take_while on its flag, then a reduce
+    assert types.count('ScanDataset') == types.count('TakeWhileDataset') == 1
+    assert types.count('ReduceDataset') == 1 and 'While' not in types
 
 
 def test_return_inside_a_dataset_loop():
@@ -35,6 +38,9 @@ def test_return_inside_a_dataset_loop():
     ds = D.range(10)
     assert int(first_above(ds, rt.constant(4, rt.int64))) == 5
     assert int(first_above(ds, rt.constant(40, rt.int64))) == -1
+    # the value returned is undefined before the loop: no scan state; a while loop carries it
+    graph = first_above.get_concrete_function(ds, rt.constant(4, rt.int64)).graph
+    assert 'While' in [op.type for op in graph.get_operations()]
 
 
 def test_loop_over_batches_of_tuples_with_state():
@@ -206,3 +212,82 @@ def test_loop_state_relaxes_to_elements_of_unknown_shape_as_the_function_guide_n
     assert int(train(small)) == 6 and int(train(big)) == 20
     sizes = [len(c.graph.get_operations()) for c in train.concrete_functions()]
     assert len(sizes) == 1  # one graph, whatever the dataset's length
+
+
+def _op_types(function, *args):
+    return [op.type for op in function.get_concrete_function(*args).graph.get_operations()]
+
+
+def test_a_dataset_loop_is_tensorflows_scan_and_reduce():
+    def train(dataset):
+        loss = rt.constant(0)
+        for x, y in dataset:
+            loss += rt.abs(y - x)
+        return loss
+    ds = D.from_tensor_slices(([1, 2, 3], [4, 6, 8]))
+    staged = ag.function(train)
+    assert int(staged(ds)) == int(train(ds)) == 12
+    # TensorFlow's graph of the function guide's cell: 6 nodes
+    assert _op_types(staged, ds) == ['Placeholder', 'Const', 'ScanDataset', 'ReduceDataset',
+                                     'NoOp', 'Identity']
+
+
+def test_a_dataset_loop_without_variables_carries_a_dummy_state_and_still_runs():
+    v = rt.Variable(0, dtype=rt.int64)
+
+    @ag.function
+    def accumulate(ds):
+        for x in ds:
+            v.assign_add(x)
+        return v.read_value()
+    assert int(accumulate(D.range(5))) == 10
+    assert int(accumulate(D.range(3))) == 13
+    types = _op_types(accumulate, D.range(5))
+    assert types.count('ScanDataset') == types.count('ReduceDataset') == 1
+
+
+def test_python_numbers_in_a_dataset_loop_become_tensors_and_dtypes_must_stay():
+    @ag.function
+    def count(ds):
+        n = 0
+        for _ in ds:
+            n = n + 1
+        return n
+    assert int(count(D.range(7))) == 7 and count(D.range(7)).dtype is rt.int32
+
+    @ag.function
+    def changes(ds):
+        s = rt.constant(0, rt.int64)
+        for x in ds:
+            s = rt.cast(x, rt.float32)
+        return s
+    with pytest.raises(TypeError, match="'s' has dtype int64 before the loop, but dtype "
+                                        "float32 after one iteration"):
+        changes(D.range(3))
+
+
+def test_loops_a_scan_cannot_carry_keep_the_while_loop():
+    @ag.function
+    def stacked(ds):
+        out = rt.TensorArray(rt.int64, size=0, dynamic_size=True)
+        i = 0
+        for x in ds:
+            out = out.write(i, x * 2)
+            i += 1
+        return out.stack()
+    assert stacked(D.range(4)).numpy().tolist() == [0, 2, 4, 6]
+    assert 'While' in _op_types(stacked, D.range(4))
+
+
+def test_no_gradient_flows_through_a_dataset_loop_as_in_tensorflow():
+    w = rt.Variable(2.0)
+
+    @ag.function
+    def f(ds):
+        with rt.GradientTape() as tape:
+            loss = rt.constant(0.0)
+            for x in ds:
+                loss += w * x
+        return loss, tape.gradient(loss, w)
+    loss, grad = f(D.from_tensor_slices([1.0, 2.0, 3.0]))
+    assert float(loss) == 12.0 and grad is None  # ReduceDataset has no gradient in TF either

@@ -307,3 +307,60 @@ def test_a_local_python_may_find_unbound_is_read_with_a_check_naming_the_line():
     assert ag.to_graph(last_item)([1, 2]) == (2, 3)
     with pytest.raises(UnboundLocalError, match=rf"{__file__}:\d+: local variable 'x'"):
         ag.to_graph(last_item)([])
+
+
+def flag_set_in_both_branches(n, c):
+    # `ok` is dead after the first `if` (the second sets it in both branches), so the first's
+    # staged form does not carry it out: the second's reads it with `ldu`
+    for i in rt.range(n):
+        ok = i > 0
+    if c > 1:
+        ok = True
+    else:
+        ok = c < 100
+    if c > 1:
+        ok = True
+    else:
+        ok = True
+    assert ok
+    return c
+
+
+def flag_cleared_in_both_branches(c):
+    ok = True
+    if c > 1:
+        ok = False
+    else:
+        ok = False
+    assert ok
+    return c
+
+
+def test_a_flag_both_branches_of_a_tensor_if_set_to_one_python_value_is_asserted_in_the_graph():
+    # as in TensorFlow: the variable is the cond's tensor, so `assert` is an Assert op
+    function = ag.function(flag_set_in_both_branches)
+    graph = function.get_concrete_function(rt.TensorSpec([], rt.int32),
+                                           rt.TensorSpec([], rt.int32)).graph
+    types = [op.type for op in graph.get_operations()]
+    assert types.count('Assert') == 1 and types.count('StatelessIf') == 2
+    assert int(function(rt.constant(2), rt.constant(0))) == 0
+    with pytest.raises(rt.errors.InvalidArgumentError):
+        ag.function(flag_cleared_in_both_branches)(rt.constant(3))
+    with pytest.raises(AssertionError):
+        ag.to_graph(flag_cleared_in_both_branches)(3)
+
+
+def test_the_compilers_own_flags_keep_the_python_value_both_branches_give_them():
+    code = ag.to_code(tensor_branches)
+    assert code.count("('y',), 1)") == 1
+    function = ag.function(simple_return_in_both)
+    graph = function.get_concrete_function(rt.TensorSpec([], rt.int32)).graph
+    assert 'Assert' not in [op.type for op in graph.get_operations()]   # do_return is True
+    assert "('do_return', 'retval_'), 2, ('do_return',))" in ag.to_code(simple_return_in_both)
+
+
+def simple_return_in_both(x):
+    if x > 0:
+        return x
+    else:
+        return 0

@@ -29,7 +29,7 @@ def test_to_code_of_simple_relu_is_python_using_if_stmt():
     assert ("if (cond := ag__.callee(rt.greater, fscope)(x, 0)) is not True "
             "and cond is not False and ag__.is_staged(cond):" in code)
     assert ("ag__.if_stmt(cond, if_body, else_body, get_state, set_state, "
-            "('do_return', 'retval_'), 2)" in code)
+            "('do_return', 'retval_'), 2, ('do_return',))" in code)
     assert '\n        elif cond:\n' in code
     assert 'return fscope.ret(retval_, do_return)' in code
 

@@ -51,3 +51,17 @@ def test_bench_prints_the_jit_table_with_numba(capsys):
         'training step: MLP, sparse xent, tape, SGD', 'RNN gradient through rt.range(20)']
     for row in rows[1:]:
         assert row['jit_us'] > 0 and row['numpy_us'] > 0 and row['jit_first_call_ms'] > 0
+
+
+def test_bench_jit_first_call_with_an_empty_cache_leaves_the_cache_alone(tmp_path, monkeypatch,
+                                                                          capsys):
+    pytest.importorskip('numba')
+    import bench_jit
+    monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path))
+    bench_jit.main(['--first-call', '1', '--empty-cache'])  # the sum loop, cold
+    assert float(capsys.readouterr().out) > 0
+    assert not list(tmp_path.iterdir())  # it compiled into a temp dir of its own
+    assert os.environ['AUTOGRAPH_RT_JIT_CACHE'] == str(tmp_path)
+    bench_jit.main(['--first-call', '1'])  # from the usual cache: the one set
+    assert float(capsys.readouterr().out) > 0
+    assert any(path.suffix == '.py' for path in tmp_path.iterdir())

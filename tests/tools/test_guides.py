@@ -101,6 +101,21 @@ def test_compare_counts_runs_reproducible_and_equal_cells():
                                     'equal': 1}
 
 
+def test_a_cell_whose_tensorflow_result_is_ragged_or_sparse_is_out_of_scope():
+    ours = [{'id': 'a', 'in_scope': True, 'output': 'ValueError: ragged\n', 'error': 'ValueError'},
+            {'id': 'b', 'in_scope': True, 'output': 'ValueError: sparse\n', 'error': 'ValueError'},
+            {'id': 'c', 'in_scope': True, 'output': 'rt.Tensor(1)\n', 'error': None}]
+    tf_run = [{'id': 'a', 'in_scope': True, 'error': None,
+               'output': "<tf.RaggedTensor [[b'Gray', b'wolf'], [b'Lazy']]>\n"},
+              {'id': 'b', 'in_scope': True, 'error': None,
+               'output': 'SparseTensor(indices=tf.Tensor([[0]], shape=(1, 1), dtype=int64))\n'},
+              {'id': 'c', 'in_scope': True, 'output': 'tf.Tensor(1)\n', 'error': None}]
+    rows = guides.compare(ours, [tf_run, [dict(r) for r in tf_run]])
+    assert [r['in_scope'] for r in rows] == [False, False, True]
+    assert guides.summary(rows) == {'cells': 3, 'in_scope': 1, 'run': 1, 'reproducible': 1,
+                                    'equal': 1}
+
+
 def test_a_guide_runs_here_and_compares_with_the_cached_tensorflow_outputs(tmp_path, capsys):
     cells_dir = str(tmp_path / 'cells')
     guides.extract(str(_notebooks(tmp_path)), cells_dir)

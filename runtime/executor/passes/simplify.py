@@ -5,16 +5,23 @@ and `involution` (f(f(x)) == x). A rewrite happens only when `x` already has the
 and shape, so broadcasting against the constant could not have changed the result's shape.
 Then each op's own rewrite rule (`OpDef.rewrite`, like StridedSlice's `x[i]` -> ScalarIndex)
 replaces the node's op and inputs in place.
+
+A function's outputs wait on a NoOp that waits on its stateful ops (TensorFlow's automatic
+control dependencies, which a traced function's graph shows as TensorFlow's does): the program
+runs its stateful nodes in order and always, so those control edges order nothing; they go
+first (the NoOp is then pruned, the output Identities simplified).
 """
 import numpy as np
 
 from runtime.core.dtypes import of_value
 from runtime.core.shapes import TensorShape
 from runtime.executor.ir import Node
+from runtime.ops.control import NO_OP
 from runtime.ops.registry import CONST, IDENTITY
 
 
 def simplify(program):
+    _drop_output_ordering(program)
     for node in list(program.nodes):
         opdef = node.opdef
         replacement = None
@@ -31,6 +38,18 @@ def simplify(program):
         elif node.opdef.rewrite is not None and not node.control:
             _apply_rewrite(program, node)
     return program
+
+
+def _drop_output_ordering(program):
+    """Control edges from Identities onto a NoOp that only waits on stateful nodes."""
+    ordering = {node for node in program.nodes
+                if node.opdef is NO_OP and node.control and not node.inputs and
+                all(c.opdef.stateful for c in node.control)}
+    if not ordering:
+        return
+    for node in program.nodes:
+        if node.opdef is IDENTITY and node.control and all(c in ordering for c in node.control):
+            node.control = []
 
 
 def _apply_rewrite(program, node):

@@ -1,4 +1,5 @@
-"""The unparser writes exactly `ast.unparse`'s text, and maps each line to its statement."""
+"""The unparser writes exactly `ast.unparse`'s text, and places each node at its statement's
+line."""
 import ast
 import textwrap
 
@@ -65,17 +66,28 @@ def test_unparse_is_exactly_ast_unparse(source):
 
 
 @pytest.mark.parametrize('source', SOURCES)
-def test_each_line_maps_to_the_innermost_statement_that_wrote_it(source):
-    source, _ = parse(source)
-    normalized = ast.unparse(ast.parse(source)) + '\n'  # unparsing gives these lines back
-    tree = gast.parse(normalized)
-    lines = normalized.splitlines()
-    origin_info.resolve(tree, lines, 'user.py', 1, 'f')
-    text, source_map = unparser.unparse(tree, with_source_map=True)
-    assert text + '\n' == normalized
-    expected = {}
-    for node in sorted((n for n in ast.walk(ast.parse(normalized)) if isinstance(n, ast.stmt)),
-                       key=lambda n: n.end_lineno - n.lineno, reverse=True):
-        for line in range(node.lineno, node.end_lineno + 1):  # a def's lineno is after decorators
-            expected[line] = node.lineno
-    assert {line: origin.lineno for line, origin in source_map.items()} == expected
+def test_each_node_is_placed_at_the_line_of_the_innermost_statement_around_it(source):
+    source, tree = parse(source)
+    origin_info.resolve(tree, source.splitlines(), 'user.py', 40, 'f')
+    placed = unparser.to_ast(tree.body, 7)
+    compile(ast.Module(body=placed, type_ignores=[]), 'user.py', 'exec')   # complete positions
+    expected = []
+
+    def lines(node, line):      # the reference: ast's own tree of the source, in walk order
+        if isinstance(node, ast.stmt):
+            line = node.lineno + 39
+        expected.append(line if 'lineno' in node._attributes else None)
+        for child in ast.iter_child_nodes(node):
+            lines(child, line)
+    for statement in ast.parse(source).body:
+        lines(statement, 7)
+    got = []
+
+    def placed_lines(node):
+        got.append(node.lineno if 'lineno' in node._attributes else None)
+        assert 'lineno' not in node._attributes or node.col_offset == -1
+        for child in ast.iter_child_nodes(node):
+            placed_lines(child)
+    for statement in placed:
+        placed_lines(statement)
+    assert got == expected and len(set(got) - {None}) > 3

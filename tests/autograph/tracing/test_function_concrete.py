@@ -121,3 +121,34 @@ def test_errors_while_running_a_graph_name_the_op():
 
     with pytest.raises(rt.errors.InvalidArgumentError, match='GatherV2'):
         pick(rt.constant([1.0]), rt.constant([3]))
+
+
+def _nodes(function, *args):
+    graph_def = function.get_concrete_function(*args).graph.as_graph_def()
+    return [(node.op, [i for i in node.input if i.startswith('^')]) for node in graph_def.node]
+
+
+def test_outputs_wait_on_a_noop_after_the_stateful_ops_as_tensorflows_graphs_show():
+    v = rt.Variable(1.0)
+
+    @ag.function
+    def step(x):
+        v.assign_add(x)
+        return x * 2
+
+    @ag.function
+    def draw(x):
+        return rt.random.uniform([2]) + x
+
+    @ag.function
+    def only_prints(x):
+        rt.print(x)
+    x = rt.constant(1.0)
+    # TensorFlow 2.21's graphs of the same functions (their NoOp's name: NoOp)
+    assert _nodes(step, x) == [('Placeholder', []), ('Placeholder', []),
+                               ('AssignAddVariableOp', []), ('Const', []), ('Mul', []),
+                               ('NoOp', ['^AssignAddVariableOp']), ('Identity', ['^NoOp'])]
+    assert 'NoOp' not in [op for op, _ in _nodes(draw, x)]  # legacy random ops: no ordering
+    assert 'NoOp' not in [op for op, _ in _nodes(only_prints, x)]  # no outputs to order
+    assert float(step(x)) == 2.0 and float(v) == 2.0
+    assert float(step(x)) == 2.0 and float(v) == 3.0

@@ -3,6 +3,7 @@ import pytest
 
 import autograph as ag
 import runtime as rt
+from runtime.data import ops as data_ops
 
 D = rt.data.Dataset
 
@@ -97,3 +98,56 @@ def test_the_reference_table_of_tf_data_names_agrees_with_the_registry():
         named |= set(types)
     from runtime.data.ops import DATASET_OPS
     assert named == {opdef.name for opdef in DATASET_OPS}
+
+
+def test_from_generator_is_tensorflows_flat_map_over_one_id_eagerly_and_in_graphs():
+    calls = []
+
+    def gen():
+        calls.append(1)
+        yield from (1, 2, 3)
+    ds = D.from_generator(gen, rt.int32)
+    assert repr(ds) == ('<_FlatMapDataset element_spec=TensorSpec(shape=<unknown>, '
+                        'dtype=rt.int32, name=None)>')
+    assert [int(x) for x in ds] == [1, 2, 3] and [int(x) for x in ds] == [1, 2, 3]
+    assert len(calls) == 2  # the generator runs anew on every pass
+    assert int(ds.cardinality()) == rt.data.UNKNOWN_CARDINALITY
+
+    @ag.function
+    def total():
+        inner = D.from_generator(gen, rt.int32)
+        return inner.reduce(rt.constant(0), lambda s, x: s + x)
+    assert int(total()) == 6
+    graph = total.get_concrete_function().graph
+    assert [op.type for op in graph.get_operations()] == [
+        'Const', 'TensorDataset', 'FlatMapDataset', 'Const', 'ReduceDataset', 'NoOp', 'Identity']
+    assert any(op.type == 'GeneratorDataset' for g in graph.library.values()
+               for op in g.get_operations())
+
+
+def test_reduce_dataset_is_stateful_so_it_runs_when_its_result_is_unused():
+    assert data_ops.REDUCE.stateful  # as TensorFlow's ReduceDataset
+    v = rt.Variable(0, dtype=rt.int64)
+
+    @ag.function
+    def side_effects():
+        D.range(4).reduce(rt.constant(0, rt.int64), lambda s, x: s + v.assign_add(x))
+        return v.read_value()
+    assert int(side_effects()) == 6
+
+
+def test_reads_of_one_iterator_wait_on_the_read_before_as_tensorflow_chains_them():
+    @ag.function
+    def two(n):
+        it = iter(D.range(n))
+        first = it.get_next()
+        return first, it.get_next(), it.get_next_as_optional().get_value()
+    graph_def = two.get_concrete_function(rt.constant(5, rt.int64)).graph.as_graph_def()
+    control = {node.name: [i for i in node.input if i.startswith('^')]
+               for node in graph_def.node}
+    assert control['IteratorGetNext'] == ['^MakeIterator']
+    assert control['IteratorGetNext_1'] == ['^IteratorGetNext']
+    assert control['IteratorGetNextAsOptional'] == ['^IteratorGetNext_1']
+    assert [int(v) for v in two(rt.constant(5, rt.int64))] == [0, 1, 2]
+    it = iter(D.range(3))  # eagerly the reads just run in order
+    assert int(it.get_next()) == 0 and int(it.get_next_as_optional().get_value()) == 1

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import autograph as ag
 import runtime as rt
 from runtime import executor
 from runtime.executor import passes
@@ -217,3 +218,32 @@ def test_loop_pass_propagates_invariant_constants_and_drops_dead_variables():
     assert types(loop.branches[1]).count('Mul') == 0 < body_ops.count('Mul')
     assert loop.attrs['_counted'][0] == 0  # the index drives a Python `for`
     assert run_both(g, [n], [total], [np.int32(10)])[0][0] == 45
+
+
+def test_simplify_drops_the_output_ordering_noop_of_a_traced_function():
+    v = rt.Variable(np.ones(2, np.float32))
+
+    def step(x):
+        v.assign_add(x)
+        return rt.reduce_sum(v * x)
+    staged = ag.function(step)
+    graph = staged.get_concrete_function(rt.constant(np.ones(2, np.float32))).graph
+    assert 'NoOp' in [op.type for op in graph.get_operations()]
+    p = program_of(graph, graph.inputs, graph.outputs)
+    passes.simplify(p)
+    passes.prune(p)
+    assert 'NoOp' not in types(p) and 'Identity' not in types(p)
+    assert 'AssignAddVariableOp' in types(p)  # the stateful op stays, in its place
+    assert float(staged(rt.constant(np.ones(2, np.float32)))) == 4.0  # v is [2, 2] by then
+
+
+def test_simplify_keeps_a_users_noop_ordering_stateless_work():
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.float32, [], name='x')
+        done = rt.group(x * 2.0)  # a NoOp waiting on a stateless op: not output ordering
+        with rt.control_dependencies([done]):
+            out = rt.identity(x)
+    p = program_of(g, [x], [out])
+    passes.simplify(p)
+    assert 'NoOp' in types(p) and p.nodes[-1].control

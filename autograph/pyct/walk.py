@@ -1,0 +1,36 @@
+"""Fast walks of gast trees: `nodes` lists what `gast.walk` yields, in the same order, and
+`children` what `gast.iter_child_nodes` yields, several times faster (no generators; the
+fields are read from the node's `__dict__`, where annotations are a dict and skipped)."""
+import gast
+
+_AST = gast.AST
+
+
+def children(node):
+    """The child nodes of `node`, in the order of its fields."""
+    found = []
+    for value in node.__dict__.values():
+        if type(value) is list:
+            for item in value:
+                if isinstance(item, _AST):
+                    found.append(item)
+        elif isinstance(value, _AST):
+            found.append(value)
+    return found
+
+
+def nodes(root):
+    """`root` and every node under it, breadth first (as `gast.walk`)."""
+    found = [root]
+    append = found.append
+    index = 0
+    while index < len(found):
+        for value in found[index].__dict__.values():
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, _AST):
+                        append(item)
+            elif isinstance(value, _AST):
+                append(value)
+        index += 1
+    return found
