@@ -21,6 +21,7 @@ _UNCONVERTED = '__ag_unconverted_function__'  # (function, what runs it as it is
 
 _PLAN = '__ag_call_plan__'  # (function, what a call of it from converted code runs)
 _BUILTIN = type(len)
+_MODULE, _FUNCTION, _METHOD = types.ModuleType, types.FunctionType, types.MethodType
 
 
 def callee(f, caller_fn_scope=None, options=None):
@@ -36,28 +37,28 @@ def callee(f, caller_fn_scope=None, options=None):
     builtins and of methods of builtin types, are answered at once (no per-call lookups)."""
     kind = type(f)
     if kind is _BUILTIN:
-        if type(f.__self__) is not types.ModuleType:   # 'x'.isdigit, d.get, l.append
+        if type(f.__self__) is not _MODULE:   # 'x'.isdigit, d.get, l.append
             return f
         return _BUILTIN_OVERLOADS(f, f)
     if kind is type:   # list(...), a user's class: called as it is; range, int, ...: overloads
         return _BUILTIN_OVERLOADS(f, f)
     # the fast paths answer for the options of converted code (a scope of recursive options);
     # any other options take the slow path, which reads them
-    if kind is types.FunctionType:
+    if kind is _FUNCTION:
         plan = f.__dict__.get(_PLAN)
         if plan is not None and plan[0] is f and options is None and (
-                caller_fn_scope is None or type(caller_fn_scope) is _SCOPE
-                and caller_fn_scope.options.recursive):
+                type(caller_fn_scope) is _SCOPE and caller_fn_scope.recursive
+                or caller_fn_scope is None):
             return plan[1]
         if plan is None and _IS_GENERATED(f.__code__):   # a def or lambda of converted code
             return f
-    elif kind is types.MethodType:
+    elif kind is _METHOD:
         function = f.__func__
         plan = getattr(function, '__dict__', None)
         plan = plan.get(_PLAN) if plan is not None else None
         if plan is not None and plan[0] is function and options is None and (
-                caller_fn_scope is None or type(caller_fn_scope) is _SCOPE
-                and caller_fn_scope.options.recursive):
+                type(caller_fn_scope) is _SCOPE and caller_fn_scope.recursive
+                or caller_fn_scope is None):
             return f if plan[1] is function else types.MethodType(plan[1], f.__self__)
     return _resolve(f, caller_fn_scope, options)
 

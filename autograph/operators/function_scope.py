@@ -27,6 +27,8 @@ _FRAMES_BELOW = 3   # the frames of a script under its first call (Python reache
 # (recursion.FRAMES_PER_CALL), they fit in the user's limit above a stack of ordinary depth
 _SHALLOW = 16
 _IS_FUNCTION_CODE = origin_info.is_function_code
+_STAGED_COUNT = lists.staged_count   # [lists staged so far], one list object for good
+_UNDEFINED_RETURN = variables.UndefinedReturnValue
 
 
 @dataclass(eq=False)
@@ -52,13 +54,14 @@ class FunctionScope:
     `_SHALLOW` of them, and only when the functional forms of `if` and loops added frames
     between them, is the recursion limit raised and the user's limit checked."""
 
-    __slots__ = ('function_name', 'scope_name', 'options', 'staged_before')
+    __slots__ = ('function_name', 'scope_name', 'options', 'recursive', 'staged_before')
 
     def __init__(self, function_name, scope_name, options):
         self.function_name = function_name
         self.scope_name = scope_name
         self.options = options
-        self.staged_before = lists.staged_count[0]
+        self.recursive = options.recursive   # read by each `ag__.callee` of the function
+        self.staged_before = _STAGED_COUNT[0]
 
     def __enter__(self):
         depth = _running.depth + 1
@@ -84,11 +87,11 @@ class FunctionScope:
         `return` inside a tensor loop), a graph check makes sure it did. Only a function that
         staged a list (a tensor loop appended to it) searches its value for staged lists: any
         other value is returned as it is, at no cost."""
-        if type(value) is variables.UndefinedReturnValue:
+        if type(value) is _UNDEFINED_RETURN:
             return None
         if do_return is not True:
             guards.check_returned(do_return, self.function_name)
-        if lists.staged_count[0] == self.staged_before:
+        if _STAGED_COUNT[0] == self.staged_before:
             return value
         return lists.stacked(value)
 

@@ -6,6 +6,7 @@ import os.path
 
 import autograph as ag
 import runtime as rt
+from autograph import operators as ag__
 from autograph.operators import call
 
 
@@ -158,3 +159,11 @@ def test_builtin_overloads_answer_python_values_with_one_type_check(monkeypatch)
 
     n, a, v = f(rt.constant([-1, 2]))
     assert int(n) == 2 and a.numpy().tolist() == [1, 2] and v.dtype == rt.float32
+
+
+def test_a_scope_that_does_not_recurse_calls_planned_functions_as_they_are():
+    ag.to_graph(calls_relu_twice)(1)           # relu's plan: its conversion
+    recursing = ag__.FunctionScope('f', 'fscope', ag__.STD)
+    not_recursing = ag__.FunctionScope('f', 'fscope', ag__.ConversionOptions(recursive=False))
+    assert call.callee(relu, recursing) is not relu
+    assert call.callee(relu, not_recursing) is relu

@@ -10,9 +10,17 @@ gives every function the CLI converted the converted code object in place of its
 its decorators (a property, an lru_cache, `functools.wraps` wrappers still hold the same
 object) and its class, so only the code that runs changes. Converted code reads the operators
 as the global `ag__`.
+
+The converted code objects are kept in a bytecode cache next to the converted file
+(`<file>.agswap-cache`, marshal, keyed by the converted file's size and time and the Python
+version), as Python keeps the original module's in `__pycache__`: the harness imports each
+converted module once before timing it, so both sides of the timing load bytecode.
 """
 import ast
 import gc
+import marshal
+import os
+import sys
 import types
 
 
@@ -77,32 +85,79 @@ def _converted_code(converted, freevars, filename):
                 if isinstance(c, types.CodeType) and c.co_name == converted.name)
 
 
+def _cache_key(converted_path):
+    status = os.stat(converted_path)
+    return (sys.version, status.st_size, status.st_mtime_ns)
+
+
+def _load_cache(converted_path):
+    """{(qualified name, free variables): code} from the file's bytecode cache, or {}."""
+    try:
+        with open(converted_path + '.agswap-cache', 'rb') as f:
+            key, codes = marshal.load(f)
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    return codes if tuple(key) == _cache_key(converted_path) else {}
+
+
+def _save_cache(converted_path, codes):
+    try:
+        with open(converted_path + '.agswap-cache', 'wb') as f:
+            marshal.dump((_cache_key(converted_path), codes), f)
+    except OSError:   # a read-only folder: compiled again next time
+        pass
+
+
+def _entries(original_path, converted_path):
+    """(qualified name, name, first line, converted def node) of each converted function."""
+    with open(original_path, encoding='utf-8') as f:
+        original_source = f.read()
+    with open(converted_path, encoding='utf-8') as f:
+        converted_source = f.read()
+    return [(qualname, original.name, _first_line(original), converted)
+            for qualname, original, converted in pairs(original_source, converted_source)]
+
+
+def _swap(functions, entries, codes, converted_path, only):
+    """Gives each function of `entries` its converted code (from `codes`, else compiled from
+    the entry's def node and added to `codes`); the qualified names swapped, or None when a
+    code is neither in `codes` nor compilable (an entry of the cache, without its node)."""
+    swapped = []
+    for qualname, name, first_line, converted in entries:
+        if only is not None and not qualname.startswith(tuple(only)):
+            continue
+        function = functions.get((name, first_line))
+        if function is None:  # redefined, replaced by an accelerator, or defined under an if
+            continue
+        old = function.__code__
+        key = (qualname, first_line, old.co_freevars)
+        code = codes.get(key)
+        if code is None:
+            if converted is None:
+                return None
+            code = codes[key] = _converted_code(converted, old.co_freevars, converted_path)
+        function.__code__ = code.replace(co_name=old.co_name, co_qualname=old.co_qualname)
+        swapped.append(qualname)
+    return swapped
+
+
 def install(module_globals, converted_path, only=None):
     """Swaps the converted code of `converted_path` into the functions of the module whose
     globals are `module_globals`; `only`: qualified-name prefixes to swap (all by default).
     Returns the qualified names swapped."""
-    import sys
-
     import autograph.operators  # noqa: F401  (the CLI's output reads it as `ag__`)
     module_globals['ag__'] = sys.modules['autograph.operators']
-    with open(module_globals['__file__'], encoding='utf-8') as f:
-        original_source = f.read()
-    with open(converted_path, encoding='utf-8') as f:
-        converted_source = f.read()
-    functions = {}
+    functions = {}   # first: a collection (a large allocation) would free replaced functions
     for obj in gc.get_objects():
         if isinstance(obj, types.FunctionType) and obj.__globals__ is module_globals:
             functions.setdefault((obj.__code__.co_name, obj.__code__.co_firstlineno), obj)
-    swapped = []
-    for qualname, original, converted in pairs(original_source, converted_source):
-        if only is not None and not qualname.startswith(tuple(only)):
-            continue
-        function = functions.get((original.name, _first_line(original)))
-        if function is None:  # redefined, replaced by an accelerator, or defined under an if
-            continue
-        old = function.__code__
-        code = _converted_code(converted, old.co_freevars, converted_path)
-        function.__code__ = code.replace(co_name=old.co_name, co_qualname=old.co_qualname)
-        swapped.append(qualname)
+    cache = _load_cache(converted_path)
+    swapped = _swap(functions, cache['entries'], cache['codes'], converted_path, only) \
+        if cache else None
+    if swapped is None:
+        entries, codes = _entries(module_globals['__file__'], converted_path), {}
+        swapped = _swap(functions, entries, codes, converted_path, only)
+        _save_cache(converted_path, {'entries': [e[:3] + (None,) for e in entries],
+                                     'codes': codes})
     module_globals['__ag_swapped__'] = swapped
     return swapped

@@ -9,6 +9,10 @@ Python code is what runs) and, optionally, the qualified-name prefixes of the fu
 swap (for `collections`, only the pure `OrderedDict`). `compare` converts a module into a
 temporary folder, runs its tests once on the original and once converted (each in its own
 Python process) and returns both outcomes; tools/stdlib_diff.py prints them as a table.
+
+Both sides load bytecode: the original from the standard library's `__pycache__`, the converted
+side from its own, written by one import of the converted module (`warm`, not timed) before
+its tests run: the swapped module's `.pyc` and agswap's cache of the converted code objects.
 """
 import dataclasses
 import importlib
@@ -150,16 +154,29 @@ class _Outcomes(unittest.TestResult):
             self._set(test, 'fail')
 
 
-def _run_side(swap_folder, name, out_path):
-    """In the child process: runs the module's tests (converted when `swap_folder`)."""
-    module = BY_NAME[name]
+def _prepare(swap_folder, module):
     for blocked in module.blocked:
         sys.modules[blocked] = None
     if swap_folder:
+        import agswap  # noqa: F401  (imported in the swapped module, where it would collect)
+
         import autograph.operators  # noqa: F401  (loaded before the swap shadows any module)
         sys.path.insert(0, swap_folder)
-        for loaded in [m for m in sys.modules if m == name or m.startswith(name + '.')]:
+        for loaded in [m for m in sys.modules if m == module.name
+                       or m.startswith(module.name + '.')]:
             del sys.modules[loaded]
+
+
+def _warm(swap_folder, name):
+    """In the child process: imports the converted module once, writing its bytecode caches."""
+    _prepare(swap_folder, BY_NAME[name])
+    importlib.import_module(name)
+
+
+def _run_side(swap_folder, name, out_path):
+    """In the child process: runs the module's tests (converted when `swap_folder`)."""
+    module = BY_NAME[name]
+    _prepare(swap_folder, module)
     start = time.perf_counter()
     result = _Outcomes()
     try:
@@ -183,6 +200,11 @@ def _run_side(swap_folder, name, out_path):
 def run_side(folder, module, converted, timeout=600):
     out = os.path.join(folder, f'{module.name}.{"converted" if converted else "original"}.json')
     swap = os.path.join(folder, 'swap') if converted else ''
+    if converted:   # the bytecode caches of the converted side, as the original has its own
+        subprocess.run([sys.executable, os.path.join(HERE, 'stdlib_harness.py'), 'warm', swap,
+                        module.name], capture_output=True, cwd=folder, timeout=timeout,
+                       env={k: v for k, v in _environment().items()
+                            if k != 'PYTHONDONTWRITEBYTECODE'})
     done = subprocess.run([sys.executable, os.path.join(HERE, 'stdlib_harness.py'), 'run', swap,
                            module.name, out], capture_output=True, text=True,
                           env=_environment(), cwd=folder, timeout=timeout)
@@ -226,3 +248,5 @@ def compare(module, folder):
 if __name__ == '__main__':
     if sys.argv[1] == 'run':
         _run_side(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif sys.argv[1] == 'warm':
+        _warm(sys.argv[2], sys.argv[3])

@@ -42,3 +42,24 @@ def test_the_swap_pairs_each_converted_function_with_its_original():
     pairs = [(name, o.lineno, c.lineno) for name, o, c in agswap.pairs(original,
                                                                                 converted)]
     assert pairs == [('A.x', 3, 1), ('A.x', 6, 3), ('f', 8, 5)]
+
+
+def test_the_swap_loads_converted_code_from_its_cache(tmp_path, monkeypatch):
+    source = 'def f(a):\n    return a + 1\n'
+    original, converted = tmp_path / 'm.py', tmp_path / 'm.converted.py'
+    original.write_text(source)
+    converted.write_text('def tf__f(a):\n    return a + 2\n')
+
+    def module():
+        namespace = {'__file__': str(original), '__name__': 'm'}
+        exec(compile(source, str(original), 'exec'), namespace)
+        return namespace
+    first = module()
+    assert agswap.install(first, str(converted)) == ['f'] and first['f'](1) == 3
+    assert (tmp_path / 'm.converted.py.agswap-cache').exists()
+
+    def no_parse(*args):
+        raise AssertionError('the cached swap parsed the sources again')
+    monkeypatch.setattr(agswap, 'pairs', no_parse)
+    second = module()
+    assert agswap.install(second, str(converted)) == ['f'] and second['f'](1) == 3
