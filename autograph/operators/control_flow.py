@@ -420,15 +420,9 @@ def _staged_loop(test, body, get_state, set_state, symbol_names, opts):
 
     def loop_body(*values):
         restore(values)
-        _traced_body(body)
+        lists.traced_loop_body(body)
         state = list(get_state())
-        for name, before, after in zip(symbol_names, initial, state):
-            difference = rt.nest.structure_difference(before, after)
-            if difference:
-                raise located.error(TypeError, (
-                    f"'{name}' does not have the same nested structure after one iteration of "
-                    f'the loop as before it: {difference} Give it its final structure before '
-                    f'the loop (e.g. a tensor or rt.TensorArray instead of a growing list).'))
+        guards.check_loop_structure(symbol_names, initial, state)
         new_flags = []
         for i in flagged_indices:
             unset = maybe_unset(state[i]) if isinstance(state[i], rt.Tensor) else None
@@ -446,14 +440,6 @@ def _staged_loop(test, body, get_state, set_state, symbol_names, opts):
                               names=('<iterations>',) + tuple(symbol_names) + tuple(
                                   f'<{symbol_names[i]} is set>' for i in flagged_indices))
     restore(final)
-
-
-def _traced_body(body):
-    lists.tracing_loops[0] += 1
-    try:
-        body()
-    finally:
-        lists.tracing_loops[0] -= 1
 
 
 def _stage_appended_lists(test, body, set_state, get_state, symbol_names, initial, names):
@@ -481,7 +467,7 @@ def _stage_appended_lists(test, body, set_state, get_state, symbol_names, initia
             with probe.as_default():
                 set_state(tuple(trial))
                 test()
-                _traced_body(body)
+                lists.traced_loop_body(body)
                 after_one = get_state()
         finally:
             _probes.pop()
@@ -533,7 +519,7 @@ def _initialize_from_first_iteration(test, body, get_state, set_state, symbol_na
         with probe.as_default():
             set_state(initial)
             test()
-            _traced_body(body)
+            lists.traced_loop_body(body)
             after_one = get_state()
             types = {i: _types_of(after_one[i], symbol_names[i]) for i in unset}
     finally:

@@ -124,11 +124,7 @@ def _scan_reduce(dataset, extra_test, body, get_state, set_state, symbol_names):
 
     def one_iteration(state, element):
         set_vars(state)
-        lists.tracing_loops[0] += 1
-        try:
-            body(element)
-        finally:
-            lists.tracing_loops[0] -= 1
+        lists.traced_loop_body(body, element)
         return _checked_state(tuple(get_vars()), state, symbol_names)
 
     def scan_body(state, element):
@@ -156,13 +152,9 @@ def _scan_reduce(dataset, extra_test, body, get_state, set_state, symbol_names):
 def _checked_state(new, before, symbol_names):
     """The loop variables after one iteration, which must keep their structure and dtypes
     (TensorFlow's errors, naming the variable); Python numbers become tensors."""
+    guards.check_loop_structure(symbol_names, before, new)
     checked = []
     for name, old, value in zip(symbol_names, before, new):
-        difference = rt.nest.structure_difference(old, value)
-        if difference:
-            raise located.error(TypeError, (
-                f"'{name}' does not have the same nested structure after one iteration of the "
-                f'loop as before it: {difference} Give it its final structure before the loop.'))
         for a, b in zip(rt.nest.flatten(old), rt.nest.flatten(value)):
             b = rt.convert_to_tensor(b)
             if b.dtype is not a.dtype:

@@ -28,6 +28,18 @@ def check_returned(do_return, function_name):
             '(a `return` inside a tensor loop did not run and nothing was returned after it)'])
 
 
+def check_loop_structure(symbol_names, before, after):
+    """The loop variables `after` one iteration keep the nested structure they had `before`
+    (TensorFlow's error, naming the variable)."""
+    for name, old, new in zip(symbol_names, before, after):
+        difference = rt.nest.structure_difference(old, new)
+        if difference:
+            raise located.error(TypeError, (
+                f"'{name}' does not have the same nested structure after one iteration of "
+                f'the loop as before it: {difference} Give it its final structure before '
+                f'the loop (e.g. a tensor or rt.TensorArray instead of a growing list).'))
+
+
 def check_no_global_writes(functions, construct):
     """Refuses a tensor `if`/loop whose blocks assign a `global` (it would leak graph values)."""
     for function in functions:

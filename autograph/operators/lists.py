@@ -15,6 +15,17 @@ from runtime.core.tensor import is_symbolic
 
 # How many graph loop bodies are being traced (mutating a list there happens once, at trace time)
 tracing_loops = [0]
+
+
+def traced_loop_body(body, *args):
+    """`body(*args)` counted in `tracing_loops` (a graph loop body being traced)."""
+    tracing_loops[0] += 1
+    try:
+        return body(*args)
+    finally:
+        tracing_loops[0] -= 1
+
+
 # How many lists were staged so far: a converted function's return value is searched for staged
 # lists only if some were staged while it ran (plain Python values are returned as they are)
 staged_count = [0]
