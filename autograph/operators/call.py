@@ -47,7 +47,7 @@ def callee(f, caller_fn_scope=None, options=None):
     if kind is _FUNCTION:
         plan = f.__dict__.get(_PLAN)
         if plan is not None and plan[0] is f and options is None and (
-                type(caller_fn_scope) is _SCOPE and caller_fn_scope.recursive
+                type(caller_fn_scope) is _SCOPE and caller_fn_scope.options.recursive
                 or caller_fn_scope is None):
             return plan[1]
         if plan is None and _IS_GENERATED(f.__code__):   # a def or lambda of converted code
@@ -57,7 +57,7 @@ def callee(f, caller_fn_scope=None, options=None):
         plan = getattr(function, '__dict__', None)
         plan = plan.get(_PLAN) if plan is not None else None
         if plan is not None and plan[0] is function and options is None and (
-                type(caller_fn_scope) is _SCOPE and caller_fn_scope.recursive
+                type(caller_fn_scope) is _SCOPE and caller_fn_scope.options.recursive
                 or caller_fn_scope is None):
             return f if plan[1] is function else types.MethodType(plan[1], f.__self__)
     return _resolve(f, caller_fn_scope, options)

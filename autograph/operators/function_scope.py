@@ -54,13 +54,12 @@ class FunctionScope:
     `_SHALLOW` of them, and only when the functional forms of `if` and loops added frames
     between them, is the recursion limit raised and the user's limit checked."""
 
-    __slots__ = ('function_name', 'scope_name', 'options', 'recursive', 'staged_before')
+    __slots__ = ('function_name', 'scope_name', 'options', 'staged_before')
 
     def __init__(self, function_name, scope_name, options):
         self.function_name = function_name
         self.scope_name = scope_name
         self.options = options
-        self.recursive = options.recursive   # read by each `ag__.callee` of the function
         self.staged_before = _STAGED_COUNT[0]
 
     def __enter__(self):
