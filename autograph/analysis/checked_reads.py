@@ -29,12 +29,20 @@ def python_only(statement):
     the values it reads: `is`, `is not`, `in`, `not in` give a bool, `not` and `and`/`or` of
     such tests too, a constant is one; a `for` over a display or a string iterates in Python.
     The converter writes such a statement as plain Python only."""
-    if anno.getanno(statement, anno.Basic.EXTRA_LOOP_TEST):
-        return False    # a `break`/`return` flag may be a tensor
+    if flag_tests(statement):
+        return False    # a `return` flag may be a tensor
     if isinstance(statement, gast.For):
         return isinstance(statement.iter, _DISPLAYS) or isinstance(
             statement.iter, gast.Constant) and isinstance(statement.iter.value, (str, bytes))
     return _python_test(statement.test)
+
+
+def flag_tests(loop):
+    """The extra tests of a loop that its plain Python form still makes: those of the `return`
+    flags. The `break` flag's is left out, as that form breaks for real (and refuses a flag that
+    a staged form made a tensor: converters/control_flow.py)."""
+    return [test for test in anno.getanno(loop, anno.Basic.EXTRA_LOOP_TEST, ())
+            if not anno.hasanno(test, anno.Basic.BREAK_FLAG)]
 
 
 def _python_test(test):

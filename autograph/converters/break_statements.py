@@ -8,6 +8,9 @@
         done()                          body
                                 if not break_:
                                     done()
+
+That is the staged form. The plain Python form of the loop (converters/control_flow.py) breaks
+for real as well: `break_ = True` there is followed by `break`, and its test leaves the flag out.
 """
 import gast
 
@@ -27,8 +30,10 @@ class BreakTransformer(transformer.Base):
         flag = self.ctx.namer.new('break_')
         node.body = jumps.JumpRewriter(self.ctx, gast.Break, flag).rewrite_block(node.body)
         extra_tests = anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, [])
-        anno.setanno(node, anno.Basic.EXTRA_LOOP_TEST,
-                     extra_tests + [templates.replace_as_expression('not flag', flag=flag)])
+        anno.setanno(node, anno.Basic.BREAK_FLAG, flag)
+        test = templates.replace_as_expression('not flag', flag=flag)
+        anno.setanno(test, anno.Basic.BREAK_FLAG, flag)
+        anno.setanno(node, anno.Basic.EXTRA_LOOP_TEST, extra_tests + [test])
         after = templates.replace('if not flag:\n    orelse', flag=flag, orelse=orelse) \
             if orelse else []
         return templates.replace('flag = False', flag=flag) + [node] + after

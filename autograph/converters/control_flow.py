@@ -292,13 +292,17 @@ class ControlFlowTransformer(transformer.Base):
             return self._staged_while(node)
         if checked_reads.python_only(node):
             _mark_python_test(node.test)
-            return self.generic_visit(node)
+            node = self.generic_visit(node)
+            node.body = _breaks_for_real(node, node.body, 'while')
+            return node
         cond = self.ctx.namer.new('cond')
         staged, node = self._both_forms(
             node, lambda copy: self._staged_while(copy, _load(cond)))
-        test = _loop_test(node)
+        # the `break` flag is False on entry: the first test leaves it out too
+        test = _loop_test(node, checked_reads.flag_tests(node))
         again = _refuse_staged(cond, templates.copy_tree(test), 'while')
-        python = gast.While(test=_load(cond), body=node.body + [again], orelse=[])
+        python = gast.While(test=_load(cond), orelse=[],
+                            body=_breaks_for_real(node, node.body, 'while') + [again])
         return gast.If(test=dual.is_staged_test(cond, test), body=staged, orelse=[python])
 
     def _staged_while(self, node, condition=None):
@@ -325,12 +329,14 @@ class ControlFlowTransformer(transformer.Base):
         if self.staging:
             return self._staged_for(node, node.iter)
         if checked_reads.python_only(node):
-            return self.generic_visit(node)
-        extra_tests = anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, [])
+            node = self.generic_visit(node)
+            node.body = _breaks_for_real(node, node.body, 'for')
+            return node
+        extra_tests = checked_reads.flag_tests(node)
         itr = self.ctx.namer.new('itr')
         staged, node = self._both_forms(node, lambda copy: self._staged_for(copy, _load(itr)))
-        body = node.body
-        if extra_tests:     # `break`/`return` flags: tested before the next item, as for_stmt
+        body = _breaks_for_real(node, node.body, 'for')
+        if extra_tests:     # `return` flags: tested before the next item, as for_stmt
             keep = self.ctx.namer.new('keep')
             body = body + [_refuse_staged(keep, _conjunction(templates.copy_tree(extra_tests)),
                                           'for')] + templates.replace('if not keep:\n    break',
@@ -416,10 +422,62 @@ def _conjunction(tests):
     return gast.BoolOp(op=gast.And(), values=tests) if len(tests) > 1 else tests[0]
 
 
-def _loop_test(node):
-    """The test of a `while`, with the extra tests of its `break`/`return` flags first."""
-    extra_tests = anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, [])
+def _loop_test(node, extra_tests=None):
+    """The test of a `while`, with the extra tests of its `break`/`return` flags first (or
+    those given)."""
+    if extra_tests is None:
+        extra_tests = anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, [])
     return _conjunction(extra_tests + [node.test]) if extra_tests else node.test
+
+
+def _breaks_for_real(loop, body, kind):
+    """The plain Python body of a loop with a `break`: `break_ = True` where it runs as Python
+    is followed by `break`. When a staged form in the body may set the flag (the block
+    functions of a tensor `if`), the body ends with the test of the loop's staged form: a flag
+    that became a tensor is refused, as `while_stmt`/`for_stmt` refuse it; one that is True
+    stops the loop."""
+    flag = anno.getanno(loop, anno.Basic.BREAK_FLAG)
+    if flag is None:
+        return body
+    body, staged_sets = _break_after_flag(body, flag)
+    if not staged_sets:
+        return body
+    stop = templates.replace(
+        'if flag is not False:\n    ag__.refuse_staged_test(flag, kind)\n    break',
+        flag=flag, kind=gast.Constant(value=kind, kind=None))
+    anno.setanno(stop[0].test, anno.Basic.PYTHON_TEST, True)
+    return body + stop
+
+
+_COMPOUND_BLOCKS = ('body', 'orelse', 'finalbody')
+
+
+def _break_after_flag(statements, flag):
+    """`statements` with a `break` after each `flag = True` outside functions and inner loops,
+    and whether a function among them (a block function) sets `flag`."""
+    result, staged_sets = [], False
+    for statement in statements:
+        result.append(statement)
+        if _sets_flag(statement, flag):
+            result.append(gast.Break())
+        elif isinstance(statement, gast.FunctionDef):
+            staged_sets = staged_sets or any(_sets_flag(n, flag) for n in walk.nodes(statement))
+        elif isinstance(statement, (gast.If, gast.With, gast.Try)):
+            blocks = [statement] + (statement.handlers if isinstance(statement, gast.Try) else [])
+            for holder in blocks:
+                for field in _COMPOUND_BLOCKS:
+                    block = getattr(holder, field, None)
+                    if block:
+                        new, sets = _break_after_flag(block, flag)
+                        setattr(holder, field, new)
+                        staged_sets = staged_sets or sets
+    return result, staged_sets
+
+
+def _sets_flag(statement, flag):
+    return (isinstance(statement, gast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], gast.Name) and statement.targets[0].id == flag
+            and isinstance(statement.value, gast.Constant) and statement.value.value is True)
 
 
 def _strings(names):

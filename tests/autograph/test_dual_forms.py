@@ -141,6 +141,63 @@ def test_a_for_break_that_becomes_a_tensor_is_refused_and_a_python_break_stops()
     assert next(iterator) == 3   # the loop stopped before taking the next item, as Python's
 
 
+def first_over(xs, limit):
+    found = None
+    while True:
+        if not xs:
+            break
+        x = xs.pop(0)
+        if x > limit:
+            found = x
+            break
+    else:
+        found = 'never'
+    count = 0
+    for x in range(10):
+        if x == 3:
+            break
+        count += 1
+    else:
+        count = -1
+    return found, count
+
+
+def test_the_python_form_of_a_loop_breaks_for_real_and_keeps_the_else_block():
+    assert ag.to_graph(first_over)([1, 5, 9], 4) == first_over([1, 5, 9], 4) == (5, 3)
+    assert ag.to_graph(first_over)([1], 4) == (None, 3)
+    source = ag.to_code(first_over)
+    assert 'while True:' in source        # a Python test and only `break`s: Python only
+    assert 'break_ = True\n' + ' ' * 16 + 'break\n' in source    # the plain form's `break`
+
+
+def while_with_tensor_break(limit):
+    i = 0
+    while True:
+        i += 1
+        if i > limit:
+            break
+    return i
+
+
+def both_branches_break(t):
+    n = 0
+    for x in [1, 2, 3]:
+        n += x
+        if t > 0:
+            break
+        else:
+            break
+    return n
+
+
+def test_a_break_that_a_tensor_if_sets_is_refused_or_stops_a_python_loop():
+    with pytest.raises(NotImplementedError, match='became a tensor inside the loop'):
+        ag.function(while_with_tensor_break)(rt.constant(2))
+    assert ag.to_graph(while_with_tensor_break)(2) == 3
+    # both branches of the tensor `if` break: the flag stays a Python True and stops the loop
+    assert int(ag.function(both_branches_break)(rt.constant(1))) == 1
+
+
 class Loud:
     def __init__(self, value, log):
         self.value, self.log = value, log
