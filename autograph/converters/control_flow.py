@@ -134,6 +134,13 @@ class ControlFlowTransformer(transformer.Base):
     def visit_ClassDef(self, node):
         return node   # a class body runs as Python: its `if`s and annotations stay as written
 
+    def visit_Expr(self, node):
+        """A list-mutation check belongs to the staged form of its loop, the body a graph loop
+        traces; the plain Python form of the loop drops it."""
+        if not self.staging and anno.getanno(node, anno.Basic.LIST_CHECK):
+            return None
+        return node
+
     # The state of a construct
 
     def _state(self, node, modified):
@@ -253,9 +260,19 @@ class ControlFlowTransformer(transformer.Base):
         if len(node.orelse) == 1 and isinstance(node.orelse[0], gast.If):
             anno.setanno(node.orelse[0], _ELIF_LEVEL, (level + 1, dual_levels))
         cond = self.ctx.namer.new('cond')
-        staged, node = self._both_forms(node, lambda copy: self._staged_if(copy, _load(cond)))
-        python = gast.If(test=_load(cond), body=node.body, orelse=node.orelse)
-        return gast.If(test=dual.is_staged_test(cond, node.test), body=staged, orelse=[python])
+        test = node.test
+        if isinstance(test, gast.UnaryOp) and isinstance(test.op, gast.Not):
+            # `if not x`: the value of `x` picks the form, each form negates it
+            staged, node = self._both_forms(node, lambda copy: self._staged_if(
+                copy, dual.staged_copy(_negation(cond))))
+            python_test = _negation(cond)
+            anno.setanno(python_test, anno.Basic.PYTHON_TEST, True)
+            test = test.operand
+        else:
+            staged, node = self._both_forms(node, lambda copy: self._staged_if(copy, _load(cond)))
+            python_test = _load(cond)
+        python = gast.If(test=python_test, body=node.body, orelse=node.orelse)
+        return gast.If(test=dual.is_staged_test(cond, test), body=staged, orelse=[python])
 
     def _staged_if(self, node, test):
         body_scope = anno.getanno(node, anno.Static.BODY_SCOPE)
@@ -412,6 +429,10 @@ def _chain_length(node):
     while len(node.orelse) == 1 and isinstance(node.orelse[0], gast.If):
         node, length = node.orelse[0], length + 1
     return length
+
+
+def _negation(name):
+    return templates.replace_as_expression('not name', name=name)
 
 
 def _load(name):

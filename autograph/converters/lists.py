@@ -7,9 +7,11 @@ becomes loop state, staged as a TensorArray when the loop is a graph loop
 (operators/lists.py). Any other mutation of such a list in a loop (`l.pop()`, `l[i] = v`,
 `l.extend(...)`, ...) is preceded by
 `ag__.check_list_mutation(l, 'l', '`l.pop()` (line 12)')`, which refuses it while a graph loop
-is traced. An `l.append(x)` outside those loops, of a list one of them only appends to, is
-rewritten the same way (without the option): after a tensor loop, or in a branch of a tensor
-`if`, `l` may be staged, and the append must then give the new StagedList.
+is traced; the check is in the staged form of the loop only (converters/control_flow.py drops
+it from the plain Python form, which no graph loop traces). An `l.append(x)` outside those
+loops, of a list one of them only appends to, is rewritten the same way (without the option):
+after a tensor loop, or in a branch of a tensor `if`, `l` may be staged, and the append must
+then give the new StagedList.
 """
 import gast
 
@@ -144,9 +146,11 @@ class ListTransformer(transformer.Base):
         guarded = self.guard.pop(id(node), None)
         if guarded is not None:
             name, what = guarded
-            return templates.replace('ag__.check_list_mutation(name, label, what)', name=name,
-                                     label=gast.Constant(value=name, kind=None),
-                                     what=gast.Constant(value=what, kind=None)) + [node]
+            check = templates.replace('ag__.check_list_mutation(name, label, what)', name=name,
+                                      label=gast.Constant(value=name, kind=None),
+                                      what=gast.Constant(value=what, kind=None))
+            anno.setanno(check[0], anno.Basic.LIST_CHECK, True)
+            return check + [node]
         return node
 
     visit_Expr = visit_Assign = visit_AugAssign = visit_Delete = _visit_statement

@@ -14,6 +14,7 @@ class Basic(enum.Enum):
     GENERATED = 'the node was written by a template, not by the user'
     SKIP = 'converters leave this subtree alone'
     EXTRA_LOOP_TEST = 'expressions that stop a loop early (break, return)'
+    LIST_CHECK = 'an ag__.check_list_mutation statement: the staged form of a loop keeps it'
     BREAK_FLAG = "the name of the flag a loop's `break` statements set (its test `not flag`)"
     LOOP_OPTIONS = 'keyword nodes of set_loop_options for a loop'
     FUNCTION_SCOPE = 'the `with ag__.FunctionScope` block that wraps a function body'

@@ -198,6 +198,39 @@ def test_a_break_that_a_tensor_if_sets_is_refused_or_stops_a_python_loop():
     assert int(ag.function(both_branches_break)(rt.constant(1))) == 1
 
 
+def drain(items):
+    taken = []
+    while items:
+        taken.append(items.pop())
+        items[:0] = []
+    return taken
+
+
+def test_the_python_form_of_a_loop_makes_no_list_mutation_check(monkeypatch):
+    monkeypatch.setattr(operators, 'check_list_mutation', _refuse('check_list_mutation'))
+    assert ag.to_graph(drain)([1, 2, 3]) == [3, 2, 1]
+
+
+def sign_of(x, log):
+    if not x:
+        log.append('zero')
+        return 0
+    return 1
+
+
+def test_if_not_picks_its_form_on_the_operand_and_tests_it_once():
+    log = []
+    value = Loud(0, log)
+    assert ag.to_graph(sign_of)(value, log) == 0
+    assert log == [0, 'zero']               # `__bool__` once, as Python
+    assert ag.to_graph(sign_of)([5], []) == 1
+    function = ag.function(sign_of)
+    assert int(function(rt.constant(False), [])) == 0
+    assert int(function(rt.constant(True), [])) == 1
+    graph = function.get_concrete_function(rt.TensorSpec([], rt.bool), []).graph
+    assert any(op.type in ('If', 'StatelessIf') for op in graph.get_operations())
+
+
 class Loud:
     def __init__(self, value, log):
         self.value, self.log = value, log
