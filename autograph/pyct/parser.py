@@ -3,7 +3,7 @@
 The function's own source is read with `inspect`, dedented and parsed; decorators are removed
 because the converted function must not be decorated a second time.
 """
-import copy
+import ast
 import inspect
 import linecache
 import textwrap
@@ -96,7 +96,7 @@ def _parse_lambda(fn, lines, source, first_lineno, filename):
         line = line - first_lineno + 1
         return line, col - dedent - (first_shift - dedent if line == 1 else 0)
 
-    node = _find_lambda(tree, fn, fragment_position)
+    node = _find_lambda(_lambdas(tree), fn, fragment_position)
     if node is None:
         raise errors.ConversionError(
             f'{filename}:{first_lineno}: cannot find the source of this lambda (did the file '
@@ -104,16 +104,21 @@ def _parse_lambda(fn, lines, source, first_lineno, filename):
     return node, text, first_lineno
 
 
-def _find_lambda(tree, fn, position=lambda line, col: (line, col)):
-    """The innermost lambda of `tree` with `fn`'s arguments whose body holds every source
-    position of `fn`'s code (`position` maps a position of the file to one of `tree`)."""
+def _lambdas(tree):
+    return [node for node in ast.walk(tree) if isinstance(node, (ast.Lambda, gast.Lambda))]
+
+
+def _find_lambda(lambdas, fn, position=lambda line, col: (line, col)):
+    """The innermost of the `lambdas` (ast or gast nodes) with `fn`'s arguments whose body
+    holds every source position of `fn`'s code (`position` maps a position of the file to one
+    of theirs)."""
     positions = [(position(line, col), position(end_line, end_col))
                  for line, end_line, col, end_col in fn.__code__.co_positions()
                  if line is not None and col is not None and end_col is not None
                  and (line, col) != (end_line, end_col)]
     candidates = []
-    for node in gast.walk(tree):
-        if not isinstance(node, gast.Lambda) or not _same_arguments(node.args, fn.__code__):
+    for node in lambdas:
+        if not _same_arguments(node.args, fn.__code__):
             continue
         start, end = (node.body.lineno, node.body.col_offset), \
             (node.body.end_lineno, node.body.end_col_offset)
@@ -122,24 +127,73 @@ def _find_lambda(tree, fn, position=lambda line, col: (line, col)):
     return max(candidates, key=lambda c: c[0])[1] if candidates else None
 
 
-_parsed_files = {}   # file name -> (its text, its gast tree): the last text parsed
+_parsed_files = {}   # file name -> (its text, the lambdas of its `ast` tree): the last text
 
 
 def _lambda_in_file(fn, filename):
     """(node, file text, 1) of the lambda `fn` found in its whole file, or None when the file
-    is not in `linecache` or does not parse."""
-    text = ''.join(linecache.getlines(filename))
+    is not in `linecache` or does not parse. The file is parsed with `ast` once per text and
+    its lambdas listed; only the lambda found becomes a gast tree (a new one, which conversion
+    may change: the cached tree stays as it is)."""
+    lines = linecache.getlines(filename)
+    text = ''.join(lines)
     if not text:
         return None
     cached = _parsed_files.get(filename)
     if cached is None or cached[0] != text:
+        node = _lambda_in_block(fn, filename, lines)
+        if node is not None:
+            return gast.ast_to_gast(node), text, 1
         try:
-            cached = _parsed_files[filename] = (text, parse(text, filename))
+            tree = compile(text, filename, 'exec', ast.PyCF_ONLY_AST, dont_inherit=True)
         except (SyntaxError, ValueError):
             return None
+        cached = _parsed_files[filename] = (text, _lambdas(tree))
     node = _find_lambda(cached[1], fn)
-    # conversion changes the node in place: the cached tree keeps its own
-    return None if node is None else (copy.deepcopy(node), text, 1)
+    return None if node is None else (gast.ast_to_gast(node), text, 1)
+
+
+_parsed_blocks = {}   # (file name, first line) -> (the block's text, the lambdas in it)
+
+
+def _lambda_in_block(fn, filename, lines):
+    """The lambda `fn` (an `ast` node) found in the innermost `def` around its first line,
+    parsed at its own lines and columns; None when that block does not parse or does not hold
+    it (the whole file is then parsed), so that a lambda in a large file costs the parse of
+    its function only."""
+    line = fn.__code__.co_firstlineno - 1
+    if not 0 <= line < len(lines):
+        return None
+    start, limit = line, _indentation(lines[line]) + 1   # a `def` on its line holds it
+    while True:     # the nearest `def` above, less indented, whose block reaches the line
+        while start >= 0 and not (lines[start].lstrip().startswith(('def ', 'async def '))
+                                  and _indentation(lines[start]) < limit):
+            start -= 1
+        if start < 0:
+            return None
+        indent = _indentation(lines[start])
+        end = start + 1
+        while end < len(lines) and (not lines[end].strip() or lines[end].lstrip().startswith(
+                '#') or _indentation(lines[end]) > indent):
+            end += 1
+        if end > line:
+            break
+        start, limit = start - 1, indent
+    block = ''.join(lines[start:end])
+    cached = _parsed_blocks.get((filename, start))
+    if cached is None or cached[0] != block:
+        # the block's lines and columns are the file's: `if 1:` holds an indented block
+        head = '\n' * start if not indent else '\n' * (start - 1) + 'if 1:\n'
+        try:
+            tree = compile(head + block, filename, 'exec', ast.PyCF_ONLY_AST, dont_inherit=True)
+        except (SyntaxError, ValueError):
+            return None
+        cached = _parsed_blocks[(filename, start)] = (block, _lambdas(tree))
+    return _find_lambda(cached[1], fn)
+
+
+def _indentation(line):
+    return len(line) - len(line.lstrip())
 
 
 def _parse_fragment(source, filename, first_lineno):
@@ -157,11 +211,10 @@ def _parse_fragment(source, filename, first_lineno):
 
 
 def _arg_names(args):
-    names = [a.id for a in args.posonlyargs + args.args]
-    names += [args.vararg.id] if args.vararg else []
-    names += [a.id for a in args.kwonlyargs]
-    names += [args.kwarg.id] if args.kwarg else []
-    return tuple(names)
+    """The names of the parameters of gast (`Name`) or ast (`arg`) arguments."""
+    every = args.posonlyargs + args.args + ([args.vararg] if args.vararg else []) \
+        + args.kwonlyargs + ([args.kwarg] if args.kwarg else [])
+    return tuple(a.id if isinstance(a, gast.Name) else a.arg for a in every)
 
 
 def _same_arguments(args, code):

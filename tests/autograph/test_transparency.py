@@ -229,6 +229,27 @@ def test_a_lambda_in_a_compound_statement_header_is_found_and_converted():
     assert 'tf__lambda' in ag.to_code(lambda t: _tenfold(t))
 
 
+def test_lambdas_on_continuation_lines_after_a_nested_def_and_in_defaults_are_found():
+    def add(x, y):
+        return x + y
+    results = (
+        ag.to_graph(lambda x, y: x * y)(6, 7),
+        ag.to_graph(add)(1, 2),
+    )
+
+    def scaled(x, scale=lambda v: v * 3):
+        return scale(x)
+    assert results == (42, 3)
+    assert ag.to_graph(scaled)(5) == 15
+    assert ag.to_graph(scaled.__defaults__[0])(2) == 6
+    if True:
+        if True:
+            deep = [ag.to_graph(lambda t: -t)(4),
+                    ag.to_graph(
+                        lambda t: t + 1)(4)]
+    assert deep == [-4, 5]
+
+
 # -- the CLI ---------------------------------------------------------------------------------
 
 _CLI_SOURCE = '''\
