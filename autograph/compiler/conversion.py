@@ -15,6 +15,7 @@ from autograph.converters import (
     continue_statements,
     control_flow,
     directives,
+    function_scopes,
     functions,
     lists,
     logical_expressions,
@@ -36,18 +37,19 @@ from autograph.pyct import (
 
 CONVERTERS = (
     unsupported,              # refuse yield, async, ... before touching anything
-    functions,                # with ag__.FunctionScope(...) as fscope
+    functions,                # each function's scope name (fscope, fscope_1, ...)
     directives,               # set_loop_options -> loop annotations
     break_statements,         # break -> flag + extra loop test; loop else blocks
     continue_statements,      # continue -> flag guarding the rest of the iteration
     return_statements,        # return -> do_return/retval_; one return at the end
     asserts,                  # assert -> ag__.assert_stmt
     lists,                    # l.append(x) in a loop -> l = ag__.list_append(l, x)
-    call_trees,               # f(x) -> ag__.converted_call(f, (x,), None, fscope)
+    call_trees,               # f(x) -> ag__.callee(f, fscope)(x)
     control_flow,             # if/while/for -> ag__.if_stmt/while_stmt/for_stmt
     conditional_expressions,  # a if c else b -> ag__.if_exp
     logical_expressions,      # and/or/not -> ag__.and_/or_/not_
     variables,                # reads -> ag__.ld
+    function_scopes,          # fscope = ag__.SCOPES[...]; try: body except: fscope.unwind()
 )
 
 _PREFIX = 'tf__'

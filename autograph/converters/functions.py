@@ -1,24 +1,15 @@
-"""Wraps each function body in a function scope:
+"""Names the scope of each function: the first of the two converters of function scopes.
 
-    def f(x):                       def f(x):
-        body                            with ag__.FunctionScope('f', 'fscope', ag__.STD_REQUESTED
-                                                                ) as fscope:
-                                                body
-
-The options are constants of the operators module, built once: `ag__.STD_REQUESTED` for the
-function the user asked to convert, `ag__.STD` (TensorFlow's name) for the functions defined in
-it; both are `ConversionOptions(recursive=True, ...)`, differing in `user_requested`.
-The scope's name is what converted calls inside the function pass to `ag__.callee`; it is
-recorded on the FunctionDef as `anno.Basic.FUNCTION_SCOPE`.
+Each FunctionDef gets the name of its scope (`fscope`, `fscope_1` for a nested one, ...) as
+`anno.Basic.FUNCTION_SCOPE`, which the converted calls inside it pass to `ag__.callee`, and
+the options constant it runs with (`OPTIONS`): `ag__.STD_REQUESTED` for the function the user
+asked to convert, `ag__.STD` (TensorFlow's name) for the functions defined in it; both are
+`ConversionOptions(recursive=True, ...)`, differing in `user_requested`. The body is wrapped
+in its scope last, by converters/function_scopes, so that no other converter sees that code.
 """
-import gast
+from autograph.pyct import anno, transformer
 
-from autograph.pyct import anno, templates, transformer
-
-_TEMPLATE = '''
-with ag__.FunctionScope(function_name, scope_name, options) as scope:
-    body
-'''
+OPTIONS = 'the options constant of the function scope'
 
 
 class FunctionTransformer(transformer.Base):
@@ -33,16 +24,8 @@ class FunctionTransformer(transformer.Base):
         self.depth += 1
         node = self.generic_visit(node)
         self.depth -= 1
-        docstring = node.body[:1] if transformer.is_docstring(node.body[0]) else []
-        scope = self.ctx.namer.new('fscope')
-        wrapper = templates.replace(
-            _TEMPLATE, function_name=gast.Constant(value=node.name, kind=None),
-            scope_name=gast.Constant(value=scope, kind=None), scope=scope,
-            options=templates.replace_as_expression(
-                'ag__.STD_REQUESTED' if self.depth == 0 else 'ag__.STD'),
-            body=node.body[len(docstring):] or [gast.Pass()])
-        anno.setanno(node, anno.Basic.FUNCTION_SCOPE, scope)
-        node.body = docstring + wrapper
+        anno.setanno(node, anno.Basic.FUNCTION_SCOPE, self.ctx.namer.new('fscope'))
+        anno.setanno(node, OPTIONS, 'ag__.STD_REQUESTED' if self.depth == 0 else 'ag__.STD')
         return node
 
 

@@ -1,24 +1,25 @@
 """`return` becomes an assignment to `retval_` and a flag, so that it works inside graph control
-flow; the function returns once, at the end of its scope:
+flow; the function returns once, at the end of its body:
 
-    def f(x):                   with ag__.FunctionScope(...) as fscope:
-        if x > 0:                   do_return = False
-            return x                retval_ = ag__.UndefinedReturnValue()
-        return -x                   if x > 0:
-                                        try:
-                                            do_return = True
-                                            retval_ = x
-                                        except:
-                                            do_return = False
-                                            raise
-                                    else:
-                                        (the same for -x)
-                                    return fscope.ret(retval_, do_return)
+    def f(x):                   do_return = False
+        if x > 0:               retval_ = ag__.UndefinedReturnValue()
+            return x            if x > 0:
+        return -x                   try:
+                                        do_return = True
+                                        retval_ = x
+                                    except:
+                                        do_return = False
+                                        raise
+                                else:
+                                    (the same for -x)
+                                return fscope.ret(retval_, do_return)
 
 Statements after a `return` that may not have happened go under `if not do_return:`; a loop
 that may return gets the extra test `not do_return`. A function whose one `return` is its last
-statement (none inside a compound statement) keeps it: `return value`, or, when the function
-has a loop (whose appends may stage a list), `return fscope.ret(value, True)`.
+statement (none inside a compound statement) keeps it: `return value`. A function with a loop
+that appends to a list (which a tensor loop stages) first notes how many lists were staged,
+`staged_before = ag__.STAGED_LISTS[0]`, and returns `fscope.ret(value, True, staged_before)`,
+which unstacks them only when some were staged during the call.
 """
 import gast
 
@@ -70,50 +71,65 @@ class ReturnTransformer(transformer.Base):
     def visit_FunctionDef(self, node):
         node = self.generic_visit(node)
         scope = anno.getanno(node, anno.Basic.FUNCTION_SCOPE)
-        with_node = node.body[-1]
-        returns = jumps.classify(with_node.body, gast.Return)
+        docstring = node.body[:1] if transformer.is_docstring(node.body[0]) else []
+        statements = node.body[len(docstring):]
+        returns = jumps.classify(statements, gast.Return)
         if returns == jumps.Jumps.NEVER:
             return node
-        last = with_node.body[-1]
+        # a function whose loops append to lists (which a tensor loop stages) notes how many
+        # lists were staged when it started, so that only a call that staged some unstacks
+        appends = _has_appending_loop(statements)
+        names = {'staged_before': self.ctx.namer.new('staged_before')} if appends else {}
+        head = templates.replace('staged_before = ag__.STAGED_LISTS[0]', **names) \
+            if appends else []
+        last = statements[-1] if statements else None
         if isinstance(last, gast.Return) and jumps.classify(
-                with_node.body[:-1], gast.Return) == jumps.Jumps.NEVER:
+                statements[:-1], gast.Return) == jumps.Jumps.NEVER:
             # the one `return` ends the body: it stays a `return` (no flag, no placeholder),
-            # and without a loop (which may stage a list to unstack) it returns the value
-            template = 'return scope.ret(value, True)' if _has_loop(with_node.body) \
+            # and without a loop that may stage a list it returns the value
+            template = 'return scope.ret(value, True, staged_before)' if appends \
                 else 'return value'
-            with_node.body[-1] = templates.replace(
-                template, scope=scope,
-                value=last.value or gast.Constant(value=None, kind=None))[0]
+            ending = templates.replace(
+                template, scope=scope, value=last.value or gast.Constant(value=None, kind=None),
+                **names)[0]
             if anno.hasanno(last, anno.Basic.ORIGIN):
-                anno.setanno(with_node.body[-1], anno.Basic.ORIGIN,
-                             anno.getanno(last, anno.Basic.ORIGIN))
+                anno.setanno(ending, anno.Basic.ORIGIN, anno.getanno(last, anno.Basic.ORIGIN))
+            node.body = docstring + head + statements[:-1] + [ending]
             return node
         flag, retval = self.ctx.namer.new('do_return'), self.ctx.namer.new('retval_')
         undefined = 'ag__.UndefinedReturnValue()'
-        if returns == jumps.Jumps.ALWAYS and _returns_early(with_node.body):
+        if returns == jumps.Jumps.ALWAYS and _returns_early(statements):
             # a tensor `if` may then return in one branch only: the code after it runs only
             # where nothing returned, and some `return` ends every path
-            undefined = 'ag__.UndefinedReturnValue(every_path_returns=True)'
-        body = _ReturnRewriter(self.ctx, flag, retval).rewrite_block(with_node.body)
-        with_node.body = templates.replace(f'''
+            undefined = 'ag__.UndefinedReturnValueOnEveryPath()'
+        body = _ReturnRewriter(self.ctx, flag, retval).rewrite_block(statements)
+        ending = 'return scope.ret(retval_, do_return, staged_before)' if appends \
+            else 'return scope.ret(retval_, do_return)'
+        node.body = docstring + head + templates.replace(f'''
             do_return = False
             retval_ = {undefined}
             body
-            return scope.ret(retval_, do_return)
-        ''', do_return=flag, retval_=retval, body=body, scope=scope)
+            {ending}
+        ''', do_return=flag, retval_=retval, body=body, scope=scope, **names)
         return node
 
 
-def _has_loop(statements):
-    """Whether a `for`/`while` is among `statements` (nested functions left out)."""
+def _has_appending_loop(statements):
+    """Whether a `for`/`while` among `statements` calls an `append` method (nested functions
+    left out): the appends that a tensor loop stages (converters/lists)."""
     pending = list(statements)
     while pending:
         node = pending.pop()
-        if isinstance(node, (gast.For, gast.While)):
+        if isinstance(node, (gast.For, gast.While)) and _calls_append(node):
             return True
         if not isinstance(node, (gast.FunctionDef, gast.Lambda, gast.ClassDef)):
             pending.extend(gast.iter_child_nodes(node))
     return False
+
+
+def _calls_append(loop):
+    return any(isinstance(child, gast.Call) and isinstance(child.func, gast.Attribute)
+               and child.func.attr == 'append' for child in gast.walk(loop))
 
 
 def _returns_early(statements):

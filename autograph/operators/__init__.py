@@ -18,6 +18,8 @@ from autograph.operators.control_flow import (
 )
 from autograph.operators.exceptions import assert_stmt
 from autograph.operators.function_scope import (
+    SCOPES,
+    STAGED_LISTS,
     STD,
     STD_REQUESTED,
     ConversionOptions,
@@ -26,7 +28,13 @@ from autograph.operators.function_scope import (
 from autograph.operators.guards import python_only
 from autograph.operators.lists import check_list_mutation, list_append
 from autograph.operators.logical import and_, compare_chain, compare_chain_from, not_, or_
-from autograph.operators.variables import Undefined, UndefinedReturnValue, ld, ldu
+from autograph.operators.variables import (
+    Undefined,
+    UndefinedReturnValue,
+    UndefinedReturnValueOnEveryPath,
+    ld,
+    ldu,
+)
 from autograph.pyct import origin_info as _origin_info
 from runtime.core import errors as _errors
 
@@ -41,6 +49,8 @@ _errors.location_mappers.append(_user_line)
 
 __all__ = ['callee', 'converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stmt', 'while_stmt',
            'is_staged', 'is_staged_iterable', 'refuse_staged_test',
-           'assert_stmt', 'ConversionOptions', 'STD', 'STD_REQUESTED', 'FunctionScope',
+           'assert_stmt', 'ConversionOptions', 'STD', 'STD_REQUESTED', 'FunctionScope', 'SCOPES',
+           'STAGED_LISTS',
            'python_only', 'and_', 'compare_chain', 'compare_chain_from', 'not_', 'or_',
-           'check_list_mutation', 'list_append', 'Undefined', 'UndefinedReturnValue', 'ld', 'ldu']
+           'check_list_mutation', 'list_append', 'Undefined', 'UndefinedReturnValue',
+           'UndefinedReturnValueOnEveryPath', 'ld', 'ldu']

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import runtime as rt
 from autograph.operators import datasets, guards, lists, located, tensor_iteration
+from autograph.operators.function_scope import staged_frames
 from autograph.operators.variables import (
     Undefined,
     UndefinedReturnValue,
@@ -49,7 +50,7 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts, compi
 def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, compiler_flags):
     guards.check_no_global_writes((body, orelse), '`if` statement')
     initial = get_state()
-    with _restored_on_error(set_state, initial):
+    with staged_frames(), _restored_on_error(set_state, initial):
         _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
                    compiler_flags)
 
@@ -369,7 +370,7 @@ def _graph_for(sequence, extra_test, body, get_state, set_state, symbol_names, o
 def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
     """Stages the loop as one rt.while_loop; the loop variables are the construct's state."""
     guards.check_no_global_writes([body], 'loop')
-    with _restored_on_error(set_state, get_state()):
+    with staged_frames(), _restored_on_error(set_state, get_state()):
         _staged_loop(test, body, get_state, set_state, symbol_names, opts)
 
 

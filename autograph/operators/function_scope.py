@@ -1,11 +1,25 @@
-"""The frame of a converted function: `with ag__.FunctionScope(...) as fscope:`.
+"""The scope of a converted function, and the room staged constructs need for their frames.
 
-Past a few nested converted calls in a thread, Python's recursion limit leaves room for the
-frames the functional forms of `if` and loops add (autograph.pyct.recursion), and the
-converted calls running in the thread are counted against the user's limit instead, so
-recursion goes as deep as unconverted; an error that leaves converted code has autograph's own
-frames taken out of its traceback, and, when block functions remain in it, a note that lists
+A converted function starts with its scope, one object per function built once, and runs its
+body in a `try` whose handler only sees errors:
+
+    fscope = ag__.SCOPES['f', 'fscope', ag__.STD_REQUESTED]
+    try:
+        body
+    except:
+        fscope.unwind()
+        raise
+
+So a call costs no bookkeeping: on Python values a converted call runs in its own frame only,
+as the original does, and Python's own recursion limit stops it where it stops the original.
+An error that leaves converted code (its caller is not converted code) has autograph's own
+frames taken out of its traceback and, when block functions remain in it, a note that lists
 the user's frames (file, line, source) it ran through.
+
+Frames of ours come only with the functional forms of `if` and loops (an operator, the
+runtime's cond or loop, a block function): a staged construct runs inside `staged_frames()`,
+which, past `_SHALLOW` nested ones in a thread, raises Python's limit to room for them
+(autograph.pyct.recursion) and counts the staged constructs against the user's limit instead.
 """
 import sys
 import threading
@@ -15,20 +29,13 @@ from autograph.compiler import verbosity
 from autograph.operators import frames, guards, lists, variables
 from autograph.pyct import origin_info, recursion
 
-
-class _Running(threading.local):
-    depth = 0   # converted functions running in this thread
-    counting = False   # past _SHALLOW of them: whether they are counted against the limit
-
-
-_running = _Running()
 _FRAMES_BELOW = 3   # the frames of a script under its first call (Python reaches 997 of 1000)
-# converted calls that run without a raised limit: even at the most frames a call adds
-# (recursion.FRAMES_PER_CALL), they fit in the user's limit above a stack of ordinary depth
+# staged constructs that run without a raised limit: even at the frames each adds, they fit in
+# the user's limit above a stack of ordinary depth
 _SHALLOW = 16
-_IS_FUNCTION_CODE = origin_info.is_function_code
 _STAGED_COUNT = lists.staged_count   # [lists staged so far], one list object for good
 _UNDEFINED_RETURN = variables.UndefinedReturnValue
+_IS_GENERATED = origin_info.is_generated_code
 
 
 @dataclass(eq=False)
@@ -48,73 +55,96 @@ STD = ConversionOptions(recursive=True)
 
 
 class FunctionScope:
-    """The scope of one converted function; `ret` produces its return value.
+    """The scope of one converted function: its name and options (`ag__.callee` reads them),
+    and `ret`, which produces its return value. It holds nothing of a call, so converted code
+    takes it from `SCOPES`, built once per function."""
 
-    Entering it costs a counter of the converted calls running in the thread; only past
-    `_SHALLOW` of them, and only when the functional forms of `if` and loops added frames
-    between them, is the recursion limit raised and the user's limit checked."""
-
-    __slots__ = ('function_name', 'scope_name', 'options', 'staged_before')
+    __slots__ = ('function_name', 'scope_name', 'options')
 
     def __init__(self, function_name, scope_name, options):
         self.function_name = function_name
         self.scope_name = scope_name
         self.options = options
-        self.staged_before = _STAGED_COUNT[0]
 
-    def __enter__(self):
-        depth = _running.depth + 1
-        if depth > _SHALLOW:
-            _enter_deep(depth)
-        _running.depth = depth
-        return self
-
-    def __exit__(self, cls, error, traceback):
-        depth = _running.depth
-        _running.depth = depth - 1
-        if depth == _SHALLOW + 1 and _running.counting:
-            _running.counting = False
-            recursion.release()
-        elif depth == 1 and traceback is not None:
-            if not verbosity.get_verbosity():
-                frames.without_library_frames(traceback)
-            frames.add_user_frames_note(error, traceback)
-        return False
-
-    def ret(self, value, do_return):
+    def ret(self, value, do_return, staged_before=None):
         """The function's result. When whether it returned is only known at run time (a
-        `return` inside a tensor loop), a graph check makes sure it did. Only a function that
-        staged a list (a tensor loop appended to it) searches its value for staged lists: any
-        other value is returned as it is, at no cost."""
+        `return` inside a tensor loop), a graph check makes sure it did. `staged_before`, in a
+        function whose loops append to lists, is `ag__.STAGED_LISTS[0]` when the call started:
+        only when a tensor loop staged a list since is the value searched for staged lists;
+        any other value is returned as it is, at no cost."""
         if type(value) is _UNDEFINED_RETURN:
             return None
         if do_return is not True:
             guards.check_returned(do_return, self.function_name)
-        if _STAGED_COUNT[0] == self.staged_before:
+        if staged_before is None or _STAGED_COUNT[0] == staged_before:
             return value
         return lists.stacked(value)
 
+    def unwind(self):
+        """In the handler of the function's `try`, while an error leaves the function: when
+        its caller is not converted code, the error leaves converted code, and its traceback
+        loses autograph's frames (kept from verbosity 1 on) and gains the user's frames note."""
+        caller = sys._getframe(1).f_back   # 0: unwind, 1: the converted function
+        if caller is not None and _is_converted(caller.f_code):
+            return
+        error = sys.exc_info()[1]
+        traceback = error.__traceback__
+        if traceback is None:
+            return
+        if not verbosity.get_verbosity():
+            frames.without_library_frames(traceback)
+        frames.add_user_frames_note(error, traceback)
 
-def _enter_deep(depth):
-    """Past `_SHALLOW` converted calls (`depth` is the call being entered): when the calls
-    running have frames of ours among them, room for those frames, and the user's limit
-    counted in converted calls; when they run in their own frames only, Python's limit is left
-    as it is and stops them where it stops the original."""
-    if depth == _SHALLOW + 1:
-        if _frames_of_ours(sys._getframe(2)):
-            _running.counting = True
-            recursion.request()
-    elif _running.counting and depth >= recursion.user_limit() - _FRAMES_BELOW:
-        raise RecursionError('maximum recursion depth exceeded')
+    def __repr__(self):
+        return f'FunctionScope({self.function_name!r}, {self.scope_name!r})'
 
 
-def _frames_of_ours(frame):
-    """Whether, from `frame` (of a converted function) outwards, the frames of the `_SHALLOW`
-    innermost converted calls include others (an operator, a block function)."""
-    calls = 0
-    while frame is not None and calls < _SHALLOW:
-        if not _IS_FUNCTION_CODE(frame.f_code):
-            return True
-        calls += 1
-        frame = frame.f_back
-    return calls < _SHALLOW
+def _is_converted(code):
+    """Whether `code` is converted code: compiled by the loader, or written by `autograph
+    convert` (a converted module reads the operators as its global `ag__`)."""
+    return _IS_GENERATED(code) or 'ag__' in code.co_names
+
+
+class _Scopes(dict):
+    """(function name, scope name, options) -> its FunctionScope, made on first use."""
+
+    def __missing__(self, key):
+        scope = self[key] = FunctionScope(*key)
+        return scope
+
+
+SCOPES = _Scopes()
+STAGED_LISTS = _STAGED_COUNT
+
+
+class _Staged(threading.local):
+    depth = 0   # staged constructs running in this thread
+    counting = False   # past _SHALLOW of them: whether the limit is raised and they are counted
+
+
+_staged = _Staged()
+
+
+class staged_frames:
+    """The block functions of a staged `if` or loop run inside it (see the module's doc)."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        depth = _staged.depth + 1
+        if depth > _SHALLOW:
+            if not _staged.counting:
+                _staged.counting = True
+                recursion.request()
+            elif depth >= recursion.user_limit() - _FRAMES_BELOW:
+                raise RecursionError('maximum recursion depth exceeded')
+        _staged.depth = depth
+        return self
+
+    def __exit__(self, cls, error, traceback):
+        depth = _staged.depth
+        _staged.depth = depth - 1
+        if depth == _SHALLOW + 1 and _staged.counting:
+            _staged.counting = False
+            recursion.release()
+        return False

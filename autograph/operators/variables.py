@@ -1,6 +1,7 @@
 """Placeholders for values that do not exist yet, and the checked read of a variable."""
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 import runtime as rt
 from autograph.operators import located
@@ -52,20 +53,28 @@ class Undefined:
         return f'Undefined({self.symbol_name!r})'
 
 
-@dataclass(slots=True, eq=False, repr=False)
+@dataclass(eq=False, repr=False, init=False)
 class UndefinedReturnValue:
     """The return value of a converted function before any `return` ran.
 
     `every_path_returns`: the compiler found a `return` at the end of every path of the
     function, so a tensor `if` may return in one branch only (the other branch carries a
-    placeholder of the same type, which no path can return).
+    placeholder of the same type, which no path can return); converted code then starts from
+    `UndefinedReturnValueOnEveryPath()`. The fields are class-level defaults, so that making
+    one, on every call of a function with an early `return`, runs no Python code.
     """
 
-    every_path_returns: bool = False
-    return_type: object = field(default=None, init=False)  # (shape, dtype), once a return ran
+    every_path_returns: ClassVar[bool] = False
+    return_type: object = None   # (shape, dtype), set on the instance once a return ran
 
     def __repr__(self):
         return 'UndefinedReturnValue()'
+
+
+class UndefinedReturnValueOnEveryPath(UndefinedReturnValue):
+    """An UndefinedReturnValue with `every_path_returns`."""
+
+    every_path_returns: ClassVar[bool] = True
 
 
 def ld(value):

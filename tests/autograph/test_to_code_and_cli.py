@@ -24,7 +24,9 @@ def test_to_code_of_simple_relu_is_python_using_if_stmt():
     code = ag.to_code(simple_relu)
     compile(code, '<to_code>', 'exec')
     assert code.startswith('def tf__simple_relu(x):')
-    assert "with ag__.FunctionScope('simple_relu', 'fscope', ag__.STD_REQUESTED) as fscope:" in code
+    assert ("\n    fscope = ag__.SCOPES['simple_relu', 'fscope', ag__.STD_REQUESTED]\n"
+            "    try:\n") in code
+    assert code.endswith('\n    except:\n        fscope.unwind()\n        raise\n')
     # the condition's value picks the form: the staged one on a symbolic tensor, else Python's
     assert ("if (cond := ag__.callee(rt.greater, fscope)(x, 0)) is not True "
             "and cond is not False and ag__.is_staged(cond):" in code)
@@ -103,15 +105,23 @@ def _last_return_after_a_loop(n):
     return items
 
 
+def _last_return(code):
+    """The last line of the function's body (before the scope's `except` handler)."""
+    lines = [line.strip() for line in code.splitlines()]
+    assert lines[-3:] == ['except:', 'fscope.unwind()', 'raise']
+    return lines[-4]
+
+
 def test_a_function_whose_one_return_ends_it_keeps_a_plain_return():
     code = ag.to_code(_last_return_only)
-    assert re.fullmatch(r'return (ag__\.ld\(y\)|y) \* 2', code.splitlines()[-1].strip())
+    assert re.fullmatch(r'return (ag__\.ld\(y\)|y) \* 2', _last_return(code))
     assert 'do_return' not in code and 'UndefinedReturnValue' not in code
     assert ag.to_graph(_last_return_only)(2) == 6
     # a loop's appends may stage a list: the scope unstacks what is returned
     code = ag.to_code(_last_return_after_a_loop)
-    assert re.fullmatch(r'return fscope\.ret\((ag__\.ld\(items\)|items), True\)',
-                        code.splitlines()[-1].strip())
+    assert re.fullmatch(r'return fscope\.ret\((ag__\.ld\(items\)|items), True, staged_before\)',
+                        _last_return(code))
+    assert '\n        staged_before = ag__.STAGED_LISTS[0]\n' in code
     assert ag.to_graph(_last_return_after_a_loop)(3) == [0, 1, 2]
     staged = ag.function(_last_return_after_a_loop)(rt.constant(3))
     assert staged.numpy().tolist() == [0, 1, 2]

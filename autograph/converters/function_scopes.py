@@ -1,0 +1,52 @@
+"""The last converter: each function body runs in its scope (named by converters/functions).
+
+    def f(x):                       def f(x):
+        body                            fscope = ag__.SCOPES['f', 'fscope', ag__.STD_REQUESTED]
+                                        try:
+                                            body
+                                        except:
+                                            fscope.unwind()
+                                            raise
+
+The scope is built once per function (`ag__.SCOPES` makes it on first use) and holds nothing
+of a call; the `try` costs nothing until an error leaves the function, when its handler takes
+autograph's frames out of the traceback (autograph/operators/function_scope.py). It is written
+after every other converter ran, so that none of them takes it for a `try` of the user's
+(which keeps tensor control flow out of its body). Block functions of converted statements
+(`if_body`, `loop_body`, ...) have no scope of their own.
+"""
+import gast
+
+from autograph.converters import functions
+from autograph.pyct import anno, templates, transformer
+
+_TEMPLATE = '''
+scope = ag__.SCOPES[function_name, scope_name, options]
+try:
+    body
+except:
+    scope.unwind()
+    raise
+'''
+
+
+class FunctionScopeTransformer(transformer.Base):
+
+    visits_expressions = False
+
+    def visit_FunctionDef(self, node):
+        node = self.generic_visit(node)
+        scope = anno.getanno(node, anno.Basic.FUNCTION_SCOPE)
+        if scope is None:   # a block function of a converted statement
+            return node
+        docstring = node.body[:1] if transformer.is_docstring(node.body[0]) else []
+        node.body = docstring + templates.replace(
+            _TEMPLATE, function_name=gast.Constant(value=node.name, kind=None),
+            scope_name=gast.Constant(value=scope, kind=None), scope=scope,
+            options=templates.replace_as_expression(anno.getanno(node, functions.OPTIONS)),
+            body=node.body[len(docstring):] or [gast.Pass()])
+        return node
+
+
+def transform(node, ctx):
+    return FunctionScopeTransformer(ctx).visit(node)
