@@ -66,7 +66,6 @@ class Lowering(emit.Emitter):
         self.chained = set()  # the nodes of chains
         self.variables = {}  # local holding a variable's value -> its VariableStorage or param
         self.assigned = set()  # those locals that writes change
-        self.scratch = set()  # arrays allocated here that only a ufunc call reads: it may overwrite
         self.kernels = []  # kernel.KernelCall of each kernel call site, by index
         self.sites = []  # the source of the functions those sites are, and of loops
         self.loops = {}  # the text of a loop or kernel-call function -> its name
@@ -115,19 +114,27 @@ class Lowering(emit.Emitter):
         calls. LLVM spends ~0.1 s optimizing each loop nest, so fifty layers of `relu(x @ w +
         b)` compile one loop, not fifty."""
         indexes = [f'i{k}' for k in range(len(dims))]
-        expr = element(indexes)
+
+        def body(expr):
+            lines = [f'    out = np.empty({tuple(dims)!r}, np.{dtype_name})']
+            lines += ['    ' * (k + 1) + f'for {index} in range({size}):'
+                      for k, (index, size) in enumerate(zip(indexes, dims))]
+            return lines + ['    ' * (len(dims) + 1) + f'out[{", ".join(indexes)}] = {expr}',
+                            '    return out']
+        self.site_call(out, element(indexes), body, depth)
+
+    def site_call(self, out, expr, body, depth, decorator='site'):
+        """`out = loop_k(operands)`, `loop_k` a function of the generated module whose lines are
+        `body(expr)`, `expr` with the locals it reads renamed to the function's parameters; every
+        call of the same text calls one function (`decorator`: how it is compiled)."""
         operands = list(dict.fromkeys(_OPERAND.findall(expr)))
         renamed = {name: f'a{k}' for k, name in enumerate(operands)}
-        lines = [f'    out = np.empty({tuple(dims)!r}, np.{dtype_name})']
-        lines += ['    ' * (k + 1) + f'for {index} in range({size}):'
-                  for k, (index, size) in enumerate(zip(indexes, dims))]
-        lines += ['    ' * (len(dims) + 1) + f'out[{", ".join(indexes)}] = ' +
-                  _OPERAND.sub(lambda m: renamed[m.group()], expr), '    return out']
-        text = '\n'.join(lines)
-        name = self.loops.get(text)
+        text = '\n'.join(body(_OPERAND.sub(lambda m: renamed[m.group()], expr)))
+        name = self.loops.get((text, decorator))
         if name is None:
-            name = self.loops[text] = f'loop_{len(self.loops)}'
-            self.sites.append(f'@site\ndef {name}({", ".join(renamed.values())}):\n{text}\n\n')
+            name = self.loops[(text, decorator)] = f'loop_{len(self.loops)}'
+            self.sites.append(f'@{decorator}\ndef {name}({", ".join(renamed.values())}):\n'
+                              f'{text}\n\n')
         self.line(depth, f'{out} = {name}({", ".join(operands)})')
 
     def is_boxed(self, value):

@@ -22,10 +22,10 @@ from runtime.executor.native.calling import call_kernel
 # compile).
 SITE_OPTIONS = {'error_model': 'numpy', 'no_cpython_wrapper': True, 'no_cfunc_wrapper': True}
 
-# Every name here that the generated code calls; `namespace()` hands them to it. Large-array
-# transcendental ops call numpy's ufuncs in `objmode`; kernel calls are `site` functions
-# (compiled with the function that calls them, cached with it) calling `call_kernel`; a loop
-# nest called once is an `inline_site`, which numba inlines into its caller.
+# Every name here that the generated code calls; `namespace()` hands them to it. Kernel calls
+# are `site` functions (compiled with the function that calls them, cached with it) calling
+# `call_kernel`; a loop nest called once is an `inline_site`, which numba inlines into its
+# caller.
 EXPORTS = {'objmode': numba.objmode, 'call_kernel': call_kernel,
            'site': numba.njit(cache=True, **SITE_OPTIONS),
            'inline_site': numba.njit(cache=True, inline='always', **SITE_OPTIONS),

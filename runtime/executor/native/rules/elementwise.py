@@ -1,15 +1,24 @@
 """How native code writes the ops that have a native form (native/rules/forms.py, from their
 `operator` and `elementwise` tags): elementwise ops on arrays of known shape become loop nests
-over the output, fused into their only user's loop; transcendental functions of large float
-arrays call numpy's ufuncs; a run of the same op feeding itself (an unrolled Python loop)
-becomes one loop. `lower_form` is the rule of every op with a form and no rule of its own.
+over the output, fused into their only user's loop (a sum over all axes included: one loop
+computing and adding the elements, no array in between); a run of the same op feeding itself
+(an unrolled Python loop) becomes one loop. `lower_form` is the rule of every op with a form
+and no rule of its own.
 """
 import numpy as np
 
 from runtime.core.shapes import TensorShape
-from runtime.executor.native.rules import RULES, Unsupported, cast, literal, np_name, spec
-from runtime.executor.native.rules.forms import form_of, is_ufunc_call, operator_form
-from runtime.ops import list_ops
+from runtime.executor.native.rules import (
+    RULES,
+    Unsupported,
+    cast,
+    constant_value,
+    literal,
+    np_name,
+    spec,
+)
+from runtime.executor.native.rules.forms import form_of, operator_form
+from runtime.ops import list_ops, reduce
 
 
 def lower_form(lowering, node, inputs, depth, out=None):
@@ -50,9 +59,6 @@ def elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
                 for ref in node.inputs):
         return False
 
-    if ufunc_call(lowering, node, inputs, out, depth):
-        return True
-
     def element(indexes):
         dims = shape.as_list()
         elements = []
@@ -75,49 +81,21 @@ def elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
         lowering.fused[node.outputs[0]] = element
         return True
     lowering.loop_call(out, shape.as_list(), name, element, depth)
-    allocated(lowering, node, out)
     return True
-
-
-def ufunc_call(lowering, node, inputs, out, depth):
-    """A transcendental function of a large float array (`_SLOW_IN_LOOPS`) calls numpy's ufunc,
-    whose SIMD loop is several times faster than numba's loop calling `tanhf` or `expf`
-    per element (numba vectorizes those only with Intel's SVML, which current llvmlite
-    builds do not use). Its operand is computed as an array, not fused into it; its
-    result fuses into its users' loop as any array does. False for other ops."""
-    dtype, shape = spec(node.outputs[0])
-    if not _ufunc_operand(node) or node.inputs[0].dtype is not dtype or \
-            node.inputs[0].shape != shape:
-        return False
-    if inputs[0] in lowering.scratch:
-        lowering.line(depth, f'{out} = {inputs[0]}')  # a new array would cost its page faults
-    else:
-        lowering.line(depth, f'{out} = np.empty({tuple(shape.as_list())!r}, np.{np_name(dtype)})')
-    lowering.line(depth, 'with objmode():')
-    lowering.line(depth + 1, f'np.{node.opdef.elementwise.ufunc.__name__}({inputs[0]}, out={out})')
-    allocated(lowering, node, out)
-    return True
-
-
-def allocated(lowering, node, out):
-    """Note that `out`, a new array holding `node`'s value, may be overwritten by its user
-    when that is its only one and a ufunc call."""
-    users = lowering.uses.get(node.outputs[0], [])
-    if len(users) == 1 and users[0][0] != 'output' and _ufunc_operand(users[0][0]):
-        lowering.scratch.add(out)
 
 
 def fusible(lowering, node):
     """Whether `node`'s value is needed only as the elements of one loop over its shape:
-    an elementwise op of the same output shape, or a TensorArray write of it."""
+    an elementwise op of the same output shape, a TensorArray write of it, or a float sum
+    (or mean) of all its elements."""
     users = lowering.uses.get(node.outputs[0], [])
     if len(users) != 1 or users[0][0] == 'output' or users[0][0] in lowering.chained:
         return False
     user, position = users[0]
-    if _ufunc_operand(user):
-        return False
     if user.opdef is list_ops.SET_ITEM:
         return position == 2
+    if user.opdef in _SUMS:
+        return position == 0 and sums_all(user) and node.outputs[0].dtype.is_floating
     return user.opdef.elementwise is not None and form_of(user.opdef) is not None and \
         user.outputs[0].shape == node.outputs[0].shape and user.inputs[position].shape == \
         node.outputs[0].shape and user.outputs[0].shape.is_fully_defined()
@@ -187,24 +165,48 @@ def _link(first, previous, node, uses):
     return position if same else None
 
 
-# Transcendental functions of float arrays of at least _UFUNC_MIN_SIZE elements call numpy's
-# ufunc from numba (`ufunc_call`). Entering object mode costs ~1.2 µs a call, and numba's loop
-# calling libm's `tanhf` ~8 ns an element where numpy's SIMD loop takes ~1: from 512 elements
-# (an RNN step's 16x32 `tanh`: 4.4 µs as a loop, 1.6 µs as the call) the call is faster, and
-# exactly numpy's values. Each block adds ~80 ms to the compile, once per machine.
-_SLOW_IN_LOOPS = frozenset({np.exp, np.log, np.sin, np.cos, np.tanh})  # numba calls libm's
-_UFUNC_MIN_SIZE = 512
+_SUMS = (reduce.OPS['reduce_sum'], reduce.OPS['reduce_mean'])
+
+# The elements of a fused sum are computed a block at a time into a buffer (a loop LLVM
+# vectorizes), which a second loop adds up in float64 (`accumulate`: an addition LLVM may
+# reorder, so it vectorizes too); the buffer stays in the L1 cache.
+_SUM_BLOCK = 4096
 
 
-def _ufunc_operand(node):
-    """Whether `node` is lowered as a ufunc call (its operand must be an array)."""
-    opdef = node.opdef
-    if not is_ufunc_call(opdef) or opdef.elementwise.ufunc not in _SLOW_IN_LOOPS or \
-            len(node.outputs) != 1:
+def sums_all(node):
+    """Whether the Sum or Mean `node` reduces its operand, of known shape, over all its axes."""
+    axes, rank = constant_value(node.inputs[1]), node.inputs[0].shape.rank
+    if axes is None or not rank or not node.inputs[0].shape.is_fully_defined():
         return False
-    dtype, shape = spec(node.outputs[0])
-    return dtype.is_floating and shape.is_fully_defined() and \
-        shape.num_elements() >= _UFUNC_MIN_SIZE
+    return {int(a) % rank for a in np.ravel(axes)} == set(range(rank))
+
+
+def fused_sum(lowering, ref, depth):
+    """The name of a float64 local holding the sum of the elements of `ref`, which was left
+    to be fused into its sum: one loop computes and adds them (no array in between)."""
+    element = lowering.fused.pop(ref)
+    dtype, shape = spec(ref)
+    dims = shape.as_list()
+    last, block = dims[-1], min(_SUM_BLOCK, dims[-1])
+    indexes = [f'i{k}' for k in range(len(dims))]
+
+    def body(expr):
+        lines = [f'    buffer = np.empty({block}, np.{np_name(dtype)})', '    total = 0.0']
+        lines += ['    ' * (k + 1) + f'for {index} in range({size}):'
+                  for k, (index, size) in enumerate(zip(indexes, dims[:-1]))]
+        indent = '    ' * len(dims)
+        return lines + [f'{indent}for block in range({-(-last // block)}):',
+                        f'{indent}    start = block * {block}',
+                        f'{indent}    size = min({block}, {last} - start)',
+                        f'{indent}    for k in range(size):',
+                        f'{indent}        {indexes[-1]} = start + k',
+                        f'{indent}        buffer[k] = {expr}',
+                        f'{indent}    for k in range(size):',
+                        f'{indent}        total = accumulate(total, np.float64(buffer[k]))',
+                        '    return total']
+    out = lowering.fresh('v')
+    lowering.site_call(out, element(indexes), body, depth)
+    return out
 
 
 def written_natively(opdef):

@@ -74,13 +74,6 @@ def operator_form(opdef):
     return Form(lambda *operands, scalar: python.expression(*operands))
 
 
-def is_ufunc_call(opdef):
-    """Whether native code writes the op as its ufunc (`np.tanh(a)`), which it may call with
-    `out=` on arrays."""
-    return opdef not in _WRITTEN and opdef.operator is None and \
-        opdef.elementwise is not None and opdef.elementwise.ufunc is not None
-
-
 def _helper(name, scalar):
     """A helper of native/helpers.py that serves arrays and scalars (an overload, which numba
     compiles anew in every process), or in scalar code its scalar twin (`select_scalar`),

@@ -1,9 +1,11 @@
 """Native rules of the reductions: Sum Mean Prod Max Min Any All over every axis (and keepdims),
 Sum and Mean of a matrix over one axis (and keepdims), ArgMax and ArgMin of a vector
-(helpers.py holds the loops they call)."""
+(helpers.py holds the loops they call). A float sum over every axis of an elementwise op's
+value is fused into the loop computing it (elementwise.fused_sum)."""
 import numpy as np
 
 from runtime.executor.native.rules import Unsupported, constant_value, lowers
+from runtime.executor.native.rules.elementwise import fused_sum
 from runtime.ops import reduce
 
 
@@ -21,9 +23,12 @@ def _reduction(function, start=None):
         if rank == 0 or not axes:
             expr = inputs[0]
         elif axes == set(range(rank)):
-            expr = f'{function}({inputs[0]}{first})'
+            if x in lowering.fused:  # no array of the elements (its size is known)
+                expr, size = fused_sum(lowering, x, depth), x.shape.num_elements()
+            else:
+                expr, size = f'{function}({inputs[0]}{first})', f'{inputs[0]}.size'
             if node.opdef is reduce.OPS['reduce_mean']:
-                expr = f'{expr} / {inputs[0]}.size'
+                expr = f'{expr} / {size}'
             if node.attrs.get('keep_dims'):
                 expr = f'np.full({(1,) * rank!r}, {expr})'
         elif rank == 2 and function == 'sum_all':
