@@ -44,7 +44,7 @@ import gast
 
 from autograph import analysis
 from autograph.analysis import checked_reads
-from autograph.converters import dual
+from autograph.converters import block_bindings, dual
 from autograph.pyct import anno, templates, transformer, unparser, walk
 
 _STATE_TEMPLATE = '''
@@ -84,7 +84,7 @@ class ControlFlowTransformer(transformer.Base):
         enclosing = self.staged_names[-1] if self.staged_names else frozenset()
         self.staged_names.append(enclosing | checked_reads.analyze(graph, node, enclosing))
         self.function_scopes.append(anno.getanno(node, anno.Static.SCOPE))
-        self.captured.append(_captured_names(node.body))
+        self.captured.append(block_bindings.captured_names(node.body))
         self.dropped.append(set())
         staging, self.staging = self.staging, 0     # a nested function has both forms again
         node = self.generic_visit(node)
@@ -95,11 +95,12 @@ class ControlFlowTransformer(transformer.Base):
         self.staged_names.pop()
         # A name that only unreachable code assigns (after a `raise` or a `return`) is not
         # set before the block functions that declare it `nonlocal`: bind it in the function
-        unbound = _unbound_nonlocals(node)
+        unbound = block_bindings.unbound_nonlocals(node)
         if unbound:
             checked_reads.strip([node], unbound)
             docstring = node.body[:1] if transformer.is_docstring(node.body[0]) else []
-            node.body = docstring + _undefined_assignments(unbound) + node.body[len(docstring):]
+            node.body = (docstring + block_bindings.undefined_assignments(unbound)
+                         + node.body[len(docstring):])
         return node
 
     def visit_Try(self, node):
@@ -174,8 +175,9 @@ class ControlFlowTransformer(transformer.Base):
 
     def _block_function(self, name, statements, names, modified, params=()):
         declarations = self._declarations(names, modified)
-        statements = _undefine_deleted(statements, {n for n in names if n.isidentifier()})
-        body = _bind_nested_nonlocals(statements, declarations)
+        statements = block_bindings.undefine_deleted(
+            statements, {n for n in names if n.isidentifier()})
+        body = block_bindings.bind_nested_nonlocals(statements, declarations)
         return templates.replace('def name(params):\n    body', name=name, params=list(params),
                                  body=declarations + (body or [gast.Pass()]))[0]
 
@@ -215,7 +217,7 @@ class ControlFlowTransformer(transformer.Base):
                     'name = ag__.ldu(lambda: name, label)', name=name,
                     label=gast.Constant(value=name, kind=None))
             elif name in maybe_undefined:
-                statements += _undefined_assignments([name])
+                statements += block_bindings.undefined_assignments([name])
         return statements
 
     def _guard_try(self, value):
@@ -508,122 +510,6 @@ def _strings(names):
 def _dict(options):
     return gast.Dict(keys=[gast.Constant(value=k, kind=None) for k in options],
                      values=list(options.values()))
-
-
-def _undefined_assignments(names):
-    statements = []
-    for name in names:
-        statements += templates.replace('name = ag__.Undefined(label)', name=name,
-                                        label=gast.Constant(value=name, kind=None))
-    return statements
-
-
-def _undefine_deleted(statements, carried):
-    """`del y` of a carried variable becomes `y = ag__.Undefined('y')`: the block function
-    cannot unbind a nonlocal that get_state reads, and an undefined value gives the usual
-    errors (a later read raises UnboundLocalError; after a tensor `if`, 'y' must be
-    initialized in both branches)."""
-    result = []
-    for node in statements:
-        if isinstance(node, gast.Delete) and all(
-                isinstance(t, gast.Name) for t in node.targets) and any(
-                t.id in carried for t in node.targets):
-            kept = [t for t in node.targets if t.id not in carried]
-            if kept:
-                result.append(gast.Delete(targets=kept))
-            result += _undefined_assignments([t.id for t in node.targets if t.id in carried])
-            continue
-        for field in ('body', 'orelse', 'finalbody'):
-            if not isinstance(node, (gast.FunctionDef, gast.ClassDef)) and isinstance(
-                    getattr(node, field, None), list):
-                setattr(node, field, _undefine_deleted(getattr(node, field), carried))
-        if isinstance(node, gast.Try):
-            for handler in node.handlers:
-                handler.body = _undefine_deleted(handler.body, carried)
-        result.append(node)
-    return result
-
-
-def _bind_nested_nonlocals(statements, declarations):
-    """Makes names that nested generated functions declare `nonlocal` local to this block.
-
-    When an inner construct carries a name that the enclosing construct does not, the inner
-    functions' `nonlocal` must find the name in the enclosing block function, not further out;
-    a leading `name = ag__.Undefined('name')` binds it there.
-    """
-    declared = {name for d in declarations for name in d.names}
-    bound, wanted = set(), set()
-    for node in _walk_block(statements):
-        if isinstance(node, gast.FunctionDef):
-            bound.add(node.name)
-            wanted.update(n for s in node.body if isinstance(s, gast.Nonlocal) for n in s.names)
-        elif isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
-            bound.add(node.id)
-    return _undefined_assignments(sorted(wanted - bound - declared)) + statements
-
-
-def _captured_names(statements):
-    """The names that the lambdas and functions defined in a block read, other than their
-    own parameters and local variables."""
-    captured = set()
-    for node in _walk_block(statements):
-        if isinstance(node, (gast.FunctionDef, gast.Lambda)):
-            own, loaded = set(), set()
-            for child in walk.nodes(node):
-                if isinstance(child, gast.Name):
-                    (loaded if isinstance(child.ctx, gast.Load) else own).add(child.id)
-            captured |= loaded - own
-    return captured
-
-
-_TARGETS = {gast.Assign: ('targets',), gast.AugAssign: ('target',), gast.AnnAssign: ('target',),
-            gast.For: ('target',), gast.Delete: ('targets',), gast.withitem: ('optional_vars',),
-            gast.ExceptHandler: ('name',)}
-_BLOCKS = ('body', 'orelse', 'finalbody', 'handlers', 'cases', 'items')
-
-
-def _unbound_nonlocals(function):
-    """The names that the block functions of `function` declare `nonlocal` but that nothing
-    binds in `function` itself (only unreachable code assigned them), sorted. Statements
-    are walked, not expressions: a name bound only by `:=` gets a needless, harmless binding."""
-    args = function.args
-    bound = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs
-             + [args.vararg, args.kwarg] if a is not None}
-    wanted = set()
-    pending = list(function.body)
-    while pending:
-        statement = pending.pop()
-        if isinstance(statement, (gast.FunctionDef, gast.ClassDef)):
-            bound.add(statement.name)
-            if isinstance(statement, gast.FunctionDef):
-                wanted.update(name for s in statement.body if isinstance(s, gast.Nonlocal)
-                              for name in s.names)
-            continue
-        if isinstance(statement, (gast.Global, gast.Nonlocal)):
-            bound.update(statement.names)
-        elif isinstance(statement, (gast.Import, gast.ImportFrom)):
-            bound.update((a.asname or a.name).split('.')[0] for a in statement.names)
-        for field in _TARGETS.get(type(statement), ()):
-            target = getattr(statement, field)
-            for target in target if isinstance(target, list) else [target]:
-                if target is not None:
-                    bound.update(n.id for n in walk.nodes(target) if isinstance(n, gast.Name))
-        for field in _BLOCKS:
-            block = getattr(statement, field, None)
-            if type(block) is list:
-                pending.extend(block)
-    return sorted(wanted - bound)
-
-
-def _walk_block(statements):
-    """The nodes of a block, without entering nested functions and lambdas."""
-    pending = list(statements)
-    while pending:
-        node = pending.pop()
-        yield node
-        if isinstance(node, (gast.FunctionDef, gast.Lambda)):
-            continue
-        pending.extend(walk.children(node))
 
 
 def transform(node, ctx):
