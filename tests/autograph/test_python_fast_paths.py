@@ -224,3 +224,24 @@ def test_the_cli_calls_builtins_directly_unless_the_module_binds_them(tmp_path):
                      '    return max(x), sorted(x)\n')
     source = cli.convert_file(str(bound), None)
     assert 'ag__.callee(max, fscope)(x)' in source and ' sorted(x)' in source
+
+
+def _sign(x):
+    if x < 0:
+        return -1
+    if x > 0:
+        return 1
+    return 0
+
+
+def test_a_return_that_ran_is_returned_without_the_scope(monkeypatch):
+    converted = ag.to_graph(_sign)
+    assert [converted(v) for v in (-3, 0, 4)] == [-1, 0, 1]
+
+    def refuse(*args):
+        raise AssertionError('ret called although a return ran')
+    monkeypatch.setattr(ag__.FunctionScope, 'ret', refuse)
+    assert [converted(v) for v in (-3, 0, 4)] == [-1, 0, 1]
+    monkeypatch.undo()
+    graph = ag.function(_sign).get_concrete_function(rt.TensorSpec([], rt.int32)).graph
+    assert any(op.type in ('If', 'StatelessIf') for op in graph.get_operations())
