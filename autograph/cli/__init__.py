@@ -21,6 +21,7 @@ import unicodedata
 import gast
 
 from autograph.compiler import conversion
+from autograph.converters import call_trees
 from autograph.pyct import errors, parser
 
 
@@ -136,13 +137,14 @@ def convert_file(path, names):
         if name not in known:
             raise CLIError(f'{path}: no function named {asked!r} '
                            f'(found: {", ".join(dict.fromkeys(n for n, _ in found)) or "none"})')
+    module_names = call_trees.bound_names(module, module_scope=True)
     parts = []
     # every function of that name, in the file's order: a property's getter and setter share it
     for name, node in found:
         if wanted and name not in wanted:
             continue
         try:
-            parts.append(_convert_function(node, lines, path, _class_of(name)))
+            parts.append(_convert_function(node, lines, path, _class_of(name), module_names))
         except errors.ConversionError as e:
             message = f'{name!r}: {" ".join(str(e).split())}'
             if names:  # asked for by name: an error, not a note
@@ -156,7 +158,7 @@ def _class_of(qualified_name):
     return qualified_name.rpartition('.')[0] or None
 
 
-def _convert_function(node, lines, path, class_name=None):
+def _convert_function(node, lines, path, class_name=None, module_names=None):
     """The converted source of one function; ConversionError if it holds a construct
     AutoGraph does not convert."""
     if isinstance(node, gast.AsyncFunctionDef):
@@ -165,7 +167,8 @@ def _convert_function(node, lines, path, class_name=None):
             f'function in ag.do_not_convert to run it as plain Python.')
     node.decorator_list = []  # decorators run on the original function, not on its conversion
     with conversion.deep_recursion():
-        converted = conversion.convert_tree(node, lines, path, 1, node.name, class_name)
+        converted = conversion.convert_tree(node, lines, path, 1, node.name, class_name,
+                                            module_names)
         return conversion.function_source(converted)
 
 

@@ -88,18 +88,21 @@ class ConvertedEntity:
 deep_recursion = recursion.deep_recursion
 
 
-def convert_tree(node, origin_lines, filename, first_lineno, function_name, class_name=None):
+def convert_tree(node, origin_lines, filename, first_lineno, function_name, class_name=None,
+                 module_names=None):
     """Converts a parsed FunctionDef or Lambda in place and returns the new node.
 
     Its nodes are first annotated with their origin in `filename` (line 1 of `origin_lines` is
     line `first_lineno`), and its private names mangled as in the class `class_name` (the
-    class that defines it, if any). The top-level function is renamed `tf__<name>` and its
+    class that defines it, if any). `module_names`: the names its module (and, for a closure,
+    its enclosing functions) bind, if known; a call of a builtin none of them shadows stays a
+    direct call (converters/call_trees). The top-level function is renamed `tf__<name>` and its
     default values become None (the loader sets the real ones from the original function).
     """
     origin_info.resolve(node, origin_lines, filename, first_lineno, function_name)
     mangling.mangle(node, class_name)
     _rename_reserved(node)
-    ctx = transformer.Context(node, function_name)
+    ctx = transformer.Context(node, function_name, module_names)
     if isinstance(node, gast.Lambda):
         return _convert_lambda(node, ctx)
     for converter in CONVERTERS:
@@ -166,5 +169,6 @@ def _convert(fn):
     with deep_recursion():
         parsed = parser.parse_entity(fn)
         node = convert_tree(parsed.node, parsed.lines, parsed.filename, parsed.first_lineno,
-                            fn.__name__, parsed.class_name)
+                            fn.__name__, parsed.class_name,
+                            set(fn.__globals__) | set(fn.__code__.co_freevars))
     return ConvertedEntity(fn, node)

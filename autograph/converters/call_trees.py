@@ -7,20 +7,36 @@ or the callee itself for code left unconverted; the call itself stays the user's
 user's frame, with its arguments as written (no frame of autograph's between caller and
 callee: recursion depth, `warnings`' stacklevel and tracebacks are Python's).
 
+A call of a builtin by its bare name (`isinstance(x, dict)`, `max(a, b)`, `list(d)`) stays as
+written when the name can only mean the builtin: it has no tensor overload (`len`, `range`, ...:
+`OVERLOADED_BUILTINS`), the converted function binds it nowhere, and its module did not bind it
+when it was converted (`ctx.module_names`; unknown: every call goes through `callee`). For such
+a call `callee` would return the builtin itself, so the call runs exactly the object Python
+runs, with nothing in between; a global that shadows the builtin later is called as it is.
+
 Calls written by the compiler (marked GENERATED) stay as they are. A zero-argument `super()`
 gets its arguments spelled out (`super(__class__, self)`), because the converted function is not
 defined inside the class body that gives `super()` its implicit cell.
 """
+import builtins
+
 import gast
 
 from autograph.pyct import anno, templates, transformer
 
+# the builtins with a tensor overload (autograph/operators/py_builtins.OVERLOADS; a test keeps
+# the two equal): their calls always go through `ag__.callee`
+OVERLOADED_BUILTINS = frozenset({'range', 'len', 'enumerate', 'zip', 'int', 'float', 'abs'})
+_BUILTINS = frozenset(name for name, value in vars(builtins).items()
+                      if callable(value) and not name.startswith('_')) - OVERLOADED_BUILTINS
+
 
 class CallTreeTransformer(transformer.Base):
 
-    def __init__(self, ctx):
+    def __init__(self, ctx, direct_builtins=frozenset()):
         super().__init__(ctx)
         self.functions = []
+        self.direct_builtins = direct_builtins
 
     def visit_FunctionDef(self, node):
         # decorators, default values and annotations run in the enclosing function's scope
@@ -42,6 +58,8 @@ class CallTreeTransformer(transformer.Base):
                          gast.Name(id=self.functions[-1].args.args[0].id, ctx=gast.Load(),
                                    annotation=None, type_comment=None)]
             return node
+        if isinstance(node.func, gast.Name) and node.func.id in self.direct_builtins:
+            return node
         scope = anno.getanno(self.functions[-1], anno.Basic.FUNCTION_SCOPE) \
             if self.functions else None
         node.func = templates.replace_as_expression(
@@ -54,5 +72,48 @@ def _is_zero_argument_super(node):
     return isinstance(node.func, gast.Name) and node.func.id == 'super' and not node.args
 
 
+def bound_names(node, module_scope=False):
+    """The names `node` binds (assignments, parameters, imports, defs, `global`, ...), in all
+    of its scopes; with `module_scope`, those of a module's own scope only (the bodies of its
+    functions and classes left out). None when a `from m import *` binds names not written."""
+    names = set()
+    pending = [node]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, gast.Name):
+            if not isinstance(node.ctx, gast.Load):
+                names.add(node.id)
+            continue
+        if isinstance(node, gast.alias):
+            if node.name == '*':
+                return None
+            names.add(node.asname or node.name.split('.')[0])
+        elif isinstance(node, (gast.Global, gast.Nonlocal)):
+            names.update(node.names)
+        elif isinstance(node, (gast.MatchAs, gast.MatchStar)) and node.name:
+            names.add(node.name)
+        elif isinstance(node, gast.MatchMapping) and node.rest:
+            names.add(node.rest)
+        elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            names.add(node.name)
+            if module_scope:
+                pending.extend(node.decorator_list)
+                continue
+        elif module_scope and isinstance(node, gast.Lambda):
+            continue
+        pending.extend(gast.iter_child_nodes(node))
+    return names
+
+
+def direct_builtins(node, module_names):
+    """The builtins whose calls in `node` stay as written (see the module's doc)."""
+    if module_names is None:
+        return frozenset()
+    bound = bound_names(node)
+    if bound is None:
+        return frozenset()
+    return frozenset(name for name in _BUILTINS - bound if name not in module_names)
+
+
 def transform(node, ctx):
-    return CallTreeTransformer(ctx).visit(node)
+    return CallTreeTransformer(ctx, direct_builtins(node, ctx.module_names)).visit(node)

@@ -12,6 +12,8 @@ flow; the function returns once, at the end of its body:
                                         raise
                                 else:
                                     (the same for -x)
+                                if do_return is True:
+                                    return retval_
                                 return fscope.ret(retval_, do_return)
 
 Statements after a `return` that may not have happened go under `if not do_return:`; a loop
@@ -103,14 +105,17 @@ class ReturnTransformer(transformer.Base):
             # where nothing returned, and some `return` ends every path
             undefined = 'ag__.UndefinedReturnValueOnEveryPath()'
         body = _ReturnRewriter(self.ctx, flag, retval).rewrite_block(statements)
-        ending = 'return scope.ret(retval_, do_return, staged_before)' if appends \
-            else 'return scope.ret(retval_, do_return)'
+        # once a `return` ran (do_return is True) retval_ is its value: `ret` is only called
+        # when it may not have (a tensor flag, or no return) or lists may need unstacking
+        # (an `is` test: the compiler keeps its `if` plain Python)
+        ending = 'return scope.ret(retval_, do_return, staged_before)' if appends else (
+            'if do_return is True:\n    return retval_\nreturn scope.ret(retval_, do_return)')
         node.body = docstring + head + templates.replace(f'''
-            do_return = False
-            retval_ = {undefined}
-            body
-            {ending}
-        ''', do_return=flag, retval_=retval, body=body, scope=scope, **names)
+do_return = False
+retval_ = {undefined}
+body
+{ending}
+''', do_return=flag, retval_=retval, body=body, scope=scope, **names)
         return node
 
 

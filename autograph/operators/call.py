@@ -36,21 +36,20 @@ def callee(f, caller_fn_scope=None, options=None):
     function itself) and keeps that on the function (`_PLAN`); later calls, and calls of
     builtins and of methods of builtin types, are answered at once (no per-call lookups)."""
     kind = type(f)
-    if kind is _BUILTIN:
-        if type(f.__self__) is not _MODULE:   # 'x'.isdigit, d.get, l.append
-            return f
-        return _BUILTIN_OVERLOADS(f, f)
-    if kind is type:   # list(...), a user's class: called as it is; range, int, ...: overloads
+    if kind is _BUILTIN or kind is type:
+        # 'x'.isdigit, d.get, len, ...; list, a user's class: the builtin's overload (range,
+        # int, ...) or `f` as it is. A builtin function hashes by identity, never failing
         return _BUILTIN_OVERLOADS(f, f)
     # the fast paths answer for the options of converted code (a scope of recursive options);
     # any other options take the slow path, which reads them
     if kind is _FUNCTION:
         plan = f.__dict__.get(_PLAN)
-        if plan is not None and plan[0] is f and options is None and (
-                type(caller_fn_scope) is _SCOPE and caller_fn_scope.options.recursive
-                or caller_fn_scope is None):
-            return plan[1]
-        if plan is None and _IS_GENERATED(f.__code__):   # a def or lambda of converted code
+        if plan is not None:
+            if plan[0] is f and options is None and (
+                    type(caller_fn_scope) is _SCOPE and caller_fn_scope.options.recursive
+                    or caller_fn_scope is None):
+                return plan[1]
+        elif _IS_GENERATED(f.__code__):   # a def or lambda of converted code
             return f
     elif kind is _METHOD:
         function = f.__func__
@@ -59,7 +58,7 @@ def callee(f, caller_fn_scope=None, options=None):
         if plan is not None and plan[0] is function and options is None and (
                 type(caller_fn_scope) is _SCOPE and caller_fn_scope.options.recursive
                 or caller_fn_scope is None):
-            return f if plan[1] is function else types.MethodType(plan[1], f.__self__)
+            return f if plan[1] is function else _METHOD(plan[1], f.__self__)
     return _resolve(f, caller_fn_scope, options)
 
 

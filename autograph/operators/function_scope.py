@@ -17,9 +17,11 @@ frames taken out of its traceback and, when block functions remain in it, a note
 the user's frames (file, line, source) it ran through.
 
 Frames of ours come only with the functional forms of `if` and loops (an operator, the
-runtime's cond or loop, a block function): a staged construct runs inside `staged_frames()`,
-which, past `_SHALLOW` nested ones in a thread, raises Python's limit to room for them
-(autograph.pyct.recursion) and counts the staged constructs against the user's limit instead.
+runtime's cond or loop, a block function, about 15 frames a level): a staged construct runs
+inside `staged_frames()`, which, past `_SHALLOW` nested ones in a thread, raises Python's limit
+to room for them (autograph.pyct.recursion; a trace has that room already) and counts the
+staged constructs against the user's limit instead, so that recursion through them stops at
+about the user's limit, not at the raised one.
 """
 import sys
 import threading

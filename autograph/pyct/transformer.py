@@ -38,11 +38,13 @@ class Namer:
 
 
 class Context:
-    """What every converter of one entity shares: the namer and the user's entity name."""
+    """What every converter of one entity shares: the namer, the user's entity name, and the
+    names its module binds (`module_names`, a container; None when they are not known)."""
 
-    def __init__(self, tree, entity_name):
+    def __init__(self, tree, entity_name, module_names=None):
         self.namer = Namer(tree)
         self.entity_name = entity_name
+        self.module_names = module_names
 
 
 class Base(gast.NodeTransformer):

@@ -248,3 +248,66 @@ def test_a_log_record_from_converted_code_names_the_users_function_and_line():
     finally:
         logger.handlers.clear()
     assert records == [(__file__, _logs.__code__.co_firstlineno + 1, '_logs')] * 2
+
+
+def _staged_down(x, n):
+    if n == 0:
+        return x
+    if x > 0:   # a tensor `if`: its branch runs under the operator, in a block function
+        x = _staged_down(x - 1, n - 1) + 1
+    return x
+
+
+_levels = []
+
+
+def _staged_forever(x):
+    _levels.append(None)
+    if x > 0:
+        x = _staged_forever(x - 1)
+    return x
+
+
+def test_recursion_through_staged_ifs_has_room_and_counts_against_the_users_limit():
+    limit = sys.getrecursionlimit()
+    depth = len(traceback.extract_stack())
+    sys.setrecursionlimit(depth + 200)   # about 15 frames per level: 100 levels need more
+    try:
+        result = ag.function(_staged_down)(rt.constant(5), 100)
+        assert int(result) == 5
+        del _levels[:]
+        try:
+            ag.function(_staged_forever)(rt.constant(1))
+        except RecursionError:
+            pass
+        else:
+            raise AssertionError('endless staged recursion must stop')
+        # stopped by the user's limit, counted in staged constructs (not by the frames the
+        # tracer makes room for)
+        assert 150 < len(_levels) <= depth + 200
+        assert sys.getrecursionlimit() == depth + 200
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _fails(x):
+    return x['missing']
+
+
+def test_the_scope_of_a_converted_function_is_built_once_and_its_handler_only_runs_on_errors(
+        monkeypatch):
+    converted = ag.to_graph(_parse_all)
+    assert converted('1', '2') == 5
+    scope = ag__.SCOPES['_parse_all', 'fscope', ag__.STD_REQUESTED]
+    assert converted('3', '4') == 9
+    assert ag__.SCOPES['_parse_all', 'fscope', ag__.STD_REQUESTED] is scope
+
+    def refuse(self):
+        raise AssertionError('unwind ran without an error')
+    monkeypatch.setattr(ag__.FunctionScope, 'unwind', refuse)
+    assert converted('5', '6') == 13
+    monkeypatch.undo()
+    try:
+        ag.to_graph(_fails)({})
+    except KeyError as e:
+        assert [entry.name for entry in traceback.extract_tb(e.__traceback__)][-1] == '_fails'

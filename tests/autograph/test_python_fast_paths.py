@@ -167,3 +167,81 @@ def test_a_scope_that_does_not_recurse_calls_planned_functions_as_they_are():
     not_recursing = ag__.FunctionScope('f', 'fscope', ag__.ConversionOptions(recursive=False))
     assert call.callee(relu, recursing) is not relu
     assert call.callee(relu, not_recursing) is relu
+
+
+def test_the_converter_knows_which_builtins_have_an_overload():
+    import builtins
+
+    from autograph.converters import call_trees
+    from autograph.operators import py_builtins
+    overloaded = {name for name, value in vars(builtins).items()
+                  if callable(value) and value in py_builtins.OVERLOADS}
+    assert call_trees.OVERLOADED_BUILTINS == overloaded
+
+
+def _kinds(values):
+    return [isinstance(v, int) for v in values], len(values), max(values)
+
+
+def _max_bound_locally(values, max=min):
+    return max(values)
+
+
+def test_unshadowed_builtins_are_called_directly_others_through_callee(monkeypatch):
+    code = ag.to_code(_kinds)
+    assert 'isinstance(v, int)' in code and 'max(values)' in code
+    assert 'ag__.callee(isinstance' not in code and 'ag__.callee(max' not in code
+    assert 'ag__.callee(len, fscope)(values)' in code      # an overload: through callee
+    # a parameter named like a builtin is the parameter
+    assert 'ag__.callee(max, fscope)(values)' in ag.to_code(_max_bound_locally)
+    assert ag.to_graph(_max_bound_locally)([3, 1]) == 1
+    # a global that shadows the builtin after conversion is the global, as in Python
+    converted = ag.to_graph(_kinds)
+    monkeypatch.setitem(globals(), 'max', lambda values: 'shadowed')
+    assert converted([1, 'a']) == _kinds([1, 'a']) == ([True, False], 2, 'shadowed')
+
+
+def _uses_shadowed_max(values):
+    return max(values)
+
+
+def test_a_builtin_the_module_binds_goes_through_callee(monkeypatch):
+    monkeypatch.setitem(globals(), 'max', lambda values: 'the global')
+    assert 'ag__.callee(max, fscope)(values)' in ag.to_code(_uses_shadowed_max)
+    assert ag.to_graph(_uses_shadowed_max)([1]) == 'the global'
+
+
+def test_the_cli_calls_builtins_directly_unless_the_module_binds_them(tmp_path):
+    from autograph import cli
+    plain = tmp_path / 'plain.py'
+    plain.write_text('def f(x):\n    return max(x), sorted(x)\n')
+    assert 'return (max(x), sorted(x))' in cli.convert_file(str(plain), None)
+    shadowing = tmp_path / 'shadowing.py'
+    shadowing.write_text('from os.path import *\n\ndef f(x):\n    return max(x)\n')
+    assert 'ag__.callee(max, fscope)(x)' in cli.convert_file(str(shadowing), None)
+    bound = tmp_path / 'bound.py'
+    bound.write_text('if True:\n    def max(x):\n        return 0\n\ndef f(x):\n'
+                     '    return max(x), sorted(x)\n')
+    source = cli.convert_file(str(bound), None)
+    assert 'ag__.callee(max, fscope)(x)' in source and ' sorted(x)' in source
+
+
+def _sign(x):
+    if x < 0:
+        return -1
+    if x > 0:
+        return 1
+    return 0
+
+
+def test_a_return_that_ran_is_returned_without_the_scope(monkeypatch):
+    converted = ag.to_graph(_sign)
+    assert [converted(v) for v in (-3, 0, 4)] == [-1, 0, 1]
+
+    def refuse(*args):
+        raise AssertionError('ret called although a return ran')
+    monkeypatch.setattr(ag__.FunctionScope, 'ret', refuse)
+    assert [converted(v) for v in (-3, 0, 4)] == [-1, 0, 1]
+    monkeypatch.undo()
+    graph = ag.function(_sign).get_concrete_function(rt.TensorSpec([], rt.int32)).graph
+    assert any(op.type in ('If', 'StatelessIf') for op in graph.get_operations())
