@@ -328,6 +328,7 @@ def test_a_long_if_elif_chain_runs_on_python_values_and_on_tensors(tmp_path):
     assert classify.experimental_get_tracing_count() == 1
 
 
+@pytest.mark.default_executor  # counts the default executor's plan sources ('<rt plan')
 def test_generated_sources_leave_linecache_when_their_functions_die(tmp_path):
     def generated():
         return sum(1 for name in linecache.cache

@@ -24,7 +24,7 @@ import numpy as np
 from runtime.core import dtypes
 from runtime.executor import emit
 from runtime.executor.native import calling
-from runtime.executor.native.lists import Lists, refine_shapes, uses_of
+from runtime.executor.native.lists import Lists, mixed_boxing, refine_shapes, uses_of
 from runtime.executor.native.reroll import reroll
 from runtime.executor.native.rules import (
     RULES,
@@ -42,7 +42,7 @@ from runtime.executor.native.rules import array as array_rules  # noqa: F401 (re
 from runtime.executor.native.rules import lists as list_rules  # (also registers its rules)
 from runtime.executor.native.rules import nn as nn_rules  # noqa: F401 (registers rules)
 from runtime.executor.native.rules import reduce as reduce_rules  # noqa: F401 (registers rules)
-from runtime.executor.native.rules import state as state_rules  # noqa: F401 (registers rules)
+from runtime.executor.native.rules import state as state_rules  # (also registers its rules)
 from runtime.executor.native.rules.forms import form_of
 from runtime.ops import registry
 from runtime.ops.state import VariableStorage
@@ -60,7 +60,9 @@ class Lowering(emit.Emitter):
         self.constants = []  # [(name, array)]: array constants, arguments after the params
         self._ids = itertools.count()
         self.lists = Lists(program, boxed_lists)
-        refine_shapes(self.lists, program)
+        storages = {}  # resource Value -> its VariableStorage, where known
+        refine_shapes(self.lists, program, storages)
+        self.retained = state_rules.retained(program, storages)
         self.uses = {}
         self.fused = {}  # a Value computed inside its user's loop -> its element
         self.chained = set()  # the nodes of chains
@@ -96,11 +98,16 @@ class Lowering(emit.Emitter):
         for name, (known, _) in self.variables.items():
             if known is storage:
                 return name
-        if not holds_variable(storage):
+        if not self.holds(storage):
             raise Unsupported(node, 'it is a resource native code cannot hold as a variable')
         name = self.fresh('r')
         self.variables[name] = (storage, source)
         return name
+
+    def holds(self, storage):
+        """Whether native code holds the value of the resource `storage` as a local: a
+        variable of a dtype and rank it holds that no kernel call keeps (`state.retained`)."""
+        return holds_variable(storage) and id(storage) not in self.retained
 
     def loop_nest(self, dims, depth):
         indexes = [self.fresh('e') for _ in dims]
@@ -146,7 +153,7 @@ class Lowering(emit.Emitter):
         if value.dtype is dtypes.resource:
             name = self.names.get(value)
             return name not in self.variables if name is not None else \
-                not holds_variable(value.node.payload)
+                not self.holds(value.node.payload)
         return not holds(value)
 
     def materialized(self, ref, name, depth):
@@ -185,9 +192,11 @@ class Lowering(emit.Emitter):
 
     def inlines(self, node, depth):
         """Control flow is inlined above the depth limit (its blocks one level deeper), with a
-        predicate or index native code holds; else the node calls its kernel."""
+        predicate or index native code holds and no value boxed on one side of it only; else
+        the node calls its kernel."""
         return depth < emit.MAX_DEPTH and (node.opdef.control_flow == 'while' or
-                                           not self.is_boxed(node.inputs[0]))
+                                           not self.is_boxed(node.inputs[0])) and \
+            not mixed_boxing(node, self.is_boxed)
 
     def result_names(self, node, targets):
         if node.opdef.control_flow == 'while':
@@ -301,7 +310,7 @@ def _lower(program, boxed_lists, rolled):
     args = []
     for index, node in enumerate(program.params):
         value = node.outputs[0]
-        if value.dtype is dtypes.resource and holds_variable(node.payload):
+        if value.dtype is dtypes.resource and lowering.holds(node.payload):
             args.append(lowering.variable(node, node.payload, index))
         elif value.dtype is dtypes.variant and not lowering.is_boxed(value):
             raise Restart({value})  # a TensorList fed from outside is the runtime's

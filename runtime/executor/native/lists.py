@@ -12,7 +12,27 @@ import numpy as np
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
 from runtime.executor.native.rules import Unsupported, np_name
-from runtime.ops import list_ops, registry
+from runtime.ops import list_ops, registry, state
+from runtime.ops.state import VariableStorage
+
+
+def mixed_boxing(node, is_boxed):
+    """Whether a value crossing the control-flow `node` (a loop variable, a branch's operand
+    or result) is boxed on one side and native on the other, which native code cannot pass:
+    then the node runs as the default executor's plans. Lists and variables have forms of
+    their own on both sides."""
+    control_flow = node.opdef.control_flow
+    if control_flow == 'while':
+        cond, body = node.branches
+        crossings = [[ref, cond.params[k].outputs[0], body.params[k].outputs[0],
+                      body.outputs[k], node.outputs[k]] for k, ref in enumerate(node.inputs)]
+    else:
+        crossings = [[ref] + [branch.params[k].outputs[0] for branch in node.branches]
+                     for k, ref in enumerate(node.inputs[1:])]
+        crossings += [[value] + [branch.outputs[k] for branch in node.branches]
+                      for k, value in enumerate(node.outputs)]
+    return any(len({is_boxed(value) for value in values}) > 1 for values in crossings
+               if values[0].dtype not in (dtypes.variant, dtypes.resource))
 
 
 def uses_of(program):
@@ -220,14 +240,23 @@ def split_element_shape(node):
     return TensorShape([int(np.ravel(lengths)[0])]).concatenate(shape[1:])
 
 
-def refine_shapes(lists, program):
+def refine_shapes(lists, program, storages=None):
     """Give the values read from a list of fixed element shape (a TensorArray whose element
-    shape only its writes tell), and the elementwise ops on them (their `elementwise` tag; their
-    shape follows from their operands'), the rank that implies:
-    native code holds values of known rank only. The Program is the executor's copy."""
+    shape only its writes tell), the values read from a variable of known shape (a restored
+    graph's reads have no shape), and the elementwise ops on them (their `elementwise` tag;
+    their shape follows from their operands'), the rank that implies: native code holds
+    values of known rank only. The Program is the executor's copy. `storages`: the resource
+    Values whose VariableStorage is known (the handles, through branches and loops)."""
+    storages = {} if storages is None else storages
     for node in program.nodes:
+        if node.opdef in (state.VAR_HANDLE, registry.PLACEHOLDER) and \
+                isinstance(node.payload, VariableStorage):
+            storages[node.outputs[0]] = node.payload
         for branch in node.branches:
-            refine_shapes(lists, branch)
+            first = 0 if node.opdef.control_flow == 'while' else 1  # after If's predicate
+            storages.update((param.outputs[0], storages[ref]) for param, ref in
+                            zip(branch.params, node.inputs[first:]) if ref in storages)
+            refine_shapes(lists, branch, storages)
         if not node.outputs or node.outputs[0].shape.rank is not None:
             continue
         opdef = node.opdef
@@ -238,6 +267,8 @@ def refine_shapes(lists, program):
             shape = {list_ops.GET_ITEM: dims, list_ops.STACK: [None] + dims,
                      list_ops.GATHER: [None] + dims, list_ops.CONCAT: [None] + dims[1:]}[opdef]
             node.outputs[0].shape = TensorShape(shape)
+        elif opdef is state.READ and node.inputs[0] in storages:
+            node.outputs[0].shape = storages[node.inputs[0]].shape
         elif opdef.elementwise is not None and len(node.outputs) == 1:
             try:
                 ((_, shape),) = opdef.infer(node.inputs, node.attrs)

@@ -371,12 +371,14 @@ def test_transcendental_functions_of_large_arrays_are_loops_and_their_sums_fuse(
     assert source.count('accumulate(') == 2 and source.count('sum_all(') == 1
 
 
-def fused_sums(x, b, w):
+def fused_sums(x, b, w, empty):
     """Sums of every axis of elementwise values: broadcast operands, a mean kept, axes given
-    negative, float64, a row longer than one block of the fused loop (4096)."""
+    negative, float64, a row longer than one block of the fused loop (4096), an empty array
+    (not fused)."""
     return (rt.reduce_mean(rt.tanh(x * b + 1.0), keepdims=True),
             rt.reduce_sum(rt.exp(-x), axis=[-1, 0]), rt.reduce_sum(rt.sigmoid(w) * 2.0 - b),
-            rt.reduce_sum(rt.sin(rt.cast(w, rt.float64))), rt.reduce_sum(x * 3.0, axis=1))
+            rt.reduce_sum(rt.sin(rt.cast(w, rt.float64))), rt.reduce_sum(x * 3.0, axis=1),
+            rt.reduce_sum(rt.exp(empty)))
 
 
 def test_sums_over_every_axis_fuse_into_the_loop_computing_the_elements():
@@ -384,7 +386,8 @@ def test_sums_over_every_axis_fuse_into_the_loop_computing_the_elements():
     rng = np.random.default_rng(3)
     args = (rt.constant(rng.standard_normal((3, 5000), dtype=np.float32)),
             rt.constant(rng.standard_normal(5000, dtype=np.float32)),
-            rt.constant(rng.standard_normal((2, 5000), dtype=np.float32)))
+            rt.constant(rng.standard_normal((2, 5000), dtype=np.float32)),
+            rt.constant(np.zeros((2, 0), np.float32)))
     for got, expected in zip(jit(*args), default(*args)):
         assert_same(got, expected)
     source = jit.get_concrete_function(*args)._run.source

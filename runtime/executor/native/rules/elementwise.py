@@ -174,9 +174,11 @@ _SUM_BLOCK = 4096
 
 
 def sums_all(node):
-    """Whether the Sum or Mean `node` reduces its operand, of known shape, over all its axes."""
-    axes, rank = constant_value(node.inputs[1]), node.inputs[0].shape.rank
-    if axes is None or not rank or not node.inputs[0].shape.is_fully_defined():
+    """Whether the Sum or Mean `node` reduces its operand, of known shape and not empty, over
+    all its axes."""
+    axes, shape = constant_value(node.inputs[1]), node.inputs[0].shape
+    rank = shape.rank
+    if axes is None or not rank or not shape.is_fully_defined() or not shape.num_elements():
         return False
     return {int(a) % rank for a in np.ravel(axes)} == set(range(rank))
 

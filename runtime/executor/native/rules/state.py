@@ -1,8 +1,26 @@
 """Native rules of the variable ops: a variable's value is a local, passed in when the call
 starts; reads use it, writes change it, and the values written are stored back when native
 code returns (native/calling.py)."""
-from runtime.executor.native.rules import cast, lowers
+from runtime.executor.native.rules import RULES, cast, lowers
 from runtime.ops import state
+from runtime.ops.state import VariableStorage
+
+
+def retained(program, storages):
+    """The ids of the VariableStorages (`storages`: resource Value -> its storage) that a
+    kernel call may keep and use after it returns: the operands of a node whose payload is a
+    function it runs later (a dataset op's, whose function runs when a later op iterates)
+    and that native code has no rule for. Native code cannot hold such a variable's value as
+    a local (writes through the kernel would be lost): its reads and writes call kernels on
+    the variable itself."""
+    out = set()
+    for node in program.nodes:
+        for branch in node.branches:
+            out |= retained(branch, storages)
+        if node.payload is not None and not isinstance(node.payload, VariableStorage) and \
+                node.opdef not in RULES:
+            out.update(id(storages[ref]) for ref in node.inputs if ref in storages)
+    return out
 
 
 @lowers(state.VAR_HANDLE)
