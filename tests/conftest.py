@@ -8,11 +8,16 @@ native code gives the default executor's results:
 It compiles every distinct graph with numba, so it is slow on a cold cache (see docs/jit.md);
 the default run covers the native backend in tests/runtime/executor/test_native.py.
 """
+import os
+
 import pytest
 
 import runtime.executor
 from runtime.core import errors
 
+# jit_compile=True compiles before the first call runs (not in the background while the default
+# executor runs it, docs/jit.md), so the tests run native code; the tiering's tests turn it on
+os.environ.setdefault('AUTOGRAPH_RT_JIT_TIERED', '0')
 default_compile_graph = runtime.executor.compile_graph
 counts = {'native': 0, 'default': 0}
 

@@ -5,11 +5,15 @@ executor and `jit_compile=True` in one run, and two first calls, each in a proce
 after numba's start-up: *cold*, with an empty on-disk cache (nothing of the graph compiled
 before: trace, lower, compile), then a *new process* loading what the cold one cached (a quick
 run does neither: it times the first call in its own process, from the usual cache), after a
-first row timing numba's start-up. The workloads are tools/bench.py's; JAX versions live in
-tools/bench_jax.py, run with a Python that has JAX.
+first row timing numba's start-up. Compilation is tiered (docs/jit.md): a first call whose
+code is not cached runs the default executor while numba compiles in the background, so each
+process also reports the time from the first call's start until native code runs. The
+workloads are tools/bench.py's; JAX versions live in tools/bench_jax.py, run with a Python
+that has JAX.
 
     python3 tools/bench_jit.py --first-call INDEX                # from the usual cache, ms
     python3 tools/bench_jit.py --first-call INDEX --empty-cache  # cold, ms
+    python3 tools/bench_jit.py --first-call INDEX --until-native # also ms until native code
 """
 import argparse
 import contextlib
@@ -39,32 +43,39 @@ def measure_jit(workloads, quick=False):
     """One dict a workload (bench.py's Workload): µs per call of numpy, the default executor
     and jit, their ratios, and the first calls of jit in ms, each in a new process: cold
     (`jit_first_call_ms`: trace + lower + compile into an empty cache) and from that cache
-    (`jit_new_process_ms`), after a first row timing numba's start-up. Times and ratios are
-    medians over rounds that time the three back to back."""
+    (`jit_new_process_ms`), each with the ms from its start until native code runs
+    (`jit_cold_native_ms`, `jit_new_process_native_ms`), after a first row timing numba's
+    start-up. Times and ratios are medians over rounds that time the three back to back, with
+    native code running (the background compile waited for)."""
     repeat = 3 if quick else 9
     rows = [numba_startup()]
     for index, workload in enumerate(workloads):
         args, numpy_args = workload.arguments(), workload.numpy_arguments()
         default = ag.function(workload.program())
         expected = default(*args).numpy()
+        expected_next = default(*args).numpy()  # a training step's second step
         # cold then from the cache, each in a process of its own, but for a quick run (the
         # tests'), which times its own first call and may load what an earlier run compiled
         with tempfile.TemporaryDirectory() as folder, \
                 contextlib.nullcontext() if quick else cache_in(folder):
             if not quick:
-                first_call = first_call_in_new_process(index, folder) / 1e3
-                new_process = first_call_in_new_process(index, folder)
+                first_call, cold_native = first_call_in_new_process(index, folder)
+                new_process, new_process_native = first_call_in_new_process(index, folder)
             start = time.perf_counter()
             jit = ag.function(workload.program(), jit_compile=True)
             got = jit(*args).numpy()
             if quick:
-                first_call, new_process = time.perf_counter() - start, None
+                first_call = (time.perf_counter() - start) * 1e3
+                new_process = cold_native = new_process_native = None
+            wait_for_native_code()
+            got_native = jit(*args).numpy()
         # atol: float32 transcendental functions differ by an ulp between numba and numpy,
         # which a recurrence's gradient amplifies to ~1e-6 of its scale (docs/jit.md)
-        if not np.allclose(got, expected, rtol=1e-5, atol=2e-6 * np.abs(expected).max()) or \
-                got.dtype != expected.dtype:
-            raise AssertionError(f'{workload.name}: jit gives {got!r}, the default executor '
-                                 f'{expected!r}')
+        for got, expected in ((got, expected), (got_native, expected_next)):
+            if not np.allclose(got, expected, rtol=1e-5, atol=2e-6 * np.abs(expected).max()) \
+                    or got.dtype != expected.dtype:
+                raise AssertionError(f'{workload.name}: jit gives {got!r}, the default '
+                                     f'executor {expected!r}')
         numpy_fn = workload.numpy_program()
         numpy_call = lambda: numpy_fn(*numpy_args)  # noqa: E731
         once = median_time(numpy_call, 1, 3)
@@ -83,11 +94,20 @@ def measure_jit(workloads, quick=False):
             'jit_us': jit_time * 1e6,
             'default_ratio': float(np.median([d / h for h, d, _ in rounds])),
             'jit_ratio': float(np.median([j / h for h, _, j in rounds])),
-            'jit_first_call_ms': first_call * 1e3,
+            'jit_first_call_ms': first_call,
+            'jit_cold_native_ms': cold_native,
             'jit_new_process_ms': new_process,
+            'jit_new_process_native_ms': new_process_native,
             'jax_ratio': workload.jax_ratio,
         })
     return rows
+
+
+def wait_for_native_code():
+    """Until the background compiles the first calls started are done."""
+    # deferred: the first call imports the native backend, and its time counts
+    from runtime.executor import native
+    native.wait()
 
 
 def numba_startup():
@@ -114,13 +134,15 @@ def cache_in(folder):
 
 
 def first_call_in_new_process(index, folder):
-    """ms of the first call of WORKLOADS[index] in a new process whose cache is `folder`."""
+    """(ms of the first call of WORKLOADS[index] in a new process whose cache is `folder`, ms
+    from its start until native code runs)."""
     tools = os.path.dirname(os.path.abspath(__file__))
     environment = {**os.environ, 'AUTOGRAPH_RT_JIT_CACHE': folder,
                    'PYTHONPATH': os.pathsep.join([os.path.dirname(tools), tools])}
-    out = subprocess.run([sys.executable, __file__, '--first-call', str(index)], check=True,
-                         capture_output=True, text=True, env=environment).stdout
-    return float(out.split()[-1])
+    out = subprocess.run([sys.executable, __file__, '--first-call', str(index), '--until-native'],
+                         check=True, capture_output=True, text=True, env=environment).stdout
+    first, until_native = map(float, out.split()[-2:])
+    return first, until_native
 
 
 def main(argv=None):
@@ -128,6 +150,8 @@ def main(argv=None):
     parser.add_argument('--first-call', type=int, required=True, help='index in WORKLOADS')
     parser.add_argument('--empty-cache', action='store_true',
                         help='cold: compile into an empty on-disk cache (a temp dir)')
+    parser.add_argument('--until-native', action='store_true',
+                        help='also print the ms from the first call until native code runs')
     options = parser.parse_args(argv)
     import bench  # deferred: bench imports this module
     numba_startup()
@@ -135,9 +159,16 @@ def main(argv=None):
     args = workload.arguments()
     with tempfile.TemporaryDirectory() as folder, \
             cache_in(folder) if options.empty_cache else contextlib.nullcontext():
+        # created before the clock starts, as a decorator is when its module is imported (the
+        # first `ag.function` imports autograph's tracing modules: ~40 ms of CPU here)
+        jit = ag.function(workload.program(), jit_compile=True)
         start = time.perf_counter()
-        ag.function(workload.program(), jit_compile=True)(*args)
-        print(f'{(time.perf_counter() - start) * 1e3:.1f}')
+        jit(*args)
+        first_call = (time.perf_counter() - start) * 1e3
+        wait_for_native_code()
+        jit(*args)
+        until_native = (time.perf_counter() - start) * 1e3
+        print(f'{first_call:.1f}' + (f' {until_native:.1f}' if options.until_native else ''))
 
 
 if __name__ == '__main__':

@@ -8,6 +8,16 @@ those values and keeps it, with the Python wrapper that calls it by its calling 
 (native/calling.py); later calls go straight to the wrapper. numba is imported then, and only
 then.
 
+Compilation is *tiered* (`tiered()`, on unless `AUTOGRAPH_RT_JIT_TIERED=0`), as JVMs and V8
+do: the first call runs the graph with the default executor and hands the lowering and numba's
+compile (or its load from the on-disk cache) to a background thread; the calls until the
+native code is ready run the default executor too, then calls run native code. A graph with
+an op that has no kernel (one that may have no native form either) is lowered by the first
+call itself, which raises if it does not lower. A compile that fails raises its error at every
+call after it. Compiles run one at a time; the process waits at exit for the one running
+(numba writes its cache files atomically) and starts no other. `wait()` blocks until the
+pending compiles are done. With tiering off the first call compiles (or loads) and runs it.
+
 When native code raises (an integer division by zero, an index out of range, a TensorArray
 element never written), the graph runs again with the default executor, which raises the
 same error naming the op and the user's line. Variables are written back only when native
@@ -15,14 +25,17 @@ code returns, so running again has no other effect, unless a kernel the code cal
 effects (print, py_function, random numbers): then the error is raised at once. A kernel's own
 error is raised as the default executor raises it.
 """
+import importlib.util
+import os
+import sys
 import threading
 
 from runtime.core import errors
 from runtime.executor.native import cache
-from runtime.executor.native.emitter import coverage, lower
 from runtime.executor.native.rules import Unsupported
+from runtime.ops import registry
 
-__all__ = ['NativePlan', 'coverage', 'INSTALL_HINT']
+__all__ = ['NativePlan', 'coverage', 'INSTALL_HINT', 'tiered', 'wait']
 
 INSTALL_HINT = "pip install 'autograph-rt[jit]'"
 
@@ -37,19 +50,68 @@ def import_numba():
     return numba
 
 
+def coverage(opdef):
+    """How `jit_compile=True` runs `opdef` (native/emitter.py's `coverage`)."""
+    # deferred: start-up cost (the emitter and its rules: a tiered first call does not lower)
+    from runtime.executor.native import emitter
+    return emitter.coverage(opdef)
+
+
+def lower(program, rolled):
+    """(native source, calling convention) of `program` (native/emitter.py's `lower`)."""
+    # deferred: start-up cost (the emitter and its rules: a tiered first call does not lower)
+    from runtime.executor.native import emitter
+    return emitter.lower(program, rolled)
+
+
+def check_numba():
+    """ImportError naming the extra unless numba can be imported (without importing it)."""
+    if 'numba' in sys.modules and sys.modules['numba'] is not None:
+        return
+    try:
+        found = importlib.util.find_spec('numba') is not None
+    except ValueError:  # sys.modules['numba'] is None: importing it fails
+        found = False
+    if not found:
+        import_numba()  # raises the ImportError naming the extra
+
+
+def tiered():
+    """Whether first calls of uncached graphs compile in the background (the default), or
+    compile before they run (`AUTOGRAPH_RT_JIT_TIERED=0`, as the tests do)."""
+    return os.environ.get('AUTOGRAPH_RT_JIT_TIERED', '1') != '0'
+
+
+_compiling = threading.Lock()  # one background compile at a time (numba's lock is global too)
+_pending = set()  # the background compiles' threads, until each is done
+_pending_changed = threading.Condition()
+
+
+def wait(timeout=None):
+    """Block until the background compiles started so far are done (their plans then run
+    native code); False if `timeout` seconds passed first."""
+    with _pending_changed:
+        return _pending_changed.wait_for(lambda: not _pending, timeout)
+
+
 class NativePlan:
     """Callable (*input values) -> tuple of output values, compiled to native code on first
-    call. `source` is the generated Python source that numba compiled (after the first call)."""
+    call. `source` is the generated Python source that numba compiled (after the first call);
+    `native` whether calls run the native code yet (tiered: once the compile is done)."""
 
-    __slots__ = ('run', 'source', '_program', '_default_plan', '_lock')
+    __slots__ = ('run', 'source', 'native', '_graph', '_program', '_default_plan', '_lock',
+                 '_failure')
 
-    def __init__(self, optimized_program, default_plan):
-        """`optimized_program()` gives the Program to lower; `default_plan()` the default
-        executor's compiled function, which reports errors."""
+    def __init__(self, graph, optimized_program, default_plan):
+        """`optimized_program()` gives the Program of `graph` to lower; `default_plan()` the
+        default executor's compiled function, which reports errors."""
+        self._graph = graph
         self._program = optimized_program
         self._default_plan = default_plan
         self._lock = threading.Lock()
+        self._failure = None  # the error a background compile raised
         self.source = None
+        self.native = False
         self.run = self._first_call
 
     def __call__(self, *values):
@@ -58,20 +120,72 @@ class NativePlan:
     def _first_call(self, *values):
         with self._lock:
             if self.run == self._first_call:
-                run = self._compile(values)
+                if tiered():
+                    check_numba()
+                    program = None
+                    if not _kernels_for_all(self._graph):  # lowered now, to report such an op
+                        program = self._lowered(self._program())[0]
+                    self.run = self._default_plan()
+                    try:
+                        return self.run(*values)
+                    finally:  # started after, so it does not compete with this call for the GIL
+                        self._start(program, values)
+                run = self._compile(import_numba(), values, *self._lowered(self._program()))
                 if run is None:  # a variable without a value: the default executor reports it
                     return self._default_plan()(*values)
-                self.run = run
+                self._ready(run)
         return self.run(*values)
 
-    def _compile(self, values):
-        numba = import_numba()
-        program = self._program()
-        for rolled in (True, False):  # re-rolled loops whose types numba cannot unify: without
-            try:
-                source, convention = lower(program, rolled)
-            except Unsupported as e:
-                raise _unsupported_error(program, e.node, e.reason) from None
+    def _ready(self, run):
+        self.run = run
+        self.native = True
+
+    def _lowered(self, program):
+        """(the optimized program, its native source re-rolled, the calling convention)."""
+        try:
+            source, convention = lower(program, True)
+        except Unsupported as e:
+            raise _unsupported_error(program, e.node, e.reason) from None
+        self.source = source
+        return program, source, convention
+
+    def _start(self, program, values):
+        thread = threading.Thread(target=self._compile_in_background, args=(program, values),
+                                  name=f'jit_compile {getattr(self._graph, "name", "graph")}')
+        with _pending_changed:
+            _pending.add(thread)
+        thread.start()
+
+    def _compile_in_background(self, program, values):
+        """Lower `program` (None: optimize the graph first), compile it, then calls run it."""
+        try:
+            with _compiling:
+                if not threading.main_thread().is_alive():  # the process is exiting
+                    return
+                if program is None:
+                    program = self._program()
+                run = self._compile(import_numba(), values, *self._lowered(program))
+            if run is None:  # a variable without a value: try again at the next call
+                self.run = self._first_call
+            else:
+                self._ready(run)
+        except Exception as e:  # raised by the next call
+            self._failure = e
+            self.run = self._failed
+        finally:
+            with _pending_changed:
+                _pending.discard(threading.current_thread())
+                _pending_changed.notify_all()
+
+    def _failed(self, *values):
+        raise self._failure
+
+    def _compile(self, numba, values, program, source, convention):
+        """The wrapper calling the code of `source` compiled for the types of `values` (None
+        when a variable has no value yet). A re-rolled source numba cannot compile is lowered
+        again as written."""
+        rolled = True
+        while True:
             args = convention.example_arguments(values)
             if args is None:
                 return None
@@ -80,14 +194,34 @@ class NativePlan:
                 function.compile(tuple(numba.typeof(v) for v in args))
                 break
             except numba.core.errors.NumbaError as e:
-                if rolled and source != lower(program, False)[0]:
-                    continue
+                if rolled:
+                    rolled = False
+                    unrolled, unrolled_convention = lower(program, False)
+                    if unrolled != source:
+                        source = self.source = unrolled
+                        convention = unrolled_convention
+                        continue
                 raise errors.InvalidArgumentError(
                     None, None, f'jit_compile=True could not compile {program.name} to native '
                                 f'code: {_first_line(e)}. Remove jit_compile=True to run it '
                                 f'with the default executor.') from None
-        self.source = source
         return convention.wrapper(function, self._default_plan)
+
+
+def _kernels_for_all(graph):
+    """Whether every op of `graph` (and of the functions its control flow calls) has a kernel
+    or is a constant, a param or control flow: then its program lowers (each node by a rule or
+    by its kernel), which the background compile can find out without this call lowering it."""
+    for op in graph.operations:
+        opdef = op.opdef
+        if opdef.control_flow is not None:
+            if not all(_kernels_for_all(graph.library[ref.name])
+                       for ref in opdef.functions(op.attrs)):
+                return False
+        elif opdef.kernel is None and opdef.bind_kernel is None and \
+                opdef not in (registry.CONST, registry.PLACEHOLDER):
+            return False
+    return True
 
 
 def _first_line(error):

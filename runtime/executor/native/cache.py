@@ -44,14 +44,21 @@ def directory():
 
 
 def _fingerprint(numba):
-    """What else decides the compiled code: numba's version and the helpers' source."""
-    # deferred: optional dependency numba (helpers imports it)
-    from runtime.executor.native import helpers, vmath
+    """What else decides the compiled code: numba's version and the helpers' source (read from
+    their files, not imported: a cache hit need not import them)."""
     digest = hashlib.sha256()
-    for module in (helpers, vmath):  # the generated code inlines vmath's functions
-        with open(module.__file__, 'rb') as f:
+    here = os.path.dirname(os.path.abspath(__file__))
+    for module in ('helpers.py', 'vmath.py'):  # the generated code inlines vmath's functions
+        with open(os.path.join(here, module), 'rb') as f:
             digest.update(f.read())
     return numba.__version__.encode() + digest.digest()
+
+
+def _path(numba, folder, source):
+    """The file of `source` in the cache folder, and its module's name."""
+    digest = hashlib.sha256(_fingerprint(numba) + source.encode()).hexdigest()[:24]
+    module_name = f'rt_native_{digest}'
+    return os.path.join(folder, module_name + '.py'), module_name
 
 
 def load(numba, source, name):
@@ -66,9 +73,7 @@ def load(numba, source, name):
         exec(compile(source, filename, 'exec'), namespace)
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         return numba.njit(error_model='numpy')(namespace['native'])
-    digest = hashlib.sha256(_fingerprint(numba) + source.encode()).hexdigest()[:24]
-    module_name = f'rt_native_{digest}'
-    path = os.path.join(folder, module_name + '.py')
+    path, module_name = _path(numba, folder, source)
     if not os.path.exists(path):
         handle, temporary = tempfile.mkstemp(dir=folder, suffix='.tmp')
         with os.fdopen(handle, 'w') as f:
