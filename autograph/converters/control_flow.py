@@ -36,8 +36,9 @@ forms only, so a statement is emitted once per enclosing statement, not exponent
 
 A `while` tests its condition again at the end of each iteration and refuses one that became a
 tensor (`ag__.refuse_staged_test`), as `while_stmt` does; a `for` runs `for target in itr:`,
-with the `break`/`return` flags tested at the end of the body. The `ag__.Undefined`
-placeholders are set in the staged form only: plain Python keeps its own UnboundLocalError.
+with the `return` flags tested at the end of the body. Both break for real
+(`dual.breaks_for_real`) and leave out the staged form's list-mutation checks. The
+`ag__.Undefined` placeholders are set in the staged form only (Python's UnboundLocalError).
 """
 
 import gast
@@ -136,8 +137,7 @@ class ControlFlowTransformer(transformer.Base):
         return node   # a class body runs as Python: its `if`s and annotations stay as written
 
     def visit_Expr(self, node):
-        """A list-mutation check belongs to the staged form of its loop, the body a graph loop
-        traces; the plain Python form of the loop drops it."""
+        """A list-mutation check is for the staged form of its loop: the plain form drops it."""
         if not self.staging and anno.getanno(node, anno.Basic.LIST_CHECK):
             return None
         return node
@@ -199,6 +199,8 @@ class ControlFlowTransformer(transformer.Base):
             state, set_state_body = gast.Tuple(elts=[], ctx=gast.Load()), [gast.Pass()]
         functions = templates.replace(_STATE_TEMPLATE, get_state=get_state, set_state=set_state,
                                       vars_=vars_, state=state, set_state_body=set_state_body)
+        for function in functions:   # generated code only: the later converters skip it
+            anno.setanno(function, anno.Basic.SKIP, True)
         return functions, get_state, set_state
 
     def _prelude(self, node, names):
@@ -312,7 +314,7 @@ class ControlFlowTransformer(transformer.Base):
         if checked_reads.python_only(node):
             _mark_python_test(node.test)
             node = self.generic_visit(node)
-            node.body = _breaks_for_real(node, node.body, 'while')
+            node.body = dual.breaks_for_real(node, node.body, 'while')
             return node
         cond = self.ctx.namer.new('cond')
         staged, node = self._both_forms(
@@ -321,7 +323,7 @@ class ControlFlowTransformer(transformer.Base):
         test = _loop_test(node, checked_reads.flag_tests(node))
         again = _refuse_staged(cond, templates.copy_tree(test), 'while')
         python = gast.While(test=_load(cond), orelse=[],
-                            body=_breaks_for_real(node, node.body, 'while') + [again])
+                            body=dual.breaks_for_real(node, node.body, 'while') + [again])
         return gast.If(test=dual.is_staged_test(cond, test), body=staged, orelse=[python])
 
     def _staged_while(self, node, condition=None):
@@ -349,12 +351,12 @@ class ControlFlowTransformer(transformer.Base):
             return self._staged_for(node, node.iter)
         if checked_reads.python_only(node):
             node = self.generic_visit(node)
-            node.body = _breaks_for_real(node, node.body, 'for')
+            node.body = dual.breaks_for_real(node, node.body, 'for')
             return node
         extra_tests = checked_reads.flag_tests(node)
         itr = self.ctx.namer.new('itr')
         staged, node = self._both_forms(node, lambda copy: self._staged_for(copy, _load(itr)))
-        body = _breaks_for_real(node, node.body, 'for')
+        body = dual.breaks_for_real(node, node.body, 'for')
         if extra_tests:     # `return` flags: tested before the next item, as for_stmt
             keep = self.ctx.namer.new('keep')
             body = body + [_refuse_staged(keep, _conjunction(templates.copy_tree(extra_tests)),
@@ -442,7 +444,13 @@ def _load(name):
 
 
 def _conjunction(tests):
-    return gast.BoolOp(op=gast.And(), values=tests) if len(tests) > 1 else tests[0]
+    """`a and b and ...`; of the tests of a staged form, staged too (no plain Python form)."""
+    if len(tests) == 1:
+        return tests[0]
+    conjunction = gast.BoolOp(op=gast.And(), values=tests)
+    if dual.in_staged_form(tests[0]):
+        anno.setanno(conjunction, dual.STAGED_FORM, True)
+    return conjunction
 
 
 def _loop_test(node, extra_tests=None):
@@ -451,56 +459,6 @@ def _loop_test(node, extra_tests=None):
     if extra_tests is None:
         extra_tests = anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, [])
     return _conjunction(extra_tests + [node.test]) if extra_tests else node.test
-
-
-def _breaks_for_real(loop, body, kind):
-    """The plain Python body of a loop with a `break`: `break_ = True` where it runs as Python
-    is followed by `break`. When a staged form in the body may set the flag (the block
-    functions of a tensor `if`), the body ends with the test of the loop's staged form: a flag
-    that became a tensor is refused, as `while_stmt`/`for_stmt` refuse it; one that is True
-    stops the loop."""
-    flag = anno.getanno(loop, anno.Basic.BREAK_FLAG)
-    if flag is None:
-        return body
-    body, staged_sets = _break_after_flag(body, flag)
-    if not staged_sets:
-        return body
-    stop = templates.replace(
-        'if flag is not False:\n    ag__.refuse_staged_test(flag, kind)\n    break',
-        flag=flag, kind=gast.Constant(value=kind, kind=None))
-    anno.setanno(stop[0].test, anno.Basic.PYTHON_TEST, True)
-    return body + stop
-
-
-_COMPOUND_BLOCKS = ('body', 'orelse', 'finalbody')
-
-
-def _break_after_flag(statements, flag):
-    """`statements` with a `break` after each `flag = True` outside functions and inner loops,
-    and whether a function among them (a block function) sets `flag`."""
-    result, staged_sets = [], False
-    for statement in statements:
-        result.append(statement)
-        if _sets_flag(statement, flag):
-            result.append(gast.Break())
-        elif isinstance(statement, gast.FunctionDef):
-            staged_sets = staged_sets or any(_sets_flag(n, flag) for n in walk.nodes(statement))
-        elif isinstance(statement, (gast.If, gast.With, gast.Try)):
-            blocks = [statement] + (statement.handlers if isinstance(statement, gast.Try) else [])
-            for holder in blocks:
-                for field in _COMPOUND_BLOCKS:
-                    block = getattr(holder, field, None)
-                    if block:
-                        new, sets = _break_after_flag(block, flag)
-                        setattr(holder, field, new)
-                        staged_sets = staged_sets or sets
-    return result, staged_sets
-
-
-def _sets_flag(statement, flag):
-    return (isinstance(statement, gast.Assign) and len(statement.targets) == 1
-            and isinstance(statement.targets[0], gast.Name) and statement.targets[0].id == flag
-            and isinstance(statement.value, gast.Constant) and statement.value.value is True)
 
 
 def _strings(names):

@@ -12,7 +12,9 @@ construct holds staged forms only (nodes marked `STAGED_FORM`), so that each con
 written once per enclosing one rather than exponentially often.
 """
 
-from autograph.pyct import anno, templates, transformer
+import gast
+
+from autograph.pyct import anno, templates, transformer, walk
 
 _IS_STAGED = '(cond := test) is not True and cond is not False and ag__.is_staged(cond)'
 STAGED_FORM = 'the node is in the staged form of an enclosing construct'
@@ -70,3 +72,53 @@ class ExpressionTransformer(transformer.Base):
             self.no_walrus -= 1
         node.ifs = [self.visit(test) for test in node.ifs]
         return node
+
+
+def breaks_for_real(loop, body, kind):
+    """The plain Python body of a loop with a `break`: `break_ = True` where it runs as Python
+    is followed by `break`. When a staged form in the body may set the flag (the block
+    functions of a tensor `if`), the body ends with the test of the loop's staged form: a flag
+    that became a tensor is refused, as `while_stmt`/`for_stmt` refuse it; one that is True
+    stops the loop."""
+    flag = anno.getanno(loop, anno.Basic.BREAK_FLAG)
+    if flag is None:
+        return body
+    body, staged_sets = _break_after_flag(body, flag)
+    if not staged_sets:
+        return body
+    stop = templates.replace(
+        'if flag is not False:\n    ag__.refuse_staged_test(flag, kind)\n    break',
+        flag=flag, kind=gast.Constant(value=kind, kind=None))
+    anno.setanno(stop[0].test, anno.Basic.PYTHON_TEST, True)
+    return body + stop
+
+
+_COMPOUND_BLOCKS = ('body', 'orelse', 'finalbody')
+
+
+def _break_after_flag(statements, flag):
+    """`statements` with a `break` after each `flag = True` outside functions and inner loops,
+    and whether a function among them (a block function) sets `flag`."""
+    result, staged_sets = [], False
+    for statement in statements:
+        result.append(statement)
+        if _sets_flag(statement, flag):
+            result.append(gast.Break())
+        elif isinstance(statement, gast.FunctionDef):
+            staged_sets = staged_sets or any(_sets_flag(n, flag) for n in walk.nodes(statement))
+        elif isinstance(statement, (gast.If, gast.With, gast.Try)):
+            blocks = [statement] + (statement.handlers if isinstance(statement, gast.Try) else [])
+            for holder in blocks:
+                for field in _COMPOUND_BLOCKS:
+                    block = getattr(holder, field, None)
+                    if block:
+                        new, sets = _break_after_flag(block, flag)
+                        setattr(holder, field, new)
+                        staged_sets = staged_sets or sets
+    return result, staged_sets
+
+
+def _sets_flag(statement, flag):
+    return (isinstance(statement, gast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], gast.Name) and statement.targets[0].id == flag
+            and isinstance(statement.value, gast.Constant) and statement.value.value is True)

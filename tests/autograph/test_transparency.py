@@ -1,6 +1,7 @@
 """Converted code is the same program as the original on plain Python values (issue 18):
 one test per pattern that used to change the meaning of a converted function."""
 import functools
+import importlib.util
 import time
 
 import pytest
@@ -248,6 +249,49 @@ def test_lambdas_on_continuation_lines_after_a_nested_def_and_in_defaults_are_fo
                     ag.to_graph(
                         lambda t: t + 1)(4)]
     assert deep == [-4, 5]
+
+
+_LAYOUTS = '''\
+def deco(f):
+    return f
+
+
+@deco
+@deco
+def decorated(x):
+    if x > 1:
+        return x + 1
+    return x
+# a comment at column 0, then blank lines
+
+
+def split_signature(x,
+y=2):
+    return x * y
+
+
+class Holder:
+    def method(self, x):
+        text = """
+            text in the method
+        """
+        return text.strip() + str(x)
+
+    async def later(self):
+        return 1
+'''
+
+
+def test_functions_are_read_from_their_file_whatever_their_layout(tmp_path):
+    path = tmp_path / 'layouts.py'
+    path.write_text(_LAYOUTS)
+    spec = importlib.util.spec_from_file_location('layouts', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert ag.to_graph(module.decorated)(3) == 4
+    assert ag.to_graph(module.split_signature)(3) == 6
+    assert ag.to_graph(module.Holder().method)(5) == 'text in the method5'
+    assert 'def tf__decorated(x):' in ag.to_code(module.decorated)
 
 
 # -- the CLI ---------------------------------------------------------------------------------
