@@ -46,7 +46,7 @@ import gast
 from autograph import analysis
 from autograph.analysis import checked_reads
 from autograph.converters import block_bindings, dual
-from autograph.pyct import anno, templates, transformer, unparser, walk
+from autograph.pyct import anno, templates, transformer, unparser
 
 _STATE_TEMPLATE = '''
 def get_state():
