@@ -15,7 +15,8 @@ native code is ready run the default executor too, then calls run native code. A
 an op that has no kernel (one that may have no native form either) is lowered by the first
 call itself, which raises if it does not lower. A compile that fails raises its error at every
 call after it. Compiles run one at a time; the process waits at exit for the one running
-(numba writes its cache files atomically) and starts no other. `wait()` blocks until the
+(numba writes its cache files atomically) and starts no other; a forked child compiles again
+what its parent was compiling. `wait()` blocks until the
 pending compiles are done. With tiering off the first call compiles (or loads) and runs it.
 
 When native code raises (an integer division by zero, an index out of range, a TensorArray
@@ -83,8 +84,21 @@ def tiered():
 
 
 _compiling = threading.Lock()  # one background compile at a time (numba's lock is global too)
-_pending = set()  # the background compiles' threads, until each is done
+_pending = {}  # the background compiles' threads (to their plans), until each is done
 _pending_changed = threading.Condition()
+
+
+def _after_fork_in_child():
+    """A forked process has none of its parent's threads: the plans they were compiling
+    compile again at their next call, and the locks they may have held are new ones."""
+    global _compiling, _pending_changed
+    _compiling, _pending_changed = threading.Lock(), threading.Condition()
+    for plan in _pending.values():
+        plan.run = plan.first_call
+    _pending.clear()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def wait(timeout=None):
@@ -112,14 +126,15 @@ class NativePlan:
         self._failure = None  # the error a background compile raised
         self.source = None
         self.native = False
-        self.run = self._first_call
+        self.run = self.first_call
 
     def __call__(self, *values):
         return self.run(*values)
 
-    def _first_call(self, *values):
+    def first_call(self, *values):
+        """`run` until a call compiled (or started compiling) the graph: does that, then runs."""
         with self._lock:
-            if self.run == self._first_call:
+            if self.run == self.first_call:
                 if tiered():
                     check_numba()
                     program = None
@@ -153,7 +168,7 @@ class NativePlan:
         thread = threading.Thread(target=self._compile_in_background, args=(program, values),
                                   name=f'jit_compile {getattr(self._graph, "name", "graph")}')
         with _pending_changed:
-            _pending.add(thread)
+            _pending[thread] = self
         thread.start()
 
     def _compile_in_background(self, program, values):
@@ -166,7 +181,7 @@ class NativePlan:
                     program = self._program()
                 run = self._compile(import_numba(), values, *self._lowered(program))
             if run is None:  # a variable without a value: try again at the next call
-                self.run = self._first_call
+                self.run = self.first_call
             else:
                 self._ready(run)
         except Exception as e:  # raised by the next call
@@ -174,7 +189,7 @@ class NativePlan:
             self.run = self._failed
         finally:
             with _pending_changed:
-                _pending.discard(threading.current_thread())
+                _pending.pop(threading.current_thread(), None)
                 _pending_changed.notify_all()
 
     def _failed(self, *values):

@@ -52,7 +52,7 @@ def plan_of(function, *args):
 
 
 def test_calls_run_the_default_executor_until_the_native_code_is_ready(held):
-    jit, default = ag.function(bench.collatz, jit_compile=True), ag.function(bench.collatz)
+    jit, default = ag.function(bench.range_sum, jit_compile=True), ag.function(bench.range_sum)
     n = rt.constant(30)
     expected = default(n).numpy()
     assert jit(n).numpy() == expected and jit(n).numpy() == expected
@@ -122,3 +122,17 @@ def test_without_numba_a_tiered_first_call_says_which_extra_to_install(monkeypat
     jit = ag.function(bench.range_sum, jit_compile=True)
     with pytest.raises(ImportError, match=r"pip install 'autograph-rt\[jit\]'"):
         jit(rt.constant(10))
+
+
+@pytest.mark.skipif(not hasattr(os, 'fork'), reason='no fork here')
+def test_a_forked_child_compiles_again_what_its_parent_was_compiling(held):
+    jit = ag.function(bench.range_sum, jit_compile=True)
+    assert jit(rt.constant(10)).numpy() == 45
+    plan = plan_of(jit, rt.constant(10))
+    pid = os.fork()
+    if pid == 0:  # the child: no compile thread, nothing to wait for, the next call compiles
+        ok = native.wait(timeout=0) and not plan.native and plan.run == plan.first_call
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert not native.wait(timeout=0)  # the parent's compile is still held
