@@ -49,7 +49,7 @@ def measure_jit(workloads, quick=False):
     native code running (the background compile waited for)."""
     repeat = 3 if quick else 9
     rows = [numba_startup()]
-    for index, workload in enumerate(workloads):
+    for workload in workloads:
         args, numpy_args = workload.arguments(), workload.numpy_arguments()
         default = ag.function(workload.program())
         expected = default(*args).numpy()
@@ -59,6 +59,7 @@ def measure_jit(workloads, quick=False):
         with tempfile.TemporaryDirectory() as folder, \
                 contextlib.nullcontext() if quick else cache_in(folder):
             if not quick:
+                index = workload_index(workload)  # the subprocess's: in bench.WORKLOADS
                 first_call, cold_native = first_call_in_new_process(index, folder)
                 new_process, new_process_native = first_call_in_new_process(index, folder)
             start = time.perf_counter()
@@ -101,6 +102,17 @@ def measure_jit(workloads, quick=False):
             'jax_ratio': workload.jax_ratio,
         })
     return rows
+
+
+def workload_index(workload):
+    """The index of `workload` in bench.WORKLOADS, which `--first-call` takes (not its
+    position in the list `measure_jit` was given, which may be a part of it)."""
+    import bench  # deferred: bench imports this module
+    names = [w.name for w in bench.WORKLOADS]
+    if workload.name not in names:
+        raise ValueError(f'{workload.name!r} is not one of bench.WORKLOADS, which a new process '
+                         f'runs by index')
+    return names.index(workload.name)
 
 
 def wait_for_native_code():

@@ -65,3 +65,11 @@ def test_bench_jit_first_call_with_an_empty_cache_leaves_the_cache_alone(tmp_pat
     bench_jit.main(['--first-call', '1'])  # from the usual cache: the one set
     assert float(capsys.readouterr().out) > 0
     assert any(path.suffix == '.py' for path in tmp_path.iterdir())
+
+
+def test_bench_jit_new_processes_run_the_workload_by_its_index_in_workloads():
+    import bench_jit
+    # measure_jit([WORKLOADS[3]]) must start `--first-call 3`, not its position 0 in the list
+    assert [bench_jit.workload_index(w) for w in bench.WORKLOADS[3:5]] == [3, 4]
+    with pytest.raises(ValueError, match='not one of bench.WORKLOADS'):
+        bench_jit.workload_index(bench.WORKLOADS[0]._replace(name='elsewhere'))
