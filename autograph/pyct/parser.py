@@ -63,7 +63,12 @@ def parse_entity(fn):
     if fn.__code__.co_name == '<lambda>':
         node, source, first_lineno = _parse_lambda(fn, lines, source, first_lineno, filename)
     else:
-        node = parse(source, filename).body[0]
+        try:
+            node = parse(source, filename).body[0]
+        except SyntaxError as e:   # the lines inspect gives, dedented, are not a definition
+            raise errors.ConversionError(
+                f'{filename}:{first_lineno}: cannot parse the source of {fn.__qualname__!r} '
+                f'({e.msg}); wrap the function in ag.do_not_convert.') from None
         # the code's own name: `__name__` and `__qualname__` may have been reassigned
         if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) or \
                 node.name != fn.__code__.co_name or not _same_arguments(node.args, fn.__code__):
@@ -93,22 +98,40 @@ def _function_by_indentation(fn):
     while line < len(lines) and lines[line].lstrip().startswith('@') \
             and _indentation(lines[line]) == indent:
         line += 1
+    # not dedented (that would change the text of its multi-line strings): an indented block
+    # is parsed in an `if 1:`, at the file's columns, one line above its own. A less indented
+    # line inside a string or brackets ends the block too early: it then does not parse, and
+    # the block is extended to the next such line (a few times).
     end = line + 1
-    while end < len(lines) and (_is_blank(lines[end]) or _indentation(lines[end]) > indent):
-        end += 1
-    while end > line + 1 and _is_blank(lines[end - 1]):
-        end -= 1
-    source = textwrap.dedent(''.join(lines[first:end]))
-    try:
-        node = parse(source, filename).body[0]
-    except (SyntaxError, ValueError, IndexError):
+    for _ in range(_EXTENSIONS):
+        while end < len(lines) and (_is_blank(lines[end]) or _indentation(lines[end]) > indent):
+            end += 1
+        last = end
+        while last > line + 1 and _is_blank(lines[last - 1]):
+            last -= 1
+        source, first_lineno = ''.join(lines[first:last]), code.co_firstlineno
+        if indent:
+            source, first_lineno = 'if 1:\n' + source, first_lineno - 1
+        try:
+            node = parse(source, filename).body[0]
+            break
+        except (SyntaxError, ValueError, IndexError):
+            end += 1
+            if end >= len(lines):
+                return None
+    else:
         return None
+    if indent:
+        node = node.body[0] if isinstance(node, gast.If) and node.body else None
     if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) or \
             node.name != code.co_name or not _same_arguments(node.args, code):
         return None
     node.decorator_list = []
-    return Entity(node, source_lines(source), filename, code.co_firstlineno,
+    return Entity(node, source_lines(source), filename, first_lineno,
                   mangling.class_of(code, node))
+
+
+_EXTENSIONS = 8
 
 
 def _is_blank(line):

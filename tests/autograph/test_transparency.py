@@ -273,9 +273,9 @@ y=2):
 class Holder:
     def method(self, x):
         text = """
-            text in the method
-        """
-        return text.strip() + str(x)
+text at column 0
+        and indented text"""
+        return text + str(x)
 
     async def later(self):
         return 1
@@ -290,7 +290,9 @@ def test_functions_are_read_from_their_file_whatever_their_layout(tmp_path):
     spec.loader.exec_module(module)
     assert ag.to_graph(module.decorated)(3) == 4
     assert ag.to_graph(module.split_signature)(3) == 6
-    assert ag.to_graph(module.Holder().method)(5) == 'text in the method5'
+    # the text of a multi-line string is the file's (the source is not dedented)
+    assert ag.to_graph(module.Holder().method)(5) == module.Holder().method(5) == (
+        '\ntext at column 0\n        and indented text5')
     assert 'def tf__decorated(x):' in ag.to_code(module.decorated)
 
 
