@@ -3,7 +3,7 @@
 A converted function starts with its scope, one object per function built once, and runs its
 body in a `try` whose handler only sees errors:
 
-    fscope = ag__.SCOPES['f', 'fscope', ag__.STD_REQUESTED]
+    fscope = ag__.STD_REQUESTED_SCOPES['f']
     try:
         body
     except:
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from autograph.compiler import verbosity
 from autograph.operators import frames, guards, lists, variables
-from autograph.pyct import origin_info, recursion
+from autograph.pyct import recursion
 
 _FRAMES_BELOW = 3   # the frames of a script under its first call (Python reaches 997 of 1000)
 # staged constructs that run without a raised limit: even at the frames each adds, they fit in
@@ -37,7 +37,6 @@ _FRAMES_BELOW = 3   # the frames of a script under its first call (Python reache
 _SHALLOW = 16
 _STAGED_COUNT = lists.staged_count   # [lists staged so far], one list object for good
 _UNDEFINED_RETURN = variables.UndefinedReturnValue
-_IS_GENERATED = origin_info.is_generated_code
 
 
 @dataclass(eq=False)
@@ -87,7 +86,11 @@ class FunctionScope:
         its caller is not converted code, the error leaves converted code, and its traceback
         loses autograph's frames (kept from verbosity 1 on) and gains the user's frames note."""
         caller = sys._getframe(1).f_back   # 0: unwind, 1: the converted function
-        if caller is not None and _is_converted(caller.f_code):
+        # converted code reads the operators as `ag__`: a free variable of code the loader
+        # compiled, a global of a module `autograph convert` wrote (no Python call here: at
+        # the recursion limit this handler has no frame to spare)
+        if caller is not None and ('ag__' in caller.f_code.co_freevars
+                                   or 'ag__' in caller.f_code.co_names):
             return
         error = sys.exc_info()[1]
         traceback = error.__traceback__
@@ -101,21 +104,22 @@ class FunctionScope:
         return f'FunctionScope({self.function_name!r}, {self.scope_name!r})'
 
 
-def _is_converted(code):
-    """Whether `code` is converted code: compiled by the loader, or written by `autograph
-    convert` (a converted module reads the operators as its global `ag__`)."""
-    return _IS_GENERATED(code) or 'ag__' in code.co_names
-
-
 class _Scopes(dict):
-    """(function name, scope name, options) -> its FunctionScope, made on first use."""
+    """Function name -> the FunctionScope of the functions of that name converted with
+    `options`, made on first use. Keyed by the name alone: a lookup compares strings only (a
+    tuple key would compare its items, which counts against the recursion limit)."""
 
-    def __missing__(self, key):
-        scope = self[key] = FunctionScope(*key)
+    def __init__(self, options):
+        super().__init__()
+        self.options = options
+
+    def __missing__(self, name):
+        scope = self[name] = FunctionScope(name, 'fscope', self.options)
         return scope
 
 
-SCOPES = _Scopes()
+STD_REQUESTED_SCOPES = _Scopes(STD_REQUESTED)
+STD_SCOPES = _Scopes(STD)
 STAGED_LISTS = _STAGED_COUNT
 
 

@@ -298,9 +298,9 @@ def test_the_scope_of_a_converted_function_is_built_once_and_its_handler_only_ru
         monkeypatch):
     converted = ag.to_graph(_parse_all)
     assert converted('1', '2') == 5
-    scope = ag__.SCOPES['_parse_all', 'fscope', ag__.STD_REQUESTED]
+    scope = ag__.STD_REQUESTED_SCOPES['_parse_all']
     assert converted('3', '4') == 9
-    assert ag__.SCOPES['_parse_all', 'fscope', ag__.STD_REQUESTED] is scope
+    assert ag__.STD_REQUESTED_SCOPES['_parse_all'] is scope
 
     def refuse(self):
         raise AssertionError('unwind ran without an error')
