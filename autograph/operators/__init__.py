@@ -25,6 +25,7 @@ from autograph.operators.function_scope import (
     STD_SCOPES,
     ConversionOptions,
     FunctionScope,
+    new_scope,
 )
 from autograph.operators.guards import python_only
 from autograph.operators.lists import check_list_mutation, list_append
@@ -52,7 +53,7 @@ __all__ = ['callee', 'converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stm
            'is_staged', 'is_staged_iterable', 'refuse_staged_test',
            'assert_stmt', 'ConversionOptions', 'STD', 'STD_REQUESTED', 'FunctionScope',
            'STD_REQUESTED_SCOPES',
-           'STD_SCOPES',
+           'STD_SCOPES', 'new_scope',
            'STAGED_LISTS',
            'python_only', 'and_', 'compare_chain', 'compare_chain_from', 'not_', 'or_',
            'check_list_mutation', 'list_append', 'Undefined', 'UndefinedReturnValue',

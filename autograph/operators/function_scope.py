@@ -1,16 +1,8 @@
 """The scope of a converted function, and the room staged constructs need for their frames.
 
 A converted function starts with its scope, one object per function built once, and runs its
-body in a `try` whose handler only sees errors:
-
-    fscope = ag__.STD_REQUESTED_SCOPES['f']
-    try:
-        body
-    except:
-        fscope.unwind()
-        raise
-
-So a call costs no bookkeeping: on Python values a converted call runs in its own frame only,
+body in a `try` whose handler, `fscope.unwind()`, only sees errors (the generated form:
+autograph/converters/function_scopes.py). So a call costs no bookkeeping: on Python values a converted call runs in its own frame only,
 as the original does, and Python's own recursion limit stops it where it stops the original.
 An error that leaves converted code (its caller is not converted code) has autograph's own
 frames taken out of its traceback and, when block functions remain in it, a note that lists
@@ -58,7 +50,7 @@ STD = ConversionOptions(recursive=True)
 class FunctionScope:
     """The scope of one converted function: its name and options (`ag__.callee` reads them),
     and `ret`, which produces its return value. It holds nothing of a call, so converted code
-    takes it from `SCOPES`, built once per function."""
+    takes it from `STD_REQUESTED_SCOPES`/`STD_SCOPES`, built once per function."""
 
     __slots__ = ('function_name', 'scope_name', 'options')
 
@@ -104,22 +96,19 @@ class FunctionScope:
         return f'FunctionScope({self.function_name!r}, {self.scope_name!r})'
 
 
-class _Scopes(dict):
-    """Function name -> the FunctionScope of the functions of that name converted with
-    `options`, made on first use. Keyed by the name alone: a lookup compares strings only (a
-    tuple key would compare its items, which counts against the recursion limit)."""
-
-    def __init__(self, options):
-        super().__init__()
-        self.options = options
-
-    def __missing__(self, name):
-        scope = self[name] = FunctionScope(name, 'fscope', self.options)
-        return scope
+# Function name -> the FunctionScope of the functions of that name converted with the options,
+# read with `.get` and made by `new_scope` on first use. Plain dicts keyed by the name alone:
+# nothing in a lookup counts against the recursion limit (a tuple key compares its items, a
+# dict subclass's subscript is a call), so a converted call needs no more depth than Python's.
+STD_REQUESTED_SCOPES: dict = {}
+STD_SCOPES: dict = {}
+_SCOPES_OF = {id(STD_REQUESTED): STD_REQUESTED_SCOPES, id(STD): STD_SCOPES}
 
 
-STD_REQUESTED_SCOPES = _Scopes(STD_REQUESTED)
-STD_SCOPES = _Scopes(STD)
+def new_scope(function_name, options):
+    """The scope of the functions `function_name` converted with `options`, made once."""
+    return _SCOPES_OF[id(options)].setdefault(
+        function_name, FunctionScope(function_name, 'fscope', options))
 STAGED_LISTS = _STAGED_COUNT
 
 
