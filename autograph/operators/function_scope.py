@@ -2,8 +2,9 @@
 
 A converted function starts with its scope, one object per function built once, and runs its
 body in a `try` whose handler, `fscope.unwind()`, only sees errors (the generated form:
-autograph/converters/function_scopes.py). So a call costs no bookkeeping: on Python values a converted call runs in its own frame only,
-as the original does, and Python's own recursion limit stops it where it stops the original.
+autograph/converters/function_scopes.py). So a call costs no bookkeeping: on Python values a
+converted call runs in its own frame only, as the original does, and Python's own recursion
+limit stops it where it stops the original.
 An error that leaves converted code (its caller is not converted code) has autograph's own
 frames taken out of its traceback and, when block functions remain in it, a note that lists
 the user's frames (file, line, source) it ran through.
