@@ -49,7 +49,7 @@ CONVERTERS = (
     conditional_expressions,  # a if c else b -> ag__.if_exp
     logical_expressions,      # and/or/not -> ag__.and_/or_/not_
     variables,                # reads -> ag__.ld
-    function_scopes,          # fscope = ag__.SCOPES[...]; try: body except: fscope.unwind()
+    function_scopes,          # fscope = (the function's scope); try: body except: unwind
 )
 
 _PREFIX = 'tf__'

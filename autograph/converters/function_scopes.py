@@ -1,19 +1,27 @@
 """The last converter: each function body runs in its scope (named by converters/functions).
 
-    def f(x):                       def f(x):
-        body                            fscope = ag__.SCOPES['f', 'fscope', ag__.STD_REQUESTED]
-                                        try:
-                                            body
-                                        except:
-                                            fscope.unwind()
-                                            raise
+    def f(x):
+        body
 
-The scope is built once per function (`ag__.SCOPES` makes it on first use) and holds nothing
-of a call; the `try` costs nothing until an error leaves the function, when its handler takes
-autograph's frames out of the traceback (autograph/operators/function_scope.py). It is written
-after every other converter ran, so that none of them takes it for a `try` of the user's
-(which keeps tensor control flow out of its body). Block functions of converted statements
-(`if_body`, `loop_body`, ...) have no scope of their own.
+becomes
+
+    def f(x):
+        fscope = ag__.STD_REQUESTED_SCOPES.get('f') or ag__.new_scope('f', ag__.STD_REQUESTED)
+        try:
+            body
+        except:
+            fscope.unwind()
+            raise
+
+The scope is built once per function name and options (`ag__.STD_REQUESTED_SCOPES` for the
+function the user asked to convert, `ag__.STD_SCOPES` for the functions it defines; `new_scope`
+makes it on first use) and holds nothing of a call; the lookup calls no Python code, so a
+converted call needs no more recursion depth than the original. The `try` costs nothing until
+an error leaves the function, when its handler takes autograph's frames out of the traceback
+(autograph/operators/function_scope.py). It is written after every other converter ran, so
+that none of them takes it for a `try` of the user's (which keeps tensor control flow out of
+its body). Block functions of converted statements (`if_body`, `loop_body`, ...) have no scope
+of their own.
 """
 import gast
 
@@ -21,7 +29,7 @@ from autograph.converters import functions
 from autograph.pyct import anno, templates, transformer
 
 _TEMPLATE = '''
-scope = ag__.SCOPES[function_name, scope_name, options]
+scope = scopes.get(function_name) or ag__.new_scope(function_name, options)
 try:
     body
 except:
@@ -41,8 +49,9 @@ class FunctionScopeTransformer(transformer.Base):
             return node
         docstring = node.body[:1] if transformer.is_docstring(node.body[0]) else []
         node.body = docstring + templates.replace(
-            _TEMPLATE, function_name=gast.Constant(value=node.name, kind=None),
-            scope_name=gast.Constant(value=scope, kind=None), scope=scope,
+            _TEMPLATE, function_name=gast.Constant(value=node.name, kind=None), scope=scope,
+            scopes=templates.replace_as_expression(
+                anno.getanno(node, functions.OPTIONS) + '_SCOPES'),
             options=templates.replace_as_expression(anno.getanno(node, functions.OPTIONS)),
             body=node.body[len(docstring):] or [gast.Pass()])
         return node

@@ -20,8 +20,10 @@ Statements after a `return` that may not have happened go under `if not do_retur
 that may return gets the extra test `not do_return`. A function whose one `return` is its last
 statement (none inside a compound statement) keeps it: `return value`. A function with a loop
 that appends to a list (which a tensor loop stages) first notes how many lists were staged,
-`staged_before = ag__.STAGED_LISTS[0]`, and returns `fscope.ret(value, True, staged_before)`,
-which unstacks them only when some were staged during the call.
+`staged_before = ag__.STAGED_LISTS[0]`, and returns its value itself when none were staged
+since (`if ag__.STAGED_LISTS[0] is staged_before: return retval_`), else through
+`fscope.ret(value, True, staged_before)`, which unstacks them. No `ret` call, no frame: a
+return is as deep as the original's.
 """
 import gast
 
@@ -89,14 +91,20 @@ class ReturnTransformer(transformer.Base):
                 statements[:-1], gast.Return) == jumps.Jumps.NEVER:
             # the one `return` ends the body: it stays a `return` (no flag, no placeholder),
             # and without a loop that may stage a list it returns the value
-            template = 'return scope.ret(value, True, staged_before)' if appends \
-                else 'return value'
-            ending = templates.replace(
-                template, scope=scope, value=last.value or gast.Constant(value=None, kind=None),
-                **names)[0]
+            value = last.value or gast.Constant(value=None, kind=None)
+            if appends:
+                ending = templates.replace(f'''
+retval_ = value
+{_UNSTAGED_RETURN}
+return scope.ret(retval_, True, staged_before)
+''', retval_=self.ctx.namer.new('retval_'), value=value, scope=scope, **names)
+            else:
+                ending = templates.replace('return value', value=value)
             if anno.hasanno(last, anno.Basic.ORIGIN):
-                anno.setanno(ending, anno.Basic.ORIGIN, anno.getanno(last, anno.Basic.ORIGIN))
-            node.body = docstring + head + statements[:-1] + [ending]
+                for statement in ending:
+                    anno.setanno(statement, anno.Basic.ORIGIN,
+                                 anno.getanno(last, anno.Basic.ORIGIN))
+            node.body = docstring + head + statements[:-1] + ending
             return node
         flag, retval = self.ctx.namer.new('do_return'), self.ctx.namer.new('retval_')
         undefined = 'ag__.UndefinedReturnValue()'
@@ -108,7 +116,8 @@ class ReturnTransformer(transformer.Base):
         # once a `return` ran (do_return is True) retval_ is its value: `ret` is only called
         # when it may not have (a tensor flag, or no return) or lists may need unstacking
         # (an `is` test: the compiler keeps its `if` plain Python)
-        ending = 'return scope.ret(retval_, do_return, staged_before)' if appends else (
+        ending = (f'if do_return is True:\n    {_UNSTAGED_RETURN}\n'
+                  'return scope.ret(retval_, do_return, staged_before)') if appends else (
             'if do_return is True:\n    return retval_\nreturn scope.ret(retval_, do_return)')
         node.body = docstring + head + templates.replace(f'''
 do_return = False
@@ -117,6 +126,13 @@ body
 {ending}
 ''', do_return=flag, retval_=retval, body=body, scope=scope, **names)
         return node
+
+
+# Nothing was staged since the call started: the count is the very object read then (an int
+# read back from its list slot unchanged is the same object; a changed count is another one,
+# and an equal count that is another object only sends the value through `ret`, which compares
+# values). An `is` test, which the compiler keeps plain Python.
+_UNSTAGED_RETURN = 'if ag__.STAGED_LISTS[0] is staged_before: return retval_'
 
 
 def _has_appending_loop(statements):

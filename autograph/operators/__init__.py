@@ -18,12 +18,14 @@ from autograph.operators.control_flow import (
 )
 from autograph.operators.exceptions import assert_stmt
 from autograph.operators.function_scope import (
-    SCOPES,
     STAGED_LISTS,
     STD,
     STD_REQUESTED,
+    STD_REQUESTED_SCOPES,
+    STD_SCOPES,
     ConversionOptions,
     FunctionScope,
+    new_scope,
 )
 from autograph.operators.guards import python_only
 from autograph.operators.lists import check_list_mutation, list_append
@@ -49,7 +51,9 @@ _errors.location_mappers.append(_user_line)
 
 __all__ = ['callee', 'converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stmt', 'while_stmt',
            'is_staged', 'is_staged_iterable', 'refuse_staged_test',
-           'assert_stmt', 'ConversionOptions', 'STD', 'STD_REQUESTED', 'FunctionScope', 'SCOPES',
+           'assert_stmt', 'ConversionOptions', 'STD', 'STD_REQUESTED', 'FunctionScope',
+           'STD_REQUESTED_SCOPES',
+           'STD_SCOPES', 'new_scope',
            'STAGED_LISTS',
            'python_only', 'and_', 'compare_chain', 'compare_chain_from', 'not_', 'or_',
            'check_list_mutation', 'list_append', 'Undefined', 'UndefinedReturnValue',

@@ -59,7 +59,14 @@ def callee(f, caller_fn_scope=None, options=None):
                 type(caller_fn_scope) is _SCOPE and caller_fn_scope.options.recursive
                 or caller_fn_scope is None):
             return f if plan[1] is function else _METHOD(plan[1], f.__self__)
-    return _resolve(f, caller_fn_scope, options)
+    # the first call of a callee may come at the deepest point of a recursion, where the
+    # original needs no frame past the callee's own: the slow path runs with room for its
+    # frames (raised and lowered by C calls only, relative to whatever limit is set)
+    _setrecursionlimit(_getrecursionlimit() + _RESOLVE_ROOM)
+    try:
+        return _resolve(f, caller_fn_scope, options)
+    finally:
+        _setrecursionlimit(_getrecursionlimit() - _RESOLVE_ROOM)
 
 
 def _resolve(f, caller_fn_scope, options):
@@ -107,6 +114,8 @@ def _converting_callables(f, caller_fn_scope, options):
 
 
 _BUILTIN_OVERLOADS = py_builtins.OVERLOADS.get
+_getrecursionlimit, _setrecursionlimit = sys.getrecursionlimit, sys.setrecursionlimit
+_RESOLVE_ROOM = 100
 _RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 _SCOPE = function_scope.FunctionScope
 _IS_GENERATED = origin_info.is_generated_code

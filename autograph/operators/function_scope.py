@@ -1,17 +1,10 @@
 """The scope of a converted function, and the room staged constructs need for their frames.
 
 A converted function starts with its scope, one object per function built once, and runs its
-body in a `try` whose handler only sees errors:
-
-    fscope = ag__.SCOPES['f', 'fscope', ag__.STD_REQUESTED]
-    try:
-        body
-    except:
-        fscope.unwind()
-        raise
-
-So a call costs no bookkeeping: on Python values a converted call runs in its own frame only,
-as the original does, and Python's own recursion limit stops it where it stops the original.
+body in a `try` whose handler, `fscope.unwind()`, only sees errors (the generated form:
+autograph/converters/function_scopes.py). So a call costs no bookkeeping: on Python values a
+converted call runs in its own frame only, as the original does, and Python's own recursion
+limit stops it where it stops the original.
 An error that leaves converted code (its caller is not converted code) has autograph's own
 frames taken out of its traceback and, when block functions remain in it, a note that lists
 the user's frames (file, line, source) it ran through.
@@ -29,7 +22,7 @@ from dataclasses import dataclass
 
 from autograph.compiler import verbosity
 from autograph.operators import frames, guards, lists, variables
-from autograph.pyct import origin_info, recursion
+from autograph.pyct import recursion
 
 _FRAMES_BELOW = 3   # the frames of a script under its first call (Python reaches 997 of 1000)
 # staged constructs that run without a raised limit: even at the frames each adds, they fit in
@@ -37,7 +30,6 @@ _FRAMES_BELOW = 3   # the frames of a script under its first call (Python reache
 _SHALLOW = 16
 _STAGED_COUNT = lists.staged_count   # [lists staged so far], one list object for good
 _UNDEFINED_RETURN = variables.UndefinedReturnValue
-_IS_GENERATED = origin_info.is_generated_code
 
 
 @dataclass(eq=False)
@@ -59,7 +51,7 @@ STD = ConversionOptions(recursive=True)
 class FunctionScope:
     """The scope of one converted function: its name and options (`ag__.callee` reads them),
     and `ret`, which produces its return value. It holds nothing of a call, so converted code
-    takes it from `SCOPES`, built once per function."""
+    takes it from `STD_REQUESTED_SCOPES`/`STD_SCOPES`, built once per function."""
 
     __slots__ = ('function_name', 'scope_name', 'options')
 
@@ -87,7 +79,11 @@ class FunctionScope:
         its caller is not converted code, the error leaves converted code, and its traceback
         loses autograph's frames (kept from verbosity 1 on) and gains the user's frames note."""
         caller = sys._getframe(1).f_back   # 0: unwind, 1: the converted function
-        if caller is not None and _is_converted(caller.f_code):
+        # converted code reads the operators as `ag__`: a free variable of code the loader
+        # compiled, a global of a module `autograph convert` wrote (no Python call here: at
+        # the recursion limit this handler has no frame to spare)
+        if caller is not None and ('ag__' in caller.f_code.co_freevars
+                                   or 'ag__' in caller.f_code.co_names):
             return
         error = sys.exc_info()[1]
         traceback = error.__traceback__
@@ -101,21 +97,19 @@ class FunctionScope:
         return f'FunctionScope({self.function_name!r}, {self.scope_name!r})'
 
 
-def _is_converted(code):
-    """Whether `code` is converted code: compiled by the loader, or written by `autograph
-    convert` (a converted module reads the operators as its global `ag__`)."""
-    return _IS_GENERATED(code) or 'ag__' in code.co_names
+# Function name -> the FunctionScope of the functions of that name converted with the options,
+# read with `.get` and made by `new_scope` on first use. Plain dicts keyed by the name alone:
+# nothing in a lookup counts against the recursion limit (a tuple key compares its items, a
+# dict subclass's subscript is a call), so a converted call needs no more depth than Python's.
+STD_REQUESTED_SCOPES: dict = {}
+STD_SCOPES: dict = {}
+_SCOPES_OF = {id(STD_REQUESTED): STD_REQUESTED_SCOPES, id(STD): STD_SCOPES}
 
 
-class _Scopes(dict):
-    """(function name, scope name, options) -> its FunctionScope, made on first use."""
-
-    def __missing__(self, key):
-        scope = self[key] = FunctionScope(*key)
-        return scope
-
-
-SCOPES = _Scopes()
+def new_scope(function_name, options):
+    """The scope of the functions `function_name` converted with `options`, made once."""
+    return _SCOPES_OF[id(options)].setdefault(
+        function_name, FunctionScope(function_name, 'fscope', options))
 STAGED_LISTS = _STAGED_COUNT
 
 

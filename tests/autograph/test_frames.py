@@ -298,9 +298,9 @@ def test_the_scope_of_a_converted_function_is_built_once_and_its_handler_only_ru
         monkeypatch):
     converted = ag.to_graph(_parse_all)
     assert converted('1', '2') == 5
-    scope = ag__.SCOPES['_parse_all', 'fscope', ag__.STD_REQUESTED]
+    scope = ag__.STD_REQUESTED_SCOPES['_parse_all']
     assert converted('3', '4') == 9
-    assert ag__.SCOPES['_parse_all', 'fscope', ag__.STD_REQUESTED] is scope
+    assert ag__.STD_REQUESTED_SCOPES['_parse_all'] is scope
 
     def refuse(self):
         raise AssertionError('unwind ran without an error')
@@ -311,3 +311,44 @@ def test_the_scope_of_a_converted_function_is_built_once_and_its_handler_only_ru
         ag.to_graph(_fails)({})
     except KeyError as e:
         assert [entry.name for entry in traceback.extract_tb(e.__traceback__)][-1] == '_fails'
+
+
+class _Leaf:
+    def __init__(self):   # called from C (the class call), at the deepest point
+        self.items = {}
+
+
+_leaf_class = [_Leaf]
+
+
+def _nests(n):
+    if n == 0:
+        return _leaf_class[0]()
+    return [_nests(n - 1)]
+
+
+def _deepest_nesting():
+    n = 1
+    while True:
+        try:
+            _nests(n + 1)
+        except RecursionError:
+            return n
+        n += 1
+
+
+def test_a_converted_method_called_from_c_needs_no_more_depth_than_the_original():
+    """As `autograph convert` and a module swap install them: the scope's lookup on the
+    method's first line runs no Python code, which would count against the limit."""
+    class Converted(_Leaf):
+        pass
+    Converted.__init__ = ag.to_graph(_Leaf.__init__)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(traceback.extract_stack()) + 120)
+    try:
+        original = _deepest_nesting()
+        _leaf_class[0] = Converted
+        assert _deepest_nesting() == original
+    finally:
+        _leaf_class[0] = _Leaf
+        sys.setrecursionlimit(limit)
