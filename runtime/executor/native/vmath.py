@@ -2,8 +2,8 @@
 the C library's `expf` for each element, a call no loop around it can vectorize (numba would
 need Intel's SVML, which current llvmlite builds do not use). These use range reduction and a
 polynomial, branch-free (every branch is a select), so a loop over an array applying them runs
-on SIMD lanes: `exp` and `tanh` in float32 arithmetic (16 lanes with AVX-512), within 2 ulps of
-the correctly rounded result; `log` in float64, the correctly rounded result but for a rare
+on SIMD lanes: `exp` and `tanh` in float32 arithmetic (16 lanes with AVX-512), within an ulp
+of the correctly rounded result; `log` in float64, the correctly rounded result but for a rare
 last-bit rounding. All are within 1e-6 relative of numpy's float32 loops
 (tests/runtime/executor/test_vmath.py checks the whole float32 range); overflow, underflow,
 NaN, infinities and -0.0 come out as numpy's. float64 operands keep numba's libm calls.
@@ -53,10 +53,10 @@ def _horner(coefficients, x):
 # ---- exp and tanh in float32 arithmetic: 16 SIMD lanes (float64 gives 8), no division in exp --
 # Their polynomials were fitted here by weighted least squares on Chebyshev nodes (relative
 # error of the polynomial alone below 5e-9, far below float32's ulp, 6e-8); with FMA
-# contraction (`contract`, which only rounds less often) the results are within 2 ulps of the
-# correctly rounded ones, numpy's float32 loops within 1.2e-7 relative.
+# contraction (`contract`, which only rounds less often) the results are within an ulp of the
+# correctly rounded ones, numpy's float32 loops within 2.5e-7 relative.
 _F32 = np.float32
-_ONE, _TWO = _F32(1.0), _F32(2.0)
+_ONE = _F32(1.0)
 _LOG2E_32 = _F32(_LOG2E)
 _LN2_HIGH = _F32(0.693359375)  # ln 2 = _LN2_HIGH + _LN2_LOW; k * _LN2_HIGH is exact for |k| < 2**15
 _LN2_LOW = _F32(_LN2 - 0.693359375)
@@ -101,16 +101,24 @@ def exp_f32(x):
 
 @numba.njit(cache=True, **_FLOAT32)
 def tanh_f32(x):
-    """np.tanh of a float32: -m / (2 + m) for m = e**-2|x| - 1, with x's sign (so -0.0 stays
-    -0.0); m is computed as 2**k (e**r - 1) + (2**k - 1) with e**r - 1 = r + r**2 q(r), so it
-    keeps its relative precision as |x| goes to 0. One polynomial, one division; NaN NaN."""
+    """np.tanh of a float32: (1 - e) / (1 + e) for e = e**-2|x| = 2**k (1 + m), m = e**r - 1 =
+    r + r**2 q(r) (so no cancellation as |x| goes to 0), with x's sign (-0.0 stays -0.0);
+    numerator and denominator are each kept as two float32s (the rounding error of their sum:
+    2**k m is exact) and the quotient corrected by its residual, for one rounding overall in
+    effect: within an ulp of the correctly rounded result. One division; NaN NaN."""
     a = abs(x)
     y = _TANH_LOW if a > _TANH_BIG else _F32(-2.0) * a  # tanh rounds to +-1 from 9.1
     k = (y * _LOG2E_32 + _ROUND_32) - _ROUND_32
     r = (y - k * _LN2_HIGH) - k * _LN2_LOW
     scale = _f32_from_bits((np.int32(k) + 127) << 23)
-    m = scale * (r + r * r * (_Q0 + r * (_Q1 + r * (_Q2 + r * (_Q3 + r * _Q4))))) + (scale - _ONE)
-    t = np.copysign(-m / (_TWO + m), x)
+    m = scale * (r + r * r * (_Q0 + r * (_Q1 + r * (_Q2 + r * (_Q3 + r * _Q4)))))
+    low, high = _ONE - scale, _ONE + scale  # exact
+    numerator, denominator = low - m, high + m
+    numerator_error, denominator_error = (low - numerator) - m, (high - denominator) + m
+    inverse = _ONE / denominator
+    q = numerator * inverse
+    q = q + ((numerator - q * denominator) + (numerator_error - q * denominator_error)) * inverse
+    t = np.copysign(q, x)
     return t if x == x else x
 
 

@@ -149,7 +149,9 @@ def install(module_globals, converted_path, only=None):
     module_globals['ag__'] = sys.modules['autograph.operators']
     functions = {}   # first: a collection (a large allocation) would free replaced functions
     for obj in gc.get_objects():
-        if isinstance(obj, types.FunctionType) and obj.__globals__ is module_globals:
+        # type(), not isinstance(): a dead weakref.proxy among the objects (numba's, once it is
+        # imported) raises ReferenceError when asked for its class
+        if type(obj) is types.FunctionType and obj.__globals__ is module_globals:
             functions.setdefault((obj.__code__.co_name, obj.__code__.co_firstlineno), obj)
     cache = _load_cache(converted_path)
     swapped = _swap(functions, cache['entries'], cache['codes'], converted_path, only) \
