@@ -53,11 +53,10 @@ class FunctionScope:
     and `ret`, which produces its return value. It holds nothing of a call, so converted code
     takes it from `STD_REQUESTED_SCOPES`/`STD_SCOPES`, built once per function."""
 
-    __slots__ = ('function_name', 'scope_name', 'options')
+    __slots__ = ('function_name', 'options')
 
-    def __init__(self, function_name, scope_name, options):
+    def __init__(self, function_name, options):
         self.function_name = function_name
-        self.scope_name = scope_name
         self.options = options
 
     def ret(self, value, do_return, staged_before=None):
@@ -94,7 +93,7 @@ class FunctionScope:
         frames.add_user_frames_note(error, traceback)
 
     def __repr__(self):
-        return f'FunctionScope({self.function_name!r}, {self.scope_name!r})'
+        return f'FunctionScope({self.function_name!r})'
 
 
 # Function name -> the FunctionScope of the functions of that name converted with the options,
@@ -109,7 +108,9 @@ _SCOPES_OF = {id(STD_REQUESTED): STD_REQUESTED_SCOPES, id(STD): STD_SCOPES}
 def new_scope(function_name, options):
     """The scope of the functions `function_name` converted with `options`, made once."""
     return _SCOPES_OF[id(options)].setdefault(
-        function_name, FunctionScope(function_name, 'fscope', options))
+        function_name, FunctionScope(function_name, options))
+
+
 STAGED_LISTS = _STAGED_COUNT
 
 

@@ -143,7 +143,7 @@ def _plain(a, b=0, *, c=1):
 
 
 def test_callee_resolves_what_a_call_from_converted_code_runs():
-    scope = ag__.FunctionScope('f', 'fscope', ag__.STD)
+    scope = ag__.FunctionScope('f', ag__.STD)
     assert call.callee(len, scope) is py_builtins.len_           # a builtin's overload
     assert call.callee(print, scope) is print                    # a builtin without one
     method = 'x'.isdigit
@@ -208,7 +208,7 @@ def test_converted_functions_carry_the_users_names():
     assert value == 2 and inner.__qualname__ == '_named.<locals>.inner'
     assert loader.is_generated(inner) and not loader.is_generated(_named)
     # a def of converted code is converted already: called as it is
-    assert call.callee(inner, ag__.FunctionScope('f', 'fscope', ag__.STD)) is inner
+    assert call.callee(inner, ag__.FunctionScope('f', ag__.STD)) is inner
 
 
 def _countdown(n):
@@ -222,7 +222,7 @@ def _sums_countdown(n):
 
 
 def test_a_generator_callee_is_called_as_it_is():
-    scope = ag__.FunctionScope('f', 'fscope', ag__.STD)
+    scope = ag__.FunctionScope('f', ag__.STD)
     assert call.callee(_countdown, scope) is _countdown   # no wrapper: no frame of ours
     assert ag.to_graph(_sums_countdown)(4) == 10
 

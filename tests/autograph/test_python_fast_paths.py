@@ -163,8 +163,8 @@ def test_builtin_overloads_answer_python_values_with_one_type_check(monkeypatch)
 
 def test_a_scope_that_does_not_recurse_calls_planned_functions_as_they_are():
     ag.to_graph(calls_relu_twice)(1)           # relu's plan: its conversion
-    recursing = ag__.FunctionScope('f', 'fscope', ag__.STD)
-    not_recursing = ag__.FunctionScope('f', 'fscope', ag__.ConversionOptions(recursive=False))
+    recursing = ag__.FunctionScope('f', ag__.STD)
+    not_recursing = ag__.FunctionScope('f', ag__.ConversionOptions(recursive=False))
     assert call.callee(relu, recursing) is not relu
     assert call.callee(relu, not_recursing) is relu
 
