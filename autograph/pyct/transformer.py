@@ -72,8 +72,8 @@ class Base(gast.NodeTransformer):
         cls._visitor_table = {}
 
     def visit(self, node):
-        annotations = getattr(node, anno.FIELD, None)
-        if annotations and annotations.get(anno.Basic.SKIP):
+        annotations = node.__dict__.get(_ANNOTATIONS)
+        if annotations and annotations.get(_SKIP):
             return node
         node_class = type(node)
         visitor = self._visitor_table.get(node_class, _UNKNOWN)
@@ -85,42 +85,45 @@ class Base(gast.NodeTransformer):
             visitor = Base.generic_visit
         result = visitor(self, node)
         if result is not node and result is not None and annotations:
-            origin = annotations.get(anno.Basic.ORIGIN)
+            origin = annotations.get(_ORIGIN)
             if origin is not None:
-                _inherit_origin(result if isinstance(result, list) else [result], origin)
+                _inherit_origin(result if type(result) is list else [result], origin)
         return result
 
     def generic_visit(self, node):
         visitors = self._visitor_table
+        fields = node.__dict__
         for field in node._fields if self.visits_expressions else _BLOCK_FIELDS:
-            old_value = getattr(node, field, None)
+            old_value = fields.get(field)
             if type(old_value) is list:
-                new_values = []
-                changed = False
-                for value in old_value:
+                new_values = None     # made at the first change: most blocks stay as they are
+                for index, value in enumerate(old_value):
                     visitor = visitors.get(type(value), _UNKNOWN)   # _needs_visit, inline
                     if visitor is None or visitor is _UNLESS_ANNOTATED and (
                             value.annotation is None) or not isinstance(value, _AST):
-                        new_values.append(value)
+                        if new_values is not None:
+                            new_values.append(value)
                         continue
                     new = self.visit(value)
                     if new is value:
-                        new_values.append(value)
+                        if new_values is not None:
+                            new_values.append(value)
                         continue
-                    changed = True
+                    if new_values is None:
+                        new_values = old_value[:index]
                     if new is None:
                         continue
                     if isinstance(new, _AST):
                         new_values.append(new)
                     else:
                         new_values.extend(new)
-                if changed:
+                if new_values is not None:
                     old_value[:] = new_values
-            elif isinstance(old_value, gast.AST) and _needs_visit(visitors, old_value):
+            elif isinstance(old_value, _AST) and _needs_visit(visitors, old_value):
                 new_node = self.visit(old_value)
                 if new_node is None:
                     delattr(node, field)
-                else:
+                elif new_node is not old_value:
                     setattr(node, field, new_node)
         return node
 
@@ -138,6 +141,9 @@ class Base(gast.NodeTransformer):
 
 _UNKNOWN = object()
 _AST = gast.AST
+_ANNOTATIONS = anno.FIELD
+_SKIP = anno.Basic.SKIP
+_ORIGIN = anno.Basic.ORIGIN
 _UNLESS_ANNOTATED = object()
 
 

@@ -52,6 +52,18 @@ def test_visits_rewrite_delete_and_splice(converter, source, expected):
     assert convert(converter, source) == expected
 
 
+def test_a_block_is_changed_in_place_from_its_first_changed_statement():
+    node = function('def f(y):\n    g(y)\n    h(y)\n    pass\n    k(x)\n    pass')
+    body, kept = node.body, node.body[:2]
+    Renamer(transformer.Context(node, 'f')).visit(node)
+    assert node.body is body and node.body[:2] == kept
+    assert unparser.unparse(node).strip() == 'def f(y):\n    g(y)\n    h(y)\n    k(renamed_x)'
+    untouched = function('def f(y):\n    g(y)\n    return y')
+    statements = list(untouched.body)
+    Renamer(transformer.Context(untouched, 'f')).visit(untouched)
+    assert untouched.body == statements
+
+
 def test_a_skipped_subtree_is_left_alone():
     node = function('def f(x):\n    if x:\n        return x\n    return x')
     anno.setanno(node.body[0], anno.Basic.SKIP, True)
