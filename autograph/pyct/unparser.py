@@ -99,8 +99,64 @@ def unparse(node, indent=0):
 
 class _Unparser(ast._Unparser):
 
+    _visitors: dict = {}   # ast class -> the method that writes it
+
+    def traverse(self, node):
+        # ast's own looks the method up by name at every node (`NodeVisitor.visit`)
+        if isinstance(node, list):
+            for item in node:
+                self.traverse(item)
+        else:
+            visitor = self._visitors.get(type(node))
+            if visitor is None:
+                visitor = self._visitors[type(node)] = getattr(
+                    type(self), 'visit_' + type(node).__name__, type(self).generic_visit)
+            visitor(self, node)
+
+    # `block` and `delimit` write exactly what ast's own write, without a generator each
+    def block(self, *, extra=None):
+        self._source.append(':')
+        if extra:
+            self._source.append(extra)
+        return _Indented(self)
+
+    def delimit(self, start, end):
+        self._source.append(start)
+        return _Closed(self, end)
+
     def get_type_comment(self, node):
         # The generated code has no `# type: ignore` comments; its nodes have no line numbers.
         if node.type_comment is not None:
             return f' # type: {node.type_comment}'
         return None
+
+
+class _Indented:
+    """The body of `_Unparser.block`: one level more indented."""
+
+    __slots__ = ('writer',)
+
+    def __init__(self, writer):
+        self.writer = writer
+        writer._indent += 1
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *error):
+        self.writer._indent -= 1
+
+
+class _Closed:
+    """The inside of `_Unparser.delimit`: `end` is written after it."""
+
+    __slots__ = ('writer', 'end')
+
+    def __init__(self, writer, end):
+        self.writer, self.end = writer, end
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *error):
+        self.writer._source.append(self.end)
