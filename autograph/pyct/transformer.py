@@ -63,6 +63,7 @@ class Base(gast.NodeTransformer):
 
     visits_expressions = True
     _visitor_table = {}    # {node class: visitor function or None}; one per class
+    _fields_table = {}     # {node class: the fields generic_visit enters}; one per class
 
     def __init__(self, ctx):
         self.ctx = ctx
@@ -70,6 +71,7 @@ class Base(gast.NodeTransformer):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls._visitor_table = {}
+        cls._fields_table = {}
 
     def visit(self, node):
         annotations = node.__dict__.get(_ANNOTATIONS)
@@ -93,12 +95,18 @@ class Base(gast.NodeTransformer):
     def generic_visit(self, node):
         visitors = self._visitor_table
         fields = node.__dict__
-        for field in node._fields if self.visits_expressions else _BLOCK_FIELDS:
+        if self.visits_expressions:
+            entered = self._fields_table.get(type(node))
+            if entered is None:
+                entered = _entered_fields(type(self), type(node))
+        else:
+            entered = _BLOCK_FIELDS
+        for field in entered:
             old_value = fields.get(field)
             if type(old_value) is list:
                 new_values = None     # made at the first change: most blocks stay as they are
                 for index, value in enumerate(old_value):
-                    visitor = visitors.get(type(value), _UNKNOWN)   # _needs_visit, inline
+                    visitor = visitors.get(type(value), _UNKNOWN)   # a visit needed?
                     if visitor is None or visitor is _UNLESS_ANNOTATED and (
                             value.annotation is None) or not isinstance(value, _AST):
                         if new_values is not None:
@@ -119,7 +127,9 @@ class Base(gast.NodeTransformer):
                         new_values.extend(new)
                 if new_values is not None:
                     old_value[:] = new_values
-            elif isinstance(old_value, _AST) and _needs_visit(visitors, old_value):
+            elif isinstance(old_value, _AST) and (
+                    (visitor := visitors.get(type(old_value), _UNKNOWN)) is not None and (
+                        visitor is not _UNLESS_ANNOTATED or old_value.annotation is not None)):
                 new_node = self.visit(old_value)
                 if new_node is None:
                     delattr(node, field)
@@ -175,10 +185,31 @@ def _find_visitor(transformer_class, node_class):
     return function
 
 
-def _needs_visit(visitors, node):
-    visitor = visitors.get(type(node), _UNKNOWN)
-    return visitor is not None and (visitor is not _UNLESS_ANNOTATED
-                                    or node.annotation is not None)
+# Fields that hold a name, a number or a string (`id`, `attr`, ...) or a context or operator
+# node, which no visitor looks at unless it has a method for those classes.
+_LEAF_FIELDS = frozenset({'ctx', 'op', 'ops', 'id', 'attr', 'type_comment', 'kind'})
+_LEAF_CLASSES = (gast.expr_context, gast.operator, gast.unaryop, gast.boolop, gast.cmpop)
+
+
+def _entered_fields(transformer_class, node_class):
+    """The fields of `node_class` that `generic_visit` enters, remembered in the class's
+    `_fields_table`: all but the `_LEAF_FIELDS`, which it enters only when the transformer
+    visits a context or an operator class itself."""
+    fields = node_class._fields
+    if not _visits_leaf_classes(transformer_class):
+        fields = tuple(field for field in fields if field not in _LEAF_FIELDS)
+    transformer_class._fields_table[node_class] = fields
+    return fields
+
+
+def _visits_leaf_classes(transformer_class):
+    classes = list(_LEAF_CLASSES)
+    while classes:
+        node_class = classes.pop()
+        if getattr(transformer_class, 'visit_' + node_class.__name__, None) is not None:
+            return True
+        classes.extend(node_class.__subclasses__())
+    return False
 
 
 # Statements only occur in these fields (of statements, handlers and match cases).
