@@ -98,7 +98,7 @@ class Base(gast.NodeTransformer):
         if self.visits_expressions:
             entered = self._fields_table.get(type(node))
             if entered is None:
-                entered = _entered_fields(type(self), type(node))
+                entered = entered_fields(type(self), type(node), self._fields_table)
         else:
             entered = _BLOCK_FIELDS
         for field in entered:
@@ -191,14 +191,14 @@ _LEAF_FIELDS = frozenset({'ctx', 'op', 'ops', 'id', 'attr', 'type_comment', 'kin
 _LEAF_CLASSES = (gast.expr_context, gast.operator, gast.unaryop, gast.boolop, gast.cmpop)
 
 
-def _entered_fields(transformer_class, node_class):
-    """The fields of `node_class` that `generic_visit` enters, remembered in the class's
-    `_fields_table`: all but the `_LEAF_FIELDS`, which it enters only when the transformer
-    visits a context or an operator class itself."""
+def entered_fields(visitor_class, node_class, table):
+    """The fields of `node_class` that a generic visit of `visitor_class` enters, remembered in
+    `table`: all but the `_LEAF_FIELDS`, which it enters only when the visitor has a method for
+    a context or an operator class. (The converters' `Base` and the activity analysis.)"""
     fields = node_class._fields
-    if not _visits_leaf_classes(transformer_class):
+    if not _visits_leaf_classes(visitor_class):
         fields = tuple(field for field in fields if field not in _LEAF_FIELDS)
-    transformer_class._fields_table[node_class] = fields
+    table[node_class] = fields
     return fields
 
 

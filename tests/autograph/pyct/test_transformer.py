@@ -111,3 +111,26 @@ def test_namer_gives_names_that_clash_with_nothing():
     assert [namer.new('x'), namer.new('x'), namer.new('retval_'), namer.new('inner'),
             namer.new('fresh'), namer.new('fresh')] == [
         'x_2', 'x_3', 'retval__1', 'inner_1', 'fresh', 'fresh_1']
+
+
+class StoreCounter(transformer.Base):
+    """Counts the `Store` contexts it visits: a visitor of a context class gets them."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.stores = 0
+
+    def visit_Store(self, node):
+        self.stores += 1
+        return node
+
+
+def test_contexts_and_operators_are_entered_only_by_a_visitor_of_their_classes():
+    node = function('def f(y):\n    x = y + 1\n    x.a, z = (y, -y)\n    return x < y')
+    counter = StoreCounter(transformer.Context(node, 'f'))
+    counter.visit(node)
+    # those of `x.a` and of the tuple (a Name is entered only for its annotation: find_visitor)
+    assert counter.stores == 2
+    assert transformer.entered_fields(Renamer, gast.Name, {}) == ('annotation',)
+    assert transformer.entered_fields(Renamer, gast.BinOp, {}) == ('left', 'right')
+    assert transformer.entered_fields(StoreCounter, gast.Name, {}) == gast.Name._fields
