@@ -12,6 +12,8 @@ import inspect
 
 import gast
 
+from autograph.pyct import walk
+
 
 def is_private(name):
     return (isinstance(name, str) and name.startswith('__') and not name.endswith('__')
@@ -41,7 +43,7 @@ def _nodes(node, top=True):
     if isinstance(node, gast.ClassDef) and not top:
         children = node.bases + node.keywords + node.decorator_list
     else:
-        children = gast.iter_child_nodes(node)
+        children = walk.children(node)
     for child in children:
         yield from _nodes(child, False)
 

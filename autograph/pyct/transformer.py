@@ -106,9 +106,11 @@ class Base(gast.NodeTransformer):
             if type(old_value) is list:
                 new_values = None     # made at the first change: most blocks stay as they are
                 for index, value in enumerate(old_value):
-                    visitor = visitors.get(type(value), _UNKNOWN)   # a visit needed?
+                    # a visit needed? (a class in the table is a node class)
+                    visitor = visitors.get(type(value), _UNKNOWN)
                     if visitor is None or visitor is _UNLESS_ANNOTATED and (
-                            value.annotation is None) or not isinstance(value, _AST):
+                            value.annotation is None) or visitor is _UNKNOWN and (
+                            not isinstance(value, _AST)):
                         if new_values is not None:
                             new_values.append(value)
                         continue
@@ -127,9 +129,10 @@ class Base(gast.NodeTransformer):
                         new_values.extend(new)
                 if new_values is not None:
                     old_value[:] = new_values
-            elif isinstance(old_value, _AST) and (
-                    (visitor := visitors.get(type(old_value), _UNKNOWN)) is not None and (
-                        visitor is not _UNLESS_ANNOTATED or old_value.annotation is not None)):
+            elif old_value is not None and (
+                    (visitor := visitors.get(type(old_value), _UNKNOWN)) is not None) and (
+                    visitor is not _UNLESS_ANNOTATED or old_value.annotation is not None) and (
+                    visitor is not _UNKNOWN or isinstance(old_value, _AST)):
                 new_node = self.visit(old_value)
                 if new_node is None:
                     delattr(node, field)
