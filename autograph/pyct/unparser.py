@@ -118,11 +118,15 @@ class _Unparser(ast._Unparser):
         self._source.append(':')
         if extra:
             self._source.append(extra)
+        self._indent += 1
         return _Indented(self)
+
+    def leave_block(self):
+        self._indent -= 1
 
     def delimit(self, start, end):
         self._source.append(start)
-        return _Closed(self, end)
+        return _Closed(self.write, end)
 
     def get_type_comment(self, node):
         # The generated code has no `# type: ignore` comments; its nodes have no line numbers.
@@ -138,25 +142,24 @@ class _Indented:
 
     def __init__(self, writer):
         self.writer = writer
-        writer._indent += 1
 
     def __enter__(self):
         return None
 
     def __exit__(self, *error):
-        self.writer._indent -= 1
+        self.writer.leave_block()
 
 
 class _Closed:
     """The inside of `_Unparser.delimit`: `end` is written after it."""
 
-    __slots__ = ('writer', 'end')
+    __slots__ = ('write', 'end')
 
-    def __init__(self, writer, end):
-        self.writer, self.end = writer, end
+    def __init__(self, write, end):
+        self.write, self.end = write, end
 
     def __enter__(self):
         return None
 
     def __exit__(self, *error):
-        self.writer._source.append(self.end)
+        self.write(self.end)
