@@ -54,8 +54,12 @@ class _Collector(gast.NodeVisitor):
             visitor(self, node)
 
     def generic_visit(self, node):
-        for field in node._fields:
-            value = getattr(node, field, None)
+        fields = _FIELDS.get(type(node))
+        if fields is None:
+            fields = transformer.entered_fields(_Collector, type(node), _FIELDS)
+        values = node.__dict__
+        for field in fields:
+            value = values.get(field)
             if type(value) is list:
                 for item in value:
                     if isinstance(item, gast.AST):
@@ -203,6 +207,7 @@ class _Collector(gast.NodeVisitor):
 
 
 _VISITORS = {}
+_FIELDS = {}      # node class -> the fields generic_visit enters (no names, contexts, operators)
 _UNKNOWN = object()
 
 

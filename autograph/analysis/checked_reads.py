@@ -190,29 +190,31 @@ def _mark(node, checked, later, unbound=frozenset()):
     """Marks the reads in `node` of names outside `checked`; in lambdas and nested functions,
     of names outside `later` (their own parameters are always plain). The reads of names in
     `unbound` are marked `UNBOUND_READ`: Python may raise there, and the converter says where."""
-    if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
+    node_class = type(node)
+    if node_class is gast.Name:
+        if node.id not in checked and not isinstance(node.ctx, gast.Del):
+            anno.setanno(node, anno.Static.PLAIN_READ, True)
+        if node.id in unbound:
+            anno.setanno(node, anno.Static.UNBOUND_READ, True)
+        return
+    if node_class is gast.FunctionDef or node_class is gast.AsyncFunctionDef:
         parts = node.decorator_list + node.args.defaults + [
             d for d in node.args.kw_defaults if d is not None]
         for part in parts:
             _mark(part, checked, later)
         return
-    if isinstance(node, gast.ClassDef):
+    if node_class is gast.ClassDef:
         return      # a class body runs as Python and keeps its checked reads
-    if isinstance(node, gast.Lambda):
+    if node_class is gast.Lambda:
         for default in node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
             _mark(default, checked, later)
         own = {a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs
                + [node.args.vararg, node.args.kwarg] if a is not None}
         _mark(node.body, (later | checked) - own, later - own)
         return
-    if isinstance(node, gast.Name):
-        if node.id not in checked and not isinstance(node.ctx, gast.Del):
-            anno.setanno(node, anno.Static.PLAIN_READ, True)
-        if node.id in unbound:
-            anno.setanno(node, anno.Static.UNBOUND_READ, True)
-        return
     for child in walk.children(node):
-        _mark(child, checked, later, unbound)
+        if type(child)._fields:     # contexts and operators hold no reads
+            _mark(child, checked, later, unbound)
 
 
 def strip(nodes, names=None):

@@ -9,21 +9,26 @@ def solve(graph, transfer, forward, initial=frozenset(), entry_value=frozenset()
     node starts from `entry_value`); for a backward one, the union of its successors'.
     `transfer(node, input)` gives the node's value.
     """
-    values = {node: initial for node in graph.nodes}
-    inputs_of = (lambda n: n.prev) if forward else (lambda n: n.next)
-    outputs_of = (lambda n: n.next) if forward else (lambda n: n.prev)
-    worklist = collections.deque(graph.nodes if forward else reversed(graph.nodes))
-    pending = set(worklist)
+    values = dict.fromkeys(graph.nodes, initial)
+    entry = graph.entry if forward else None
+    order = graph.nodes if forward else graph.nodes[::-1]
+    worklist = collections.deque(order)
+    pending = set(order)
+    empty = frozenset()
     while worklist:
         node = worklist.popleft()
         pending.discard(node)
-        incoming = entry_value if forward and node is graph.entry else frozenset()
-        for other in inputs_of(node):
-            incoming = incoming | values[other]
+        inputs, outputs = (node.prev, node.next) if forward else (node.next, node.prev)
+        if len(inputs) == 1 and node is not entry:
+            incoming = values[inputs[0]]     # the union of one set is that set
+        else:
+            incoming = entry_value if node is entry else empty
+            for other in inputs:
+                incoming = incoming | values[other]
         value = frozenset(transfer(node, incoming))
         if value != values[node]:
             values[node] = value
-            for other in outputs_of(node):
+            for other in outputs:
                 if other not in pending:
                     pending.add(other)
                     worklist.append(other)

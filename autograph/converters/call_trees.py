@@ -22,7 +22,7 @@ import builtins
 
 import gast
 
-from autograph.pyct import anno, templates, transformer
+from autograph.pyct import anno, templates, transformer, walk
 
 # the builtins with a tensor overload (autograph/operators/py_builtins.OVERLOADS; a test keeps
 # the two equal): their calls always go through `ag__.callee`
@@ -101,7 +101,7 @@ def bound_names(node, module_scope=False):
                 continue
         elif module_scope and isinstance(node, gast.Lambda):
             continue
-        pending.extend(gast.iter_child_nodes(node))
+        pending.extend(walk.children(node))
     return names
 
 

@@ -28,7 +28,7 @@ return is as deep as the original's.
 import gast
 
 from autograph.converters import jumps
-from autograph.pyct import anno, templates, transformer
+from autograph.pyct import anno, templates, transformer, walk
 
 _RETURN_TEMPLATE = '''
 try:
@@ -53,7 +53,7 @@ class _ReturnRewriter(jumps.JumpRewriter):
         origin = anno.getanno(node, anno.Basic.ORIGIN)
         if origin is not None:   # errors in the returned expression name the `return` line
             for statement in statements:
-                for child in gast.walk(statement):
+                for child in walk.nodes(statement):
                     if isinstance(child, gast.stmt) and not anno.hasanno(child, anno.Basic.ORIGIN):
                         anno.setanno(child, anno.Basic.ORIGIN, origin)
         return statements
@@ -144,13 +144,13 @@ def _has_appending_loop(statements):
         if isinstance(node, (gast.For, gast.While)) and _calls_append(node):
             return True
         if not isinstance(node, (gast.FunctionDef, gast.Lambda, gast.ClassDef)):
-            pending.extend(gast.iter_child_nodes(node))
+            pending.extend(walk.children(node))
     return False
 
 
 def _calls_append(loop):
     return any(isinstance(child, gast.Call) and isinstance(child.func, gast.Attribute)
-               and child.func.attr == 'append' for child in gast.walk(loop))
+               and child.func.attr == 'append' for child in walk.nodes(loop))
 
 
 def _returns_early(statements):

@@ -53,6 +53,7 @@ def check_no_global_writes(functions, construct):
                 'tensor is not supported; return the value or use an rt.Variable instead.'))
 
 
+_STORE_GLOBAL = bytes([dis.opmap['STORE_GLOBAL']])
 _global_stores = weakref.WeakKeyDictionary()   # code -> (name, code, line) or None
 
 
@@ -65,6 +66,8 @@ def _global_store(code):
         pass
     found = None
     for inner in _code_objects(code):
+        if _STORE_GLOBAL not in inner.co_code[::2]:   # the opcodes: no instruction stores one
+            continue
         for instruction in dis.get_instructions(inner):
             if instruction.opname == 'STORE_GLOBAL':
                 found = instruction.argval, inner, _line_of(inner, instruction)

@@ -12,6 +12,8 @@ import inspect
 
 import gast
 
+from autograph.pyct import walk
+
 
 def is_private(name):
     return (isinstance(name, str) and name.startswith('__') and not name.endswith('__')
@@ -41,7 +43,7 @@ def _nodes(node, top=True):
     if isinstance(node, gast.ClassDef) and not top:
         children = node.bases + node.keywords + node.decorator_list
     else:
-        children = gast.iter_child_nodes(node)
+        children = walk.children(node)
     for child in children:
         yield from _nodes(child, False)
 
@@ -85,18 +87,25 @@ def _code_names(code):
     return names
 
 
+def _may_be_mangled(name):
+    """Whether `name` has the form of a mangled private name, `_A__x`."""
+    return name[:1] == '_' and name[1:2] != '_' and '__' in name[2:] and not name.endswith('__')
+
+
 def class_of(code, node):
     """The name (without leading underscores) of the class whose mangling Python applied to
     the code of `node`, read from the compiled names; None when nothing was mangled."""
+    names = _code_names(code)
+    if not any(_may_be_mangled(name) for name in names):
+        return None     # the answer below, without a walk of `node`
     privates = private_names(node)
     if not privates:
         return None
-    names = _code_names(code)
     for private in sorted(privates):
         if private in names:  # compiled outside any class: no mangling
             return None
         for name in names:
-            if (name.endswith(private) and len(name) > len(private) + 1
-                    and name.startswith('_') and name[1] != '_'):
+            if name.endswith(private) and len(name) > len(private) + 1 \
+                    and _may_be_mangled(name):
                 return name[1:-len(private)]
     return None

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import gast
 
-from autograph.pyct import errors, mangling
+from autograph.pyct import errors, mangling, to_gast
 
 
 @dataclass(eq=False)
@@ -38,7 +38,7 @@ def source_lines(text):
 
 def parse(source, filename='<source>'):
     """Parses module source text into a gast Module."""
-    return gast.ast_to_gast(compile(source, filename, 'exec', 0x400, dont_inherit=True))
+    return to_gast.to_gast(compile(source, filename, 'exec', 0x400, dont_inherit=True))
 
 
 def parse_expression(source):
@@ -211,14 +211,14 @@ def _lambda_in_file(fn, filename):
     if cached is None or cached[0] != text:
         node = _lambda_in_block(fn, filename, lines)
         if node is not None:
-            return gast.ast_to_gast(node), text, 1
+            return to_gast.to_gast(node), text, 1
         try:
             tree = compile(text, filename, 'exec', ast.PyCF_ONLY_AST, dont_inherit=True)
         except (SyntaxError, ValueError):
             return None
         cached = _parsed_files[filename] = (text, _lambdas(tree))
     node = _find_lambda(cached[1], fn)
-    return None if node is None else (gast.ast_to_gast(node), text, 1)
+    return None if node is None else (to_gast.to_gast(node), text, 1)
 
 
 _parsed_blocks = {}   # (file name, first line) -> (the block's text, the lambdas in it)

@@ -18,6 +18,9 @@ import gast
 from autograph.pyct import anno, parser, qual_names, walk
 
 _parsed = {}
+_ANNOTATIONS = anno.FIELD
+_AST = gast.AST
+_STATEMENT = gast.stmt
 _expressions = {}   # the text of a qualified name given as a string -> its parsed expression
 
 
@@ -54,40 +57,39 @@ def copy_tree(node, edit=None):
         return node
     new, source, target = _shell(node)
     if edit is not None:
-        annotations = target.get(anno.FIELD)
+        annotations = target.get(_ANNOTATIONS)
         if annotations is None:
             annotations = {}
             edit(annotations)
             if annotations:
-                target[anno.FIELD] = annotations
+                target[_ANNOTATIONS] = annotations
         else:
             edit(annotations)
     for field in type(node)._fields:
         value = source.get(field)
         if type(value) is list:
-            value = [copy_tree(v, edit) for v in value]
-        elif isinstance(value, gast.AST):
-            value = copy_tree(value, edit)
-        target[field] = value
+            target[field] = [copy_tree(v, edit) for v in value]
+        elif isinstance(value, _AST):
+            target[field] = copy_tree(value, edit)
     return new
 
 
 def _shell(node):
-    """A node of the class of `node` with its location and a copy of its annotations but no
-    fields yet; also returns both nodes' attribute dicts."""
+    """A node of the class of `node` with its location, its fields as they are (the caller
+    replaces those that hold nodes) and a copy of its annotations; also returns both nodes'
+    attribute dicts."""
     node_class = type(node)
     new = node_class.__new__(node_class)     # gast's __init__ sets nothing without arguments
     source, target = node.__dict__, new.__dict__
-    for attribute in _COPIED_ATTRIBUTES:
-        if attribute in source:
-            target[attribute] = source[attribute]
-    annotations = source.get(anno.FIELD)
+    target.update(source)
+    annotations = source.get(_ANNOTATIONS)
     if annotations:
-        target[anno.FIELD] = dict(annotations)
+        target[_ANNOTATIONS] = annotations.copy()
+    elif annotations is not None:
+        del target[_ANNOTATIONS]
     return new, source, target
 
 
-_COPIED_ATTRIBUTES = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 
 
 def set_context(node, ctx_type):
@@ -162,11 +164,10 @@ class _Filler:
         for field in node_class._fields:
             value = source.get(field)
             if type(value) is list:
-                value = self.block(value) if value and isinstance(value[0], gast.stmt) \
+                target[field] = self.block(value) if value and isinstance(value[0], _STATEMENT) \
                     else self._elements(value)
-            elif isinstance(value, gast.AST):
-                value = self.fill(value)
-            target[field] = value
+            elif isinstance(value, _AST):
+                target[field] = self.fill(value)
         if node_class is gast.FunctionDef:
             new.name = str(subs.get(node.name, node.name))
         elif node_class is gast.Nonlocal or node_class is gast.Global:

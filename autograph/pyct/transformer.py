@@ -63,6 +63,7 @@ class Base(gast.NodeTransformer):
 
     visits_expressions = True
     _visitor_table = {}    # {node class: visitor function or None}; one per class
+    _fields_table = {}     # {node class: the fields generic_visit enters}; one per class
 
     def __init__(self, ctx):
         self.ctx = ctx
@@ -70,10 +71,11 @@ class Base(gast.NodeTransformer):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls._visitor_table = {}
+        cls._fields_table = {}
 
     def visit(self, node):
-        annotations = getattr(node, anno.FIELD, None)
-        if annotations and annotations.get(anno.Basic.SKIP):
+        annotations = node.__dict__.get(_ANNOTATIONS)
+        if annotations and annotations.get(_SKIP):
             return node
         node_class = type(node)
         visitor = self._visitor_table.get(node_class, _UNKNOWN)
@@ -85,42 +87,56 @@ class Base(gast.NodeTransformer):
             visitor = Base.generic_visit
         result = visitor(self, node)
         if result is not node and result is not None and annotations:
-            origin = annotations.get(anno.Basic.ORIGIN)
+            origin = annotations.get(_ORIGIN)
             if origin is not None:
-                _inherit_origin(result if isinstance(result, list) else [result], origin)
+                _inherit_origin(result if type(result) is list else [result], origin)
         return result
 
     def generic_visit(self, node):
         visitors = self._visitor_table
-        for field in node._fields if self.visits_expressions else _BLOCK_FIELDS:
-            old_value = getattr(node, field, None)
+        fields = node.__dict__
+        if self.visits_expressions:
+            entered = self._fields_table.get(type(node))
+            if entered is None:
+                entered = entered_fields(type(self), type(node), self._fields_table)
+        else:
+            entered = _BLOCK_FIELDS
+        for field in entered:
+            old_value = fields.get(field)
             if type(old_value) is list:
-                new_values = []
-                changed = False
-                for value in old_value:
-                    visitor = visitors.get(type(value), _UNKNOWN)   # _needs_visit, inline
+                new_values = None     # made at the first change: most blocks stay as they are
+                for index, value in enumerate(old_value):
+                    # a visit needed? (a class in the table is a node class)
+                    visitor = visitors.get(type(value), _UNKNOWN)
                     if visitor is None or visitor is _UNLESS_ANNOTATED and (
-                            value.annotation is None) or not isinstance(value, _AST):
-                        new_values.append(value)
+                            value.annotation is None) or visitor is _UNKNOWN and (
+                            not isinstance(value, _AST)):
+                        if new_values is not None:
+                            new_values.append(value)
                         continue
                     new = self.visit(value)
                     if new is value:
-                        new_values.append(value)
+                        if new_values is not None:
+                            new_values.append(value)
                         continue
-                    changed = True
+                    if new_values is None:
+                        new_values = old_value[:index]
                     if new is None:
                         continue
                     if isinstance(new, _AST):
                         new_values.append(new)
                     else:
                         new_values.extend(new)
-                if changed:
+                if new_values is not None:
                     old_value[:] = new_values
-            elif isinstance(old_value, gast.AST) and _needs_visit(visitors, old_value):
+            elif old_value is not None and (
+                    (visitor := visitors.get(type(old_value), _UNKNOWN)) is not None) and (
+                    visitor is not _UNLESS_ANNOTATED or old_value.annotation is not None) and (
+                    visitor is not _UNKNOWN or isinstance(old_value, _AST)):
                 new_node = self.visit(old_value)
                 if new_node is None:
                     delattr(node, field)
-                else:
+                elif new_node is not old_value:
                     setattr(node, field, new_node)
         return node
 
@@ -138,6 +154,9 @@ class Base(gast.NodeTransformer):
 
 _UNKNOWN = object()
 _AST = gast.AST
+_ANNOTATIONS = anno.FIELD
+_SKIP = anno.Basic.SKIP
+_ORIGIN = anno.Basic.ORIGIN
 _UNLESS_ANNOTATED = object()
 
 
@@ -169,10 +188,31 @@ def _find_visitor(transformer_class, node_class):
     return function
 
 
-def _needs_visit(visitors, node):
-    visitor = visitors.get(type(node), _UNKNOWN)
-    return visitor is not None and (visitor is not _UNLESS_ANNOTATED
-                                    or node.annotation is not None)
+# Fields that hold a name, a number or a string (`id`, `attr`, ...) or a context or operator
+# node, which no visitor looks at unless it has a method for those classes.
+_LEAF_FIELDS = frozenset({'ctx', 'op', 'ops', 'id', 'attr', 'type_comment', 'kind'})
+_LEAF_CLASSES = (gast.expr_context, gast.operator, gast.unaryop, gast.boolop, gast.cmpop)
+
+
+def entered_fields(visitor_class, node_class, table):
+    """The fields of `node_class` that a generic visit of `visitor_class` enters, remembered in
+    `table`: all but the `_LEAF_FIELDS`, which it enters only when the visitor has a method for
+    a context or an operator class. (The converters' `Base` and the activity analysis.)"""
+    fields = node_class._fields
+    if not _visits_leaf_classes(visitor_class):
+        fields = tuple(field for field in fields if field not in _LEAF_FIELDS)
+    table[node_class] = fields
+    return fields
+
+
+def _visits_leaf_classes(transformer_class):
+    classes = list(_LEAF_CLASSES)
+    while classes:
+        node_class = classes.pop()
+        if getattr(transformer_class, 'visit_' + node_class.__name__, None) is not None:
+            return True
+        classes.extend(node_class.__subclasses__())
+    return False
 
 
 # Statements only occur in these fields (of statements, handlers and match cases).

@@ -13,16 +13,32 @@ import gast
 
 from autograph.pyct import anno
 
-_TABLE = {}
+_ANNOTATIONS = anno.FIELD
+_ORIGIN = anno.Basic.ORIGIN
+
+# The kinds of gast classes whose conversion is not one ast node of the same fields
+_PLAIN, _STATEMENT, _NAME, _HANDLER, _CONTEXT = range(5)
+_TABLE = {}   # gast class -> (ast class, its fields, kind, whether it has a line)
 
 
-def _entry(gast_class):
-    """(ast class, its fields) for a gast class."""
-    entry = _TABLE.get(gast_class)
-    if entry is None:
-        ast_class = getattr(ast, gast_class.__name__)
-        entry = _TABLE[gast_class] = (ast_class, ast_class._fields)
-    return entry
+def _add_entry(gast_class):
+    ast_class = getattr(ast, gast_class.__name__)
+    if issubclass(gast_class, gast.expr_context):
+        # one shared instance (CPython's parser shares them too): `compile` only reads it
+        kind, ast_class = _CONTEXT, ast_class()
+    elif gast_class is gast.Name:
+        kind = _NAME
+    elif gast_class is gast.ExceptHandler:
+        kind = _HANDLER
+    else:
+        kind = _STATEMENT if issubclass(gast_class, gast.stmt) else _PLAIN
+    _TABLE[gast_class] = (ast_class, ast_class._fields, kind, 'lineno' in ast_class._attributes)
+
+
+for _class in vars(gast).values():
+    if isinstance(_class, type) and issubclass(_class, gast.AST) and _class is not gast.AST \
+            and hasattr(ast, _class.__name__):
+        _add_entry(_class)
 
 
 def to_ast(node, line=None):
@@ -32,26 +48,43 @@ def to_ast(node, line=None):
     Origin (`line` outside them all), without columns (a caret under generated code would point
     at the wrong part of the user's line)."""
     if type(node) is list:
-        return [to_ast(n, line) for n in node]
-    node_class = type(node)
-    entry = _TABLE.get(node_class)
-    if entry is None:
-        if not isinstance(node, gast.AST):
-            return node
-        entry = _entry(node_class)
-    if line is not None and isinstance(node, gast.stmt):
-        annotations = getattr(node, anno.FIELD, None)
-        origin = annotations.get(anno.Basic.ORIGIN) if annotations else None
+        return [_convert(n, line) if type(n) in _TABLE else n for n in node]
+    return _convert(node, line) if type(node) in _TABLE else node
+
+
+def _convert(node, line):
+    """`to_ast` of a node of a class in `_TABLE`: fields that hold no node (names, numbers,
+    None) are taken as they are, without a call."""
+    ast_class, fields, kind, located = _TABLE[type(node)]
+    if kind is _CONTEXT:
+        return ast_class
+    source = node.__dict__
+    if kind is _STATEMENT and line is not None:
+        annotations = source.get(_ANNOTATIONS)
+        origin = annotations.get(_ORIGIN) if annotations else None
         if origin is not None:
             line = origin.lineno
-    if node_class is gast.Name and type(node.ctx) is gast.Param:
-        new = ast.arg(node.id, to_ast(node.annotation, line), node.type_comment)
-    elif node_class is gast.ExceptHandler:
-        new = ast.ExceptHandler(to_ast(node.type, line), node.name and node.name.id,
-                                to_ast(node.body, line))
+    table = _TABLE
+    if kind is _NAME and type(source['ctx']) is gast.Param:
+        annotation = source['annotation']
+        new = ast.arg(source['id'], annotation and _convert(annotation, line),
+                      source['type_comment'])
+    elif kind is _HANDLER:
+        name, type_ = source['name'], source['type']
+        new = ast.ExceptHandler(type_ and _convert(type_, line), name and name.id,
+                                [_convert(s, line) for s in source['body']])
     else:
-        new = entry[0](*[to_ast(getattr(node, f, None), line) for f in entry[1]])
-    if line is not None and 'lineno' in new._attributes:
+        values = []
+        for field in fields:
+            value = source.get(field)
+            value_class = type(value)
+            if value_class is list:
+                value = [_convert(v, line) if type(v) in table else v for v in value]
+            elif value_class in table:
+                value = _convert(value, line)
+            values.append(value)
+        new = ast_class(*values)
+    if located and line is not None:
         new.lineno = new.end_lineno = line
         new.col_offset = new.end_col_offset = -1
     return new
@@ -66,8 +99,67 @@ def unparse(node, indent=0):
 
 class _Unparser(ast._Unparser):
 
+    _visitors: dict = {}   # ast class -> the method that writes it
+
+    def traverse(self, node):
+        # ast's own looks the method up by name at every node (`NodeVisitor.visit`)
+        if isinstance(node, list):
+            for item in node:
+                self.traverse(item)
+        else:
+            visitor = self._visitors.get(type(node))
+            if visitor is None:
+                visitor = self._visitors[type(node)] = getattr(
+                    type(self), 'visit_' + type(node).__name__, type(self).generic_visit)
+            visitor(self, node)
+
+    # `block` and `delimit` write exactly what ast's own write, without a generator each
+    def block(self, *, extra=None):
+        self._source.append(':')
+        if extra:
+            self._source.append(extra)
+        self._indent += 1
+        return _Indented(self)
+
+    def leave_block(self):
+        self._indent -= 1
+
+    def delimit(self, start, end):
+        self._source.append(start)
+        return _Closed(self.write, end)
+
     def get_type_comment(self, node):
         # The generated code has no `# type: ignore` comments; its nodes have no line numbers.
         if node.type_comment is not None:
             return f' # type: {node.type_comment}'
         return None
+
+
+class _Indented:
+    """The body of `_Unparser.block`: one level more indented."""
+
+    __slots__ = ('writer',)
+
+    def __init__(self, writer):
+        self.writer = writer
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *error):
+        self.writer.leave_block()
+
+
+class _Closed:
+    """The inside of `_Unparser.delimit`: `end` is written after it."""
+
+    __slots__ = ('write', 'end')
+
+    def __init__(self, write, end):
+        self.write, self.end = write, end
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *error):
+        self.write(self.end)

@@ -52,6 +52,18 @@ def test_visits_rewrite_delete_and_splice(converter, source, expected):
     assert convert(converter, source) == expected
 
 
+def test_a_block_is_changed_in_place_from_its_first_changed_statement():
+    node = function('def f(y):\n    g(y)\n    h(y)\n    pass\n    k(x)\n    pass')
+    body, kept = node.body, node.body[:2]
+    Renamer(transformer.Context(node, 'f')).visit(node)
+    assert node.body is body and node.body[:2] == kept
+    assert unparser.unparse(node).strip() == 'def f(y):\n    g(y)\n    h(y)\n    k(renamed_x)'
+    untouched = function('def f(y):\n    g(y)\n    return y')
+    statements = list(untouched.body)
+    Renamer(transformer.Context(untouched, 'f')).visit(untouched)
+    assert untouched.body == statements
+
+
 def test_a_skipped_subtree_is_left_alone():
     node = function('def f(x):\n    if x:\n        return x\n    return x')
     anno.setanno(node.body[0], anno.Basic.SKIP, True)
@@ -99,3 +111,26 @@ def test_namer_gives_names_that_clash_with_nothing():
     assert [namer.new('x'), namer.new('x'), namer.new('retval_'), namer.new('inner'),
             namer.new('fresh'), namer.new('fresh')] == [
         'x_2', 'x_3', 'retval__1', 'inner_1', 'fresh', 'fresh_1']
+
+
+class StoreCounter(transformer.Base):
+    """Counts the `Store` contexts it visits: a visitor of a context class gets them."""
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.stores = 0
+
+    def visit_Store(self, node):
+        self.stores += 1
+        return node
+
+
+def test_contexts_and_operators_are_entered_only_by_a_visitor_of_their_classes():
+    node = function('def f(y):\n    x = y + 1\n    x.a, z = (y, -y)\n    return x < y')
+    counter = StoreCounter(transformer.Context(node, 'f'))
+    counter.visit(node)
+    # those of `x.a` and of the tuple (a Name is entered only for its annotation: find_visitor)
+    assert counter.stores == 2
+    assert transformer.entered_fields(Renamer, gast.Name, {}) == ('annotation',)
+    assert transformer.entered_fields(Renamer, gast.BinOp, {}) == ('left', 'right')
+    assert transformer.entered_fields(StoreCounter, gast.Name, {}) == gast.Name._fields

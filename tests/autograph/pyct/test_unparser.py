@@ -66,6 +66,13 @@ def test_unparse_is_exactly_ast_unparse(source):
 
 
 @pytest.mark.parametrize('source', SOURCES)
+def test_to_ast_gives_the_tree_of_gasts_own_converter(source):
+    _, tree = parse(source)
+    converted = ast.Module(body=unparser.to_ast(tree.body), type_ignores=[])
+    assert ast.dump(converted) == ast.dump(gast.gast_to_ast(tree))
+
+
+@pytest.mark.parametrize('source', SOURCES)
 def test_each_node_is_placed_at_the_line_of_the_innermost_statement_around_it(source):
     source, tree = parse(source)
     origin_info.resolve(tree, source.splitlines(), 'user.py', 40, 'f')
