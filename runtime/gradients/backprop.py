@@ -103,8 +103,9 @@ def backprop(ops, targets, target_grads, sources):
             incoming = [pending.get(id(t)) for t in outputs]
             if not any(incoming):
                 continue
+            zeros = not op.opdef.gradient_takes_none
             grads = [(gs[0] if len(gs) == 1 else _total(gs)) if gs else
-                     zeros_like(t) if t.dtype.is_floating else None  # an unused output
+                     zeros_like(t) if zeros and t.dtype.is_floating else None  # unused output
                      for t, gs in zip(outputs, incoming)]
         opdef = op.opdef
         if opdef.gradient is None:

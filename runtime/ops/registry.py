@@ -131,11 +131,15 @@ class OpDef:
         (`defgradient`, as JAX's `ad.defjvp`), so the op modules never import gradients.
         `op` has `.inputs`, `.outputs`, `.attrs`, `.get_attr(name)` and `.opdef` (a graph
         Operation, or the eager tape's record of the op); an output nothing depends on gets a
-        zero gradient when another output has one. `NO_GRADIENT`: deliberately not
+        zero gradient when another output has one (None with `gradient_takes_none`).
+        `NO_GRADIENT`: deliberately not
         differentiable (comparisons, integer results, shapes, random numbers);
         `UNREGISTERED_GRADIENT`: TensorFlow has no gradient for it, so a gradient through it is
         TensorFlow's LookupError (`AdjustContrastv2`); None: no gradient declared, which is an
         error when a gradient must flow through the op (docs/gradients.md).
+    gradient_takes_none: the `gradient` rule takes None as the gradient of an output nothing
+        depends on, instead of zeros, and leaves out that output's term (TensorFlow's rules
+        skip a zeros tensor, `_is_zeros_tensor`): the cross entropies' `backprop` output.
     nonzero: positions of inputs that must hold no zero when they are integers (division); the
         check (`check_nonzero`) runs before the kernel, and the executor drops it when a pass
         proves the input non-zero (a constant divisor).
@@ -168,6 +172,7 @@ class OpDef:
     involution: bool = False
     dtypes: frozenset[dtypes_.DType] | None = None
     gradient: Callable[..., Sequence[Any]] | None = None
+    gradient_takes_none: bool = False
     nonzero: tuple[int, ...] = ()
     rewrite: Callable[[Any], tuple['OpDef', Sequence[Any]] | None] | None = None
     liftable: bool = False

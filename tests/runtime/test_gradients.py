@@ -297,3 +297,28 @@ def test_numpy_function_is_not_differentiable():
         tape.watch(x)
         y = rt.numpy_function(lambda a: a * 3.0, [x], rt.float32)
     assert tape.gradient(y, x) is None
+
+
+@pytest.mark.parametrize('sparse', [True, False])
+def test_a_cross_entropy_gradient_leaves_out_the_term_of_its_unused_backprop_output(sparse):
+    """Only the loss is used, so its gradient is `backprop` scaled (TensorFlow's rule skips the
+    zeros of the unused output): no ZerosLike and no Softmax op for a second-order term, and
+    the same values as the softmax formula."""
+    logits = np.array([[1.0, -2.0, 0.5], [0.3, 0.2, -1.0]], np.float32)
+    labels = np.array([2, 0], np.int32)
+    one_hot = np.eye(3, dtype=np.float32)[labels]
+
+    @ag.function
+    def gradient(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            loss = rt.reduce_mean(
+                rt.nn.sparse_softmax_cross_entropy_with_logits(labels, x) if sparse else
+                rt.nn.softmax_cross_entropy_with_logits(labels=one_hot, logits=x))
+        return tape.gradient(loss, x)
+
+    x = rt.constant(logits)
+    p = np.exp(logits) / np.exp(logits).sum(1, keepdims=True)
+    np.testing.assert_allclose(gradient(x).numpy(), (p - one_hot) / 2, rtol=1e-6, atol=1e-7)
+    types = {op.type for op in gradient.get_concrete_function(x).graph.get_operations()}
+    assert not types & {'ZerosLike', 'Softmax'}, types

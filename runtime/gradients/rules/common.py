@@ -18,14 +18,17 @@ from runtime.ops.shaping import reshape as reshape_
 from runtime.ops.shaping import shape as shape_
 
 
-def defgradient(*opdefs):
+def defgradient(*opdefs, takes_none=False):
     """A decorator: `fn(op, *output_grads) -> [input gradient, ...]` becomes the `gradient` of
-    each of `opdefs`. An op that already has one is a ValueError (one rule per op)."""
+    each of `opdefs`. An op that already has one is a ValueError (one rule per op).
+    `takes_none`: `fn` takes None for an output nothing depends on (`OpDef.gradient_takes_none`)
+    instead of zeros."""
     def attach(fn):
         for opdef in opdefs:
             if opdef.gradient is not None:
                 raise ValueError(f'The gradient of {opdef.name} is declared twice.')
             opdef.gradient = fn
+            opdef.gradient_takes_none = takes_none
         return fn
     return attach
 
