@@ -146,6 +146,13 @@ class OpDef:
     rewrite(node) -> (opdef, inputs) | None: a cheaper equivalent of an executor IR node of this
         op (runtime/executor/ir.py), given what produces its inputs; `inputs` are IR Values or
         numpy constants. The executor's simplify pass applies it.
+    in_place: a kernel equal to `kernel` that may change its first input's value and return it
+        (TensorListSetItem writing the list itself rather than making a new version); the
+        executor calls it where runtime/executor/passes/in_place.py proves that no one else
+        holds that value and nothing reads it afterwards (attr `_in_place`). Its result is such
+        a value again.
+    fresh_output: the first output is always a new value that only the op's users hold (the
+        list TensorListReserve makes), so a later `in_place` op may take it over.
     liftable: stateful only through a random stream of its own (the node's payload), so a
         Variable's initializer made of such ops and constants may run once outside the graph
         being traced, as TensorFlow's `init_scope` lifts initializers
@@ -175,6 +182,8 @@ class OpDef:
     gradient_takes_none: bool = False
     nonzero: tuple[int, ...] = ()
     rewrite: Callable[[Any], tuple['OpDef', Sequence[Any]] | None] | None = None
+    in_place: Callable[..., Any] | None = None
+    fresh_output: bool = False
     liftable: bool = False
 
     def __post_init__(self) -> None:

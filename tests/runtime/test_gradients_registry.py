@@ -252,16 +252,18 @@ CASES = {
     'EagerPyFunc': [Case(_py_function, [u(3), u(3)], graph_only=True)],
     'StatelessWhile': [Case(_while(), [u(3), u(3)], graph_only=True)],
     'While': [Case(_while(stateful=True), [u(3), u(3)], graph_only=True)],
-    'SparseSoftmaxCrossEntropyWithLogits': [Case(_xent_outputs(1, True), [u(2, 3)]),
-                                            Case(_xent_outputs(None, True), [u(2, 3)])],
-    # labels whose rows sum to 1 (TensorFlow's loss gradient, `backprop`, assumes it)
-    'SoftmaxCrossEntropyWithLogits': [
-        Case(_xent_outputs(1, False), [u(2, 3), [[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]]]),
-        Case(_xent_outputs(None, False), [u(2, 3), [[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]]])],
 }
 # The math-like half of SPEC §7 keeps its cases beside its own gradient test.
 for _op_type, _fn, _inputs in SURFACE_CASES:
     CASES.setdefault(_op_type, []).append(Case(_fn, _inputs))
+# the cross entropies' `backprop` output, alone and with the loss; dense labels whose rows sum
+# to 1 (TensorFlow's loss gradient, `backprop`, assumes it)
+_LABEL_ROWS = np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])
+CASES['SparseSoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, True), [u(2, 3)]),
+                                                 Case(_xent_outputs(None, True), [u(2, 3)])]
+CASES['SoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, False), [u(2, 3), _LABEL_ROWS]),
+                                           Case(_xent_outputs(None, False),
+                                                [u(2, 3), _LABEL_ROWS])]
 
 
 # ---- the checks ---------------------------------------------------------------------------------
