@@ -322,3 +322,31 @@ def test_a_cross_entropy_gradient_leaves_out_the_term_of_its_unused_backprop_out
     np.testing.assert_allclose(gradient(x).numpy(), (p - one_hot) / 2, rtol=1e-6, atol=1e-7)
     types = {op.type for op in gradient.get_concrete_function(x).graph.get_operations()}
     assert not types & {'ZerosLike', 'Softmax'}, types
+
+
+class _OpLog:
+    """A stand-in tape that lists the op types dispatch hands it."""
+
+    def __init__(self):
+        self.types = []
+
+    def record(self, opdef, inputs, attrs, outputs):
+        self.types.append(opdef.name)
+
+
+def test_eager_gradients_skip_the_inputs_no_source_reaches():
+    """d/dw of sum(stop_gradient(m) - x @ w * c) computes no gradient for the constant x, the
+    constant c or the stopped branch (TensorFlow's skip_input_indices): one MatMul, no Neg of
+    the Sub's second operand, one Mul; the values are those of the full rule."""
+    from runtime.core import context
+    x = rt.constant([[1.0, 2.0], [3.0, 4.0]])
+    c = rt.constant([[2.0, 1.0], [0.5, 3.0]])
+    w = rt.Variable([[0.5, -1.0], [2.0, 1.0]])
+    with rt.GradientTape() as tape:
+        y = rt.reduce_sum(rt.matmul(x, w) * c - rt.stop_gradient(rt.reduce_max(x)))
+    log = _OpLog()
+    with context.recording(log):
+        (gw,) = tape.gradient(y, [w])
+    np.testing.assert_allclose(gw.numpy(), x.numpy().T @ c.numpy())
+    assert log.types.count('MatMul') == 1 and log.types.count('Mul') == 1, log.types
+    assert 'Neg' not in log.types, log.types
