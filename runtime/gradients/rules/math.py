@@ -312,8 +312,11 @@ def _kept_shape(x, axis):
 
 
 def _kept(grad, x, axis, keep_dims):
-    """A reduction's output (or its gradient) in keep_dims form, which broadcasts against x."""
-    return grad if keep_dims else apply(RESHAPE, [grad, _kept_shape(x, axis)])
+    """A reduction's output (or its gradient) in keep_dims form, which broadcasts against x (a
+    scalar already does: a reduction over every axis needs no reshape)."""
+    if keep_dims or known_shape(grad) == ():
+        return grad
+    return apply(RESHAPE, [grad, _kept_shape(x, axis)])
 
 
 def _broadcast_like(grad, x):
