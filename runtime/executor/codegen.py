@@ -211,7 +211,7 @@ class _Emitter(emit.Emitter):
     def __init__(self):
         super().__init__(_RUNTIME_NAMES)
         self.globals = {}
-        self.kernels = {}  # OpDef -> global name of its kernel
+        self.kernels = {}  # (OpDef, in place) -> global name of its kernel
         self.futures = {}  # Value -> the name of the future computing it
 
     def global_constant(self, name, value):
@@ -327,10 +327,13 @@ class _Emitter(emit.Emitter):
             name = self.namespace.create_name(opdef.name, snake_case=False)
             self.globals[name] = opdef.bind_kernel(node.attrs, node.payload)
             return name
-        name = self.kernels.get(opdef)
+        in_place = node.attrs.get('_in_place', False)  # passes/in_place.py proved it safe
+        name = self.kernels.get((opdef, in_place))
         if name is None:
-            name = self.kernels[opdef] = self.namespace.create_name(opdef.name, snake_case=False)
-            self.globals[name] = opdef.kernel
+            name = self.namespace.create_name(opdef.name + ('InPlace' if in_place else ''),
+                                              snake_case=False)
+            self.kernels[opdef, in_place] = name
+            self.globals[name] = opdef.in_place if in_place else opdef.kernel
         return name
 
     def emit_call(self, node, inputs, outs, depth, submit=False, reuse=None):

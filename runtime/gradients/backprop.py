@@ -13,7 +13,7 @@ from runtime.core.shapes import TensorShape
 from runtime.ops import list_ops
 from runtime.ops.creation import zeros_like
 from runtime.ops.math import add
-from runtime.ops.registry import OpDef
+from runtime.ops.registry import NO_GRADIENT, OpDef
 
 
 @dataclass(slots=True, eq=False)
@@ -25,6 +25,7 @@ class EagerOp:
     inputs: list
     given_attrs: dict | None  # as the caller passed them; `attrs` adds the defaults
     outputs: list
+    reached: Any = None  # set by `backprop`: the ids of the tensors gradients flow into
 
     @property
     def type(self):
@@ -56,6 +57,18 @@ def differentiable(t: Any):
     return getattr(t, 'dtype', None) in _DIFFERENTIABLE
 
 
+def needs_gradient(op: Any, i: int) -> bool:
+    """Whether the gradient of `op`'s input `i` is wanted by the backward walk running: False
+    only when it is known unused (the input depends on no source, or is not differentiable),
+    so a rule may leave it out (TensorFlow's `skip_input_indices`, which its eager tape gives
+    the rules); a graph's gradient ops that nothing uses are pruned anyway."""
+    reached = getattr(op, 'reached', None)
+    if reached is None:
+        return True
+    t = op.inputs[i]
+    return id(t) in reached and getattr(t, 'dtype', None) in _DIFFERENTIABLE
+
+
 def _total(grads):
     total = grads[0]
     for g in grads[1:]:
@@ -81,6 +94,8 @@ def backprop(ops, targets, target_grads, sources):
     reached = set(source_ids)
     live = []
     for op in ops:  # forward: the ops that depend on a source
+        if op.opdef.gradient is NO_GRADIENT:
+            continue  # no gradient flows back through it (StopGradient, comparisons)
         for t in op.inputs:
             if id(t) in reached:
                 live.append(op)
@@ -103,10 +118,13 @@ def backprop(ops, targets, target_grads, sources):
             incoming = [pending.get(id(t)) for t in outputs]
             if not any(incoming):
                 continue
+            zeros = not op.opdef.gradient_takes_none
             grads = [(gs[0] if len(gs) == 1 else _total(gs)) if gs else
-                     zeros_like(t) if t.dtype.is_floating else None  # an unused output
+                     zeros_like(t) if zeros and t.dtype.is_floating else None  # unused output
                      for t, gs in zip(outputs, incoming)]
         opdef = op.opdef
+        if type(op) is EagerOp:
+            op.reached = reached  # for `needs_gradient`
         if opdef.gradient is None:
             origin = getattr(op, 'origin', None)
             where = f' (created at {origin[0]}:{origin[1]})' if origin else ''

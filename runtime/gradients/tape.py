@@ -94,7 +94,12 @@ class GradientTape:
     def variable_accessed(self, variable):
         """Called by `Variable.read_value` before the read (watches trainable variables)."""
         if self._watch_accessed_variables and variable.trainable:
-            self._watch_variable(variable)
+            if self._graph is None:  # `_watch_variable`, inlined: one eager read per variable use
+                storage = variable.storage
+                self._tracked[id(storage)] = storage
+                self._watched_variables.setdefault(id(storage), variable)
+            else:
+                self._watch_variable(variable)
 
     def _handle(self, variable):
         """What this tape's graph reads `variable` through: its storage eagerly, else the

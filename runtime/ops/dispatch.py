@@ -44,6 +44,13 @@ def apply(opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any] | None = No
         # complex numbers); other refused dtypes fail in the numpy kernel, which is an
         # InvalidArgumentError too.
         values: Any = (a.value, b.value)
+    elif convert is None and 0 < (n := len(inputs)) < 3 and \
+            type(a := inputs[0]) is EagerTensor and \
+            (n == 1 or type(b := inputs[1]) is EagerTensor and b.dtype is a.dtype) and \
+            ((allowed := opdef.dtypes) is None or a.dtype in allowed):
+        # Unary ops and matmul-like ones on eager tensors of one accepted dtype: nothing to
+        # convert or check (the type attrs all name inputs of that dtype).
+        values = (a.value,) if n == 1 else (a.value, b.value)
     else:
         if convert is not None:
             inputs = convert(opdef.name, inputs)

@@ -10,6 +10,8 @@ gradients flow through TensorArrays written in loops: Stack's gradient unstacks
 (`TensorListFromTensor`), SetItem's reads the element's gradient back, GetItem's is a list of
 zeros holding the gradient at the index read (runtime/gradients/rules/lists.py).
 """
+import operator
+
 import numpy as np
 
 from runtime.core import dtypes, errors
@@ -114,6 +116,18 @@ def _set_item(handle, index, item, dynamic_size=False):
 
 
 _new = object.__new__
+_position = operator.index
+
+
+def _set_item_in_place(handle, index, item, dynamic_size=False):
+    """`_set_item` writing `handle` itself, when nothing reads this version again (the
+    executor's `in_place` kernel): no new version, no undo record."""
+    items = handle._items
+    position = _position(index)  # a Python int: its comparisons cost less than numpy's
+    if items is not None and 0 <= position < len(items):
+        items[position] = item
+        return handle
+    return _set_item(handle, index, item, dynamic_size)
 
 
 def _get_item(handle, index, element_dtype=None, _element_shape=None):
@@ -128,14 +142,24 @@ def _get_item(handle, index, element_dtype=None, _element_shape=None):
 
 def _stack(handle, element_dtype=None, element_shape=None, num_elements=-1):
     handle = handle.items()
-    if _NONE in map(type, handle):
-        missing = [i for i, item in enumerate(handle) if item is None]
-        raise errors.InvalidArgumentError(
-            message=f'TensorArray.stack(): elements {missing} were never written.')
     if not handle:
         shape = [0] + [d or 0 for d in (element_shape or TensorShape([])).as_list()]
         return np.zeros(shape, dtype=element_dtype.np_dtype)
-    return np.stack(handle)
+    try:
+        stacked = np.stack(handle)
+    except ValueError:  # elements of different shapes: perhaps one never written
+        _check_written(handle)
+        raise
+    if stacked.dtype.kind == 'O':  # strings, or unwritten elements (None) among scalars
+        _check_written(handle)
+    return stacked
+
+
+def _check_written(items):
+    if _NONE in map(type, items):
+        missing = [i for i, item in enumerate(items) if item is None]
+        raise errors.InvalidArgumentError(
+            message=f'TensorArray.stack(): elements {missing} were never written.')
 
 
 def _length(handle):
@@ -153,10 +177,12 @@ def stack_list(handle, element_dtype, element_shape):
 
 
 RESERVE = register('TensorListReserve', _reserve, _variant_scalar,
-                   inputs=('num_elements',), outputs=('handle',), type_attrs=())
+                   inputs=('num_elements',), outputs=('handle',), type_attrs=(),
+                   fresh_output=True)
 SET_ITEM = register('TensorListSetItem', _set_item, _variant_scalar,
                     inputs=('input_handle', 'index', 'item'), outputs=('output_handle',),
-                    type_attrs=(('element_dtype', 2),), defaults={'dynamic_size': False})
+                    type_attrs=(('element_dtype', 2),), defaults={'dynamic_size': False},
+                    in_place=_set_item_in_place)
 GET_ITEM = register('TensorListGetItem', _get_item,
                     lambda inputs, attrs: [(attrs['element_dtype'], attrs['_element_shape'])],
                     inputs=('input_handle', 'index'), outputs=('item',), type_attrs=())

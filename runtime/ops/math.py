@@ -248,12 +248,25 @@ BATCH_MATMUL = register('BatchMatMulV2', _batch_matmul_kernel, _batch_matmul_inf
                         convert_inputs=unify_inputs, operator=operator.matmul, dtypes=NUMBERS)
 
 
+def _read(operand):
+    """A Variable operand's current value (TensorFlow's tensor-conversion protocol, as
+    `unify_operands` converts it), so `x @ w` takes the fast path; any other as it is."""
+    if isinstance(operand, Tensor):
+        return operand
+    as_tensor = getattr(operand, '__tf_tensor__', None)
+    return operand if as_tensor is None else as_tensor()
+
+
 _TRANSPOSED = {(True, False): {'transpose_a': True}, (False, True): {'transpose_b': True},
                (True, True): {'transpose_a': True, 'transpose_b': True}}
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product (op `MatMul`; `BatchMatMulV2` when an input has rank above 2)."""
+    if type(a) is not EagerTensor:
+        a = _read(a)
+    if type(b) is not EagerTensor:
+        b = _read(b)
     plain = False
     if type(a) is EagerTensor and type(b) is EagerTensor:  # the hot case: two eager matrices
         try:

@@ -180,17 +180,24 @@ SOFTMAX_XENT = register('SoftmaxCrossEntropyWithLogits', _softmax_xent_kernel,
 
 
 def _sparse_xent_kernel(features, labels):
+    """TensorFlow's sparse cross entropy: with `shifted = features - max` and `total` the sum
+    of `exp(shifted)` per row, loss = `log(total) - shifted[label]` and backprop =
+    `exp(shifted) / total`, less 1 at the label."""
     n = features.shape[-1]
-    if np.any((labels < 0) | (labels >= n)):
+    # one test for both ends: a negative label is a huge unsigned one
+    if (labels.view(labels.dtype.str.replace('i', 'u')) >= n).any():
         bad = labels[(labels < 0) | (labels >= n)][0]
         raise errors.InvalidArgumentError(
             message=f'Received a label value of {bad} which is outside the valid range of '
                     f'[0, {n}).')
-    log_p = _log_softmax_kernel(features)
+    shifted = features - features.max(axis=-1, keepdims=True)
+    backprop = np.exp(shifted)
+    total = backprop.sum(axis=-1, keepdims=True)
     rows = np.arange(features.shape[0])
-    backprop = np.exp(log_p)
+    loss = np.log(total[:, 0]) - shifted[rows, labels]
+    backprop /= total
     backprop[rows, labels] -= 1
-    return (-log_p[rows, labels]).astype(features.dtype), backprop.astype(features.dtype)
+    return loss.astype(features.dtype, copy=False), backprop.astype(features.dtype, copy=False)
 
 
 def _sparse_xent_infer(inputs, attrs):
@@ -230,7 +237,8 @@ def _dense_labels_and_logits(labels, logits, public_name):
     """Float logits, and labels of their dtype and a compatible shape."""
     logits = convert_to_tensor(logits)
     _check_float(logits, public_name)
-    labels = convert_to_tensor(labels, logits.dtype) if not hasattr(labels, 'dtype') else labels
+    # a numpy array keeps its dtype, a Python list takes the logits' dtype
+    labels = convert_to_tensor(labels, None if hasattr(labels, 'dtype') else logits.dtype)
     if labels.dtype is not logits.dtype:
         raise TypeError(f'rt.nn.{public_name}: labels and logits must have one dtype, got '
                         f'{labels.dtype.name} and {logits.dtype.name}.')

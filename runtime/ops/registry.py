@@ -131,17 +131,28 @@ class OpDef:
         (`defgradient`, as JAX's `ad.defjvp`), so the op modules never import gradients.
         `op` has `.inputs`, `.outputs`, `.attrs`, `.get_attr(name)` and `.opdef` (a graph
         Operation, or the eager tape's record of the op); an output nothing depends on gets a
-        zero gradient when another output has one. `NO_GRADIENT`: deliberately not
+        zero gradient when another output has one (None with `gradient_takes_none`).
+        `NO_GRADIENT`: deliberately not
         differentiable (comparisons, integer results, shapes, random numbers);
         `UNREGISTERED_GRADIENT`: TensorFlow has no gradient for it, so a gradient through it is
         TensorFlow's LookupError (`AdjustContrastv2`); None: no gradient declared, which is an
         error when a gradient must flow through the op (docs/gradients.md).
+    gradient_takes_none: the `gradient` rule takes None as the gradient of an output nothing
+        depends on, instead of zeros, and leaves out that output's term (TensorFlow's rules
+        skip a zeros tensor, `_is_zeros_tensor`): the cross entropies' `backprop` output.
     nonzero: positions of inputs that must hold no zero when they are integers (division); the
         check (`check_nonzero`) runs before the kernel, and the executor drops it when a pass
         proves the input non-zero (a constant divisor).
     rewrite(node) -> (opdef, inputs) | None: a cheaper equivalent of an executor IR node of this
         op (runtime/executor/ir.py), given what produces its inputs; `inputs` are IR Values or
         numpy constants. The executor's simplify pass applies it.
+    in_place: a kernel equal to `kernel` that may change its first input's value and return it
+        (TensorListSetItem writing the list itself rather than making a new version); the
+        executor calls it where runtime/executor/passes/in_place.py proves that no one else
+        holds that value and nothing reads it afterwards (attr `_in_place`). Its result is such
+        a value again.
+    fresh_output: the first output is always a new value that only the op's users hold (the
+        list TensorListReserve makes), so a later `in_place` op may take it over.
     liftable: stateful only through a random stream of its own (the node's payload), so a
         Variable's initializer made of such ops and constants may run once outside the graph
         being traced, as TensorFlow's `init_scope` lifts initializers
@@ -168,8 +179,11 @@ class OpDef:
     involution: bool = False
     dtypes: frozenset[dtypes_.DType] | None = None
     gradient: Callable[..., Sequence[Any]] | None = None
+    gradient_takes_none: bool = False
     nonzero: tuple[int, ...] = ()
     rewrite: Callable[[Any], tuple['OpDef', Sequence[Any]] | None] | None = None
+    in_place: Callable[..., Any] | None = None
+    fresh_output: bool = False
     liftable: bool = False
 
     def __post_init__(self) -> None:

@@ -38,7 +38,8 @@ def _broadcast_to_infer(inputs, attrs):
 def _broadcast_to_kernel(input, shape):
     shape = tuple(shape.tolist()) if type(shape) is np.ndarray else tuple(shape)
     try:
-        if type(input) is np.ndarray and input.ndim <= len(shape):  # copyto: no np layer
+        kind = type(input)  # an array, or a numpy scalar (a scalar gradient): copyto, no np layer
+        if (kind is np.ndarray or issubclass(kind, np.generic)) and input.ndim <= len(shape):
             out = np.empty(shape, input.dtype)
             np.copyto(out, input)
             return out

@@ -3,6 +3,7 @@ gradients, persistent tapes, jacobians, higher-order gradients, stop_gradient, a
 inside `ag.function` (where the gradient ops join the function's graph)."""
 import numpy as np
 import pytest
+from test_op_layer import RecordingTape
 
 import autograph as ag
 import runtime as rt
@@ -297,3 +298,46 @@ def test_numpy_function_is_not_differentiable():
         tape.watch(x)
         y = rt.numpy_function(lambda a: a * 3.0, [x], rt.float32)
     assert tape.gradient(y, x) is None
+
+
+@pytest.mark.parametrize('sparse', [True, False])
+def test_a_cross_entropy_gradient_leaves_out_the_term_of_its_unused_backprop_output(sparse):
+    """Only the loss is used, so its gradient is `backprop` scaled (TensorFlow's rule skips the
+    zeros of the unused output): no ZerosLike and no Softmax op for a second-order term, and
+    the same values as the softmax formula."""
+    logits = np.array([[1.0, -2.0, 0.5], [0.3, 0.2, -1.0]], np.float32)
+    labels = np.array([2, 0], np.int32)
+    one_hot = np.eye(3, dtype=np.float32)[labels]
+
+    @ag.function
+    def gradient(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            loss = rt.reduce_mean(
+                rt.nn.sparse_softmax_cross_entropy_with_logits(labels, x) if sparse else
+                rt.nn.softmax_cross_entropy_with_logits(labels=one_hot, logits=x))
+        return tape.gradient(loss, x)
+
+    x = rt.constant(logits)
+    p = np.exp(logits) / np.exp(logits).sum(1, keepdims=True)
+    np.testing.assert_allclose(gradient(x).numpy(), (p - one_hot) / 2, rtol=1e-6, atol=1e-7)
+    types = {op.type for op in gradient.get_concrete_function(x).graph.get_operations()}
+    assert not types & {'ZerosLike', 'Softmax'}, types
+
+
+def test_eager_gradients_skip_the_inputs_no_source_reaches():
+    """d/dw of sum(stop_gradient(m) - x @ w * c) computes no gradient for the constant x, the
+    constant c or the stopped branch (TensorFlow's skip_input_indices): one MatMul, no Neg of
+    the Sub's second operand, one Mul; the values are those of the full rule."""
+    from runtime.core import context
+    x = rt.constant([[1.0, 2.0], [3.0, 4.0]])
+    c = rt.constant([[2.0, 1.0], [0.5, 3.0]])
+    w = rt.Variable([[0.5, -1.0], [2.0, 1.0]])
+    with rt.GradientTape() as tape:
+        y = rt.reduce_sum(rt.matmul(x, w) * c - rt.stop_gradient(rt.reduce_max(x)))
+    log = RecordingTape()
+    with context.recording(log):
+        (gw,) = tape.gradient(y, [w])
+    np.testing.assert_allclose(gw.numpy(), x.numpy().T @ c.numpy())
+    assert log.ops.count('MatMul') == 1 and log.ops.count('Mul') == 1, log.ops
+    assert 'Neg' not in log.ops, log.ops

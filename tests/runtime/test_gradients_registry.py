@@ -21,6 +21,7 @@ from surface_gradient_cases import CASES as SURFACE_CASES
 import runtime as rt
 from runtime.core import context
 from runtime.ops import list_ops
+from runtime.ops import nn as nn_ops
 from runtime.ops import slicing as slicing_ops
 from runtime.ops.dispatch import apply
 from runtime.ops.registry import NO_GRADIENT, REGISTRY, UNREGISTERED_GRADIENT
@@ -104,6 +105,21 @@ def _relu_grad(g, x):
         tape.watch(x)
         z = rt.relu(x)
     return tape.gradient(z, x, output_gradients=g) * g
+
+
+def _xent_outputs(which, sparse):
+    """A cross entropy's `backprop` output alone (which=1) or both outputs (which=None) of
+    logits `x` (and dense `labels`): the gradient rule gets None, not zeros, for an output
+    nothing depends on (`gradient_takes_none`), and both terms when both are used."""
+    def fn(x, *labels):
+        if sparse:
+            loss, backprop = apply(nn_ops.SPARSE_SOFTMAX_XENT, [x, np.array([2, 0], np.int32)])
+        else:
+            loss, backprop = apply(nn_ops.SOFTMAX_XENT, [x, labels[0]])
+        if which == 1:
+            return backprop
+        return backprop * rt.expand_dims(loss, -1)
+    return fn
 
 
 @rt.custom_gradient
@@ -240,6 +256,14 @@ CASES = {
 # The math-like half of SPEC §7 keeps its cases beside its own gradient test.
 for _op_type, _fn, _inputs in SURFACE_CASES:
     CASES.setdefault(_op_type, []).append(Case(_fn, _inputs))
+# the cross entropies' `backprop` output, alone and with the loss; dense labels whose rows sum
+# to 1 (TensorFlow's loss gradient, `backprop`, assumes it)
+_LABEL_ROWS = np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])
+CASES['SparseSoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, True), [u(2, 3)]),
+                                                 Case(_xent_outputs(None, True), [u(2, 3)])]
+CASES['SoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, False), [u(2, 3), _LABEL_ROWS]),
+                                           Case(_xent_outputs(None, False),
+                                                [u(2, 3), _LABEL_ROWS])]
 
 
 # ---- the checks ---------------------------------------------------------------------------------

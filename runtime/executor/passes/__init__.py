@@ -6,12 +6,13 @@ output keeps exactly its dtype and shape.
 from runtime.executor.passes.cse import cse
 from runtime.executor.passes.fold_constants import fold_constants
 from runtime.executor.passes.fold_if import fold_if
+from runtime.executor.passes.in_place import in_place
 from runtime.executor.passes.loops import loops
 from runtime.executor.passes.prune import prune
 from runtime.executor.passes.simplify import simplify
 
 PIPELINE = (prune, fold_constants, fold_if, simplify, fold_constants, cse, simplify, loops,
-            prune)
+            prune, in_place)
 UNOPTIMIZED = (prune,)  # what runs when optimizations are off (tests compare the two)
 
 

@@ -5,6 +5,7 @@ import math as pymath
 
 import numpy as np
 
+from runtime.gradients.backprop import needs_gradient
 from runtime.gradients.rules.common import defgradient, not_differentiable, unbroadcast
 from runtime.ops import compare, elementwise, reduce, scan, special, stats
 from runtime.ops import math as math_ops
@@ -75,28 +76,33 @@ def zero_where_no_gradient(grad, value):
 
 # ---- binary arithmetic -------------------------------------------------------------------------
 
+def _binary_gradients(op, gx, gy):
+    """[gx(), gy()] summed back to the operands' shapes, each only where it is needed."""
+    x, y = op.inputs
+    return [unbroadcast(gx(), x) if needs_gradient(op, 0) else None,
+            unbroadcast(gy(), y) if needs_gradient(op, 1) else None]
+
+
 @defgradient(math_ops.OPS['add'])
 def _add_gradient(op, grad):
-    x, y = op.inputs
-    return [unbroadcast(grad, x), unbroadcast(grad, y)]
+    return _binary_gradients(op, lambda: grad, lambda: grad)
 
 
 @defgradient(math_ops.OPS['subtract'])
 def _sub_gradient(op, grad):
-    x, y = op.inputs
-    return [unbroadcast(grad, x), unbroadcast(negative(grad), y)]
+    return _binary_gradients(op, lambda: grad, lambda: negative(grad))
 
 
 @defgradient(math_ops.OPS['multiply'])
 def _mul_gradient(op, grad):
     x, y = op.inputs
-    return [unbroadcast(grad * y, x), unbroadcast(x * grad, y)]
+    return _binary_gradients(op, lambda: grad * y, lambda: x * grad)
 
 
 @defgradient(math_ops.REAL_DIV)
 def _div_gradient(op, grad):
     x, y = op.inputs
-    return [unbroadcast(grad / y, x), unbroadcast(negative(grad) * op.outputs[0] / y, y)]
+    return _binary_gradients(op, lambda: grad / y, lambda: negative(grad) * op.outputs[0] / y)
 
 
 @defgradient(math_ops.OPS['mod'])
@@ -259,30 +265,33 @@ def _mul_no_nan_gradient(op, grad):
 
 # ---- matmul ------------------------------------------------------------------------------------
 
-def _matmul_gradients(a, b, grad, ta, tb):
-    """TensorFlow's four cases of d(op(a) @ op(b)), op = transpose when the flag is set."""
+def _matmul_gradients(op, grad, ta, tb):
+    """TensorFlow's four cases of d(op(a) @ op(b)), op = transpose when the flag is set; None
+    for an operand whose gradient is not needed."""
+    a, b = op.inputs
     if not ta and not tb:
-        return matmul(grad, b, transpose_b=True), matmul(a, grad, transpose_a=True)
-    if not ta and tb:
-        return matmul(grad, b), matmul(grad, a, transpose_a=True)
-    if ta and not tb:
-        return matmul(b, grad, transpose_b=True), matmul(a, grad)
-    return (matmul(b, grad, transpose_a=True, transpose_b=True),
-            matmul(grad, a, transpose_a=True, transpose_b=True))
+        ga, gb = ((grad, b), {'transpose_b': True}), ((a, grad), {'transpose_a': True})
+    elif not ta and tb:
+        ga, gb = ((grad, b), {}), ((grad, a), {'transpose_a': True})
+    elif ta and not tb:
+        ga, gb = ((b, grad), {'transpose_b': True}), ((a, grad), {})
+    else:
+        ga = ((b, grad), {'transpose_a': True, 'transpose_b': True})
+        gb = ((grad, a), {'transpose_a': True, 'transpose_b': True})
+    return [matmul(*args, **flags) if needs_gradient(op, i) else None
+            for i, (args, flags) in enumerate((ga, gb))]
 
 
 @defgradient(math_ops.MATMUL)
 def _matmul_gradient(op, grad):
-    a, b = op.inputs
-    return list(_matmul_gradients(a, b, grad, op.get_attr('transpose_a'),
-                                  op.get_attr('transpose_b')))
+    return _matmul_gradients(op, grad, op.get_attr('transpose_a'), op.get_attr('transpose_b'))
 
 
 @defgradient(math_ops.BATCH_MATMUL)
 def _batch_matmul_gradient(op, grad):
     x, y = op.inputs
-    gx, gy = _matmul_gradients(x, y, grad, op.get_attr('adj_x'), op.get_attr('adj_y'))
-    return [unbroadcast(gx, x), unbroadcast(gy, y)]
+    gx, gy = _matmul_gradients(op, grad, op.get_attr('adj_x'), op.get_attr('adj_y'))
+    return [None if gx is None else unbroadcast(gx, x), None if gy is None else unbroadcast(gy, y)]
 
 
 # ---- reductions --------------------------------------------------------------------------------
@@ -303,8 +312,11 @@ def _kept_shape(x, axis):
 
 
 def _kept(grad, x, axis, keep_dims):
-    """A reduction's output (or its gradient) in keep_dims form, which broadcasts against x."""
-    return grad if keep_dims else apply(RESHAPE, [grad, _kept_shape(x, axis)])
+    """A reduction's output (or its gradient) in keep_dims form, which broadcasts against x (a
+    scalar already does: a reduction over every axis needs no reshape)."""
+    if keep_dims or known_shape(grad) == ():
+        return grad
+    return apply(RESHAPE, [grad, _kept_shape(x, axis)])
 
 
 def _broadcast_like(grad, x):

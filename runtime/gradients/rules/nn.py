@@ -74,19 +74,31 @@ def _log_softmax_gradient(op, grad):
     return [grad - exp(y) * reduce_sum(grad, -1, keepdims=True)]
 
 
-@defgradient(nn.SOFTMAX_XENT)
+def _xent_logits_gradient(op, loss_grad, backprop_grad):
+    """The gradient of a cross entropy's logits: the loss's term (its `backprop` output scaled
+    by the loss gradient) and the `backprop` output's own term (its softmax Jacobian), each
+    left out when its output's gradient is None (nothing depends on it)."""
+    grad = None if loss_grad is None else expand_dims(loss_grad, -1) * op.outputs[1]
+    if backprop_grad is not None:
+        term = _backprop_term(convert_to_tensor(op.inputs[0]), backprop_grad)
+        grad = term if grad is None else grad + term
+    return grad
+
+
+@defgradient(nn.SOFTMAX_XENT, takes_none=True)
 def _softmax_xent_gradient(op, loss_grad, backprop_grad):
-    logits = convert_to_tensor(op.inputs[0])
-    g = expand_dims(loss_grad, -1)
-    return [g * op.outputs[1] + _backprop_term(logits, backprop_grad),
-            negative(g) * log_softmax(logits) - backprop_grad]
+    labels_grad = None
+    if loss_grad is not None:
+        labels_grad = negative(expand_dims(loss_grad, -1)) * log_softmax(op.inputs[0])
+    if backprop_grad is not None:
+        labels_grad = negative(backprop_grad) if labels_grad is None else \
+            labels_grad - backprop_grad
+    return [_xent_logits_gradient(op, loss_grad, backprop_grad), labels_grad]
 
 
-@defgradient(nn.SPARSE_SOFTMAX_XENT)
+@defgradient(nn.SPARSE_SOFTMAX_XENT, takes_none=True)
 def _sparse_xent_gradient(op, loss_grad, backprop_grad):
-    logits = convert_to_tensor(op.inputs[0])
-    return [expand_dims(loss_grad, -1) * op.outputs[1] + _backprop_term(logits, backprop_grad),
-            None]
+    return [_xent_logits_gradient(op, loss_grad, backprop_grad), None]
 
 
 @defgradient(nn.BIAS_ADD)

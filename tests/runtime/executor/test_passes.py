@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 import autograph as ag
 import runtime as rt
 from runtime import executor
-from runtime.executor import passes
+from runtime.executor import codegen, passes
 from runtime.executor.ir import lower
 
 
@@ -247,3 +247,77 @@ def test_simplify_keeps_a_users_noop_ordering_stateless_work():
     p = program_of(g, [x], [out])
     passes.simplify(p)
     assert 'NoOp' in types(p) and p.nodes[-1].control
+
+
+# ---- in_place: TensorList writes that take over a dead list -----------------------------------
+
+def _in_place_writes(function, *args):
+    """'depth:type' of each node `function`'s optimized program writes in place (depth 0: the
+    function's own block, 1: a loop body in it)."""
+    program = function.get_concrete_function(*args).optimized_program()
+    found, stack = [], [(program, 0)]
+    while stack:
+        block, depth = stack.pop()
+        for node in block.nodes:
+            if node.attrs.get('_in_place'):
+                found.append(f'{depth}:{node.type}')
+            stack.extend((branch, depth + 1) for branch in node.branches)
+    return found
+
+
+def test_a_loop_writing_its_own_list_writes_it_in_place():
+    @ag.function
+    def rows(x):
+        ta = rt.TensorArray(rt.float32, size=x.shape[0])
+        for i in rt.range(x.shape[0]):
+            ta = ta.write(i, x[i] * 2.0)
+        return ta.stack()
+
+    x = rt.constant(np.arange(12, dtype=np.float32).reshape(4, 3))
+    np.testing.assert_array_equal(rows(x).numpy(), x.numpy() * 2)
+    assert _in_place_writes(rows, x) == ['1:TensorListSetItem']
+    source = codegen.python_code(rows.get_concrete_function(x).optimized_program()).source
+    assert 'TensorListSetItemInPlace(' in source
+    np.testing.assert_array_equal(rows(x).numpy(), x.numpy() * 2)  # a new list each call
+
+
+def test_a_list_version_read_again_is_not_written_in_place():
+    """An older version read after a write, in straight-line code and around a loop, keeps its
+    own items: those writes make new versions."""
+    @ag.function
+    def branches(x):
+        base = rt.TensorArray(rt.float32, size=2).write(0, x)
+        return base.write(1, x * 2.0).stack(), base.write(1, x * 3.0).stack()
+
+    @ag.function
+    def around_a_loop(x):
+        start = rt.TensorArray(rt.float32, size=3).write(0, x)
+        ta = start
+        for i in rt.range(1, 3):
+            ta = ta.write(i, x * rt.cast(i, rt.float32))
+        return start.read(0), ta.stack(), start.size()
+
+    @ag.function
+    def previous(x):
+        ta = rt.TensorArray(rt.float32, size=3)
+        before = ta
+        for i in rt.range(3):
+            before = ta
+            ta = ta.write(i, x + rt.cast(i, rt.float32))
+        return before.write(2, x).stack(), ta.stack()
+
+    x = rt.constant([1.0, 2.0])
+    a, b = branches(x)
+    np.testing.assert_array_equal(a.numpy(), [[1, 2], [2, 4]])
+    np.testing.assert_array_equal(b.numpy(), [[1, 2], [3, 6]])
+    first, stacked, size = around_a_loop(x)
+    np.testing.assert_array_equal(first.numpy(), [1, 2])
+    np.testing.assert_array_equal(stacked.numpy(), [[1, 2], [1, 2], [2, 4]])
+    assert size.numpy() == 3
+    old, new = previous(x)
+    np.testing.assert_array_equal(old.numpy(), [[1, 2], [2, 3], [1, 2]])
+    np.testing.assert_array_equal(new.numpy(), [[1, 2], [2, 3], [3, 4]])
+    # the first write of a new list only (no other version of it is ever read)
+    assert _in_place_writes(branches, x) == ['0:TensorListSetItem']
+    assert _in_place_writes(around_a_loop, x) == ['0:TensorListSetItem']
+    assert _in_place_writes(previous, x) == []  # the loop's write keeps the version `before`
