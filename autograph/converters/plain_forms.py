@@ -71,7 +71,7 @@ class PlainFormTransformer(transformer.Base):
     def __init__(self, ctx):
         super().__init__(ctx)
         self.temps = []       # per function: the name of its `callee_` (made on first use)
-        self.bound = []       # per function: the names it binds (its own and its closures')
+        self.bound = []       # per function: its local names
         self.no_walrus = 0    # > 0 inside comprehensions, lambdas and class bodies
 
     def visit_FunctionDef(self, node):
@@ -81,7 +81,8 @@ class PlainFormTransformer(transformer.Base):
         node.args = self.visit(node.args)
         no_walrus, self.no_walrus = self.no_walrus, 0
         self.temps.append(None)
-        self.bound.append(call_trees.bound_names(node) or ())
+        scope = anno.getanno(node, anno.Static.SCOPE)   # the activity analysis's
+        self.bound.append(scope.local_names() if scope is not None else _EVERY_NAME)
         node.body = self.visit_block(node.body)
         self.temps.pop()
         self.bound.pop()
@@ -207,9 +208,7 @@ class PlainFormTransformer(transformer.Base):
             if isinstance(receiver, gast.Name):
                 template = _METHOD_OF_NAME
                 if walrus:
-                    global_name = self.bound[-1] is not None and (
-                        receiver.id not in self.bound[-1])
-                    template = _METHOD_OF_GLOBAL if global_name else _METHOD
+                    template = _METHOD if receiver.id in self.bound[-1] else _METHOD_OF_GLOBAL
             elif walrus:
                 template = _METHOD_OF_VALUE
             else:
@@ -227,6 +226,16 @@ class PlainFormTransformer(transformer.Base):
             return templates.replace_as_expression(_FUNCTION_VALUE, func=target,
                                                    temp=self._temp(), scope=scope)
         return None
+
+
+class _EveryName:
+    """The local names of a function without its analysis: any name may be one."""
+
+    def __contains__(self, name):
+        return True
+
+
+_EVERY_NAME = _EveryName()
 
 
 def _simple(nodes):

@@ -59,8 +59,11 @@ def callee(f, caller_fn_scope=None, options=None):
         # 'x'.isdigit, d.get, len, ...; list, a user's class: the builtin's overload (range,
         # int, ...) or `f` as it is. A builtin function hashes by identity, never failing
         target = _BUILTIN_OVERLOADS(f, f)
-        if kind is type or type(f.__self__) is _MODULE:
-            _keep_builtin_plan(f, target)
+        if (type(f.__self__) is _MODULE if kind is _BUILTIN else not f.__flags__ & _HEAP_TYPE) \
+                and id(f) not in PLANS:
+            # a module's builtin function or a static type: it lives on
+            _KEPT.append(f)
+            PLANS[id(f)] = target
         return target
     # the fast paths answer for the options of converted code (a scope of recursive options);
     # any other options take the slow path, which reads them
@@ -171,15 +174,6 @@ def _keep_plan(f, callee):
     if callee is function and function.__closure__ is not None:
         return
     _keep(function, callee)
-
-
-def _keep_builtin_plan(f, target):
-    """Keeps in `PLANS` the plan of a module's builtin function or of a static type (`target`:
-    its overload, or itself): both live as long as the process."""
-    key = id(f)
-    if key not in PLANS and (type(f) is not type or not f.__flags__ & _HEAP_TYPE):
-        _KEPT.append(f)
-        PLANS[key] = target
 
 
 def _keep(function, target):
