@@ -105,21 +105,22 @@ def test_a_list_a_tensor_loop_staged_is_appended_to_in_the_plain_form():
     assert result.numpy().tolist() == [0, 1, 2, 3]
 
 
+def _calls(f, x):
+    return f(x)
+
+
 def test_the_plan_of_a_module_function_goes_with_the_function(tmp_path, monkeypatch):
     (tmp_path / '_plain_forms_module.py').write_text(
         'def twice(x):\n    if x > 0:\n        return 2 * x\n    return 0\n')
     monkeypatch.syspath_prepend(str(tmp_path))
     import _plain_forms_module
     twice = _plain_forms_module.twice
-
-    def calls(x):
-        return twice(x)
-    assert ag.to_graph(calls)(3) == 6
+    assert ag.to_graph(_calls)(twice, 3) == 6
     key = id(twice)
     assert call.PLANS[key].__ag_converted__              # its conversion, by identity
     # redefined in its module (its conversion holds the module's globals, not the function)
     exec('def twice(x):\n    return 0\n', _plain_forms_module.__dict__)
-    del twice, calls
+    del twice
     gc.collect()
     assert key not in call.PLANS                         # gone with the function
     del sys.modules['_plain_forms_module']
