@@ -19,6 +19,7 @@ from autograph.converters import (
     functions,
     lists,
     logical_expressions,
+    plain_forms,
     return_statements,
     unsupported,
     variables,
@@ -49,6 +50,7 @@ CONVERTERS = (
     conditional_expressions,  # a if c else b -> ag__.if_exp
     logical_expressions,      # and/or/not -> ag__.and_/or_/not_
     variables,                # reads -> ag__.ld
+    plain_forms,              # plain Python forms as the original: real returns, fast calls
     function_scopes,          # fscope = (the function's scope); try: body except: unwind
 )
 

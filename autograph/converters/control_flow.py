@@ -365,8 +365,10 @@ class ControlFlowTransformer(transformer.Base):
             anno.setanno(body[-1].test, anno.Basic.PYTHON_TEST, True)
         python = gast.For(target=node.target, iter=_load(itr), body=body, orelse=[],
                           type_comment=None)
-        test = templates.replace_as_expression('ag__.is_staged_iterable(itr := iter_)',
-                                               itr=itr, iter_=node.iter)
+        test = templates.replace_as_expression(
+            'ag__.type_(itr := iter_) not in ag__.PYTHON_ITERABLES and '
+            'ag__.is_staged_iterable(itr)', itr=itr, iter_=node.iter)
+        anno.setanno(test, anno.Basic.PYTHON_TEST, True)
         return gast.If(test=test, body=staged, orelse=[python])
 
     def _staged_for(self, node, iter_):

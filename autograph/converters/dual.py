@@ -5,9 +5,11 @@ staged form (the `ag__` operators over lambdas and block functions, which build 
 a symbolic tensor) and the construct itself as plain Python. The value that Python would test
 first picks the form:
 
-    (cond := test) is not True and cond is not False and ag__.is_staged(cond)
+    ((cond := test) is not True and cond is not False
+     and ag__.type_(cond) not in ag__.PLAIN_TYPES and ag__.is_staged(cond))
 
-True and False, the values of most tests, are told apart without a call. The staged form of a
+True and False, the values of most tests, are told apart without a call, and the other plain
+Python values (None, numbers, strings, lists, ...) by one type lookup. The staged form of a
 construct holds staged forms only (nodes marked `STAGED_FORM`), so that each construct is
 written once per enclosing one rather than exponentially often.
 """
@@ -16,7 +18,8 @@ import gast
 
 from autograph.pyct import anno, templates, transformer, walk
 
-_IS_STAGED = '(cond := test) is not True and cond is not False and ag__.is_staged(cond)'
+_IS_STAGED = ('(cond := test) is not True and cond is not False and ag__.type_(cond) not in '
+              'ag__.PLAIN_TYPES and ag__.is_staged(cond)')
 STAGED_FORM = 'the node is in the staged form of an enclosing construct'
 
 

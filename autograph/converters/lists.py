@@ -19,7 +19,8 @@ from autograph.pyct import anno, templates, transformer, unparser, walk
 
 _MUTATORS = frozenset({'append', 'extend', 'insert', 'pop', 'remove', 'clear', 'sort',
                        'reverse'})
-_APPEND = 'lists: a rewritten append'
+# The mark of each `l = ag__.list_append(l, x)` written here (its value: the list's name)
+APPEND = 'lists: a rewritten append'
 _OPAQUE = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
 
 
@@ -27,8 +28,8 @@ def _mutation(statement):
     """(list name, method or None for a subscript store) of a statement that mutates a list
     named by a plain name, else None. A subscript store's method is `('[index]', index)` when
     the index is a constant or a name: the element may then be loop state (`_element_state`)."""
-    if anno.hasanno(statement, _APPEND):
-        return anno.getanno(statement, _APPEND), 'append'
+    if anno.hasanno(statement, APPEND):
+        return anno.getanno(statement, APPEND), 'append'
     if isinstance(statement, gast.Expr) and isinstance(statement.value, gast.Call):
         func = statement.value.func
         if isinstance(func, gast.Attribute) and func.attr in _MUTATORS and isinstance(
@@ -141,7 +142,7 @@ class ListTransformer(transformer.Base):
         if name is not None:
             new = templates.replace('name = ag__.list_append(name, value)', name=name,
                                     value=node.value.args[0])
-            anno.setanno(new[0], _APPEND, name)
+            anno.setanno(new[0], APPEND, name)
             return new
         guarded = self.guard.pop(id(node), None)
         if guarded is not None:
@@ -191,7 +192,7 @@ class ListTransformer(transformer.Base):
 
 
 def _single_argument(statement):
-    if anno.hasanno(statement, _APPEND):
+    if anno.hasanno(statement, APPEND):
         return True
     call = statement.value
     return len(call.args) == 1 and not call.keywords and not isinstance(call.args[0],

@@ -40,16 +40,24 @@ except:
 '''
 
 
+# The mark of the `try` each `return` becomes: (the function's scope, the name of its
+# `staged_before` or None). converters/plain_forms writes a real `return` where it is plain
+# Python (no staged form around it)
+RETURN = 'return_statements: a return, as the flag and the value'
+
+
 class _ReturnRewriter(jumps.JumpRewriter):
 
-    def __init__(self, ctx, flag, retval):
+    def __init__(self, ctx, flag, retval, scope, staged_before):
         super().__init__(ctx, gast.Return, flag)
         self.retval = retval
+        self.mark = (scope, staged_before)
 
     def replace_jump(self, node):
         value = node.value or gast.Constant(value=None, kind=None)
         statements = templates.replace(_RETURN_TEMPLATE, do_return=self.flag,
                                        retval_=self.retval, value=value)
+        anno.setanno(statements[0], RETURN, self.mark)
         origin = anno.getanno(node, anno.Basic.ORIGIN)
         if origin is not None:   # errors in the returned expression name the `return` line
             for statement in statements:
@@ -112,7 +120,8 @@ return scope.ret(retval_, True, staged_before)
             # a tensor `if` may then return in one branch only: the code after it runs only
             # where nothing returned, and some `return` ends every path
             undefined = 'ag__.UndefinedReturnValueOnEveryPath()'
-        body = _ReturnRewriter(self.ctx, flag, retval).rewrite_block(statements)
+        body = _ReturnRewriter(self.ctx, flag, retval, scope, names.get('staged_before')
+                               ).rewrite_block(statements)
         # once a `return` ran (do_return is True) retval_ is its value: `ret` is only called
         # when it may not have (a tensor flag, or no return) or lists may need unstacking
         # (an `is` test: the compiler keeps its `if` plain Python)

@@ -4,9 +4,10 @@ This package is the half of autograph that runs: it is the only part (with autog
 that imports `runtime`. Importing it tells the runtime that graph ops created from converted code
 belong to the user's line, not to autograph's or to the generated file's.
 """
+import builtins
 import os
 
-from autograph.operators.call import callee, converted_call, to_graph
+from autograph.operators.call import callee, converted_call, plan_of, to_graph
 from autograph.operators.control_flow import (
     for_stmt,
     if_exp,
@@ -28,8 +29,10 @@ from autograph.operators.function_scope import (
     new_scope,
 )
 from autograph.operators.guards import python_only
-from autograph.operators.lists import check_list_mutation, list_append
+from autograph.operators.lists import StagedList, check_list_mutation, list_append
 from autograph.operators.logical import and_, compare_chain, compare_chain_from, not_, or_
+from autograph.operators.py_builtins import PLAIN_BUILTINS
+from autograph.operators.tensor_iteration import PLAIN_TYPES, PYTHON_ITERABLES
 from autograph.operators.variables import (
     Undefined,
     UndefinedReturnValue,
@@ -39,6 +42,13 @@ from autograph.operators.variables import (
 )
 from autograph.pyct import origin_info as _origin_info
 from runtime.core import errors as _errors
+
+# The plain forms of converted code test types with these, never with the user's `type`/`id`
+# (a parameter or global of that name is common): `ag__.type_(x) in ag__.PLAIN_TYPES`
+type_, id_ = builtins.type, builtins.id
+builtin_range, builtin_len, builtin_enumerate, builtin_zip, builtin_int, builtin_float, \
+    builtin_abs = (PLAIN_BUILTINS[name] for name in (
+        'range', 'len', 'enumerate', 'zip', 'int', 'float', 'abs'))
 
 
 def _user_line(filename, lineno):
@@ -57,4 +67,6 @@ __all__ = ['callee', 'converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stm
            'STAGED_LISTS',
            'python_only', 'and_', 'compare_chain', 'compare_chain_from', 'not_', 'or_',
            'check_list_mutation', 'list_append', 'Undefined', 'UndefinedReturnValue',
-           'UndefinedReturnValueOnEveryPath', 'ld', 'ldu']
+           'UndefinedReturnValueOnEveryPath', 'ld', 'ldu', 'plan_of', 'StagedList', 'PLAIN_TYPES',
+           'PYTHON_ITERABLES', 'type_', 'id_', 'builtin_range', 'builtin_len',
+           'builtin_enumerate', 'builtin_zip', 'builtin_int', 'builtin_float', 'builtin_abs']

@@ -5,6 +5,7 @@ import inspect
 import sys
 import types
 import warnings
+import weakref
 
 import runtime as rt
 from autograph.compiler import api, conversion, verbosity
@@ -19,9 +20,27 @@ _CONVERTED = '__ag_converted_function__'  # (function, its converted version), o
 _UNCONVERTED = '__ag_unconverted_function__'  # (function, what runs it as it is): it failed
 
 
-_PLAN = '__ag_call_plan__'  # (function, what a call of it from converted code runs)
 _BUILTIN = type(len)
 _MODULE, _FUNCTION, _METHOD = types.ModuleType, types.FunctionType, types.MethodType
+
+# id(callable) -> what a call of it from converted code runs, decided by the first call (the
+# slow path of `callee`), for callables that live on: the conversion of a function of a
+# module (no closure, the module's globals: the conversion holds nothing that keeps the
+# function alive; its entry goes with it, by the callback of a weak reference, which runs
+# before its id can be reused); what runs a function that its module holds at its qualified
+# name (a module-level function or a method of a module-level class, kept alive here as its
+# module keeps it); the overload or the builtin itself for the builtin functions of modules
+# and the static types. Keyed by identity, so a copy of a function's `__dict__`
+# (functools.wraps) carries no plan to the copy. Any other function keeps its plan on itself
+# (`_PLAN`: (function, what runs)), where it dies with the function.
+PLANS: dict = {}
+_PLAN_REFS: dict = {}
+_KEPT: list = []
+_PLAN = '__ag_call_plan__'
+# What the plain Python form of a call in converted code looks up first, without a Python
+# call: `(ag__.plan_of(ag__.id_(f)) or ag__.callee(f, fscope))(args)` (a plan is never false:
+# a function, a builtin, or a class whose metaclass is `type`)
+plan_of = PLANS.get
 
 
 def callee(f, caller_fn_scope=None, options=None):
@@ -32,33 +51,43 @@ def callee(f, caller_fn_scope=None, options=None):
     callee of its function, and for a runtime function that calls user functions (`rt.map_fn`)
     a wrapper that converts them.
 
-    The first call of a plain function decides what its calls run (its conversion, or the
-    function itself) and keeps that on the function (`_PLAN`); later calls, and calls of
-    builtins and of methods of builtin types, are answered at once (no per-call lookups)."""
+    The first call of a plain function, builtin or class decides what its calls run and keeps
+    that in `PLANS`; later calls, and calls of builtins and of methods of builtin types, are
+    answered at once (no per-call lookups)."""
     kind = type(f)
     if kind is _BUILTIN or kind is type:
         # 'x'.isdigit, d.get, len, ...; list, a user's class: the builtin's overload (range,
         # int, ...) or `f` as it is. A builtin function hashes by identity, never failing
-        return _BUILTIN_OVERLOADS(f, f)
+        target = _BUILTIN_OVERLOADS(f, f)
+        if (type(f.__self__) is _MODULE if kind is _BUILTIN else not f.__flags__ & _HEAP_TYPE) \
+                and id(f) not in PLANS:
+            # a module's builtin function or a static type: it lives on
+            _KEPT.append(f)
+            PLANS[id(f)] = target
+        return target
     # the fast paths answer for the options of converted code (a scope of recursive options);
     # any other options take the slow path, which reads them
-    if kind is _FUNCTION:
-        plan = f.__dict__.get(_PLAN)
-        if plan is not None:
-            if plan[0] is f and options is None and (
-                    type(caller_fn_scope) is _SCOPE and caller_fn_scope.options.recursive
-                    or caller_fn_scope is None):
-                return plan[1]
-        elif _IS_GENERATED(f.__code__):   # a def or lambda of converted code
-            return f
-    elif kind is _METHOD:
-        function = f.__func__
-        plan = getattr(function, '__dict__', None)
-        plan = plan.get(_PLAN) if plan is not None else None
-        if plan is not None and plan[0] is function and options is None and (
-                type(caller_fn_scope) is _SCOPE and caller_fn_scope.options.recursive
-                or caller_fn_scope is None):
-            return f if plan[1] is function else _METHOD(plan[1], f.__self__)
+    if options is None and (caller_fn_scope is None or type(caller_fn_scope) is _SCOPE
+                            and caller_fn_scope.options.recursive):
+        if kind is _FUNCTION:
+            plan = _PLANS_GET(id(f))
+            if plan is not None:
+                return plan
+            plan = f.__dict__.get(_PLAN)
+            if plan is not None:
+                if plan[0] is f:
+                    return plan[1]
+            elif _IS_GENERATED(f.__code__):   # a def or lambda of converted code
+                return f
+        elif kind is _METHOD:
+            function = f.__func__
+            plan = _PLANS_GET(id(function))
+            if plan is not None:
+                return _METHOD(plan, f.__self__)
+            plan = getattr(function, '__dict__', None)
+            plan = plan.get(_PLAN) if plan is not None else None
+            if plan is not None and plan[0] is function:
+                return f if plan[1] is function else _METHOD(plan[1], f.__self__)
     # the first call of a callee may come at the deepest point of a recursion, where the
     # original needs no frame past the callee's own: the slow path runs with room for its
     # frames (raised and lowered by C calls only, relative to whatever limit is set)
@@ -114,6 +143,7 @@ def _converting_callables(f, caller_fn_scope, options):
 
 
 _BUILTIN_OVERLOADS = py_builtins.OVERLOADS.get
+_PLANS_GET = PLANS.get
 _getrecursionlimit, _setrecursionlimit = sys.getrecursionlimit, sys.setrecursionlimit
 _RESOLVE_ROOM = 100
 _RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
@@ -122,8 +152,8 @@ _IS_GENERATED = origin_info.is_generated_code
 
 
 def _keep_plan(f, callee):
-    """Keeps on a plain function (or a method's function) what its calls run, for the fast path
-    of `callee`: only for functions no overload or higher-order rule names, and, for
+    """Keeps what the calls of a plain function (or a method's function) run, for the fast
+    paths (`PLANS`): only for functions no overload or higher-order rule names, and, for
     code that is not converted, only when the function is not a closure (a module's functions
     live as long as it)."""
     kind = type(f)
@@ -143,7 +173,47 @@ def _keep_plan(f, callee):
         return
     if callee is function and function.__closure__ is not None:
         return
-    function.__dict__[_PLAN] = (function, callee)
+    _keep(function, callee)
+
+
+def _keep(function, target):
+    if getattr(target, '__ag_converted__', False) and target is not function and (
+            function.__closure__ is None and _module_globals(function)):
+        key = id(function)
+        PLANS[key] = target
+        _PLAN_REFS[key] = weakref.ref(function, functools.partial(_forget, key))
+    elif _lives_with_module(function):
+        _KEPT.append(function)
+        PLANS[id(function)] = target
+    else:
+        function.__dict__[_PLAN] = (function, target)   # it may hold `function`
+
+
+def _module_globals(function):
+    module = sys.modules.get(function.__module__)
+    return getattr(module, '__dict__', None) is function.__globals__
+
+
+def _lives_with_module(function):
+    """Whether `function` is what its module holds at its qualified name (a module-level
+    function, or a method of a module-level class): it lives as long as the module."""
+    if not _module_globals(function) or '<' in function.__qualname__:
+        return False
+    value = function.__globals__
+    for part in function.__qualname__.split('.'):
+        value = value.get(part) if isinstance(value, dict) else getattr(value, '__dict__',
+                                                                          {}).get(part)
+        if value is None:
+            return False
+    return value is function
+
+
+def _forget(key, _reference):
+    PLANS.pop(key, None)
+    _PLAN_REFS.pop(key, None)
+
+
+_HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made at run time (static types live on)
 
 
 def _calling_converted(fn, caller_fn_scope, options):

@@ -18,7 +18,7 @@ _range, _len, _enumerate, _zip, _int, _float, _abs = (
     builtins.float, builtins.abs)
 # Values of these types are Python's own: no overload treats them specially, so each overload
 # starts with one type check and calls the builtin (the converted-code fast path, issue 18).
-_PLAIN = tensor_iteration.PYTHON_ITERABLES | {int, float, bool, complex, type(None)}
+_PLAIN = tensor_iteration.PLAIN_TYPES
 
 
 def _any_symbolic(values):
@@ -101,6 +101,14 @@ def abs_(value):
         return rt.abs(value)
     return _abs(value)
 
+
+# The builtins whose overload, given arguments that are all plain Python values (`_PLAIN`),
+# calls the builtin itself, by name: the plain form of a call `len(x)` tests that `len` is
+# this object and `x` a plain value, and calls it (converters/plain_forms; converted code
+# reads them as `ag__.builtin_len`, ...). A patched `builtins.len` is another object, which
+# the call then runs through `callee`.
+PLAIN_BUILTINS = {'range': _range, 'len': _len, 'enumerate': _enumerate, 'zip': _zip,
+                  'int': _int, 'float': _float, 'abs': _abs}
 
 OVERLOADS = {
     _range: range_, _len: len_, _enumerate: enumerate_, _zip: zip_, _int: int_,

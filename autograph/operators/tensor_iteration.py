@@ -9,6 +9,10 @@ from runtime.core.tensor import is_symbolic
 # Python's, with no tensor sequence to make (the converted-code fast paths, issue 18)
 PYTHON_ITERABLES = frozenset({list, tuple, range, str, dict, set, frozenset, bytes, bytearray,
                               type({}.items()), type({}.keys()), type({}.values())})
+# The builtin types of plain Python values: never a tensor, a placeholder or a dataset; their
+# instances take no attributes, so each of their methods is the builtin type's own (converted
+# code calls them as they are: the plain forms of docs/performance.md)
+PLAIN_TYPES = PYTHON_ITERABLES | {int, float, bool, complex, type(None)}
 
 
 class TensorSequence:

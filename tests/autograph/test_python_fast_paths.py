@@ -23,8 +23,9 @@ def calls_relu_twice(x):
 def test_a_user_function_keeps_its_conversion_for_later_calls():
     converted = ag.to_graph(calls_relu_twice)
     assert converted(3) == (3, 0)
-    plan = relu.__dict__['__ag_call_plan__']
-    assert plan[0] is relu and plan[1] is not relu        # its converted version runs
+    plan = call.PLANS[id(relu)]
+    assert plan is not relu and plan.__ag_converted__     # its converted version runs
+    assert '__ag_call_plan__' not in relu.__dict__        # kept by identity, not on relu
     graph = ag.function(calls_relu_twice).get_concrete_function(
         rt.TensorSpec([], rt.int32)).graph
     assert sum(op.type in ('If', 'StatelessIf') for op in graph.get_operations()) == 2
@@ -39,8 +40,8 @@ def test_a_plan_copied_by_functools_wraps_is_not_used_for_the_wrapper():
 
     def calls_wrapped(x):
         return wrapper(x)
-    assert wrapper.__dict__['__ag_call_plan__'][0] is relu   # copied from relu ...
-    assert ag.to_graph(calls_wrapped)(1) == 'the wrapper'    # ... and ignored
+    assert id(wrapper) not in call.PLANS                     # nothing copied from relu
+    assert ag.to_graph(calls_wrapped)(1) == 'the wrapper'
 
 
 def library_calls(path, values):
@@ -191,9 +192,9 @@ def test_unshadowed_builtins_are_called_directly_others_through_callee(monkeypat
     code = ag.to_code(_kinds)
     assert 'isinstance(v, int)' in code and 'max(values)' in code
     assert 'ag__.callee(isinstance' not in code and 'ag__.callee(max' not in code
-    assert 'ag__.callee(len, fscope)(values)' in code      # an overload: through callee
+    assert 'ag__.callee(len, fscope))(values)' in code     # an overload: through callee
     # a parameter named like a builtin is the parameter
-    assert 'ag__.callee(max, fscope)(values)' in ag.to_code(_max_bound_locally)
+    assert 'ag__.callee(max, fscope))(values)' in ag.to_code(_max_bound_locally)
     assert ag.to_graph(_max_bound_locally)([3, 1]) == 1
     # a global that shadows the builtin after conversion is the global, as in Python
     converted = ag.to_graph(_kinds)
@@ -207,7 +208,7 @@ def _uses_shadowed_max(values):
 
 def test_a_builtin_the_module_binds_goes_through_callee(monkeypatch):
     monkeypatch.setitem(globals(), 'max', lambda values: 'the global')
-    assert 'ag__.callee(max, fscope)(values)' in ag.to_code(_uses_shadowed_max)
+    assert 'ag__.callee(max, fscope))(values)' in ag.to_code(_uses_shadowed_max)
     assert ag.to_graph(_uses_shadowed_max)([1]) == 'the global'
 
 
@@ -218,12 +219,12 @@ def test_the_cli_calls_builtins_directly_unless_the_module_binds_them(tmp_path):
     assert 'return (max(x), sorted(x))' in cli.convert_file(str(plain), None)
     shadowing = tmp_path / 'shadowing.py'
     shadowing.write_text('from os.path import *\n\ndef f(x):\n    return max(x)\n')
-    assert 'ag__.callee(max, fscope)(x)' in cli.convert_file(str(shadowing), None)
+    assert 'ag__.callee(max, fscope))(x)' in cli.convert_file(str(shadowing), None)
     bound = tmp_path / 'bound.py'
     bound.write_text('if True:\n    def max(x):\n        return 0\n\ndef f(x):\n'
                      '    return max(x), sorted(x)\n')
     source = cli.convert_file(str(bound), None)
-    assert 'ag__.callee(max, fscope)(x)' in source and ' sorted(x)' in source
+    assert 'ag__.callee(max, fscope))(x)' in source and ' sorted(x)' in source
 
 
 def _sign(x):

@@ -28,12 +28,16 @@ def test_to_code_of_simple_relu_is_python_using_if_stmt():
             "ag__.new_scope('simple_relu', ag__.STD_REQUESTED)\n    try:\n") in code
     assert code.endswith('\n    except:\n        fscope.unwind()\n        raise\n')
     # the condition's value picks the form: the staged one on a symbolic tensor, else Python's
-    assert ("if (cond := ag__.callee(rt.greater, fscope)(x, 0)) is not True "
-            "and cond is not False and ag__.is_staged(cond):" in code)
+    assert ("if (cond := (ag__.plan_of(ag__.id_((callee_ := rt.greater))) or "
+            "ag__.callee(callee_, fscope))(x, 0)) is not True and cond is not False and "
+            "(ag__.type_(cond) not in ag__.PLAIN_TYPES) and ag__.is_staged(cond):" in code)
     assert ("ag__.if_stmt(cond, if_body, else_body, get_state, set_state, "
             "('do_return', 'retval_'), 2, ('do_return',))" in code)
     assert '\n        elif cond:\n' in code
     assert 'return fscope.ret(retval_, do_return)' in code
+    # the plain form returns for real; the staged form sets the return value
+    assert ('\n        elif cond:\n            return x\n        else:\n            return 0\n'
+            in code)
 
 
 def test_set_loop_options_becomes_loop_options():

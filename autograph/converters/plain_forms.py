@@ -1,0 +1,264 @@
+"""The plain Python form of converted code, written close to the original (issue 18).
+
+After the other converters, the code that runs on Python values (the plain forms the
+control-flow converter writes, and everything outside a converted statement; not the staged
+forms, which only run on tensors) still holds the operators that the staged forms need. Here
+each becomes what it is on Python values, with one type test that leaves any other value to
+the operator:
+
+- a converted `return` (the `do_return`/`retval_` flag and value) is a real `return value`
+  (through the staged-list check in a function that has one);
+- `l = ag__.list_append(l, x)` is `l.append(x)` unless `l` is a StagedList;
+- `ag__.ld(x)` is `x` when `x` holds a plain Python value (`ag__.PLAIN_TYPES`);
+- `ag__.callee(f, fscope)(args)` is, for a method of a plain value, the method itself
+  (`(s.isdigit if ag__.type_(s) in ag__.PLAIN_TYPES else ...)()`: a builtin type's methods
+  are what `callee` would return), and for any other callee first the plan of an earlier call
+  (`ag__.plan_of(ag__.id_(f)) or ag__.callee(f, fscope)`: a dict lookup, no Python call).
+
+A receiver or callee that is not a plain name is evaluated once, into `callee_` (one name per
+function: each use stores it and reads it back at once, before anything else runs). Where an
+assignment expression cannot be written (comprehensions, lambdas, class bodies) only plain
+names get the fast form.
+"""
+import gast
+
+from autograph.converters import call_trees, dual, lists, return_statements
+from autograph.pyct import anno, templates, transformer
+
+# `ag_attr__` stands for the method's name
+_METHOD = '(receiver.ag_attr__ if ag__.type_(receiver) in ag__.PLAIN_TYPES else ' \
+          'ag__.plan_of(ag__.id_(temp := receiver.ag_attr__)) or ag__.callee(temp, scope))'
+_METHOD_OF_NAME = '(receiver.ag_attr__ if ag__.type_(receiver) in ag__.PLAIN_TYPES else ' \
+                  'ag__.callee(receiver.ag_attr__, scope))'
+_METHOD_OF_VALUE = '(temp.ag_attr__ if ag__.type_(temp := receiver) in ag__.PLAIN_TYPES ' \
+                   'else ag__.plan_of(ag__.id_(temp := temp.ag_attr__)) or ' \
+                   'ag__.callee(temp, scope))'
+_ATTR = 'ag_attr__'
+# a method of a global (a module, a class): the plan first
+_METHOD_OF_GLOBAL = '(ag__.plan_of(ag__.id_(temp := receiver.ag_attr__)) or ' \
+                    'ag__.callee(temp, scope))'
+_FUNCTION_NAME = '(ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
+# `len(x)`, `range(a, b)`, ... of plain names: the builtin itself on plain values
+_BUILTIN = '(func if func is builtin and plain else ' \
+           'ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
+_PLAIN_ARGUMENT = 'ag__.type_(argument) in ag__.PLAIN_TYPES'
+_FUNCTION_VALUE = '(ag__.plan_of(ag__.id_(temp := func)) or ag__.callee(temp, scope))'
+_LOAD = '(name if ag__.type_(name) in ag__.PLAIN_TYPES else ag__.ld(name))'
+_PLAIN_RECEIVER = 'ag__.type_(receiver) in ag__.PLAIN_TYPES'
+_PLAIN_VALUE = 'ag__.type_(temp := receiver) in ag__.PLAIN_TYPES'
+_LOADED = 'plain_forms: the plain form of an ag__.ld read'
+# what arguments may hold to be written twice (in the call of a plain value's method and in
+# the call through `callee`): nothing that runs user code before the call or binds a name
+_NOT_SIMPLE = (gast.Call, gast.Lambda, gast.NamedExpr, gast.ListComp, gast.SetComp,
+               gast.DictComp, gast.GeneratorExp, gast.Yield, gast.YieldFrom, gast.Await,
+               gast.IfExp)
+_APPEND = '''
+if ag__.type_(name) is ag__.StagedList:
+    name = ag__.list_append(name, value)
+else:
+    name.append(value)
+'''
+_STAGED_LISTS_RETURN = '''
+retval_ = value
+if ag__.STAGED_LISTS[0] is staged_before:
+    return retval_
+return scope.ret(retval_, True, staged_before)
+'''
+
+
+class PlainFormTransformer(transformer.Base):
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.temps = []       # per function: the name of its `callee_` (made on first use)
+        self.bound = []       # per function: its local names
+        self.no_walrus = 0    # > 0 inside comprehensions, lambdas and class bodies
+
+    def visit_FunctionDef(self, node):
+        if dual.in_staged_form(node) or anno.getanno(node, anno.Basic.FUNCTION_SCOPE) is None:
+            return node       # a staged copy or a block function: staged forms only
+        node.decorator_list = [self.visit(d) for d in node.decorator_list]
+        node.args = self.visit(node.args)
+        no_walrus, self.no_walrus = self.no_walrus, 0
+        self.temps.append(None)
+        scope = anno.getanno(node, anno.Static.SCOPE)   # the activity analysis's
+        self.bound.append(scope.local_names() if scope is not None else _EVERY_NAME)
+        node.body = self.visit_block(node.body)
+        self.temps.pop()
+        self.bound.pop()
+        self.no_walrus = no_walrus
+        return node
+
+    def _visit_opaque(self, node):
+        self.no_walrus += 1
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.no_walrus -= 1
+
+    visit_ClassDef = visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = \
+        visit_GeneratorExp = _visit_opaque
+
+    def _temp(self):
+        if self.temps[-1] is None:
+            self.temps[-1] = self.ctx.namer.new('callee_')
+        return self.temps[-1]
+
+    def _plain(self, node):
+        return self.temps and not dual.in_staged_form(node)
+
+    def visit_Try(self, node):
+        mark = anno.getanno(node, return_statements.RETURN)
+        node = self.generic_visit(node)
+        if mark is None or not self._plain(node):
+            return node
+        scope, staged_before = mark
+        value = node.body[1].value
+        if staged_before is None:
+            statements = [gast.Return(value=value)]
+        else:
+            statements = templates.replace(
+                _STAGED_LISTS_RETURN, retval_=node.body[1].targets[0].id, value=value,
+                staged_before=staged_before, scope=scope)
+        origin = anno.getanno(node, anno.Basic.ORIGIN)
+        if origin is not None:
+            for statement in statements:
+                anno.setanno(statement, anno.Basic.ORIGIN, origin)
+        return statements
+
+    def visit_Assign(self, node):
+        name = anno.getanno(node, lists.APPEND)
+        node = self.generic_visit(node)
+        if name is None or not self._plain(node):
+            return node
+        return templates.replace(_APPEND, name=name, value=node.value.args[1])
+
+    def visit_Call(self, node):
+        node = self.generic_visit(node)
+        func = node.func
+        if not self.temps or dual.in_staged_form(node):
+            return node
+        if _is_load(node):
+            name = node.args[0]
+            if not dual.in_staged_form(name):
+                load = templates.replace_as_expression(_LOAD, name=name)
+                anno.setanno(load, _LOADED, True)
+                return load
+            return node
+        if not (isinstance(func, gast.Call) and anno.getanno(func, call_trees.CALLEE)):
+            return node
+        target, scope = func.args
+        method = self._method_call(target, scope, node)
+        if method is not None:
+            return method
+        node.func = self._builtin(target, scope, node) or self._callee(target, scope) or func
+        return node
+
+    def _method_call(self, target, scope, call):
+        """`receiver.name(args)` called as written (a LOAD_METHOD, no bound method made) when
+        the receiver is a plain value, else through `callee`: for a method of a local
+        variable or of a value, with arguments that can be written twice; else None."""
+        if not isinstance(target, gast.Attribute) or not _simple(call.args + call.keywords):
+            return None
+        receiver, walrus = target.value, not self.no_walrus
+        if isinstance(receiver, gast.Name):
+            if walrus and receiver.id not in self.bound[-1]:
+                return None       # a module's or a class's function: the plan first
+            test = templates.replace_as_expression(_PLAIN_RECEIVER, receiver=receiver)
+            direct_receiver = templates.copy_tree(receiver)
+        elif walrus:
+            temp = self._temp()
+            test = templates.replace_as_expression(_PLAIN_VALUE, receiver=receiver, temp=temp)
+            direct_receiver = templates.replace_as_expression('temp', temp=temp)
+            target = gast.Attribute(value=templates.replace_as_expression('temp', temp=temp),
+                                    attr=target.attr, ctx=gast.Load())
+        else:
+            return None
+        direct = gast.Call(
+            func=gast.Attribute(value=direct_receiver, attr=target.attr, ctx=gast.Load()),
+            args=templates.copy_tree(call.args), keywords=templates.copy_tree(call.keywords))
+        general = gast.Call(func=self._callee(target, scope, plain_receiver=False),
+                            args=call.args, keywords=call.keywords)
+        return gast.IfExp(test=test, body=direct, orelse=general)
+
+    def _builtin(self, target, scope, call):
+        """The plain form of a call of a builtin with a tensor overload by its name, on
+        arguments that are plain names, or None."""
+        if not (isinstance(target, gast.Name) and target.id in call_trees.OVERLOADED_BUILTINS
+                and call.args and not call.keywords
+                and all(isinstance(a, gast.Name) for a in call.args)):
+            return None
+        tests = [templates.replace_as_expression(_PLAIN_ARGUMENT, argument=a) for a in call.args]
+        plain = tests[0] if len(tests) == 1 else gast.BoolOp(op=gast.And(), values=tests)
+        return templates.replace_as_expression(_BUILTIN, func=target, scope=scope, plain=plain,
+                                               builtin='ag__.builtin_' + target.id)
+
+    def _callee(self, target, scope, plain_receiver=True):
+        """The plain form of `ag__.callee(target, scope)`, or None to keep it;
+        `plain_receiver`: whether to test the receiver of a method first."""
+        walrus = not self.no_walrus
+        if isinstance(target, gast.Attribute) and not plain_receiver:
+            if not walrus:
+                return templates.replace_as_expression('ag__.callee(func, scope)',
+                                                       func=target, scope=scope)
+            return templates.replace_as_expression(_FUNCTION_VALUE, func=target,
+                                                   temp=self._temp(), scope=scope)
+        if isinstance(target, gast.Attribute):
+            receiver = target.value
+            if isinstance(receiver, gast.Name):
+                template = _METHOD_OF_NAME
+                if walrus:
+                    template = _METHOD if receiver.id in self.bound[-1] else _METHOD_OF_GLOBAL
+            elif walrus:
+                template = _METHOD_OF_VALUE
+            else:
+                return None
+            expression = templates.replace_as_expression(
+                template, receiver=receiver, temp=self._temp() if walrus else 'temp',
+                scope=scope)
+            for node in gast.walk(expression):
+                if isinstance(node, gast.Attribute) and node.attr == _ATTR:
+                    node.attr = target.attr
+            return expression
+        if isinstance(target, gast.Name):
+            return templates.replace_as_expression(_FUNCTION_NAME, func=target, scope=scope)
+        if walrus:
+            return templates.replace_as_expression(_FUNCTION_VALUE, func=target,
+                                                   temp=self._temp(), scope=scope)
+        return None
+
+
+class _EveryName:
+    """The local names of a function without its analysis: any name may be one."""
+
+    def __contains__(self, name):
+        return True
+
+
+_EVERY_NAME = _EveryName()
+
+
+def _simple(nodes):
+    """Whether the expressions `nodes` can be written twice (see `_NOT_SIMPLE`)."""
+    pending = list(nodes)
+    while pending:
+        node = pending.pop()
+        if anno.getanno(node, _LOADED):
+            continue
+        if isinstance(node, _NOT_SIMPLE):
+            return False
+        pending.extend(gast.iter_child_nodes(node))
+    return True
+
+
+def _is_load(node):
+    """Whether `node` is an `ag__.ld(name)` of the variables converter."""
+    func = node.func
+    return (isinstance(func, gast.Attribute) and func.attr == 'ld'
+            and isinstance(func.value, gast.Name) and func.value.id == 'ag__'
+            and len(node.args) == 1 and isinstance(node.args[0], gast.Name)
+            and anno.getanno(func, anno.Basic.GENERATED))
+
+
+def transform(node, ctx):
+    return PlainFormTransformer(ctx).visit(node)
