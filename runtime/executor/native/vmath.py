@@ -180,7 +180,8 @@ def _vector_variants():
     return variants, hasattr(libm, 'sinf64') and hasattr(libm, 'tanhf32')
 
 
-_VARIANTS, _ALIASES = _vector_variants()
+VARIANTS, _ALIASES = _vector_variants()
+"""[(ISA letter, vector bits)] of the libmvec variants loops call, best first; [] for none."""
 _TYPES = {types.float32: (ir.FloatType(), 32, 'f'), types.float64: (ir.DoubleType(), 64, '')}
 
 
@@ -206,7 +207,7 @@ def vector_math(name, numba_type):
     """An intrinsic computing libm's `name` (sin, cos, exp, log, tanh) of a float32 or float64
     that LLVM's loop vectorizer computes with libmvec's SIMD variants."""
     float_type, bits, suffix = _TYPES[numba_type]
-    aliased = bool(_VARIANTS) and _ALIASES
+    aliased = bool(VARIANTS) and _ALIASES
     scalar = f'{name}f{bits}' if aliased else name + suffix
 
     def codegen(context, builder, signature, args):
@@ -216,7 +217,7 @@ def vector_math(name, numba_type):
         call = builder.call(declared, args, attrs=('nounwind', 'readnone'))
         if aliased:
             mappings = []
-            for letter, width in _VARIANTS:
+            for letter, width in VARIANTS:
                 lanes = width // bits
                 vector = f'_ZGV{letter}N{lanes}v_{name}{suffix}'
                 vector_type = ir.VectorType(float_type, lanes)
