@@ -65,7 +65,13 @@ _EXP_HIGH, _EXP_LOW = _F32(89.0), _F32(-104.0)  # beyond: inf, 0 (e**-104 < half
 # e**r = 1 + r + r**2 q(r) for |r| <= ln2 / 2
 _Q4, _Q3, _Q2, _Q1, _Q0 = (_F32(c) for c in (1.37514e-3, 8.36892e-3, 4.166953e-2, 0.16666518,
                                              0.49999989))
-_TANH_BIG, _TANH_LOW = _F32(20.0), _F32(-40.0)
+_TANH_SMALL, _TANH_BIG = _F32(0.5625), _F32(9.1)
+# tanh x = x + x z s(z) for |x| < 0.5625, z = x**2: s of degree 4 fitted here for the relative
+# error of tanh (Lawson's iteratively reweighted least squares on 2000 Chebyshev nodes of
+# [0, 0.5625], in long double, to the minimax fit: 1.3e-9 with these float32 coefficients'
+# rounding, a fiftieth of float32's ulp)
+_S0, _S1, _S2, _S3, _S4 = (_F32(c) for c in (-0.33333313, 0.13332452, -0.053837433, 0.021007475,
+                                             -0.00617983))
 _FLOAT32 = {'error_model': 'numpy', 'fastmath': {'contract'}}
 
 
@@ -101,25 +107,23 @@ def exp_f32(x):
 
 @numba.njit(cache=True, **_FLOAT32)
 def tanh_f32(x):
-    """np.tanh of a float32: (1 - e) / (1 + e) for e = e**-2|x| = 2**k (1 + m), m = e**r - 1 =
-    r + r**2 q(r) (so no cancellation as |x| goes to 0), with x's sign (-0.0 stays -0.0);
-    numerator and denominator are each kept as two float32s (the rounding error of their sum:
-    2**k m is exact) and the quotient corrected by its residual, for one rounding overall in
-    effect: within an ulp of the correctly rounded result. One division; NaN NaN."""
+    """np.tanh of a float32, with x's sign (-0.0 stays -0.0), NaN NaN; both forms computed,
+    one selected (no branch): below |x| = 0.5625 the odd polynomial |x| + |x| z s(z), z = x**2,
+    above it 1 - 2 / (1 + e**2|x|) (e**2|x| = 2**k e**r as in `exp`; from |x| = 9.1 on, where
+    tanh rounds to 1, e**18.2), where 2 / (1 + e) < 0.5 keeps its rounding errors under half an
+    ulp of the result. Within an ulp of the correctly rounded result (2% of float32s an ulp
+    away); one division."""
     a = abs(x)
-    y = _TANH_LOW if a > _TANH_BIG else _F32(-2.0) * a  # tanh rounds to +-1 from 9.1
+    z = a * a
+    small = a + a * z * (_S0 + z * (_S1 + z * (_S2 + z * (_S3 + z * _S4))))
+    c = a if a < _TANH_BIG else _TANH_BIG  # NaN too: no NaN reaches the integer conversion
+    y = c + c
     k = (y * _LOG2E_32 + _ROUND_32) - _ROUND_32
     r = (y - k * _LN2_HIGH) - k * _LN2_LOW
-    scale = _f32_from_bits((np.int32(k) + 127) << 23)
-    m = scale * (r + r * r * (_Q0 + r * (_Q1 + r * (_Q2 + r * (_Q3 + r * _Q4)))))
-    low, high = _ONE - scale, _ONE + scale  # exact
-    numerator, denominator = low - m, high + m
-    numerator_error, denominator_error = (low - numerator) - m, (high - denominator) + m
-    inverse = _ONE / denominator
-    q = numerator * inverse
-    q = q + ((numerator - q * denominator) + (numerator_error - q * denominator_error)) * inverse
-    t = np.copysign(q, x)
-    return t if x == x else x
+    e = (_ONE + r + r * r * (_Q0 + r * (_Q1 + r * (_Q2 + r * (_Q3 + r * _Q4))))) * \
+        _f32_from_bits((np.int32(k) + 127) << 23)
+    large = _ONE - _F32(2.0) / (_ONE + e)
+    return np.copysign(large if a >= _TANH_SMALL else small, x)  # NaN: `small`, NaN
 
 
 @numba.njit(cache=True, error_model='numpy')
@@ -142,6 +146,105 @@ def log_f32(x):
     return np.float32(result if positive else special)
 
 
+# ---- glibc's vector math library (libmvec) for float64 math and float32 sin/cos ---------------
+# A loop calling `sin` cannot vectorize (LLVM knows no vector `sin` without a vector library,
+# which numba does not configure: it widens the call to 8 scalar calls). glibc ships libmvec,
+# SIMD versions of the math functions under the x86_64 vector ABI names (`_ZGVeN8v_sin`: AVX-512,
+# unmasked, 8 lanes). `vector_math` declares them and marks its scalar call with the
+# `vector-function-abi-variant` attribute naming them, so LLVM's loop vectorizer calls the SIMD
+# version for each vector of elements and the scalar one for the loop's remainder. The scalar
+# call names glibc's alias (`sinf64` for `sin`), which LLVM does not recognise as the libm
+# function (it would turn `sin` into its `llvm.sin` intrinsic, dropping the attribute). glibc
+# documents libmvec's functions within 4 ulps; tests/runtime/executor/test_vmath.py measures
+# them (docs/jit.md has the figures). Without libmvec (not glibc, not x86_64, a numba target
+# that is not the host's CPU) the same functions are plain libm calls.
+
+_ISAS = (('e', 'avx512f', 512), ('d', 'avx2', 256), ('b', 'sse4.1', 128))  # the vector ABI's
+
+
+def _vector_variants():
+    """[(ISA letter, vector bits)] of libmvec's variants this process can call, best first
+    (loaded into the process's symbol table for the JIT), and whether libm has the `sinf64`
+    style aliases; ([], False) where not available."""
+    import ctypes.util  # deferred: only the vector math's set-up uses them
+
+    import llvmlite.binding
+    from numba.core import config
+    library = ctypes.util.find_library('mvec')
+    if library is None or config.CPU_NAME is not None or config.CPU_FEATURES is not None:
+        return [], False
+    try:
+        mvec, libm = ctypes.CDLL(library), ctypes.CDLL(ctypes.util.find_library('m'))
+        llvmlite.binding.load_library_permanently(library)
+    except OSError:
+        return [], False
+    features = llvmlite.binding.get_host_cpu_features()
+    variants = [(letter, bits) for letter, feature, bits in _ISAS if features.get(feature) and
+                hasattr(mvec, f'_ZGV{letter}N{bits // 64}v_sin')]
+    return variants, hasattr(libm, 'sinf64') and hasattr(libm, 'tanhf32')
+
+
+VARIANTS, _ALIASES = _vector_variants()
+"""[(ISA letter, vector bits)] of the libmvec variants loops call, best first; [] for none."""
+_TYPES = {types.float32: (ir.FloatType(), 32, 'f'), types.float64: (ir.DoubleType(), 64, '')}
+
+
+def _keep(module, function):
+    """Add `function` to the module's `llvm.compiler.used` (LLVM would drop the declaration of
+    a function nothing calls yet, and the vectorizer finds the variant by its declaration)."""
+    pointer = ir.PointerType(ir.IntType(8))
+    used = module.globals.get('llvm.compiler.used')
+    if used is None:
+        used = ir.GlobalVariable(module, ir.ArrayType(pointer, 0), 'llvm.compiler.used')
+        used.linkage, used.section = 'appending', 'llvm.metadata'
+        members = []
+    else:
+        members = list(used.initializer.constant)
+    if function in members:
+        return
+    members.append(function)
+    used.value_type = ir.ArrayType(pointer, len(members))  # llvmlite writes the global's type
+    used.initializer = ir.Constant(used.value_type, members)
+
+
+def vector_math(name, numba_type):
+    """An intrinsic computing libm's `name` (sin, cos, exp, log, tanh) of a float32 or float64
+    that LLVM's loop vectorizer computes with libmvec's SIMD variants."""
+    float_type, bits, suffix = _TYPES[numba_type]
+    aliased = bool(VARIANTS) and _ALIASES
+    scalar = f'{name}f{bits}' if aliased else name + suffix
+
+    def codegen(context, builder, signature, args):
+        module = builder.module
+        declared = module.globals.get(scalar) or \
+            ir.Function(module, ir.FunctionType(float_type, [float_type]), scalar)
+        call = builder.call(declared, args, attrs=('nounwind', 'readnone'))
+        if aliased:
+            mappings = []
+            for letter, width in VARIANTS:
+                lanes = width // bits
+                vector = f'_ZGV{letter}N{lanes}v_{name}{suffix}'
+                vector_type = ir.VectorType(float_type, lanes)
+                _keep(module, module.globals.get(vector) or
+                      ir.Function(module, ir.FunctionType(vector_type, [vector_type]), vector))
+                mappings.append(f'_ZGV_LLVM_N{lanes}v_{scalar}({vector})')
+            # a string attribute, which llvmlite's attribute set (a set of known names) refuses
+            set.add(call.attributes, f'"vector-function-abi-variant"="{",".join(mappings)}"')
+        return call
+
+    def typer(typingctx, x):
+        return numba_type(numba_type), codegen
+    typer.__name__ = f'{name}_f{bits}'
+    return intrinsic(typer)
+
+
+VECTOR_MATH = {(name, bits): vector_math(name, numba_type)
+               for name in ('sin', 'cos', 'exp', 'log', 'tanh')
+               for numba_type, bits in ((types.float32, 32), (types.float64, 64))}
+"""(ufunc name, float bits) -> the intrinsic, exported as `sin_f64`...; float32 exp, log and
+tanh are the forms above (closer to the correctly rounded result than libmvec's)."""
+
+
 @intrinsic
 def accumulate(typingctx, total, value):
     """total + value for float64s, an addition LLVM may reorder (`reassoc`): a loop adding
@@ -153,4 +256,6 @@ def accumulate(typingctx, total, value):
 
 
 EXPORTS = {'exp_f32': exp_f32, 'tanh_f32': tanh_f32, 'log_f32': log_f32,
-           'accumulate': accumulate}
+           'accumulate': accumulate,
+           **{f'{name}_f{bits}': function for (name, bits), function in VECTOR_MATH.items()
+              if (name, bits) not in (('exp', 32), ('log', 32), ('tanh', 32))}}

@@ -1,9 +1,9 @@
-"""native/vmath.py: the float32 exp, tanh and log that native loops vectorize give numpy's
-float32 results within 1e-6 relative over the whole float32 range (a strided sample of every
-bit pattern), within an ulp of the correctly rounded result (log: that result but for rare
-last-bit roundings), and numpy's special values (inf, NaN, -0.0, overflow to inf, underflow to
-0); and graphs use them in loops over float32 arrays. Also the fixes `pytest --jit` found in
-the emitter."""
+"""native/vmath.py: the float32 exp, tanh, log, sin and cos that native loops vectorize give
+numpy's float32 results within 1e-6 relative over the whole float32 range (a strided sample of
+every bit pattern), within an ulp or two of the correctly rounded result (log: that result but
+for rare last-bit roundings), and numpy's special values (inf, NaN, -0.0, overflow to inf,
+underflow to 0); the float64 ones (libmvec's) within 3 ulps; and graphs use them in loops.
+Also the fixes `pytest --jit` found in the emitter."""
 import numpy as np
 import pytest
 
@@ -15,21 +15,30 @@ numba = pytest.importorskip('numba')
 from runtime.executor.native import vmath  # noqa: E402 (imports numba)
 
 TINY = np.finfo(np.float32).tiny
+FLOAT32 = ('exp', 'tanh', 'log', 'sin', 'cos')  # exp tanh log: vmath's forms; sin cos: libmvec
+FLOAT64 = ('exp', 'tanh', 'log', 'sin', 'cos')  # libmvec
 
 
-def _applier(function):
-    """A numba loop applying `function` to each element (one per test: each compiles only the
-    function it checks)."""
+def _applier(functions):
+    """A numba loop applying each of `functions` to each element, one row of `out` each (one
+    compile for all: numba's compiles are most of this file's time)."""
+    first, second, third, fourth, fifth = functions
+
     @numba.njit(error_model='numpy')
     def apply(x, out):
         for i in range(x.shape[0]):
-            out[i] = function(x[i])
+            out[0, i] = first(x[i])
+            out[1, i] = second(x[i])
+            out[2, i] = third(x[i])
+            out[3, i] = fourth(x[i])
+            out[4, i] = fifth(x[i])
     return apply
 
 
 SPECIALS = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 88.72, 88.73, -87.33, -103.97, -104.0,
                      -200.0, 300.0, 1e-30, -1e-30, 1.4e-45, -1.4e-45, 9.0, 9.1, -9.1, 0.01,
-                     -0.01, 0.55, TINY, 3.4e38, -3.4e38], np.float32)
+                     -0.01, 0.55, TINY, 3.4e38, -3.4e38, 1.5707964, 3.1415927, 1e5, -4e8],
+                    np.float32)
 
 
 def _sample():
@@ -38,20 +47,33 @@ def _sample():
     return np.concatenate([bits.view(np.float32), SPECIALS])
 
 
+def _ordered(x):
+    """The float's bits as integers in the floats' order (-0.0 and 0.0 both 0): the difference
+    of two is how many representable steps apart they are."""
+    bits = x.view(np.int32 if x.dtype == np.float32 else np.int64).astype(np.int64)
+    return np.where(bits < 0, -(bits & np.iinfo(bits.dtype).max), bits)
+
+
 def _ulps(a, b):
-    """How many float32 steps apart `a` and `b` are (elementwise; -0.0 and 0.0 are 0 apart)."""
-    def ordered(x):
-        bits = x.view(np.int32).astype(np.int64)
-        return np.where(bits < 0, -(bits & 0x7fffffff), bits)
-    return np.abs(ordered(a) - ordered(b))
+    return np.abs(_ordered(a) - _ordered(b))
 
 
-@pytest.mark.parametrize('name,ufunc,ulps', [('exp_f32', np.exp, 1), ('tanh_f32', np.tanh, 1),
-                                              ('log_f32', np.log, 0)], ids=['exp', 'tanh', 'log'])
-def test_float32_math_gives_numpys_results_over_the_whole_range(name, ufunc, ulps):
+@pytest.fixture(scope='module')
+def float32_results():
     x = _sample()
-    got = np.empty_like(x)
-    _applier(getattr(vmath, name))(x, got)
+    got = np.empty((5, x.size), np.float32)
+    _applier([vmath.EXPORTS[f'{name}_f32'] for name in FLOAT32])(x, got)
+    return x, dict(zip(FLOAT32, got))
+
+
+# most ulps from the correctly rounded result: vmath's float32 exp and tanh compute in float32
+# (an ulp), its log in float64 (correctly rounded but for a few, an ulp away); libmvec's sin
+# and cos (glibc documents libmvec within 4 ulps; 2 measured over this sample)
+@pytest.mark.parametrize('name,ulps', [('exp', 1), ('tanh', 1), ('log', 0), ('sin', 2),
+                                       ('cos', 2)])
+def test_float32_math_gives_numpys_results_over_the_whole_range(float32_results, name, ulps):
+    x, results = float32_results
+    got, ufunc = results[name], getattr(np, name)
     with np.errstate(all='ignore'):
         expected = ufunc(x)
         exact = ufunc(x.astype(np.float64)).astype(np.float32)
@@ -65,12 +87,56 @@ def test_float32_math_gives_numpys_results_over_the_whole_range(name, ufunc, ulp
     assert np.all((got[edge] == expected[edge]) | (np.abs(got[edge] - exact[edge]) <= 1.5e-45) &
                   (np.abs(got[edge] - expected[edge]) <= 8e-45))
     assert np.array_equal(np.signbit(got[~nan]), np.signbit(expected[~nan]))  # -0.0 stays
-    # exp and tanh (float32 arithmetic) within `ulps` of the correctly rounded result; log
-    # (float64 arithmetic) correctly rounded but for a few, an ulp away
     steps = _ulps(got[~nan], exact[~nan])
     assert steps.max() <= max(ulps, 1)
     if not ulps:
         assert np.mean(steps > 0) < 1e-5
+
+
+LONG = np.finfo(np.longdouble).nmant >= 63  # x87's 80-bit long double: a float64 reference
+
+
+@pytest.mark.skipif(not LONG, reason='needs an extended long double for the reference')
+def test_float64_math_within_a_few_ulps_of_the_correctly_rounded_result():
+    """libmvec's float64 exp, tanh, log, sin and cos (or libm's, without it) on random bit
+    patterns (every exponent), values where each function is neither 0, 1 nor inf, and the
+    special values: NaN where numpy has NaN, the same signs, within 3 ulps of the correctly
+    rounded result (long double's, rounded), 1e-15 relative of numpy's."""
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.integers(0, 2 ** 64, 200_000, dtype=np.uint64).view(np.float64),
+                        rng.uniform(-40, 40, 100_000), np.exp(rng.uniform(-700, 700, 100_000)),
+                        SPECIALS.astype(np.float64), [1e-310, -5e-324, 709.78, 709.79, -745.2,
+                                                      1e300, 1e22, np.pi / 2, 19.07]])
+    got = np.empty((5, x.size))
+    _applier([vmath.VECTOR_MATH[name, 64] for name in FLOAT64])(x, got)
+    with np.errstate(all='ignore'):
+        for name, row in zip(FLOAT64, got):
+            ufunc = getattr(np, name)
+            exact, expected = ufunc(x.astype(np.longdouble)).astype(np.float64), ufunc(x)
+            nan = np.isnan(expected)
+            assert np.array_equal(np.isnan(row), nan), name
+            assert np.array_equal(np.signbit(row[~nan]), np.signbit(expected[~nan])), name
+            assert _ulps(row[~nan], exact[~nan]).max() <= 3, name
+            normal = ~nan & (np.abs(expected) >= np.finfo(np.float64).tiny)
+            np.testing.assert_allclose(row[normal], expected[normal], rtol=1e-15, err_msg=name)
+
+
+@pytest.mark.skipif(not vmath.VARIANTS, reason='no libmvec here')
+def test_loops_calling_libm_call_libmvecs_simd_versions():
+    """A loop over float64 sin elements calls libmvec's SIMD `sin` (`_ZGV...v_sin`), not the
+    scalar one for each element."""
+    sin, cos = vmath.VECTOR_MATH['sin', 64], vmath.VECTOR_MATH['cos', 64]
+
+    @numba.njit(error_model='numpy')
+    def sines(x, out):
+        for i in range(x.shape[0]):
+            out[i] = sin(x[i]) + cos(x[i])
+    x = np.linspace(-10, 10, 1001)
+    out = np.empty_like(x)
+    sines(x, out)
+    np.testing.assert_allclose(out, np.sin(x) + np.cos(x), rtol=1e-15, atol=1e-15)
+    assembly = sines.inspect_asm(sines.signatures[0])
+    assert 'v_sin' in assembly and 'v_cos' in assembly
 
 
 def test_small_float32_loops_call_the_vectorizable_forms():
@@ -86,7 +152,24 @@ def test_small_float32_loops_call_the_vectorizable_forms():
     x64 = rt.constant(np.linspace(-3, 3, 12))
     jit64 = ag.function(rt.tanh, jit_compile=True)
     np.testing.assert_allclose(jit64(x64).numpy(), np.tanh(x64.numpy()), rtol=1e-15)
-    assert 'tanh_f32' not in jit64.get_concrete_function(x64)._run.source  # float64: libm
+    assert 'tanh_f32' not in jit64.get_concrete_function(x64)._run.source  # float64: libmvec
+
+
+def test_sin_cos_and_float64_math_in_loops_call_the_vectorizable_forms():
+    """float32 sin and cos, and float64 exp tanh log sin cos (and sigmoid), in native loops
+    (fused into their sum) are vmath's `sin_f32`... `exp_f64`..., with the default executor's
+    results."""
+    def f(x):
+        return rt.reduce_sum(rt.tanh(x) * rt.exp(-x) + rt.sin(x) * rt.cos(x) +
+                             rt.math.log(rt.abs(x) + 1.0) + rt.sigmoid(x))
+
+    for dtype, rtol in ((np.float32, 1e-6), (np.float64, 1e-14)):
+        x = rt.constant(np.linspace(-30, 30, 5000, dtype=dtype))
+        default, jit = ag.function(f), ag.function(f, jit_compile=True)
+        np.testing.assert_allclose(jit(x).numpy(), default(x).numpy(), rtol=rtol)
+        source = jit.get_concrete_function(x)._run.source
+        suffix = '_f32' if dtype is np.float32 else '_f64'
+        assert all(name + suffix + '(' in source for name in ('exp', 'tanh', 'log', 'sin', 'cos'))
 
 
 def slice_and_select(a, condition):

@@ -72,9 +72,9 @@ def elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
             at = ['0' if size != dims[offset + k] else indexes[offset + k]
                   for k, size in enumerate(operand)]
             elements.append(f'{operand_name}[{", ".join(at)}]' if at else operand_name)
-        if form.float32 is not None and name == 'float32' and \
-                all(ref.dtype is dtype for ref in node.inputs):
-            return form.float32(*elements, **attrs)
+        vector = {'float32': form.float32, 'float64': form.float64}.get(name)
+        if vector is not None and all(ref.dtype is dtype for ref in node.inputs):
+            return vector(*elements, **attrs)
         return cast(node, form.write(*elements, scalar=True, **attrs), (dtype, TensorShape([])))
 
     if fusible(lowering, node):

@@ -27,29 +27,31 @@ class Form:
     literals); `keeps_dtype`: on operands of the result's dtype numba's result has that dtype
     too (no number literal in it widens an array to int64 or float64); `float32`: how one
     float32 element is written where that differs (`exp_f32(a)`: native/vmath.py's forms,
-    which loops vectorize), else None."""
+    which loops vectorize), else None; `float64` the same for float64 elements (`exp_f64(a)`)."""
     write: Callable[..., str]
     attrs: tuple[str, ...] = ()
     keeps_dtype: bool = True
     float32: Callable[..., str] | None = None
+    float64: Callable[..., str] | None = None
 
 
 _WRITTEN = {}  # OpDef -> its Form, where its tags do not give it
 
 
-def writes(*opdefs, attrs=(), keeps_dtype=True, float32=None):
+def writes(*opdefs, attrs=(), keeps_dtype=True, float32=None, float64=None):
     """Register the decorated function as the form of `opdefs`."""
     def register(write):
         for opdef in opdefs:
             if opdef in _WRITTEN:
                 raise ValueError(f'{opdef.name} has two native forms')
-            _WRITTEN[opdef] = Form(write, attrs, keeps_dtype, float32)
+            _WRITTEN[opdef] = Form(write, attrs, keeps_dtype, float32, float64)
         return write
     return register
 
 
-# ufuncs whose float32 elements native/vmath.py computes (vectorizable, no libm call)
-_FLOAT32_MATH = {np.exp: 'exp_f32', np.tanh: 'tanh_f32', np.log: 'log_f32'}
+# ufuncs whose float32 and float64 elements native/vmath.py computes (vectorizable: its own
+# forms, or libm calls that loops vectorize with libmvec's SIMD variants)
+_VECTOR_MATH = (np.exp, np.tanh, np.log, np.sin, np.cos)
 
 
 def form_of(opdef):
@@ -62,9 +64,11 @@ def form_of(opdef):
         return operator_form(opdef)
     ufunc = opdef.elementwise.ufunc
     if ufunc is not None:
-        vector = _FLOAT32_MATH.get(ufunc)
-        return Form(lambda *operands, scalar: f'np.{ufunc.__name__}({", ".join(operands)})',
-                    float32=None if vector is None else lambda x: f'{vector}({x})')
+        name = ufunc.__name__
+        vector = ufunc in _VECTOR_MATH
+        return Form(lambda *operands, scalar: f'np.{name}({", ".join(operands)})',
+                    float32=(lambda x: f'{name}_f32({x})') if vector else None,
+                    float64=(lambda x: f'{name}_f64({x})') if vector else None)
     return None
 
 
@@ -127,7 +131,8 @@ def _round(x, scalar):
 
 
 @writes(math.UNARY_OPS['sigmoid'], keeps_dtype=False,
-        float32=lambda x: f'np.float32(1) / (np.float32(1) + exp_f32(-{x}))')
+        float32=lambda x: f'np.float32(1) / (np.float32(1) + exp_f32(-{x}))',
+        float64=lambda x: f'1.0 / (1.0 + exp_f64(-{x}))')
 def _sigmoid(x, scalar):
     return f'1 / (1 + np.exp(-{x}))'
 
