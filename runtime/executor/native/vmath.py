@@ -166,10 +166,10 @@ def _vector_variants():
     """[(ISA letter, vector bits)] of libmvec's variants this process can call, best first
     (loaded into the process's symbol table for the JIT), and whether libm has the `sinf64`
     style aliases; ([], False) where not available."""
-    import ctypes.util  # deferred: only the vector math's set-up uses them
+    import ctypes.util  # deferred: start-up cost (only the vector math's set-up uses it)
 
-    import llvmlite.binding
-    from numba.core import config
+    import llvmlite.binding  # deferred: optional dependency numba (the jit extra)
+    from numba.core import config  # deferred: optional dependency numba (the jit extra)
     library = ctypes.util.find_library('mvec')
     if library is None or config.CPU_NAME is not None or config.CPU_FEATURES is not None:
         return [], False
