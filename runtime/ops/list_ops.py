@@ -152,6 +152,8 @@ def _stack(handle, element_dtype=None, element_shape=None, num_elements=-1):
         raise
     if stacked.dtype.kind == 'O':  # strings, or unwritten elements (None) among scalars
         _check_written(handle)
+    elif stacked.dtype.kind == 'S':  # bytes elements: a string tensor holds Python bytes
+        stacked = stacked.astype(object)
     return stacked
 
 

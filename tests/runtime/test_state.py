@@ -202,6 +202,19 @@ def test_an_empty_tensor_array_stacks_to_an_empty_tensor():
     assert out.shape == (0, 3) and out.dtype is rt.float32
 
 
+def test_a_string_tensor_array_stacks_to_a_string_tensor():
+    out = rt.TensorArray(rt.string, size=2).write(0, 'a').write(1, b'bc').stack()
+    assert out.dtype is rt.string and out.numpy().tolist() == [b'a', b'bc']
+    assert out.numpy().dtype == object  # as every string tensor holds its bytes
+
+
+def test_a_string_tensor_array_stacks_to_a_string_tensor_in_a_graph(graph):
+    out = rt.TensorArray(rt.string, size=2).write(0, 'a').write(1, 'bc').stack()
+    assert out.dtype is rt.string
+    value = graph.run(out)
+    assert value.tolist() == [b'a', b'bc'] and value.dtype == object
+
+
 def test_tensor_array_as_a_while_loop_variable(graph):
     n = rt.placeholder(rt.int32, [], name='n')
     ta = rt.TensorArray(rt.int32, size=0, dynamic_size=True)
