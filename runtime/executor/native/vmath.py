@@ -2,9 +2,8 @@
 the C library's `expf` for each element, a call no loop around it can vectorize (numba would
 need Intel's SVML, which current llvmlite builds do not use). These use range reduction and a
 polynomial, branch-free (every branch is a select), so a loop over an array applying them runs
-on SIMD lanes: `exp` and `tanh` in float32 arithmetic (16 lanes with AVX-512), within an ulp
-of the correctly rounded result; `log` in float64, the correctly rounded result but for a rare
-last-bit rounding. All are within 1e-6 relative of numpy's float32 loops
+on SIMD lanes: in float32 arithmetic (16 lanes with AVX-512), within an ulp of the correctly
+rounded result. All are within 1e-6 relative of numpy's float32 loops
 (tests/runtime/executor/test_vmath.py checks the whole float32 range); overflow, underflow,
 NaN, infinities and -0.0 come out as numpy's. float64 operands keep numba's libm calls.
 
@@ -19,35 +18,6 @@ from numba.extending import intrinsic
 
 _LOG2E = 1.4426950408889634
 _LN2 = 0.6931471805599453
-
-
-@intrinsic
-def _f64_from_bits(typingctx, bits):
-    """The float64 whose IEEE bits are the int64 `bits` (an LLVM bitcast)."""
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.DoubleType())
-    return types.float64(types.int64), codegen
-
-
-@intrinsic
-def _bits_of_f64(typingctx, value):
-    """The IEEE bits of the float64 `value` as an int64."""
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.IntType(64))
-    return types.int64(types.float64), codegen
-
-
-# highest power first: atanh(s) / s's series in z = s*s to z**7
-_ATANH_SERIES = tuple(1.0 / (2 * n + 1) for n in range(7, -1, -1))
-
-
-@numba.njit(cache=True, error_model='numpy')
-def _horner(coefficients, x):
-    """The polynomial of `coefficients` (highest power first) at x (LLVM unrolls the loop)."""
-    p = 0.0
-    for c in coefficients:
-        p = p * x + c
-    return p
 
 
 # ---- exp and tanh in float32 arithmetic: 16 SIMD lanes (float64 gives 8), no division in exp --
@@ -81,6 +51,14 @@ def _f32_from_bits(typingctx, bits):
     def codegen(context, builder, signature, args):
         return builder.bitcast(args[0], ir.FloatType())
     return types.float32(types.int32), codegen
+
+
+@intrinsic
+def _bits_of_f32(typingctx, value):
+    """The IEEE bits of the float32 `value` as an int32."""
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(32))
+    return types.int32(types.float32), codegen
 
 
 @numba.njit(cache=True, **_FLOAT32)
@@ -126,24 +104,42 @@ def tanh_f32(x):
     return np.copysign(large if a >= _TANH_SMALL else small, x)  # NaN: `small`, NaN
 
 
-@numba.njit(cache=True, error_model='numpy')
+# log(1 + f) = f - f**2 / 2 + f**3 p(f) for f in [sqrt(1/2) - 1, sqrt(2) - 1): p of degree 8,
+# Cephes' `logf` minimax fit (S. Moshier), whose float32 evaluation is within an ulp
+_LOG_P = tuple(_F32(c) for c in (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1,
+                                 -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1,
+                                 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1))
+_LOG_P8, _LOG_P7, _LOG_P6, _LOG_P5, _LOG_P4, _LOG_P3, _LOG_P2, _LOG_P1, _LOG_P0 = _LOG_P
+_LN2_LOW_LOG = _F32(-2.12194440e-4)  # ln 2 = _LN2_HIGH - _LN2_LOW_LOG, to float32's precision
+_SQRT2_32 = _F32(1.4142135)
+_TWO_23 = _F32(8388608.0)  # scales a subnormal to a normal float32
+
+
+@numba.njit(cache=True, **_FLOAT32)
 def log_f32(x):
-    """np.log of a float32: x = m 2**e with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s) for
-    s = (m - 1) / (m + 1), |s| < 0.172, by its series to s**15; 0 gives -inf, negatives NaN,
-    inf inf, NaN NaN."""
-    d = np.float64(x)
-    positive = d > 0.0 and d < np.inf
-    bits = _bits_of_f64(d if positive else 1.0)
-    e = ((bits >> 52) & 0x7ff) - 1023
-    m = _f64_from_bits((bits & 0xfffffffffffff) | 0x3ff0000000000000)  # in [1, 2)
-    high = m >= 1.4142135623730951
-    m = m * 0.5 if high else m
-    e = e + 1 if high else e
-    s = (m - 1.0) / (m + 1.0)
-    z = s * s
-    result = 2.0 * s * _horner(_ATANH_SERIES, z) + np.float64(e) * _LN2
-    special = -np.inf if d == 0.0 else (d if d == np.inf or d != d else np.nan)
-    return np.float32(result if positive else special)
+    """np.log of a float32 in float32 arithmetic (16 lanes, no division): x = m 2**e with m in
+    [sqrt(1/2), sqrt(2)) (a subnormal scaled by 2**23 first), f = m - 1 exact, log(1 + f) by
+    Cephes' polynomial, e ln2 in two parts; within an ulp of the correctly rounded result.
+    0 gives -inf, negatives NaN, inf inf, NaN NaN."""
+    subnormal = x < _F32(1.1754944e-38)
+    scaled = x * _TWO_23 if subnormal else x
+    bits = _bits_of_f32(scaled)  # of a negative, infinite or NaN x: replaced by `special`
+    # the exponent as a float32 (int32 to float32: 16 lanes; numba's int64 arithmetic has 8)
+    e = _F32(np.int32((bits >> 23) & 0xff)) - (_F32(150.0) if subnormal else _F32(127.0))
+    m = _f32_from_bits(np.int32((bits & 0x7fffff) | 0x3f800000))  # in [1, 2)
+    high = m >= _SQRT2_32
+    m = m * _F32(0.5) if high else m
+    k = e + _ONE if high else e
+    f = m - _ONE
+    z = f * f
+    z2 = z * z  # Estrin's scheme: a shorter dependency chain than Horner's
+    p = (_LOG_P0 + f * _LOG_P1) + z * (_LOG_P2 + f * _LOG_P3) + z2 * (
+        (_LOG_P4 + f * _LOG_P5) + z * (_LOG_P6 + f * _LOG_P7) + z2 * _LOG_P8)
+    y = f * z * p + k * _LN2_LOW_LOG - _F32(0.5) * z
+    result = (f + y) + k * _LN2_HIGH
+    special = -_F32(np.inf) if x == _F32(0.0) else (x if x == _F32(np.inf) or x != x else
+                                                   _F32(np.nan))
+    return result if x > _F32(0.0) and x < _F32(np.inf) else special
 
 
 # ---- glibc's vector math library (libmvec) for float64 math and float32 sin/cos ---------------

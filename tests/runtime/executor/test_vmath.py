@@ -66,12 +66,13 @@ def float32_results():
     return x, dict(zip(FLOAT32, got))
 
 
-# most ulps from the correctly rounded result: vmath's float32 exp and tanh compute in float32
-# (an ulp), its log in float64 (correctly rounded but for a few, an ulp away); libmvec's sin
-# and cos (glibc documents libmvec within 4 ulps; 2 measured over this sample)
-@pytest.mark.parametrize('name,ulps', [('exp', 1), ('tanh', 1), ('log', 0), ('sin', 2),
-                                       ('cos', 2)])
-def test_float32_math_gives_numpys_results_over_the_whole_range(float32_results, name, ulps):
+# most ulps from the correctly rounded result, and the most values off it: vmath's float32
+# exp, tanh and log compute in float32 (an ulp; log: 0.66% of this sample an ulp off);
+# libmvec's sin and cos (glibc documents libmvec within 4 ulps; 2 measured over this sample)
+@pytest.mark.parametrize('name,ulps,off', [('exp', 1, 1.0), ('tanh', 1, 0.03), ('log', 1, 0.01),
+                                           ('sin', 2, 1.0), ('cos', 2, 1.0)])
+def test_float32_math_gives_numpys_results_over_the_whole_range(float32_results, name, ulps,
+                                                                 off):
     x, results = float32_results
     got, ufunc = results[name], getattr(np, name)
     with np.errstate(all='ignore'):
@@ -88,9 +89,8 @@ def test_float32_math_gives_numpys_results_over_the_whole_range(float32_results,
                   (np.abs(got[edge] - expected[edge]) <= 8e-45))
     assert np.array_equal(np.signbit(got[~nan]), np.signbit(expected[~nan]))  # -0.0 stays
     steps = _ulps(got[~nan], exact[~nan])
-    assert steps.max() <= max(ulps, 1)
-    if not ulps:
-        assert np.mean(steps > 0) < 1e-5
+    assert steps.max() <= ulps
+    assert np.mean(steps > 0) < off
 
 
 LONG = np.finfo(np.longdouble).nmant >= 63  # x87's 80-bit long double: a float64 reference
