@@ -1,7 +1,8 @@
 """How native code writes the ops that have a native form (native/rules/forms.py, from their
 `operator` and `elementwise` tags): elementwise ops on arrays of known shape become loop nests
-over the output, fused into their only user's loop (a sum over all axes included: one loop
-computing and adding the elements, no array in between); a run of the same op feeding itself
+over the output, fused into their only user's loop (a sum over all axes included: loops over
+blocks of the elements computing them into buffers of the block and adding them, a loop for
+each vectorizable math call, no array of the elements); a run of the same op feeding itself
 (an unrolled Python loop) becomes one loop. `lower_form` is the rule of every op with a form
 and no rule of its own.
 """
