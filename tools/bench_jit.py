@@ -14,6 +14,11 @@ that has JAX.
     python3 tools/bench_jit.py --first-call INDEX                # from the usual cache, ms
     python3 tools/bench_jit.py --first-call INDEX --empty-cache  # cold, ms
     python3 tools/bench_jit.py --first-call INDEX --until-native # also ms until native code
+    python3 tools/bench_jit.py --ops                             # each math op alone, µs
+
+`measure_ops()` (`--ops`) times each float math op alone (exp, log, tanh, sin of float32 and
+float64 on 1M elements, a new array each call) compiled and with the default executor,
+alternated in one run.
 """
 import argparse
 import contextlib
@@ -22,10 +27,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 
 import numpy as np
 
 import autograph as ag
+import runtime as rt
+from autograph.tracing.polymorphic_function import RetracingWarning
 
 
 def median_time(fn, number, repeat):
@@ -104,6 +112,51 @@ def measure_jit(workloads, quick=False):
     return rows
 
 
+OPS = ('exp', 'log', 'tanh', 'sin')
+OPS_SIZE = 1_000_000
+
+
+def measure_ops(quick=False, size=OPS_SIZE):
+    """One dict an op of OPS and a float dtype: µs per call of `rt.math.<op>` on `size`
+    elements (in (0.01, 4), log's domain) with the default executor and compiled, best and
+    median of rounds timing the two back to back, and the median of their ratios."""
+    repeat, number = (2, 1) if quick else (15, 5)
+    values = np.random.default_rng(0).uniform(0.01, 4.0, size)
+    functions = {name: (ag.function(getattr(rt.math, name)),
+                        ag.function(getattr(rt.math, name), jit_compile=True)) for name in OPS}
+    rows = []
+    with warnings.catch_warnings():  # rt.math's ops share one code object: not a retrace
+        warnings.simplefilter('ignore', RetracingWarning)
+        for dtype in ('float32', 'float64'):
+            x = rt.constant(values.astype(dtype))
+            for name, (default, jit) in functions.items():
+                expected = default(x).numpy()
+                jit(x)
+                wait_for_native_code()
+                got = jit(x).numpy()
+                if not np.allclose(got, expected, rtol=1e-6, atol=0) or \
+                        got.dtype != expected.dtype:
+                    raise AssertionError(f'{name} {dtype}: jit gives {got!r}, the default '
+                                         f'executor {expected!r}')
+                rounds = [(median_time(lambda: default(x), number, 1),
+                           median_time(lambda: jit(x), number, 1)) for _ in range(repeat)]
+                defaults, jits = (np.array(column) * 1e6 for column in zip(*rounds))
+                rows.append({'op': f'{name} {dtype}', 'default_us': float(np.median(defaults)),
+                             'jit_us': float(np.median(jits)),
+                             'default_best_us': float(defaults.min()),
+                             'jit_best_us': float(jits.min()),
+                             'ratio': float(np.median(jits / defaults))})
+    return rows
+
+
+def print_ops(rows):
+    print(f'each op alone on {OPS_SIZE:,} elements, µs (median, best), jit / default (median)')
+    print(f'{"op":<16} {"default":>16} {"jit":>16} {"jit/default":>11}')
+    for r in rows:
+        print(f'{r["op"]:<16} {r["default_us"]:>8.0f} {r["default_best_us"]:>7.0f} '
+              f'{r["jit_us"]:>8.0f} {r["jit_best_us"]:>7.0f} {r["ratio"]:>11.2f}')
+
+
 def workload_index(workload):
     """The index of `workload` in bench.WORKLOADS, which `--first-call` takes (not its
     position in the list `measure_jit` was given, which may be a part of it)."""
@@ -159,12 +212,18 @@ def first_call_in_new_process(index, folder):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description='the first call of one bench workload')
-    parser.add_argument('--first-call', type=int, required=True, help='index in WORKLOADS')
+    parser.add_argument('--first-call', type=int, help='index in WORKLOADS')
+    parser.add_argument('--ops', action='store_true', help='time each math op alone (µs)')
     parser.add_argument('--empty-cache', action='store_true',
                         help='cold: compile into an empty on-disk cache (a temp dir)')
     parser.add_argument('--until-native', action='store_true',
                         help='also print the ms from the first call until native code runs')
     options = parser.parse_args(argv)
+    if options.ops:
+        print_ops(measure_ops())
+        return
+    if options.first_call is None:
+        parser.error('give --first-call INDEX or --ops')
     import bench  # deferred: bench imports this module
     numba_startup()
     workload = bench.WORKLOADS[options.first_call]

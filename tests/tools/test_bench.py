@@ -73,3 +73,16 @@ def test_bench_jit_new_processes_run_the_workload_by_its_index_in_workloads():
     assert [bench_jit.workload_index(w) for w in bench.WORKLOADS[3:5]] == [3, 4]
     with pytest.raises(ValueError, match='not one of bench.WORKLOADS'):
         bench_jit.workload_index(bench.WORKLOADS[0]._replace(name='elsewhere'))
+
+
+def test_bench_jit_times_each_math_op_alone_compiled_and_not(capsys):
+    pytest.importorskip('numba')
+    import bench_jit
+    rows = bench_jit.measure_ops(quick=True, size=1000)
+    assert [row['op'] for row in rows] == [f'{name} {dtype}' for dtype in ('float32', 'float64')
+                                           for name in ('exp', 'log', 'tanh', 'sin')]
+    for row in rows:
+        assert row['jit_us'] > 0 and row['default_us'] > 0 and row['ratio'] > 0
+    bench_jit.print_ops(rows)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 + 8 and lines[2].startswith('exp float32')

@@ -2,9 +2,8 @@
 the C library's `expf` for each element, a call no loop around it can vectorize (numba would
 need Intel's SVML, which current llvmlite builds do not use). These use range reduction and a
 polynomial, branch-free (every branch is a select), so a loop over an array applying them runs
-on SIMD lanes: `exp` and `tanh` in float32 arithmetic (16 lanes with AVX-512), within an ulp
-of the correctly rounded result; `log` in float64, the correctly rounded result but for a rare
-last-bit rounding. All are within 1e-6 relative of numpy's float32 loops
+on SIMD lanes: in float32 arithmetic (16 lanes with AVX-512), within an ulp of the correctly
+rounded result. All are within 1e-6 relative of numpy's float32 loops
 (tests/runtime/executor/test_vmath.py checks the whole float32 range); overflow, underflow,
 NaN, infinities and -0.0 come out as numpy's. float64 operands keep numba's libm calls.
 
@@ -19,35 +18,6 @@ from numba.extending import intrinsic
 
 _LOG2E = 1.4426950408889634
 _LN2 = 0.6931471805599453
-
-
-@intrinsic
-def _f64_from_bits(typingctx, bits):
-    """The float64 whose IEEE bits are the int64 `bits` (an LLVM bitcast)."""
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.DoubleType())
-    return types.float64(types.int64), codegen
-
-
-@intrinsic
-def _bits_of_f64(typingctx, value):
-    """The IEEE bits of the float64 `value` as an int64."""
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.IntType(64))
-    return types.int64(types.float64), codegen
-
-
-# highest power first: atanh(s) / s's series in z = s*s to z**7
-_ATANH_SERIES = tuple(1.0 / (2 * n + 1) for n in range(7, -1, -1))
-
-
-@numba.njit(cache=True, error_model='numpy')
-def _horner(coefficients, x):
-    """The polynomial of `coefficients` (highest power first) at x (LLVM unrolls the loop)."""
-    p = 0.0
-    for c in coefficients:
-        p = p * x + c
-    return p
 
 
 # ---- exp and tanh in float32 arithmetic: 16 SIMD lanes (float64 gives 8), no division in exp --
@@ -81,6 +51,14 @@ def _f32_from_bits(typingctx, bits):
     def codegen(context, builder, signature, args):
         return builder.bitcast(args[0], ir.FloatType())
     return types.float32(types.int32), codegen
+
+
+@intrinsic
+def _bits_of_f32(typingctx, value):
+    """The IEEE bits of the float32 `value` as an int32."""
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(32))
+    return types.int32(types.float32), codegen
 
 
 @numba.njit(cache=True, **_FLOAT32)
@@ -126,24 +104,122 @@ def tanh_f32(x):
     return np.copysign(large if a >= _TANH_SMALL else small, x)  # NaN: `small`, NaN
 
 
-@numba.njit(cache=True, error_model='numpy')
+# log(1 + f) = f - f**2 / 2 + f**3 p(f) for f in [sqrt(1/2) - 1, sqrt(2) - 1): p of degree 8,
+# Cephes' `logf` minimax fit (S. Moshier), whose float32 evaluation is within an ulp
+_LOG_P = tuple(_F32(c) for c in (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1,
+                                 -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1,
+                                 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1))
+_LOG_P8, _LOG_P7, _LOG_P6, _LOG_P5, _LOG_P4, _LOG_P3, _LOG_P2, _LOG_P1, _LOG_P0 = _LOG_P
+_LN2_LOW_LOG = _F32(-2.12194440e-4)  # ln 2 = _LN2_HIGH - _LN2_LOW_LOG, to float32's precision
+_SQRT2_32 = _F32(1.4142135)
+_TWO_23 = _F32(8388608.0)  # scales a subnormal to a normal float32
+
+
+@numba.njit(cache=True, **_FLOAT32)
 def log_f32(x):
-    """np.log of a float32: x = m 2**e with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s) for
-    s = (m - 1) / (m + 1), |s| < 0.172, by its series to s**15; 0 gives -inf, negatives NaN,
-    inf inf, NaN NaN."""
-    d = np.float64(x)
-    positive = d > 0.0 and d < np.inf
-    bits = _bits_of_f64(d if positive else 1.0)
-    e = ((bits >> 52) & 0x7ff) - 1023
+    """np.log of a float32 in float32 arithmetic (16 lanes, no division): x = m 2**e with m in
+    [sqrt(1/2), sqrt(2)) (a subnormal scaled by 2**23 first), f = m - 1 exact, log(1 + f) by
+    Cephes' polynomial, e ln2 in two parts; within an ulp of the correctly rounded result.
+    0 gives -inf, negatives NaN, inf inf, NaN NaN."""
+    subnormal = x < _F32(1.1754944e-38)
+    scaled = x * _TWO_23 if subnormal else x
+    bits = _bits_of_f32(scaled)  # of a negative, infinite or NaN x: replaced by `special`
+    # the exponent as a float32 (int32 to float32: 16 lanes; numba's int64 arithmetic has 8)
+    e = _F32(np.int32((bits >> 23) & 0xff)) - (_F32(150.0) if subnormal else _F32(127.0))
+    m = _f32_from_bits(np.int32((bits & 0x7fffff) | 0x3f800000))  # in [1, 2)
+    high = m >= _SQRT2_32
+    m = m * _F32(0.5) if high else m
+    k = e + _ONE if high else e
+    f = m - _ONE
+    z = f * f
+    z2 = z * z  # Estrin's scheme: a shorter dependency chain than Horner's
+    p = (_LOG_P0 + f * _LOG_P1) + z * (_LOG_P2 + f * _LOG_P3) + z2 * (
+        (_LOG_P4 + f * _LOG_P5) + z * (_LOG_P6 + f * _LOG_P7) + z2 * _LOG_P8)
+    y = f * z * p + k * _LN2_LOW_LOG - _F32(0.5) * z
+    result = (f + y) + k * _LN2_HIGH
+    special = -_F32(np.inf) if x == _F32(0.0) else (x if x == _F32(np.inf) or x != x else
+                                                   _F32(np.nan))
+    return result if x > _F32(0.0) and x < _F32(np.inf) else special
+
+
+# ---- float64 tanh: libmvec's `tanh` took ~1.5x numpy's loop ---------------------------------
+_ROUND_64 = 6755399441055744.0  # 2**52 + 2**51: x + _ROUND_64 - _ROUND_64 rounds x to an integer
+_LN2_HIGH_64, _LN2_LOW_64 = 6.93147180369123816490e-01, 1.90821492927058770002e-10  # fdlibm's
+# e**r - 1 = r + r**2 (1/2 + r/6 + ...): Taylor's coefficients to r**13 (|r| <= ln2 / 2: the
+# first term left out, r**14 / 14!, is below 2**-56 of r)
+_EXPM1_64 = tuple(1.0 / float(np.prod(np.arange(1, n + 1, dtype=np.float64)))
+                  for n in range(2, 14))
+(_E2, _E3, _E4, _E5, _E6, _E7, _E8, _E9, _E10, _E11, _E12, _E13) = _EXPM1_64
+
+
+@intrinsic
+def _f64_from_bits(typingctx, bits):
+    """The float64 whose IEEE bits are the int64 `bits` (an LLVM bitcast)."""
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+    return types.float64(types.int64), codegen
+
+
+@numba.njit(cache=True, error_model='numpy', fastmath={'contract'})
+def tanh_f64(x):
+    """np.tanh of a float64, branch-free: tanh |x| = -m / (2 + m) for m = e**-2|x| - 1 =
+    2**k (e**r - 1) + (2**k - 1), -2|x| = k ln2 + r (|r| <= ln2 / 2, ln2 in two parts), e**r - 1
+    by its Taylor polynomial (no cancellation near 0); |x| over 20, where tanh rounds to 1,
+    taken as 20. x's sign (-0.0 stays -0.0), NaN NaN; within 3 ulps of the correctly rounded
+    result (tests/runtime/executor/test_vmath.py)."""
+    a = abs(x)
+    y = -2.0 * (a if a < 20.0 else 20.0)  # NaN too: no NaN reaches the integer conversion
+    k = (y * _LOG2E + _ROUND_64) - _ROUND_64
+    r = (y - k * _LN2_HIGH_64) - k * _LN2_LOW_64
+    q = _E2 + r * (_E3 + r * (_E4 + r * (_E5 + r * (_E6 + r * (_E7 + r * (_E8 + r * (
+        _E9 + r * (_E10 + r * (_E11 + r * (_E12 + r * _E13))))))))))
+    p = r + r * r * q
+    scale = _f64_from_bits((np.int64(k) + 1023) << 52)
+    m = scale * p + (scale - 1.0)
+    t = -m / (2.0 + m)
+    return np.copysign(t, x) if x == x else x
+
+
+# ---- float64 log: libmvec's `log` took 1.1-1.3x numpy's loop ---------------------------------
+# fdlibm's e_log.c: log(1 + f) = f - hfsq + s (hfsq + R(z)), s = f / (2 + f), z = s**2, hfsq =
+# f**2 / 2, R a minimax polynomial (its error below 2**-58.45), below an ulp in all
+_LG1, _LG2, _LG3, _LG4, _LG5, _LG6, _LG7 = (
+    6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e-01,
+    2.222219843214978396e-01, 1.818357216161805012e-01, 1.531383769920937332e-01,
+    1.479819860511658591e-01)
+_TWO_54 = 18014398509481984.0  # scales a subnormal to a normal float64
+
+
+@intrinsic
+def _bits_of_f64(typingctx, value):
+    """The IEEE bits of the float64 `value` as an int64."""
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+    return types.int64(types.float64), codegen
+
+
+@numba.njit(cache=True, error_model='numpy', fastmath={'contract'})
+def log_f64(x):
+    """np.log of a float64, branch-free (one division, 8 lanes): x = m 2**e with m in
+    [sqrt(1/2), sqrt(2)) (a subnormal scaled by 2**54 first), f = m - 1 exact, log(1 + f) as
+    fdlibm writes it, e ln2 in two parts; within an ulp. 0 gives -inf, negatives NaN, inf inf,
+    NaN NaN."""
+    subnormal = x < 2.2250738585072014e-308
+    bits = _bits_of_f64(x * _TWO_54 if subnormal else x)  # of x <= 0, inf, NaN: `special`
+    e = np.float64((bits >> 52) & 0x7ff) - (1077.0 if subnormal else 1023.0)
     m = _f64_from_bits((bits & 0xfffffffffffff) | 0x3ff0000000000000)  # in [1, 2)
     high = m >= 1.4142135623730951
     m = m * 0.5 if high else m
-    e = e + 1 if high else e
-    s = (m - 1.0) / (m + 1.0)
+    k = e + 1.0 if high else e
+    f = m - 1.0
+    hfsq = 0.5 * f * f
+    s = f / (2.0 + f)
     z = s * s
-    result = 2.0 * s * _horner(_ATANH_SERIES, z) + np.float64(e) * _LN2
-    special = -np.inf if d == 0.0 else (d if d == np.inf or d != d else np.nan)
-    return np.float32(result if positive else special)
+    w = z * z
+    r = z * (_LG1 + w * (_LG3 + w * (_LG5 + w * _LG7))) + w * (_LG2 + w * (_LG4 + w * _LG6))
+    result = k * _LN2_HIGH_64 - ((hfsq - (s * (hfsq + r) + k * _LN2_LOW_64)) - f)
+    special = -np.inf if x == 0.0 else (x if x == np.inf or x != x else np.nan)
+    return result if x > 0.0 and x < np.inf else special
 
 
 # ---- glibc's vector math library (libmvec) for float64 math and float32 sin/cos ---------------
@@ -257,5 +333,7 @@ def accumulate(typingctx, total, value):
 
 EXPORTS = {'exp_f32': exp_f32, 'tanh_f32': tanh_f32, 'log_f32': log_f32,
            'accumulate': accumulate,
+           'tanh_f64': tanh_f64, 'log_f64': log_f64,
            **{f'{name}_f{bits}': function for (name, bits), function in VECTOR_MATH.items()
-              if (name, bits) not in (('exp', 32), ('log', 32), ('tanh', 32))}}
+              if (name, bits) not in (('exp', 32), ('log', 32), ('tanh', 32), ('tanh', 64),
+                                     ('log', 64))}}

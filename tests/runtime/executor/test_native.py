@@ -397,6 +397,37 @@ def test_sums_over_every_axis_fuse_into_the_loop_computing_the_elements():
     assert 'np.empty((2, 5000)' not in source and 'sum_axis(' in source
 
 
+def staged_chain(x, y):
+    """Math calls feeding each other and arithmetic on their values, summed: float32 and
+    float64, a matrix whose rows are longer than a block."""
+    return (rt.reduce_sum(rt.exp(rt.tanh(((x * 2.0 + 1.0) * x - 3.0) / (x + 5.0)))),
+            rt.reduce_mean(rt.exp(x * 0.5) * rt.sin(x) + rt.math.log(x * x + 1.0)),
+            rt.reduce_sum(rt.tanh(y) * rt.cos(y) - 2.0))
+
+
+def test_each_math_call_of_a_fused_sum_is_a_loop_of_its_own_over_the_block():
+    """In a fused sum, each vectorizable math call (exp_f32, tanh_f32, sin_f64...) and each of
+    its operands that is not an element read writes a buffer of the block in a loop of its own
+    (`b0[k] = ...`), which the next read: the default executor's results; a sum of an
+    arithmetic value over those buffers writes it to one more buffer, which the last loop
+    adds."""
+    default, jit = both(staged_chain)
+    rng = np.random.default_rng(5)
+    args = (rt.constant(rng.standard_normal((3, 5000), dtype=np.float32)),
+            rt.constant(rng.standard_normal(9000)))
+    for got, expected in zip(jit(*args), default(*args)):
+        assert_same(got, expected)
+    source = jit.get_concrete_function(*args)._run.source
+    assert source.count('accumulate(') == 3
+    # the first sum: the arithmetic, tanh, exp, each a loop, then the sum of the last buffer
+    assert 'b1[k] = tanh_f32(b0[k])' in source and 'b2[k] = exp_f32(b1[k])' in source
+    assert 'accumulate(total, np.float64(b2[k]))' in source
+    assert 'b2[k] = sin_f32(a0[i0, i1])' in source and 'b4[k] = log_f32(b3[k])' in source
+    assert 'b5[k] = np.float32(np.float32(b1[k] * b2[k]) + b4[k])' in source
+    assert 'b1[k] = cos_f64(a0[i0])' in source and \
+        'b2[k] = np.float64(np.float64(b0[k] * b1[k]) - ' in source
+
+
 def test_sums_of_every_size_and_layout_match():
     default, jit = both(lambda x, m: (rt.reduce_sum(x), rt.reduce_sum(rt.transpose(m)[1:]),
                                       rt.reduce_mean(rt.cast(x, rt.float32))))

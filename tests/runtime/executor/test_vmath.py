@@ -2,7 +2,8 @@
 numpy's float32 results within 1e-6 relative over the whole float32 range (a strided sample of
 every bit pattern), within an ulp or two of the correctly rounded result (log: that result but
 for rare last-bit roundings), and numpy's special values (inf, NaN, -0.0, overflow to inf,
-underflow to 0); the float64 ones (libmvec's) within 3 ulps; and graphs use them in loops.
+underflow to 0); the float64 ones (libmvec's, vmath's tanh and log) within 3 ulps; and graphs use
+them in loops.
 Also the fixes `pytest --jit` found in the emitter."""
 import numpy as np
 import pytest
@@ -16,7 +17,7 @@ from runtime.executor.native import vmath  # noqa: E402 (imports numba)
 
 TINY = np.finfo(np.float32).tiny
 FLOAT32 = ('exp', 'tanh', 'log', 'sin', 'cos')  # exp tanh log: vmath's forms; sin cos: libmvec
-FLOAT64 = ('exp', 'tanh', 'log', 'sin', 'cos')  # libmvec
+FLOAT64 = ('exp', 'tanh', 'log', 'sin', 'cos')  # libmvec; tanh and log: vmath's
 
 
 def _applier(functions):
@@ -66,12 +67,13 @@ def float32_results():
     return x, dict(zip(FLOAT32, got))
 
 
-# most ulps from the correctly rounded result: vmath's float32 exp and tanh compute in float32
-# (an ulp), its log in float64 (correctly rounded but for a few, an ulp away); libmvec's sin
-# and cos (glibc documents libmvec within 4 ulps; 2 measured over this sample)
-@pytest.mark.parametrize('name,ulps', [('exp', 1), ('tanh', 1), ('log', 0), ('sin', 2),
-                                       ('cos', 2)])
-def test_float32_math_gives_numpys_results_over_the_whole_range(float32_results, name, ulps):
+# most ulps from the correctly rounded result, and the most values off it: vmath's float32
+# exp, tanh and log compute in float32 (an ulp; log: 0.66% of this sample an ulp off);
+# libmvec's sin and cos (glibc documents libmvec within 4 ulps; 2 measured over this sample)
+@pytest.mark.parametrize('name,ulps,off', [('exp', 1, 1.0), ('tanh', 1, 0.03), ('log', 1, 0.01),
+                                           ('sin', 2, 1.0), ('cos', 2, 1.0)])
+def test_float32_math_gives_numpys_results_over_the_whole_range(float32_results, name, ulps,
+                                                                 off):
     x, results = float32_results
     got, ufunc = results[name], getattr(np, name)
     with np.errstate(all='ignore'):
@@ -88,9 +90,8 @@ def test_float32_math_gives_numpys_results_over_the_whole_range(float32_results,
                   (np.abs(got[edge] - expected[edge]) <= 8e-45))
     assert np.array_equal(np.signbit(got[~nan]), np.signbit(expected[~nan]))  # -0.0 stays
     steps = _ulps(got[~nan], exact[~nan])
-    assert steps.max() <= max(ulps, 1)
-    if not ulps:
-        assert np.mean(steps > 0) < 1e-5
+    assert steps.max() <= ulps
+    assert np.mean(steps > 0) < off
 
 
 LONG = np.finfo(np.longdouble).nmant >= 63  # x87's 80-bit long double: a float64 reference
@@ -98,17 +99,17 @@ LONG = np.finfo(np.longdouble).nmant >= 63  # x87's 80-bit long double: a float6
 
 @pytest.mark.skipif(not LONG, reason='needs an extended long double for the reference')
 def test_float64_math_within_a_few_ulps_of_the_correctly_rounded_result():
-    """libmvec's float64 exp, tanh, log, sin and cos (or libm's, without it) on random bit
-    patterns (every exponent), values where each function is neither 0, 1 nor inf, and the
-    special values: NaN where numpy has NaN, the same signs, within 3 ulps of the correctly
-    rounded result (long double's, rounded), 1e-15 relative of numpy's."""
+    """libmvec's float64 exp, sin and cos (or libm's, without it) and vmath's tanh and log on
+    random bit patterns (every exponent), values where each function is neither 0, 1 nor inf,
+    and the special values: NaN where numpy has NaN, the same signs, within 3 ulps of the
+    correctly rounded result (long double's, rounded), 1e-15 relative of numpy's."""
     rng = np.random.default_rng(0)
     x = np.concatenate([rng.integers(0, 2 ** 64, 200_000, dtype=np.uint64).view(np.float64),
                         rng.uniform(-40, 40, 100_000), np.exp(rng.uniform(-700, 700, 100_000)),
                         SPECIALS.astype(np.float64), [1e-310, -5e-324, 709.78, 709.79, -745.2,
                                                       1e300, 1e22, np.pi / 2, 19.07]])
     got = np.empty((5, x.size))
-    _applier([vmath.VECTOR_MATH[name, 64] for name in FLOAT64])(x, got)
+    _applier([vmath.EXPORTS[f'{name}_f64'] for name in FLOAT64])(x, got)
     with np.errstate(all='ignore'):
         for name, row in zip(FLOAT64, got):
             ufunc = getattr(np, name)
@@ -152,7 +153,7 @@ def test_small_float32_loops_call_the_vectorizable_forms():
     x64 = rt.constant(np.linspace(-3, 3, 12))
     jit64 = ag.function(rt.tanh, jit_compile=True)
     np.testing.assert_allclose(jit64(x64).numpy(), np.tanh(x64.numpy()), rtol=1e-15)
-    assert 'tanh_f32' not in jit64.get_concrete_function(x64)._run.source  # float64: libmvec
+    assert 'tanh_f64(' in jit64.get_concrete_function(x64)._run.source  # vmath's float64 form
 
 
 def test_sin_cos_and_float64_math_in_loops_call_the_vectorizable_forms():

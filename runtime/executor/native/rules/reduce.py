@@ -1,7 +1,7 @@
 """Native rules of the reductions: Sum Mean Prod Max Min Any All over every axis (and keepdims),
 Sum and Mean of a matrix over one axis (and keepdims), ArgMax and ArgMin of a vector
 (helpers.py holds the loops they call). A float sum over every axis of an elementwise op's
-value is fused into the loop computing it (elementwise.fused_sum)."""
+value is fused into the loops computing it (elementwise.fused_sum)."""
 import numpy as np
 
 from runtime.executor.native.rules import Unsupported, constant_value, lowers
