@@ -118,3 +118,20 @@ def test_the_cached_swap_scans_all_objects_when_the_walk_misses_a_function(tmp_p
     m, scanned = _swap_twice(tmp_path, _DECORATED.format(hidden=hidden), monkeypatch)
     assert scanned
     assert m['KEPT'][0]() == 2
+
+
+def test_a_repeated_comparison_keeps_each_sides_fastest_times(tmp_path, monkeypatch):
+    times = iter([3.0, 9.0, 1.0, 7.0, 2.0, 8.0])   # original, converted, alternated
+    runs = []
+
+    def run_side(folder, module, converted):
+        runs.append(converted)
+        seconds = next(times)
+        return {'outcomes': {'t': 'pass'}, 'error': None, 'swapped': ['f'],
+                'seconds': seconds, 'tests_seconds': seconds / 2}
+    monkeypatch.setattr(harness, 'run_side', run_side)
+    monkeypatch.setattr(harness, 'convert', lambda module, folder: [])
+    result = harness.compare(harness.BY_NAME['colorsys'], str(tmp_path / 'c'), repeat=3)
+    assert runs == [False, True] * 3
+    assert (result.original['seconds'], result.converted['seconds']) == (1.0, 7.0)
+    assert (result.original['tests_seconds'], result.converted['tests_seconds']) == (0.5, 3.5)
