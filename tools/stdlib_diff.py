@@ -1,6 +1,6 @@
 """Passed tests per standard-library module, original vs converted with `autograph convert`.
 
-    python3 tools/stdlib_diff.py [MODULE ...] [--keep DIR] [--show N]
+    python3 tools/stdlib_diff.py [MODULE ...] [--keep DIR] [--show N] [--repeat N]
 
 Runs tests/autograph/stdlib/stdlib_harness.py on each module (all of its MODULES by default) and
 prints, per module, the tests that pass on the original, those that pass converted, the
@@ -9,7 +9,10 @@ import and tests (`ratio`), and the tests alone (`tests`). Both sides load bytec
 user's program would: the original from the standard library's `__pycache__`, the converted
 module from the caches one untimed import writes first (its `.pyc` and the converted code
 objects, stdlib_harness.py); the converted side's import still includes the swap itself
-(finding the module's functions, about a millisecond per file).
+(finding the module's functions and loading their code). Both sides run with autograph
+loaded (untimed), so the tests' own `gc.collect()` calls scan the same objects on either side.
+`--repeat N` runs each side N times, alternated, and keeps each side's fastest times (a shared
+machine's load moves single runs by 30-100%).
 """
 import argparse
 import os
@@ -27,6 +30,8 @@ def main(argv=None):
     parser.add_argument('--keep', metavar='DIR', help='keep the converted files here')
     parser.add_argument('--show', type=int, default=5, metavar='N',
                         help='list up to N regressions per module')
+    parser.add_argument('--repeat', type=int, default=1, metavar='N',
+                        help='run each side N times, alternated; keep the fastest times')
     arguments = parser.parse_args(argv)
     modules = [harness.BY_NAME[m] for m in arguments.modules] or list(harness.MODULES)
     base = arguments.keep or tempfile.mkdtemp(prefix='stdlib_diff_')
@@ -34,7 +39,8 @@ def main(argv=None):
           f'{"t orig":>8}{"t conv":>8}{"ratio":>7}{"tests":>7}')
     totals = [0, 0, 0]
     for module in modules:
-        result = harness.compare(module, os.path.join(base, module.name))
+        result = harness.compare(module, os.path.join(base, module.name),
+                                 arguments.repeat)
         original, converted = len(result.passed_original), len(result.passed_converted)
         lost = len(result.regressions)
         totals = [totals[0] + original, totals[1] + converted, totals[2] + lost]

@@ -206,6 +206,19 @@ def entered_fields(visitor_class, node_class, table):
 
 
 def _visits_leaf_classes(transformer_class):
+    """Whether `transformer_class` has a visitor for a context or an operator class; asked
+    once per class (the walk over the subclasses of those classes is the cost of the first
+    conversion in a process otherwise: about 120 node classes, each asking)."""
+    known = _VISITS_LEAF_CLASSES.get(transformer_class)
+    if known is None:
+        known = _VISITS_LEAF_CLASSES[transformer_class] = _has_leaf_visitor(transformer_class)
+    return known
+
+
+_VISITS_LEAF_CLASSES: dict = {}   # {visitor class: whether it visits contexts or operators}
+
+
+def _has_leaf_visitor(transformer_class):
     classes = list(_LEAF_CLASSES)
     while classes:
         node_class = classes.pop()

@@ -134,3 +134,16 @@ def test_contexts_and_operators_are_entered_only_by_a_visitor_of_their_classes()
     assert transformer.entered_fields(Renamer, gast.Name, {}) == ('annotation',)
     assert transformer.entered_fields(Renamer, gast.BinOp, {}) == ('left', 'right')
     assert transformer.entered_fields(StoreCounter, gast.Name, {}) == gast.Name._fields
+
+
+def test_whether_a_visitor_enters_contexts_is_decided_once_per_visitor_class(monkeypatch):
+    class AddCounter(transformer.Base):
+        def visit_Add(self, node):
+            return node
+    calls = []
+    decide = transformer._has_leaf_visitor
+    monkeypatch.setattr(transformer, '_has_leaf_visitor',
+                        lambda cls: calls.append(cls) or decide(cls))
+    for node_class in (gast.BinOp, gast.Name, gast.Compare, gast.Attribute):
+        assert transformer.entered_fields(AddCounter, node_class, {}) == node_class._fields
+    assert calls == [AddCounter]

@@ -94,7 +94,7 @@ def _load_cache(converted_path):
     """{(qualified name, free variables): code} from the file's bytecode cache, or {}."""
     try:
         with open(converted_path + '.agswap-cache', 'rb') as f:
-            key, codes = marshal.load(f)
+            key, codes = marshal.loads(f.read())   # ten times faster than marshal.load(f)
     except (OSError, EOFError, ValueError, TypeError):
         return {}
     return codes if tuple(key) == _cache_key(converted_path) else {}
@@ -141,25 +141,84 @@ def _swap(functions, entries, codes, converted_path, only):
     return swapped
 
 
-def install(module_globals, converted_path, only=None):
-    """Swaps the converted code of `converted_path` into the functions of the module whose
-    globals are `module_globals`; `only`: qualified-name prefixes to swap (all by default).
-    Returns the qualified names swapped."""
-    import autograph.operators  # noqa: F401  (the CLI's output reads it as `ag__`)
-    module_globals['ag__'] = sys.modules['autograph.operators']
+def _all_functions(module_globals):
+    """{(name, first line): function} of every live function of the module, found among all
+    the objects the collector tracks (wherever a decorator or a registry keeps them)."""
     functions = {}   # first: a collection (a large allocation) would free replaced functions
     for obj in gc.get_objects():
         # type(), not isinstance(): a dead weakref.proxy among the objects (numba's, once it is
         # imported) raises ReferenceError when asked for its class
         if type(obj) is types.FunctionType and obj.__globals__ is module_globals:
             functions.setdefault((obj.__code__.co_name, obj.__code__.co_firstlineno), obj)
-    cache = _load_cache(converted_path)
-    swapped = _swap(functions, cache['entries'], cache['codes'], converted_path, only) \
-        if cache else None
+    return functions
+
+
+def _reachable_functions(module_globals):
+    """{(name, first line): function} of the module's functions reachable from its globals:
+    its functions, the classes it defines and their attributes, through staticmethod,
+    classmethod, property and `__wrapped__` (functools.wraps, lru_cache, singledispatch).
+    A walk of the module alone, where `_all_functions` looks at every object of the process
+    (some 100,000 once numpy and autograph are loaded: most of the swap's time)."""
+    functions, seen = {}, set()
+    pending = list(module_globals.values())
+    name = module_globals.get('__name__')
+    while pending:
+        obj = pending.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        kind = type(obj)
+        if kind is types.FunctionType:
+            if obj.__globals__ is module_globals:
+                functions.setdefault((obj.__code__.co_name, obj.__code__.co_firstlineno), obj)
+            pending.extend(obj.__dict__.values())
+        elif kind is staticmethod or kind is classmethod:
+            pending.append(obj.__func__)
+        elif kind is property:
+            pending.extend((obj.fget, obj.fset, obj.fdel))
+        elif isinstance(obj, type):
+            if obj.__module__ == name:
+                pending.extend(obj.__dict__.values())
+        else:
+            attributes = getattr(obj, '__dict__', None) if kind.__module__ == 'functools' \
+                else None
+            if type(attributes) is dict:   # lru_cache's wrapper, singledispatchmethod
+                pending.extend(attributes.values())
+    return functions
+
+
+def _found_alike(entries, found, reachable):
+    """Whether `reachable` finds, for each entry, the function that `found` finds."""
+    return all(found.get((name, first_line)) is reachable.get((name, first_line))
+               for _, name, first_line, *_ in entries)
+
+
+def install(module_globals, converted_path, only=None):
+    """Swaps the converted code of `converted_path` into the functions of the module whose
+    globals are `module_globals`; `only`: qualified-name prefixes to swap (all by default).
+    Returns the qualified names swapped.
+
+    The first import (no cache yet) finds the functions among all the objects of the process
+    and records in the cache whether the walk from the module's globals finds the same ones;
+    later imports walk the module alone when it does."""
+    import autograph.operators  # noqa: F401  (the CLI's output reads it as `ag__`)
+    module_globals['ag__'] = sys.modules['autograph.operators']
+    gc.disable()   # no collection in the load (a large allocation): the functions it would
+    try:           # free (replaced by an accelerator) are swapped as they were before
+        cache = _load_cache(converted_path)
+    finally:
+        gc.enable()
+    swapped = None
+    if cache:
+        functions = _reachable_functions(module_globals) if cache.get('reachable') \
+            else _all_functions(module_globals)
+        swapped = _swap(functions, cache['entries'], cache['codes'], converted_path, only)
     if swapped is None:
+        functions = _all_functions(module_globals)
         entries, codes = _entries(module_globals['__file__'], converted_path), {}
+        reachable = _found_alike(entries, functions, _reachable_functions(module_globals))
         swapped = _swap(functions, entries, codes, converted_path, only)
         _save_cache(converted_path, {'entries': [e[:3] + (None,) for e in entries],
-                                     'codes': codes})
+                                     'codes': codes, 'reachable': reachable})
     module_globals['__ag_swapped__'] = swapped
     return swapped
