@@ -88,6 +88,19 @@ def jit_mode(request, monkeypatch):
     yield
 
 
+def pytest_sessionfinish(session):
+    """An xdist worker hands its counts to the controller (`pytest_testnodedown`)."""
+    workeroutput = getattr(session.config, 'workeroutput', None)
+    if workeroutput is not None:
+        workeroutput['jit_counts'] = dict(counts)
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist, when it runs the tests
+def pytest_testnodedown(node, error):
+    for kind, count in getattr(node, 'workeroutput', {}).get('jit_counts', {}).items():
+        counts[kind] += count
+
+
 def pytest_terminal_summary(terminalreporter, config):
     if config.getoption('--jit'):
         terminalreporter.write_line(f'--jit: {counts["native"]} graphs ran as native code, '

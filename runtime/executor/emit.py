@@ -14,8 +14,10 @@ subclasses it and fills the hooks:
   freeing the operands the node used last);
 - `constant(node, depth)`, `unfed(node)`, `emit_op(node, inputs, depth, plan, targets)`: what
   a Const, a param nobody feeds and every other op become;
-- `inlines(node, depth)`: whether a control-flow node is written inline (else `emit_op`),
-  `deep_branch`: a branch nested deeper than `MAX_DEPTH`;
+- `inlines(node, depth)`: whether a control-flow node is written inline (else `emit_op`;
+  `has_room` says whether Python's limits leave room for it), `deep_branch`: a branch nested
+  deeper than `MAX_DEPTH`, or the body of a loop inside `MAX_LOOPS` others, written out of line
+  (by a backend that inlines every control-flow node);
 - the names of results and loop variables, the direct targets (`total = total + i` rather than
   `add = total + i; total = add`), the counted loop's head and end, and `free(depth, names)`.
 
@@ -27,9 +29,11 @@ import keyword
 import re
 
 from runtime.core import errors
+from runtime.executor.recursion import room
 from runtime.ops.registry import CONST, PLACEHOLDER
 
 MAX_DEPTH = 40  # Python refuses code nested 100 blocks deep; loop nests need some of them
+MAX_LOOPS = 12  # Python refuses more than 20 loops (and `try`s) nested in one function
 
 _PYTHON_NAMES = frozenset(keyword.kwlist) | frozenset(dir(builtins))
 
@@ -105,6 +109,7 @@ class Emitter:
         self.names = {}
         self.lines = []
         self.line_nodes = {}  # line number in the generated function -> the Node it runs
+        self.loop_nesting = 0  # the loops around the line being written
 
     def line(self, depth, text, node=None):
         self.lines.append('    ' * depth + text)
@@ -145,8 +150,16 @@ class Emitter:
         """Whether the control-flow `node` is written inline as `if`/`while`."""
         return True
 
+    def has_room(self, node, depth):
+        """Whether Python's limits leave room for the control-flow `node` at `depth` inline
+        with its blocks whole: nested less than MAX_DEPTH deep, a loop inside fewer than
+        MAX_LOOPS others (a backend inlining only then never needs `deep_branch`)."""
+        return depth < MAX_DEPTH and \
+            (node.opdef.control_flow != 'while' or self.loop_nesting < MAX_LOOPS)
+
     def deep_branch(self, node, branch, args, outs, depth):
-        """A branch nested deeper than MAX_DEPTH: the names of its results."""
+        """A branch nested deeper than MAX_DEPTH, or a loop's body inside more than MAX_LOOPS
+        loops, written out of line: the names of its results (`outs` suggests them)."""
         raise NotImplementedError
 
     def result_names(self, node, targets):
@@ -190,6 +203,7 @@ class Emitter:
 
     # ---- the walk -----------------------------------------------------------------------------
 
+    @room()  # it recurses per nesting level, whatever the caller's recursion limit
     def emit(self, program, args, depth, skip=frozenset(), targets=None):
         """Emit `program` with its params bound to the names `args` (None for an output of a
         node in `skip`, which is not emitted). Returns its outputs' names and the names the
@@ -259,6 +273,13 @@ class Emitter:
             self.line(depth, 'pass')
 
     def emit_while(self, node, inputs, outs, depth):
+        self.loop_nesting += 1
+        try:
+            return self.emit_loop(node, inputs, outs, depth)
+        finally:
+            self.loop_nesting -= 1
+
+    def emit_loop(self, node, inputs, outs, depth):
         cond, body = node.branches
         loop_vars = self.loop_variables(node, inputs)
         fresh = [(var, self.loop_entry(node, k, name))
@@ -281,7 +302,7 @@ class Emitter:
             self.line(depth + 2, 'break')
             self.free(depth + 1, leftovers)
             head = None
-        self.emit_body(body, loop_vars, depth, head)
+        self.emit_body(node, body, loop_vars, depth, head)
         return self.loop_results(node, loop_vars, outs, depth)
 
     def emit_counted(self, node, loop_vars, counted, depth):
@@ -297,14 +318,20 @@ class Emitter:
         self.line(depth, f'{start} = {counter}')
         head = len(self.lines)
         self.counted_head(node, counter, start, limit, step, depth)
-        self.emit_body(node.branches[1], loop_vars, depth, head, counter=k, skip={increment})
+        self.emit_body(node, node.branches[1], loop_vars, depth, head, counter=k,
+                       skip={increment})
         self.counted_end(node, counter, start, limit, step, depth)
 
-    def emit_body(self, body, loop_vars, depth, head, counter=None, skip=frozenset()):
-        """The loop body, then the loop variables that changed take their new values."""
-        direct = direct_targets(body, loop_vars, loop_vars, counter) \
-            if self.assigns_directly else None
-        results, leftovers = self.emit(body, loop_vars, depth + 1, skip=skip, targets=direct)
+    def emit_body(self, node, body, loop_vars, depth, head, counter=None, skip=frozenset()):
+        """The loop body of the While `node`, then the loop variables that changed take their
+        new values."""
+        if depth + 1 > MAX_DEPTH or self.loop_nesting > MAX_LOOPS:  # out of line (a counted
+            # loop's increment then runs too: its result is not taken)
+            results, leftovers = self.deep_branch(node, body, loop_vars, loop_vars, depth + 1), []
+        else:
+            direct = direct_targets(body, loop_vars, loop_vars, counter) \
+                if self.assigns_directly else None
+            results, leftovers = self.emit(body, loop_vars, depth + 1, skip=skip, targets=direct)
         changed = [(var, new) for i, (var, new) in enumerate(zip(loop_vars, results))
                    if i != counter and var != new]
         if changed:

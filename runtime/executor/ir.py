@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable, Sequence
 from runtime.core.dtypes import DType
 from runtime.core.shapes import TensorShape
 from runtime.executor.printer import format_program
+from runtime.executor.recursion import room
 from runtime.ops.registry import CONST, OpDef
 
 
@@ -153,7 +154,13 @@ class Program:
 
 def lower(graph: Any, inputs: Sequence[Any], outputs: Sequence[Any]) -> Program:
     """A Program copying `graph`'s ops (and, into If/Case/While nodes, their library functions);
-    `inputs` (tensors of Placeholders) become its parameters."""
+    `inputs` (tensors of Placeholders) become its parameters. It recurses once per nesting level
+    of control flow, with room for that whatever the caller's recursion limit (recursion.py)."""
+    with room():
+        return _lower(graph, inputs, outputs)
+
+
+def _lower(graph: Any, inputs: Sequence[Any], outputs: Sequence[Any]) -> Program:
     nodes: dict[Any, Node] = {}
     order: list[Node] = []
     for op in graph.operations:
@@ -172,4 +179,4 @@ def lower(graph: Any, inputs: Sequence[Any], outputs: Sequence[Any]) -> Program:
 
 
 def _lower_function(func_graph: Any) -> Program:
-    return lower(func_graph, func_graph.inputs, func_graph.outputs)
+    return _lower(func_graph, func_graph.inputs, func_graph.outputs)

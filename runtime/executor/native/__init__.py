@@ -34,6 +34,7 @@ import threading
 from runtime.core import errors
 from runtime.executor.native import cache
 from runtime.executor.native.rules import Unsupported
+from runtime.executor.recursion import room
 from runtime.ops import registry
 
 __all__ = ['NativePlan', 'coverage', 'INSTALL_HINT', 'tiered', 'wait']
@@ -41,6 +42,7 @@ __all__ = ['NativePlan', 'coverage', 'INSTALL_HINT', 'tiered', 'wait']
 INSTALL_HINT = "pip install 'autograph-rt[jit]'"
 
 
+@room()  # numba's import recurses deeper than a tight user limit may leave room for
 def import_numba():
     """The numba module, or ImportError naming the extra that installs it."""
     try:
@@ -155,6 +157,7 @@ class NativePlan:
         self.run = run
         self.native = True
 
+    @room()  # the emitter's walks recurse per nesting level (recursion.py)
     def _lowered(self, program):
         """(the optimized program, its native source re-rolled, the calling convention)."""
         try:
@@ -195,6 +198,7 @@ class NativePlan:
     def _failed(self, *values):
         raise self._failure
 
+    @room()  # so does numba's compile
     def _compile(self, numba, values, program, source, convention):
         """The wrapper calling the code of `source` compiled for the types of `values` (None
         when a variable has no value yet). A re-rolled source numba cannot compile is lowered

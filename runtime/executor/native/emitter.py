@@ -191,11 +191,11 @@ class Lowering(emit.Emitter):
         return None  # the chain names its last value
 
     def inlines(self, node, depth):
-        """Control flow is inlined above the depth limit (its blocks one level deeper), with a
-        predicate or index native code holds and no value boxed on one side of it only; else
-        the node calls its kernel."""
-        return depth < emit.MAX_DEPTH and (node.opdef.control_flow == 'while' or
-                                           not self.is_boxed(node.inputs[0])) and \
+        """Control flow is inlined within Python's limits (`has_room`: its blocks one level
+        deeper, a loop inside fewer than `emit.MAX_LOOPS`), with a predicate or index native
+        code holds and no value boxed on one side of it only; else the node calls its kernel."""
+        return self.has_room(node, depth) and (node.opdef.control_flow == 'while' or
+                                               not self.is_boxed(node.inputs[0])) and \
             not mixed_boxing(node, self.is_boxed)
 
     def result_names(self, node, targets):

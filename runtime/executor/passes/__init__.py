@@ -10,6 +10,7 @@ from runtime.executor.passes.in_place import in_place
 from runtime.executor.passes.loops import loops
 from runtime.executor.passes.prune import prune
 from runtime.executor.passes.simplify import simplify
+from runtime.executor.recursion import room
 
 PIPELINE = (prune, fold_constants, fold_if, simplify, fold_constants, cse, simplify, loops,
             prune, in_place)
@@ -17,10 +18,16 @@ UNOPTIMIZED = (prune,)  # what runs when optimizations are off (tests compare th
 
 
 def optimize(program, pipeline=PIPELINE):
-    """Run `pipeline` on the functions of control flow nodes first, then on `program`."""
+    """Run `pipeline` on the functions of control flow nodes first, then on `program` (with
+    room for the recursion into nested functions, recursion.py)."""
+    with room():
+        return _optimize(program, pipeline)
+
+
+def _optimize(program, pipeline):
     for node in program.nodes:
         for branch in node.branches:
-            optimize(branch, pipeline)
+            _optimize(branch, pipeline)
     for run_pass in pipeline:
         run_pass(program)
     return program
