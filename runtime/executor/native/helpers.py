@@ -321,6 +321,22 @@ def check_index(index, size):
 
 
 @_export
+@numba.njit(cache=True)
+def reshaped(x, shape):
+    """`x` of `shape` (a copy if `x` is not contiguous): numba's reshape compiles for ~0.5 s in
+    each process, this once per machine."""
+    return np.ascontiguousarray(x).reshape(shape)
+
+
+@_export
+@numba.njit(cache=True)
+def concatenated(arrays, axis):
+    """`np.concatenate(arrays, axis)`, compiled once per machine (numba's compiles in each
+    process)."""
+    return np.concatenate(arrays, axis=axis)
+
+
+@_export
 def list_set(data, written, index, item):
     """Element `index` of a TensorList (`data`, `written`) becomes `item`."""
     if index < 0 or index >= data.shape[0]:
@@ -331,29 +347,38 @@ def list_set(data, written, index, item):
 
 @overload(list_set)
 def _list_set(data, written, index, item):
-    """data[index] = item, written out per element (numba's array assignment compiles
-    slowly)."""
+    """data[index] = item, by helpers compiled once per machine (an overload's own code
+    compiles in each process)."""
     if not isinstance(item, types.Array):
-        def set_scalar(data, written, index, item):
-            list_check_index(written, index)
-            data[index] = item
-            written[index] = True
-        return set_scalar
+        return lambda data, written, index, item: list_set_scalar(data, written, index, item)
     if item.ndim == 1:
-        def set_row(data, written, index, item):
-            list_check_index(written, index)
-            for k in range(item.shape[0]):
-                data[index, k] = item[k]
-            written[index] = True
-        return set_row
+        return lambda data, written, index, item: list_set_row(data, written, index, item)
+    return lambda data, written, index, item: list_set_array(data, written, index, item)
 
-    def set_array(data, written, index, item):
-        list_check_index(written, index)
-        row = data[index]
-        for k in np.ndindex(item.shape):
-            row[k] = item[k]
-        written[index] = True
-    return set_array
+
+@numba.njit(cache=True)
+def list_set_scalar(data, written, index, item):
+    list_check_index(written, index)
+    data[index] = item
+    written[index] = True
+
+
+@numba.njit(cache=True)
+def list_set_row(data, written, index, item):
+    """Written out per element (numba's array assignment compiles slowly)."""
+    list_check_index(written, index)
+    for k in range(item.shape[0]):
+        data[index, k] = item[k]
+    written[index] = True
+
+
+@numba.njit(cache=True)
+def list_set_array(data, written, index, item):
+    list_check_index(written, index)
+    row = data[index]
+    for k in np.ndindex(item.shape):
+        row[k] = item[k]
+    written[index] = True
 
 
 @_export
@@ -386,9 +411,14 @@ def list_grow(data, written, size, index):
     if index >= data.shape[0]:
         room = max(2 * data.shape[0], index + 1)
         grown = np.empty((room,) + data.shape[1:], data.dtype)
-        grown[:data.shape[0]] = data
+        # copied element by element: numba's slice assignment `grown[:n] = data` is 400 kB
+        # of LLVM IR (5 s to compile, and again in each graph it was linked into)
+        old, new = np.ascontiguousarray(data).ravel(), grown.ravel()
+        for i in range(old.shape[0]):
+            new[i] = old[i]
         flags = np.zeros(room, np.bool_)
-        flags[:written.shape[0]] = written
+        for i in range(written.shape[0]):
+            flags[i] = written[i]
         data, written = grown, flags
     return data, written, max(size, np.int64(index) + 1)
 

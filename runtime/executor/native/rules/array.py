@@ -38,7 +38,7 @@ def _reshape(lowering, node, inputs, depth):
     shape = node.outputs[0].shape
     if not shape.is_fully_defined():
         raise Unsupported(node, 'its output shape is not known when tracing')
-    expr = f'np.ascontiguousarray({inputs[0]}).reshape({tuple(shape.as_list())!r})'
+    expr = f'reshaped({inputs[0]}, {tuple(shape.as_list())!r})'
     if node.inputs[0].shape.rank == 0:
         expr = inputs[0] if shape.rank == 0 else f'np.full({tuple(shape.as_list())!r}, {inputs[0]})'
     elif shape.rank == 0:
@@ -76,7 +76,7 @@ def _concat(lowering, node, inputs, depth):
     rank = node.outputs[0].shape.rank
     if axis is None or rank is None:
         raise Unsupported(node, 'its axis or rank is not known when tracing')
-    expr = f'np.concatenate(({", ".join(inputs[:-1])},), axis={int(axis) % rank})'
+    expr = f'concatenated(({", ".join(inputs[:-1])},), {int(axis) % rank})'
     return lowering.assign(node, expr, depth, same=True)
 
 
