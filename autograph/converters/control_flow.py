@@ -27,7 +27,7 @@ is a symbolic tensor (a dataset or tensor sequence for a `for`), else the statem
 plain Python, whose blocks are converted the same way (the staged form's blocks hold staged
 forms only, so a statement is emitted once per enclosing statement, not exponentially often).
 
-    if (cond := x > 0) is not True and cond is not False and ag__.is_staged(cond):
+    if (cond := x > 0) is not False and cond is not True and ag__.is_staged(cond):
         <the staged form, with `cond` as the condition>
     elif cond:
         y = x
@@ -276,7 +276,8 @@ class ControlFlowTransformer(transformer.Base):
             staged, node = self._both_forms(node, lambda copy: self._staged_if(copy, _load(cond)))
             python_test = _load(cond)
         python = gast.If(test=python_test, body=node.body, orelse=node.orelse)
-        return gast.If(test=dual.is_staged_test(cond, test), body=staged, orelse=[python])
+        return gast.If(test=dual.is_staged_test(cond, test, false_first=True), body=staged,
+                      orelse=[python])
 
     def _staged_if(self, node, test):
         body_scope = anno.getanno(node, anno.Static.BODY_SCOPE)

@@ -8,7 +8,8 @@ first picks the form:
     ((cond := test) is not True and cond is not False
      and ag__.type_(cond) not in ag__.PLAIN_TYPES and ag__.is_staged(cond))
 
-True and False, the values of most tests, are told apart without a call, and the other plain
+True and False, the values of most tests, are told apart without a call (an `if` tests
+`is not False` first: see `is_staged_test`), and the other plain
 Python values (None, numbers, strings, lists, ...) by one type lookup. The staged form of a
 construct holds staged forms only (nodes marked `STAGED_FORM`), so that each construct is
 written once per enclosing one rather than exponentially often.
@@ -20,13 +21,19 @@ from autograph.pyct import anno, templates, transformer, walk
 
 _IS_STAGED = ('(cond := test) is not True and cond is not False and ag__.type_(cond) not in '
               'ag__.PLAIN_TYPES and ag__.is_staged(cond)')
+# an `if`'s test is False more often than True (guards: `if x: break`, `elif` chains): False,
+# tested first, takes the plain form at the first `is`
+_IS_STAGED_FALSE_FIRST = ('(cond := test) is not False and cond is not True and ag__.type_(cond) '
+                          'not in ag__.PLAIN_TYPES and ag__.is_staged(cond)')
 STAGED_FORM = 'the node is in the staged form of an enclosing construct'
 
 
-def is_staged_test(cond, test):
+def is_staged_test(cond, test, false_first=False):
     """The test that picks the staged form of a construct whose condition is `test`; it binds
-    the value to the name `cond`. Its own `and` stays Python (`Basic.PYTHON_TEST`)."""
-    condition = templates.replace_as_expression(_IS_STAGED, cond=cond, test=test)
+    the value to the name `cond`. Its own `and` stays Python (`Basic.PYTHON_TEST`).
+    `false_first`: test for False before True (an `if`; a loop's test is mostly True)."""
+    condition = templates.replace_as_expression(
+        _IS_STAGED_FALSE_FIRST if false_first else _IS_STAGED, cond=cond, test=test)
     anno.setanno(condition, anno.Basic.PYTHON_TEST, True)
     return condition
 

@@ -2,7 +2,7 @@
 flow; the function returns once, at the end of its body:
 
     def f(x):                   do_return = False
-        if x > 0:               retval_ = ag__.UndefinedReturnValue()
+        if x > 0:               retval_ = ag__.UNDEFINED_RETURN
             return x            if x > 0:
         return -x                   try:
                                         do_return = True
@@ -115,11 +115,11 @@ return scope.ret(retval_, True, staged_before)
             node.body = docstring + head + statements[:-1] + ending
             return node
         flag, retval = self.ctx.namer.new('do_return'), self.ctx.namer.new('retval_')
-        undefined = 'ag__.UndefinedReturnValue()'
+        undefined = 'ag__.UNDEFINED_RETURN'
         if returns == jumps.Jumps.ALWAYS and _returns_early(statements):
             # a tensor `if` may then return in one branch only: the code after it runs only
             # where nothing returned, and some `return` ends every path
-            undefined = 'ag__.UndefinedReturnValueOnEveryPath()'
+            undefined = 'ag__.UNDEFINED_RETURN_ON_EVERY_PATH'
         body = _ReturnRewriter(self.ctx, flag, retval, scope, names.get('staged_before')
                                ).rewrite_block(statements)
         # once a `return` ran (do_return is True) retval_ is its value: `ret` is only called

@@ -34,6 +34,8 @@ from autograph.operators.logical import and_, compare_chain, compare_chain_from,
 from autograph.operators.py_builtins import PLAIN_BUILTINS
 from autograph.operators.tensor_iteration import PLAIN_TYPES, PYTHON_ITERABLES
 from autograph.operators.variables import (
+    UNDEFINED_RETURN,
+    UNDEFINED_RETURN_ON_EVERY_PATH,
     Undefined,
     UndefinedReturnValue,
     UndefinedReturnValueOnEveryPath,
@@ -67,6 +69,7 @@ __all__ = ['callee', 'converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stm
            'STAGED_LISTS',
            'python_only', 'and_', 'compare_chain', 'compare_chain_from', 'not_', 'or_',
            'check_list_mutation', 'list_append', 'Undefined', 'UndefinedReturnValue',
-           'UndefinedReturnValueOnEveryPath', 'ld', 'ldu', 'plan_of', 'StagedList', 'PLAIN_TYPES',
+           'UndefinedReturnValueOnEveryPath', 'UNDEFINED_RETURN',
+           'UNDEFINED_RETURN_ON_EVERY_PATH', 'ld', 'ldu', 'plan_of', 'StagedList', 'PLAIN_TYPES',
            'PYTHON_ITERABLES', 'type_', 'id_', 'builtin_range', 'builtin_len',
            'builtin_enumerate', 'builtin_zip', 'builtin_int', 'builtin_float', 'builtin_abs']

@@ -13,6 +13,7 @@ from autograph.operators.function_scope import staged_frames
 from autograph.operators.variables import (
     Undefined,
     UndefinedReturnValue,
+    fresh_return_values,
     mark_maybe_unset,
     maybe_unset,
 )
@@ -49,7 +50,7 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts, compi
 
 def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, compiler_flags):
     guards.check_no_global_writes((body, orelse), '`if` statement')
-    initial = get_state()
+    initial = fresh_return_values(get_state, set_state)
     with staged_frames(), _restored_on_error(set_state, initial):
         _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
                    compiler_flags)
@@ -370,7 +371,8 @@ def _graph_for(sequence, extra_test, body, get_state, set_state, symbol_names, o
 def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
     """Stages the loop as one rt.while_loop; the loop variables are the construct's state."""
     guards.check_no_global_writes([body], 'loop')
-    with staged_frames(), _restored_on_error(set_state, get_state()):
+    with staged_frames(), _restored_on_error(set_state, fresh_return_values(get_state,
+                                                                             set_state)):
         _staged_loop(test, body, get_state, set_state, symbol_names, opts)
 
 

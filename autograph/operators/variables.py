@@ -60,8 +60,8 @@ class UndefinedReturnValue:
     `every_path_returns`: the compiler found a `return` at the end of every path of the
     function, so a tensor `if` may return in one branch only (the other branch carries a
     placeholder of the same type, which no path can return); converted code then starts from
-    `UndefinedReturnValueOnEveryPath()`. The fields are class-level defaults, so that making
-    one, on every call of a function with an early `return`, runs no Python code.
+    `UNDEFINED_RETURN_ON_EVERY_PATH`. `return_type` is set on an instance of a staged
+    construct's own (`fresh_return_values`), never on the shared starts.
     """
 
     every_path_returns: ClassVar[bool] = False
@@ -75,6 +75,26 @@ class UndefinedReturnValueOnEveryPath(UndefinedReturnValue):
     """An UndefinedReturnValue with `every_path_returns`."""
 
     every_path_returns: ClassVar[bool] = True
+
+
+# The start of a converted function's return value (`retval_ = ag__.UNDEFINED_RETURN`), one
+# object for every call: on Python values it is only tested with `type`/`isinstance`, and the
+# first staged `if` or loop of a call replaces it by a fresh one of its class
+# (`fresh_return_values`), on which the return type it learns is kept for that call.
+UNDEFINED_RETURN = UndefinedReturnValue()
+UNDEFINED_RETURN_ON_EVERY_PATH = UndefinedReturnValueOnEveryPath()
+_SHARED_STARTS = (UNDEFINED_RETURN, UNDEFINED_RETURN_ON_EVERY_PATH)
+
+
+def fresh_return_values(get_state, set_state):
+    """Gives a staged construct's state an UndefinedReturnValue of its own in place of a
+    shared start (see UNDEFINED_RETURN), and returns the state."""
+    state = get_state()
+    if any(value is shared for value in state for shared in _SHARED_STARTS):
+        state = tuple(type(value)() if any(value is shared for shared in _SHARED_STARTS)
+                      else value for value in state)
+        set_state(state)
+    return state
 
 
 def ld(value):

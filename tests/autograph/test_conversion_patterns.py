@@ -638,6 +638,41 @@ def test_early_return_in_an_if_inside_a_tensor_loop():
         assert traced(returns_in_if_inside_loop, n) == returns_in_if_inside_loop(n)
 
 
+def first_square_above(n):
+    for i in range(n):
+        if i * i > n:
+            return i
+
+
+def float_or_int_early_return(a, b):
+    if a > b:
+        return rt.cast(a, rt.float32) * 0.5, 1
+    elif a == b:
+        return rt.cast(b, rt.float32), 0
+    return rt.cast(a + b, rt.float32), 2
+
+
+def test_early_returns_start_from_one_shared_object_that_tracing_never_changes():
+    from autograph.operators import variables
+    shared = variables.UNDEFINED_RETURN_ON_EVERY_PATH
+    # a plain call makes no object for its return value: the start is one shared object
+    assert 'retval_ = ag__.UNDEFINED_RETURN_ON_EVERY_PATH\n' in ag.to_code(classify_pair)
+    assert 'retval_ = ag__.UNDEFINED_RETURN\n' in ag.to_code(first_square_above)
+    for a, b in [(5, 1), (2, 2), (1, 4)]:
+        assert traced(classify_pair, a, b) == classify_pair(a, b)
+    # the return type each staged `if` learns is kept on the call's own object, so a function
+    # returning other types, traced next, learns its own
+    assert shared.return_type is None and variables.UNDEFINED_RETURN.return_type is None
+    for a, b in [(5, 1), (2, 2), (1, 4)]:
+        value, which = traced(float_or_int_early_return, a, b)
+        assert which == [1, 0, 2][[(5, 1), (2, 2), (1, 4)].index((a, b))]
+        assert value == {1: a * 0.5, 0: float(b), 2: float(a + b)}[which]
+    assert shared.return_type is None
+    assert traced(returns_in_if_inside_loop, 10) == returns_in_if_inside_loop(10)
+    assert first_square_above(10) == ag.to_graph(first_square_above)(10) == 4
+    assert shared.return_type is None and variables.UNDEFINED_RETURN.return_type is None
+
+
 def test_a_path_without_return_is_still_refused():
     assert falls_off_the_end(-1) is None
     with pytest.raises(ValueError, match='needs a `return` in the else branch'):

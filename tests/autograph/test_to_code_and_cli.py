@@ -29,7 +29,7 @@ def test_to_code_of_simple_relu_is_python_using_if_stmt():
     assert code.endswith('\n    except:\n        fscope.unwind()\n        raise\n')
     # the condition's value picks the form: the staged one on a symbolic tensor, else Python's
     assert ("if (cond := (ag__.plan_of(ag__.id_((callee_ := rt.greater))) or "
-            "ag__.callee(callee_, fscope))(x, 0)) is not True and cond is not False and "
+            "ag__.callee(callee_, fscope))(x, 0)) is not False and cond is not True and "
             "(ag__.type_(cond) not in ag__.PLAIN_TYPES) and ag__.is_staged(cond):" in code)
     assert ("ag__.if_stmt(cond, if_body, else_body, get_state, set_state, "
             "('do_return', 'retval_'), 2, ('do_return',))" in code)
