@@ -27,6 +27,10 @@ from runtime.ops.slicing import unsorted_segment_sum
 def _cumulative_kernel(accumulate, identity):
     def kernel(x, axis, exclusive=False, reverse=False):
         a = int(axis)
+        if not -x.ndim <= a < x.ndim:  # a scalar has no axis to scan (numpy would make it 1-D)
+            raise errors.InvalidArgumentError(
+                message=f'ScanOp: Expected scan axis in the range [{-x.ndim}, {x.ndim}), but '
+                        f'got {a}')
         if reverse:
             x = np.flip(x, a)
         out = accumulate(x, axis=a, dtype=x.dtype)

@@ -7,6 +7,7 @@ the inputs are fed through placeholders of unknown dims, so partial shape infere
 against the value too.
 """
 import math
+import re
 
 import numpy as np
 import pytest
@@ -329,6 +330,21 @@ def test_string_tensors_give_bytes_and_length_counts_bytes_by_default():
     assert rt.strings.substr(rt.constant(['hello']), -3, 2).numpy().tolist() == [b'll']
     assert rt.strings.as_string(rt.constant([True, False])).numpy().tolist() == [b'true',
                                                                                 b'false']
+
+
+def test_cumulative_ops_refuse_an_axis_out_of_range_as_tensorflow_does():
+    for op in (rt.math.cumsum, rt.math.cumprod):
+        for x, axis, bounds in ((3.0, 0, '[0, 0)'), ([1., 2.], 1, '[-1, 1)'),
+                                ([1., 2.], -2, '[-1, 1)')):
+            with pytest.raises(rt.errors.InvalidArgumentError,
+                               match=re.escape(f'range {bounds}, but got {axis}')):
+                op(rt.constant(x), axis=axis)  # a scalar has no axis (numpy would make it 1-D)
+
+
+def test_a_scalars_cumsum_fails_when_the_graph_runs(graph):
+    x = rt.placeholder(rt.float32, [])
+    with pytest.raises(rt.errors.InvalidArgumentError, match='Expected scan axis'):
+        graph.run(rt.math.cumsum(x), {x: 3.0})
 
 
 def test_ops_record_tensorflows_attrs_in_the_graph(graph):

@@ -63,8 +63,7 @@ def test_integers_wrap_around_as_in_the_default_executor(dtype, top, bottom):
     y = rt.constant(np.array([1, -1, 9, 2 ** 20, top] * 3), dtype=dtype)
     expected = compare(wrapping, x, y)
     assert int(expected[0].numpy()[0]) == bottom  # it did wrap around
-    # scalars too (but Cumsum: the default executor's kernel gives a scalar's cumsum shape [1]
-    # against its static shape [], where TensorFlow refuses a scalar)
+    # scalars too (but Cumsum, which refuses a scalar as TensorFlow does: no axis to scan)
     compare(lambda x, y: wrapping(x, y)[:-1], x[0], y[0])
 
 
