@@ -19,12 +19,18 @@ import gast
 
 from autograph.pyct import anno, templates, transformer, walk
 
-_IS_STAGED = ('(cond := test) is not True and cond is not False and ag__.type_(cond) not in '
-              'ag__.PLAIN_TYPES and ag__.is_staged(cond)')
+
+def _is_staged_template(first, second):
+    """The form-picking test, `first` and `second` the constants told apart before the type
+    lookup, in that order."""
+    return (f'(cond := test) is not {first} and cond is not {second} and ag__.type_(cond) '
+            'not in ag__.PLAIN_TYPES and ag__.is_staged(cond)')
+
+
+_IS_STAGED = _is_staged_template(True, False)
 # an `if`'s test is False more often than True (guards: `if x: break`, `elif` chains): False,
 # tested first, takes the plain form at the first `is`
-_IS_STAGED_FALSE_FIRST = ('(cond := test) is not False and cond is not True and ag__.type_(cond) '
-                          'not in ag__.PLAIN_TYPES and ag__.is_staged(cond)')
+_IS_STAGED_FALSE_FIRST = _is_staged_template(False, True)
 STAGED_FORM = 'the node is in the staged form of an enclosing construct'
 
 

@@ -331,9 +331,8 @@ def accumulate(typingctx, total, value):
     return types.float64(types.float64, types.float64), codegen
 
 
-EXPORTS = {'exp_f32': exp_f32, 'tanh_f32': tanh_f32, 'log_f32': log_f32,
-           'accumulate': accumulate,
-           'tanh_f64': tanh_f64, 'log_f64': log_f64,
-           **{f'{name}_f{bits}': function for (name, bits), function in VECTOR_MATH.items()
-              if (name, bits) not in (('exp', 32), ('log', 32), ('tanh', 32), ('tanh', 64),
-                                     ('log', 64))}}
+# the forms of this module's own, which take the place of libmvec's for their op and dtype
+_OWN_FORMS = {'exp_f32': exp_f32, 'tanh_f32': tanh_f32, 'log_f32': log_f32,
+              'tanh_f64': tanh_f64, 'log_f64': log_f64}
+EXPORTS = {**{f'{name}_f{bits}': function for (name, bits), function in VECTOR_MATH.items()},
+           **_OWN_FORMS, 'accumulate': accumulate}
