@@ -21,6 +21,7 @@ from autograph.converters import (
     logical_expressions,
     plain_forms,
     return_statements,
+    staged_functions,
     unsupported,
     variables,
 )
@@ -52,6 +53,7 @@ CONVERTERS = (
     variables,                # reads -> ag__.ld
     plain_forms,              # plain Python forms as the original: real returns, fast calls
     function_scopes,          # fscope = (the function's scope); try: body except: unwind
+    staged_functions,         # each staged form in a function of its own: no cells
 )
 
 _PREFIX = 'tf__'

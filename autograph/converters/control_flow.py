@@ -370,6 +370,7 @@ class ControlFlowTransformer(transformer.Base):
             'ag__.type_(itr := iter_) not in ag__.PYTHON_ITERABLES and '
             'ag__.is_staged_iterable(itr)', itr=itr, iter_=node.iter)
         anno.setanno(test, anno.Basic.PYTHON_TEST, True)
+        anno.setanno(test, dual.PICKS_FORM, True)
         return gast.If(test=test, body=staged, orelse=[python])
 
     def _staged_for(self, node, iter_):

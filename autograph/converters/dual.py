@@ -32,6 +32,9 @@ _IS_STAGED = _is_staged_template(True, False)
 # tested first, takes the plain form at the first `is`
 _IS_STAGED_FALSE_FIRST = _is_staged_template(False, True)
 STAGED_FORM = 'the node is in the staged form of an enclosing construct'
+# on the test of an `if` statement or expression whose body is a staged form, its `else` the
+# plain one (converters/staged_functions moves the staged form into a function of its own)
+PICKS_FORM = 'the test picks the staged form (the body) or the plain one (the else part)'
 
 
 def is_staged_test(cond, test, false_first=False):
@@ -41,6 +44,7 @@ def is_staged_test(cond, test, false_first=False):
     condition = templates.replace_as_expression(
         _IS_STAGED_FALSE_FIRST if false_first else _IS_STAGED, cond=cond, test=test)
     anno.setanno(condition, anno.Basic.PYTHON_TEST, True)
+    anno.setanno(condition, PICKS_FORM, True)
     return condition
 
 

@@ -41,6 +41,7 @@ from autograph.operators.variables import (
     UndefinedReturnValueOnEveryPath,
     ld,
     ldu,
+    staged_call,
 )
 from autograph.pyct import origin_info as _origin_info
 from runtime.core import errors as _errors
@@ -70,6 +71,7 @@ __all__ = ['callee', 'converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stm
            'python_only', 'and_', 'compare_chain', 'compare_chain_from', 'not_', 'or_',
            'check_list_mutation', 'list_append', 'Undefined', 'UndefinedReturnValue',
            'UndefinedReturnValueOnEveryPath', 'UNDEFINED_RETURN',
-           'UNDEFINED_RETURN_ON_EVERY_PATH', 'ld', 'ldu', 'plan_of', 'StagedList', 'PLAIN_TYPES',
+           'UNDEFINED_RETURN_ON_EVERY_PATH', 'ld', 'ldu', 'staged_call', 'plan_of', 'StagedList',
+           'PLAIN_TYPES',
            'PYTHON_ITERABLES', 'type_', 'id_', 'builtin_range', 'builtin_len',
            'builtin_enumerate', 'builtin_zip', 'builtin_int', 'builtin_float', 'builtin_abs']

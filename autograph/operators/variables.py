@@ -1,4 +1,5 @@
 """Placeholders for values that do not exist yet, and the checked read of a variable."""
+import sys
 import weakref
 from dataclasses import dataclass
 from typing import ClassVar
@@ -115,3 +116,11 @@ def ldu(read, name):
         return read()
     except (NameError, KeyError, AttributeError, IndexError):
         return Undefined(name)
+
+
+def staged_call(function, names):
+    """Runs the staged form of a construct (converters/staged_functions): `function` called
+    with the caller's variables `names`, each one that is unbound there as `Undefined`."""
+    variables = sys._getframe(1).f_locals
+    return function(*[variables[name] if name in variables else Undefined(name)
+                      for name in names])

@@ -1,0 +1,170 @@
+"""The staged form of each construct runs in a function of its own, so that the plain form's
+variables stay fast locals (issue 18).
+
+A staged form (the `ag__.if_stmt`/`while_stmt`/`for_stmt` call with its block functions, or the
+lambdas of `ag__.and_`, `ag__.if_exp`, ...) reads and assigns the converted function's variables
+from nested functions. Left where the control-flow converters write it, every such variable
+would be a cell of the whole converted function, and every read or write of it on the plain
+path (the one Python values take) a `LOAD_DEREF`/`STORE_DEREF` instead of a `LOAD_FAST`. Here
+the staged form of each construct on a function's plain path moves into a function whose
+parameters are the variables it uses, and which returns those it assigns:
+
+    if <test picks the staged form>:            if <test picks the staged form>:
+        def if_body():                              def staged(x, y):
+            nonlocal y                                  def if_body():
+            y = x                                           nonlocal y
+        ...                                                 y = x
+        ag__.if_stmt(cond, if_body, ...)                    ...
+    else:                                               ag__.if_stmt(cond, if_body, ...)
+        <plain form>                                    return (y,)
+                                                    (y,) = ag__.staged_call(staged, ('x', 'y'))
+                                                else:
+                                                    <plain form>
+
+`ag__.staged_call` reads the variables from the caller's frame, an unbound one as
+`ag__.Undefined` (as the staged form's prelude sets it). The function is made only on the
+staged path. A variable that a function of the user's reads (a closure) stays a cell, as in
+the original, and the staged function reaches it through `nonlocal`; so do the function's own
+`global` and `nonlocal` names. A staged form that needs its enclosing frame (`locals()`,
+`super()`, `yield`, a jump out of it) stays where it is. This converter runs last: the names
+the earlier ones introduce (the function scope, the return flags) are parameters too.
+"""
+import gast
+
+from autograph.converters import dual
+from autograph.pyct import anno, scopes, templates, transformer, walk
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef, gast.ListComp,
+           gast.SetComp, gast.DictComp, gast.GeneratorExp)
+# names whose meaning depends on the frame they run in
+_FRAME_NAMES = frozenset({'locals', 'vars', 'dir', 'eval', 'exec', 'super', '__class__'})
+# statements and expressions that act on the enclosing frame or loop
+_FRAME_NODES = (gast.Return, gast.Break, gast.Continue, gast.Yield, gast.YieldFrom, gast.Await,
+                gast.Global, gast.Nonlocal, gast.Delete)
+
+
+def _picks_form(node):
+    return isinstance(node, (gast.If, gast.IfExp)) and anno.getanno(node.test, dual.PICKS_FORM)
+
+
+def _plain_level(function):
+    """The staged forms on the plain path of `function` (the `if` statements and expressions
+    that pick them), and the functions defined there."""
+    forms, functions = [], []
+    pending = list(reversed(function.body))     # in source order
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
+            functions.append(node)
+            continue
+        if isinstance(node, _SCOPES):
+            continue
+        if _picks_form(node):
+            forms.append(node)
+            pending.extend(reversed(node.orelse) if isinstance(node, gast.If) else [node.orelse])
+            pending.append(node.test)
+            continue
+        pending.extend(reversed(walk.children(node)))
+    return forms, functions
+
+
+def _needs_frame(parts):
+    """Whether code in `parts` must run in its own frame."""
+    pending = list(parts)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, gast.Name) and node.id in _FRAME_NAMES:
+            return True
+        if isinstance(node, _FRAME_NODES):
+            return True
+        if isinstance(node, _SCOPES):
+            # inside nested functions only the frame's names matter
+            if any(isinstance(n, gast.Name) and n.id in _FRAME_NAMES for n in walk.nodes(node)):
+                return True
+            continue
+        pending.extend(walk.children(node))
+    return False
+
+
+def _strings(names):
+    return gast.Tuple(elts=[gast.Constant(value=n, kind=None) for n in names], ctx=gast.Load())
+
+
+class _Function:
+    """The facts about one converted function that its staged forms need."""
+
+    def __init__(self, function, forms):
+        staged_parts = [part for form in forms
+                        for part in (form.body if isinstance(form, gast.If) else [form.body])]
+        self.locals, plain = scopes.function_locals(function, skip=staged_parts)
+        # variables the user's own functions read stay cells, as in the original
+        self.captured = plain.inner_free & self.locals
+        self.globals, self.nonlocals = plain.globals, plain.nonlocals
+
+
+class StagedFunctionTransformer(transformer.Base):
+
+    visits_expressions = False
+
+    def visit_FunctionDef(self, node):
+        if anno.getanno(node, anno.Basic.FUNCTION_SCOPE) is not None:
+            self._convert(node)
+        return node
+
+    def _convert(self, function):
+        forms, functions = _plain_level(function)
+        for inner in functions:
+            self.visit(inner)
+        if not forms:
+            return
+        facts = _Function(function, forms)
+        for form in forms:
+            if isinstance(form, gast.If):
+                form.body = self._statements(form.body, facts)
+            else:
+                form.body = self._expression(form.body, facts)
+
+    def _parameters(self, level, facts):
+        """The variables a staged form passes in, or None when it makes no cells."""
+        if not (level.inner_free & facts.locals) - facts.captured:
+            return None
+        return sorted((level.touched & facts.locals) - facts.captured)
+
+    def _statements(self, statements, facts):
+        level = scopes.level(statements)
+        params = self._parameters(level, facts)
+        if params is None or _needs_frame(statements):
+            return statements
+        assigned = sorted((level.bound | level.inner_assigned) & set(params))
+        name = self.ctx.namer.new('staged')
+        declarations = []
+        outer_cells = sorted(level.bound & (facts.captured | facts.nonlocals))
+        if outer_cells:
+            declarations.append(gast.Nonlocal(names=outer_cells))
+        outer_globals = sorted(level.bound & facts.globals)
+        if outer_globals:
+            declarations.append(gast.Global(names=outer_globals))
+        ending = templates.replace('return (names,)', names=list(assigned)) if assigned else []
+        definition = templates.replace('def name(params):\n    body', name=name, params=params,
+                                       body=declarations + statements + ending)
+        call = 'ag__.staged_call(name, names)'
+        if assigned:
+            call = '(assigned,) = ' + call
+        return definition + templates.replace(call, name=name, names=_strings(params),
+                                              assigned=list(assigned))
+
+    def _expression(self, expression, facts):
+        level = scopes.level([expression])
+        params = self._parameters(level, facts)
+        if params is None or level.bound or _needs_frame([expression]):
+            return expression
+        function = gast.Lambda(args=gast.arguments(
+            args=[gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None)
+                  for p in params], posonlyargs=[], vararg=None, kwonlyargs=[],
+            kw_defaults=[], kwarg=None, defaults=[]), body=expression)
+        return templates.replace_as_expression('ag__.staged_call(function, names)',
+                                               function=function, names=_strings(params))
+
+
+def transform(node, ctx):
+    return StagedFunctionTransformer(ctx).visit(node)

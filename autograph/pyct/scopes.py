@@ -1,0 +1,141 @@
+"""Python's scoping rules on gast trees: which names a block binds, reads and leaves free.
+
+`level(nodes)` looks at a list of nodes (statements or expressions) as code of one scope:
+the names it binds and reads there, the names it declares `global`/`nonlocal`, and what its
+nested scopes (functions, lambdas, classes, comprehensions) leave for it to resolve. A nested
+scope is entered once, and only its free names come out, as CPython's symbol table does:
+defaults, decorators, annotations, base classes and a comprehension's first iterable belong
+to the enclosing scope; a class body does not enclose its methods; an assignment expression
+in a comprehension binds in the enclosing function.
+"""
+import dataclasses
+
+import gast
+
+from autograph.pyct import walk
+
+_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+_FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)
+
+
+@dataclasses.dataclass
+class Level:
+    """The names of one scope's own code (nested scopes contribute their free names)."""
+    bound: set = dataclasses.field(default_factory=set)      # assigned, deleted, defined here
+    read: set = dataclasses.field(default_factory=set)
+    globals: set = dataclasses.field(default_factory=set)
+    nonlocals: set = dataclasses.field(default_factory=set)
+    inner_free: set = dataclasses.field(default_factory=set)     # free in nested scopes
+    inner_assigned: set = dataclasses.field(default_factory=set)  # their `nonlocal` names
+
+    @property
+    def touched(self):
+        return self.bound | self.read | self.inner_free
+
+
+def level(nodes, skip=()):
+    """The `Level` of `nodes`, seen as code of one scope. Nodes in `skip` (by identity) and
+    what is under them are left out."""
+    found = Level()
+    skipped = {id(n) for n in skip}
+    pending = list(reversed(nodes))
+    while pending:
+        node = pending.pop()
+        if id(node) in skipped:
+            continue
+        if isinstance(node, gast.Name):
+            (found.read if isinstance(node.ctx, gast.Load) else found.bound).add(node.id)
+            if node.annotation is not None:
+                pending.append(node.annotation)
+            continue
+        if isinstance(node, _FUNCTIONS + (gast.ClassDef,) + _COMPREHENSIONS):
+            pending.extend(reversed(_enclosing_parts(node, found)))
+            free, assigned = _free(node)
+            found.inner_free |= free
+            found.inner_assigned |= assigned
+            continue
+        if isinstance(node, gast.Global):
+            found.globals.update(node.names)
+        elif isinstance(node, gast.Nonlocal):
+            found.nonlocals.update(node.names)
+        elif isinstance(node, (gast.Import, gast.ImportFrom)):
+            found.bound.update((a.asname or a.name).split('.')[0] for a in node.names
+                               if a.name != '*')
+        elif isinstance(node, (gast.MatchAs, gast.MatchStar)) and node.name:
+            found.bound.add(node.name)
+        elif isinstance(node, gast.MatchMapping) and node.rest:
+            found.bound.add(node.rest)
+        pending.extend(reversed(walk.children(node)))
+    return found
+
+
+def _enclosing_parts(node, found):
+    """The parts of a nested scope node that the enclosing scope evaluates (its name, if it
+    binds one, is bound there)."""
+    if isinstance(node, _COMPREHENSIONS):
+        return [node.generators[0].iter] + _walrus_targets(node)
+    if not isinstance(node, gast.Lambda):
+        found.bound.add(node.name)
+    parts = list(getattr(node, 'decorator_list', []))
+    if isinstance(node, gast.ClassDef):
+        return parts + node.bases + node.keywords
+    args = node.args
+    parts += args.defaults + [d for d in args.kw_defaults if d is not None]
+    parts += [a.annotation for a in _parameters(args) if a.annotation is not None]
+    if getattr(node, 'returns', None) is not None:
+        parts.append(node.returns)
+    return parts
+
+
+def _walrus_targets(node):
+    """Store-names for the targets of `:=` in a comprehension: they bind in the enclosing
+    scope (looked for through nested comprehensions, not through functions)."""
+    targets, pending = [], [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, gast.NamedExpr):
+            targets.append(gast.Name(id=current.target.id, ctx=gast.Store(), annotation=None,
+                                     type_comment=None))
+        if not isinstance(current, _FUNCTIONS + (gast.ClassDef,)):
+            pending.extend(walk.children(current))
+    return targets
+
+
+def _parameters(args):
+    return [a for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]
+            if a is not None]
+
+
+def _free(node):
+    """(free names, names it assigns through `nonlocal`, its own or its nested scopes')."""
+    if isinstance(node, _COMPREHENSIONS):
+        inner = level([g.target for g in node.generators]
+                      + [g.iter for g in node.generators[1:]]
+                      + [t for g in node.generators for t in g.ifs]
+                      + ([node.key, node.value] if isinstance(node, gast.DictComp)
+                         else [node.elt]))
+        walrus = {t.id for t in _walrus_targets(node)}
+        local = inner.bound - walrus
+        return (inner.read | inner.inner_free) - local | walrus, inner.inner_assigned | walrus
+    if isinstance(node, gast.ClassDef):
+        inner = level(node.body)
+        # methods skip the class scope; `__class__` is the class's own cell
+        free = ((inner.read - inner.bound - inner.globals) | inner.inner_free
+                | inner.nonlocals) - {'__class__'}
+        return free, (inner.inner_assigned | inner.nonlocals) - {'__class__'}
+    body = node.body if isinstance(node.body, list) else [node.body]
+    inner = level(body)
+    local = (inner.bound | {a.id for a in _parameters(node.args)}) - inner.globals \
+        - inner.nonlocals
+    free = ((inner.read | inner.inner_free) - local - inner.globals) | inner.nonlocals
+    return free, (inner.inner_assigned - local) | inner.nonlocals
+
+
+def function_locals(function, skip=()):
+    """The local variables of a function node (its parameters and the names its own code
+    binds, but not those it declares global or nonlocal), leaving out `skip`, and its
+    `Level`."""
+    found = level(function.body, skip)
+    local = (found.bound | {a.id for a in _parameters(function.args)}) - found.globals \
+        - found.nonlocals
+    return local, found
