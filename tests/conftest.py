@@ -8,7 +8,10 @@ native code gives the default executor's results:
 It compiles every distinct graph with numba, so it is slow on a cold cache (see docs/jit.md);
 the default run covers the native backend in tests/runtime/executor/test_native.py.
 """
+import atexit
 import os
+import shutil
+import tempfile
 
 import pytest
 
@@ -18,6 +21,11 @@ from runtime.core import errors
 # jit_compile=True compiles before the first call runs (not in the background while the default
 # executor runs it, docs/jit.md), so the tests run native code; the tiering's tests turn it on
 os.environ.setdefault('AUTOGRAPH_RT_JIT_TIERED', '0')
+# converted code goes to an on-disk cache of this run's own (autograph/compiler/disk_cache.py),
+# shared by the run's workers and the processes its tests start, removed at the end
+if 'AUTOGRAPH_CACHE' not in os.environ:
+    os.environ['AUTOGRAPH_CACHE'] = tempfile.mkdtemp(prefix='autograph-conversions-')
+    atexit.register(shutil.rmtree, os.environ['AUTOGRAPH_CACHE'], True)
 default_compile_graph = runtime.executor.compile_graph
 counts = {'native': 0, 'default': 0}
 

@@ -184,25 +184,35 @@ def numba_startup():
             'jit_first_call_ms': (time.perf_counter() - start) * 1e3}
 
 
+def cache_environment(folder):
+    """The variables that put both on-disk caches in `folder`: jit_compile=True's native code
+    and the converted code (autograph/compiler/disk_cache.py), so that a cold first call
+    converts as well as compiles."""
+    return {'AUTOGRAPH_RT_JIT_CACHE': folder,
+            'AUTOGRAPH_CACHE': os.path.join(folder, 'conversions')}
+
+
 @contextlib.contextmanager
 def cache_in(folder):
-    """jit_compile=True's on-disk cache in `folder` for the block."""
-    before = os.environ.get('AUTOGRAPH_RT_JIT_CACHE')
-    os.environ['AUTOGRAPH_RT_JIT_CACHE'] = folder
+    """Both on-disk caches in `folder` for the block."""
+    variables = cache_environment(folder)
+    before = {name: os.environ.get(name) for name in variables}
+    os.environ.update(variables)
     try:
         yield
     finally:
-        if before is None:
-            del os.environ['AUTOGRAPH_RT_JIT_CACHE']
-        else:
-            os.environ['AUTOGRAPH_RT_JIT_CACHE'] = before
+        for name, value in before.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
 
 
 def first_call_in_new_process(index, folder):
     """(ms of the first call of WORKLOADS[index] in a new process whose cache is `folder`, ms
     from its start until native code runs)."""
     tools = os.path.dirname(os.path.abspath(__file__))
-    environment = {**os.environ, 'AUTOGRAPH_RT_JIT_CACHE': folder,
+    environment = {**os.environ, **cache_environment(folder),
                    'PYTHONPATH': os.pathsep.join([os.path.dirname(tools), tools])}
     out = subprocess.run([sys.executable, __file__, '--first-call', str(index), '--until-native'],
                          check=True, capture_output=True, text=True, env=environment).stdout

@@ -12,7 +12,10 @@ objects, stdlib_harness.py); the converted side's import still includes the swap
 (finding the module's functions and loading their code). Both sides run with autograph
 loaded (untimed), so the tests' own `gc.collect()` calls scan the same objects on either side.
 `--repeat N` runs each side N times, alternated, and keeps each side's fastest times (a shared
-machine's load moves single runs by 30-100%).
+machine's load moves single runs by 30-100%). Functions converted while the tests run (a
+test's own subclass of a converted class) are converted in the first run, into an on-disk
+cache of the comparison's own, and loaded from it in the runs after: with `--repeat 1` they
+are always converted (cold), with more the fastest run is usually one that loads them.
 """
 import argparse
 import os

@@ -7,6 +7,7 @@ import weakref
 
 import gast
 
+from autograph.compiler import disk_cache
 from autograph.converters import (
     asserts,
     break_statements,
@@ -62,16 +63,32 @@ _RESERVED = 'ag__'  # the operators module in converted code
 
 class ConvertedEntity:
     """The result of converting one function: its converted node, from which the source that
-    `to_code` shows and the compiled factory that loading needs are each made on first use."""
+    `to_code` shows and the compiled factory that loading needs are each made on first use.
 
-    def __init__(self, fn, node):
+    From the on-disk cache (compiler/disk_cache.py) an entity has the factory and no node; the
+    node is converted from `parsed` when the source is asked for."""
+
+    def __init__(self, fn, node, parsed=None, factory_code=None, cache_entry=None):
         self.name = fn.__name__
-        self.node = node
+        self._node = node
+        self._parsed = parsed
         code = fn.__code__
+        self._module_names = set(fn.__globals__) | set(code.co_freevars)
         self._user = (code.co_filename, code.co_firstlineno, code.co_name, code.co_qualname)
         self._free_variables = code.co_freevars
         self._source = None
-        self._factory_code = None
+        self._factory_code = factory_code
+        self._cache_entry = cache_entry    # (folder, name) to write the factory to, or None
+
+    @property
+    def node(self):
+        if self._node is None:
+            parsed = self._parsed
+            with deep_recursion():
+                self._node = convert_tree(parsed.node, parsed.lines, parsed.filename,
+                                          parsed.first_lineno, self.name, parsed.class_name,
+                                          self._module_names)
+        return self._node
 
     @property
     def function_source(self):
@@ -86,6 +103,8 @@ class ConvertedEntity:
             function = unparser.to_ast([node], self._user[1])
             self._factory_code = loader.compile_factory(
                 function, _converted_name(node), self._free_variables, self._user)
+            if self._cache_entry is not None:
+                disk_cache.store(*self._cache_entry, self._factory_code)
         return self._factory_code
 
 
@@ -170,9 +189,22 @@ def convert(fn):
 
 
 def _convert(fn):
+    code = fn.__code__
+    module_names = set(fn.__globals__) | set(code.co_freevars)
     with deep_recursion():
         parsed = parser.parse_entity(fn)
+        folder, entry = disk_cache.directory(), None
+        if folder is not None:
+            entry = disk_cache.key((
+                parsed.lines, parsed.filename, parsed.first_lineno, parsed.class_name,
+                fn.__name__, code.co_filename, code.co_firstlineno, code.co_name,
+                code.co_qualname, code.co_freevars,
+                tuple(sorted(call_trees.shadowed_builtins(module_names))),
+                # lambdas written on one line share their lines: their columns tell them apart
+                tuple(code.co_positions()) if code.co_name == '<lambda>' else ()))
+            factory_code = disk_cache.load(folder, entry)
+            if factory_code is not None and loader.register_factory(factory_code, code.co_name):
+                return ConvertedEntity(fn, None, parsed, factory_code)
         node = convert_tree(parsed.node, parsed.lines, parsed.filename, parsed.first_lineno,
-                            fn.__name__, parsed.class_name,
-                            set(fn.__globals__) | set(fn.__code__.co_freevars))
-    return ConvertedEntity(fn, node)
+                            fn.__name__, parsed.class_name, module_names)
+    return ConvertedEntity(fn, node, cache_entry=entry and (folder, entry))

@@ -109,6 +109,11 @@ def bound_names(node, module_scope=False):
     return names
 
 
+def shadowed_builtins(module_names):
+    """The names in `module_names` that decide how calls convert: builtins they shadow."""
+    return _BUILTINS.intersection(module_names)
+
+
 def direct_builtins(node, module_names):
     """The builtins whose calls in `node` stay as written (see the module's doc)."""
     if module_names is None:

@@ -95,6 +95,25 @@ def _function_of(code, generated_name, name, around):
     return around if origin_info.is_block_name(code) else code.co_name
 
 
+def register_factory(inner, name):
+    """Registers the code of an inner factory that `compile_factory` made for the user's
+    function `name` in another process (compiler/disk_cache.py), as compiling it does; False
+    if `inner` is not an inner factory."""
+    if inner.co_name != INNER_FACTORY:
+        return False
+    _register_consts(inner, name, name)
+    return True
+
+
+def _register_consts(code, name, function_name):
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            # renamed already: the converted function's code is called `name`
+            around = _function_of(c, name, name, function_name)
+            origin_info.register_code(c, around)
+            _register_consts(c, name, around)
+
+
 def is_generated(function):
     """Whether `function` was compiled from generated (already converted) code."""
     code = getattr(function, '__code__', None)

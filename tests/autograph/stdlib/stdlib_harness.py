@@ -210,9 +210,13 @@ def run_side(folder, module, converted, timeout=600):
                         module.name], capture_output=True, cwd=folder, timeout=timeout,
                        env={k: v for k, v in _environment().items()
                             if k != 'PYTHONDONTWRITEBYTECODE'})
+    # functions converted while the tests run (a test's subclass overriding a converted
+    # method) go to a conversion cache of the comparison's own: the first run converts them,
+    # a repeated run loads them, as a program's second run does (compiler/disk_cache.py)
+    environment = {**_environment(), 'AUTOGRAPH_CACHE': os.path.join(folder, 'conversions')}
     done = subprocess.run([sys.executable, os.path.join(HERE, 'stdlib_harness.py'), 'run', swap,
                            module.name, out], capture_output=True, text=True,
-                          env=_environment(), cwd=folder, timeout=timeout)
+                          env=environment, cwd=folder, timeout=timeout)
     if not os.path.exists(out):
         return {'outcomes': {}, 'error': f'the test process died:\n{done.stderr[-3000:]}',
                 'swapped': [], 'seconds': 0.0, 'tests_seconds': 0.0}
