@@ -22,7 +22,10 @@ parameters are the variables it uses, and which returns those it assigns:
                                                     <plain form>
 
 `ag__.staged_call` reads the variables from the caller's frame, an unbound one as
-`ag__.Undefined` (as the staged form's prelude sets it). The function is made only on the
+`ag__.Undefined` (as the staged form's prelude sets it), and passes them by name. For frames
+(warnings' `stacklevel`, the user's frames in errors) the staged function is a block of the
+converted function, as its block functions are (`origin_info.is_block_name`: `staged_N`, and a
+lambda without positional parameters). The function is made only on the
 staged path. A variable that a function of the user's reads (a closure) stays a cell, as in
 the original, and the staged function reaches it through `nonlocal`; so do the function's own
 `global` and `nonlocal` names. A staged form that needs its enclosing frame (`locals()`,
@@ -158,10 +161,13 @@ class StagedFunctionTransformer(transformer.Base):
         params = self._parameters(level, facts)
         if params is None or level.bound or _needs_frame([expression]):
             return expression
+        # keyword-only parameters: a lambda without positional ones is a block of converted
+        # code for frames (origin_info.is_block_name), not a function of the user's
         function = gast.Lambda(args=gast.arguments(
-            args=[gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None)
-                  for p in params], posonlyargs=[], vararg=None, kwonlyargs=[],
-            kw_defaults=[], kwarg=None, defaults=[]), body=expression)
+            args=[], posonlyargs=[], vararg=None,
+            kwonlyargs=[gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None)
+                        for p in params],
+            kw_defaults=[None] * len(params), kwarg=None, defaults=[]), body=expression)
         return templates.replace_as_expression('ag__.staged_call(function, names)',
                                                function=function, names=_strings(params))
 

@@ -31,7 +31,10 @@ def user_frames(frame):
     line_frame = None
     while frame is not None:
         code = frame.f_code
-        if code.co_filename.startswith(_LIBRARY):
+        # between a block function and the converted function it belongs to, every frame is
+        # the staged construct's (the operators', the runtime's rt.cond or while_loop)
+        if code.co_filename.startswith(_LIBRARY) or (
+                line_frame is not None and not origin_info.is_generated_code(code)):
             frame = frame.f_back
             continue
         if line_frame is None:

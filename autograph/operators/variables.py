@@ -120,7 +120,8 @@ def ldu(read, name):
 
 def staged_call(function, names):
     """Runs the staged form of a construct (converters/staged_functions): `function` called
-    with the caller's variables `names`, each one that is unbound there as `Undefined`."""
+    with the caller's variables `names` as keyword arguments, each one that is unbound there as
+    `Undefined`."""
     variables = sys._getframe(1).f_locals
-    return function(*[variables[name] if name in variables else Undefined(name)
-                      for name in names])
+    return function(**{name: variables[name] if name in variables else Undefined(name)
+                       for name in names})

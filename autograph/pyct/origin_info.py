@@ -77,7 +77,7 @@ def lookup(filename, lineno):
 # the functions the compiler writes for the blocks of a statement (the namer never gives
 # them a user's name), and the argument-less lambdas of `a if c else b`, `and`/`or`, asserts
 _BLOCK = re.compile(r'(if_body|else_body|loop_body|loop_test|extra_test|get_state|set_state'
-                    r')(_\d+)?|<lambda>')
+                    r'|staged)(_\d+)?|<lambda>')
 # id(code) -> (weak reference to the code, the user's function it runs, whether it is a block)
 _generated = {}
 
@@ -102,8 +102,9 @@ def is_generated_code(code):
 
 
 def is_block_name(code):
-    """Whether `code`, by its name, is a block function the compiler writes (`if_body`, ...),
-    or an argument-less lambda (those of `a if c else b`, `and`/`or`)."""
+    """Whether `code`, by its name, is a block function the compiler writes (`if_body`,
+    `staged_1`, ...), or a lambda without positional parameters (those of `a if c else b`,
+    `and`/`or`, and of their staged forms, converters/staged_functions)."""
     return _BLOCK.fullmatch(code.co_name) is not None and (
         code.co_name != '<lambda>' or code.co_argcount == 0)
 
@@ -123,6 +124,18 @@ def code_origin(code, lineno):
         return lookup(code.co_filename, lineno)
     return Origin(code.co_filename, lineno, 0, entry[1],
                   linecache.getline(code.co_filename, lineno))
+
+
+def raised_location(tb):
+    """The user's Origin of the innermost line of converted code in the traceback `tb` (where
+    an error was raised, below the frame that caught it), or None."""
+    found = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if is_generated_code(code) or code.co_filename in _source_maps:
+            found = code_origin(code, tb.tb_lineno)
+        tb = tb.tb_next
+    return found
 
 
 def user_location(frame=None):

@@ -154,3 +154,19 @@ def test_reading_an_undefined_variable_on_python_values():
     with pytest.raises(UnboundLocalError, match="'y'") as e:
         ag.to_graph(set_in_one_branch)(-1)
     assert THIS_FILE in str(e.value)
+
+
+def _adds_a_bool_in_a_branch(x):
+    if x > 0:
+        z = x * 2
+        y = x + (z > 1)       # the op that fails
+    else:
+        y = x
+    return y
+
+
+def test_an_op_that_fails_in_a_traced_branch_names_its_own_line_not_the_ifs():
+    with pytest.raises(TypeError) as raised:
+        ag.function(_adds_a_bool_in_a_branch)(rt.constant(2))
+    line = _adds_a_bool_in_a_branch.__code__.co_firstlineno + 3
+    assert str(raised.value).startswith(f'{__file__}:{line}: AddV2: the operands must have')

@@ -6,10 +6,12 @@ import traceback
 import types
 import warnings
 
+import pytest
+
 import autograph as ag
 import autograph.operators as ag__
 import runtime as rt
-from autograph.operators import call, py_builtins
+from autograph.operators import call, frames, py_builtins
 from autograph.pyct import loader, origin_info
 
 
@@ -352,3 +354,41 @@ def test_a_converted_method_called_from_c_needs_no_more_depth_than_the_original(
     finally:
         _leaf_class[0] = _Leaf
         sys.setrecursionlimit(limit)
+
+
+def _warns_in_a_tensor_if(x):
+    if x > 0:
+        warnings.warn('positive', UserWarning, stacklevel=2)
+        y = x + rt.cast(x > 1 and x < 5, rt.int32)     # a staged `and`: a lambda of its own
+    else:
+        y = x
+    return y
+
+
+def _calls_warns_in_a_tensor_if(x):
+    return _warns_in_a_tensor_if(x)   # stacklevel=2 names this line
+
+
+def _fails_in_a_tensor_if(x):
+    if x > 0:
+        y = x + _raises()
+    else:
+        y = x
+    return y
+
+
+def test_staged_functions_are_blocks_of_the_users_function_for_warnings_and_errors():
+    # the staged form of a tensor `if` runs in a function of its own
+    # (converters/staged_functions.py); its frame is not one of the user's
+    assert 'def staged' in ag.to_code(_warns_in_a_tensor_if)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        ag.function(_calls_warns_in_a_tensor_if)(rt.constant(2))
+    assert [(w.filename, w.lineno) for w in caught] == [
+        (__file__, _calls_warns_in_a_tensor_if.__code__.co_firstlineno + 1)]
+    with pytest.raises(KeyError) as raised:
+        ag.function(_fails_in_a_tensor_if)(rt.constant(2))
+    note = [n for n in raised.value.__notes__ if n.startswith(frames.USER_FRAMES_NOTE)][0]
+    line = _fails_in_a_tensor_if.__code__.co_firstlineno + 2
+    assert f'line {line}, in _fails_in_a_tensor_if' in note
+    assert 'in staged' not in note and 'in <lambda>' not in note
