@@ -41,9 +41,6 @@ _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef, 
            gast.SetComp, gast.DictComp, gast.GeneratorExp)
 # names whose meaning depends on the frame they run in
 _FRAME_NAMES = frozenset({'locals', 'vars', 'dir', 'eval', 'exec', 'super', '__class__'})
-# statements and expressions that act on the enclosing frame or loop
-_FRAME_NODES = (gast.Return, gast.Break, gast.Continue, gast.Yield, gast.YieldFrom, gast.Await,
-                gast.Global, gast.Nonlocal, gast.Delete)
 
 
 def _picks_form(node):
@@ -71,22 +68,11 @@ def _plain_level(function):
     return forms, functions
 
 
-def _needs_frame(parts):
-    """Whether code in `parts` must run in its own frame."""
-    pending = list(parts)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, gast.Name) and node.id in _FRAME_NAMES:
-            return True
-        if isinstance(node, _FRAME_NODES):
-            return True
-        if isinstance(node, _SCOPES):
-            # inside nested functions only the frame's names matter
-            if any(isinstance(n, gast.Name) and n.id in _FRAME_NAMES for n in walk.nodes(node)):
-                return True
-            continue
-        pending.extend(walk.children(node))
-    return False
+def _needs_frame(level):
+    """Whether code of `level` must run in its own frame: it acts on it (a return, a jump,
+    `global`/`nonlocal`) or reads a name that depends on it there or in a nested scope."""
+    return (level.acts_on_frame or level.globals or level.nonlocals
+            or not _FRAME_NAMES.isdisjoint(level.read | level.bound | level.inner_free))
 
 
 def _strings(names):
@@ -136,7 +122,7 @@ class StagedFunctionTransformer(transformer.Base):
     def _statements(self, statements, facts):
         level = scopes.level(statements)
         params = self._parameters(level, facts)
-        if params is None or _needs_frame(statements):
+        if params is None or _needs_frame(level):
             return statements
         assigned = sorted((level.bound | level.inner_assigned) & set(params))
         name = self.ctx.namer.new('staged')
@@ -159,7 +145,7 @@ class StagedFunctionTransformer(transformer.Base):
     def _expression(self, expression, facts):
         level = scopes.level([expression])
         params = self._parameters(level, facts)
-        if params is None or level.bound or _needs_frame([expression]):
+        if params is None or level.bound or _needs_frame(level):
             return expression
         # keyword-only parameters: a lambda without positional ones is a block of converted
         # code for frames (origin_info.is_block_name), not a function of the user's

@@ -16,6 +16,8 @@ from autograph.pyct import walk
 
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)
+_FRAME_ACTIONS = (gast.Return, gast.Yield, gast.YieldFrom, gast.Await, gast.Break,
+                  gast.Continue, gast.Delete)
 
 
 @dataclasses.dataclass
@@ -27,6 +29,9 @@ class Level:
     nonlocals: set = dataclasses.field(default_factory=set)
     inner_free: set = dataclasses.field(default_factory=set)     # free in nested scopes
     inner_assigned: set = dataclasses.field(default_factory=set)  # their `nonlocal` names
+    # a return, yield, await, break, continue or del in the scope's own code: code that acts on
+    # its frame or enclosing loop
+    acts_on_frame: bool = False
 
     @property
     def touched(self):
@@ -54,6 +59,8 @@ def level(nodes, skip=()):
             found.inner_free |= free
             found.inner_assigned |= assigned
             continue
+        if isinstance(node, _FRAME_ACTIONS):
+            found.acts_on_frame = True
         if isinstance(node, gast.Global):
             found.globals.update(node.names)
         elif isinstance(node, gast.Nonlocal):
