@@ -37,35 +37,12 @@ import gast
 from autograph.converters import dual
 from autograph.pyct import anno, scopes, templates, transformer, walk
 
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef, gast.ListComp,
-           gast.SetComp, gast.DictComp, gast.GeneratorExp)
 # names whose meaning depends on the frame they run in
 _FRAME_NAMES = frozenset({'locals', 'vars', 'dir', 'eval', 'exec', 'super', '__class__'})
 
 
 def _picks_form(node):
     return isinstance(node, (gast.If, gast.IfExp)) and anno.getanno(node.test, dual.PICKS_FORM)
-
-
-def _plain_level(function):
-    """The staged forms on the plain path of `function` (the `if` statements and expressions
-    that pick them), and the functions defined there."""
-    forms, functions = [], []
-    pending = list(reversed(function.body))     # in source order
-    while pending:
-        node = pending.pop()
-        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
-            functions.append(node)
-            continue
-        if isinstance(node, _SCOPES):
-            continue
-        if _picks_form(node):
-            forms.append(node)
-            pending.extend(reversed(node.orelse) if isinstance(node, gast.If) else [node.orelse])
-            pending.append(node.test)
-            continue
-        pending.extend(reversed(walk.children(node)))
-    return forms, functions
 
 
 def _needs_frame(level):
@@ -80,15 +57,24 @@ def _strings(names):
 
 
 class _Function:
-    """The facts about one converted function that its staged forms need."""
+    """The facts about one converted function that its staged forms need: its staged forms on
+    its plain path (the `if` statements and expressions that pick them), the functions
+    defined there, its local variables and those its user's closures read, found in one walk
+    of the plain path."""
 
-    def __init__(self, function, forms):
-        staged_parts = [part for form in forms
-                        for part in (form.body if isinstance(form, gast.If) else [form.body])]
-        self.locals, plain = scopes.function_locals(function, skip=staged_parts)
+    def __init__(self, function):
+        self.forms = []
+        self.locals, plain = scopes.function_locals(function, expand=self._plain_parts)
+        self.functions = plain.functions
         # variables the user's own functions read stay cells, as in the original
         self.captured = plain.inner_free & self.locals
         self.globals, self.nonlocals = plain.globals, plain.nonlocals
+
+    def _plain_parts(self, node):
+        if isinstance(node, (gast.If, gast.IfExp)) and anno.getanno(node.test, dual.PICKS_FORM):
+            self.forms.append(node)
+            return [node.test] + (node.orelse if isinstance(node, gast.If) else [node.orelse])
+        return walk.children(node)
 
 
 class StagedFunctionTransformer(transformer.Base):
@@ -101,13 +87,10 @@ class StagedFunctionTransformer(transformer.Base):
         return node
 
     def _convert(self, function):
-        forms, functions = _plain_level(function)
-        for inner in functions:
+        facts = _Function(function)
+        for inner in facts.functions:
             self.visit(inner)
-        if not forms:
-            return
-        facts = _Function(function, forms)
-        for form in forms:
+        for form in facts.forms:
             if isinstance(form, gast.If):
                 form.body = self._statements(form.body, facts)
             else:

@@ -16,6 +16,7 @@ from autograph.pyct import walk
 
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)
+_SCOPES = _FUNCTIONS + (gast.ClassDef,) + _COMPREHENSIONS
 _FRAME_ACTIONS = (gast.Return, gast.Yield, gast.YieldFrom, gast.Await, gast.Break,
                   gast.Continue, gast.Delete)
 
@@ -32,28 +33,32 @@ class Level:
     # a return, yield, await, break, continue or del in the scope's own code: code that acts on
     # its frame or enclosing loop
     acts_on_frame: bool = False
+    functions: list = dataclasses.field(default_factory=list)  # the defs of its own code
 
     @property
     def touched(self):
         return self.bound | self.read | self.inner_free
 
 
-def level(nodes, skip=()):
+def level(nodes, skip=(), expand=walk.children):
     """The `Level` of `nodes`, seen as code of one scope. Nodes in `skip` (by identity) and
-    what is under them are left out."""
+    what is under them are left out; `expand(node)` gives the parts of a node of this scope's
+    own code (not a nested scope) to look at, by default all its children."""
     found = Level()
     skipped = {id(n) for n in skip}
     pending = list(reversed(nodes))
     while pending:
         node = pending.pop()
-        if id(node) in skipped:
+        if skipped and id(node) in skipped:
             continue
         if isinstance(node, gast.Name):
             (found.read if isinstance(node.ctx, gast.Load) else found.bound).add(node.id)
             if node.annotation is not None:
                 pending.append(node.annotation)
             continue
-        if isinstance(node, _FUNCTIONS + (gast.ClassDef,) + _COMPREHENSIONS):
+        if isinstance(node, _SCOPES):
+            if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
+                found.functions.append(node)
             pending.extend(reversed(_enclosing_parts(node, found)))
             free, assigned = _free(node)
             found.inner_free |= free
@@ -72,7 +77,7 @@ def level(nodes, skip=()):
             found.bound.add(node.name)
         elif isinstance(node, gast.MatchMapping) and node.rest:
             found.bound.add(node.rest)
-        pending.extend(reversed(walk.children(node)))
+        pending.extend(reversed(expand(node)))
     return found
 
 
@@ -138,11 +143,11 @@ def _free(node):
     return free, (inner.inner_assigned - local) | inner.nonlocals
 
 
-def function_locals(function, skip=()):
+def function_locals(function, skip=(), expand=walk.children):
     """The local variables of a function node (its parameters and the names its own code
-    binds, but not those it declares global or nonlocal), leaving out `skip`, and its
-    `Level`."""
-    found = level(function.body, skip)
+    binds, but not those it declares global or nonlocal), leaving out `skip` (`level`'s
+    `skip` and `expand`), and its `Level`."""
+    found = level(function.body, skip, expand)
     local = (found.bound | {a.id for a in _parameters(function.args)}) - found.globals \
         - found.nonlocals
     return local, found
