@@ -71,7 +71,7 @@ class _Function:
         self.globals, self.nonlocals = plain.globals, plain.nonlocals
 
     def _plain_parts(self, node):
-        if isinstance(node, (gast.If, gast.IfExp)) and anno.getanno(node.test, dual.PICKS_FORM):
+        if _picks_form(node):
             self.forms.append(node)
             return [node.test] + (node.orelse if isinstance(node, gast.If) else [node.orelse])
         return walk.children(node)
