@@ -68,12 +68,11 @@ class ConvertedEntity:
     From the on-disk cache (compiler/disk_cache.py) an entity has the factory and no node; the
     node is converted from `parsed` when the source is asked for."""
 
-    def __init__(self, fn, node, parsed=None, factory_code=None, cache_entry=None):
+    def __init__(self, fn, node, unconverted=None, factory_code=None, cache_entry=None):
         self.name = fn.__name__
         self._node = node
-        self._parsed = parsed
+        self._unconverted = unconverted    # (parsed entity, module names) when node is None
         code = fn.__code__
-        self._module_names = set(fn.__globals__) | set(code.co_freevars)
         self._user = (code.co_filename, code.co_firstlineno, code.co_name, code.co_qualname)
         self._free_variables = code.co_freevars
         self._source = None
@@ -83,11 +82,12 @@ class ConvertedEntity:
     @property
     def node(self):
         if self._node is None:
-            parsed = self._parsed
+            parsed, module_names = self._unconverted
             with deep_recursion():
                 self._node = convert_tree(parsed.node, parsed.lines, parsed.filename,
                                           parsed.first_lineno, self.name, parsed.class_name,
-                                          self._module_names)
+                                          module_names)
+            self._unconverted = None
         return self._node
 
     @property
@@ -204,7 +204,7 @@ def _convert(fn):
                 tuple(code.co_positions()) if code.co_name == '<lambda>' else ()))
             factory_code = disk_cache.load(folder, entry)
             if factory_code is not None and loader.register_factory(factory_code, code.co_name):
-                return ConvertedEntity(fn, None, parsed, factory_code)
+                return ConvertedEntity(fn, None, (parsed, module_names), factory_code)
         node = convert_tree(parsed.node, parsed.lines, parsed.filename, parsed.first_lineno,
                             fn.__name__, parsed.class_name, module_names)
     return ConvertedEntity(fn, node, cache_entry=entry and (folder, entry))
