@@ -29,6 +29,7 @@ import marshal
 import os
 import sys
 import tempfile
+import types
 
 _PACKAGES = ('pyct', 'analysis', 'converters', 'compiler')
 _fingerprint = []     # computed on first use: the compiler's files do not change in a process
@@ -85,7 +86,7 @@ def load(folder, name):
             code = marshal.load(f)
     except (OSError, EOFError, ValueError, TypeError):
         return None
-    return code if type(code) is type(load.__code__) else None
+    return code if isinstance(code, types.CodeType) else None
 
 
 def store(folder, name, code):

@@ -40,17 +40,14 @@ class Level:
         return self.bound | self.read | self.inner_free
 
 
-def level(nodes, skip=(), expand=walk.children):
-    """The `Level` of `nodes`, seen as code of one scope. Nodes in `skip` (by identity) and
-    what is under them are left out; `expand(node)` gives the parts of a node of this scope's
-    own code (not a nested scope) to look at, by default all its children."""
+def level(nodes, expand=walk.children):
+    """The `Level` of `nodes`, seen as code of one scope. `expand(node)` gives the parts of a
+    node of this scope's own code (not a nested scope) to look at, by default all its
+    children; parts it leaves out are not looked at."""
     found = Level()
-    skipped = {id(n) for n in skip}
     pending = list(reversed(nodes))
     while pending:
         node = pending.pop()
-        if skipped and id(node) in skipped:
-            continue
         if isinstance(node, gast.Name):
             (found.read if isinstance(node.ctx, gast.Load) else found.bound).add(node.id)
             if node.annotation is not None:
@@ -143,11 +140,11 @@ def _free(node):
     return free, (inner.inner_assigned - local) | inner.nonlocals
 
 
-def function_locals(function, skip=(), expand=walk.children):
+def function_locals(function, expand=walk.children):
     """The local variables of a function node (its parameters and the names its own code
-    binds, but not those it declares global or nonlocal), leaving out `skip` (`level`'s
-    `skip` and `expand`), and its `Level`."""
-    found = level(function.body, skip, expand)
+    binds, but not those it declares global or nonlocal), looking at the parts `expand` gives
+    (as `level`), and its `Level`."""
+    found = level(function.body, expand)
     local = (found.bound | {a.id for a in _parameters(function.args)}) - found.globals \
         - found.nonlocals
     return local, found
