@@ -19,14 +19,22 @@ A receiver or callee that is not a plain name is evaluated once, into `callee_` 
 function: each use stores it and reads it back at once, before anything else runs). Where an
 assignment expression cannot be written (comprehensions, lambdas, class bodies) only plain
 names get the fast form.
+
+In a loop, the type test of a local variable that is bound when the loop starts and that
+nothing in the loop can rebind (no assignment in it, plain or staged, no `del` of it, no
+nested function assigning it through `nonlocal`) is made once, before the loop, into a flag
+(`plain_text = ag__.type_(text) in ag__.PLAIN_TYPES`): an object's type cannot change between
+the builtin types and others, so the flag holds for every iteration.
 """
+import dataclasses
+
 import gast
 
 from autograph.converters import call_trees, dual, lists, return_statements
-from autograph.pyct import anno, templates, transformer
+from autograph.pyct import anno, scopes, templates, transformer, walk
 
 # `ag_attr__` stands for the method's name
-_METHOD = '(receiver.ag_attr__ if ag__.type_(receiver) in ag__.PLAIN_TYPES else ' \
+_METHOD = '(receiver.ag_attr__ if plain else ' \
           'ag__.plan_of(ag__.id_(temp := receiver.ag_attr__)) or ag__.callee(temp, scope))'
 _METHOD_OF_NAME = '(receiver.ag_attr__ if ag__.type_(receiver) in ag__.PLAIN_TYPES else ' \
                   'ag__.callee(receiver.ag_attr__, scope))'
@@ -41,10 +49,10 @@ _FUNCTION_NAME = '(ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
 # `len(x)`, `range(a, b)`, ... of plain names: the builtin itself on plain values
 _BUILTIN = '(func if func is builtin and plain else ' \
            'ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
-_PLAIN_ARGUMENT = 'ag__.type_(argument) in ag__.PLAIN_TYPES'
 _FUNCTION_VALUE = '(ag__.plan_of(ag__.id_(temp := func)) or ag__.callee(temp, scope))'
-_LOAD = '(name if ag__.type_(name) in ag__.PLAIN_TYPES else ag__.ld(name))'
-_PLAIN_RECEIVER = 'ag__.type_(receiver) in ag__.PLAIN_TYPES'
+_LOAD = '(name if plain else ag__.ld(name))'
+_PLAIN_NAME = 'ag__.type_(name) in ag__.PLAIN_TYPES'
+_FLAG = 'flag = ag__.type_(name) in ag__.PLAIN_TYPES'
 _PLAIN_VALUE = 'ag__.type_(temp := receiver) in ag__.PLAIN_TYPES'
 _LOADED = 'plain_forms: the plain form of an ag__.ld read'
 # what arguments may hold to be written twice (in the call of a plain value's method and in
@@ -73,6 +81,8 @@ class PlainFormTransformer(transformer.Base):
         self.temps = []       # per function: the name of its `callee_` (made on first use)
         self.bound = []       # per function: its local names
         self.no_walrus = 0    # > 0 inside comprehensions, lambdas and class bodies
+        self.invariants = []  # per function: {id(loop): names whose type test it can hoist}
+        self.loops = []       # per function: the `_Loop`s of the loops being visited
 
     def visit_FunctionDef(self, node):
         if dual.in_staged_form(node) or anno.getanno(node, anno.Basic.FUNCTION_SCOPE) is None:
@@ -83,9 +93,13 @@ class PlainFormTransformer(transformer.Base):
         self.temps.append(None)
         scope = anno.getanno(node, anno.Static.SCOPE)   # the activity analysis's
         self.bound.append(scope.local_names() if scope is not None else _EVERY_NAME)
+        self.invariants.append(loop_invariants(node))
+        self.loops.append([])
         node.body = self.visit_block(node.body)
         self.temps.pop()
         self.bound.pop()
+        self.invariants.pop()
+        self.loops.pop()
         self.no_walrus = no_walrus
         return node
 
@@ -98,6 +112,36 @@ class PlainFormTransformer(transformer.Base):
 
     visit_ClassDef = visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = \
         visit_GeneratorExp = _visit_opaque
+
+    def _visit_loop(self, node):
+        names = None
+        if self.temps and not self.no_walrus and not dual.in_staged_form(node):
+            names = self.invariants[-1].get(id(node))
+        if not names:
+            return self.generic_visit(node)
+        loop = _Loop(names)
+        self.loops[-1].append(loop)
+        try:
+            node = self.generic_visit(node)
+        finally:
+            self.loops[-1].pop()
+        flags = [templates.replace(_FLAG, flag=flag, name=name)[0]
+                 for name, flag in loop.flags.items()]
+        return flags + [node] if flags else node
+
+    visit_While = visit_For = _visit_loop
+
+    def _plain_test(self, name):
+        """`ag__.type_(name) in ag__.PLAIN_TYPES` for the Name node `name`, or the flag that
+        holds it, made before the outermost loop where it does not change."""
+        if not self.no_walrus:
+            for loop in self.loops[-1]:
+                if name.id in loop.names:
+                    flag = loop.flags.get(name.id)
+                    if flag is None:
+                        flag = loop.flags[name.id] = self.ctx.namer.new('plain_' + name.id)
+                    return templates.replace_as_expression('flag', flag=flag)
+        return templates.replace_as_expression(_PLAIN_NAME, name=name)
 
     def _temp(self):
         if self.temps[-1] is None:
@@ -141,7 +185,8 @@ class PlainFormTransformer(transformer.Base):
         if _is_load(node):
             name = node.args[0]
             if not dual.in_staged_form(name):
-                load = templates.replace_as_expression(_LOAD, name=name)
+                load = templates.replace_as_expression(_LOAD, name=name,
+                                                       plain=self._plain_test(name))
                 anno.setanno(load, _LOADED, True)
                 return load
             return node
@@ -164,7 +209,7 @@ class PlainFormTransformer(transformer.Base):
         if isinstance(receiver, gast.Name):
             if walrus and receiver.id not in self.bound[-1]:
                 return None       # a module's or a class's function: the plan first
-            test = templates.replace_as_expression(_PLAIN_RECEIVER, receiver=receiver)
+            test = self._plain_test(receiver)
             direct_receiver = templates.copy_tree(receiver)
         elif walrus:
             temp = self._temp()
@@ -188,7 +233,7 @@ class PlainFormTransformer(transformer.Base):
                 and call.args and not call.keywords
                 and all(isinstance(a, gast.Name) for a in call.args)):
             return None
-        tests = [templates.replace_as_expression(_PLAIN_ARGUMENT, argument=a) for a in call.args]
+        tests = [self._plain_test(a) for a in call.args]
         plain = tests[0] if len(tests) == 1 else gast.BoolOp(op=gast.And(), values=tests)
         return templates.replace_as_expression(_BUILTIN, func=target, scope=scope, plain=plain,
                                                builtin='ag__.builtin_' + target.id)
@@ -213,9 +258,10 @@ class PlainFormTransformer(transformer.Base):
                 template = _METHOD_OF_VALUE
             else:
                 return None
+            plain = self._plain_test(receiver) if template is _METHOD else None
             expression = templates.replace_as_expression(
                 template, receiver=receiver, temp=self._temp() if walrus else 'temp',
-                scope=scope)
+                scope=scope, plain=plain)
             for node in gast.walk(expression):
                 if isinstance(node, gast.Attribute) and node.attr == _ATTR:
                     node.attr = target.attr
@@ -226,6 +272,77 @@ class PlainFormTransformer(transformer.Base):
             return templates.replace_as_expression(_FUNCTION_VALUE, func=target,
                                                    temp=self._temp(), scope=scope)
         return None
+
+
+@dataclasses.dataclass
+class _Loop:
+    names: frozenset                                    # its invariant names
+    flags: dict = dataclasses.field(default_factory=dict)  # name -> the flag of its type test
+
+
+def loop_invariants(function):
+    """{id(loop): the local names of `function` bound whenever the loop starts that nothing in
+    the loop rebinds}, for each loop of its plain code (outside staged forms and nested
+    scopes). Names a nested function assigns (`nonlocal`) or that are deleted anywhere, and
+    those bound only on some paths before the loop, are left out."""
+    local, level = scopes.function_locals(function, _plain_parts)
+    deleted = {node.name if isinstance(node, gast.ExceptHandler) else node.id
+               for node in walk.nodes(function)
+               if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Del)
+               or isinstance(node, gast.ExceptHandler) and node.name}
+    candidates = local - level.inner_assigned - deleted
+    args = function.args
+    parameters = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs
+                  + [args.vararg, args.kwarg] if a is not None}
+    found = {}
+    _loops_of(function.body, parameters & candidates, candidates, found)
+    return found
+
+
+def _plain_parts(node):
+    return [child for child in walk.children(node) if not dual.in_staged_form(child)]
+
+
+def _loops_of(statements, bound, candidates, found):
+    bound = set(bound)
+    for statement in statements:
+        if isinstance(statement, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            bound |= {statement.name} & candidates
+            continue
+        if dual.in_staged_form(statement):
+            continue
+        if isinstance(statement, (gast.While, gast.For)):
+            inside = scopes.level([statement])      # staged forms included: they rebind too
+            found[id(statement)] = frozenset(bound - inside.bound - inside.inner_assigned)
+        for block in (getattr(statement, 'body', None), getattr(statement, 'orelse', None),
+                      getattr(statement, 'finalbody', None)):
+            if type(block) is list:
+                _loops_of(block, bound, candidates, found)
+        for handler in getattr(statement, 'handlers', ()):
+            _loops_of(handler.body, bound, candidates, found)
+        bound |= _binds(statement) & candidates
+
+
+def _binds(statement):
+    """The names a simple statement surely binds once it has run."""
+    if isinstance(statement, gast.Assign):
+        targets = statement.targets
+    elif isinstance(statement, (gast.AugAssign, gast.AnnAssign)) and statement.value is not None:
+        targets = [statement.target]
+    elif isinstance(statement, (gast.Import, gast.ImportFrom)):
+        return {(a.asname or a.name).partition('.')[0] for a in statement.names}
+    else:
+        return set()
+    names, pending = set(), list(targets)
+    while pending:
+        target = pending.pop()
+        if isinstance(target, gast.Name):
+            names.add(target.id)
+        elif isinstance(target, (gast.Tuple, gast.List)):
+            pending.extend(target.elts)
+        elif isinstance(target, gast.Starred):
+            pending.append(target.value)
+    return names
 
 
 class _EveryName:

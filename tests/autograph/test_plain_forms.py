@@ -124,3 +124,92 @@ def test_the_plan_of_a_module_function_goes_with_the_function(tmp_path, monkeypa
     gc.collect()
     assert key not in call.PLANS                         # gone with the function
     del sys.modules['_plain_forms_module']
+
+
+def _count_letters(text, table):
+    index, seen = 0, {}
+    while index < len(text):
+        char = text[index]
+        if char.isalpha():
+            seen[char] = seen.get(char, 0) + table.get(char, 1)
+        index += 1
+    return seen
+
+
+def test_the_type_test_of_a_name_the_loop_never_rebinds_is_made_before_the_loop():
+    code = ag.to_code(_count_letters)
+    lines = code.splitlines()
+    flags = [k for k, line in enumerate(lines) if ' = ag__.type_(' in line]
+    loop = next(k for k, line in enumerate(lines) if line.strip() == 'while cond:')
+    assert [lines[k].strip() for k in flags] == [
+        'plain_seen = ag__.type_(seen) in ag__.PLAIN_TYPES',
+        'plain_table = ag__.type_(table) in ag__.PLAIN_TYPES',
+        'plain_text = ag__.type_(text) in ag__.PLAIN_TYPES']
+    assert all(k < loop for k in flags)
+    assert 'ag__.builtin_len and plain_text else' in code
+    assert 'seen.get(char, 0) if plain_seen else' in code
+    # `char` is bound in the loop: tested where it is used
+    assert 'char.isalpha() if ag__.type_(char) in ag__.PLAIN_TYPES else' in code
+    converted = ag.to_graph(_count_letters)
+    assert converted('a1ba', {'b': 5}) == _count_letters('a1ba', {'b': 5}) == {'a': 2, 'b': 5}
+
+
+def _rebinding(values):
+    total, extra = 0, []
+    for value in values:
+        total += len(extra)
+        extra = extra + [value]
+    return total
+
+
+def _maybe_bound(flag, values):
+    if flag:
+        limit = 2
+    for value in values:
+        if value > limit:
+            return limit.bit_length()
+    return None
+
+
+def _rebound_by_a_nested_function(values):
+    data = []
+
+    def replace():
+        nonlocal data
+        data = rt.constant([1.0, 2.0])
+    for value in values:
+        if value:
+            replace()
+        total = len(data)
+    return total
+
+
+def test_a_name_the_loop_may_rebind_or_that_may_be_unbound_is_tested_where_it_is_used():
+    assert 'plain_extra' not in ag.to_code(_rebinding)
+    assert ag.to_graph(_rebinding)([1, 2, 3]) == _rebinding([1, 2, 3]) == 3
+    # bound on one path only: the test before the loop would raise before the loop runs
+    assert 'plain_limit' not in ag.to_code(_maybe_bound)
+    converted = ag.to_graph(_maybe_bound)
+    assert converted(True, [1, 3]) == _maybe_bound(True, [1, 3]) == 2
+    assert converted(False, []) is None
+    try:
+        converted(False, [5])
+    except UnboundLocalError as e:
+        assert 'limit' in str(e)
+    else:
+        raise AssertionError('no UnboundLocalError')
+    # a nested function may rebind it to a tensor: `len` then takes the tensor path
+    assert 'plain_data' not in ag.to_code(_rebound_by_a_nested_function)
+    assert ag.to_graph(_rebound_by_a_nested_function)([0, 1]) == 2
+
+
+def test_a_hoisted_type_test_still_sends_a_tensor_to_the_operators():
+    def count(text, table):
+        total = rt.constant(0)
+        for k in range(3):        # a Python loop: its plain form runs, on a tensor `text`
+            total += table.get('a', 1) * len(text)
+        return total
+    assert 'ag__.builtin_len and plain_text else' in ag.to_code(count)
+    count = ag.function(count)
+    assert count('abcd', {'a': 2}).numpy() == 24
+    assert count(rt.constant([1, 2]), {}).numpy() == 6
