@@ -83,6 +83,7 @@ class PlainFormTransformer(transformer.Base):
         self.no_walrus = 0    # > 0 inside comprehensions, lambdas and class bodies
         self.invariants = []  # per function: {id(loop): names whose type test it can hoist}
         self.loops = []       # per function: the `_Loop`s of the loops being visited
+        self.functions = []   # the functions being visited
 
     def visit_FunctionDef(self, node):
         if dual.in_staged_form(node) or anno.getanno(node, anno.Basic.FUNCTION_SCOPE) is None:
@@ -93,9 +94,11 @@ class PlainFormTransformer(transformer.Base):
         self.temps.append(None)
         scope = anno.getanno(node, anno.Static.SCOPE)   # the activity analysis's
         self.bound.append(scope.local_names() if scope is not None else _EVERY_NAME)
-        self.invariants.append(loop_invariants(node))
+        self.invariants.append(None)     # made at its first loop
         self.loops.append([])
+        self.functions.append(node)
         node.body = self.visit_block(node.body)
+        self.functions.pop()
         self.temps.pop()
         self.bound.pop()
         self.invariants.pop()
@@ -116,6 +119,10 @@ class PlainFormTransformer(transformer.Base):
     def _visit_loop(self, node):
         names = None
         if self.temps and not self.no_walrus and not dual.in_staged_form(node):
+            if self.invariants[-1] is None:
+                local = self.bound[-1]
+                self.invariants[-1] = {} if local is _EVERY_NAME else loop_invariants(
+                    self.functions[-1], local, self.ctx.namer.made)
             names = self.invariants[-1].get(id(node))
         if not names:
             return self.generic_visit(node)
@@ -280,47 +287,70 @@ class _Loop:
     flags: dict = dataclasses.field(default_factory=dict)  # name -> the flag of its type test
 
 
-def loop_invariants(function):
-    """{id(loop): the local names of `function` bound whenever the loop starts that nothing in
-    the loop rebinds}, for each loop of its plain code (outside staged forms and nested
-    scopes). Names a nested function assigns (`nonlocal`) or that are deleted anywhere, and
-    those bound only on some paths before the loop, are left out."""
-    local, level = scopes.function_locals(function, _plain_parts)
-    deleted = {node.name if isinstance(node, gast.ExceptHandler) else node.id
-               for node in walk.nodes(function)
-               if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Del)
-               or isinstance(node, gast.ExceptHandler) and node.name}
-    candidates = local - level.inner_assigned - deleted
+def loop_invariants(function, local_names, generated):
+    """{id(loop): the names of `local_names` (the function's locals, less the `generated`
+    ones) bound whenever the loop starts that nothing in the loop rebinds}, for each loop of
+    the plain code of `function` (outside staged forms, which bind what the plain form of the
+    same construct binds, and outside nested scopes). Names that a nested function assigns
+    (`nonlocal`) or that are deleted anywhere, and those bound only on some paths before the
+    loop, are left out. One walk of the function's plain code."""
     args = function.args
     parameters = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs
                   + [args.vararg, args.kwarg] if a is not None}
-    found = {}
-    _loops_of(function.body, parameters & candidates, candidates, found)
-    return found
+    loops, excluded = [], set()
+    _bindings(function.body, parameters, loops, excluded)
+    keep = local_names - excluded - generated.keys()
+    return {id(loop): frozenset((before - inside) & keep) for loop, before, inside in loops}
 
 
 def _plain_parts(node):
     return [child for child in walk.children(node) if not dual.in_staged_form(child)]
 
 
-def _loops_of(statements, bound, candidates, found):
-    bound = set(bound)
+_BLOCKS = ('body', 'orelse', 'finalbody')
+
+
+def _bindings(statements, bound, loops, excluded):
+    """The names `statements` may bind; appends (loop, names surely bound when it starts,
+    names it may bind) to `loops` and the names deleted or assigned by nested functions to
+    `excluded`."""
+    bound, binds = set(bound), set()
     for statement in statements:
-        if isinstance(statement, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            bound |= {statement.name} & candidates
-            continue
         if dual.in_staged_form(statement):
             continue
-        if isinstance(statement, (gast.While, gast.For)):
-            inside = scopes.level([statement])      # staged forms included: they rebind too
-            found[id(statement)] = frozenset(bound - inside.bound - inside.inner_assigned)
-        for block in (getattr(statement, 'body', None), getattr(statement, 'orelse', None),
-                      getattr(statement, 'finalbody', None)):
-            if type(block) is list:
-                _loops_of(block, bound, candidates, found)
-        for handler in getattr(statement, 'handlers', ()):
-            _loops_of(handler.body, bound, candidates, found)
-        bound |= _binds(statement) & candidates
+        blocks = [getattr(statement, field, None) for field in _BLOCKS]
+        blocks = [block for block in blocks if type(block) is list]
+        if isinstance(statement, gast.If) and anno.getanno(statement.test, dual.PICKS_FORM):
+            blocks = [statement.orelse]   # the body is the staged form of the plain `else`
+        if isinstance(statement, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            level = scopes.level([statement])
+            names = level.bound
+            excluded |= level.inner_assigned
+        elif blocks:
+            handlers = getattr(statement, 'handlers', [])
+            parts = [child for child in _plain_parts(statement)
+                     if not isinstance(child, (gast.stmt, gast.ExceptHandler))]
+            for handler in handlers:
+                if handler.name is not None:
+                    excluded.add(handler.name.id)     # unbound when the handler ends
+                parts += [child for child in _plain_parts(handler)
+                          if not isinstance(child, gast.stmt)]
+            level = scopes.level(parts, _plain_parts)
+            names = level.bound
+            excluded |= level.inner_assigned
+            for block in blocks + [handler.body for handler in handlers]:
+                names |= _bindings(block, bound, loops, excluded)
+            if isinstance(statement, (gast.While, gast.For)):
+                loops.append((statement, frozenset(bound), names))
+        else:
+            level = scopes.level([statement], _plain_parts)
+            names = level.bound
+            excluded |= level.inner_assigned
+            if isinstance(statement, gast.Delete):
+                excluded |= names
+        binds |= names
+        bound |= _binds(statement)
+    return binds
 
 
 def _binds(statement):
