@@ -16,7 +16,7 @@ functions) keeps every read checked; the converter strips the marks from its cop
 import gast
 
 from autograph.analysis import dataflow
-from autograph.pyct import anno, walk
+from autograph.pyct import anno, scopes, walk
 
 _CONVERTED = (gast.If, gast.While, gast.For)
 _IDENTITY_AND_MEMBERSHIP = (gast.Is, gast.IsNot, gast.In, gast.NotIn)
@@ -208,8 +208,7 @@ def _mark(node, checked, later, unbound=frozenset()):
     if node_class is gast.Lambda:
         for default in node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
             _mark(default, checked, later)
-        own = {a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs
-               + [node.args.vararg, node.args.kwarg] if a is not None}
+        own = scopes.parameter_names(node.args)
         _mark(node.body, (later | checked) - own, later - own)
         return
     for child in walk.children(node):

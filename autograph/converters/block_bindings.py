@@ -8,7 +8,7 @@ variable into an `ag__.Undefined` placeholder.
 
 import gast
 
-from autograph.pyct import templates, walk
+from autograph.pyct import scopes, templates, walk
 
 
 def undefined_assignments(names):
@@ -87,9 +87,7 @@ def unbound_nonlocals(function):
     """The names that the block functions of `function` declare `nonlocal` but that nothing
     binds in `function` itself (only unreachable code assigned them), sorted. Statements
     are walked, not expressions: a name bound only by `:=` gets a needless, harmless binding."""
-    args = function.args
-    bound = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs
-             + [args.vararg, args.kwarg] if a is not None}
+    bound = scopes.parameter_names(function.args)
     wanted = set()
     pending = list(function.body)
     while pending:

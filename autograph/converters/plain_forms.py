@@ -81,9 +81,7 @@ class PlainFormTransformer(transformer.Base):
         self.temps = []       # per function: the name of its `callee_` (made on first use)
         self.bound = []       # per function: its local names
         self.no_walrus = 0    # > 0 inside comprehensions, lambdas and class bodies
-        self.invariants = []  # per function: {id(loop): names whose type test it can hoist}
-        self.loops = []       # per function: the `_Loop`s of the loops being visited
-        self.functions = []   # the functions being visited
+        self.functions = []   # per function: its `_Loops`
 
     def visit_FunctionDef(self, node):
         if dual.in_staged_form(node) or anno.getanno(node, anno.Basic.FUNCTION_SCOPE) is None:
@@ -94,15 +92,11 @@ class PlainFormTransformer(transformer.Base):
         self.temps.append(None)
         scope = anno.getanno(node, anno.Static.SCOPE)   # the activity analysis's
         self.bound.append(scope.local_names() if scope is not None else _EVERY_NAME)
-        self.invariants.append(None)     # made at its first loop
-        self.loops.append([])
-        self.functions.append(node)
+        self.functions.append(_Loops(node))
         node.body = self.visit_block(node.body)
         self.functions.pop()
         self.temps.pop()
         self.bound.pop()
-        self.invariants.pop()
-        self.loops.pop()
         self.no_walrus = no_walrus
         return node
 
@@ -119,19 +113,20 @@ class PlainFormTransformer(transformer.Base):
     def _visit_loop(self, node):
         names = None
         if self.temps and not self.no_walrus and not dual.in_staged_form(node):
-            if self.invariants[-1] is None:
+            loops = self.functions[-1]
+            if loops.invariants is None:
                 local = self.bound[-1]
-                self.invariants[-1] = {} if local is _EVERY_NAME else loop_invariants(
-                    self.functions[-1], local, self.ctx.namer.made)
-            names = self.invariants[-1].get(id(node))
+                loops.invariants = {} if local is _EVERY_NAME else loop_invariants(
+                    loops.function, local, self.ctx.namer.made)
+            names = loops.invariants.get(id(node))
         if not names:
             return self.generic_visit(node)
         loop = _Loop(names)
-        self.loops[-1].append(loop)
+        self.functions[-1].visiting.append(loop)
         try:
             node = self.generic_visit(node)
         finally:
-            self.loops[-1].pop()
+            self.functions[-1].visiting.pop()
         flags = [templates.replace(_FLAG, flag=flag, name=name)[0]
                  for name, flag in loop.flags.items()]
         return flags + [node] if flags else node
@@ -142,7 +137,7 @@ class PlainFormTransformer(transformer.Base):
         """`ag__.type_(name) in ag__.PLAIN_TYPES` for the Name node `name`, or the flag that
         holds it, made before the outermost loop where it does not change."""
         if not self.no_walrus:
-            for loop in self.loops[-1]:
+            for loop in self.functions[-1].visiting:
                 if name.id in loop.names:
                     flag = loop.flags.get(name.id)
                     if flag is None:
@@ -282,6 +277,14 @@ class PlainFormTransformer(transformer.Base):
 
 
 @dataclasses.dataclass
+class _Loops:
+    """The loops of one function being visited."""
+    function: gast.FunctionDef
+    invariants: dict = None       # `loop_invariants(function)`, made at its first loop
+    visiting: list = dataclasses.field(default_factory=list)   # the `_Loop`s entered
+
+
+@dataclasses.dataclass
 class _Loop:
     names: frozenset                                    # its invariant names
     flags: dict = dataclasses.field(default_factory=dict)  # name -> the flag of its type test
@@ -294,11 +297,8 @@ def loop_invariants(function, local_names, generated):
     same construct binds, and outside nested scopes). Names that a nested function assigns
     (`nonlocal`) or that are deleted anywhere, and those bound only on some paths before the
     loop, are left out. One walk of the function's plain code."""
-    args = function.args
-    parameters = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs
-                  + [args.vararg, args.kwarg] if a is not None}
     loops, excluded = [], set()
-    _bindings(function.body, parameters, loops, excluded)
+    _bindings(function.body, scopes.parameter_names(function.args), loops, excluded)
     keep = local_names - excluded - generated.keys()
     return {id(loop): frozenset((before - inside) & keep) for loop, before, inside in loops}
 

@@ -115,6 +115,11 @@ def _parameters(args):
             if a is not None]
 
 
+def parameter_names(args):
+    """The names of the parameters of a gast `arguments` node (`*args` and `**kwargs` too)."""
+    return {a.id for a in _parameters(args)}
+
+
 def _free(node):
     """(free names, names it assigns through `nonlocal`, its own or its nested scopes')."""
     if isinstance(node, _COMPREHENSIONS):
@@ -134,7 +139,7 @@ def _free(node):
         return free, (inner.inner_assigned | inner.nonlocals) - {'__class__'}
     body = node.body if isinstance(node.body, list) else [node.body]
     inner = level(body)
-    local = (inner.bound | {a.id for a in _parameters(node.args)}) - inner.globals \
+    local = (inner.bound | parameter_names(node.args)) - inner.globals \
         - inner.nonlocals
     free = ((inner.read | inner.inner_free) - local - inner.globals) | inner.nonlocals
     return free, (inner.inner_assigned - local) | inner.nonlocals
@@ -145,6 +150,6 @@ def function_locals(function, expand=walk.children):
     binds, but not those it declares global or nonlocal), looking at the parts `expand` gives
     (as `level`), and its `Level`."""
     found = level(function.body, expand)
-    local = (found.bound | {a.id for a in _parameters(function.args)}) - found.globals \
+    local = (found.bound | parameter_names(function.args)) - found.globals \
         - found.nonlocals
     return local, found
