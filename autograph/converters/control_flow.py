@@ -79,6 +79,7 @@ class ControlFlowTransformer(transformer.Base):
         self.staging = 0           # > 0 while writing a staged form (its blocks are staged too)
         self.staged_names = []     # per function: the names it or an enclosing function stages
         self.dropped = []          # per function: names a staged construct set and did not carry
+        self.while_depths = []     # per function: `_while_depths` of its body
 
     def visit_FunctionDef(self, node):
         graph = analysis.analyze(node)
@@ -87,9 +88,11 @@ class ControlFlowTransformer(transformer.Base):
         self.function_scopes.append(anno.getanno(node, anno.Static.SCOPE))
         self.captured.append(block_bindings.captured_names(node.body))
         self.dropped.append(set())
+        self.while_depths.append(_while_depths(node.body))
         staging, self.staging = self.staging, 0     # a nested function has both forms again
         node = self.generic_visit(node)
         self.staging = staging
+        self.while_depths.pop()
         self.function_scopes.pop()
         self.captured.pop()
         self.dropped.pop()
@@ -322,10 +325,18 @@ class ControlFlowTransformer(transformer.Base):
             node, lambda copy: self._staged_while(copy, _load(cond)))
         # the `break` flag is False on entry: the first test leaves it out too
         test = _loop_test(node, checked_reads.flag_tests(node))
-        again = _refuse_staged(cond, templates.copy_tree(test), 'while')
-        python = gast.While(test=_load(cond), orelse=[],
-                            body=dual.breaks_for_real(node, node.body, 'while') + [again])
-        return gast.If(test=dual.is_staged_test(cond, test), body=staged, orelse=[python])
+        body = dual.breaks_for_real(node, node.body, 'while')
+        depth = self.while_depths[-1].get(id(node)) if self.while_depths else None
+        if depth is not None and depth + _GUARDED_WHILE_BLOCKS <= _MAX_BLOCKS:
+            # the test stored as is; one that became a tensor fails `while cond`'s bool(),
+            # where the handler (no cost until something raises) gives the loop's error
+            again = templates.replace('cond = test', cond=cond, test=templates.copy_tree(test))
+            python = templates.replace(_GUARDED_WHILE, cond=cond, loop=[gast.While(
+                test=_load(cond), orelse=[], body=body + again)])
+        else:
+            again = _refuse_staged(cond, templates.copy_tree(test), 'while')
+            python = [gast.While(test=_load(cond), orelse=[], body=body + [again])]
+        return gast.If(test=dual.is_staged_test(cond, test), body=staged, orelse=python)
 
     def _staged_while(self, node, condition=None):
         modified, extra_tests, names, options = self._loop_parts(node)
@@ -423,6 +434,55 @@ def _mark_python_test(test):
         anno.setanno(test, anno.Basic.PYTHON_TEST, True)
         for operand in test.values if isinstance(test, gast.BoolOp) else [test.operand]:
             _mark_python_test(operand)
+
+
+# The plain form of a `while`, its test run again at the end of each iteration: a test that
+# became a symbolic tensor raises at `while cond` (its bool()), and the handler raises the
+# loop's error instead; any other error, and one raised while `cond` is a Python value (the
+# body's own), goes on as it was (a bare `raise` keeps its traceback).
+_GUARDED_WHILE = '''
+try:
+    loop
+except ag__.OperatorNotAllowedInGraphError:
+    ag__.refuse_staged_test(cond, 'while')
+    raise
+'''
+# CPython's limit of nested blocks (loops, `try`, `with`, handlers) in a function
+# (CO_MAXBLOCKS); the guarded form is two, and the converted function's own `try` one more
+_MAX_BLOCKS, _GUARDED_WHILE_BLOCKS = 20, 3
+# the blocks each statement counts for what it holds, as converted (a guarded `while` two,
+# an `except` handler's body two: its handler and its cleanup)
+_BLOCK_WEIGHTS = {gast.While: 2, gast.For: 1, gast.AsyncFor: 1, gast.With: 1, gast.AsyncWith: 1}
+
+
+def _while_depths(statements, depth=0, found=None):
+    """{id(while): the blocks around it} for the `while` loops of `statements` (a function's
+    body, outside nested functions and classes), each counted as `_BLOCK_WEIGHTS` says, with
+    room for the converters' own (`try` bodies count one, handlers and `finally` two)."""
+    found = {} if found is None else found
+    for statement in statements:
+        kind = type(statement)
+        if kind in (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef):
+            continue
+        if kind is gast.While:
+            found[id(statement)] = depth
+        inner = depth + _BLOCK_WEIGHTS.get(kind, 0)
+        if kind in (gast.Try, getattr(gast, 'TryStar', gast.Try)):
+            _while_depths(statement.body, depth + 1, found)
+            for handler in statement.handlers:
+                _while_depths(handler.body, depth + 2, found)
+            _while_depths(statement.orelse, depth + 1, found)
+            _while_depths(statement.finalbody, depth + 2, found)
+            continue
+        if kind is gast.Match:
+            for case in statement.cases:
+                _while_depths(case.body, depth, found)
+            continue
+        for field in ('body', 'orelse'):
+            block = getattr(statement, field, None)
+            if type(block) is list:
+                _while_depths(block, inner, found)
+    return found
 
 
 def _refuse_staged(name, test, loop):

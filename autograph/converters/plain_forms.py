@@ -25,6 +25,18 @@ nothing in the loop can rebind (no assignment in it, plain or staged, no `del` o
 nested function assigning it through `nonlocal`) is made once, before the loop, into a flag
 (`plain_text = ag__.type_(text) in ag__.PLAIN_TYPES`): an object's type cannot change between
 the builtin types and others, so the flag holds for every iteration.
+
+Outside loops too, the type test of a local variable is made once for the code that follows
+it in the same block: when a statement's header (an `if`'s test, a simple statement's value)
+surely makes it (not behind an `and`, a condition or a comparison chain's later links) and no
+code from there to the block's end can rebind the name, the first test stores its result
+(`char.isdigit() if (plain_char := ag__.type_(char) in ag__.PLAIN_TYPES) else ...`) and the
+tests after it in that statement's blocks and in the later statements read the flag.
+
+In a loop, the operators module's constants that the plain forms read at every iteration
+(`ag__.type_`, `ag__.PLAIN_TYPES`, `ag__.builtin_len`, ...: `_CONSTANTS`) are read from locals
+set before the outermost loop (`type__ = ag__.type_`): one `LOAD_FAST` instead of a global and
+an attribute lookup. They never change, and the names are the compiler's own (ctx.namer).
 """
 import dataclasses
 
@@ -55,11 +67,18 @@ _PLAIN_NAME = 'ag__.type_(name) in ag__.PLAIN_TYPES'
 _FLAG = 'flag = ag__.type_(name) in ag__.PLAIN_TYPES'
 _PLAIN_VALUE = 'ag__.type_(temp := receiver) in ag__.PLAIN_TYPES'
 _LOADED = 'plain_forms: the plain form of an ag__.ld read'
+_TYPE_TEST = 'plain_forms: the type test of the local variable of this name'
 # what arguments may hold to be written twice (in the call of a plain value's method and in
 # the call through `callee`): nothing that runs user code before the call or binds a name
 _NOT_SIMPLE = (gast.Call, gast.Lambda, gast.NamedExpr, gast.ListComp, gast.SetComp,
                gast.DictComp, gast.GeneratorExp, gast.Yield, gast.YieldFrom, gast.Await,
                gast.IfExp)
+# the attributes of `ag__` that are constants (set when the module loads, never rebound)
+_CONSTANTS = frozenset({'type_', 'PLAIN_TYPES', 'PYTHON_ITERABLES', 'StagedList'})
+_CONSTANT_PREFIX = 'builtin_'   # ag__.builtin_len, ...: the builtins as Python starts
+# nodes whose code runs in a scope of its own, or in a staged form: their `ag__.` reads stay
+_OWN_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda,
+               gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 _APPEND = '''
 if ag__.type_(name) is ag__.StagedList:
     name = ag__.list_append(name, value)
@@ -94,6 +113,9 @@ class PlainFormTransformer(transformer.Base):
         self.bound.append(scope.local_names() if scope is not None else _EVERY_NAME)
         self.functions.append(_Loops(node))
         node.body = self.visit_block(node.body)
+        if self.bound[-1] is not _EVERY_NAME:
+            level = scopes.level(node.body, _plain_code)
+            _share_type_tests(node.body, self.bound[-1] - level.inner_assigned, self.ctx.namer)
         self.functions.pop()
         self.temps.pop()
         self.bound.pop()
@@ -111,25 +133,41 @@ class PlainFormTransformer(transformer.Base):
         visit_GeneratorExp = _visit_opaque
 
     def _visit_loop(self, node):
-        names = None
-        if self.temps and not self.no_walrus and not dual.in_staged_form(node):
-            loops = self.functions[-1]
-            if loops.invariants is None:
-                local = self.bound[-1]
-                loops.invariants = {} if local is _EVERY_NAME else loop_invariants(
-                    loops.function, local, self.ctx.namer.made)
-            names = loops.invariants.get(id(node))
-        if not names:
+        if not self.temps or self.no_walrus or dual.in_staged_form(node):
             return self.generic_visit(node)
-        loop = _Loop(names)
-        self.functions[-1].visiting.append(loop)
+        loops = self.functions[-1]
+        if loops.invariants is None:
+            local = self.bound[-1]
+            loops.invariants = {} if local is _EVERY_NAME else loop_invariants(
+                loops.function, local, self.ctx.namer.made)
+        names = loops.invariants.get(id(node))
+        loops.depth += 1
         try:
-            node = self.generic_visit(node)
+            if not names:
+                statements = [self.generic_visit(node)]
+            else:
+                loop = _Loop(names)
+                loops.visiting.append(loop)
+                try:
+                    node = self.generic_visit(node)
+                finally:
+                    loops.visiting.pop()
+                statements = [templates.replace(_FLAG, flag=flag, name=name)[0]
+                              for name, flag in loop.flags.items()] + [node]
         finally:
-            self.functions[-1].visiting.pop()
-        flags = [templates.replace(_FLAG, flag=flag, name=name)[0]
-                 for name, flag in loop.flags.items()]
-        return flags + [node] if flags else node
+            loops.depth -= 1
+        if loops.depth == 0:
+            statements = self._local_constants(statements, loops.constants)
+        return statements if len(statements) > 1 else statements[0]
+
+    def _local_constants(self, statements, constants):
+        """`statements` (an outermost loop and the flags before it) reading the `_CONSTANTS`
+        of `ag__` from locals, set first; `constants`: the function's {attribute: local}."""
+        used = []
+        for statement in statements:
+            _replace_constants(statement, constants, used, self.ctx.namer)
+        return [templates.replace('local = ag__.' + attr, local=constants[attr])[0]
+                for attr in used] + statements
 
     visit_While = visit_For = _visit_loop
 
@@ -143,7 +181,9 @@ class PlainFormTransformer(transformer.Base):
                     if flag is None:
                         flag = loop.flags[name.id] = self.ctx.namer.new('plain_' + name.id)
                     return templates.replace_as_expression('flag', flag=flag)
-        return templates.replace_as_expression(_PLAIN_NAME, name=name)
+        test = templates.replace_as_expression(_PLAIN_NAME, name=name)
+        anno.setanno(test, _TYPE_TEST, name.id)
+        return test
 
     def _temp(self):
         if self.temps[-1] is None:
@@ -282,6 +322,8 @@ class _Loops:
     function: gast.FunctionDef
     invariants: dict = None       # `loop_invariants(function)`, made at its first loop
     visiting: list = dataclasses.field(default_factory=list)   # the `_Loop`s entered
+    depth: int = 0                # how many of its plain loops are being visited
+    constants: dict = dataclasses.field(default_factory=dict)  # `ag__` attribute -> its local
 
 
 @dataclasses.dataclass
@@ -301,6 +343,170 @@ def loop_invariants(function, local_names, generated):
     _bindings(function.body, scopes.parameter_names(function.args), loops, excluded)
     keep = local_names - excluded - generated.keys()
     return {id(loop): frozenset((before - inside) & keep) for loop, before, inside in loops}
+
+
+def _substitute(node, replace):
+    """Replaces each node of the plain code of `node` (outside nested scopes and staged
+    forms) for which `replace(child)` gives a node by that node (and looks no further in
+    it)."""
+    for field in _plain_fields(node):
+        value = getattr(node, field, None)
+        items = value if type(value) is list else [value]
+        for index, item in enumerate(items):
+            if not isinstance(item, gast.AST) or isinstance(item, _OWN_SCOPES) or \
+                    dual.in_staged_form(item):
+                continue
+            new = replace(item)
+            if new is None:
+                _substitute(item, replace)
+            elif type(value) is list:
+                value[index] = new
+            else:
+                setattr(node, field, new)
+
+
+def _plain_fields(node):
+    """The fields of `node` that hold plain code: of an `if` picking a form, its test and its
+    `else` (its body is the staged form)."""
+    if type(node) is gast.If and anno.getanno(node.test, dual.PICKS_FORM):
+        return ('test', 'orelse')
+    return node._fields
+
+
+def _plain_code(node):
+    """The children of `node` that are plain code (`_plain_fields`, less staged forms)."""
+    found = []
+    for field in _plain_fields(node):
+        value = getattr(node, field, None)
+        for item in value if type(value) is list else [value]:
+            if isinstance(item, gast.AST) and not dual.in_staged_form(item):
+                found.append(item)
+    return found
+
+
+def _replace_constants(node, constants, used, namer):
+    """Replaces, in the plain code of `node`, each read of a constant of `ag__` by its local
+    in `constants` (made with `namer` on first need); appends to `used` the attributes
+    replaced, once each."""
+    def replace(child):
+        attr = _constant_read(child)
+        if attr is None:
+            return None
+        local = constants.get(attr)
+        if local is None:
+            local = constants[attr] = namer.new(attr.lower().strip('_') + '__')
+        if attr not in used:
+            used.append(attr)
+        return templates.replace_as_expression('local', local=local)
+    _substitute(node, replace)
+
+
+# the blocks of a compound statement that run after its header (its test, iterable, items)
+_AFTER_HEADER = {gast.If: ('body', 'orelse'), gast.While: ('body',), gast.For: ('body',),
+                 gast.With: ('body',)}
+_HEADERS = {gast.If: ('test',), gast.While: ('test',), gast.For: ('iter',),
+            gast.With: ('items',)}
+_SIMPLE_STATEMENTS = (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Expr, gast.Return)
+
+
+def _share_type_tests(block, local_names, namer):
+    """In each block of the plain code of `block`, for a local name of `local_names` whose
+    type test a statement's header surely makes, and that no code from that statement to the
+    block's end can bind: the first test stores its result in a flag, which the tests in the
+    statement's later blocks and in the later statements read."""
+    for index, statement in enumerate(block):
+        if dual.in_staged_form(statement):
+            continue
+        kind = type(statement)
+        headers = _HEADERS.get(kind, ('value',) if kind in _SIMPLE_STATEMENTS else ())
+        tests = {}
+        for field in headers:
+            value = getattr(statement, field, None)
+            for part in value if type(value) is list else [value]:
+                if isinstance(part, gast.AST):
+                    _sure_type_tests(part, tests)
+        tests = {name: test for name, test in tests.items() if name in local_names}
+        if tests:
+            bound = scopes.level(block[index:], _plain_code)
+            tests = {name: test for name, test in tests.items()
+                     if name not in bound.bound and name not in bound.inner_assigned}
+        for name, test in tests.items():
+            _share(statement, block[index + 1:], name, test, namer)
+        for field in _plain_fields(statement):
+            value = getattr(statement, field, None)
+            if type(value) is list and value and isinstance(value[0], gast.stmt):
+                _share_type_tests(value, local_names, namer)
+        for handler in getattr(statement, 'handlers', ()):
+            _share_type_tests(handler.body, local_names, namer)
+
+
+def _share(statement, later, name, first, namer):
+    """The type test `first` of `name` in the header of `statement` stores its result in a
+    flag that the later tests of `name` (in the blocks of `statement` run after its header,
+    and in the `later` statements) read, if there are any."""
+    flag = []
+
+    def replace(child):
+        if child is first or anno.getanno(child, _TYPE_TEST) != name:
+            return None
+        if not flag:
+            flag.append(namer.new('plain_' + name))
+        return templates.replace_as_expression('flag', flag=flag[0])
+    for field in _AFTER_HEADER.get(type(statement), ()):
+        if field not in _plain_fields(statement):
+            continue
+        for child in getattr(statement, field):
+            if not dual.in_staged_form(child):
+                _substitute_at(child, replace)
+    for child in later:
+        if not dual.in_staged_form(child):
+            _substitute_at(child, replace)
+    if flag:
+        store = gast.Name(id=flag[0], ctx=gast.Store(), annotation=None, type_comment=None)
+        anno.setanno(store, anno.Basic.GENERATED, True)
+        walrus = gast.NamedExpr(target=store, value=templates.copy_tree(first))
+        _substitute(statement, lambda child: walrus if child is first else None)
+
+
+def _substitute_at(node, replace):
+    """`_substitute` over `node` itself and its plain code."""
+    new = replace(node)
+    if new is None and not isinstance(node, _OWN_SCOPES):
+        _substitute(node, replace)
+
+
+def _sure_type_tests(node, tests):
+    """Adds to `tests` {name: its first type test} the tests that evaluating `node` surely
+    makes (not behind an `and`/`or`, a condition, a later link of a comparison chain, nor
+    in a nested scope)."""
+    pending = [node]
+    while pending:
+        node = pending.pop()
+        name = anno.getanno(node, _TYPE_TEST)
+        if name is not None:
+            tests.setdefault(name, node)
+            continue
+        if isinstance(node, _OWN_SCOPES) or dual.in_staged_form(node):
+            continue
+        if isinstance(node, gast.BoolOp):
+            pending.append(node.values[0])
+        elif isinstance(node, gast.IfExp):
+            pending.append(node.test)
+        elif isinstance(node, gast.Compare):
+            pending.extend((node.comparators[0], node.left))
+        else:
+            pending.extend(reversed(_plain_code(node)))
+
+
+def _constant_read(node):
+    """The attribute if `node` reads a constant of `ag__` (generated code), else None."""
+    if type(node) is not gast.Attribute or type(node.value) is not gast.Name or \
+            node.value.id != 'ag__' or type(node.ctx) is not gast.Load:
+        return None
+    attr = node.attr
+    if attr in _CONSTANTS or attr.startswith(_CONSTANT_PREFIX):
+        return attr if anno.getanno(node.value, anno.Basic.GENERATED) else None
+    return None
 
 
 def _plain_parts(node):

@@ -52,6 +52,8 @@ type_, id_ = builtins.type, builtins.id
 builtin_range, builtin_len, builtin_enumerate, builtin_zip, builtin_int, builtin_float, \
     builtin_abs = (PLAIN_BUILTINS[name] for name in (
         'range', 'len', 'enumerate', 'zip', 'int', 'float', 'abs'))
+# what bool() of a symbolic tensor raises: a plain `while` whose test became one catches it
+OperatorNotAllowedInGraphError = _errors.OperatorNotAllowedInGraphError
 
 
 def _user_line(filename, lineno):
@@ -64,6 +66,7 @@ _errors.location_mappers.append(_user_line)
 
 __all__ = ['callee', 'converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stmt', 'while_stmt',
            'is_staged', 'is_staged_iterable', 'refuse_staged_test',
+           'OperatorNotAllowedInGraphError',
            'assert_stmt', 'ConversionOptions', 'STD', 'STD_REQUESTED', 'FunctionScope',
            'STD_REQUESTED_SCOPES',
            'STD_SCOPES', 'new_scope',

@@ -338,7 +338,7 @@ def _check_still_python(condition, loop):
             f'(its {"iterable" if loop == "for" else "condition"} '
             f'was a Python value) but its condition, or its `break`/`return` condition, became a '
             f'tensor inside the loop. Make the loop a graph loop: iterate over a tensor '
-            f'(e.g. rt.range(n)) or start the condition as a tensor.'))
+            f'(e.g. rt.range(n)) or start the condition as a tensor.')) from None
 
 
 def _graph_for(sequence, extra_test, body, get_state, set_state, symbol_names, opts):

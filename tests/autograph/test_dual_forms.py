@@ -454,3 +454,73 @@ def simple_return_in_both(x):
         return x
     else:
         return 0
+
+
+def _test_becomes_a_tensor(n):
+    while n > 0:
+        n = n - rt.constant(1)      # the test `n > 0` is a tensor from the second time on
+    return n
+
+
+def _body_bools_a_tensor(n, t):
+    while n > 0:
+        n -= 1
+        if n == 1:
+            bool(t)                 # the body's own error, raised while the test is Python
+    return n
+
+
+def _nested_whiles(n):
+    total = 0
+    a = n
+    while a > 0:
+        a -= 1
+        b = n
+        while b > 0:
+            b -= 1
+            c = n
+            while c > 0:
+                c -= 1
+                d = n
+                while d > 0:
+                    d -= 1
+                    e = n
+                    while e > 0:
+                        e -= 1
+                        f = n
+                        while f > 0:
+                            f -= 1
+                            g = n
+                            while g > 0:
+                                g -= 1
+                                h = n
+                                while h > 0:
+                                    h -= 1
+                                    i = n
+                                    while i > 0:
+                                        i -= 1
+                                        j = n
+                                        while j > 0:
+                                            j -= 1
+                                            total += 1
+    return total
+
+
+def test_a_plain_while_tests_its_condition_again_without_a_per_iteration_check():
+    code = ag.to_code(_test_becomes_a_tensor)
+    assert 'except ag__.OperatorNotAllowedInGraphError:' in code
+    assert 'cond = ag__.ld(n) > 0' in code or 'cond = n > 0' in code
+    # a test that became a tensor: the loop's error (TF's words), with no error chained to it
+    with pytest.raises(NotImplementedError) as error:
+        ag.function(_test_becomes_a_tensor)(3)
+    assert 'started as non-Tensor, then changed to Tensor' in str(error.value)
+    assert error.value.__suppress_context__
+    # the body's own error, raised while the test is a Python value, goes on as it was raised
+    t = rt.constant(True)
+    with pytest.raises(rt.errors.OperatorNotAllowedInGraphError) as error:
+        ag.function(lambda n: _body_bools_a_tensor(n, t * t))(3)
+    assert 'started as non-Tensor' not in str(error.value)
+    frames = [frame.name for frame in error.traceback]
+    assert 'tf___body_bools_a_tensor' in frames or '_body_bools_a_tensor' in frames
+    # ten nested loops, each its handler: still within CPython's limit of nested blocks
+    assert ag.to_graph(_nested_whiles)(2) == _nested_whiles(2) == 1024

@@ -47,7 +47,9 @@ def _methods(text, words, count):
 
 def test_methods_of_plain_values_are_called_as_written_others_once():
     code = ag.to_code(_methods)
-    assert "text.split(' ') if ag__.type_(text) in ag__.PLAIN_TYPES" in code
+    # text's type is tested once: the later statement reads the flag the first test stored
+    assert "text.split(' ') if (plain_text := (ag__.type_(text) in ag__.PLAIN_TYPES))" in code
+    assert 'text.count if plain_text else' in code and code.count('ag__.type_(text)') == 1
     words, calls = _Words(), []
 
     def count():
@@ -139,17 +141,23 @@ def _count_letters(text, table):
 def test_the_type_test_of_a_name_the_loop_never_rebinds_is_made_before_the_loop():
     code = ag.to_code(_count_letters)
     lines = code.splitlines()
-    flags = [k for k, line in enumerate(lines) if ' = ag__.type_(' in line]
+    flags = [k for k, line in enumerate(lines) if ' = type__(' in line]
     loop = next(k for k, line in enumerate(lines) if line.strip() == 'while cond:')
     assert [lines[k].strip() for k in flags] == [
-        'plain_seen = ag__.type_(seen) in ag__.PLAIN_TYPES',
-        'plain_table = ag__.type_(table) in ag__.PLAIN_TYPES',
-        'plain_text = ag__.type_(text) in ag__.PLAIN_TYPES']
+        'plain_seen = type__(seen) in plain_types__',
+        'plain_table = type__(table) in plain_types__',
+        'plain_text = type__(text) in plain_types__']
     assert all(k < loop for k in flags)
-    assert 'ag__.builtin_len and plain_text else' in code
+    # the operators' constants the loop reads are locals, set before it
+    constants = [lines[k].strip() for k in range(flags[0] - 3, flags[0])]
+    assert constants == ['type__ = ag__.type_', 'plain_types__ = ag__.PLAIN_TYPES',
+                         'builtin_len__ = ag__.builtin_len']
+    loop_code = '\n'.join(lines[loop:])
+    assert 'ag__.type_' not in loop_code.split('def staged')[0]
+    assert 'builtin_len__ and plain_text else' in code
     assert 'seen.get(char, 0) if plain_seen else' in code
     # `char` is bound in the loop: tested where it is used
-    assert 'char.isalpha() if ag__.type_(char) in ag__.PLAIN_TYPES else' in code
+    assert 'char.isalpha() if type__(char) in plain_types__ else' in code
     converted = ag.to_graph(_count_letters)
     assert converted('a1ba', {'b': 5}) == _count_letters('a1ba', {'b': 5}) == {'a': 2, 'b': 5}
 
@@ -209,7 +217,65 @@ def test_a_hoisted_type_test_still_sends_a_tensor_to_the_operators():
         for k in range(3):        # a Python loop: its plain form runs, on a tensor `text`
             total += table.get('a', 1) * len(text)
         return total
-    assert 'ag__.builtin_len and plain_text else' in ag.to_code(count)
+    assert 'builtin_len__ and plain_text else' in ag.to_code(count)
     count = ag.function(count)
     assert count('abcd', {'a': 2}).numpy() == 24
     assert count(rt.constant([1, 2]), {}).numpy() == 6
+
+
+def _shared_test(text, other):
+    if text.isdigit():
+        return text.zfill(4)
+    return text.upper() + other.lower()
+
+
+def _rebound_after(text):
+    head = text.strip()
+    text = text.split(',')
+    return head, text.count('a')
+
+
+def _behind_a_condition(flag, text):
+    first = flag and text.isdigit()
+    return first, text.upper()
+
+
+def _rebound_by_an_earlier_function(text):
+    def replace():
+        nonlocal text
+        text = rt.constant([1, 2, 3])
+    head = text.strip()
+    replace()
+    return head, len(text)
+
+
+def test_a_type_test_is_shared_by_the_code_after_it_until_the_name_may_change():
+    code = ag.to_code(_shared_test)
+    assert code.count('ag__.type_(text)') == 1 and 'plain_text :=' in code
+    assert 'text.zfill(4) if plain_text else' in code and 'text.upper() if plain_text' in code
+    assert code.count('ag__.type_(other)') == 1      # tested once, where it is used
+    converted = ag.to_graph(_shared_test)
+    assert converted('12', 'X') == _shared_test('12', 'X') == '0012'
+    assert converted('ab', 'X') == _shared_test('ab', 'X') == 'ABx'
+    # rebound after its first test: the later test is made again
+    code = ag.to_code(_rebound_after)
+    assert 'plain_text' not in code and code.count('ag__.type_(text)') == 3
+    assert ag.to_graph(_rebound_after)(' a,b ') == _rebound_after(' a,b ') == ('a,b', 0)
+    # a test behind `and` may not run: not the one stored; the later sure one is the first
+    code = ag.to_code(_behind_a_condition)
+    assert 'plain_text' not in code
+    assert ag.to_graph(_behind_a_condition)(False, 'a') == (False, 'A')
+    # a nested function may rebind it (even one defined before): no flag; len sees the tensor
+    assert 'plain_text' not in ag.to_code(_rebound_by_an_earlier_function)
+    assert ag.to_graph(_rebound_by_an_earlier_function)(' ab ') == ('ab', 3)
+
+
+def test_a_shared_type_test_still_sends_a_tensor_to_the_operators():
+    def scale(x, factor):
+        y = x.__mul__(factor)
+        return y, x.__add__(factor)
+    code = ag.to_code(scale)
+    assert 'plain_x :=' in code and code.count('ag__.type_(x)') == 1
+    scale = ag.function(scale)
+    y, z = scale(rt.constant([1.0, 2.0]), 2.0)
+    assert list(y.numpy()) == [2.0, 4.0] and list(z.numpy()) == [3.0, 4.0]
