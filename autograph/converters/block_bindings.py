@@ -8,7 +8,7 @@ variable into an `ag__.Undefined` placeholder.
 
 import gast
 
-from autograph.pyct import scopes, templates, walk
+from autograph.pyct import anno, scopes, templates, walk
 
 
 def undefined_assignments(names):
@@ -94,7 +94,10 @@ def unbound_nonlocals(function):
         statement = pending.pop()
         if isinstance(statement, (gast.FunctionDef, gast.ClassDef)):
             bound.add(statement.name)
-            if isinstance(statement, gast.FunctionDef):
+            # the block functions the converters wrote: a `nonlocal` of the user's own nested
+            # function may name an enclosing function's variable, never to bind here
+            if isinstance(statement, gast.FunctionDef) and \
+                    anno.getanno(statement, anno.Basic.GENERATED):
                 wanted.update(name for s in statement.body if isinstance(s, gast.Nonlocal)
                               for name in s.names)
             continue

@@ -101,8 +101,12 @@ class PlainFormTransformer(transformer.Base):
         self.bound = []       # per function: its local names
         self.no_walrus = 0    # > 0 inside comprehensions, lambdas and class bodies
         self.functions = []   # per function: its `_Loops`
+        self.nonlocals = []   # per function: the `nonlocal` names of functions nested in it
 
     def visit_FunctionDef(self, node):
+        scope = anno.getanno(node, anno.Static.SCOPE)   # the activity analysis's
+        if self.nonlocals and scope is not None and not dual.in_staged_form(node):
+            self.nonlocals[-1].update(scope.nonlocals)   # a nested function of the user's
         if dual.in_staged_form(node) or anno.getanno(node, anno.Basic.FUNCTION_SCOPE) is None:
             return node       # a staged copy or a block function: staged forms only
         node.decorator_list = [self.visit(d) for d in node.decorator_list]
@@ -112,10 +116,13 @@ class PlainFormTransformer(transformer.Base):
         scope = anno.getanno(node, anno.Static.SCOPE)   # the activity analysis's
         self.bound.append(scope.local_names() if scope is not None else _EVERY_NAME)
         self.functions.append(_Loops(node))
+        self.nonlocals.append(set())
         node.body = self.visit_block(node.body)
+        nested = self.nonlocals.pop()
+        if self.nonlocals:
+            self.nonlocals[-1] |= nested   # `nonlocal` may name an enclosing function's
         if self.bound[-1] is not _EVERY_NAME:
-            level = scopes.level(node.body, _plain_code)
-            _share_type_tests(node.body, self.bound[-1] - level.inner_assigned, self.ctx.namer)
+            _TypeTestSharing(self.bound[-1] - nested, self.ctx.namer).block(node.body, {})
         self.functions.pop()
         self.temps.pop()
         self.bound.pop()
@@ -401,101 +408,210 @@ def _replace_constants(node, constants, used, namer):
     _substitute(node, replace)
 
 
-# the blocks of a compound statement that run after its header (its test, iterable, items)
-_AFTER_HEADER = {gast.If: ('body', 'orelse'), gast.While: ('body',), gast.For: ('body',),
-                 gast.With: ('body',)}
-_HEADERS = {gast.If: ('test',), gast.While: ('test',), gast.For: ('iter',),
-            gast.With: ('items',)}
-_SIMPLE_STATEMENTS = (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Expr, gast.Return)
+# the fields of a statement whose expression, evaluated first, may store a type test for the
+# code after it (a `while`'s test runs again at each iteration: not one of them)
+_HEADERS = {gast.If: 'test', gast.For: 'iter', gast.With: 'items', gast.Assign: 'value',
+            gast.AugAssign: 'value', gast.AnnAssign: 'value', gast.Expr: 'value',
+            gast.Return: 'value'}
+_LOOPS = (gast.For, gast.While)
+_TRIES = (gast.Try, getattr(gast, 'TryStar', gast.Try))
 
 
-def _share_type_tests(block, local_names, namer):
-    """In each block of the plain code of `block`, for a local name of `local_names` whose
-    type test a statement's header surely makes, and that no code from that statement to the
-    block's end can bind: the first test stores its result in a flag, which the tests in the
-    statement's later blocks and in the later statements read."""
-    for index, statement in enumerate(block):
-        if dual.in_staged_form(statement):
-            continue
+@dataclasses.dataclass
+class _Test:
+    """A type test in a statement's own code, and where it is."""
+    name: str
+    node: gast.AST
+    parent: gast.AST
+    field: str
+    index: int                    # in the parent's list field, or None
+    sure: bool                    # made whenever the statement's header is evaluated
+
+    def put(self, node):
+        if self.index is None:
+            setattr(self.parent, self.field, node)
+        else:
+            getattr(self.parent, self.field)[self.index] = node
+
+
+@dataclasses.dataclass
+class _Facts:
+    """A statement's own code (not its blocks): the names it may bind and its type tests."""
+    bound: set
+    tests: list
+
+
+@dataclasses.dataclass
+class _Shared:
+    """A type test whose result a flag may hold for the code after it."""
+    test: _Test
+    flag: str = None              # its flag, named at the first test that reads it
+
+
+class _TypeTestSharing:
+    """One forward walk of a function's plain code: at each statement, the type tests of
+    local names surely made before it and not rebound since (`_Shared`s by name); a test of
+    one of them reads its flag instead. Each statement's own code is scanned once."""
+
+    def __init__(self, local_names, namer):
+        self.local_names = local_names
+        self.namer = namer
+        self.facts = {}           # id(statement) -> its `_Facts`
+        self.binds = {}           # id(statement) -> the names it may bind (its blocks too)
+
+    def block(self, statements, known):
+        known = dict(known)
+        for statement in statements:
+            if dual.in_staged_form(statement):
+                continue
+            known = self.statement(statement, known)
+            if known:
+                for name in self.bound(statement) & known.keys():
+                    del known[name]
+
+    def statement(self, statement, known):
+        """Replaces the tests of `known` names in `statement`; its blocks see those and the
+        ones its header surely makes. Returns both (what the code after it may see, less
+        what the statement binds)."""
         kind = type(statement)
-        headers = _HEADERS.get(kind, ('value',) if kind in _SIMPLE_STATEMENTS else ())
-        tests = {}
-        for field in headers:
-            value = getattr(statement, field, None)
-            for part in value if type(value) is list else [value]:
-                if isinstance(part, gast.AST):
-                    _sure_type_tests(part, tests)
-        tests = {name: test for name, test in tests.items() if name in local_names}
-        if tests:
-            bound = scopes.level(block[index:], _plain_code)
-            tests = {name: test for name, test in tests.items()
-                     if name not in bound.bound and name not in bound.inner_assigned}
-        for name, test in tests.items():
-            _share(statement, block[index + 1:], name, test, namer)
-        for field in _plain_fields(statement):
-            value = getattr(statement, field, None)
-            if type(value) is list and value and isinstance(value[0], gast.stmt):
-                _share_type_tests(value, local_names, namer)
-        for handler in getattr(statement, 'handlers', ()):
-            _share_type_tests(handler.body, local_names, namer)
+        inner = dict(known)
+        for test in self.scan(statement).tests:
+            shared = known.get(test.name)
+            if shared is not None:
+                self.read_flag(shared, test)
+            elif test.sure and test.name in self.local_names and test.name not in inner:
+                inner[test.name] = _Shared(test)
+        if kind in _LOOPS:
+            # a later iteration follows the body's rebinding: known only what it leaves
+            bound = self.bound(statement)
+            self.block(statement.body, {name: shared for name, shared in inner.items()
+                                        if name not in bound})
+            self.block(statement.orelse, {name: shared for name, shared in known.items()
+                                          if name not in bound})
+        elif kind in _TRIES or kind is gast.Match:
+            # a handler, `else` or `finally` may follow any part of the body
+            after = {name: shared for name, shared in known.items()
+                     if name not in self.bound(statement)}
+            if kind is gast.Match:
+                for case in statement.cases:
+                    self.block(case.body, after)
+            else:
+                self.block(statement.body, inner)
+                for handler in statement.handlers:
+                    self.block(handler.body, after)
+                self.block(statement.orelse, after)
+                self.block(statement.finalbody, after)
+        else:
+            for field in _plain_fields(statement):
+                value = getattr(statement, field, None)
+                if type(value) is list and value and isinstance(value[0], gast.stmt):
+                    self.block(value, inner)
+        return inner
+
+    def read_flag(self, shared, test):
+        """`test` reads the flag of `shared`, which its first test stores."""
+        if shared.flag is None:
+            shared.flag = self.namer.new('plain_' + test.name)
+            store = gast.Name(id=shared.flag, ctx=gast.Store(), annotation=None,
+                              type_comment=None)
+            anno.setanno(store, anno.Basic.GENERATED, True)
+            shared.test.put(gast.NamedExpr(target=store, value=shared.test.node))
+        test.put(templates.replace_as_expression('flag', flag=shared.flag))
+
+    def bound(self, statement):
+        """The names `statement` may bind, in its own code and its blocks (not in nested
+        scopes, whose `nonlocal` names the function leaves out of sharing)."""
+        names = self.binds.get(id(statement))
+        if names is None:
+            names = set(self.scan(statement).bound)
+            for block in _blocks(statement):
+                for inner in block:
+                    if not dual.in_staged_form(inner):
+                        names |= self.bound(inner)
+            self.binds[id(statement)] = names
+        return names
+
+    def scan(self, statement):
+        facts = self.facts.get(id(statement))
+        if facts is None:
+            facts = self.facts[id(statement)] = _scan(statement)
+        return facts
 
 
-def _share(statement, later, name, first, namer):
-    """The type test `first` of `name` in the header of `statement` stores its result in a
-    flag that the later tests of `name` (in the blocks of `statement` run after its header,
-    and in the `later` statements) read, if there are any."""
-    flag = []
-
-    def replace(child):
-        if child is first or anno.getanno(child, _TYPE_TEST) != name:
-            return None
-        if not flag:
-            flag.append(namer.new('plain_' + name))
-        return templates.replace_as_expression('flag', flag=flag[0])
-    for field in _AFTER_HEADER.get(type(statement), ()):
-        if field not in _plain_fields(statement):
-            continue
-        for child in getattr(statement, field):
-            if not dual.in_staged_form(child):
-                _substitute_at(child, replace)
-    for child in later:
-        if not dual.in_staged_form(child):
-            _substitute_at(child, replace)
-    if flag:
-        store = gast.Name(id=flag[0], ctx=gast.Store(), annotation=None, type_comment=None)
-        anno.setanno(store, anno.Basic.GENERATED, True)
-        walrus = gast.NamedExpr(target=store, value=templates.copy_tree(first))
-        _substitute(statement, lambda child: walrus if child is first else None)
+def _own_code(node):
+    """The children of `node` in its own code: `_plain_code` less the statements of its
+    blocks."""
+    return [child for child in _plain_code(node) if not isinstance(child, gast.stmt)]
 
 
-def _substitute_at(node, replace):
-    """`_substitute` over `node` itself and its plain code."""
-    new = replace(node)
-    if new is None and not isinstance(node, _OWN_SCOPES):
-        _substitute(node, replace)
+def _blocks(statement):
+    """The statement lists of `statement`'s plain code (its handlers' and cases' too)."""
+    found = []
+    for field in _plain_fields(statement):
+        value = getattr(statement, field, None)
+        if type(value) is list and value:
+            if isinstance(value[0], gast.stmt):
+                found.append(value)
+            elif isinstance(value[0], (gast.ExceptHandler, gast.match_case)):
+                found.extend(item.body for item in value)
+    return found
 
 
-def _sure_type_tests(node, tests):
-    """Adds to `tests` {name: its first type test} the tests that evaluating `node` surely
-    makes (not behind an `and`/`or`, a condition, a later link of a comparison chain, nor
-    in a nested scope)."""
-    pending = [node]
+def _scan(statement):
+    """The `_Facts` of `statement`'s own code: the names it binds (those that nested scopes
+    in it bind in the function too: a comprehension's assignment expressions) and its type
+    tests, each `sure` if evaluating the header makes it (not behind an `and`/`or`, a
+    condition or a comparison chain's later link)."""
+    bound, tests = set(), []
+    header = _HEADERS.get(type(statement))
+    if isinstance(statement, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Match)):
+        return _Facts(scopes.level([statement], _own_code).bound, tests)
+    if isinstance(statement, (gast.Import, gast.ImportFrom)):
+        bound.update((a.asname or a.name).partition('.')[0] for a in statement.names)
+    pending = []
+    for field in _plain_fields(statement):
+        value = getattr(statement, field, None)
+        if type(value) is list:
+            for index, item in enumerate(value):
+                if isinstance(item, gast.AST) and not isinstance(item, gast.stmt):
+                    pending.append((item, statement, field, index, field == header))
+        elif isinstance(value, gast.AST):
+            pending.append((value, statement, field, None, field == header))
     while pending:
-        node = pending.pop()
+        node, parent, field, index, sure = pending.pop()
+        if dual.in_staged_form(node):
+            continue
+        kind = type(node)
+        if kind is gast.Name:
+            if type(node.ctx) is not gast.Load:
+                bound.add(node.id)
+            continue
         name = anno.getanno(node, _TYPE_TEST)
         if name is not None:
-            tests.setdefault(name, node)
+            tests.append(_Test(name, node, parent, field, index, sure))
             continue
-        if isinstance(node, _OWN_SCOPES) or dual.in_staged_form(node):
+        if isinstance(node, _OWN_SCOPES):
+            bound |= scopes.level([node]).bound   # its defaults; a comprehension's `:=`
             continue
-        if isinstance(node, gast.BoolOp):
-            pending.append(node.values[0])
-        elif isinstance(node, gast.IfExp):
-            pending.append(node.test)
-        elif isinstance(node, gast.Compare):
-            pending.extend((node.comparators[0], node.left))
-        else:
-            pending.extend(reversed(_plain_code(node)))
+        if isinstance(node, gast.ExceptHandler):
+            if node.name is not None:
+                bound.add(node.name.id)
+            if node.type is not None:
+                pending.append((node.type, node, 'type', None, False))
+            continue
+        for child_field in node._fields:
+            value = getattr(node, child_field, None)
+            if type(value) is list:
+                for child_index, item in enumerate(value):
+                    if isinstance(item, gast.AST) and not isinstance(item, gast.stmt):
+                        later = child_index > 0 and (kind is gast.BoolOp or
+                                                     kind is gast.Compare)
+                        pending.append((item, node, child_field, child_index, sure and not later))
+            elif isinstance(value, gast.AST):
+                later = kind is gast.IfExp and child_field != 'test'
+                pending.append((value, node, child_field, None, sure and not later))
+    tests.reverse()      # popped from the end: back in the order written
+    return _Facts(bound, tests)
 
 
 def _constant_read(node):
