@@ -304,3 +304,4 @@ def _rebound_by_a_nested_generator(text):
 def test_a_nested_generator_or_a_function_two_levels_in_that_rebinds_a_name_stops_sharing():
     assert 'plain_text' not in ag.to_code(_rebound_by_a_nested_generator)
     assert ag.to_graph(_rebound_by_a_nested_generator)(' ab ') == ('ab', 3, 2)
+
