@@ -28,6 +28,10 @@ def _is_staged_template(first, second):
 
 
 _IS_STAGED = _is_staged_template(True, False)
+# an operand of `and`/`or`/`not` that is no comparison is as often another value (None, a
+# number, a list: `x or default`) as a bool: one type lookup tells all of them
+_IS_STAGED_TYPE_FIRST = ('ag__.type_(cond := test) not in ag__.PLAIN_TYPES and '
+                         'ag__.is_staged(cond)')
 # an `if`'s test is False more often than True (guards: `if x: break`, `elif` chains): False,
 # tested first, takes the plain form at the first `is`
 _IS_STAGED_FALSE_FIRST = _is_staged_template(False, True)
@@ -40,9 +44,23 @@ PICKS_FORM = 'the test picks the staged form (the body) or the plain one (the el
 def is_staged_test(cond, test, false_first=False):
     """The test that picks the staged form of a construct whose condition is `test`; it binds
     the value to the name `cond`. Its own `and` stays Python (`Basic.PYTHON_TEST`).
-    `false_first`: test for False before True (an `if`; a loop's test is mostly True)."""
+    `false_first`: test for False before True (an `if`; a loop's test is mostly True). An
+    operand of `and`/`or`/`not` that is no comparison tests its type first
+    (`is_staged_operand`)."""
     condition = templates.replace_as_expression(
         _IS_STAGED_FALSE_FIRST if false_first else _IS_STAGED, cond=cond, test=test)
+    anno.setanno(condition, anno.Basic.PYTHON_TEST, True)
+    anno.setanno(condition, PICKS_FORM, True)
+    return condition
+
+
+def is_staged_operand(cond, operand):
+    """`is_staged_test` for an operand of `and`/`or`/`not`: a comparison's value is a bool
+    (told apart by `is`), any other's type is looked up first."""
+    if isinstance(operand, gast.Compare) or (
+            isinstance(operand, gast.UnaryOp) and isinstance(operand.op, gast.Not)):
+        return is_staged_test(cond, operand)
+    condition = templates.replace_as_expression(_IS_STAGED_TYPE_FIRST, cond=cond, test=operand)
     anno.setanno(condition, anno.Basic.PYTHON_TEST, True)
     anno.setanno(condition, PICKS_FORM, True)
     return condition

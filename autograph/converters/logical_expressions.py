@@ -5,8 +5,11 @@ the staged form, the lazy `ag__.and_`/`ag__.or_` over lambdas (`ag__.not_(x)`), 
 value Python's own operator, with the same value, evaluation order and short circuit:
 
     a and b   ->   (ag__.and_(lambda: left, lambda: b)
-                    if (left := a) is not True and left is not False and ag__.is_staged(left)
+                    if ag__.type_(left := a) not in ag__.PLAIN_TYPES and ag__.is_staged(left)
                     else left and b)
+
+(An operand that is a comparison, a bool, is told apart by `is not True`/`is not False` first,
+as an `if`'s test.)
 
 With more operands, `a and b and c` is `a and (b and c)`, and the rest picks its form again.
 
@@ -51,7 +54,7 @@ class LogicalExpressionTransformer(dual.ExpressionTransformer):
         python = gast.BoolOp(op=op, values=[_load(left), self._both_bool(op, values[1:],
                                                                           staged[1:])])
         anno.setanno(python, anno.Basic.PYTHON_TEST, True)
-        return gast.IfExp(test=dual.is_staged_test(left, values[0]),
+        return gast.IfExp(test=dual.is_staged_operand(left, values[0]),
                           body=self._staged_bool(gast.BoolOp(op=op, values=staged),
                                                  first=_load(left)),
                           orelse=python)
@@ -94,7 +97,7 @@ class LogicalExpressionTransformer(dual.ExpressionTransformer):
             return templates.replace_as_expression('ag__.not_(operand)', operand=node.operand)
         value = self.ctx.namer.new('value')
         python = gast.UnaryOp(op=gast.Not(), operand=_load(value))
-        return gast.IfExp(test=dual.is_staged_test(value, node.operand),
+        return gast.IfExp(test=dual.is_staged_operand(value, node.operand),
                           body=templates.replace_as_expression('ag__.not_(value)', value=value),
                           orelse=python)
 
