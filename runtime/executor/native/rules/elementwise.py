@@ -180,7 +180,8 @@ _SUMS = (reduce.OPS['reduce_sum'], reduce.OPS['reduce_mean'])
 # reorder, so it vectorizes too). Each vectorizable math call (exp_f32, sin_f64...) is a loop
 # of its own over the block, writing a buffer the next loops read: loops of one function each
 # hold their constants in registers (one loop for `exp(tanh(y))` ran out of AVX-512's 32 and
-# reloaded them, ~35% slower). The buffers stay in the L1 or L2 cache: at most _SUM_BYTES.
+# reloaded them, ~35% slower). The buffers stay in the L1 or L2 cache: at most _SUM_BYTES; a
+# stage writes in place the buffer of one that no later stage reads (`_shared_buffers`).
 _SUM_BLOCK, _SUM_BYTES = 4096, 32 * 1024
 
 
@@ -222,10 +223,10 @@ def fused_sum(lowering, ref, depth):
     last_element = element(indexes)
     if last_element != f'b{len(indexes.stages) - 1}[k]':  # the sum's operand: a buffer too
         indexes.stage(last_element, np_name(dtype))
-    itemsizes = sum(np.dtype(name).itemsize for _, name in indexes.stages)
+    stages, names = _shared_buffers(indexes.stages)
+    itemsizes = sum(np.dtype(name).itemsize for name in names)
     block = max(256, min(_SUM_BLOCK, _SUM_BYTES // itemsizes) // 64 * 64)  # whole vectors
     last, block = dims[-1], min(block, dims[-1])
-    names = [name for _, name in indexes.stages]
 
     def body(exprs):
         lines = [f'    b{j} = np.empty({block}, np.{name})' for j, name in enumerate(names)]
@@ -236,17 +237,45 @@ def fused_sum(lowering, ref, depth):
         lines += [f'{indent}for block in range({-(-last // block)}):',
                   f'{indent}    start = block * {block}',
                   f'{indent}    size = min({block}, {last} - start)']
-        for j, expr in enumerate(exprs.split('\n')):
+        for (buffer, _), expr in zip(stages, exprs.split('\n')):
             lines += [f'{indent}    for k in range(size):',
                       f'{indent}        {indexes[-1]} = start + k',
-                      f'{indent}        b{j}[k] = {expr}']
-        summed = f'b{len(names) - 1}[k]'
+                      f'{indent}        b{buffer}[k] = {expr}']
+        summed = f'b{stages[-1][0]}[k]'
         return lines + [f'{indent}    for k in range(size):',
                         f'{indent}        total = accumulate(total, np.float64({summed}))',
                         '    return total']
     out = lowering.fresh('v')
-    lowering.site_call(out, '\n'.join(expr for expr, _ in indexes.stages), body, depth)
+    lowering.site_call(out, '\n'.join(expr for _, expr in stages), body, depth)
     return out
+
+
+_BUFFER_READ = re.compile(r'\bb(\d+)\[k\]')  # a stage's element read from an earlier one's
+
+
+def _shared_buffers(stages):
+    """The stages of a fused sum, `(source, dtype name)` each, written into as few buffers as
+    they need: a stage writes the buffer of an earlier one of its dtype that no later stage
+    (nor the sum, which reads the last) reads, in place (element k is read before it is
+    written). Returns ([(buffer, source reading the buffers)], the buffers' dtype names)."""
+    last_read = {}
+    for j, (expr, _) in enumerate(stages):
+        for read in _BUFFER_READ.findall(expr):
+            last_read[int(read)] = j
+    last_read[len(stages) - 1] = len(stages)     # the sum's loop reads the last stage
+    buffer_of, names, free, written = {}, [], {}, []
+    for j, (expr, name) in enumerate(stages):
+        expr = _BUFFER_READ.sub(lambda m: f'b{buffer_of[int(m.group(1))]}[k]', expr)
+        for i in [i for i in free.get(name, ()) if last_read.get(i, -1) <= j]:
+            free[name].remove(i)
+            buffer_of[j] = buffer_of[i]
+            break
+        else:
+            buffer_of[j] = len(names)
+            names.append(name)
+        free.setdefault(name, []).append(j)
+        written.append((buffer_of[j], expr))
+    return written, names
 
 
 def written_natively(opdef):
