@@ -305,3 +305,21 @@ def test_a_nested_generator_or_a_function_two_levels_in_that_rebinds_a_name_stop
     assert 'plain_text' not in ag.to_code(_rebound_by_a_nested_generator)
     assert ag.to_graph(_rebound_by_a_nested_generator)(' ab ') == ('ab', 3, 2)
 
+
+
+
+def _rebound_by_a_staged_if(t, value):
+    first = value.__abs__()              # value's type test, shared by the code after it
+    if t > 0:                            # a tensor: the staged form binds value
+        value = t * 2
+    else:
+        value = -t
+    return first, value.__abs__()        # tested again: value may be a tensor now
+
+
+def test_a_name_a_staged_form_rebinds_is_tested_again():
+    code = ag.to_code(_rebound_by_a_staged_if)
+    assert code.count('ag__.type_(value)') == 2
+    assert ag.to_graph(_rebound_by_a_staged_if)(1, -3) == (3, 2)
+    first, second = ag.function(_rebound_by_a_staged_if)(rt.constant(-2), -3)
+    assert int(first.numpy()) == 3 and int(second.numpy()) == 2
