@@ -22,6 +22,10 @@ _ANNOTATIONS = anno.FIELD
 _AST = gast.AST
 _STATEMENT = gast.stmt
 _expressions = {}   # the text of a qualified name given as a string -> its parsed expression
+_LEAVES = frozenset({gast.Name, gast.Constant})   # nodes that hold no node but a name's context
+# nodes placed in several trees rather than copied: contexts and operators (no fields, no
+# line, no annotations; no pass changes one in place, and `ast`'s own parser shares them)
+_SHARED = walk.CONTEXTS_AND_OPERATORS
 
 
 def replace(template, **subs):
@@ -53,7 +57,7 @@ def copy_tree(node, edit=None):
     marks in one walk."""
     if type(node) is list:
         return [copy_tree(n, edit) for n in node]
-    if not isinstance(node, gast.AST):
+    if not isinstance(node, gast.AST) or edit is None and type(node) in _SHARED:
         return node
     new, source, target = _shell(node)
     if edit is not None:
@@ -128,7 +132,8 @@ def _as_node(value, ctx):
 
 class _Filler:
     """Builds a copy of a template's nodes with the placeholders filled in (the template's own
-    nodes stay as they are, for the next use)."""
+    nodes stay as they are, for the next use). Contexts and operators are not copied
+    (`_SHARED`; `set_context` gives a node a new context rather than changing its own)."""
 
     def __init__(self, subs):
         self.subs = subs
@@ -155,18 +160,24 @@ class _Filler:
         """The copy of the template node `node`, or what replaces it."""
         subs = self.subs
         node_class = type(node)
-        if node_class is gast.Name and node.id in subs:
-            value = subs[node.id]
-            if isinstance(value, gast.AST):
-                value = self._fresh(value)
-            return _as_node(value, node.ctx)
+        if node_class in _LEAVES:
+            if node_class is gast.Name:
+                if node.id in subs:
+                    value = subs[node.id]
+                    if isinstance(value, gast.AST):
+                        value = self._fresh(value)
+                    return _as_node(value, node.ctx)
+                if node.annotation is None:
+                    return _shell(node)[0]     # its context shared
+            else:
+                return _shell(node)[0]
         new, source, target = _shell(node)
         for field in node_class._fields:
             value = source.get(field)
             if type(value) is list:
                 target[field] = self.block(value) if value and isinstance(value[0], _STATEMENT) \
                     else self._elements(value)
-            elif isinstance(value, _AST):
+            elif isinstance(value, _AST) and type(value) not in _SHARED:
                 target[field] = self.fill(value)
         if node_class is gast.FunctionDef:
             new.name = str(subs.get(node.name, node.name))
@@ -180,7 +191,7 @@ class _Filler:
             if isinstance(value, gast.Name) and isinstance(self.subs.get(value.id), (list, tuple)):
                 result.extend(_as_node(self._fresh(v) if isinstance(v, gast.AST) else v, value.ctx)
                               for v in self.subs[value.id])
-            elif isinstance(value, gast.AST):
+            elif isinstance(value, gast.AST) and type(value) not in _SHARED:
                 result.append(self.fill(value))
             else:
                 result.append(value)

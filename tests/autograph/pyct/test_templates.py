@@ -80,3 +80,16 @@ def test_copy_tree_copies_nodes_and_shares_annotation_values():
     assert anno.getanno(copy, anno.Basic.ORIGIN) is origin
     anno.setanno(copy, anno.Basic.SKIP, True)
     assert not anno.hasanno(node, anno.Basic.SKIP)
+
+
+def test_contexts_and_operators_are_shared_statements_and_names_copied():
+    template = 'while a < b:\n    x = a + b\n    pass\n'
+    first, second = templates.replace(template)[0], templates.replace(template)[0]
+    assert first is not second and first.body[1] is not second.body[1]       # `pass` copied
+    assert first.test.left is not second.test.left                           # names copied
+    assert first.test.left.ctx is second.test.left.ctx                       # Load() shared
+    assert first.test.ops[0] is second.test.ops[0] and \
+        first.body[0].value.op is second.body[0].value.op                    # operators too
+    anno.setanno(first.body[1], anno.Basic.ORIGIN, 'mine')
+    assert anno.getanno(second.body[1], anno.Basic.ORIGIN) is None
+    assert unparser.unparse(second) == 'while a < b:\n    x = a + b\n    pass'
