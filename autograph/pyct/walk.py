@@ -7,8 +7,9 @@ import gast
 _AST = gast.AST
 # a name's `Load()`/`Store()` context and the operators: no fields, nothing under them (not
 # `pass`, `break`, `continue`: statements without fields, but with a line)
-CONTEXTS_AND_OPERATORS = frozenset(c for c in vars(gast).values() if isinstance(c, type) and issubclass(
-    c, (gast.expr_context, gast.operator, gast.boolop, gast.unaryop, gast.cmpop)))
+CONTEXTS_AND_OPERATORS = frozenset(
+    c for c in vars(gast).values() if isinstance(c, type) and issubclass(
+        c, (gast.expr_context, gast.operator, gast.boolop, gast.unaryop, gast.cmpop)))
 
 
 def children(node):
