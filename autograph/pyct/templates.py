@@ -105,15 +105,30 @@ def set_context(node, ctx_type):
         set_context(node.value, ctx_type)
     if isinstance(node, (gast.Name, gast.Attribute, gast.Subscript, gast.Tuple, gast.List,
                          gast.Starred)):
-        node.ctx = ctx_type()
+        node.ctx = _context(ctx_type)
+
+
+def _context(ctx_type):
+    """The one instance of a context class that generated code shares (`_SHARED`)."""
+    instance = _CONTEXTS.get(ctx_type)
+    if instance is None:
+        instance = _CONTEXTS[ctx_type] = ctx_type()
+    return instance
+
+
+_CONTEXTS: dict = {}
+_NAME = gast.Name
 
 
 def _as_node(value, ctx):
     if isinstance(value, (str, qual_names.QN)):
         text = str(value)
-        if text.isidentifier():
-            node = gast.Name(id=text, ctx=None, annotation=None, type_comment=None)
+        if text.isidentifier():    # a Name made without gast's keyword-checking constructor
+            node = _NAME.__new__(_NAME)
+            node.__dict__.update(id=text, ctx=None if ctx is None else _context(type(ctx)),
+                                 annotation=None, type_comment=None)
             setattr(node, anno.FIELD, {anno.Basic.GENERATED: True})
+            return node
         else:
             node = _expressions.get(text)
             if node is None:
