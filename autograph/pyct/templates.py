@@ -190,8 +190,12 @@ class _Filler:
         for field in node_class._fields:
             value = source.get(field)
             if type(value) is list:
-                target[field] = self.block(value) if value and isinstance(value[0], _STATEMENT) \
-                    else self._elements(value)
+                if not value:
+                    target[field] = []
+                elif isinstance(value[0], _STATEMENT):
+                    target[field] = self.block(value)
+                else:
+                    target[field] = self._elements(value)
             elif isinstance(value, _AST) and type(value) not in _SHARED:
                 target[field] = self.fill(value)
         if node_class is gast.FunctionDef:
@@ -203,7 +207,7 @@ class _Filler:
     def _elements(self, values):
         result = []
         for value in values:
-            if isinstance(value, gast.Name) and isinstance(self.subs.get(value.id), (list, tuple)):
+            if type(value) is _NAME and isinstance(self.subs.get(value.id), (list, tuple)):
                 result.extend(_as_node(self._fresh(v) if isinstance(v, gast.AST) else v, value.ctx)
                               for v in self.subs[value.id])
             elif isinstance(value, gast.AST) and type(value) not in _SHARED:
