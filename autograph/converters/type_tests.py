@@ -70,12 +70,14 @@ def plain_fields(node):
 
 
 def plain_code(node):
-    """The children of `node` that are plain code (`plain_fields`, less staged forms)."""
+    """The children of `node` that are plain code (`plain_fields`, less staged forms), but
+    its context and operators."""
     found = []
     for field in plain_fields(node):
         value = getattr(node, field, None)
         for item in value if type(value) is list else [value]:
-            if isinstance(item, gast.AST) and not dual.in_staged_form(item):
+            if isinstance(item, gast.AST) and type(item) not in walk.CONTEXTS_AND_OPERATORS \
+                    and not dual.in_staged_form(item):
                 found.append(item)
     return found
 
@@ -290,10 +292,6 @@ def _scan(statement):
     return _Facts(bound, tests)
 
 
-def _plain_parts(node):
-    return [child for child in walk.children(node) if not dual.in_staged_form(child)]
-
-
 _BLOCKS = ('body', 'orelse', 'finalbody')
 
 
@@ -315,14 +313,14 @@ def _bindings(statements, bound, loops, excluded):
             excluded |= level.inner_assigned
         elif blocks:
             handlers = getattr(statement, 'handlers', [])
-            parts = [child for child in _plain_parts(statement)
+            parts = [child for child in plain_code(statement)
                      if not isinstance(child, (gast.stmt, gast.ExceptHandler))]
             for handler in handlers:
                 if handler.name is not None:
                     excluded.add(handler.name.id)     # unbound when the handler ends
-                parts += [child for child in _plain_parts(handler)
+                parts += [child for child in plain_code(handler)
                           if not isinstance(child, gast.stmt)]
-            level = scopes.level(parts, _plain_parts)
+            level = scopes.level(parts, plain_code)
             names = level.bound
             excluded |= level.inner_assigned
             for block in blocks + [handler.body for handler in handlers]:
@@ -330,7 +328,7 @@ def _bindings(statements, bound, loops, excluded):
             if isinstance(statement, (gast.While, gast.For)):
                 loops.append((statement, frozenset(bound), names))
         else:
-            level = scopes.level([statement], _plain_parts)
+            level = scopes.level([statement], plain_code)
             names = level.bound
             excluded |= level.inner_assigned
             if isinstance(statement, gast.Delete):
@@ -360,8 +358,6 @@ def _binds(statement):
         elif isinstance(target, gast.Starred):
             pending.append(target.value)
     return names
-
-
 
 
 def share_type_tests(function_body, local_names, namer):
