@@ -470,43 +470,18 @@ def _body_bools_a_tensor(n, t):
     return n
 
 
-def _nested_whiles(n):
-    total = 0
-    a = n
-    while a > 0:
-        a -= 1
-        b = n
-        while b > 0:
-            b -= 1
-            c = n
-            while c > 0:
-                c -= 1
-                d = n
-                while d > 0:
-                    d -= 1
-                    e = n
-                    while e > 0:
-                        e -= 1
-                        f = n
-                        while f > 0:
-                            f -= 1
-                            g = n
-                            while g > 0:
-                                g -= 1
-                                h = n
-                                while h > 0:
-                                    h -= 1
-                                    i = n
-                                    while i > 0:
-                                        i -= 1
-                                        j = n
-                                        while j > 0:
-                                            j -= 1
-                                            total += 1
-    return total
+def _nested_whiles_source(depth):
+    """A function of `depth` nested `while` loops, each running n times; the innermost counts."""
+    lines, indent = ['def nested(n):', '    total = 0'], '    '
+    for k in range(depth):
+        name = f'v{k}'
+        lines += [f'{indent}{name} = n', f'{indent}while {name} > 0:', f'{indent}    {name} -= 1']
+        indent += '    '
+    return '\n'.join(lines + [f'{indent}total += 1', '    return total']) + '\n'
 
 
-def test_a_plain_while_tests_its_condition_again_without_a_per_iteration_check():
+def test_a_plain_while_tests_its_condition_again_without_a_per_iteration_check(
+        tmp_path, monkeypatch):
     code = ag.to_code(_test_becomes_a_tensor)
     assert 'except ag__.OperatorNotAllowedInGraphError:' in code
     assert 'cond = ag__.ld(n) > 0' in code or 'cond = n > 0' in code
@@ -522,5 +497,13 @@ def test_a_plain_while_tests_its_condition_again_without_a_per_iteration_check()
     assert 'started as non-Tensor' not in str(error.value)
     frames = [frame.name for frame in error.traceback]
     assert 'tf___body_bools_a_tensor' in frames or '_body_bools_a_tensor' in frames
-    # ten nested loops, each its handler: still within CPython's limit of nested blocks
-    assert ag.to_graph(_nested_whiles)(2) == _nested_whiles(2) == 1024
+    # ten nested loops, each its handler but the innermost: within CPython's limit of nested
+    # blocks (20), which one more handler would pass
+    (tmp_path / '_nested_whiles.py').write_text(_nested_whiles_source(10))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import _nested_whiles
+    nested = _nested_whiles.nested
+    code = ag.to_code(nested)
+    assert code.count('except ag__.OperatorNotAllowedInGraphError:') == 9
+    assert ag.to_graph(nested)(2) == nested(2) == 1024
+    del sys.modules['_nested_whiles']
