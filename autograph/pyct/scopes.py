@@ -19,6 +19,10 @@ _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)
 _SCOPES = _FUNCTIONS + (gast.ClassDef,) + _COMPREHENSIONS
 _FRAME_ACTIONS = (gast.Return, gast.Yield, gast.YieldFrom, gast.Await, gast.Break,
                   gast.Continue, gast.Delete)
+# the node classes `level` does more for than look at their parts
+_SPECIAL = frozenset(_SCOPES + _FRAME_ACTIONS + (
+    gast.Global, gast.Nonlocal, gast.Import, gast.ImportFrom, gast.MatchAs, gast.MatchStar,
+    gast.MatchMapping))
 
 
 @dataclasses.dataclass
@@ -48,10 +52,14 @@ def level(nodes, expand=walk.children):
     pending = list(reversed(nodes))
     while pending:
         node = pending.pop()
-        if isinstance(node, gast.Name):
-            (found.read if isinstance(node.ctx, gast.Load) else found.bound).add(node.id)
+        kind = type(node)
+        if kind is gast.Name:
+            (found.read if type(node.ctx) is gast.Load else found.bound).add(node.id)
             if node.annotation is not None:
                 pending.append(node.annotation)
+            continue
+        if kind not in _SPECIAL:       # most nodes: nothing but their parts to look at
+            pending.extend(reversed(expand(node)))
             continue
         if isinstance(node, _SCOPES):
             if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
