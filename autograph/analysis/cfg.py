@@ -41,6 +41,15 @@ class Graph:
     entry: Node | None = None
     exit: Node | None = None
 
+    def release(self):
+        """Unlinks the nodes (each holds its neighbours: a cycle per edge), so that the graph
+        is freed when its last user drops it rather than by the cycle collector, whose full
+        collections scan the whole heap (a conversion's graphs were most of its garbage)."""
+        for node in self.nodes:
+            node.next = node.prev = ()
+        self.nodes, self.headers, self.joins = [], {}, {}
+        self.entry = self.exit = None
+
 
 class _Builder:
 

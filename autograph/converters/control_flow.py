@@ -85,6 +85,7 @@ class ControlFlowTransformer(transformer.Base):
         graph = analysis.analyze(node)
         enclosing = self.staged_names[-1] if self.staged_names else frozenset()
         self.staged_names.append(enclosing | checked_reads.analyze(graph, node, enclosing))
+        graph.release()
         self.function_scopes.append(anno.getanno(node, anno.Static.SCOPE))
         self.captured.append(block_bindings.captured_names(node.body))
         self.dropped.append(set())
