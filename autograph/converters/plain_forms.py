@@ -102,7 +102,6 @@ class PlainFormTransformer(transformer.Base):
         node.args = self.visit(node.args)
         no_walrus, self.no_walrus = self.no_walrus, 0
         self.temps.append(None)
-        scope = anno.getanno(node, anno.Static.SCOPE)   # the activity analysis's
         self.bound.append(scope.local_names() if scope is not None else _EVERY_NAME)
         self.functions.append(_Loops(node))
         self.nonlocals.append(set())

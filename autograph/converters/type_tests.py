@@ -24,8 +24,7 @@ from autograph.pyct import anno, scopes, templates, walk
 
 TYPE_TEST = 'type_tests: the type test of the local variable of this name'
 # nodes whose code runs in a scope of its own: their `ag__.` reads and type tests stay
-OWN_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda,
-              gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+OWN_SCOPES = scopes.SCOPE_NODES
 
 
 def loop_invariants(function, local_names, generated):

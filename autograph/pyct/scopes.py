@@ -16,11 +16,12 @@ from autograph.pyct import walk
 
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)
-_SCOPES = _FUNCTIONS + (gast.ClassDef,) + _COMPREHENSIONS
+# the nodes whose code runs in a scope of its own
+SCOPE_NODES = _FUNCTIONS + (gast.ClassDef,) + _COMPREHENSIONS
 _FRAME_ACTIONS = (gast.Return, gast.Yield, gast.YieldFrom, gast.Await, gast.Break,
                   gast.Continue, gast.Delete)
 # the node classes `level` does more for than look at their parts
-_SPECIAL = frozenset(_SCOPES + _FRAME_ACTIONS + (
+_SPECIAL = frozenset(SCOPE_NODES + _FRAME_ACTIONS + (
     gast.Global, gast.Nonlocal, gast.Import, gast.ImportFrom, gast.MatchAs, gast.MatchStar,
     gast.MatchMapping))
 
@@ -61,7 +62,7 @@ def level(nodes, expand=walk.children):
         if kind not in _SPECIAL:       # most nodes: nothing but their parts to look at
             pending.extend(reversed(expand(node)))
             continue
-        if isinstance(node, _SCOPES):
+        if isinstance(node, SCOPE_NODES):
             if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
                 found.functions.append(node)
             pending.extend(reversed(_enclosing_parts(node, found)))

@@ -191,7 +191,6 @@ def _find_visitor(transformer_class, node_class):
 # Fields that hold a name, a number or a string (`id`, `attr`, ...) or a context or operator
 # node, which no visitor looks at unless it has a method for those classes.
 _LEAF_FIELDS = frozenset({'ctx', 'op', 'ops', 'id', 'attr', 'type_comment', 'kind'})
-_LEAF_CLASSES = (gast.expr_context, gast.operator, gast.unaryop, gast.boolop, gast.cmpop)
 
 
 def entered_fields(visitor_class, node_class, table):
@@ -219,7 +218,7 @@ _VISITS_LEAF_CLASSES: dict = {}   # {visitor class: whether it visits contexts o
 
 
 def _has_leaf_visitor(transformer_class):
-    classes = list(_LEAF_CLASSES)
+    classes = list(walk.LEAF_BASES)
     while classes:
         node_class = classes.pop()
         if getattr(transformer_class, 'visit_' + node_class.__name__, None) is not None:

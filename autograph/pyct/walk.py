@@ -7,9 +7,9 @@ import gast
 _AST = gast.AST
 # a name's `Load()`/`Store()` context and the operators: no fields, nothing under them (not
 # `pass`, `break`, `continue`: statements without fields, but with a line)
+LEAF_BASES = (gast.expr_context, gast.operator, gast.unaryop, gast.boolop, gast.cmpop)
 CONTEXTS_AND_OPERATORS = frozenset(
-    c for c in vars(gast).values() if isinstance(c, type) and issubclass(
-        c, (gast.expr_context, gast.operator, gast.boolop, gast.unaryop, gast.cmpop)))
+    c for c in vars(gast).values() if isinstance(c, type) and issubclass(c, LEAF_BASES))
 
 
 def children(node):
