@@ -124,7 +124,7 @@ def convert_file(path, names):
     """The converted source of the functions of the file `path` (or of those named)."""
     text = read_source(path)
     try:
-        with conversion.deep_recursion():
+        with conversion.compiling():
             module = parser.parse(text, path)
     except SyntaxError as e:
         raise CLIError(f'{path}:{e.lineno}: syntax error: {e.msg}') from None
@@ -166,7 +166,7 @@ def _convert_function(node, lines, path, class_name=None, module_names=None):
             f'{path}:{node.lineno}: AutoGraph does not convert `async def` functions. Wrap the '
             f'function in ag.do_not_convert to run it as plain Python.')
     node.decorator_list = []  # decorators run on the original function, not on its conversion
-    with conversion.deep_recursion():
+    with conversion.compiling():
         converted = conversion.convert_tree(node, lines, path, 1, node.name, class_name,
                                             module_names)
         return conversion.function_source(converted)

@@ -3,6 +3,7 @@
 The converters run in the order of `CONVERTERS`, the one place that fixes it. Each takes the
 output of the previous one; `docs/design.md` explains why the order is what it is.
 """
+import contextlib
 import weakref
 
 import gast
@@ -27,6 +28,7 @@ from autograph.converters import (
     variables,
 )
 from autograph.pyct import (
+    collector,
     loader,
     mangling,
     origin_info,
@@ -83,7 +85,7 @@ class ConvertedEntity:
     def node(self):
         if self._node is None:
             parsed, module_names = self._unconverted
-            with deep_recursion():
+            with compiling():
                 self._node = convert_tree(parsed.node, parsed.lines, parsed.filename,
                                           parsed.first_lineno, self.name, parsed.class_name,
                                           module_names)
@@ -93,22 +95,33 @@ class ConvertedEntity:
     @property
     def function_source(self):
         if self._source is None:
-            self._source = function_source(self.node)
+            node = self.node
+            with compiling():
+                self._source = function_source(node)
         return self._source
 
     @property
     def factory_code(self):
         if self._factory_code is None:
             node = self.node
-            function = unparser.to_ast([node], self._user[1])
-            self._factory_code = loader.compile_factory(
-                function, _converted_name(node), self._free_variables, self._user)
+            with compiling():
+                function = unparser.to_ast([node], self._user[1])
+                self._factory_code = loader.compile_factory(
+                    function, _converted_name(node), self._free_variables, self._user)
             if self._cache_entry is not None:
                 disk_cache.store(*self._cache_entry, self._factory_code)
         return self._factory_code
 
 
 deep_recursion = recursion.deep_recursion
+
+
+@contextlib.contextmanager
+def compiling():
+    """What the compiler's passes run in: room for their recursion (pyct/recursion.py), and
+    the cycle collector paused, as they make no cyclic garbage (pyct/collector.py)."""
+    with deep_recursion(), collector.paused():
+        yield
 
 
 def convert_tree(node, origin_lines, filename, first_lineno, function_name, class_name=None,
@@ -191,7 +204,7 @@ def convert(fn):
 def _convert(fn):
     code = fn.__code__
     module_names = set(fn.__globals__) | set(code.co_freevars)
-    with deep_recursion():
+    with compiling():
         parsed = parser.parse_entity(fn)
         folder, entry = disk_cache.directory(), None
         if folder is not None:
