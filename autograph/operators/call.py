@@ -8,6 +8,7 @@ import warnings
 import weakref
 
 import runtime as rt
+from runtime.core import context as rt_context
 from autograph.compiler import api, conversion, verbosity
 from autograph.operators import function_scope, higher_order, py_builtins
 from autograph.pyct import errors, loader, origin_info
@@ -37,10 +38,21 @@ PLANS: dict = {}
 _PLAN_REFS: dict = {}
 _KEPT: list = []
 _PLAN = '__ag_call_plan__'
+# While no graph is being built, converted code runs on values Python itself can run (eager
+# tensors included: the staged forms are never taken), so a user function it calls runs as it
+# is, unconverted: the same program, at the original's speed, and nothing to convert (the
+# first call of every callee used to convert it). `EAGER_PLANS` holds, by id, the callables
+# whose eager calls run something known without a Python call: the functions that live with
+# their module (kept in `_KEPT`), and the builtins and types of `PLANS`. Any other function
+# called eagerly is marked by its code object under `_EAGER_PLAN` on itself (a copy of its
+# `__dict__` by functools.wraps has another code object: no mark).
+EAGER_PLANS: dict = {}
+_EAGER_PLAN = '__ag_eager_plan__'
 # What the plain Python form of a call in converted code looks up first, without a Python
 # call: `(ag__.plan_of(ag__.id_(f)) or ag__.callee(f, fscope))(args)` (a plan is never false:
-# a function, a builtin, or a class whose metaclass is `type`)
-plan_of = PLANS.get
+# a function, a builtin, or a class whose metaclass is `type`). `ag__.plan_of` reads
+# `EAGER_PLANS` while no thread builds a graph and `PLANS` while one does (`_switch_plans`).
+plan_of = (PLANS if rt_context.building_graphs[0] else EAGER_PLANS).get
 
 
 def callee(f, caller_fn_scope=None, options=None):
@@ -63,13 +75,20 @@ def callee(f, caller_fn_scope=None, options=None):
                 and id(f) not in PLANS:
             # a module's builtin function or a static type: it lives on
             _KEPT.append(f)
-            PLANS[id(f)] = target
+            PLANS[id(f)] = EAGER_PLANS[id(f)] = target
         return target
     # the fast paths answer for the options of converted code (a scope of recursive options);
     # any other options take the slow path, which reads them
     if options is None and (caller_fn_scope is None or type(caller_fn_scope) is _SCOPE
                             and caller_fn_scope.options.recursive):
-        if kind is _FUNCTION:
+        if not _BUILDING[0] or not _THREAD.graphs:   # eager: `f` itself, once known
+            function = f.__func__ if kind is _METHOD else f
+            if type(function) is _FUNCTION and (
+                    function.__dict__.get(_EAGER_PLAN) is function.__code__
+                    or _EAGER_PLANS_GET(id(function)) is function
+                    or _IS_GENERATED(function.__code__)):   # a def or lambda of converted code
+                return f
+        elif kind is _FUNCTION:
             plan = _PLANS_GET(id(f))
             if plan is not None:
                 return plan
@@ -116,6 +135,9 @@ def _resolve(f, caller_fn_scope, options):
     if target is None:
         _keep_plan(f, f)
         return f
+    if not _BUILDING[0] or not _THREAD.graphs:
+        _keep_eager(target)
+        return f
     converted = _callee(target)
     _keep_plan(f, converted)
     if not bound_args or converted is target:
@@ -144,6 +166,9 @@ def _converting_callables(f, caller_fn_scope, options):
 
 _BUILTIN_OVERLOADS = py_builtins.OVERLOADS.get
 _PLANS_GET = PLANS.get
+_EAGER_PLANS_GET = EAGER_PLANS.get
+_BUILDING = rt_context.building_graphs
+_THREAD = rt_context.state
 _getrecursionlimit, _setrecursionlimit = sys.getrecursionlimit, sys.setrecursionlimit
 _RESOLVE_ROOM = 100
 _RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
@@ -185,8 +210,31 @@ def _keep(function, target):
     elif _lives_with_module(function):
         _KEPT.append(function)
         PLANS[id(function)] = target
+        if target is function:
+            EAGER_PLANS[id(function)] = function
     else:
         function.__dict__[_PLAN] = (function, target)   # it may hold `function`
+
+
+def _keep_eager(function):
+    """Remembers that eager calls of the user function `function` run it as it is."""
+    if _lives_with_module(function):
+        _KEPT.append(function)
+        EAGER_PLANS[id(function)] = function
+    else:
+        function.__dict__[_EAGER_PLAN] = function.__code__
+
+
+def _switch_plans(building):
+    """Points `ag__.plan_of` at the plans for graphs while any thread builds one (runtime's
+    `building_watchers`): a thread running eagerly meanwhile calls conversions, which on its
+    values are the same program."""
+    global plan_of
+    plan_of = (PLANS if building else EAGER_PLANS).get
+    sys.modules[__package__].plan_of = plan_of
+
+
+rt_context.building_watchers.append(_switch_plans)
 
 
 def _module_globals(function):

@@ -23,11 +23,23 @@ state = _State()
 building_graphs = [0]
 active_tapes = [0]
 _count_lock = threading.Lock()
+# Called with True when a first graph starts being built (in any thread) and with False when
+# the last one ends, under the counts' lock (keep them short): AutoGraph's converted code calls
+# user functions as they are while nothing is being built (autograph/operators/call.py).
+building_watchers: list = []
 
 
 def _count(cell, delta):
     with _count_lock:
         cell[0] += delta
+        if cell is building_graphs and cell[0] == (1 if delta > 0 else 0):
+            _tell_watchers()
+
+
+def _tell_watchers():
+    building = building_graphs[0] > 0
+    for watcher in building_watchers:
+        watcher(building)
 
 
 def _reset_in_child():
@@ -37,6 +49,7 @@ def _reset_in_child():
     _count_lock = threading.Lock()
     building_graphs[0] = len(state.graphs)
     active_tapes[0] = len(state.tapes)
+    _tell_watchers()
 
 
 os.register_at_fork(after_in_child=_reset_in_child)

@@ -6,3 +6,13 @@ from autograph_helpers import Python, assert_same, in_graph, plain  # noqa: F401
 @pytest.fixture
 def run_in_graph():
     return in_graph
+
+
+@pytest.fixture
+def building_graph():
+    """Inside a graph being built: converted code converts the user functions it calls only
+    then (eagerly they run as they are, autograph/operators/call.py), so the tests of what a
+    callee's conversion does run in one."""
+    import runtime as rt
+    with rt.Graph().as_default() as graph:
+        yield graph

@@ -24,7 +24,7 @@ def _caller():
     return _callee_frames()   # the caller's line
 
 
-def test_a_converted_call_adds_no_frame_between_caller_and_callee():
+def test_a_converted_call_adds_no_frame_between_caller_and_callee(building_graph):
     callee_code, caller_code, line = ag.to_graph(_caller)()
     assert origin_info.is_generated_code(callee_code)   # the callee ran converted
     assert origin_info.is_generated_code(caller_code)
@@ -144,7 +144,7 @@ def _plain(a, b=0, *, c=1):
     return a + b + c
 
 
-def test_callee_resolves_what_a_call_from_converted_code_runs():
+def test_callee_resolves_what_a_call_from_converted_code_runs(building_graph):
     scope = ag__.FunctionScope('f', ag__.STD)
     assert call.callee(len, scope) is py_builtins.len_           # a builtin's overload
     assert call.callee(print, scope) is print                    # a builtin without one

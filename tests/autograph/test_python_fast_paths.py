@@ -20,7 +20,7 @@ def calls_relu_twice(x):
     return relu(x), relu(-x)
 
 
-def test_a_user_function_keeps_its_conversion_for_later_calls():
+def test_a_user_function_keeps_its_conversion_for_later_calls(building_graph):
     converted = ag.to_graph(calls_relu_twice)
     assert converted(3) == (3, 0)
     plan = call.PLANS[id(relu)]
@@ -162,7 +162,7 @@ def test_builtin_overloads_answer_python_values_with_one_type_check(monkeypatch)
     assert int(n) == 2 and a.numpy().tolist() == [1, 2] and v.dtype == rt.float32
 
 
-def test_a_scope_that_does_not_recurse_calls_planned_functions_as_they_are():
+def test_a_scope_that_does_not_recurse_calls_planned_functions_as_they_are(building_graph):
     ag.to_graph(calls_relu_twice)(1)           # relu's plan: its conversion
     recursing = ag__.FunctionScope('f', ag__.STD)
     not_recursing = ag__.FunctionScope('f', ag__.ConversionOptions(recursive=False))
@@ -246,3 +246,79 @@ def test_a_return_that_ran_is_returned_without_the_scope(monkeypatch):
     monkeypatch.undo()
     graph = ag.function(_sign).get_concrete_function(rt.TensorSpec([], rt.int32)).graph
     assert any(op.type in ('If', 'StatelessIf') for op in graph.get_operations())
+
+
+# -- eagerly (no graph being built), converted code calls user functions as they are --------
+
+def _code_of_caller():
+    import sys
+    return sys._getframe(0).f_code
+
+
+def calls_code_of_caller():
+    return _code_of_caller()
+
+
+def test_eagerly_a_user_function_runs_as_it_is_without_a_conversion(monkeypatch):
+    from autograph.compiler import conversion
+    converted = ag.to_graph(calls_code_of_caller)          # asked for: converted
+    calls = []
+    monkeypatch.setattr(conversion, 'convert', lambda f: calls.append(f))
+    assert converted() is _code_of_caller.__code__          # the original's own code ran
+    assert calls == []                                      # nothing converted
+    assert call.EAGER_PLANS[id(_code_of_caller)] is _code_of_caller   # by identity
+    assert ag__.plan_of is not None and ag__.plan_of.__self__ is call.EAGER_PLANS
+
+
+def test_while_a_graph_is_built_calls_read_the_plans_of_conversions():
+    with rt.Graph().as_default():
+        assert ag__.plan_of.__self__ is call.PLANS
+        code = ag.to_graph(calls_code_of_caller)()
+        assert code is not _code_of_caller.__code__ and code.co_name == '_code_of_caller'
+    assert ag__.plan_of.__self__ is call.EAGER_PLANS
+
+
+def test_eagerly_a_closure_is_marked_by_its_code_and_a_wraps_copy_is_not():
+    def make(k):
+        def scaled(x):
+            if x > 0:
+                return k * x
+            return 0
+        return scaled
+    inner = make(3)
+
+    def calls(x):
+        return inner(x)
+    assert ag.to_graph(calls)(2) == 6
+    assert inner.__dict__['__ag_eager_plan__'] is inner.__code__
+
+    @functools.wraps(inner)
+    def wrapper(x):
+        return 'the wrapper'
+    assert wrapper.__dict__.get('__ag_eager_plan__') is inner.__code__   # copied, not its own
+
+    def calls_wrapper(x):
+        return wrapper(x)
+    assert ag.to_graph(calls_wrapper)(2) == 'the wrapper'
+    assert wrapper.__dict__['__ag_eager_plan__'] is wrapper.__code__
+
+
+def test_a_thread_running_eagerly_while_another_builds_a_graph_gets_the_same_results():
+    import threading
+    started, leave = threading.Event(), threading.Event()
+
+    def build():
+        with rt.Graph().as_default():
+            started.set()
+            leave.wait(10)
+    thread = threading.Thread(target=build)
+    thread.start()
+    try:
+        started.wait(10)
+        assert ag__.plan_of.__self__ is call.PLANS          # some thread builds a graph
+        assert ag.to_graph(calls_relu_twice)(5) == (5, 0)   # this one runs eagerly: same
+        assert call.callee(relu, None) is relu              # its own callee: as it is
+    finally:
+        leave.set()
+        thread.join()
+    assert ag__.plan_of.__self__ is call.EAGER_PLANS
