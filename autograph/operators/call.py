@@ -8,10 +8,10 @@ import warnings
 import weakref
 
 import runtime as rt
-from runtime.core import context as rt_context
 from autograph.compiler import api, conversion, verbosity
 from autograph.operators import function_scope, higher_order, py_builtins
 from autograph.pyct import errors, loader, origin_info
+from runtime.core import context as rt_context
 
 # Code from these packages (and the standard library) is called as it is.
 _LEAVE_ALONE = frozenset({'runtime', 'autograph', 'numpy', 'gast'}) | frozenset(

@@ -111,7 +111,8 @@ def _calls(f, x):
     return f(x)
 
 
-def test_the_plan_of_a_module_function_goes_with_the_function(tmp_path, monkeypatch, building_graph):
+def test_the_plan_of_a_module_function_goes_with_the_function(
+        tmp_path, monkeypatch, building_graph):
     (tmp_path / '_plain_forms_module.py').write_text(
         'def twice(x):\n    if x > 0:\n        return 2 * x\n    return 0\n')
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -156,7 +156,8 @@ def test_a_generator_callee_runs_unconverted_and_silently(capsys, recwarn):
     assert capsys.readouterr().err == '' and len(recwarn) == 0
 
 
-def test_a_callee_without_source_runs_unconverted_with_a_note_at_verbosity_1(capsys, building_graph):
+def test_a_callee_without_source_runs_unconverted_with_a_note_at_verbosity_1(
+        capsys, building_graph):
     namespace = {}
     exec('def triple(x):\n    return 3 * x\n', namespace)
     triple = namespace['triple']
