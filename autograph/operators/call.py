@@ -83,11 +83,15 @@ def callee(f, caller_fn_scope=None, options=None):
                             and caller_fn_scope.options.recursive):
         if not _BUILDING[0] or not _THREAD.graphs:   # eager: `f` itself, once known
             function = f.__func__ if kind is _METHOD else f
-            if type(function) is _FUNCTION and (
-                    function.__dict__.get(_EAGER_PLAN) is function.__code__
-                    or _EAGER_PLANS_GET(id(function)) is function
-                    or _IS_GENERATED(function.__code__)):   # a def or lambda of converted code
-                return f
+            if type(function) is _FUNCTION:
+                if function.__dict__.get(_EAGER_PLAN) is function.__code__ or (
+                        _EAGER_PLANS_GET(id(function)) is function):
+                    return f
+                if _IS_GENERATED(function.__code__):   # converted code (a def, a lambda in it)
+                    if _lives_with_module(function):  # a converted module's: `plan_of` answers
+                        _KEPT.append(function)
+                        EAGER_PLANS[id(function)] = function
+                    return f
         elif kind is _FUNCTION:
             plan = _PLANS_GET(id(f))
             if plan is not None:

@@ -322,3 +322,18 @@ def test_a_thread_running_eagerly_while_another_builds_a_graph_gets_the_same_res
         leave.set()
         thread.join()
     assert ag__.plan_of.__self__ is call.EAGER_PLANS
+
+
+def test_eagerly_a_converted_function_its_module_holds_is_answered_by_plan_of(
+        tmp_path, monkeypatch):
+    import sys
+    (tmp_path / '_eager_module.py').write_text(
+        'def depth(n):\n    if n > 0:\n        return depth(n - 1) + 1\n    return 0\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import _eager_module as module
+    converted = module.depth = ag.to_graph(module.depth)   # as `autograph convert` leaves it
+    try:
+        assert converted(5) == 5
+        assert call.EAGER_PLANS[id(converted)] is converted   # the recursion: no Python call
+    finally:
+        del sys.modules['_eager_module']
