@@ -13,7 +13,8 @@ It runs
 
 1. as plain Python on two ints,
 2. converted (`ag.to_graph`) on the same Python ints: the result, or the exception type, must
-   be Python's exactly;
+   be Python's exactly; once eagerly (its callees run as they are) and once while a graph is
+   being built (its callees converted too);
 3. traced (`ag.function`) on int32 tensors: the value must be Python's, or the error one of the
    documented conversion errors (`DOCUMENTED_ERRORS`), e.g. a variable set in only one branch
    of a tensor `if`. Where Python raises UnboundLocalError the traced function must raise too.
@@ -377,6 +378,11 @@ def check(source, seconds=30):
             got = outcome(lambda: converted(a, b))
             if not _same(expected, got, exact=True):
                 return f'f({a}, {b}) as Python: {expected.describe()}; converted: {got.describe()}'
+            with rt.Graph().as_default():   # a graph being built: its callees converted too
+                got = outcome(lambda: converted(a, b))
+            if not _same(expected, got, exact=True):
+                return (f'f({a}, {b}) as Python: {expected.describe()}; converted, callees '
+                        f'converted: {got.describe()}')
             if not _fits_int32(expected.value):
                 continue      # int32 tensors wrap around where Python ints grow
             with warnings.catch_warnings(record=True) as caught:
