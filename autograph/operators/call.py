@@ -249,7 +249,7 @@ def _module_globals(function):
 def _lives_with_module(function):
     """Whether `function` is what its module holds at its qualified name (a module-level
     function, or a method of a module-level class): it lives as long as the module."""
-    if not _module_globals(function) or '<' in function.__qualname__:
+    if '<' in function.__qualname__ or not _module_globals(function):
         return False
     value = function.__globals__
     for part in function.__qualname__.split('.'):
