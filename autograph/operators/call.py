@@ -88,9 +88,7 @@ def callee(f, caller_fn_scope=None, options=None):
                         _EAGER_PLANS_GET(id(function)) is function):
                     return f
                 if _IS_GENERATED(function.__code__):   # converted code (a def, a lambda in it)
-                    if _lives_with_module(function):  # a converted module's: `plan_of` answers
-                        _KEPT.append(function)
-                        EAGER_PLANS[id(function)] = function
+                    _keep_eager(function, mark=False)  # a converted module's: `plan_of` answers
                     return f
         elif kind is _FUNCTION:
             plan = _PLANS_GET(id(f))
@@ -220,12 +218,13 @@ def _keep(function, target):
         function.__dict__[_PLAN] = (function, target)   # it may hold `function`
 
 
-def _keep_eager(function):
-    """Remembers that eager calls of the user function `function` run it as it is."""
+def _keep_eager(function, mark=True):
+    """Remembers that eager calls of `function` run it as it is: in `EAGER_PLANS` when it lives
+    with its module, else (with `mark`) by a mark on the function."""
     if _lives_with_module(function):
         _KEPT.append(function)
         EAGER_PLANS[id(function)] = function
-    else:
+    elif mark:
         function.__dict__[_EAGER_PLAN] = function.__code__
 
 
