@@ -32,7 +32,7 @@ import sys
 import threading
 
 from runtime.core import errors
-from runtime.executor.native import cache
+from runtime.executor.native import cache, team
 from runtime.executor.native.rules import Unsupported
 from runtime.executor.recursion import room
 from runtime.ops import registry
@@ -208,9 +208,12 @@ class NativePlan:
             args = convention.example_arguments(values)
             if args is None:
                 return None
-            function = cache.load(numba, source, program.name)
+            function, workers = cache.load(numba, source, program.name, convention.shares)
             try:
                 function.compile(tuple(numba.typeof(v) for v in args))
+                for job, worker in workers.items():  # the helper thread runs them
+                    worker.compile((numba.typeof(team.MAIL), numba.int64))
+                    team.register(job, worker)
                 break
             except numba.core.errors.NumbaError as e:
                 if rolled:

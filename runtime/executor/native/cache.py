@@ -48,7 +48,8 @@ def _fingerprint(numba):
     their files, not imported: a cache hit need not import them)."""
     digest = hashlib.sha256()
     here = os.path.dirname(os.path.abspath(__file__))
-    for module in ('helpers.py', 'vmath.py'):  # the generated code inlines vmath's functions
+    # the generated code inlines vmath's functions and the sharing steps (atomics.py, team.py)
+    for module in ('helpers.py', 'vmath.py', 'atomics.py', 'team.py'):
         with open(os.path.join(here, module), 'rb') as f:
             digest.update(f.read())
     return numba.__version__.encode() + digest.digest()
@@ -61,8 +62,10 @@ def _path(numba, folder, source):
     return os.path.join(folder, module_name + '.py'), module_name
 
 
-def load(numba, source, name):
-    """The numba dispatcher of the function `native` in `source` (cached on disk if possible)."""
+def load(numba, source, name, nogil=False):
+    """The numba dispatcher of the function `native` in `source` (cached on disk if possible;
+    `nogil`: it runs without the GIL), and {job: dispatcher} of the helper thread's workers
+    (`worker_<job in hex>`, native/team.py), which run without the GIL."""
     # deferred: optional dependency numba (helpers imports it)
     from runtime.executor.native import helpers
     text = _HEADER.format(name=name) + source
@@ -72,7 +75,7 @@ def load(numba, source, name):
         namespace = helpers.namespace()
         exec(compile(source, filename, 'exec'), namespace)
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        return numba.njit(error_model='numpy')(namespace['native'])
+        return _dispatchers(numba, namespace, nogil, cache=False)
     path, module_name = _path(numba, folder, source)
     if not os.path.exists(path):
         handle, temporary = tempfile.mkstemp(dir=folder, suffix='.tmp')
@@ -85,4 +88,12 @@ def load(numba, source, name):
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         sys.modules[module_name] = module
-    return numba.njit(error_model='numpy', cache=True)(module.native)
+    return _dispatchers(numba, vars(module), nogil, cache=True)
+
+
+def _dispatchers(numba, namespace, nogil, cache):
+    native = numba.njit(error_model='numpy', cache=cache, nogil=nogil)(namespace['native'])
+    workers = {int(name[len('worker_'):], 16):
+               numba.njit(error_model='numpy', cache=cache, nogil=True)(function)
+               for name, function in namespace.items() if name.startswith('worker_')}
+    return native, workers

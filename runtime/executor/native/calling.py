@@ -36,6 +36,7 @@ class Convention:
     outputs: list = field(default_factory=list)  # [(dtype, shape, boxed)]
     writes: list = field(default_factory=list)  # [(param index or storage, dtype, shape)]
     kernels: list = field(default_factory=list)  # kernel.KernelCall by site index
+    shares: bool = False  # a loop shared with the helper thread: the function runs nogil
 
     def param(self, index, boxed, scalar):
         """The name of param `index` in the native code."""

@@ -16,6 +16,7 @@ hold (strings, unknown ranks, TensorArrays of no fixed element shape or of dynam
 `lower(program)` returns the source and its `calling.Convention`. This module does not import
 numba.
 """
+import hashlib
 import itertools
 import re
 
@@ -23,7 +24,7 @@ import numpy as np
 
 from runtime.core import dtypes
 from runtime.executor import emit
-from runtime.executor.native import calling
+from runtime.executor.native import calling, team
 from runtime.executor.native.lists import Lists, mixed_boxing, refine_shapes, uses_of
 from runtime.executor.native.reroll import reroll
 from runtime.executor.native.rules import (
@@ -71,6 +72,8 @@ class Lowering(emit.Emitter):
         self.kernels = []  # kernel.KernelCall of each kernel call site, by index
         self.sites = []  # the source of the functions those sites are, and of loops
         self.loops = {}  # the text of a loop or kernel-call function -> its name
+        self.shares = False  # whether a loop is shared with the helper thread (native/team.py)
+        self._team = None  # the argument holding team.MAIL
 
     # ---- what rules call ----------------------------------------------------------------------
 
@@ -143,6 +146,64 @@ class Lowering(emit.Emitter):
             self.sites.append(f'@{decorator}\ndef {name}({", ".join(renamed.values())}):\n'
                               f'{text}\n\n')
         self.line(depth, f'{out} = {name}({", ".join(operands)})')
+
+    def shared_site_call(self, out, expr, claims, blocks, depth):
+        """`out = loop_m(operands, team)`: a float64 sum of `blocks` blocks that the calling
+        thread shares with the helper (native/team.py). `claims(expr)` are the lines of
+        `loop_k(operands, partials, counter)`, which claims blocks from `counter` until none is
+        left, writes each block's sum to `partials[block]` and returns how many it computed;
+        `loop_m` posts the job to the helper when it is idle and every operand is a
+        C-contiguous array, runs `loop_k` (alone, with a counter of its own, otherwise), and
+        adds the partial sums in block order; `worker_<job>` is the helper's entry. None (and
+        nothing written) when an operand is not an array of known shape."""
+        operands = list(dict.fromkeys(_OPERAND.findall(expr)))
+        values = {name: value for value, name in self.names.items()}
+        known = [values.get(name) for name in operands]
+        if len(operands) + 1 > team.MAX_ARGS or \
+                any(v is None or not v.shape.rank or not v.shape.is_fully_defined() or
+                    np_name(v.dtype) is None for v in known):
+            return None
+        renamed = {name: f'a{k}' for k, name in enumerate(operands)}
+        params = ', '.join(renamed.values())
+        text = '\n'.join(claims(_OPERAND.sub(lambda m: renamed[m.group()], expr)))
+        key = (text, 'claims')
+        claim = self.loops.get(key)
+        if claim is None:
+            claim = self.loops[key] = f'loop_{len(self.loops)}'
+            self.sites.append(f'@site\ndef {claim}({params}, partials, counter):\n{text}\n\n')
+        job = int(hashlib.sha256(f'{params}\n{text}'.encode()).hexdigest()[:12], 16)
+        checks = ''.join(f'{p}.flags.c_contiguous and ' for p in renamed.values())
+        given = ''.join(f'        give(team, {k}, {p})\n' for k, p in enumerate(renamed.values()))
+        shared = (f'    partials = np.empty({blocks})\n'
+                  f'    if {checks}begin(team):\n{given}'
+                  f'        give(team, {len(operands)}, partials)\n'
+                  f'        post(team, {job})\n'
+                  f'        {claim}({params}, partials, team)\n'
+                  f'        finish(team, {job})\n'
+                  f'    else:\n'
+                  f'        {claim}({params}, partials, counter())\n'
+                  f'    total = 0.0\n'
+                  f'    for block in range({blocks}):\n'
+                  f'        total += partials[block]\n'
+                  f'    return total')
+        key = (shared, 'shared')
+        name = self.loops.get(key)
+        if name is None:
+            name = self.loops[key] = f'loop_{len(self.loops)}'
+            self.sites.append(f'@site\ndef {name}({params}, team):\n{shared}\n\n')
+            arrays = ''.join(
+                f'carray(taken(team, {k}), {tuple(v.shape.as_list())!r}, np.{np_name(v.dtype)}), '
+                for k, v in enumerate(known))
+            self.sites.append(
+                f'def worker_{job:x}(team, job):\n'
+                f'    if start(team, job):\n'
+                f'        done(team, {claim}({arrays}carray(taken(team, {len(operands)}), '
+                f'({blocks},), np.float64), team))\n\n')
+        if self._team is None:
+            self._team = self.array_constant(team.MAIL)
+        self.shares = True
+        self.line(depth, f'{out} = {name}({", ".join(operands)}, {self._team})')
+        return out
 
     def is_boxed(self, value):
         """Whether `value` is held as an index into the call's store of Python objects: a
@@ -340,6 +401,7 @@ def _lower(program, boxed_lists, rolled):
     for name, value in lowering.constants:
         convention.constant(name, value)
     convention.kernels = lowering.kernels
+    convention.shares = lowering.shares
     header = f'def native({", ".join(convention.parameter_names())}):'
     body = prologue + lowering.lines + [f'    return ({"".join(r + ", " for r in returned)})']
     body = reroll(body) if rolled else body

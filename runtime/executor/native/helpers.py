@@ -13,7 +13,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from runtime.executor.native import vmath
+from runtime.executor.native import atomics, vmath
 from runtime.executor.native.calling import call_kernel
 
 # The options of a *site*: a function of the generated module (a loop nest, a kernel call)
@@ -29,7 +29,7 @@ SITE_OPTIONS = {'error_model': 'numpy', 'no_cpython_wrapper': True, 'no_cfunc_wr
 EXPORTS = {'objmode': numba.objmode, 'call_kernel': call_kernel,
            'site': numba.njit(cache=True, **SITE_OPTIONS),
            'inline_site': numba.njit(cache=True, inline='always', **SITE_OPTIONS),
-           **vmath.EXPORTS}
+           **vmath.EXPORTS, **atomics.EXPORTS}
 
 
 def _export(stub):

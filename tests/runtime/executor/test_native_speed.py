@@ -225,11 +225,14 @@ def test_the_training_steps_sgd_updates_and_softmax_are_loops_not_kernel_calls()
 def test_the_elementwise_chain_is_one_loop_adding_its_elements():
     # arithmetic, tanh, exp and the sum in one loop over blocks, each a loop of its own over
     # the block (one buffer of the block, each stage writing it in place, no 4 MB array in
-    # between), no numpy call in object mode
+    # between), no numpy call in object mode; its 245 blocks are claimed one by one, by the
+    # calling thread and the helper (native/team.py), each block's sum in its own slot
     source = source_of(workload(bench.elementwise))
-    assert source.count('def loop_') == 1 and 'accumulate(total, np.float64(b0[k]))' in source
+    assert source.count('def loop_') == 2 and source.count('def worker_') == 1
+    assert 'accumulate(total, np.float64(b0[k]))' in source and 'block = claim(counter)' in source
     assert 'b0[k] = tanh_f32(b0[k])' in source and 'b0[k] = exp_f32(b0[k])' in source
-    assert source.count('np.empty(') == 1
+    assert source.count('np.empty(4096, np.float32)') == 1
+    assert source.count('np.empty(') == 2  # the buffer, and the blocks' partial sums
     assert 'objmode' not in source
     assert 'np.empty((1000000,)' not in source and 'sum_all' not in source
 

@@ -11,6 +11,7 @@ import re
 import numpy as np
 
 from runtime.core.shapes import TensorShape
+from runtime.executor.native import team
 from runtime.executor.native.rules import (
     RULES,
     Unsupported,
@@ -245,8 +246,29 @@ def fused_sum(lowering, ref, depth):
         return lines + [f'{indent}    for k in range(size):',
                         f'{indent}        total = accumulate(total, np.float64({summed}))',
                         '    return total']
+    def claims(exprs):  # the shared loop's: blocks claimed one by one, unsigned indexes
+        per_row = -(-last // block)
+        lines = [f'    b{j} = np.empty({block}, np.{name})' for j, name in enumerate(names)]
+        lines += ['    computed = 0', '    while True:', '        block = claim(counter)',
+                  f'        if block >= {blocks}:', '            return computed',
+                  '        computed += 1', f'        row = block // np.uint64({per_row})',
+                  f'        start = (block - row * np.uint64({per_row})) * np.uint64({block})',
+                  f'        size = min(np.uint64({block}), np.uint64({last}) - start)']
+        for index, size in reversed(list(zip(indexes, dims[:-1]))):
+            lines += [f'        {index} = row % np.uint64({size})',
+                      f'        row = row // np.uint64({size})']
+        for (buffer, _), expr in zip(stages, exprs.split('\n')):
+            lines += ['        for k in range(size):', f'            {indexes[-1]} = start + k',
+                      f'            b{buffer}[k] = {expr}']
+        return lines + ['        total = 0.0', '        for k in range(size):',
+                        f'            total = accumulate(total, np.float64(b{stages[-1][0]}[k]))',
+                        '        partials[block] = total']
     out = lowering.fresh('v')
-    lowering.site_call(out, '\n'.join(expr for _, expr in stages), body, depth)
+    exprs = '\n'.join(expr for _, expr in stages)
+    blocks = int(np.prod(dims[:-1], dtype=np.int64)) * -(-last // block)
+    if blocks < team.MIN_BLOCKS or \
+            lowering.shared_site_call(out, exprs, claims, blocks, depth) is None:
+        lowering.site_call(out, exprs, body, depth)
     return out
 
 

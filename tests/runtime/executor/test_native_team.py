@@ -1,0 +1,137 @@
+"""native/team.py and native/atomics.py: a fused sum of many blocks is shared with the helper
+thread; the result is the default executor's within float32 rounding and the same whether
+the helper computed blocks or not; a small sum, a sum of a strided array, a forked child
+and AUTOGRAPH_RT_JIT_THREADS=1 all run on the calling thread alone, with the same result."""
+import os
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+import autograph as ag
+import runtime as rt
+
+pytest.importorskip('numba')
+
+from runtime.executor.native import team  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def jit_cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path_factory.getbasetemp() / 'jit'))
+
+
+def chain(x):
+    y = ((x * 2.0 + 1.0) * x - 3.0) / (x + 5.0)
+    return rt.reduce_sum(rt.exp(rt.tanh(y)))
+
+
+def bias_sum(x, b):
+    return rt.reduce_mean(rt.sigmoid(x * 0.5 + b))
+
+
+X = rt.constant(np.random.default_rng(3).standard_normal(300_000).astype(np.float32))
+
+
+def compiled(function, *args):
+    jit = ag.function(function, jit_compile=True)
+    jit(*args)
+    return jit, jit.get_concrete_function(*args)._run.source
+
+
+def alone():
+    """The mailbox held busy: no call can post, so each computes every block itself."""
+    class Alone:
+        def __enter__(self):
+            self.state = int(team.MAIL[team.STATE])
+            team.MAIL[team.STATE] = team.RUNNING
+
+        def __exit__(self, *exc):
+            team.MAIL[team.STATE] = self.state
+    return Alone()
+
+
+def test_a_large_sum_is_shared_and_gives_the_same_result_helped_or_not():
+    jit, source = compiled(chain, X)
+    assert 'def worker_' in source and 'post(team, ' in source
+    expected = ag.function(chain)(X).numpy()
+    with alone():
+        by_itself = jit(X).numpy()
+    before, deadline, helped = team.helped(), time.monotonic() + 20, []
+    while team.helped() == before and time.monotonic() < deadline:
+        helped.append(jit(X).numpy())
+    assert team.helped() > before, 'the helper thread computed no block in 20 s'
+    np.testing.assert_allclose(by_itself, expected, rtol=1e-6)
+    assert all(value == by_itself for value in helped)  # block sums added in block order
+
+
+def test_a_sum_over_rows_with_a_broadcast_operand_is_shared_block_by_block():
+    # 2000 rows of 100: blocks of 100 (one a row), the bias read at the row's indexes
+    x = rt.constant(np.random.default_rng(4).standard_normal((2000, 100)).astype(np.float32))
+    b = rt.constant(np.linspace(-1, 1, 100, dtype=np.float32))
+    jit, source = compiled(bias_sum, x, b)
+    assert 'def worker_' in source
+    expected = ag.function(bias_sum)(x, b).numpy()
+    for _ in range(20):
+        np.testing.assert_allclose(jit(x, b).numpy(), expected, rtol=1e-6)
+    # 3 x 5000 float32: blocks of 4096 within each row (two a row), 6 in all: not shared
+    small = rt.constant(np.ones((3, 5000), np.float32))
+    jit, source = compiled(bias_sum, small, rt.constant(np.zeros(5000, np.float32)))
+    assert 'def worker_' not in source
+
+
+def every_other(x):
+    return chain(x[::2])
+
+
+def test_a_strided_array_is_summed_by_the_caller_alone():
+    wide = rt.constant(np.random.default_rng(5).standard_normal(600_000).astype(np.float32))
+    jit, source = compiled(every_other, wide)
+    assert 'def worker_' in source
+    expected = ag.function(every_other)(wide).numpy()
+    before = team.helped()
+    for _ in range(10):
+        np.testing.assert_allclose(jit(wide).numpy(), expected, rtol=1e-6)
+    assert team.helped() == before  # the helper cannot read a strided array by its address
+
+
+@pytest.mark.skipif(not hasattr(os, 'fork'), reason='needs fork')
+def test_a_forked_child_computes_with_a_helper_of_its_own():
+    jit, _ = compiled(chain, X)
+    expected = jit(X).numpy()
+    pid = os.fork()
+    if pid == 0:  # the child: its mailbox is new, its own helper serves the same workers
+        try:
+            ok = all(jit(X).numpy() == expected for _ in range(10))
+            os._exit(0 if ok else 1)
+        except BaseException:
+            os._exit(2)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def test_threads_1_runs_no_helper(tmp_path):
+    script = textwrap.dedent('''
+        import numpy as np
+        import autograph as ag
+        import runtime as rt
+        from runtime.executor.native import team
+
+        def chain(x):
+            y = ((x * 2.0 + 1.0) * x - 3.0) / (x + 5.0)
+            return rt.reduce_sum(rt.exp(rt.tanh(y)))
+
+        x = rt.constant(np.random.default_rng(3).standard_normal(300_000).astype(np.float32))
+        jit = ag.function(chain, jit_compile=True)
+        values = {float(jit(x).numpy()) for _ in range(30)}
+        print(team.helped(), len(values))
+    ''')
+    root = os.path.join(os.path.dirname(__file__), '..', '..', '..')
+    env = {**os.environ, 'AUTOGRAPH_RT_JIT_THREADS': '1', 'AUTOGRAPH_RT_JIT_TIERED': '0',
+           'PYTHONPATH': os.path.abspath(root)}
+    out = subprocess.run([sys.executable, '-c', script], env=env, capture_output=True,
+                         text=True, timeout=300, check=True).stdout.split()
+    assert out == ['0', '1']
