@@ -174,14 +174,15 @@ class Lowering(emit.Emitter):
         job = int(hashlib.sha256(f'{params}\n{text}'.encode()).hexdigest()[:12], 16)
         checks = ''.join(f'{p}.flags.c_contiguous and ' for p in renamed.values())
         given = ''.join(f'        give(team, {k}, {p})\n' for k, p in enumerate(renamed.values()))
+        # one call of the claiming loop, a site the worker calls too
         shared = (f'    partials = np.empty({blocks})\n'
-                  f'    if {checks}begin(team):\n{given}'
+                  f'    shared = {checks}begin(team)\n'
+                  f'    if shared:\n{given}'
                   f'        give(team, {len(operands)}, partials)\n'
                   f'        post(team, {job})\n'
-                  f'        {claim}({params}, partials, team)\n'
+                  f'    {claim}({params}, partials, team if shared else counter())\n'
+                  f'    if shared:\n'
                   f'        finish(team, {job})\n'
-                  f'    else:\n'
-                  f'        {claim}({params}, partials, counter())\n'
                   f'    total = 0.0\n'
                   f'    for block in range({blocks}):\n'
                   f'        total += partials[block]\n'
