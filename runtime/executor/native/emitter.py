@@ -44,11 +44,12 @@ from runtime.executor.native.rules import lists as list_rules  # (also registers
 from runtime.executor.native.rules import nn as nn_rules  # noqa: F401 (registers rules)
 from runtime.executor.native.rules import reduce as reduce_rules  # noqa: F401 (registers rules)
 from runtime.executor.native.rules import state as state_rules  # (also registers its rules)
-from runtime.executor.native.rules.forms import form_of
+from runtime.executor.native.rules.forms import RAISING, form_of
 from runtime.ops import registry
 from runtime.ops.state import VariableStorage
 
 _OPERAND = re.compile(r'\b[vpwrctsj]\d+\b')  # the names of locals and arguments (`fresh`)
+_RAISES = re.compile(rf'\b({"|".join(RAISING)})(_scalar)?\(')  # a call that may raise
 
 
 class Lowering(emit.Emitter):
@@ -155,11 +156,12 @@ class Lowering(emit.Emitter):
         `loop_m` posts the job to the helper when it is idle and every operand is a
         C-contiguous array, runs `loop_k` (alone, with a counter of its own, otherwise), and
         adds the partial sums in block order; `worker_<job>` is the helper's entry. None (and
-        nothing written) when an operand is not an array of known shape."""
+        nothing written) when an operand is not an array of known shape or the loop may raise
+        (the helper could not stop the caller's loop, nor the caller wait for the helper's)."""
         operands = list(dict.fromkeys(_OPERAND.findall(expr)))
         values = {name: value for value, name in self.names.items()}
         known = [values.get(name) for name in operands]
-        if len(operands) + 1 > team.MAX_ARGS or \
+        if len(operands) + 1 > team.MAX_ARGS or _RAISES.search(expr) or \
                 any(v is None or not v.shape.rank or not v.shape.is_fully_defined() or
                     np_name(v.dtype) is None for v in known):
             return None

@@ -135,3 +135,36 @@ def test_threads_1_runs_no_helper(tmp_path):
     out = subprocess.run([sys.executable, '-c', script], env=env, capture_output=True,
                          text=True, timeout=300, check=True).stdout.split()
     assert out == ['0', '1']
+
+
+def printed_sum(x):
+    rt.print('elements:', rt.size(x))
+    s = rt.reduce_sum(rt.exp(x * 0.5))
+    return s, rt.py_function(lambda a: a * 2, [s], rt.float32)
+
+
+def test_a_function_with_a_shared_sum_runs_without_the_gil_and_still_calls_kernels(capfd):
+    jit, source = compiled(printed_sum, X)
+    assert 'def worker_' in source and 'objmode' in source
+    capfd.readouterr()
+    got = [t.numpy() for t in jit(X)]
+    expected = [t.numpy() for t in ag.function(printed_sum)(X)]
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+    assert capfd.readouterr().out.count('elements: 300000') == 2  # both calls printed
+
+
+def quotient_sum(a, b):
+    return rt.reduce_sum(rt.cast(a // b, rt.float32))
+
+
+def test_a_sum_that_may_raise_is_not_shared_and_raises_as_the_default_executor():
+    a = rt.constant(np.arange(200_000, dtype=np.int32))
+    b = rt.constant(np.full(200_000, 3, np.int32))
+    jit, source = compiled(quotient_sum, a, b)
+    assert 'floordiv' in source and 'def worker_' not in source
+    assert jit(a, b).numpy() == ag.function(quotient_sum)(a, b).numpy()
+    zero = rt.constant(np.arange(200_000, dtype=np.int32) % 7)
+    with pytest.raises(rt.errors.InvalidArgumentError):
+        ag.function(quotient_sum)(a, zero)
+    with pytest.raises(rt.errors.InvalidArgumentError):
+        jit(a, zero)

@@ -78,6 +78,11 @@ def operator_form(opdef):
     return Form(lambda *operands, scalar: python.expression(*operands))
 
 
+RAISING = ('floordiv', 'floormod')
+"""The helpers whose forms may raise (an integer division by zero): a loop calling one is not
+shared with the helper thread (native/team.py), which could not stop the caller's loop."""
+
+
 def _helper(name, scalar):
     """A helper of native/helpers.py that serves arrays and scalars (an overload, which numba
     compiles anew in every process), or in scalar code its scalar twin (`select_scalar`),
