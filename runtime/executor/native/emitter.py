@@ -123,7 +123,8 @@ class Lowering(emit.Emitter):
         """`out = loop_k(operands)`: a new array of `dims` whose elements are `element(indexes)`,
         as a loop nest in a function of the generated module that every loop of the same text
         calls. LLVM spends ~0.1 s optimizing each loop nest, so fifty layers of `relu(x @ w +
-        b)` compile one loop, not fifty."""
+        b)` compile one loop, not fifty. A loop of many blocks (`elementwise.claimed`) is
+        shared with the helper thread."""
         indexes = [f'i{k}' for k in range(len(dims))]
 
         def body(expr):
@@ -132,7 +133,16 @@ class Lowering(emit.Emitter):
                       for k, (index, size) in enumerate(zip(indexes, dims))]
             return lines + ['    ' * (len(dims) + 1) + f'out[{", ".join(indexes)}] = {expr}',
                             '    return out']
-        self.site_call(out, element(indexes), body, depth)
+        head, indent, blocks = elementwise.claimed(indexes, dims, elementwise.LOOP_BLOCK)
+
+        def claims(expr):
+            return head + [f'{indent}for k in range(size):',
+                           f'{indent}    {indexes[-1]} = start + k',
+                           f'{indent}    result[{", ".join(indexes)}] = {expr}']
+        expr = element(indexes)
+        if blocks < team.MIN_BLOCKS or \
+                self.shared_site_call(out, expr, claims, blocks, depth, (dims, dtype_name)) is None:
+            self.site_call(out, expr, body, depth)
 
     def site_call(self, out, expr, body, depth, decorator='site'):
         """`out = loop_k(operands)`, `loop_k` a function of the generated module whose lines are
@@ -148,13 +158,14 @@ class Lowering(emit.Emitter):
                               f'{text}\n\n')
         self.line(depth, f'{out} = {name}({", ".join(operands)})')
 
-    def shared_site_call(self, out, expr, claims, blocks, depth):
-        """`out = loop_m(operands, team)`: a float64 sum of `blocks` blocks that the calling
-        thread shares with the helper (native/team.py). `claims(expr)` are the lines of
-        `loop_k(operands, partials, counter)`, which claims blocks from `counter` until none is
-        left, writes each block's sum to `partials[block]` and returns how many it computed;
-        `loop_m` posts the job to the helper when it is idle and every operand is a
-        C-contiguous array, runs `loop_k` (alone, with a counter of its own, otherwise), and
+    def shared_site_call(self, out, expr, claims, blocks, depth, result=None):
+        """`out = loop_m(operands, team)`, computed in `blocks` blocks that the calling thread
+        shares with the helper (native/team.py): a float64 sum, or with `result` (its dims and
+        dtype name) a new array. `claims(expr)` are the lines of `loop_k(operands, result,
+        counter)`, which claims blocks from `counter` until none is left, writes each block's
+        sum to `result[block]` (or its elements to `result`) and returns how many it
+        computed; `loop_m` posts the job to the helper when it is idle and every operand is a
+        C-contiguous array, runs `loop_k` (alone, with a counter of its own, otherwise), then
         adds the partial sums in block order; `worker_<job>` is the helper's entry. None (and
         nothing written) when an operand is not an array of known shape or the loop may raise
         (the helper could not stop the caller's loop, nor the caller wait for the helper's)."""
@@ -172,23 +183,24 @@ class Lowering(emit.Emitter):
         claim = self.loops.get(key)
         if claim is None:
             claim = self.loops[key] = f'loop_{len(self.loops)}'
-            self.sites.append(f'@site\ndef {claim}({params}, partials, counter):\n{text}\n\n')
+            self.sites.append(f'@site\ndef {claim}({params}, result, counter):\n{text}\n\n')
         job = int(hashlib.sha256(f'{params}\n{text}'.encode()).hexdigest()[:12], 16)
         checks = ''.join(f'{p}.flags.c_contiguous and ' for p in renamed.values())
         given = ''.join(f'        give(team, {k}, {p})\n' for k, p in enumerate(renamed.values()))
+        dims, dtype_name = result or ((blocks,), 'float64')
         # one call of the claiming loop, a site the worker calls too
-        shared = (f'    partials = np.empty({blocks})\n'
+        shared = (f'    result = np.empty({tuple(dims)!r}, np.{dtype_name})\n'
                   f'    shared = {checks}begin(team)\n'
                   f'    if shared:\n{given}'
-                  f'        give(team, {len(operands)}, partials)\n'
+                  f'        give(team, {len(operands)}, result)\n'
                   f'        post(team, {job})\n'
-                  f'    {claim}({params}, partials, team if shared else counter())\n'
+                  f'    {claim}({params}, result, team if shared else counter())\n'
                   f'    if shared:\n'
-                  f'        finish(team, {job})\n'
-                  f'    total = 0.0\n'
-                  f'    for block in range({blocks}):\n'
-                  f'        total += partials[block]\n'
-                  f'    return total')
+                  f'        finish(team, {job})\n')
+        shared += '    return result' if result else (f'    total = 0.0\n'
+                                                       f'    for block in range({blocks}):\n'
+                                                       f'        total += result[block]\n'
+                                                       f'    return total')
         key = (shared, 'shared')
         name = self.loops.get(key)
         if name is None:
@@ -201,7 +213,7 @@ class Lowering(emit.Emitter):
                 f'def worker_{job:x}(team, job):\n'
                 f'    if start(team, job):\n'
                 f'        done(team, {claim}({arrays}carray(taken(team, {len(operands)}), '
-                f'({blocks},), np.float64), team))\n\n')
+                f'{tuple(dims)!r}, np.{dtype_name}), team))\n\n')
         if self._team is None:
             self._team = self.array_constant(team.MAIL)
         self.shares = True

@@ -168,3 +168,24 @@ def test_a_sum_that_may_raise_is_not_shared_and_raises_as_the_default_executor()
         ag.function(quotient_sum)(a, zero)
     with pytest.raises(rt.errors.InvalidArgumentError):
         jit(a, zero)
+
+
+def activation(x, b):
+    return rt.tanh(x * 0.5 + b) * 2.0
+
+
+def test_a_large_elementwise_loop_is_shared_and_writes_the_default_executors_array():
+    x = rt.constant(np.random.default_rng(6).standard_normal((512, 300)).astype(np.float32))
+    b = rt.constant(np.linspace(-1, 1, 300, dtype=np.float32))
+    jit, source = compiled(activation, x, b)
+    assert 'def worker_' in source and 'result[i0, i1] = ' in source
+    expected = ag.function(activation)(x, b).numpy()
+    before, deadline = team.helped(), time.monotonic() + 20
+    while True:
+        got = jit(x, b).numpy()
+        np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-7)
+        if team.helped() > before or time.monotonic() > deadline:
+            break
+    assert team.helped() > before, 'the helper thread computed no block in 20 s'
+    with alone():
+        np.testing.assert_array_equal(jit(x, b).numpy(), got)

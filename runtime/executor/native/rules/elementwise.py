@@ -184,6 +184,7 @@ _SUMS = (reduce.OPS['reduce_sum'], reduce.OPS['reduce_mean'])
 # reloaded them, ~35% slower). The buffers stay in the L1 or L2 cache: at most _SUM_BYTES; a
 # stage writes in place the buffer of one that no later stage reads (`_shared_buffers`).
 _SUM_BLOCK, _SUM_BYTES = 4096, 32 * 1024
+LOOP_BLOCK = 4096  # the elements of a block of an elementwise loop shared with the helper
 
 
 _READ = re.compile(r'\w+\[[\w, ]*\]|\w+')  # an element read from an array, or a local
@@ -226,8 +227,8 @@ def fused_sum(lowering, ref, depth):
         indexes.stage(last_element, np_name(dtype))
     stages, names = _shared_buffers(indexes.stages)
     itemsizes = sum(np.dtype(name).itemsize for name in names)
-    block = max(256, min(_SUM_BLOCK, _SUM_BYTES // itemsizes) // 64 * 64)  # whole vectors
-    last, block = dims[-1], min(block, dims[-1])
+    full = max(256, min(_SUM_BLOCK, _SUM_BYTES // itemsizes) // 64 * 64)  # whole vectors
+    last, block = dims[-1], min(full, dims[-1])
 
     def body(exprs):
         lines = [f'    b{j} = np.empty({block}, np.{name})' for j, name in enumerate(names)]
@@ -246,30 +247,55 @@ def fused_sum(lowering, ref, depth):
         return lines + [f'{indent}    for k in range(size):',
                         f'{indent}        total = accumulate(total, np.float64({summed}))',
                         '    return total']
-    def claims(exprs):  # the shared loop's: blocks claimed one by one, unsigned indexes
-        per_row = -(-last // block)
-        lines = [f'    b{j} = np.empty({block}, np.{name})' for j, name in enumerate(names)]
-        lines += ['    computed = 0', '    while True:', '        block = claim(counter)',
-                  f'        if block >= {blocks}:', '            return computed',
-                  '        computed += 1', f'        row = block // np.uint64({per_row})',
-                  f'        start = (block - row * np.uint64({per_row})) * np.uint64({block})',
-                  f'        size = min(np.uint64({block}), np.uint64({last}) - start)']
-        for index, size in reversed(list(zip(indexes, dims[:-1]))):
-            lines += [f'        {index} = row % np.uint64({size})',
-                      f'        row = row // np.uint64({size})']
+    def claims(exprs):  # the shared loop's, claiming blocks of `full` elements (or rows)
+        lines, indent, _ = claimed(indexes, dims, full, ['        total = 0.0'])
         for (buffer, _), expr in zip(stages, exprs.split('\n')):
-            lines += ['        for k in range(size):', f'            {indexes[-1]} = start + k',
-                      f'            b{buffer}[k] = {expr}']
-        return lines + ['        total = 0.0', '        for k in range(size):',
-                        f'            total = accumulate(total, np.float64(b{stages[-1][0]}[k]))',
-                        '        partials[block] = total']
+            lines += [f'{indent}for k in range(size):', f'{indent}    {indexes[-1]} = start + k',
+                      f'{indent}    b{buffer}[k] = {expr}']
+        return [f'    b{j} = np.empty({block}, np.{name})' for j, name in enumerate(names)] + \
+            lines + [f'{indent}for k in range(size):',
+                     f'{indent}    total = accumulate(total, np.float64(b{stages[-1][0]}[k]))',
+                     '        result[block] = total']
     out = lowering.fresh('v')
     exprs = '\n'.join(expr for _, expr in stages)
-    blocks = int(np.prod(dims[:-1], dtype=np.int64)) * -(-last // block)
+    blocks = claimed(indexes, dims, full)[2]
     if blocks < team.MIN_BLOCKS or \
             lowering.shared_site_call(out, exprs, claims, blocks, depth) is None:
         lowering.site_call(out, exprs, body, depth)
     return out
+
+
+def claimed(indexes, dims, block, prologue=()):
+    """The head of a loop nest over `dims` whose blocks are claimed one at a time (a loop
+    shared with the helper thread, native/team.py): a block is `block` elements of one row
+    (the last axis), or whole rows where rows are shorter. Returns (the lines, which set the
+    leading `indexes` and the block's `start` and `size` on the last axis, after `prologue`
+    (lines run once a block); the indent of the lines computing a block's elements; the
+    number of blocks). Its indexes are unsigned: numba checks a signed index for a negative
+    value at each element, which keeps LLVM from vectorizing the loads (~40% slower)."""
+    last, rows = dims[-1], int(np.prod(dims[:-1], dtype=np.int64))
+    per_row, group = -(-last // block), max(1, block // last)
+    blocks = rows * per_row if group == 1 else -(-rows // group)
+    lines = ['    computed = 0', '    while True:', '        block = claim(counter)',
+             f'        if block >= {blocks}:', '            return computed',
+             '        computed += 1', *prologue]
+    if group == 1:
+        indent = '        '
+        lines += [f'        row = block // np.uint64({per_row})',
+                  f'        start = (block - row * np.uint64({per_row})) * np.uint64({block})',
+                  f'        size = min(np.uint64({block}), np.uint64({last}) - start)']
+    else:
+        indent = '            '
+        lines += [f'        first = block * np.uint64({group})',
+                  f'        for row in range(first, min(np.uint64({rows}), '
+                  f'first + np.uint64({group}))):',
+                  '            start = np.uint64(0)', f'            size = np.uint64({last})']
+    if len(dims) > 1:
+        lines.append(f'{indent}rest = row')
+    for index, size in reversed(list(zip(indexes, dims[:-1]))):
+        lines += [f'{indent}{index} = rest % np.uint64({size})',
+                  f'{indent}rest = rest // np.uint64({size})']
+    return lines, indent, blocks
 
 
 _BUFFER_READ = re.compile(r'\bb(\d+)\[k\]')  # a stage's element read from an earlier one's
