@@ -184,10 +184,16 @@ class Lowering(emit.Emitter):
         if claim is None:
             claim = self.loops[key] = f'loop_{len(self.loops)}'
             self.sites.append(f'@site\ndef {claim}({params}, result, counter):\n{text}\n\n')
-        job = int(hashlib.sha256(f'{params}\n{text}'.encode()).hexdigest()[:12], 16)
+        dims, dtype_name = result or ((blocks,), 'float64')
+        # the worker reads the job's arrays (the operands, then the result) by their addresses
+        arrays = ', '.join(
+            [f'carray(taken(team, {k}), {tuple(v.shape.as_list())!r}, np.{np_name(v.dtype)})'
+             for k, v in enumerate(known)] +
+            [f'carray(taken(team, {len(known)}), {tuple(dims)!r}, np.{dtype_name})'])
+        # the job's id: what its worker computes (any worker of the same text serves it)
+        job = int(hashlib.sha256(f'{params}\n{text}\n{arrays}'.encode()).hexdigest()[:12], 16)
         checks = ''.join(f'{p}.flags.c_contiguous and ' for p in renamed.values())
         given = ''.join(f'        give(team, {k}, {p})\n' for k, p in enumerate(renamed.values()))
-        dims, dtype_name = result or ((blocks,), 'float64')
         # one call of the claiming loop, a site the worker calls too
         shared = (f'    result = np.empty({tuple(dims)!r}, np.{dtype_name})\n'
                   f'    shared = {checks}begin(team)\n'
@@ -206,14 +212,9 @@ class Lowering(emit.Emitter):
         if name is None:
             name = self.loops[key] = f'loop_{len(self.loops)}'
             self.sites.append(f'@site\ndef {name}({params}, team):\n{shared}\n\n')
-            arrays = ''.join(
-                f'carray(taken(team, {k}), {tuple(v.shape.as_list())!r}, np.{np_name(v.dtype)}), '
-                for k, v in enumerate(known))
-            self.sites.append(
-                f'def worker_{job:x}(team, job):\n'
-                f'    if start(team, job):\n'
-                f'        done(team, {claim}({arrays}carray(taken(team, {len(operands)}), '
-                f'{tuple(dims)!r}, np.{dtype_name}), team))\n\n')
+            self.sites.append(f'def worker_{job:x}(team, job):\n'
+                              f'    if start(team, job):\n'
+                              f'        done(team, {claim}({arrays}, team))\n\n')
         if self._team is None:
             self._team = self.array_constant(team.MAIL)
         self.shares = True

@@ -189,3 +189,18 @@ def test_a_large_elementwise_loop_is_shared_and_writes_the_default_executors_arr
     assert team.helped() > before, 'the helper thread computed no block in 20 s'
     with alone():
         np.testing.assert_array_equal(jit(x, b).numpy(), got)
+
+
+def test_a_job_names_what_its_worker_reads_so_two_dtypes_are_two_jobs():
+    # one element text over float32 and over float64 arrays: the helper must run the worker
+    # that reads the arrays with their dtypes
+    def doubled(x):
+        return x + x
+
+    workers = set()
+    for dtype in (np.float32, np.float64):
+        x = rt.constant(np.arange(100_000, dtype=dtype))
+        jit, source = compiled(doubled, x)
+        workers |= {line for line in source.splitlines() if line.startswith('def worker_')}
+        np.testing.assert_array_equal(jit(x).numpy(), np.arange(100_000, dtype=dtype) * 2)
+    assert len(workers) == 2
