@@ -204,3 +204,10 @@ def test_a_job_names_what_its_worker_reads_so_two_dtypes_are_two_jobs():
         workers |= {line for line in source.splitlines() if line.startswith('def worker_')}
         np.testing.assert_array_equal(jit(x).numpy(), np.arange(100_000, dtype=dtype) * 2)
     assert len(workers) == 2
+
+
+def test_an_empty_elementwise_loop_compiles_unshared():
+    x = rt.constant(np.zeros((0, 70_000), np.float32))
+    jit, source = compiled(activation, x, rt.constant(np.zeros(70_000, np.float32)))
+    assert 'def worker_' not in source
+    assert jit(x, rt.constant(np.zeros(70_000, np.float32))).shape == (0, 70_000)

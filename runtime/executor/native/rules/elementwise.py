@@ -247,6 +247,7 @@ def fused_sum(lowering, ref, depth):
         return lines + [f'{indent}    for k in range(size):',
                         f'{indent}        total = accumulate(total, np.float64({summed}))',
                         '    return total']
+
     def claims(exprs):  # the shared loop's, claiming blocks of `full` elements (or rows)
         lines, indent, _ = claimed(indexes, dims, full, ['        total = 0.0'])
         for (buffer, _), expr in zip(stages, exprs.split('\n')):
@@ -274,6 +275,8 @@ def claimed(indexes, dims, block, prologue=()):
     number of blocks). Its indexes are unsigned: numba checks a signed index for a negative
     value at each element, which keeps LLVM from vectorizing the loads (~40% slower)."""
     last, rows = dims[-1], int(np.prod(dims[:-1], dtype=np.int64))
+    if not last or not rows:
+        return [], '', 0  # no elements: nothing to share
     per_row, group = -(-last // block), max(1, block // last)
     blocks = rows * per_row if group == 1 else -(-rows // group)
     lines = ['    computed = 0', '    while True:', '        block = claim(counter)',
