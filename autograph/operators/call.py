@@ -198,7 +198,8 @@ def _keep_plan(f, callee):
                          or function in py_builtins.OVERLOADS
                          or function in higher_order.CALLABLE_ARGS):
         return
-    if callee is function and function.__closure__ is not None:
+    if callee is function and function.__closure__ is not None and \
+            not _lives_with_module(function):  # a method's `__class__` cell lives on with it
         return
     _keep(function, callee)
 
@@ -247,7 +248,8 @@ def _module_globals(function):
 
 def _lives_with_module(function):
     """Whether `function` is what its module holds at its qualified name (a module-level
-    function, or a method of a module-level class): it lives as long as the module."""
+    function, or a method, static method or class method of a module-level class): it lives
+    as long as the module."""
     if '<' in function.__qualname__ or not _module_globals(function):
         return False
     value = function.__globals__
@@ -256,7 +258,10 @@ def _lives_with_module(function):
                                                                           {}).get(part)
         if value is None:
             return False
-    return value is function
+    return value is function or type(value) in _METHOD_WRAPPERS and value.__func__ is function
+
+
+_METHOD_WRAPPERS = (staticmethod, classmethod)
 
 
 def _forget(key, _reference):

@@ -337,3 +337,46 @@ def test_eagerly_a_converted_function_its_module_holds_is_answered_by_plan_of(
         assert call.EAGER_PLANS[id(converted)] is converted   # the recursion: no Python call
     finally:
         del sys.modules['_eager_module']
+
+
+def test_eagerly_static_class_and_super_using_methods_are_answered_once_known(
+        tmp_path, monkeypatch):
+    # what a class holds as a staticmethod or classmethod, and a method whose `super()` gives
+    # it a closure, lives with its module: its first call keeps the plan, later ones read it
+    # (the converted standard library's ipaddress took the slow path at every such call)
+    import sys
+    (tmp_path / '_methods_module.py').write_text(
+        'import autograph as ag\n\n'
+        'class Base:\n'
+        '    @ag.do_not_convert\n'
+        '    def describe(self):\n'
+        '        return "base"\n\n'
+        'class Shape(Base):\n'
+        '    @staticmethod\n'
+        '    @ag.do_not_convert\n'
+        '    def area(w, h):\n'
+        '        return w * h\n\n'
+        '    @classmethod\n'
+        '    @ag.do_not_convert\n'
+        '    def unit(cls):\n'
+        '        return cls.area(1, 1)\n\n'
+        '    @ag.do_not_convert\n'
+        '    def describe(self):\n'
+        '        return "shape/" + super().describe()\n\n'
+        'def run(shape):\n'
+        '    return shape.unit(), shape.describe(), Shape.area(2, 3)\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import _methods_module as module
+    try:
+        converted = ag.to_graph(module.run)
+        assert converted(module.Shape()) == (1, 'shape/base', 6)
+        resolved = []
+        resolve = call._resolve
+        monkeypatch.setattr(call, '_resolve', lambda f, *a: resolved.append(f) or resolve(f, *a))
+        assert converted(module.Shape()) == (1, 'shape/base', 6)
+        assert resolved == []
+        functions = (module.Shape.__dict__['area'].__func__,
+                     module.Shape.__dict__['unit'].__func__, module.Shape.__dict__['describe'])
+        assert all(call.EAGER_PLANS[id(f)] is f for f in functions)
+    finally:
+        del sys.modules['_methods_module']
