@@ -13,7 +13,9 @@ the operator:
 - `ag__.callee(f, fscope)(args)` is, for a method of a plain value, the method itself
   (`(s.isdigit if ag__.type_(s) in ag__.PLAIN_TYPES else ...)()`: a builtin type's methods
   are what `callee` would return), and for any other callee first the plan of an earlier call
-  (`ag__.plan_of(ag__.id_(f)) or ag__.callee(f, fscope)`: a dict lookup, no Python call).
+  (`ag__.plan_of(ag__.id_(f)) or ag__.callee(f, fscope)`: a dict lookup, no Python call); a
+  bound method (a new object at each access, never a key of the plans) is called as it is
+  when its function's plan is the function itself (`callee` would return it so).
 
 A receiver or callee that is not a plain name is evaluated once, into `callee_` (one name per
 function: each use stores it and reads it back at once, before anything else runs). Where an
@@ -55,6 +57,11 @@ _FUNCTION_NAME = '(ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
 _BUILTIN = '(func if func is builtin and plain else ' \
            'ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
 _FUNCTION_VALUE = '(ag__.plan_of(ag__.id_(temp := func)) or ag__.callee(temp, scope))'
+# a method of a value: a bound method whose function's plan is the function itself is what
+# `callee` would return (no Python call); else the plan of the value, else `callee`
+_BOUND_METHOD = '(temp if ag__.type_(temp := func) is ag__.MethodType and ' \
+                'ag__.plan_of(ag__.id_(temp.__func__)) is temp.__func__ else ' \
+                'ag__.plan_of(ag__.id_(temp)) or ag__.callee(temp, scope))'
 _LOAD = '(name if plain else ag__.ld(name))'
 _PLAIN_NAME = 'ag__.type_(name) in ag__.PLAIN_TYPES'
 _FLAG = 'flag = ag__.type_(name) in ag__.PLAIN_TYPES'
@@ -66,7 +73,8 @@ _NOT_SIMPLE = (gast.Call, gast.Lambda, gast.NamedExpr, gast.ListComp, gast.SetCo
                gast.DictComp, gast.GeneratorExp, gast.Yield, gast.YieldFrom, gast.Await,
                gast.IfExp)
 # the attributes of `ag__` that are constants (set when the module loads, never rebound)
-_CONSTANTS = frozenset({'type_', 'PLAIN_TYPES', 'PYTHON_ITERABLES', 'StagedList'})
+_CONSTANTS = frozenset({'type_', 'PLAIN_TYPES', 'PYTHON_ITERABLES', 'StagedList',
+                        'MethodType'})
 _CONSTANT_PREFIX = 'builtin_'   # ag__.builtin_len, ...: the builtins as Python starts
 _APPEND = '''
 if ag__.type_(name) is ag__.StagedList:
@@ -283,7 +291,7 @@ class PlainFormTransformer(transformer.Base):
             if not walrus:
                 return templates.replace_as_expression('ag__.callee(func, scope)',
                                                        func=target, scope=scope)
-            return templates.replace_as_expression(_FUNCTION_VALUE, func=target,
+            return templates.replace_as_expression(_BOUND_METHOD, func=target,
                                                    temp=self._temp(), scope=scope)
         if isinstance(target, gast.Attribute):
             receiver = target.value

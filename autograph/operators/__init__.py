@@ -6,6 +6,7 @@ belong to the user's line, not to autograph's or to the generated file's.
 """
 import builtins
 import os
+import types
 
 from autograph.operators.call import callee, converted_call, plan_of, to_graph
 from autograph.operators.control_flow import (
@@ -49,6 +50,8 @@ from runtime.core import errors as _errors
 # The plain forms of converted code test types with these, never with the user's `type`/`id`
 # (a parameter or global of that name is common): `ag__.type_(x) in ag__.PLAIN_TYPES`
 type_, id_ = builtins.type, builtins.id
+# a bound method whose function's plan is the function itself runs as it is, bound
+MethodType = types.MethodType
 builtin_range, builtin_len, builtin_enumerate, builtin_zip, builtin_int, builtin_float, \
     builtin_abs = (PLAIN_BUILTINS[name] for name in (
         'range', 'len', 'enumerate', 'zip', 'int', 'float', 'abs'))
@@ -76,5 +79,5 @@ __all__ = ['callee', 'converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stm
            'UndefinedReturnValueOnEveryPath', 'UNDEFINED_RETURN',
            'UNDEFINED_RETURN_ON_EVERY_PATH', 'ld', 'ldu', 'staged_call', 'plan_of', 'StagedList',
            'PLAIN_TYPES',
-           'PYTHON_ITERABLES', 'type_', 'id_', 'builtin_range', 'builtin_len',
+           'PYTHON_ITERABLES', 'type_', 'id_', 'MethodType', 'builtin_range', 'builtin_len',
            'builtin_enumerate', 'builtin_zip', 'builtin_int', 'builtin_float', 'builtin_abs']

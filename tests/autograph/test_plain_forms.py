@@ -150,9 +150,9 @@ def test_the_type_test_of_a_name_the_loop_never_rebinds_is_made_before_the_loop(
         'plain_text = type__(text) in plain_types__']
     assert all(k < loop for k in flags)
     # the operators' constants the loop reads are locals, set before it
-    constants = [lines[k].strip() for k in range(flags[0] - 3, flags[0])]
+    constants = [lines[k].strip() for k in range(flags[0] - 4, flags[0])]
     assert constants == ['type__ = ag__.type_', 'plain_types__ = ag__.PLAIN_TYPES',
-                         'builtin_len__ = ag__.builtin_len']
+                         'methodtype__ = ag__.MethodType', 'builtin_len__ = ag__.builtin_len']
     loop_code = '\n'.join(lines[loop:])
     assert 'ag__.type_' not in loop_code.split('def staged')[0]
     assert 'builtin_len__ and plain_text else' in code

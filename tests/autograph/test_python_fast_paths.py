@@ -380,3 +380,26 @@ def test_eagerly_static_class_and_super_using_methods_are_answered_once_known(
         assert all(call.EAGER_PLANS[id(f)] is f for f in functions)
     finally:
         del sys.modules['_methods_module']
+
+
+def bump_all(counter, n):
+    total = 0
+    for k in range(n):
+        total += counter.bump(k)
+    return total
+
+
+def test_eagerly_a_method_known_to_run_as_it_is_is_called_without_callee(monkeypatch):
+    # `counter.bump` is a new bound method at each call; its function's plan says eager calls
+    # run it as it is, so the plain form calls the bound method itself (no Python call)
+    converted = ag.to_graph(bump_all)
+    assert converted(Counter(), 5) == bump_all(Counter(), 5)
+    assert call.EAGER_PLANS[id(Counter.bump)] is Counter.bump
+    calls = []
+    original = ag__.callee
+    monkeypatch.setattr(ag__, 'callee', lambda *a: calls.append(a) or original(*a))
+    assert converted(Counter(), 5) == bump_all(Counter(), 5)
+    assert calls == []
+    with rt.Graph().as_default():   # while a graph is built: the method's conversion
+        assert converted(Counter(), 5) == bump_all(Counter(), 5)
+    assert calls and all(type(f) is type(Counter().bump) for f, *_ in calls)
