@@ -2,6 +2,7 @@
 `to_graph`."""
 import functools
 import inspect
+import re
 import sys
 import types
 import warnings
@@ -22,6 +23,9 @@ _UNCONVERTED = '__ag_unconverted_function__'  # (function, what runs it as it is
 
 
 _BUILTIN = type(len)
+# a method of a C object that takes its defining class (3.9+: `re.Pattern.match`...), a
+# subclass of the builtin functions' type
+_C_METHOD = type(re.compile('').match)
 _MODULE, _FUNCTION, _METHOD = types.ModuleType, types.FunctionType, types.MethodType
 
 # id(callable) -> what a call of it from converted code runs, decided by the first call (the
@@ -67,11 +71,11 @@ def callee(f, caller_fn_scope=None, options=None):
     that in `PLANS`; later calls, and calls of builtins and of methods of builtin types, are
     answered at once (no per-call lookups)."""
     kind = type(f)
-    if kind is _BUILTIN or kind is type:
+    if kind is _BUILTIN or kind is type or kind is _C_METHOD:
         # 'x'.isdigit, d.get, len, ...; list, a user's class: the builtin's overload (range,
         # int, ...) or `f` as it is. A builtin function hashes by identity, never failing
         target = _BUILTIN_OVERLOADS(f, f)
-        if (type(f.__self__) is _MODULE if kind is _BUILTIN else not f.__flags__ & _HEAP_TYPE) \
+        if (type(f.__self__) is _MODULE if kind is not type else not f.__flags__ & _HEAP_TYPE) \
                 and id(f) not in PLANS:
             # a module's builtin function or a static type: it lives on
             _KEPT.append(f)
@@ -109,6 +113,11 @@ def callee(f, caller_fn_scope=None, options=None):
             plan = plan.get(_PLAN) if plan is not None else None
             if plan is not None and plan[0] is function:
                 return f if plan[1] is function else _METHOD(plan[1], f.__self__)
+    if isinstance(f, type):   # a class of a metaclass (ABCMeta...): what `_resolve` returns
+        try:
+            return _BUILTIN_OVERLOADS(f, f)
+        except TypeError:   # a metaclass's __eq__ without __hash__
+            pass
     # the first call of a callee may come at the deepest point of a recursion, where the
     # original needs no frame past the callee's own: the slow path runs with room for its
     # frames (raised and lowered by C calls only, relative to whatever limit is set)
@@ -136,6 +145,7 @@ def _resolve(f, caller_fn_scope, options):
     target, bound_args = _unbind(f)
     if target is None:
         _keep_plan(f, f)
+        _keep_as_it_is(f)
         return f
     if not _BUILDING[0] or not _THREAD.graphs:
         _keep_eager(target)
@@ -217,6 +227,18 @@ def _keep(function, target):
             EAGER_PLANS[id(function)] = function
     else:
         function.__dict__[_PLAN] = (function, target)   # it may hold `function`
+
+
+def _keep_as_it_is(f):
+    """Remembers for the eager fast path that calls of the function or method `f`, which is
+    not user code (a library's, converted code, marked do_not_convert), run it as it is:
+    `_keep_plan`'s plans serve graphs only, and keep none for a closure or a function of a
+    module object `sys.modules` does not hold (a test's fresh import)."""
+    function = f.__func__ if type(f) is types.MethodType else f
+    if type(function) is types.FunctionType and not (
+            _hashable(function) and (function in py_builtins.OVERLOADS or
+                                     function in higher_order.CALLABLE_ARGS)):
+        _keep_eager(function)
 
 
 def _keep_eager(function, mark=True):

@@ -403,3 +403,30 @@ def test_eagerly_a_method_known_to_run_as_it_is_is_called_without_callee(monkeyp
     with rt.Graph().as_default():   # while a graph is built: the method's conversion
         assert converted(Counter(), 5) == bump_all(Counter(), 5)
     assert calls and all(type(f) is type(Counter().bump) for f, *_ in calls)
+
+
+def test_callables_left_as_they_are_are_answered_without_the_slow_path_once_known(monkeypatch):
+    # a C object's method taking its defining class (3.11's `re.Pattern.match`), a class of a
+    # metaclass, and a do_not_convert closure (not user code): their calls ran `_resolve`
+    # every time (the converted configparser's and json's tests made ~90 000 such calls)
+    import abc
+    import re
+
+    class Shape(abc.ABC):
+        pass
+
+    def make():
+        @ag.do_not_convert
+        def inner(x):
+            return x + 1
+        return inner
+    inner = make()
+    match = re.compile('a+').match
+    assert call.callee(inner, None)(1) == 2          # the first call decides
+    resolved = []
+    resolve = call._resolve
+    monkeypatch.setattr(call, '_resolve', lambda f, *a: resolved.append(f) or resolve(f, *a))
+    assert call.callee(match, None) is match
+    assert call.callee(Shape, None) is Shape
+    assert call.callee(inner, None) is inner
+    assert resolved == []
