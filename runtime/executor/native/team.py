@@ -44,7 +44,9 @@ MIN_BLOCKS = 16
 posting and the helper's wake-up cost about what it would save."""
 
 MAIL = np.zeros(_SLOTS, np.int64)
-"""The mailbox (see the module's docstring); native code gets it as an argument."""
+"""The mailbox (see the module's docstring); native code gets it as an argument. Busy until
+the helper has started, so no call posts a job before."""
+MAIL[STATE] = RUNNING
 
 _workers = {}  # job id -> the worker dispatcher (numba, nogil)
 _lock = threading.Lock()
