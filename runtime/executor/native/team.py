@@ -1,11 +1,13 @@
 """The helper thread that shares large native loops with the thread calling them.
 
-A fused sum of many elements (native/rules/elementwise.py) is split into blocks that threads
-*claim* from a counter; the caller posts the loop to the helper, then claims blocks itself, so
+A fused sum of many elements, or an elementwise loop writing a large array
+(native/rules/elementwise.py, native/emitter.py), is split into blocks that threads *claim*
+from a counter; the caller posts the loop to the helper, then claims blocks itself, so
 it never waits for a helper that has not started (under load the caller computes every block
 and the helper, when it wakes, finds the job gone). It waits only for a block the helper is
-computing, which then finishes without the GIL. Each block's sum goes to its own slot and the
-slots are added in block order, so the result does not depend on who computed which block.
+computing, which then finishes without the GIL. Each block's sum goes to its own slot (each
+block's elements to their own part of the array) and the slots are added in block order, so
+the result does not depend on who computed which block.
 
 The mailbox `MAIL` is an int64 array that native code receives as an argument and reads and
 writes with atomic operations (native/atomics.py, the numba side of this protocol):
@@ -15,7 +17,8 @@ writes with atomic operations (native/atomics.py, the numba side of this protoco
   it (a compare-and-swap from `POSTED + job`, so it never runs a job it did not find);
 - `COUNTER`: the next block to claim; `HELPED`: how many blocks the helper has computed (for
   tests and `helped()`);
-- `ARGS...`: the addresses of the loop's arrays; `SEMAPHORE`: the POSIX semaphore the helper
+- `ARGS...`: the addresses of the loop's arrays (its operands, then its result: the partial
+  sums or the array written); `SEMAPHORE`: the POSIX semaphore the helper
   waits on (the caller posts it from native code).
 
 The helper is a daemon Python thread started by the first graph that has such a loop. It waits
@@ -35,13 +38,13 @@ import threading
 import numpy as np
 
 STATE, COUNTER, HELPED, ARGS, SEMAPHORE = 0, 1, 2, 3, 12
-MAX_ARGS = SEMAPHORE - ARGS  # arrays a shared loop may read (its operands and its partial sums)
+MAX_ARGS = SEMAPHORE - ARGS  # arrays a shared loop may give (its operands and its result)
 IDLE, POSTING, RUNNING, POSTED = 0, 1, 2, 16
 _SEMAPHORE_WORDS = 4  # sem_t: 32 bytes on 64-bit Linux (glibc and musl)
 _SLOTS = SEMAPHORE + _SEMAPHORE_WORDS
 MIN_BLOCKS = 16
-"""Blocks a fused sum needs to be shared (with blocks of 4096 float32, 64K elements): below,
-posting and the helper's wake-up cost about what it would save."""
+"""Blocks a loop needs to be shared (with blocks of 4096 elements, 64K elements): below, posting
+and the helper's wake-up cost about what it would save."""
 
 MAIL = np.zeros(_SLOTS, np.int64)
 """The mailbox (see the module's docstring); native code gets it as an argument. Busy until
