@@ -54,6 +54,7 @@ MAIL[STATE] = RUNNING
 _workers = {}  # job id -> the worker dispatcher (numba, nogil)
 _lock = threading.Lock()
 _started = [False]
+_running = [False]
 _libc = None
 
 
@@ -108,7 +109,14 @@ def _start():
         _started[0] = True
         if _open():
             threading.Thread(target=_serve, name='autograph-rt jit helper', daemon=True).start()
+            _running[0] = True
             MAIL[STATE] = IDLE
+
+
+def running():
+    """Whether this process has a helper thread (started by the first graph with a shared
+    loop; never with one CPU, without POSIX semaphores or with AUTOGRAPH_RT_JIT_THREADS=1)."""
+    return _running[0]
 
 
 def _serve():
@@ -134,7 +142,7 @@ def _after_fork_in_child():
     too)."""
     global _lock
     _lock = threading.Lock()
-    _started[0] = False
+    _started[0] = _running[0] = False
     MAIL[:] = 0
     MAIL[STATE] = RUNNING
     if _workers:
