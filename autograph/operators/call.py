@@ -145,7 +145,6 @@ def _resolve(f, caller_fn_scope, options):
     target, bound_args = _unbind(f)
     if target is None:
         _keep_plan(f, f)
-        _keep_as_it_is(f)
         return f
     if not _BUILDING[0] or not _THREAD.graphs:
         _keep_eager(target)
@@ -190,7 +189,8 @@ _IS_GENERATED = origin_info.is_generated_code
 
 def _keep_plan(f, callee):
     """Keeps what the calls of a plain function (or a method's function) run, for the fast
-    paths (`PLANS`): only for functions no overload or higher-order rule names, and, for
+    paths (`PLANS`; what runs as it is, for the eager ones too): only for functions no
+    overload or higher-order rule names, and, for
     code that is not converted, only when the function is not a closure (a module's functions
     live as long as it)."""
     kind = type(f)
@@ -208,9 +208,13 @@ def _keep_plan(f, callee):
                          or function in py_builtins.OVERLOADS
                          or function in higher_order.CALLABLE_ARGS):
         return
-    if callee is function and function.__closure__ is not None and \
-            not _lives_with_module(function):  # a method's `__class__` cell lives on with it
-        return
+    if callee is function:
+        # run as it is in graphs and eagerly: for the eager fast path too, which reads no
+        # graph plan (and this keeps none for a closure, or a function of a module object
+        # `sys.modules` does not hold: a test's fresh import)
+        _keep_eager(function)
+        if function.__closure__ is not None and not _lives_with_module(function):
+            return  # (a method's `__class__` cell lives on with it)
     _keep(function, callee)
 
 
@@ -227,18 +231,6 @@ def _keep(function, target):
             EAGER_PLANS[id(function)] = function
     else:
         function.__dict__[_PLAN] = (function, target)   # it may hold `function`
-
-
-def _keep_as_it_is(f):
-    """Remembers for the eager fast path that calls of the function or method `f`, which is
-    not user code (a library's, converted code, marked do_not_convert), run it as it is:
-    `_keep_plan`'s plans serve graphs only, and keep none for a closure or a function of a
-    module object `sys.modules` does not hold (a test's fresh import)."""
-    function = f.__func__ if type(f) is types.MethodType else f
-    if type(function) is types.FunctionType and not (
-            _hashable(function) and (function in py_builtins.OVERLOADS or
-                                     function in higher_order.CALLABLE_ARGS)):
-        _keep_eager(function)
 
 
 def _keep_eager(function, mark=True):

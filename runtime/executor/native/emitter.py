@@ -151,12 +151,19 @@ class Lowering(emit.Emitter):
         operands = list(dict.fromkeys(_OPERAND.findall(expr)))
         renamed = {name: f'a{k}' for k, name in enumerate(operands)}
         text = '\n'.join(body(_OPERAND.sub(lambda m: renamed[m.group()], expr)))
-        name = self.loops.get((text, decorator))
-        if name is None:
-            name = self.loops[(text, decorator)] = f'loop_{len(self.loops)}'
-            self.sites.append(f'@{decorator}\ndef {name}({", ".join(renamed.values())}):\n'
-                              f'{text}\n\n')
+        name, _ = self._define(decorator, ', '.join(renamed.values()), text)
         self.line(depth, f'{out} = {name}({", ".join(operands)})')
+
+    def _define(self, decorator, params, text):
+        """(name, whether new) of the function of the generated module with these params and
+        body `text`: one function for every site of the same text."""
+        key = (decorator, params, text)
+        name = self.loops.get(key)
+        if name is not None:
+            return name, False
+        name = self.loops[key] = f'loop_{len(self.loops)}'
+        self.sites.append(f'@{decorator}\ndef {name}({params}):\n{text}\n\n')
+        return name, True
 
     def shared_site_call(self, out, expr, claims, blocks, depth, result=None):
         """`out = loop_m(operands, team)`, computed in `blocks` blocks that the calling thread
@@ -179,11 +186,7 @@ class Lowering(emit.Emitter):
         renamed = {name: f'a{k}' for k, name in enumerate(operands)}
         params = ', '.join(renamed.values())
         text = '\n'.join(claims(_OPERAND.sub(lambda m: renamed[m.group()], expr)))
-        key = (text, 'claims')
-        claim = self.loops.get(key)
-        if claim is None:
-            claim = self.loops[key] = f'loop_{len(self.loops)}'
-            self.sites.append(f'@site\ndef {claim}({params}, result, counter):\n{text}\n\n')
+        claim, _ = self._define('site', f'{params}, result, counter', text)
         dims, dtype_name = result or ((blocks,), 'float64')
         # the worker reads the job's arrays (the operands, then the result) by their addresses
         arrays = ', '.join(
@@ -207,11 +210,8 @@ class Lowering(emit.Emitter):
                                                        f'    for block in range({blocks}):\n'
                                                        f'        total += result[block]\n'
                                                        f'    return total')
-        key = (shared, 'shared')
-        name = self.loops.get(key)
-        if name is None:
-            name = self.loops[key] = f'loop_{len(self.loops)}'
-            self.sites.append(f'@site\ndef {name}({params}, team):\n{shared}\n\n')
+        name, new = self._define('site', f'{params}, team', shared)
+        if new:
             self.sites.append(f'def worker_{job:x}(team, job):\n'
                               f'    if start(team, job):\n'
                               f'        done(team, {claim}({arrays}, team))\n\n')

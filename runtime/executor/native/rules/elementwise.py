@@ -248,8 +248,11 @@ def fused_sum(lowering, ref, depth):
                         f'{indent}        total = accumulate(total, np.float64({summed}))',
                         '    return total']
 
-    def claims(exprs):  # the shared loop's, claiming blocks of `full` elements (or rows)
-        lines, indent, _ = claimed(indexes, dims, full, ['        total = 0.0'])
+    # the shared loop's: blocks of `full` elements (or rows) claimed one by one
+    head, indent, blocks = claimed(indexes, dims, full, ['        total = 0.0'])
+
+    def claims(exprs):
+        lines = list(head)
         for (buffer, _), expr in zip(stages, exprs.split('\n')):
             lines += [f'{indent}for k in range(size):', f'{indent}    {indexes[-1]} = start + k',
                       f'{indent}    b{buffer}[k] = {expr}']
@@ -259,7 +262,6 @@ def fused_sum(lowering, ref, depth):
                      '        result[block] = total']
     out = lowering.fresh('v')
     exprs = '\n'.join(expr for _, expr in stages)
-    blocks = claimed(indexes, dims, full)[2]
     if blocks < team.MIN_BLOCKS or \
             lowering.shared_site_call(out, exprs, claims, blocks, depth) is None:
         lowering.site_call(out, exprs, body, depth)
