@@ -113,6 +113,8 @@ def callee(f, caller_fn_scope=None, options=None):
             plan = plan.get(_PLAN) if plan is not None else None
             if plan is not None and plan[0] is function:
                 return f if plan[1] is function else _METHOD(plan[1], f.__self__)
+    if kind in _AS_IS_TYPES:   # a ufunc, an operator.itemgetter, a C scanner...
+        return f
     if isinstance(f, type):   # a class of a metaclass (ABCMeta...): what `_resolve` returns
         try:
             return _BUILTIN_OVERLOADS(f, f)
@@ -145,6 +147,10 @@ def _resolve(f, caller_fn_scope, options):
     target, bound_args = _unbind(f)
     if target is None:
         _keep_plan(f, f)
+        kind = type(f)
+        if kind.__flags__ & _IMMUTABLE_TYPE and kind not in _KEY_TYPES and \
+                not isinstance(f, _NOT_AS_IS):
+            _AS_IS_TYPES.add(kind)   # what every instance's calls run: itself
         return f
     if not _BUILDING[0] or not _THREAD.graphs:
         _keep_eager(target)
@@ -284,6 +290,14 @@ def _forget(key, _reference):
 
 
 _HEAP_TYPE = 1 << 9   # Py_TPFLAGS_HEAPTYPE: a class made at run time (static types live on)
+_IMMUTABLE_TYPE = 1 << 8   # Py_TPFLAGS_IMMUTABLETYPE: a C type nothing can give a __call__
+# Immutable (C) types whose instances `_resolve` leaves as they are, whatever the instance (no
+# overload or higher-order rule is keyed by one, and no Python `__call__` can be added): their
+# calls are answered at once (a ufunc, operator.itemgetter), as the instances themselves
+# cannot be kept by identity
+_AS_IS_TYPES: set = set()
+_KEY_TYPES = frozenset(type(key) for key in (*py_builtins.OVERLOADS, *higher_order.CALLABLE_ARGS))
+_NOT_AS_IS = (type, functools.partial, types.FunctionType, types.MethodType)
 
 
 def _calling_converted(fn, caller_fn_scope, options):

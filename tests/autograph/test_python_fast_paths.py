@@ -430,3 +430,27 @@ def test_callables_left_as_they_are_are_answered_without_the_slow_path_once_know
     assert call.callee(Shape, None) is Shape
     assert call.callee(inner, None) is inner
     assert resolved == []
+
+
+def test_instances_of_immutable_c_types_are_called_as_they_are_without_the_slow_path(
+        monkeypatch):
+    # a ufunc, an itemgetter: no plan can be kept for the instance (not by identity), but
+    # every instance of such a type is called as it is (they took the slow path at each call:
+    # a loop of np.sqrt calls ran ~7x the original's time converted)
+    import operator
+
+    import numpy as np
+    second = operator.itemgetter(1)
+    assert call.callee(np.sqrt, None) is np.sqrt and call.callee(second, None) is second
+    resolved = []
+    resolve = call._resolve
+    monkeypatch.setattr(call, '_resolve', lambda f, *a: resolved.append(f) or resolve(f, *a))
+    assert call.callee(np.exp, None) is np.exp                       # another ufunc
+    assert call.callee(operator.itemgetter(0), None)((5, 6)) == 5    # another itemgetter
+    assert resolved == []
+
+    class Callable:   # a mutable type: a __call__ may come later, so it is not answered so
+        pass
+    instance = Callable()
+    call.callee(instance, None)
+    assert Callable not in call._AS_IS_TYPES
