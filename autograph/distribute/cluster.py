@@ -54,7 +54,7 @@ def connect(address=None, n_workers=2, threads_per_worker=1):
 def worker_addresses(client, count=None):
     """The addresses of `count` (None: all) of the cluster's workers, sorted; ValueError when
     the cluster has fewer."""
-    workers = sorted(client.scheduler_info(n_workers=-1)['workers'])
+    workers = sorted(client.nthreads())
     if count is None:
         count = len(workers)
     if count < 1 or count > len(workers):
@@ -86,7 +86,10 @@ def unpack_directory(data, digest=None):
         if path is None:
             path = tempfile.mkdtemp(prefix=f'autograph-rt-{digest[:12]}-')
             with tarfile.open(fileobj=io.BytesIO(data), mode='r') as archive:
-                archive.extractall(path, filter='data')
+                if hasattr(tarfile, 'data_filter'):  # Python 3.11.4 and later
+                    archive.extractall(path, filter='data')
+                else:
+                    archive.extractall(path)
             _unpacked[digest] = path
     return path
 

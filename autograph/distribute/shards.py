@@ -73,7 +73,7 @@ def map_shards(client, dataset, fn=None, num_shards=None, policy='data'):
     importable on the workers (a module's top-level function, or defined in `__main__`).
     A task whose worker dies is run again from the start of its shard."""
     if num_shards is None:
-        num_shards = len(client.scheduler_info(n_workers=-1)['workers'])
+        num_shards = len(client.nthreads())
     shipped = client.scatter(dataset, broadcast=True, hash=False)
     futures = [client.submit(read_shard, shipped, num_shards, i, policy, fn, pure=False)
                for i in range(num_shards)]
