@@ -87,3 +87,10 @@ def test_a_generator_dataset_refuses_to_pickle():
                                              output_signature=rt.TensorSpec([], rt.int32))
     with pytest.raises(TypeError, match='from_generator runs Python code'):
         pickle.dumps(dataset.map(lambda v: v + 1))
+
+
+def test_a_captured_variable_travels_as_a_copy_of_its_value():
+    offset = rt.Variable(5, dtype=rt.int64)
+    restored = pickle.loads(pickle.dumps(rt.data.Dataset.range(3).map(lambda v: v + offset)))
+    offset.assign(100)
+    assert as_lists(restored) == [5, 6, 7]
