@@ -10,7 +10,6 @@ import io
 import os
 import tarfile
 import tempfile
-import threading
 from dataclasses import dataclass
 
 EXTRA_HINT = "pip install 'autograph-rt[dask]'"
@@ -73,25 +72,13 @@ def pack_directory(path):
     return buffer.getvalue()
 
 
-_unpacked = {}  # digest -> directory, one per process: what workers already have
-_unpack_lock = threading.Lock()
-
-
-def unpack_directory(data, digest=None):
-    """A directory holding the archive `data` (from `pack_directory`), extracted once per
-    process for each content digest; later calls return the same directory."""
-    digest = digest or hashlib.sha256(data).hexdigest()
-    with _unpack_lock:
-        path = _unpacked.get(digest)
-        if path is None:
-            path = tempfile.mkdtemp(prefix=f'autograph-rt-{digest[:12]}-')
-            with tarfile.open(fileobj=io.BytesIO(data), mode='r') as archive:
-                if hasattr(tarfile, 'data_filter'):  # Python 3.11.4 and later
-                    archive.extractall(path, filter='data')
-                else:
-                    archive.extractall(path)
-            _unpacked[digest] = path
-    return path
+def unpack_directory(data, path):
+    """Extract the archive `data` (from `pack_directory`) into the directory `path`."""
+    with tarfile.open(fileobj=io.BytesIO(data), mode='r') as archive:
+        if hasattr(tarfile, 'data_filter'):  # Python 3.11.4 and later
+            archive.extractall(path, filter='data')
+        else:
+            archive.extractall(path)
 
 
 @dataclass(frozen=True)
@@ -105,5 +92,9 @@ class Shipped:
         data = pack_directory(path)
         return cls(data, hashlib.sha256(data).hexdigest())
 
-    def unpack(self):
-        return unpack_directory(self.data, self.digest)
+    @contextlib.contextmanager
+    def unpacked(self):
+        """A temporary directory holding the files, removed on exit."""
+        with tempfile.TemporaryDirectory(prefix=f'autograph-rt-{self.digest[:12]}-') as path:
+            unpack_directory(self.data, path)
+            yield path

@@ -47,7 +47,8 @@ def _worker_function(shipped, signature, output):
     with _load_lock:
         found = _loaded.get(key)
         if found is None:
-            found = _loaded[key] = serving_function(shipped.unpack(), signature, output)
+            with shipped.unpacked() as directory:
+                found = _loaded[key] = serving_function(directory, signature, output)
     return found
 
 

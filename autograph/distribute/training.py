@@ -69,7 +69,8 @@ class Replica:
     shard of the dataset."""
 
     def __init__(self, shipped, dataset, num_replicas, index, batch_size, sync_every, policy):
-        self.module = load(shipped.unpack())
+        with shipped.unpacked() as directory:
+            self.module = load(directory)
         self.batches = shard_dataset(dataset, num_replicas, index, policy).batch(batch_size)
         self.sync_every = sync_every
         self.iterator = iter(())
