@@ -55,6 +55,8 @@ def _file_shard(value, num_shards, index):
                          f'{type(value).__name__} has no such source. Use policy=\'data\'.')
     stage = copy.copy(value)
     stage.input = _file_shard(upstream, num_shards, index)
+    if isinstance(stage, values.Cache):
+        stage.elements = None  # what the whole input recorded is not this shard's
     return stage
 
 
@@ -74,6 +76,7 @@ def map_shards(client, dataset, fn=None, num_shards=None, policy='data'):
     A task whose worker dies is run again from the start of its shard."""
     if num_shards is None:
         num_shards = len(client.nthreads())
+    shard_dataset(dataset, num_shards, 0, policy)  # a bad policy or pipeline fails here
     shipped = client.scatter(dataset, broadcast=True, hash=False)
     futures = [client.submit(read_shard, shipped, num_shards, i, policy, fn, pure=False)
                for i in range(num_shards)]

@@ -136,6 +136,7 @@ class DataParallel:
             raise ValueError(f'DataParallel: sync_every must be at least 1, got {sync_every}.')
         self.client, self.model = client, model
         addresses = worker_addresses(client, num_workers)
+        shard_dataset(dataset, len(addresses), 0, policy)  # a bad policy or pipeline fails here
         self.variables = list(model.trainable_variables)
         replica = ReplicaModule(model, loss_fn, optimizer,
                                 dataset.batch(batch_size).element_spec)

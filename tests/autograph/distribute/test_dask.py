@@ -101,6 +101,13 @@ def test_two_replicas_train_as_one_process_on_the_same_global_batches(client, sy
     assert summary['examples_per_second'] > 0 and summary['ms_overhead'] >= 0
 
 
+def test_asking_for_more_workers_than_the_cluster_has_is_a_value_error(client):
+    dataset = rt.data.Dataset.from_tensor_slices(examples(8))
+    with pytest.raises(ValueError, match='Asked for 3 workers, but the cluster has 2'):
+        distribute.DataParallel(client, Classifier(), cross_entropy, rt.optimizers.SGD(0.1),
+                                dataset, batch_size=4, num_workers=3)
+
+
 # ---- sharded input pipelines ------------------------------------------------------------------
 
 def label_counts(shard):
@@ -131,7 +138,9 @@ def test_file_sharding_gives_each_worker_whole_files(client, tmp_path):
     assert shards == [[f'{k}:{j}!'.encode() for k in range(i, 5, 2) for j in range(k + 1)]
                       for i in range(2)]
     with pytest.raises(ValueError, match="policy='data'"):
-        distribute.shard_dataset(rt.data.Dataset.range(4), 2, 0, policy='file')
+        distribute.map_shards(client, rt.data.Dataset.range(4), policy='file')
+    with pytest.raises(ValueError, match="Unknown sharding policy 'files'"):
+        distribute.map_shards(client, dataset, policy='files')
 
 
 # ---- batch inference --------------------------------------------------------------------------
