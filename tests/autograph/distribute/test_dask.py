@@ -28,10 +28,15 @@ def test_without_dask_the_error_names_the_extra(monkeypatch):
 def client():
     pytest.importorskip('dask.distributed')
     # The workers start with this process's sys.path, so they import the runtime from the
-    # source tree and this module's functions by name.
-    sys.path.insert(0, ROOT)
-    with distribute.connect(n_workers=2) as client:
-        yield client
+    # source tree, and this module's functions and the example's by name.
+    added = [ROOT, os.path.join(ROOT, 'examples')]
+    sys.path[:0] = added
+    try:
+        with distribute.connect(n_workers=2) as client:
+            yield client
+    finally:
+        for path in added:
+            sys.path.remove(path)
 
 
 # ---- data-parallel training -------------------------------------------------------------------
@@ -172,6 +177,20 @@ def test_our_saved_model_predicts_with_a_named_output(client, tmp_path):
     np.testing.assert_array_equal(labels, np.argmax(model(x).numpy(), axis=1))
     with pytest.raises(ValueError, match="name the one to keep"):
         distribute.predict(client, str(tmp_path), x)
+
+
+# ---- examples/dask_train.py, on this cluster ---------------------------------------------------
+
+def test_the_example_runs_its_three_steps_on_a_running_cluster(client):
+    import dask_train
+    lines = []
+    results = dask_train.run(client.scheduler.address, examples=512, batch_size=32, epochs=2,
+                             log=lines.append, one_worker=False)
+    assert results['loss_difference'] < 1e-5  # the single-process loss curve
+    assert 'replicas identical: True' in '\n'.join(lines)
+    assert results['lines'] == (512, 512)  # every example once across the shards
+    assert results['same_predictions']
+    assert results['all_workers']['examples_per_second'] > 0
 
 
 # ---- last, as it restarts a worker ---------------------------------------------------------
