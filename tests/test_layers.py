@@ -23,7 +23,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # front and its convert command, and the package's own light top level) is everything else.
 # `autograph graph` traces functions, so the CLI's graph command is the runtime half's.
 RUNTIME_HALF = ('autograph.operators', 'autograph.tracing', 'autograph.saved_model',
-                'autograph.cli.graph')
+                'autograph.distribute', 'autograph.cli.graph')
 # What a comment on an import inside a function must name: why it is deferred.
 DEFERRED = re.compile(r'#\s*deferred\b.*(optional dependency \w|start-up cost)')
 

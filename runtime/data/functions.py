@@ -11,7 +11,7 @@ when its operators load (the runtime never imports autograph). Without it they r
 """
 from runtime.core import context, dtypes, errors
 from runtime.core.tensor_spec import TensorSpec
-from runtime.data import structure
+from runtime.data import shipping, structure
 from runtime.executor import compile_graph
 from runtime.graph.graph import FuncGraph, uid
 from runtime.graph.graph_def import FunctionRef
@@ -104,6 +104,11 @@ class TracedFunction:
             graph = self.graph
             self._run = compile_graph(graph, graph.inputs, graph.outputs)
         return self._run
+
+    def __reduce__(self):
+        """Pickled as its graph and the functions it calls (runtime/data/shipping.py)."""
+        return shipping.restore_function, (shipping.serialized_function(self.graph),
+                                           self.graph.name)
 
     def single_output(self, what, dtype):
         """Check a predicate's result: one scalar of `dtype`."""
