@@ -1,4 +1,4 @@
-"""Converted plain-Python code against the original (issue 18): stdlib-like functions run on
+"""Converted plain-Python code against the original: stdlib-like functions run on
 Python values, once as written and once as `ag.to_graph` converts them. The ratio is converted
 time / original time; the goal is <= 2 (the stdlib tests' median, tools/stdlib_diff.py)."""
 import autograph as ag

@@ -17,7 +17,7 @@ Each guide runs in a fresh process and a fresh temporary directory, its cells on
 in one namespace, as a notebook runs them: the last statement of a cell, when it is an
 expression, is shown with its repr as a notebook shows it. Here the cells are ported
 mechanically first (`import tensorflow as tf` -> `import runtime as rt` + `import autograph as
-ag`, `tf.function` -> `ag.function`, `tf.saved_model` -> `ag.saved_model` (SPEC 5's home of
+ag`, `tf.function` -> `ag.function`, `tf.saved_model` -> `ag.saved_model` (the home of
 it), `tf.autograph.` -> `ag.`, every other `tf.` -> `rt.`).
 
 Notebook magics and shell lines (`%...`, `!...`) are dropped. A cell is in scope unless it uses

@@ -2,8 +2,8 @@
 
 Converting a function takes milliseconds (a small one 3-5 ms, the first in a process 10-20 ms
 while the templates are parsed), which a program pays again in every process: for a model's
-`ag.function`, a good part of its first call from a warm jit cache (issue 22); for converted
-code that defines classes in tests, most of their time (issue 18). Here the compiled factory of
+`ag.function`, a good part of its first call from a warm jit cache; for converted
+code that defines classes in tests, most of their time. Here the compiled factory of
 each conversion (`loader.compile_factory`'s code object) is written once, with `marshal`, under
 a key of everything the conversion reads:
 

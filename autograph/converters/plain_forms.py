@@ -1,4 +1,4 @@
-"""The plain Python form of converted code, written close to the original (issue 18).
+"""The plain Python form of converted code, written close to the original.
 
 After the other converters, the code that runs on Python values (the plain forms the
 control-flow converter writes, and everything outside a converted statement; not the staged

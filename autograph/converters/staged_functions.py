@@ -1,5 +1,5 @@
 """The staged form of each construct runs in a function of its own, so that the plain form's
-variables stay fast locals (issue 18).
+variables stay fast locals.
 
 A staged form (the `ag__.if_stmt`/`while_stmt`/`for_stmt` call with its block functions, or the
 lambdas of `ag__.and_`, `ag__.if_exp`, ...) reads and assigns the converted function's variables

@@ -10,7 +10,7 @@ TensorFlow's does (a reduce needs a state). So the function guide's graph of
 `for x, y in dataset: loss += ...` is TensorFlow's: ScanDataset + ReduceDataset.
 
 Where that form cannot carry the loop (a `return` in the body, whose value is undefined before
-the loop: TensorFlow raises NotImplementedError there, SPEC 8 has it work; state that is no
+the loop: TensorFlow raises NotImplementedError there, it works here; state that is no
 dataset structure, such as TensorArrays, Python lists appended to, None; loop options), and for
 every loop over an iterator (as TensorFlow's iterator loops), the lowering is one graph while
 loop over an iterator (for a dataset, a new iterator made by `iter(ds)` just before the loop).

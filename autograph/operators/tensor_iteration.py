@@ -6,7 +6,7 @@ import runtime as rt
 from runtime.core.tensor import is_symbolic
 
 # Python's own containers (and dict views): a loop over one, or a builtin called on one, is
-# Python's, with no tensor sequence to make (the converted-code fast paths, issue 18)
+# Python's, with no tensor sequence to make (the converted-code fast paths)
 PYTHON_ITERABLES = frozenset({list, tuple, range, str, dict, set, frozenset, bytes, bytearray,
                               type({}.items()), type({}.keys()), type({}.values())})
 # The builtin types of plain Python values: never a tensor, a placeholder or a dataset; their

@@ -1,4 +1,4 @@
-"""Cache keys: what about the arguments of a call decides which graph runs (SPEC §3).
+"""Cache keys: what about the arguments of a call decides which graph runs (docs/tracing.md).
 
 A key is a tuple with one element per parameter. Each element is one of these NamedTuples
 (the abstract value of an argument, as JAX's avals):

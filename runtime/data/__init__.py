@@ -1,4 +1,4 @@
-"""`rt.data`: TensorFlow's `tf.data` input pipelines (SPEC §8, docs/datasets.md).
+"""`rt.data`: TensorFlow's `tf.data` input pipelines (docs/datasets.md).
 
 `rt.data.Dataset` (sources, transformations, consumers), `rt.data.TextLineDataset`,
 `rt.data.DatasetSpec`, `rt.data.Iterator`, `rt.data.Options`, `rt.data.AUTOTUNE` and the

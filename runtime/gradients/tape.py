@@ -139,7 +139,7 @@ class GradientTape:
     # ---- gradients ---------------------------------------------------------------------------
 
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients='none'):
-        """d(target)/d(sources), with `sources`' nested structure (see SPEC §4)."""
+        """d(target)/d(sources), with `sources`' nested structure (see docs/gradients.md)."""
         unconnected_gradients = _unconnected(unconnected_gradients)
         self._consume('gradient')
         flat_sources = nest.flatten(sources)

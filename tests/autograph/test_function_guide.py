@@ -1,4 +1,4 @@
-"""ag.function as TensorFlow's function guide shows it (issue 20, item 5): printing a
+"""ag.function as TensorFlow's function guide shows it: printing a
 ConcreteFunction, calling one without the Python object it was traced with, py_function as a
 decorator inside a function, variables made on a later trace, and tensors leaked from a trace."""
 import pytest

@@ -1,4 +1,4 @@
-"""Reliability: threads, interrupts and bad input (issue 9, item 8).
+"""Reliability: threads, interrupts and bad input.
 
 Each section is a group of small user programs that must hold under stress:
 

@@ -1,4 +1,4 @@
-"""Realistic tf.function snippets using the structural and functional surface of SPEC §7,
+"""Realistic tf.function snippets using the structural and functional surface of docs/reference.md,
 ported mechanically (`tf.` -> `rt.`, `tf.function` -> `ag.function`)."""
 import io
 

@@ -1,4 +1,4 @@
-"""TensorFlow AutoGraph's reference behaviours (issue 18): Python lists whose elements are loop
+"""TensorFlow AutoGraph's reference behaviours: Python lists whose elements are loop
 state, closures made in loops, TensorArray shapes after a loop, and TF's error wording."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""Converted code is the same program as the original on plain Python values (issue 18):
+"""Converted code is the same program as the original on plain Python values:
 one test per pattern that used to change the meaning of a converted function."""
 import functools
 import importlib.util

@@ -1,4 +1,4 @@
-"""examples/dask_map.py: a traced function shipped to 2 Dask worker processes (SPEC §5)."""
+"""examples/dask_map.py: a traced function shipped to 2 Dask worker processes."""
 import os
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""TensorFlow loads a SavedModel holding every op of the math-like half of SPEC §7 (rt.math,
+"""TensorFlow loads a SavedModel holding every op of the math-like surface (rt.math,
 rt.nn, rt.linalg, rt.strings, rt.debugging) and computes what we compute: the node attrs and
 op types are TensorFlow's own.
 

@@ -1,4 +1,4 @@
-"""TensorFlow's conversion rules for Python values, and dtype rules of ops (SPEC §2 "Tensors")."""
+"""TensorFlow's conversion rules for Python values, and dtype rules of ops."""
 import numpy as np
 import pytest
 

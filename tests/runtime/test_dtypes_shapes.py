@@ -1,4 +1,4 @@
-"""Dtypes and shapes (SPEC §2 "Dtypes", "Shapes")."""
+"""Dtypes and shapes."""
 import numpy as np
 import pytest
 from hypothesis import given

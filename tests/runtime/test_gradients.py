@@ -1,4 +1,4 @@
-"""`rt.GradientTape` (SPEC §4): watching, variables, nested sources, unconnected and non-float
+"""`rt.GradientTape`: watching, variables, nested sources, unconnected and non-float
 gradients, persistent tapes, jacobians, higher-order gradients, stop_gradient, and the same
 inside `ag.function` (where the gradient ops join the function's graph)."""
 import numpy as np

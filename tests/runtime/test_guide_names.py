@@ -1,4 +1,4 @@
-"""The names TensorFlow's guides use (issue 20, SPEC §7's last paragraph), eagerly and in
+"""The names TensorFlow's guides use, eagerly and in
 graphs. tests/parity/programs/guide_names.py compares the same names with TensorFlow."""
 import os
 import re

@@ -1,4 +1,4 @@
-"""What TensorFlow's guides do with tensors and Modules (issue 20, item 3): objects with
+"""What TensorFlow's guides do with tensors and Modules: objects with
 `__array__` convert, scalar tensors take format specs, Modules list their variables in
 TensorFlow's order and work without `super().__init__()`, py_function is a decorator."""
 import numpy as np

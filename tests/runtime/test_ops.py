@@ -1,4 +1,4 @@
-"""Every op of SPEC §2, eagerly and in a graph: the same values, and TensorFlow's op type names.
+"""Every core op, eagerly and in a graph: the same values, and TensorFlow's op type names.
 
 Each row is (id, program, inputs, expected value, op type of the result in a graph). In a graph,
 the inputs are fed through placeholders of unknown dims, so the row also checks that partial

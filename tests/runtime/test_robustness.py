@@ -1,4 +1,4 @@
-"""Reliability of the runtime (issue 9, the runtime half; tests/autograph/test_reliability.py
+"""Reliability of the runtime (the runtime half; tests/autograph/test_reliability.py
 holds the tracing half).
 
 1. Aliasing: values handed out never share writable memory with the runtime's state, and

@@ -1,4 +1,4 @@
-"""The SPEC §1 seed lines that need no autograph, run on the runtime alone (eagerly, and where
+"""The seed lines that need no autograph, run on the runtime alone (eagerly, and where
 the seed uses `ag.function`, as a graph built by hand through rt.Graph)."""
 import numpy as np
 import pytest

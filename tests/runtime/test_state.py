@@ -1,4 +1,4 @@
-"""Variables and TensorArrays (SPEC §2 "Side effects")."""
+"""Variables and TensorArrays."""
 import numpy as np
 import pytest
 

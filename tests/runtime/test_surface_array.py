@@ -1,4 +1,4 @@
-"""The array and structural surface of SPEC §7: each op eagerly, in a graph (fed through
+"""The array and structural surface: each op eagerly, in a graph (fed through
 placeholders of unknown dims) and against numpy, with TensorFlow's op types and errors."""
 import numpy as np
 import pytest

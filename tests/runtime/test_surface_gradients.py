@@ -1,4 +1,4 @@
-"""The gradients declared next to the ops of `rt.math`/`rt.nn`/`rt.linalg` (SPEC §4, §7) agree
+"""The gradients declared next to the ops of `rt.math`/`rt.nn`/`rt.linalg` agree
 with central finite differences of the op's own kernel, in float64.
 
 Each case runs a small program while a recorder collects the ops it runs (the dispatch tape

@@ -1,4 +1,4 @@
-"""Eager and symbolic tensors (SPEC §2 "Tensors")."""
+"""Eager and symbolic tensors."""
 import numpy as np
 import pytest
 

@@ -110,7 +110,7 @@ not_differentiable(shaping.SHAPE, shaping.SIZE, shaping.RANK)
 
 @defgradient(slicing.GATHER)
 def _gather_gradient(op, grad):
-    """Dense, as SPEC §4 says (TensorFlow gives IndexedSlices): the gradient rows of each index
+    """Dense, as docs/gradients.md says (TF gives IndexedSlices): the gradient rows of each index
     are summed into the row it gathered."""
     params, indices, axis = op.inputs
     axis = constant_value(axis)

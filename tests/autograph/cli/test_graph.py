@@ -1,4 +1,4 @@
-"""Pictures of graphs: graph.to_dot() and `autograph graph` (SPEC §5)."""
+"""Pictures of graphs: graph.to_dot() and `autograph graph`."""
 import os
 import re
 import shutil

@@ -1,4 +1,4 @@
-"""Tracing behaves as TensorFlow's `tf.function` where users rely on it (issue 14): variables
+"""Tracing behaves as TensorFlow's `tf.function` where users rely on it: variables
 initialized from inputs, the exception types of signature mismatches, and the API paths that
 TensorFlow users type."""
 import math

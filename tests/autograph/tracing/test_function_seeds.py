@@ -1,4 +1,4 @@
-"""The seed examples of SPEC §1 that involve ag.function, as a user writes them."""
+"""The seed examples (docs/guide.md) that involve ag.function, as a user writes them."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-# AutoGraph reference: a Python assert on a tensor (SPEC §3 converts it; TensorFlow 2's
+# AutoGraph reference: a Python assert on a tensor (this project converts it; TensorFlow 2's
 # default tf.function does not).
 @tf.function
 def with_python_assert(x):

@@ -1,4 +1,4 @@
-# AutoGraph reference: returns inside a tensor if/elif followed by a final return (SPEC §3
+# AutoGraph reference: returns inside a tensor if/elif followed by a final return (this project
 # converts early returns; TensorFlow 2.21 raises ValueError here).
 @tf.function
 def classify(x):

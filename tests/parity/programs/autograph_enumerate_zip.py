@@ -1,4 +1,4 @@
-# AutoGraph: enumerate and zip over tensors (SPEC §3 converts them; TensorFlow 2.21 raises
+# AutoGraph: enumerate and zip over tensors (this project converts them; TensorFlow 2.21 raises
 # OperatorNotAllowedInGraphError "Iterating over a symbolic tf.Tensor").
 @tf.function
 def f(x):

@@ -1,5 +1,5 @@
 # "Better performance with tf.function": Python scalars are cache keys by type and value
-# (SPEC §3 makes 1, True and 1.0 three keys; TensorFlow 2.21 lets equal values share a trace).
+# (this project makes 1, True and 1.0 three keys; TensorFlow 2.21 lets equal values share a trace).
 @tf.function
 def f(x):
     print("Tracing!", type(x).__name__)

@@ -1,4 +1,4 @@
-# Names TensorFlow's guides use (issue 20): linalg decompositions, the other tensor scatters,
+# Names TensorFlow's guides use: linalg decompositions, the other tensor scatters,
 # custom_gradient, device scopes, the device lists. Sign-free views of singular vectors and
 # eigenvectors (their signs are an implementation's choice).
 a = tf.constant([[4., 1., 2.], [1., 3., 0.], [2., 0., 5.]])

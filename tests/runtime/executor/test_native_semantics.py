@@ -1,4 +1,4 @@
-"""Issue 22's item 4: native code's arithmetic at the edges is the default executor's: int32 and
+"""Native code's arithmetic at the edges is the default executor's: int32 and
 int64 wrap around (elementwise, in fused chains, in reductions and in loops), integer division
 and remainder by zero raise the default executor's error naming the op, float division by zero
 gives inf and nan, and float-to-int casts and reductions agree. Ints compare exactly, floats

@@ -1,4 +1,4 @@
-"""Graphs: naming, lookup, control inputs and GraphDef text (SPEC §2 "Graphs")."""
+"""Graphs: naming, lookup, control inputs and GraphDef text."""
 import re
 
 import pytest

@@ -1,4 +1,4 @@
-"""Graphs as data: TensorFlow's protobuf wire and text formats, GraphDef import (SPEC §5).
+"""Graphs as data: TensorFlow's protobuf wire and text formats, GraphDef import.
 
 The fixtures under fixtures/ were written by TensorFlow 2 (see docs/saving.md for the commands):
 tf_dense.pb, tf_relu_cond.pb and tf_while.pb are `get_concrete_function().graph.as_graph_def()`

@@ -546,7 +546,7 @@ def test_flush_writes_the_default_writers_queue_and_is_an_op_in_a_graph(tmp_path
 
 
 def test_jit_compiled_functions_write_summaries_as_the_default_executor(tmp_path, read):
-    """SPEC §6: every op runs under jit_compile=True (the writer is a boxed value, its ops
+    """Every op runs under jit_compile=True (the writer is a boxed value, its ops
     call their kernels), at every call."""
     pytest.importorskip('numba')
 
