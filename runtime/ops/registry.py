@@ -157,6 +157,13 @@ class OpDef:
         Variable's initializer made of such ops and constants may run once outside the graph
         being traced, as TensorFlow's `init_scope` lifts initializers
         (`runtime.executor.evaluate_constant`).
+    partial(op, values) -> the value of the op's first output as far as it is known while a
+        graph is built, from its inputs' partly known values (numpy object arrays, None for an
+        unknown element; None for a wholly unknown input), or None: how a shape built from
+        `rt.shape(x)[0]` and Python ints keeps its known dims (TensorFlow's
+        `constant_value_as_shape`). `runtime.ops.infer.moves_elements` for the ops that only
+        move elements (Pack, ConcatV2, StridedSlice); None: the op's value is known only when
+        every input is fully known, and then by running the kernel (integer results only).
     """
 
     name: str
@@ -185,6 +192,7 @@ class OpDef:
     in_place: Callable[..., Any] | None = None
     fresh_output: bool = False
     liftable: bool = False
+    partial: Callable[[Any, list[Any]], Any] | None = None
 
     def __post_init__(self) -> None:
         self.foldable = self.foldable and not self.stateful

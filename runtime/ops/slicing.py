@@ -11,7 +11,7 @@ from runtime.core.tensor import Tensor
 from runtime.ops.array import cast
 from runtime.ops.convert import PACK, convert_to_tensor, stack
 from runtime.ops.dispatch import apply
-from runtime.ops.infer import constant_value
+from runtime.ops.infer import constant_value, moves_elements
 from runtime.ops.registry import OpDef, register
 from runtime.ops.shaping import shape_from
 
@@ -207,7 +207,7 @@ STRIDED_SLICE = register(
     'StridedSlice', _strided_slice_kernel, _strided_slice_infer,
     inputs=('input', 'begin', 'end', 'strides'), outputs=('output',),
     type_attrs=(('T', 0), ('Index', 1)), defaults=dict.fromkeys(MASKS, 0),
-    rewrite=_strided_slice_rewrite)
+    rewrite=_strided_slice_rewrite, partial=moves_elements)
 STRIDED_SLICE_GRAD = register(
     'StridedSliceGrad', _strided_slice_grad_kernel,
     lambda inputs, attrs: [(inputs[4].dtype, shape_from(inputs[0]))],
