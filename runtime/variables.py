@@ -1,4 +1,6 @@
 """`rt.Variable`: mutable state that graphs read and assign through a resource handle."""
+import weakref
+
 import numpy as np
 
 from runtime.core import context, dtypes, errors
@@ -43,7 +45,7 @@ class Variable:
         with context.init_scope():
             value = convert_to_tensor(initial_value, dtype)
         self.storage = state.VariableStorage(value.value, value.dtype, value.shape,
-                                             scope + (name or 'Variable'))
+                                             scope + (name or 'Variable'), weakref.ref(self))
 
     def _initialize_in_graph(self, initial_value, dtype, name):
         """An uninitialized variable whose initial value is assigned by the graph being traced
@@ -58,7 +60,7 @@ class Variable:
                 f'value.')
         value = convert_to_tensor(initial_value, dtype)
         self.storage = state.VariableStorage(None, value.dtype, value.shape,
-                                             name or 'Variable')
+                                             name or 'Variable', weakref.ref(self))
         handle = graph.capture_resource(self.storage)
         apply(state.ASSIGN, [handle, value], name='Initializer/AssignVariableOp')
         graph.deferred_initializers.append(self.storage)

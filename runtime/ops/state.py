@@ -21,6 +21,7 @@ class VariableStorage:
     dtype: dtypes.DType
     shape: TensorShape
     name: str
+    owner: Any = None  # a weak reference to the rt.Variable it stores (None: no Variable)
 
 
 def _handle_kernel(attrs, storage):

@@ -22,8 +22,8 @@ import runtime as rt
 TF_PYTHON = os.environ.get('AUTOGRAPH_RT_TF_PYTHON')
 pytestmark = pytest.mark.skipif(not TF_PYTHON, reason='AUTOGRAPH_RT_TF_PYTHON is not set')
 
-RUNS = 4      # fresh TensorFlow processes
-REPEATS = 25  # each process runs the whole sequence of calls this many times on a fresh load
+RUNS = 3      # fresh TensorFlow processes
+REPEATS = 10  # each process runs the whole sequence of calls this many times on a fresh load
 
 # (method, argument) in call order; each result is recorded
 CALLS = [('update', 1.0), ('update', 2.0), ('reads_and_writes', 0.5), ('branch', 1.0),

@@ -444,7 +444,7 @@ def test_random_ops_and_prints_run_in_restored_functions(tmp_path, capsys):
     capsys.readouterr()
     values = loaded(rt.constant(3)).numpy()
     assert values.shape == (3, 2) and ((values >= 0) & (values < 1)).all()
-    assert capsys.readouterr().out == 'drawing 3\n'
+    assert capsys.readouterr().err == 'drawing 3\n'
 
 
 def test_a_module_saved_without_signatures_serves_its_one_signature_method(tmp_path):
