@@ -32,8 +32,11 @@ def _gather_kernel(params, indices, axis, batch_dims=0):
 def _gather_infer(inputs, attrs):
     params, indices, axis = inputs
     a = constant_value(axis)
-    if params.shape.rank is None or indices.shape.rank is None or a is None:
+    if params.shape.rank is None or indices.shape.rank is None:
         return [(params.dtype, TensorShape(None))]
+    if a is None:  # the axis is unknown: so is every dim, not the rank
+        rank = params.shape.rank + indices.shape.rank - 1 - attrs.get('batch_dims', 0)
+        return [(params.dtype, TensorShape([None] * rank))]
     dims = params.shape.as_list()
     a = int(a) % len(dims)
     return [(params.dtype, TensorShape(dims[:a] + indices.shape.as_list() + dims[a + 1:]))]
