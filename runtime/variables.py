@@ -5,7 +5,13 @@ import numpy as np
 
 from runtime.core import context, dtypes, errors
 from runtime.core.shapes import TensorShape
-from runtime.core.tensor import EagerTensor, SymbolicTensor, numpy_text, readonly_array
+from runtime.core.tensor import (
+    EagerTensor,
+    Reference,
+    SymbolicTensor,
+    numpy_text,
+    readonly_array,
+)
 from runtime.executor import evaluate_constant
 from runtime.ops import state
 from runtime.ops.convert import convert_for_write, convert_to_tensor
@@ -207,7 +213,15 @@ class Variable:
         return (f"<rt.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
                 f'numpy={numpy_text(self.storage.value, is_repr=True)}>')
 
-    __hash__ = object.__hash__
+    def __hash__(self):
+        # `==` is elementwise, so a variable is no dict key (as in TensorFlow): `.ref()` is one
+        raise TypeError(f'Variable is unhashable. Instead, use variable.ref() as the key. '
+                        f'(Variable: {self!r})')
+
+    def ref(self):
+        """A hashable reference to this variable (equal for the same variable); `.deref()`
+        gives it back."""
+        return Reference(self)
 
 
 class ResourceVariable(Variable):
@@ -307,5 +321,9 @@ class VariableSlice:
     def __str__(self):
         return str(self.__tf_tensor__())
 
-    __hash__ = object.__hash__
+    def __hash__(self):
+        raise TypeError('Tensor is unhashable. Instead, use tensor.ref() as the key.')
+
+    def ref(self):
+        return Reference(self)
 
