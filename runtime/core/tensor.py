@@ -131,6 +131,14 @@ class SymbolicTensor(Tensor):
 
     __slots__ = ('op', 'value_index', 'dtype', '_shape', '__weakref__')
 
+    def __hash__(self) -> int:
+        # As TensorFlow's: unhashable in a function's graph; a tensor of a plain `rt.Graph`
+        # hashes by identity, so that it keys the feeds of `graph.run(fetches, {placeholder:
+        # value})`.
+        if self.op.graph.building_function:
+            raise TypeError('Tensor is unhashable. Instead, use tensor.ref() as the key.')
+        return id(self)
+
     def __init__(self, op: Any, value_index: int, dtype: DType, shape: TensorShape) -> None:
         self.op = op
         self.value_index = value_index
