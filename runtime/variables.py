@@ -106,12 +106,15 @@ class Variable:
     def read_value(self):
         graph = context.current_graph()
         handle = self.storage if graph is None else graph.capture_resource(self.storage)
+        self._accessed()
+        return apply(state.READ, [handle], {'dtype': self.storage.dtype}, name='ReadVariableOp')
+
+    def _accessed(self):
         if context.active_tapes[0]:  # gradient tapes watch the trainable variables read inside
             for tape in context.state.tapes:
                 accessed = getattr(tape, 'variable_accessed', None)
                 if accessed is not None:
                     accessed(self.variable)
-        return apply(state.READ, [handle], {'dtype': self.storage.dtype}, name='ReadVariableOp')
 
     value = read_value
 
@@ -158,20 +161,45 @@ class Variable:
     def scatter_nd_update(self, indices, updates, name=None):
         """Set the elements (or slices) at the index tuples `indices` to `updates` (op
         `ResourceScatterNdUpdate`); returns the variable."""
+        return self._scatter_nd(state.SCATTER_ND_UPDATE, 'scatter_nd_update', indices, updates,
+                                name)
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        """Add `updates` to the elements (or slices) at the index tuples `indices` (op
+        `ResourceScatterNdAdd`); returns the variable."""
+        return self._scatter_nd(state.SCATTER_ND_ADD, 'scatter_nd_add', indices, updates, name)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        """Subtract `updates` from the elements (or slices) at the index tuples `indices` (op
+        `ResourceScatterNdSub`); returns the variable."""
+        return self._scatter_nd(state.SCATTER_ND_SUB, 'scatter_nd_sub', indices, updates, name)
+
+    def _scatter_nd(self, opdef, method, indices, updates, name):
         indices = convert_to_tensor(indices)
         if indices.dtype not in (dtypes.int32, dtypes.int64):
-            raise TypeError(f'scatter_nd_update needs int32 or int64 indices, got '
-                            f'{indices.dtype.name}.')
+            raise TypeError(f'{method} needs int32 or int64 indices, got {indices.dtype.name}.')
         updates = self._checked_value(updates, 'scatter')
         k = indices.shape[-1] if indices.shape.rank else None
         if k is not None and self.shape.rank is not None and indices.shape.is_fully_defined():
             expected = TensorShape(indices.shape.as_list()[:-1] + self.shape.as_list()[k:])
             if not updates.shape.is_compatible_with(expected):
-                raise ValueError(f'scatter_nd_update on {self.storage.name!r}: updates must have '
+                raise ValueError(f'{method} on {self.storage.name!r}: updates must have '
                                  f'shape {expected}, got {updates.shape}.')
-        apply(state.SCATTER_ND_UPDATE, [self._handle([indices, updates]), indices, updates],
-              name=name or 'ResourceScatterNdUpdate')
+        apply(opdef, [self._handle([indices, updates]), indices, updates],
+              name=name or opdef.name)
         return self
+
+    def sparse_read(self, indices, name=None):
+        """The rows `indices` of the variable's current value (op `ResourceGather`), as
+        `rt.gather(variable, indices)`."""
+        indices = convert_to_tensor(indices)
+        if indices.dtype not in (dtypes.int32, dtypes.int64):
+            raise TypeError(f'sparse_read needs int32 or int64 indices, got '
+                            f'{indices.dtype.name}.')
+        handle = self._handle([indices])
+        self._accessed()
+        return apply(state.GATHER, [handle, indices],
+                     {'dtype': self.dtype}, name=name or 'ResourceGather')
 
     def __getitem__(self, index):
         """`v[index]`: reads as `v.read_value()[index]`; `v[index].assign(x)` writes the slice."""
