@@ -1,17 +1,17 @@
 """`rt.custom_gradient`: a function that gives its own gradient, eagerly and in graphs, as
 TensorFlow's decorator.
 
-The decorated `f(*args)` returns `(y, grad_fn)`. `f` runs with gradient tapes paused; its
-results then pass through one IdentityN op (with the arguments and the variables `f` read as
-further inputs) whose gradient calls `grad_fn(*upstream)`; if `f` read variables,
-`grad_fn(*upstream, variables=[...])` returns `(input gradients, variable gradients)`.
+The decorated `f(*args)` returns `(y, grad_fn)`. Its results pass through one IdentityN op
+(with the arguments and the variables `f` read as further inputs) whose gradient calls
+`grad_fn(*upstream)`; if `f` read variables other than its arguments,
+`grad_fn(*upstream, variables=[...])` returns `(input gradients, variable gradients)`. A
+Variable argument is an input, as in TensorFlow: its gradient is among the input gradients.
 """
 import functools
 import inspect
 
 from runtime.core import context, nest
 from runtime.core.tensor import Tensor
-from runtime.gradients.tape import GradientTape
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.creation import zeros_like
 from runtime.ops.identity_n import custom_gradient_attr, identity_n
@@ -31,26 +31,23 @@ class _VariableWatcher:
         self.variables.setdefault(id(variable), variable)
 
 
-class _TapesPaused:
-    """Every active tape stops recording inside, and a watcher collects the variables read."""
+class _WatchingVariables:
+    """A watcher collects the variables read inside. The tapes keep recording (as
+    TensorFlow's): the first-order gradient flows only through the IdentityN's rule, but what
+    `f` computed and `grad_fn` uses stays connected to the arguments, so a tape around the
+    gradient computation differentiates it again (second derivatives, Hessian-vector
+    products)."""
 
     def __init__(self):
         self.watcher = _VariableWatcher()
 
     def __enter__(self):
-        self._tapes = list(context.state.tapes)
-        self._pauses = [tape.stop_recording() for tape in self._tapes
-                        if isinstance(tape, GradientTape)]
-        for pause in self._pauses:
-            pause.__enter__()
         self._recording = context.recording(self.watcher)
         self._recording.__enter__()
         return self.watcher
 
     def __exit__(self, *exc):
         self._recording.__exit__(*exc)
-        for pause in reversed(self._pauses):
-            pause.__exit__(*exc)
         return False
 
 
@@ -78,16 +75,18 @@ def custom_gradient(f=None):
 
 def _call(f, args, kwargs):
     args = [a if isinstance(a, (Tensor, Variable)) else convert_to_tensor(a) for a in args]
-    with _TapesPaused() as watcher:
+    with _WatchingVariables() as watcher:
         out = f(*args, **kwargs)
     name = getattr(f, '__name__', 'f')
     if not (isinstance(out, tuple) and len(out) == 2 and callable(out[1])):
         raise TypeError(f'A function decorated with rt.custom_gradient must return a pair '
                         f'(result, grad_fn); {name} returned {type(out).__name__}.')
     result, grad_fn = out
+    # As TensorFlow: a Variable argument is an input (its gradient is among the input
+    # gradients); `variables` are the others `f` read.
     arg_variables = [a for a in args if isinstance(a, Variable)]
-    variables = list(watcher.variables.values())
-    variables += [v for v in arg_variables if all(v is not w for w in variables)]
+    variables = [v for v in watcher.variables.values()
+                 if all(v.storage is not a.storage for a in arg_variables)]
     takes_variables = _takes_variables(grad_fn)
     if variables and not takes_variables:
         raise TypeError(f"If using @custom_gradient with a function that uses variables, then "
@@ -96,7 +95,8 @@ def _call(f, args, kwargs):
                         f"variables=None) returning (input gradients, variable gradients).")
     flat_result = [convert_to_tensor(t) for t in nest.flatten(result)]
     tensor_args = [a for a in args if isinstance(a, Tensor)]
-    reads = [v.read_value() for v in variables]  # recorded: the tapes see the variables here
+    watched = variables + arg_variables
+    reads = [v.read_value() for v in watched]  # recorded: the tapes see the variables here
     n_out = len(flat_result)
 
     def gradient(op, *grads):
@@ -121,14 +121,10 @@ def _call(f, args, kwargs):
                              f'gradients for the {len(variables)} variables it reads '
                              f'({[v.name for v in variables]}).')
         by_tensor = [g for a, g in zip(args, input_grads) if isinstance(a, Tensor)]
-        by_variable = {id(v): g for v, g in zip(variables, variable_grads)}
-        for a, g in zip(args, input_grads):  # a Variable argument's gradient is its variable's
-            if isinstance(a, Variable) and by_variable.get(id(a)) is None:
-                by_variable[id(a)] = g
+        by_variable = variable_grads + [g for a, g in zip(args, input_grads)
+                                        if isinstance(a, Variable)]
         return [None] * n_out + [None if g is None else convert_to_tensor(g)
-                                 for g in by_tensor] + \
-            [None if by_variable.get(id(v)) is None else convert_to_tensor(by_variable[id(v)])
-             for v in variables]
+                                 for g in by_tensor + by_variable]
 
     outputs = identity_n(flat_result + tensor_args + reads, custom_gradient_attr(gradient),
                          name='IdentityN')

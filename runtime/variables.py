@@ -1,9 +1,17 @@
 """`rt.Variable`: mutable state that graphs read and assign through a resource handle."""
+import weakref
+
 import numpy as np
 
 from runtime.core import context, dtypes, errors
 from runtime.core.shapes import TensorShape
-from runtime.core.tensor import EagerTensor, SymbolicTensor, numpy_text, readonly_array
+from runtime.core.tensor import (
+    EagerTensor,
+    Reference,
+    SymbolicTensor,
+    numpy_text,
+    readonly_array,
+)
 from runtime.executor import evaluate_constant
 from runtime.ops import state
 from runtime.ops.convert import convert_for_write, convert_to_tensor
@@ -43,7 +51,7 @@ class Variable:
         with context.init_scope():
             value = convert_to_tensor(initial_value, dtype)
         self.storage = state.VariableStorage(value.value, value.dtype, value.shape,
-                                             scope + (name or 'Variable'))
+                                             scope + (name or 'Variable'), weakref.ref(self))
 
     def _initialize_in_graph(self, initial_value, dtype, name):
         """An uninitialized variable whose initial value is assigned by the graph being traced
@@ -58,7 +66,7 @@ class Variable:
                 f'value.')
         value = convert_to_tensor(initial_value, dtype)
         self.storage = state.VariableStorage(None, value.dtype, value.shape,
-                                             name or 'Variable')
+                                             name or 'Variable', weakref.ref(self))
         handle = graph.capture_resource(self.storage)
         apply(state.ASSIGN, [handle, value], name='Initializer/AssignVariableOp')
         graph.deferred_initializers.append(self.storage)
@@ -98,12 +106,15 @@ class Variable:
     def read_value(self):
         graph = context.current_graph()
         handle = self.storage if graph is None else graph.capture_resource(self.storage)
+        self._accessed()
+        return apply(state.READ, [handle], {'dtype': self.storage.dtype}, name='ReadVariableOp')
+
+    def _accessed(self):
         if context.active_tapes[0]:  # gradient tapes watch the trainable variables read inside
             for tape in context.state.tapes:
                 accessed = getattr(tape, 'variable_accessed', None)
                 if accessed is not None:
                     accessed(self.variable)
-        return apply(state.READ, [handle], {'dtype': self.storage.dtype}, name='ReadVariableOp')
 
     value = read_value
 
@@ -150,20 +161,45 @@ class Variable:
     def scatter_nd_update(self, indices, updates, name=None):
         """Set the elements (or slices) at the index tuples `indices` to `updates` (op
         `ResourceScatterNdUpdate`); returns the variable."""
+        return self._scatter_nd(state.SCATTER_ND_UPDATE, 'scatter_nd_update', indices, updates,
+                                name)
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        """Add `updates` to the elements (or slices) at the index tuples `indices` (op
+        `ResourceScatterNdAdd`); returns the variable."""
+        return self._scatter_nd(state.SCATTER_ND_ADD, 'scatter_nd_add', indices, updates, name)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        """Subtract `updates` from the elements (or slices) at the index tuples `indices` (op
+        `ResourceScatterNdSub`); returns the variable."""
+        return self._scatter_nd(state.SCATTER_ND_SUB, 'scatter_nd_sub', indices, updates, name)
+
+    def _scatter_nd(self, opdef, method, indices, updates, name):
         indices = convert_to_tensor(indices)
         if indices.dtype not in (dtypes.int32, dtypes.int64):
-            raise TypeError(f'scatter_nd_update needs int32 or int64 indices, got '
-                            f'{indices.dtype.name}.')
+            raise TypeError(f'{method} needs int32 or int64 indices, got {indices.dtype.name}.')
         updates = self._checked_value(updates, 'scatter')
         k = indices.shape[-1] if indices.shape.rank else None
         if k is not None and self.shape.rank is not None and indices.shape.is_fully_defined():
             expected = TensorShape(indices.shape.as_list()[:-1] + self.shape.as_list()[k:])
             if not updates.shape.is_compatible_with(expected):
-                raise ValueError(f'scatter_nd_update on {self.storage.name!r}: updates must have '
+                raise ValueError(f'{method} on {self.storage.name!r}: updates must have '
                                  f'shape {expected}, got {updates.shape}.')
-        apply(state.SCATTER_ND_UPDATE, [self._handle([indices, updates]), indices, updates],
-              name=name or 'ResourceScatterNdUpdate')
+        apply(opdef, [self._handle([indices, updates]), indices, updates],
+              name=name or opdef.name)
         return self
+
+    def sparse_read(self, indices, name=None):
+        """The rows `indices` of the variable's current value (op `ResourceGather`), as
+        `rt.gather(variable, indices)`."""
+        indices = convert_to_tensor(indices)
+        if indices.dtype not in (dtypes.int32, dtypes.int64):
+            raise TypeError(f'sparse_read needs int32 or int64 indices, got '
+                            f'{indices.dtype.name}.')
+        handle = self._handle([indices])
+        self._accessed()
+        return apply(state.GATHER, [handle, indices],
+                     {'dtype': self.dtype}, name=name or 'ResourceGather')
 
     def __getitem__(self, index):
         """`v[index]`: reads as `v.read_value()[index]`; `v[index].assign(x)` writes the slice."""
@@ -205,7 +241,15 @@ class Variable:
         return (f"<rt.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
                 f'numpy={numpy_text(self.storage.value, is_repr=True)}>')
 
-    __hash__ = object.__hash__
+    def __hash__(self):
+        # `==` is elementwise, so a variable is no dict key (as in TensorFlow): `.ref()` is one
+        raise TypeError(f'Variable is unhashable. Instead, use variable.ref() as the key. '
+                        f'(Variable: {self!r})')
+
+    def ref(self):
+        """A hashable reference to this variable (equal for the same variable); `.deref()`
+        gives it back."""
+        return Reference(self)
 
 
 class ResourceVariable(Variable):
@@ -305,5 +349,9 @@ class VariableSlice:
     def __str__(self):
         return str(self.__tf_tensor__())
 
-    __hash__ = object.__hash__
+    def __hash__(self):
+        raise TypeError('Tensor is unhashable. Instead, use tensor.ref() as the key.')
+
+    def ref(self):
+        return Reference(self)
 

@@ -248,8 +248,9 @@ def _tensor_feed(spec, value, label, function_name):
     else:
         value = convert_to_tensor(value, spec.dtype)
     if not spec.shape.is_compatible_with(value.shape):
-        raise ValueError(f'{function_name}(): argument {label!r} has shape {value.shape}, but '
-                         f'the saved graph takes shape {spec.shape}.')
+        # TypeError, as TensorFlow 2.21's binding to a signature
+        raise TypeError(f'{function_name}(): argument {label!r} has shape {value.shape}, but '
+                        f'the saved graph takes shape {spec.shape}.')
     return value
 
 

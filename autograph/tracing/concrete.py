@@ -85,6 +85,43 @@ class ConcreteFunction:
         return self.graph.name
 
     @property
+    def inputs(self):
+        """The graph's input placeholders: the arguments', then the captures' (as TF)."""
+        return self.graph.inputs
+
+    @property
+    def outputs(self):
+        """The graph's output tensors, flat (None outputs left out)."""
+        return self.graph.outputs
+
+    @property
+    def output_shapes(self):
+        """The TensorShape of each output, in the structure of `structured_outputs`."""
+        return nest.map_structure(_output_shape, self.structured_outputs)
+
+    @property
+    def output_dtypes(self):
+        """The DType of each output, in the structure of `structured_outputs`."""
+        return nest.map_structure(lambda t: None if t is None else t.dtype,
+                                  self.structured_outputs)
+
+    @property
+    def variables(self):
+        """The Variables the graph captures, in capture order (a tuple, as TF's)."""
+        found = []
+        for value, _ in self._captures:
+            owner = getattr(value, 'owner', None)
+            variable = owner() if owner is not None else None
+            if variable is not None:
+                found.append(variable)
+        return tuple(found)
+
+    @property
+    def trainable_variables(self):
+        """The trainable ones of `variables`."""
+        return tuple(v for v in self.variables if v.trainable)
+
+    @property
     def parameter_names(self):
         """The Python function's parameter names, in order."""
         return self._binder.names
@@ -161,6 +198,10 @@ class ConcreteFunction:
 
     def __repr__(self):
         return f'<ConcreteFunction {self._binder.name}{self._binder.signature} at {self.name}>'
+
+
+def _output_shape(t):
+    return TensorShape(None) if t is None else t.shape
 
 
 def _describe_capture(value):

@@ -21,7 +21,39 @@ class Tensor:
     __slots__ = ()
     __array_priority__ = 100  # numpy defers `ndarray + Tensor` to our operators
 
-    __hash__ = object.__hash__  # `==` is elementwise, identity is the hash
+    def __hash__(self) -> int:
+        # `==` is elementwise, so a tensor is no dict key (as in TensorFlow): `.ref()` is one
+        raise TypeError('Tensor is unhashable. Instead, use tensor.ref() as the key.')
+
+    def ref(self) -> 'Reference':
+        """A hashable reference to this tensor (equal for the same tensor), `.deref()` gives
+        it back: the key to use for tensors in dicts and sets."""
+        return Reference(self)
+
+
+class Reference:
+    """What `Tensor.ref()` and `Variable.ref()` return: hashable, equal to the references of
+    the same object (by identity), and `.deref()` returns that object."""
+
+    __slots__ = ('_wrapped',)
+
+    def __init__(self, wrapped: Any) -> None:
+        self._wrapped = wrapped
+
+    def deref(self) -> Any:
+        return self._wrapped
+
+    def __hash__(self) -> int:
+        return id(self._wrapped)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Reference) and other._wrapped is self._wrapped
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __repr__(self) -> str:
+        return f'<Reference wrapping {self._wrapped!r}>'
 
 
 class EagerTensor(Tensor):
@@ -98,6 +130,14 @@ class SymbolicTensor(Tensor):
     """An output of an Operation in a graph: dtype and (partial) shape, no value."""
 
     __slots__ = ('op', 'value_index', 'dtype', '_shape', '__weakref__')
+
+    def __hash__(self) -> int:
+        # As TensorFlow's: unhashable in a function's graph; a tensor of a plain `rt.Graph`
+        # hashes by identity, so that it keys the feeds of `graph.run(fetches, {placeholder:
+        # value})`.
+        if self.op.graph.building_function:
+            raise TypeError('Tensor is unhashable. Instead, use tensor.ref() as the key.')
+        return id(self)
 
     def __init__(self, op: Any, value_index: int, dtype: DType, shape: TensorShape) -> None:
         self.op = op

@@ -120,6 +120,10 @@ def _user_frame():
 
 
 class Graph:
+    # A function's graph (FuncGraph) is built for a function, as TensorFlow's
+    # `building_function`: its tensors are unhashable; a plain Graph's hash by identity (feeds).
+    building_function = False
+
     def __init__(self):
         self.operations = []  # in creation order; add them with create_op
         self._by_name = {}
@@ -309,6 +313,8 @@ class FuncGraph(Graph):
     Tensors from `outer_graph` (or eager tensors) that ops use are captured: each becomes a
     Placeholder input, and `captures` maps the outer value to it, in order of first use.
     """
+
+    building_function = True
 
     def __init__(self, name, outer_graph=None, name_stack=''):
         super().__init__()

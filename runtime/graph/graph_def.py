@@ -7,6 +7,7 @@ protobuf names (`node`, `input`, `attr`, `library`, `signature`, `node_def`, `re
 `wire.encode('GraphDef', ...)` of the same dict is the binary form. `node_def` builds one NodeDef
 from runtime attr values; the SavedModel writer and loaders build their nodes with it too.
 """
+from runtime.core import dtypes
 from runtime.graph.serialization.graph_io import (
     AttrValue,
     FunctionRef,
@@ -42,10 +43,14 @@ def const_node_def(name, value, dtype):
         'dtype': dtype, 'value': AttrValue({'tensor': tensor_to_proto(value, dtype)})})
 
 
-def op_node_def(op, tensor_ref=None):
-    """The NodeDef of operation `op`; `tensor_ref(t)` names an input tensor."""
+def op_node_def(op, tensor_ref=None, ordered_after=()):
+    """The NodeDef of operation `op`; `tensor_ref(t)` names an input tensor; `ordered_after`:
+    more ops it runs after (control inputs)."""
     ref = tensor_ref or _graph_ref
     inputs = [ref(t) for t in op.inputs] + [f'^{c.name}' for c in op.control_inputs]
+    for c in ordered_after:
+        if f'^{c.name}' not in inputs:
+            inputs.append(f'^{c.name}')
     return node_def(op.name, op.type, inputs, op.attrs,
                     op.attrs['dtype'] if op.opdef is CONST else None, op.device)
 
@@ -64,6 +69,34 @@ def graph_def(graph):
     return message('GraphDef', fields)
 
 
+def automatic_control_dependencies(operations):
+    """The control inputs TensorFlow's automatic control dependencies give the ops of a
+    function, {id(op): [earlier ops]}: each op that uses a resource (a variable's handle) runs
+    after the previous op that used it, and each other stateful op (a print, an assertion, a
+    random draw) after the previous such op, so that TensorFlow's executor, which runs
+    independent ops in any order, keeps program order. Our executor runs a graph's stateful
+    ops in program order already; exported functions carry that order as edges."""
+    last_use = {}  # id(resource tensor) -> the last op that used it
+    last_stateful = None
+    order = {}
+    for op in operations:
+        resources = [t for t in op.inputs if t.dtype is dtypes.resource]
+        after = []
+        if resources:
+            for t in resources:
+                previous = last_use.get(id(t))
+                if previous is not None and previous not in after:
+                    after.append(previous)
+                last_use[id(t)] = op
+        elif op.opdef.stateful:
+            if last_stateful is not None:
+                after.append(last_stateful)
+            last_stateful = op
+        if after:
+            order[id(op)] = after
+    return order
+
+
 def function_def(fg):
     """A FunctionDef: inputs are args, inner inputs are `node:out_arg:index`."""
     arg_of = {id(t): t.op.name for t in fg.inputs}
@@ -74,7 +107,8 @@ def function_def(fg):
             return arg
         return f'{t.op.name}:{t.op.opdef.output_arg(t.value_index)}'
 
-    nodes = [op_node_def(op, ref) for op in fg.operations
+    order = automatic_control_dependencies(fg.operations)
+    nodes = [op_node_def(op, ref, order.get(id(op), ())) for op in fg.operations
              if id(op.outputs[0] if op.outputs else op) not in arg_of]
     out_names = []
     used = set()

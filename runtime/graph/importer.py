@@ -18,7 +18,7 @@ from runtime.core.context import current_graph
 from runtime.core.shapes import TensorShape
 from runtime.graph.graph import FuncGraph, Graph
 from runtime.graph.serialization.graph_io import CALL_OPS, FunctionRef, as_dtype, attr_from_proto
-from runtime.ops.registry import REGISTRY
+from runtime.ops.registry import ANY_VALUE, REGISTRY
 
 
 @dataclass(slots=True)
@@ -246,7 +246,7 @@ class _Importer:
         specs = self._output_specs(opdef, data, attrs, name, payload)
         if graph.unique_name(prefix + name) != prefix + name:
             raise ValueError(f'Two nodes are named {prefix + name!r}.')
-        attrs = _supported_attrs(opdef, attrs, name)
+        attrs = supported_attrs(opdef, attrs, name)
         op = graph.create_op(opdef, data, attrs, prefix + name, specs, payload)
         op.control_inputs = control
         op.origin = None
@@ -283,18 +283,22 @@ def _kernel_parameters(opdef):
     return {p.name for p in parameters}
 
 
-def _supported_attrs(opdef, attrs, node_name):
+def supported_attrs(opdef, attrs, node_name):
     """`attrs` without the ones another writer (TensorFlow) records but this runtime's kernel
-    does not take, as long as they hold their neutral value (`grad_a: false`); a set attr the
-    kernel cannot honour is an error naming it."""
+    does not take, when they leave the result unchanged: the values `opdef.foreign_attrs`
+    declares, or a zero value (`grad_a: false`); any other attr the kernel cannot honour is an
+    error naming the op, the attr and its value."""
     accepted = _kernel_parameters(opdef)
     if accepted is None:
         return attrs
     kept = {}
     type_attrs = {name for name, _ in opdef.type_attrs}
+    foreign = opdef.foreign_attrs
     for key, value in attrs.items():
         if key in accepted or key in type_attrs or key.startswith('_') or key in opdef.defaults:
             kept[key] = value
+        elif key in foreign and (foreign[key] is ANY_VALUE or value in foreign[key]):
+            continue
         elif isinstance(value, (bool, int, str, bytes, list)) and not value:
             continue
         else:

@@ -9,7 +9,7 @@ from runtime.core import context, dtypes
 from runtime.core.shapes import as_shape
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply, build
-from runtime.ops.infer import same_as_input
+from runtime.ops.infer import passes_through, same_as_input
 from runtime.ops.registry import ELEMENTWISE, IDENTITY, PLACEHOLDER, register
 
 
@@ -22,7 +22,7 @@ def _cast_kernel(x, DstT):
 CAST = register('Cast', _cast_kernel,
                 lambda inputs, attrs: [(attrs['DstT'], inputs[0].shape)],
                 type_attrs=(('SrcT', 0),), defaults={'Truncate': False},
-                elementwise=ELEMENTWISE)
+                elementwise=ELEMENTWISE, partial=passes_through)
 
 
 def cast(x, dtype, name=None):

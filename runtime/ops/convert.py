@@ -12,6 +12,7 @@ from runtime.core import context, dtypes
 from runtime.core.shapes import TensorShape, as_shape
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.ops.dispatch import apply, build
+from runtime.ops.infer import moves_elements
 from runtime.ops.registry import CONST, register
 
 
@@ -206,6 +207,63 @@ def convert_for_write(value, dtype):
     return convert_to_tensor(value, dtype)
 
 
+def int_operand(value, what='shape'):
+    """A shape-like argument (a shape, dims, sizes, multiples, paddings, begin, perm, an axis) as
+    an op operand: an integer tensor as it is; Python and numpy ints as an int32 numpy value
+    (int64 where one does not fit); a (nested) list mixing tensors and Python ints, the way
+    TensorFlow code writes `[rt.shape(x)[0], 8]`, as one tensor of the first tensor's dtype
+    (int32 or int64) -- a `Pack` when one is symbolic, whose known elements the static shapes
+    keep (`runtime.ops.infer.constant_value_as_shape`). `what` names the argument in errors."""
+    if isinstance(value, Tensor):
+        if not value.dtype.is_integer:
+            raise TypeError(f'{what} must be an integer tensor, got {value.dtype.name}.')
+        return value
+    as_tensor = getattr(value, '__tf_tensor__', None)
+    if as_tensor is not None:
+        return int_operand(as_tensor(), what)
+    if isinstance(value, TensorShape):
+        value = value.as_list()
+    if isinstance(value, (list, tuple)):
+        dtype = _tensor_dtype(value, what)
+        if dtype is not None:
+            if _holds_symbolic(value):
+                return _pack_ints(value, dtype, what)
+            return to_numpy(value, dtype)
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype in (np.int32, np.int64):
+        return value
+    try:
+        return np.asarray(value, dtype=np.int32)
+    except OverflowError:
+        return np.asarray(value, dtype=np.int64)
+
+
+def _tensor_dtype(value, what):
+    """The dtype of the tensors in a nested list (TypeError if they differ or are not
+    integers), or None when it holds none."""
+    found = None
+    for item in value:
+        if isinstance(item, (list, tuple)):
+            dtype = _tensor_dtype(item, what)
+        elif isinstance(item, Tensor):
+            dtype = item.dtype
+            if not dtype.is_integer:
+                raise TypeError(f'{what} must hold integers, got a {dtype.name} tensor.')
+        else:
+            continue
+        if found is None:
+            found = dtype
+        elif dtype is not None and dtype is not found:
+            raise TypeError(f'{what} mixes {found.name} and {dtype.name} tensors; use rt.cast '
+                            f'to give them one dtype.')
+    return found
+
+
+def _pack_ints(value, dtype, what):
+    items = [_pack_ints(v, dtype, what) if isinstance(v, (list, tuple)) else
+             v if isinstance(v, Tensor) else to_numpy(v, dtype) for v in value]
+    return stack(items)
+
+
 def _holds_symbolic(value):
     return any(isinstance(v, SymbolicTensor) or
                (isinstance(v, (list, tuple)) and _holds_symbolic(v)) for v in value)
@@ -266,7 +324,7 @@ def _pack_infer(inputs, attrs):
 
 
 PACK = register('Pack', _pack_kernel, _pack_infer, inputs=('values',), outputs=('output',),
-                defaults={'axis': 0}, convert_inputs=unify_inputs)
+                defaults={'axis': 0}, convert_inputs=unify_inputs, partial=moves_elements)
 
 
 def stack(values, axis=0, name=None):

@@ -8,11 +8,19 @@ from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape, as_shape
 from runtime.core.tensor import Tensor
 from runtime.ops.array import cast
-from runtime.ops.convert import constant, convert_to_tensor, infer_dtype, to_numpy, unify_operands
+from runtime.ops.compare import equal
+from runtime.ops.convert import (
+    constant,
+    convert_to_tensor,
+    infer_dtype,
+    int_operand,
+    to_numpy,
+    unify_operands,
+)
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value, same_as_input
 from runtime.ops.registry import ELEMENTWISE, register
-from runtime.ops.shaping import shape_from, shape_operand
+from runtime.ops.shaping import expand_dims, shape_from, shape_operand
 
 FILL = register('Fill', lambda dims, value: np.full(tuple(dims), value),
                 lambda inputs, attrs: [(inputs[1].dtype, shape_from(inputs[0]))],
@@ -58,10 +66,22 @@ def ones_like(input, dtype=None, name=None):
 
 
 def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None):
-    """An identity matrix (a constant: the sizes are Python ints)."""
+    """An identity matrix: a constant when the sizes are known now, else built from `Range`s
+    (sizes that are tensors, `rt.shape(x)[0]`, inside a function)."""
     dtype = dtypes.as_dtype(dtype)
-    return constant(np.eye(int(num_rows), None if num_columns is None else int(num_columns),
-                           dtype=dtype.np_dtype), dtype, name=name or 'eye')
+    rows = _known_int(num_rows)
+    cols = rows if num_columns is None else _known_int(num_columns)
+    if rows is not None and cols is not None:
+        return constant(np.eye(rows, cols, dtype=dtype.np_dtype), dtype, name=name or 'eye')
+    rows = int_operand(num_rows, 'num_rows')
+    cols = rows if num_columns is None else int_operand(num_columns, 'num_columns')
+    same = equal(expand_dims(range(rows), 1), expand_dims(range(cols), 0))
+    return cast(same, dtype, name=name)
+
+
+def _known_int(value):
+    known = constant_value(value) if isinstance(value, Tensor) else value
+    return None if known is None else int(known)
 
 
 def _range_kernel(start, limit, delta):

@@ -14,10 +14,11 @@ from runtime.ops.registry import register
 
 
 def _stream(output_stream):
-    if output_stream is None or output_stream == 'stdout':
-        return sys.stdout  # resolved when the op runs, so redirections apply
-    if output_stream == 'stderr':
+    # resolved when the op runs, so redirections apply; the default is stderr, as tf.print's
+    if output_stream is None or output_stream == 'stderr':
         return sys.stderr
+    if output_stream == 'stdout':
+        return sys.stdout
     return output_stream
 
 
@@ -110,8 +111,8 @@ def _add_to_template(value, template, tensors, nested=False):
 def print(*inputs, sep=' ', end='\n', output_stream=None, summarize=3,  # noqa: A001 - rt.print
           name=None):
     """Print tensors (formatted like numpy) and Python values when the op runs: at once
-    eagerly, at each execution in a graph. Prints to `output_stream` or to whatever
-    `sys.stdout` is at that moment."""
+    eagerly, at each execution in a graph. Prints to `output_stream` or, as `tf.print`, to
+    whatever `sys.stderr` is at that moment."""
     template, tensors = [], []
     for i, value in enumerate(inputs):
         if i:

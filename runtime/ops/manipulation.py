@@ -15,28 +15,17 @@ from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
 from runtime.ops.array import cast
 from runtime.ops.compare import less
-from runtime.ops.convert import convert_to_tensor, stack, unify_operands
+from runtime.ops.convert import convert_to_tensor, int_operand, stack, unify_operands
 from runtime.ops.creation import range
 from runtime.ops.dispatch import apply
 from runtime.ops.indexing import boolean_mask
-from runtime.ops.infer import constant_value
+from runtime.ops.infer import constant_value, known_elements
 from runtime.ops.reduce import reduce_max
 from runtime.ops.registry import register
 from runtime.ops.shaping import broadcast_to, concat, expand_dims, reshape, shape, shape_from
 from runtime.ops.slicing import gather
 
 newaxis = None  # `x[rt.newaxis]`, as numpy's and TensorFlow's
-
-
-def _int_operand(value, what):
-    """An int32 numpy operand for a shape-like argument, or the tensor itself."""
-    if isinstance(value, Tensor):
-        if not value.dtype.is_integer:
-            raise TypeError(f'{what} must be an integer tensor, got {value.dtype.name}.')
-        return value
-    if hasattr(value, '__tf_tensor__'):
-        return value.__tf_tensor__()
-    return np.asarray(value, dtype=np.int32)
 
 
 def _static_rank(x, op_name):
@@ -49,14 +38,14 @@ def _static_rank(x, op_name):
 
 def _tile_infer(inputs, attrs):
     x, multiples = inputs
-    m = constant_value(multiples)
+    m = known_elements(multiples)
     if x.shape.rank is None:
         return [(x.dtype, shape_from(multiples))]
     if m is not None and len(m) != x.shape.rank:
         raise ValueError(f'Expected multiples argument to be a vector of length {x.shape.rank} '
                          f'but got length {len(m)}')
     dims = x.shape.as_list()
-    return [(x.dtype, TensorShape([None if m is None or d is None else d * int(k)
+    return [(x.dtype, TensorShape([None if m is None or d is None or k is None else d * k
                                    for d, k in zip(dims, m if m is not None else dims)]))]
 
 
@@ -67,7 +56,7 @@ TILE = register('Tile', lambda input, multiples: np.tile(input, tuple(multiples)
 
 def tile(input, multiples, name=None):
     """`input` repeated `multiples[i]` times along each axis i (op `Tile`)."""
-    return apply(TILE, [convert_to_tensor(input), _int_operand(multiples, 'multiples')],
+    return apply(TILE, [convert_to_tensor(input), int_operand(multiples, 'multiples')],
                  name=name)
 
 
@@ -86,16 +75,16 @@ def _slice_kernel(input, begin, size):
 
 def _slice_infer(inputs, attrs):
     x, begin, size = inputs
-    b, s = constant_value(begin), constant_value(size)
+    b, s = known_elements(begin), known_elements(size)
     if s is None:
         return [(x.dtype, shape_from(size))]
     dims = x.shape.as_list() if x.shape.rank is not None else [None] * len(s)
     out = []
     for d, k, start in zip(dims, s, b if b is not None else [None] * len(s)):
         if k != -1:
-            out.append(int(k))
+            out.append(k)
         else:
-            out.append(None if d is None or start is None else d - int(start))
+            out.append(None if d is None or start is None else d - start)
     return [(x.dtype, TensorShape(out))]
 
 
@@ -105,12 +94,12 @@ SLICE = register('Slice', _slice_kernel, _slice_infer, inputs=('input', 'begin',
 
 def slice(input_, begin, size, name=None):  # noqa: A001 - rt.slice
     """The block of `input_` that starts at `begin` and has `size` (-1: to the end) (op `Slice`)."""
-    return apply(SLICE, [convert_to_tensor(input_), _int_operand(begin, 'begin'),
-                         _int_operand(size, 'size')], name=name)
+    return apply(SLICE, [convert_to_tensor(input_), int_operand(begin, 'begin'),
+                         int_operand(size, 'size')], name=name)
 
 
 def _paddings_value(paddings, x):
-    p = constant_value(paddings)
+    p = known_elements(paddings)
     if p is not None:
         p = np.asarray(p)
         if x.shape.rank is not None and p.shape != (x.shape.rank, 2):
@@ -127,7 +116,7 @@ def _pad_infer(inputs, attrs):
                                       paddings.shape[0] is None else [None] * paddings.shape[0]))]
     if p is None:
         return [(x.dtype, TensorShape([None] * x.shape.rank))]
-    return [(x.dtype, TensorShape([None if d is None else d + int(a) + int(b)
+    return [(x.dtype, TensorShape([None if d is None or a is None or b is None else d + a + b
                                    for d, (a, b) in zip(x.shape.as_list(), p)]))]
 
 
@@ -194,7 +183,7 @@ def pad(tensor, paddings, mode='CONSTANT', constant_values=0, name=None):
     'SYMMETRIC' (op `MirrorPad`).
     """
     x = convert_to_tensor(tensor)
-    paddings = _int_operand(paddings, 'paddings')
+    paddings = int_operand(paddings, 'paddings')
     mode = mode.upper()
     if mode == 'CONSTANT':
         if isinstance(constant_values, Tensor) or constant_values != 0:
@@ -258,13 +247,13 @@ def _splitv_kernel(value, size_splits, split_dim, num_split):
 def _splitv_infer(inputs, attrs):
     x, size_splits, split_dim = inputs
     axis = int(constant_value(split_dim))
-    sizes = constant_value(size_splits)
+    sizes = known_elements(size_splits)
     dims = x.shape.as_list()
     out = []
     for k in builtins.range(attrs['num_split']):
         d = list(dims)
-        d[axis] = None if sizes is None or sizes[k] == -1 else int(sizes[k])
-        if sizes is not None and sizes[k] == -1 and dims[axis] is not None:
+        d[axis] = None if sizes is None or sizes[k] == -1 else sizes[k]
+        if sizes is not None and sizes[k] == -1 and dims[axis] is not None and None not in sizes:
             d[axis] = dims[axis] - int(sum(s for s in sizes if s != -1))
         out.append((x.dtype, TensorShape(d)))
     return out
@@ -287,7 +276,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name='split'):
         if k <= 0:
             raise ValueError(f'rt.split: num_or_size_splits must be positive, got {k}.')
         return apply(SPLIT, [np.int32(axis), x], {'num_split': k}, name=name)
-    sizes = _int_operand(num_or_size_splits, 'num_or_size_splits')
+    sizes = int_operand(num_or_size_splits, 'num_or_size_splits')
     k = num if num is not None else (len(sizes) if not isinstance(sizes, Tensor) else
                                      sizes.shape[0])
     if k is None:
@@ -332,8 +321,9 @@ REVERSE = register('ReverseV2', lambda tensor, axis: np.flip(tensor, tuple(int(a
 
 def reverse(tensor, axis, name=None):
     """`tensor` with the order of the elements along each axis in `axis` reversed."""
-    return apply(REVERSE, [convert_to_tensor(tensor), _int_operand(axis, 'axis').reshape(-1)
-                           if not isinstance(axis, Tensor) else axis], name=name)
+    axis = int_operand(axis, 'axis')
+    return apply(REVERSE, [convert_to_tensor(tensor), axis.reshape(-1)
+                           if isinstance(axis, np.ndarray) else axis], name=name)
 
 
 # ---- OneHot, LinSpace ----------------------------------------------------------------------

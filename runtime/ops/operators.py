@@ -41,7 +41,7 @@ def install(cls):
     cls.__abs__ = math.abs
     if '__getitem__' not in cls.__dict__:  # a Variable's slices can also be assigned
         cls.__getitem__ = slicing.strided_slice
-    cls.__hash__ = object.__hash__
+    # `__hash__` stays the class's own: tensors and variables are unhashable (`.ref()` is)
 
 
 install(Tensor)

@@ -7,7 +7,7 @@ import numpy as np
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor
-from runtime.ops.convert import convert_to_tensor
+from runtime.ops.convert import convert_to_tensor, int_operand
 from runtime.ops.creation import range as range_
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import constant_value
@@ -68,9 +68,9 @@ def axis_operand(x, axis):
         if rank is None:
             return range_(0, rank_(x))
         return np.arange(rank, dtype=np.int32)
-    if isinstance(axis, (int, list, tuple, np.integer, np.ndarray)):
+    if isinstance(axis, (int, np.integer, np.ndarray)):
         return np.asarray(axis, dtype=np.int32)
-    return convert_to_tensor(axis)
+    return int_operand(axis, 'axis')
 
 
 def _reduction(public_name):

@@ -157,6 +157,19 @@ class OpDef:
         Variable's initializer made of such ops and constants may run once outside the graph
         being traced, as TensorFlow's `init_scope` lifts initializers
         (`runtime.executor.evaluate_constant`).
+    foreign_attrs: {attr: values}: attrs another writer (TensorFlow) records on the op that the
+        kernel does not take, with the values that leave the result unchanged here: `ANY_VALUE`
+        (VarHandleOp's `debug_name`), or a tuple of values. An imported node with another value
+        of such an attr, or with an attr neither the kernel, the type attrs, the defaults nor
+        this field know, is refused with an error naming the op, the attr and its value (an
+        attr at its zero value, `grad_a: false`, is accepted: it asks for nothing).
+    partial(op, values) -> the value of the op's first output as far as it is known while a
+        graph is built, from its inputs' partly known values (numpy object arrays, None for an
+        unknown element; None for a wholly unknown input), or None: how a shape built from
+        `rt.shape(x)[0]` and Python ints keeps its known dims (TensorFlow's
+        `constant_value_as_shape`). `runtime.ops.infer.moves_elements` for the ops that only
+        move elements (Pack, ConcatV2, StridedSlice); None: the op's value is known only when
+        every input is fully known, and then by running the kernel (integer results only).
     """
 
     name: str
@@ -185,6 +198,8 @@ class OpDef:
     in_place: Callable[..., Any] | None = None
     fresh_output: bool = False
     liftable: bool = False
+    partial: Callable[[Any, list[Any]], Any] | None = None
+    foreign_attrs: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.foldable = self.foldable and not self.stateful
@@ -226,6 +241,16 @@ class OpDef:
 
     def __repr__(self) -> str:
         return f'OpDef({self.name})'
+
+
+class _AnyValue:
+    """`OpDef.foreign_attrs`' mark of an attr whose every value leaves the result unchanged."""
+
+    def __repr__(self) -> str:
+        return 'ANY_VALUE'
+
+
+ANY_VALUE = _AnyValue()
 
 
 def check_nonzero(value: np.ndarray) -> None:

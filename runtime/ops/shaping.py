@@ -8,9 +8,17 @@ import numpy as np
 from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
-from runtime.ops.convert import constant, convert_to_tensor, stack, unify_operands
+from runtime.ops.convert import constant, convert_to_tensor, int_operand, unify_operands
 from runtime.ops.dispatch import apply
-from runtime.ops.infer import constant_value, known_shape
+from runtime.ops.infer import (
+    constant_value,
+    constant_value_as_shape,
+    known_shape,
+    moves_elements,
+    rank_value,
+    shape_value,
+    size_value,
+)
 from runtime.ops.registry import register
 
 
@@ -23,12 +31,11 @@ def static_or_dynamic_shape(x):
 
 
 def shape_from(value):
-    """A TensorShape from a shape operand's known value (unknown dims if not known)."""
+    """A TensorShape from a shape operand's known value (unknown dims where not known)."""
     known = constant_value(value)
-    if known is not None:
-        return TensorShape([int(d) for d in np.ravel(known)])
-    rank = value.shape[0] if isinstance(value, Tensor) and value.shape.rank == 1 else None
-    return TensorShape(None if rank is None else [None] * rank)
+    if known is not None and np.ndim(known) == 0:
+        return TensorShape([int(known)])
+    return constant_value_as_shape(value)
 
 
 def _broadcast_to_infer(inputs, attrs):
@@ -61,13 +68,10 @@ def broadcast_to(input, shape, name=None):
 
 
 def shape_operand(shape):
-    if isinstance(shape, Tensor):
-        return shape
-    if isinstance(shape, TensorShape):
-        shape = shape.as_list()
-    if isinstance(shape, (list, tuple)) and any(isinstance(d, Tensor) for d in shape):
-        return stack([convert_to_tensor(d, dtypes.int32) for d in shape])
-    return np.asarray(shape, dtype=np.int32).reshape(-1)
+    """A shape argument as an operand (`int_operand`): a vector, a Pack for a list that holds
+    symbolic tensors."""
+    out = int_operand(shape)
+    return out.reshape(-1) if isinstance(out, np.ndarray) else out
 
 
 def _reshape_infer(inputs, attrs):
@@ -162,7 +166,8 @@ def _transpose_infer(inputs, attrs):
     x, perm = inputs
     p = constant_value(perm)
     if x.shape.rank is None or p is None:
-        return [(x.dtype, TensorShape(None if p is None else [None] * len(p)))]
+        rank = len(p) if p is not None else x.shape.rank
+        return [(x.dtype, TensorShape(None if rank is None else [None] * rank))]
     dims = x.shape.as_list()
     return [(x.dtype, TensorShape([dims[int(i)] for i in p]))]
 
@@ -177,7 +182,7 @@ def transpose(a, perm=None, name=None):
         if x.shape.rank is None:
             raise ValueError('rt.transpose needs `perm` when the rank is unknown.')
         perm = list(builtins.range(x.shape.rank))[::-1]
-    perm = np.asarray(perm, dtype=np.int32) if not isinstance(perm, Tensor) else perm
+    perm = int_operand(perm, 'perm')
     return apply(TRANSPOSE, [x, perm], name=name)
 
 
@@ -185,8 +190,10 @@ def _concat_infer(inputs, attrs):
     values, axis = inputs[:-1], inputs[-1]
     a = constant_value(axis)
     shapes = [t.shape for t in values]
-    if a is None or any(s.rank is None for s in shapes):
+    if any(s.rank is None for s in shapes):
         return [(values[0].dtype, TensorShape(None))]
+    if a is None:  # the axis is unknown: so is every dim
+        return [(values[0].dtype, TensorShape([None] * shapes[0].rank))]
     rank = shapes[0].rank
     a = int(a) % rank
     dims = []
@@ -208,12 +215,13 @@ def _concat_kernel(*args, N=None):
 
 
 CONCAT = register('ConcatV2', _concat_kernel, _concat_infer, inputs=('values',),
-                  outputs=('output',), type_attrs=(('T', 0), ('Tidx', -1)))
+                  outputs=('output',), type_attrs=(('T', 0), ('Tidx', -1)),
+                  partial=moves_elements)
 
 
 def concat(values, axis, name=None):
     inputs, _ = unify_operands('ConcatV2', *values)
-    return apply(CONCAT, inputs + [np.int32(axis)], {'N': len(inputs)}, name=name)
+    return apply(CONCAT, inputs + [int_operand(axis, 'axis')], {'N': len(inputs)}, name=name)
 
 
 def _expand_infer(inputs, attrs):
@@ -233,7 +241,7 @@ EXPAND_DIMS = register('ExpandDims', lambda input, dim: np.expand_dims(input, in
 
 
 def expand_dims(input, axis, name=None):
-    return apply(EXPAND_DIMS, [convert_to_tensor(input), np.int32(axis)], name=name)
+    return apply(EXPAND_DIMS, [convert_to_tensor(input), int_operand(axis, 'axis')], name=name)
 
 
 def _squeeze_kernel(input, squeeze_dims=()):
@@ -274,13 +282,15 @@ def _shape_kernel(input, out_type=dtypes.int32):
 SHAPE = register('Shape', _shape_kernel,
                  lambda inputs, attrs: [(attrs.get('out_type', dtypes.int32),
                                          TensorShape([inputs[0].shape.rank]))],
-                 inputs=('input',), outputs=('output',), defaults={'out_type': dtypes.int32})
+                 inputs=('input',), outputs=('output',), defaults={'out_type': dtypes.int32},
+                 partial=shape_value)
 SIZE = register('Size', lambda input, out_type=dtypes.int32: out_type.np_dtype.type(np.size(input)),
                 lambda inputs, attrs: [(attrs.get('out_type', dtypes.int32), TensorShape([]))],
-                inputs=('input',), outputs=('output',), defaults={'out_type': dtypes.int32})
+                inputs=('input',), outputs=('output',), defaults={'out_type': dtypes.int32},
+                partial=size_value)
 RANK = register('Rank', lambda input: np.int32(np.ndim(input)),
                 lambda inputs, attrs: [(dtypes.int32, TensorShape([]))], inputs=('input',),
-                outputs=('output',))
+                outputs=('output',), partial=rank_value)
 
 
 def shape(input, out_type=dtypes.int32, name=None):

@@ -11,7 +11,7 @@ from runtime.core.tensor import Tensor
 from runtime.ops.array import cast
 from runtime.ops.convert import PACK, convert_to_tensor, stack
 from runtime.ops.dispatch import apply
-from runtime.ops.infer import constant_value
+from runtime.ops.infer import constant_value, moves_elements
 from runtime.ops.registry import OpDef, register
 from runtime.ops.shaping import shape_from
 
@@ -32,8 +32,11 @@ def _gather_kernel(params, indices, axis, batch_dims=0):
 def _gather_infer(inputs, attrs):
     params, indices, axis = inputs
     a = constant_value(axis)
-    if params.shape.rank is None or indices.shape.rank is None or a is None:
+    if params.shape.rank is None or indices.shape.rank is None:
         return [(params.dtype, TensorShape(None))]
+    if a is None:  # the axis is unknown: so is every dim, not the rank
+        rank = params.shape.rank + indices.shape.rank - 1 - attrs.get('batch_dims', 0)
+        return [(params.dtype, TensorShape([None] * rank))]
     dims = params.shape.as_list()
     a = int(a) % len(dims)
     return [(params.dtype, TensorShape(dims[:a] + indices.shape.as_list() + dims[a + 1:]))]
@@ -207,7 +210,7 @@ STRIDED_SLICE = register(
     'StridedSlice', _strided_slice_kernel, _strided_slice_infer,
     inputs=('input', 'begin', 'end', 'strides'), outputs=('output',),
     type_attrs=(('T', 0), ('Index', 1)), defaults=dict.fromkeys(MASKS, 0),
-    rewrite=_strided_slice_rewrite)
+    rewrite=_strided_slice_rewrite, partial=moves_elements)
 STRIDED_SLICE_GRAD = register(
     'StridedSliceGrad', _strided_slice_grad_kernel,
     lambda inputs, attrs: [(inputs[4].dtype, shape_from(inputs[0]))],

@@ -64,7 +64,7 @@ def test_rt_print_prints_every_call(capsys):
 
     show(rt.constant(1))
     show(rt.constant(2))
-    assert capsys.readouterr().out == 'value 1\nvalue 2\n'
+    assert capsys.readouterr().err == 'value 1\nvalue 2\n'
 
 
 # Pattern 9: chained comparisons

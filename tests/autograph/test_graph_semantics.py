@@ -187,7 +187,7 @@ def test_rt_print_in_a_graph_loop_prints_every_iteration(monkeypatch):
         n = rt.placeholder(rt.int32, shape=[])
         out = ag.to_graph(f)(n)
     captured = io.StringIO()
-    monkeypatch.setattr(sys, 'stdout', captured)
+    monkeypatch.setattr(sys, 'stderr', captured)
     graph.run(out, {n: 3})
     assert captured.getvalue() == 'step 0\nstep 1\nstep 2\n'
 

@@ -65,9 +65,9 @@ def test_cond_with_a_stateful_branch_builds_If(graph, capsys):
     out = rt.cond(p, loud, lambda: rt.constant(2))
     assert out.op.inputs[0].op.type == 'If'
     assert graph.run(out, {p: False}) == 2
-    assert capsys.readouterr().out == ''
+    assert capsys.readouterr().err == ''
     assert graph.run(out, {p: True}) == 1
-    assert capsys.readouterr().out == 'taking the true branch\n'
+    assert capsys.readouterr().err == 'taking the true branch\n'
 
 
 def test_cond_branches_must_agree_on_dtypes(graph):
@@ -142,7 +142,7 @@ def test_while_loop_with_a_stateful_body_builds_While(graph, capsys):
                         rt.constant(0))
     assert out.op.type == 'While'
     assert graph.run(out) == 3
-    assert capsys.readouterr().out == 'step 0\nstep 1\nstep 2\n'
+    assert capsys.readouterr().err == 'step 0\nstep 1\nstep 2\n'
 
 
 def test_a_loop_variable_that_changes_dtype_is_a_TypeError(graph):

@@ -80,7 +80,7 @@ def test_print_eagerly(capsys):
     rt.print(rt.constant([[1.5, 2.0]]), 'end', sep='|', end='!\n')
     rt.print(rt.constant(True), 7, rt.constant('text'))
     # As TensorFlow's tf.print shows them: shortest floats, bools as 1/0, string tensors quoted.
-    assert capsys.readouterr().out == 'x: [1 2 3]\n[[1.5 2]]|end!\n1 7 "text"\n'
+    assert capsys.readouterr().err == 'x: [1 2 3]\n[[1.5 2]]|end!\n1 7 "text"\n'
 
 
 def test_print_shows_tensors_inside_lists_tuples_and_dicts(capsys):
@@ -91,7 +91,7 @@ def test_print_shows_tensors_inside_lists_tuples_and_dicts(capsys):
 
     show(rt.constant(1.5))
     show(rt.constant(-1.0))
-    assert capsys.readouterr().out == ("{'a': [3, 'text', 3], 'b': 1.5} | (1,)\n"
+    assert capsys.readouterr().err == ("{'a': [3, 'text', 3], 'b': 1.5} | (1,)\n"
                                        "{'a': [-2, 'text', 3], 'b': -1} | (0,)\n")
 
 
@@ -100,7 +100,7 @@ def test_print_summarizes_long_dimensions_as_tensorflow_does(capsys):
     rt.print(rt.range(10), summarize=-1)
     rt.print(rt.reshape(rt.range(8), [2, 2, 2]), rt.constant([0.1, 1 / 3, 1e-8, -0.0]))
     rt.print(rt.constant([1 / 3], rt.float64), rt.constant(['a', 'b']), 'plain')
-    assert capsys.readouterr().out == (
+    assert capsys.readouterr().err == (
         '[0 1 2 ... 7 8 9]\n[0 1 2 3 4 5 6 7 8 9]\n'
         '[[[0 1]\n  [2 3]]\n\n [[4 5]\n  [6 7]]] [0.1 0.333333343 1e-08 -0]\n'
         '[0.33333333333333331] ["a" "b"] plain\n')
@@ -112,18 +112,26 @@ def test_print_to_an_output_stream():
     assert stream.getvalue() == 'to stream 1\n'
 
 
-def test_print_resolves_sys_stdout_when_it_runs(graph):
+def test_print_resolves_sys_stderr_when_it_runs(graph):
     rt.print('hello', rt.constant(1))
     first, second = io.StringIO(), io.StringIO()
-    saved = sys.stdout
+    saved = sys.stderr
     try:
-        sys.stdout = first
+        sys.stderr = first
         graph.run([])
-        sys.stdout = second
+        sys.stderr = second
         graph.run([])
     finally:
-        sys.stdout = saved
+        sys.stderr = saved
     assert first.getvalue() == 'hello 1\n' and second.getvalue() == 'hello 1\n'
+
+
+def test_print_writes_to_stdout_when_asked(capsys):
+    rt.print('to stdout', rt.constant(2), output_stream=sys.stdout)
+    rt.print('named', output_stream='stdout')
+    rt.print('default')
+    captured = capsys.readouterr()
+    assert captured.out == 'to stdout 2\nnamed\n' and captured.err == 'default\n'
 
 
 def test_prints_run_in_program_order_at_every_run_even_when_not_fetched(graph, capsys):
@@ -133,11 +141,11 @@ def test_prints_run_in_program_order_at_every_run_even_when_not_fetched(graph, c
     rt.print('b', y)
     z = y * 10
     rt.print('c', z, [1, 2])
-    assert capsys.readouterr().out == ''  # building prints nothing
+    assert capsys.readouterr().err == ''  # building prints nothing
     assert graph.run(x, {x: 1}) == 1
-    assert capsys.readouterr().out == 'a\nb 2\nc 20 [1, 2]\n'
+    assert capsys.readouterr().err == 'a\nb 2\nc 20 [1, 2]\n'
     graph.run(z, {x: 2})
-    assert capsys.readouterr().out == 'a\nb 3\nc 30 [1, 2]\n'
+    assert capsys.readouterr().err == 'a\nb 3\nc 30 [1, 2]\n'
 
 
 def test_print_in_a_graph_is_a_stateful_PrintV2_op(graph):

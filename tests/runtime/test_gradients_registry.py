@@ -160,6 +160,7 @@ CASES = {
     'Min': [Case(lambda x: rt.reduce_min(x, axis=0, keepdims=True) ** 2, [u(3, 4)])],
     'Prod': [Case(lambda x: rt.reduce_prod(x, axis=1), [pos(2, 3)])],
     'ReadVariableOp': [Case(lambda v: v.read_value() * v, [u(3)], variables=True)],
+    'ResourceGather': [Case(lambda v: v.sparse_read([2, 0, 2]) ** 2, [u(3, 2)], variables=True)],
     'RealDiv': [Case(lambda x, y: x / y, [u(2, 3), pos(3)])],
     'AddV2': [Case(lambda x, y: (x + y) ** 2, [u(2, 3), u(3)])],
     'Sub': [Case(lambda x, y: (x - y) ** 2, [u(2, 1), u(1, 3)])],

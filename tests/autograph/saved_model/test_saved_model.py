@@ -126,7 +126,7 @@ def test_restored_functions_check_their_signatures(tmp_path):
     m = ag.saved_model.load(export)
     with pytest.raises(TypeError, match="argument 'x' has dtype int32"):
         m(rt.constant([[1, 2, 3]]))
-    with pytest.raises(ValueError, match=r"shape \(1, 2\)"):
+    with pytest.raises(TypeError, match=r"shape \(1, 2\)"):
         m(rt.constant([[1., 2.]]))
     with pytest.raises(ValueError, match='No saved graph of this function accepts'):
         m.loop(rt.constant(1.5))
@@ -298,7 +298,7 @@ def test_tensorflow_2_variables_and_attribute_functions_are_restored():
 
 def test_tensorflow_2_restored_functions_check_their_input_signature():
     loaded = load_tf2_fixture()
-    with pytest.raises(ValueError, match="argument 'x' has shape \\(2, 3\\)"):
+    with pytest.raises(TypeError, match="argument 'x' has shape \\(2, 3\\)"):
         loaded(rt.zeros([2, 3]))
     with pytest.raises(TypeError, match="argument 'n' has dtype float32"):
         loaded.bump(rt.constant(1.0))
@@ -444,7 +444,7 @@ def test_random_ops_and_prints_run_in_restored_functions(tmp_path, capsys):
     capsys.readouterr()
     values = loaded(rt.constant(3)).numpy()
     assert values.shape == (3, 2) and ((values >= 0) & (values < 1)).all()
-    assert capsys.readouterr().out == 'drawing 3\n'
+    assert capsys.readouterr().err == 'drawing 3\n'
 
 
 def test_a_module_saved_without_signatures_serves_its_one_signature_method(tmp_path):

@@ -234,12 +234,14 @@ def test_run_functions_eagerly_runs_the_python_function(capsys, eager_mode_resto
     rt.config.run_functions_eagerly(True)
     assert int(noisy(rt.constant(1))) == 2
     assert int(noisy(rt.constant(1))) == 2
-    assert capsys.readouterr().out == 'python\nruntime 1\n' * 2
+    captured = capsys.readouterr()
+    assert captured.out == 'python\n' * 2 and captured.err == 'runtime 1\n' * 2
     assert noisy.experimental_get_tracing_count() == 0
     rt.config.run_functions_eagerly(False)
     noisy(rt.constant(1))
     noisy(rt.constant(1))
-    assert capsys.readouterr().out == 'python\nruntime 1\nruntime 1\n'
+    captured = capsys.readouterr()
+    assert captured.out == 'python\n' and captured.err == 'runtime 1\n' * 2
 
 
 def test_a_function_called_by_a_function_is_part_of_its_graph():

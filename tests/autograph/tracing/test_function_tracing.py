@@ -258,7 +258,8 @@ def test_each_function_has_its_own_cache(capsys):
 
     ag.function(f)()
     ag.function(f)()
-    assert capsys.readouterr().out == 'Tracing!\nExecuting\n' * 2
+    captured = capsys.readouterr()
+    assert captured.out == 'Tracing!\n' * 2 and captured.err == 'Executing\n' * 2
 
 
 def test_graphs_of_collected_objects_do_not_count_towards_the_retracing_warning():

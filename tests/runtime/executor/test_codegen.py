@@ -83,7 +83,7 @@ def test_stateful_ops_run_in_program_order_even_when_unused(capsys):
         rt.print('second', y)
         rt.print('third')
     g.run(y, {x: 3})
-    assert capsys.readouterr().out == 'first 3\nsecond 6\nthird\n'
+    assert capsys.readouterr().err == 'first 3\nsecond 6\nthird\n'
 
 
 def test_independent_heavy_matmuls_start_on_the_pool():

@@ -241,9 +241,9 @@ def test_print_runs_at_every_call_of_compiled_code_as_in_the_default_executor(ca
     default, jit = both(noisy)
     for n in (2, 3):
         expected = default(rt.constant(1), rt.constant(n))
-        printed = capsys.readouterr().out
+        printed = capsys.readouterr().err
         assert_same(jit(rt.constant(1), rt.constant(n)), expected)
-        assert capsys.readouterr().out == printed and printed.count('step') == n
+        assert capsys.readouterr().err == printed and printed.count('step') == n
     assert 'call_kernel(' in jit.get_concrete_function(rt.constant(1), rt.constant(2))._run.source
 
 

@@ -153,7 +153,7 @@ def test_a_function_with_a_shared_sum_runs_without_the_gil_and_still_calls_kerne
     got = [t.numpy() for t in jit(X)]
     expected = [t.numpy() for t in ag.function(printed_sum)(X)]
     np.testing.assert_allclose(got, expected, rtol=1e-6)
-    assert capfd.readouterr().out.count('elements: 300000') == 2  # both calls printed
+    assert capfd.readouterr().err.count('elements: 300000') == 2  # both calls printed
 
 
 def quotient_sum(a, b):
