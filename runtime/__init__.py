@@ -25,6 +25,9 @@ from runtime.core.dtypes import (
                             int64,
                             string,
                             uint8,
+                            uint16,
+                            uint32,
+                            uint64,
 )
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
