@@ -144,6 +144,23 @@ from runtime.ops.indexing import (
     tensor_scatter_nd_min,
     tensor_scatter_nd_sub,
 )
+from runtime.structural import (
+    broadcast_dynamic_shape,
+    broadcast_static_shape,
+    case,
+    get_current_name_scope,
+    get_logger,
+    get_static_value,
+    identity_n,
+    is_symbolic_tensor,
+    is_tensor,
+    realdiv,
+    saturate_cast,
+    scalar_mul,
+    sequence_mask,
+    shape_n,
+    tuple,
+)
 
 __version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps them equal
 # ---- end of the issue 20 names
