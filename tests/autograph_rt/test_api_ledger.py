@@ -20,9 +20,12 @@ from autograph_rt import namespace, scope  # noqa: E402
 # The least coverage (names here with TensorFlow's signature / names in scope) each module keeps;
 # raise a floor when a module gains names, never lower one.
 FLOORS = {
-    'tf': 0.56, 'tf.math': 0.68, 'tf.nn': 0.32, 'tf.linalg': 0.36, 'tf.random': 0.48,
-    'tf.data': 0.57, 'tf.train': 0.18, 'tf.summary': 0.70, 'tf.config': 0.72,
-    'tf.debugging': 0.25, 'tf.dtypes': 0.58, 'tf.strings': 0.69,
+    'tf': 0.79, 'tf.math': 0.85, 'tf.nn': 0.69, 'tf.linalg': 0.52, 'tf.random': 0.58,
+    'tf.data': 0.64, 'tf.train': 0.45, 'tf.summary': 0.82, 'tf.config': 1.0,
+    'tf.config.experimental': 1.0, 'tf.config.optimizer': 1.0, 'tf.config.threading': 1.0,
+    'tf.debugging': 0.77, 'tf.dtypes': 0.95, 'tf.errors': 1.0, 'tf.nest': 1.0,
+    'tf.autograph': 1.0, 'tf.autograph.experimental': 1.0, 'tf.saved_model': 0.96,
+    'tf.bitwise': 1.0, 'tf.strings': 0.69,
 }
 
 
