@@ -84,10 +84,10 @@ def _public(value, name, path, owner):
     """Whether a name found in a source module belongs to the TensorFlow module `path`:
     TensorFlow has it there, or the source lists it in `__all__`, or it is the project's own
     object (not a helper the source imported, nor one of its implementation submodules)."""
+    if isinstance(value, types.ModuleType):  # a namespace, not an implementation package
+        return name in getattr(owner, '__all__', ()) or f'{path}.{name}' in tf_module_paths()
     if name in tf_names(path) or name in getattr(owner, '__all__', ()):
         return True
-    if isinstance(value, types.ModuleType):
-        return False
     module = getattr(value, '__module__', None) or ''
     return module.split('.')[0] in ('runtime', 'autograph')
 
