@@ -22,15 +22,12 @@ class OpError(Exception):
     error_code = UNKNOWN
 
     def __init__(self, node_def, op, message, error_code=None, *args):
-        super().__init__(message, *args)
+        super().__init__(message)  # str() is the message, as TensorFlow's
         self.node_def = node_def
         self.op = op
         self.message = message
         if error_code is not None:
             self.error_code = error_code
-
-    def __str__(self):
-        return self.message
 
 
 class CodedError(OpError):
