@@ -16,7 +16,7 @@ from runtime.core.tensor import Tensor
 from runtime.ops.convert import convert_to_tensor, unify_inputs, unify_operands
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import broadcast, same_as_input
-from runtime.ops.registry import register
+from runtime.ops.registry import Elementwise, register
 
 
 def _int32(value):
@@ -221,7 +221,8 @@ def ensure_shape(x, shape, name=None):
 
 # ---- Rint, TruncateDiv, TruncateMod ------------------------------------------------------------
 
-RINT = register('Rint', np.rint, same_as_input, inputs=('x',), outputs=('y',))
+RINT = register('Rint', np.rint, same_as_input, inputs=('x',), outputs=('y',),
+                elementwise=Elementwise.of(np.rint))
 
 
 def rint(x, name=None):
