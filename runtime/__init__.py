@@ -9,7 +9,7 @@ from runtime.control_flow import cond, switch_case, while_loop
 
 # ---- the array, structural and functional surface (SPEC §7) ---------------------------------
 from runtime.core import config, dtypes, errors, nest
-from runtime.core.context import name_scope
+from runtime.core.context import executing_eagerly, inside_function, name_scope
 from runtime.core.dtypes import (
                             DType,
                             as_dtype,
@@ -25,6 +25,9 @@ from runtime.core.dtypes import (
                             int64,
                             string,
                             uint8,
+                            uint16,
+                            uint32,
+                            uint64,
 )
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
@@ -132,14 +135,44 @@ from runtime.variables import Variable
 # ---- more of SPEC §7 as TensorFlow's guides use it (issue 20): the version, custom gradients,
 # device scopes, the other tensor scatters, rt.image, rt.io (rt.linalg, rt.random and rt.config
 # hold the rest)
-from runtime import image, io
+from runtime import bitwise, image, io
 from runtime.core.devices import device
 from runtime.custom_gradient import custom_gradient
+from runtime.ops.array_more import (
+    ensure_shape,
+    histogram_fixed_width,
+    reverse_sequence,
+    roll,
+    searchsorted,
+    timestamp,
+    truncatediv,
+    truncatemod,
+    unique,
+    unique_with_counts,
+    unravel_index,
+)
 from runtime.ops.indexing import (
     tensor_scatter_nd_add,
     tensor_scatter_nd_max,
     tensor_scatter_nd_min,
     tensor_scatter_nd_sub,
+)
+from runtime.structural import (
+    broadcast_dynamic_shape,
+    broadcast_static_shape,
+    case,
+    get_current_name_scope,
+    get_logger,
+    get_static_value,
+    identity_n,
+    is_symbolic_tensor,
+    is_tensor,
+    realdiv,
+    saturate_cast,
+    scalar_mul,
+    sequence_mask,
+    shape_n,
+    tuple,
 )
 
 __version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps them equal
@@ -154,8 +187,8 @@ __version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps th
 # public name needs no edit here; a new namespace module goes in _NAMESPACES.
 from types import ModuleType as _ModuleType
 
-_NAMESPACES = frozenset({'config', 'data', 'debugging', 'dtypes', 'errors', 'image', 'io',
-                         'linalg', 'math', 'nest', 'nn', 'optimizers', 'random', 'strings',
+_NAMESPACES = frozenset({'bitwise', 'config', 'data', 'debugging', 'dtypes', 'errors', 'image',
+                         'io', 'linalg', 'math', 'nest', 'nn', 'optimizers', 'random', 'strings',
                          'summary', 'train'})
 __all__ = sorted(name for name, value in globals().items()
                  if not name.startswith('_') and (name in _NAMESPACES or

@@ -28,13 +28,27 @@ from runtime.ops.linalg import (
                                 trace,
                                 triangular_solve,
 )
+from runtime.ops.linalg_composites import (
+    cholesky_solve,
+    cross,
+    normalize,
+    set_diag,
+    tensor_diag,
+    tensor_diag_part,
+)
 from runtime.ops.math import matmul
 from runtime.ops.nn import global_norm
 from runtime.ops.stats import l2_normalize
 
-adjoint = matrix_transpose  # real dtypes only: the conjugate transpose is the transpose
 
-__all__ = ['adjoint', 'band_part', 'cholesky', 'det', 'diag', 'diag_part', 'eigh', 'eigvalsh',
+def adjoint(matrix, name=None):
+    """The conjugate transpose of the last two axes: for real dtypes, the transpose (complex
+    matrices are not supported)."""
+    return matrix_transpose(matrix, name=name, conjugate=True)
+
+
+__all__ = ['cholesky_solve', 'cross', 'normalize', 'set_diag', 'tensor_diag', 'tensor_diag_part',
+           'adjoint', 'band_part', 'cholesky', 'det', 'diag', 'diag_part', 'eigh', 'eigvalsh',
            'einsum', 'expm', 'eye', 'global_norm', 'inv', 'l2_normalize', 'logdet', 'lstsq',
            'matmul', 'matrix_rank', 'matrix_transpose', 'matvec', 'norm', 'pinv', 'qr',
            'slogdet', 'solve', 'svd', 'tensordot', 'trace', 'triangular_solve']

@@ -3,6 +3,7 @@
 The same function objects as the top-level names (`rt.math.sigmoid is rt.sigmoid`); the ops
 live in `runtime/ops/` (math, elementwise, reduce, stats, scan, nn).
 """
+from runtime.ops.array_more import invert_permutation, rint, truncatediv, truncatemod
 from runtime.ops.compare import (
                                  equal,
                                  greater,
@@ -13,6 +14,23 @@ from runtime.ops.compare import (
                                  logical_not,
                                  logical_or,
                                  not_equal,
+)
+from runtime.ops.composite_math import (
+                                 accumulate_n,
+                                 is_non_decreasing,
+                                 is_strictly_increasing,
+                                 lbeta,
+                                 polyval,
+                                 reciprocal_no_nan,
+                                 segment_max,
+                                 segment_mean,
+                                 segment_min,
+                                 unsorted_segment_max,
+                                 unsorted_segment_mean,
+                                 unsorted_segment_min,
+                                 unsorted_segment_sqrt_n,
+                                 xlog1py,
+                                 zero_fraction,
 )
 from runtime.ops.elementwise import (
                                  acos,
@@ -103,10 +121,16 @@ from runtime.ops.stats import (
                                  reduce_std,
                                  reduce_variance,
 )
+from runtime.structural import saturate_cast, scalar_mul
 
 floormod = mod
 
 __all__ = [
+    'invert_permutation', 'rint', 'truncatediv', 'truncatemod', 'accumulate_n',
+    'is_non_decreasing', 'is_strictly_increasing', 'lbeta', 'polyval',
+    'reciprocal_no_nan', 'saturate_cast', 'scalar_mul', 'segment_max', 'segment_mean',
+    'segment_min', 'unsorted_segment_max', 'unsorted_segment_mean', 'unsorted_segment_min',
+    'unsorted_segment_sqrt_n', 'xlog1py', 'zero_fraction',
     'abs', 'acos', 'acosh', 'add', 'add_n', 'argmax', 'argmin', 'asin', 'asinh', 'atan',
     'atan2', 'atanh', 'bincount', 'ceil', 'confusion_matrix', 'cos', 'cosh', 'count_nonzero',
     'cumprod', 'cumsum', 'cumulative_logsumexp', 'digamma', 'divide', 'divide_no_nan', 'equal',

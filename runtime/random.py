@@ -20,7 +20,9 @@ from runtime.ops.stateless_random import (
     stateless_truncated_normal,
     stateless_uniform,
 )
+from runtime.random_seeds import Algorithm, fold_in, split
 
-__all__ = ['Generator', 'categorical', 'create_rng_state', 'get_global_generator', 'normal',
+__all__ = ['Algorithm', 'fold_in', 'split', 'Generator', 'categorical', 'create_rng_state',
+           'get_global_generator', 'normal',
            'set_global_generator', 'set_seed', 'shuffle', 'stateless_normal',
            'stateless_truncated_normal', 'stateless_uniform', 'truncated_normal', 'uniform']

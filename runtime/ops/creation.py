@@ -20,7 +20,8 @@ from runtime.ops.convert import (
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value, same_as_input
 from runtime.ops.registry import ELEMENTWISE, register
-from runtime.ops.shaping import expand_dims, shape_from, shape_operand
+from runtime.ops.shaping import broadcast_to, concat, expand_dims, shape_from, shape_operand
+from runtime.ops.shaping import shape as shape_
 
 FILL = register('Fill', lambda dims, value: np.full(tuple(dims), value),
                 lambda inputs, attrs: [(inputs[1].dtype, shape_from(inputs[0]))],
@@ -65,23 +66,36 @@ def ones_like(input, dtype=None, name=None):
     return out if dtype is None else cast(out, dtype)
 
 
-def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None):
-    """An identity matrix: a constant when the sizes are known now, else built from `Range`s
-    (sizes that are tensors, `rt.shape(x)[0]`, inside a function)."""
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    """An identity matrix, or a batch of them of shape `batch_shape + [rows, columns]`: a
+    constant when the sizes are known now, else built from `Range`s (sizes that are tensors,
+    `rt.shape(x)[0]`, inside a function)."""
     dtype = dtypes.as_dtype(dtype)
     rows = _known_int(num_rows)
     cols = rows if num_columns is None else _known_int(num_columns)
-    if rows is not None and cols is not None:
-        return constant(np.eye(rows, cols, dtype=dtype.np_dtype), dtype, name=name or 'eye')
+    batch = None if batch_shape is None else _known_dims(batch_shape)
+    if rows is not None and cols is not None and (batch_shape is None or batch is not None):
+        matrix = np.eye(rows, cols, dtype=dtype.np_dtype)
+        if batch is not None:
+            matrix = np.broadcast_to(matrix, batch + list(matrix.shape)).copy()
+        return constant(matrix, dtype, name=name or 'eye')
     rows = int_operand(num_rows, 'num_rows')
     cols = rows if num_columns is None else int_operand(num_columns, 'num_columns')
     same = equal(expand_dims(range(rows), 1), expand_dims(range(cols), 0))
-    return cast(same, dtype, name=name)
+    if batch_shape is None:
+        return cast(same, dtype, name=name)
+    dims = concat([int_operand(batch_shape, 'batch_shape'), shape_(same)], 0)
+    return broadcast_to(cast(same, dtype), dims, name=name)
 
 
 def _known_int(value):
     known = constant_value(value) if isinstance(value, Tensor) else value
     return None if known is None else int(known)
+
+
+def _known_dims(value):
+    known = constant_value(value) if isinstance(value, Tensor) else value
+    return None if known is None else [int(d) for d in np.ravel(np.asarray(known))]
 
 
 def _range_kernel(start, limit, delta):

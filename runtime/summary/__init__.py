@@ -9,10 +9,12 @@ once, in an `ag.function` at each run. docs/tensorboard.md describes the files a
 TensorBoard shows.
 """
 from runtime.summary import experimental
+from runtime.summary.noop import NoopSummaryWriter, create_noop_writer, should_record_summaries
 from runtime.summary.summaries import graph, histogram, image, scalar, text, write
 from runtime.summary.trace import trace_export, trace_off, trace_on
 from runtime.summary.writer import SummaryWriter, create_file_writer, flush, record_if
 
-__all__ = ['SummaryWriter', 'create_file_writer', 'experimental', 'flush', 'graph', 'histogram',
+__all__ = ['NoopSummaryWriter', 'SummaryWriter', 'create_file_writer', 'create_noop_writer',
+           'should_record_summaries', 'experimental', 'flush', 'graph', 'histogram',
            'image', 'record_if', 'scalar', 'text', 'trace_export', 'trace_off', 'trace_on',
            'write']

@@ -100,4 +100,8 @@ CASES = [  # (op type, program, float64 inputs)
     ('Lgamma', rt.math.lgamma, [POS]), ('Digamma', rt.math.digamma, [POS]),
     ('Polygamma', lambda x: rt.math.polygamma(2.0, x), [POS]),
     ('CheckNumerics', lambda x: rt.debugging.check_numerics(x, 'x'), [X]),
+    ('Roll', lambda x: rt.roll(x, [1, -2], [0, 1]), [X]),
+    ('ReverseSequence', lambda x: rt.reverse_sequence(x, [2, 4, 1], seq_axis=1, batch_axis=0),
+     [X]),
+    ('EnsureShape', lambda x: rt.ensure_shape(x, [None, 4]), [X]),
 ]

@@ -1,0 +1,11 @@
+"""`rt.bitwise`: bitwise operations on integer tensors."""
+from runtime.ops.bitwise import (
+    bitwise_and,
+    bitwise_or,
+    bitwise_xor,
+    invert,
+    left_shift,
+    right_shift,
+)
+
+__all__ = ['bitwise_and', 'bitwise_or', 'bitwise_xor', 'invert', 'left_shift', 'right_shift']
