@@ -41,7 +41,7 @@ except:
 
 
 # The mark of the `try` each `return` becomes: (the function's scope, the name of its
-# `staged_before` or None). converters/plain_forms writes a real `return` where it is plain
+# `staged_before` or None). converters/speed/plain_forms writes a real `return` where it is plain
 # Python (no staged form around it)
 RETURN = 'return_statements: a return, as the flag and the value'
 
@@ -134,6 +134,7 @@ retval_ = {undefined}
 body
 {ending}
 ''', do_return=flag, retval_=retval, body=body, scope=scope, **names)
+        anno.setanno(node.body[-2], anno.Basic.NOT_SHOWN, True)   # `if do_return is True:`
         return node
 
 

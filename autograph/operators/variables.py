@@ -119,7 +119,7 @@ def ldu(read, name):
 
 
 def staged_call(function, names):
-    """Runs the staged form of a construct (converters/staged_functions): `function` called
+    """Runs the staged form of a construct (converters/speed/staged_functions): `function` called
     with the caller's variables `names` as keyword arguments, each one that is unbound there as
     `Undefined`."""
     variables = sys._getframe(1).f_locals

@@ -19,6 +19,8 @@ class Basic(enum.Enum):
     LOOP_OPTIONS = 'keyword nodes of set_loop_options for a loop'
     FUNCTION_SCOPE = 'the `with ag__.FunctionScope` block that wraps a function body'
     PYTHON_TEST = 'a test the compiler wrote to choose a form: its own `and` stays Python'
+    NOT_SHOWN = ("a statement the readable form of `ag.to_code` leaves out: a fast path or a "
+                 "check that only words an error; the code computes the same without it")
 
     # Members are singletons: hashing by identity is correct, and much faster than Enum's
     # hash of the name (every visit of every node looks annotations up).

@@ -104,7 +104,7 @@ def is_generated_code(code):
 def is_block_name(code):
     """Whether `code`, by its name, is a block function the compiler writes (`if_body`,
     `staged_1`, ...), or a lambda without positional parameters (those of `a if c else b`,
-    `and`/`or`, and of their staged forms, converters/staged_functions)."""
+    `and`/`or`, and of their staged forms, converters/speed/staged_functions)."""
     return _BLOCK.fullmatch(code.co_name) is not None and (
         code.co_name != '<lambda>' or code.co_argcount == 0)
 

@@ -90,9 +90,11 @@ def _convert(node, line):
     return new
 
 
-def unparse(node, indent=0):
-    """The source of a gast tree, its first line indented by `indent` levels."""
-    writer = _Unparser()
+def unparse(node, indent=0, width=None):
+    """The source of a gast tree, its first line indented by `indent` levels. With a `width`,
+    calls, tuples and `nonlocal`/`global` lists that would make a line longer are wrapped
+    (`_Wrapping`); without, the text is exactly `ast.unparse`'s."""
+    writer = _Unparser() if width is None else _Wrapping(width)
     writer._indent = indent
     return writer.visit(to_ast(node))
 
@@ -163,3 +165,101 @@ class _Closed:
 
     def __exit__(self, *error):
         self.write(self.end)
+
+
+class _Wrapping(_Unparser):
+    """An unparser that keeps lines within `width` columns where it can: the arguments of a
+    call that does not fit continue on the next lines, aligned after its `(`, as many on a
+    line as fit; so do the items of a tuple, and a `nonlocal` or `global` statement becomes
+    several. Other expressions (a long string, a long chain of operators) stay on one line."""
+
+    _visitors: dict = {}
+
+    def __init__(self, width=None, **options):
+        # `ast` makes another writer of this class for the parts of an f-string (`options`):
+        # without a width it never wraps, as a line break cannot be there
+        super().__init__(**options)
+        self.width = width
+
+    def visit_Call(self, node):
+        compact = self._compact(node)
+        if self._fits(compact):
+            self.write(compact)
+            return
+        self.set_precedence(ast._Precedence.ATOM, node.func)
+        self.traverse(node.func)
+        self._items(node.args + node.keywords, '(', ')')
+
+    def visit_Tuple(self, node):
+        compact = self._compact(node)
+        if self._fits(compact):
+            self.write(compact)
+        else:
+            self._items(node.elts, '(', ',)' if len(node.elts) == 1 else ')')
+
+    def visit_Nonlocal(self, node):
+        self._declaration('nonlocal ', node.names)
+
+    def visit_Global(self, node):
+        self._declaration('global ', node.names)
+
+    def _declaration(self, keyword, names):
+        """`nonlocal a, b, ...` as several statements when one would not fit."""
+        line = []
+        for name in names:
+            if line and len('    ' * self._indent + keyword + ', '.join(line + [name])) > \
+                    self.width:
+                self.fill(keyword + ', '.join(line))
+                line = []
+            line.append(name)
+        self.fill(keyword + ', '.join(line))
+
+    def _items(self, items, opening, closing):
+        """`items` between `opening` and `closing`, separated by commas, as many on a line as
+        fit: aligned after `opening`, or, where that leaves too little room for the longest,
+        on lines of their own indented one level more than the line `opening` is on."""
+        self.write(opening)
+        texts = [self._compact(item) for item in items]
+        indent = self._column()
+        line_indent = self._line_indent()
+        if texts and indent > line_indent + 4 and \
+                indent + max(len(text) for text in texts) + len(closing) > self.width:
+            indent = line_indent + 4
+            self.write('\n' + ' ' * indent)
+        for index, (item, text) in enumerate(zip(items, texts)):
+            if index:
+                self.write(',')
+                if self._fits(' ' + text + closing):
+                    self.write(' ')
+                else:
+                    self.write('\n' + ' ' * indent)
+            self.traverse(item)
+        self.write(closing)
+
+    def _compact(self, node):
+        """The text of `node` on one line, as it would be written here."""
+        writer = _Unparser()
+        writer._precedences[node] = self.get_precedence(node)
+        return writer.visit(node)
+
+    def _fits(self, text):
+        return self.width is None or self._column() + len(text) <= self.width
+
+    def _column(self):
+        """The column where the next text goes."""
+        return len(self._current_line())
+
+    def _line_indent(self):
+        line = self._current_line()
+        return len(line) - len(line.lstrip(' '))
+
+    def _current_line(self):
+        """The text written since the last line break."""
+        pieces = []
+        for piece in reversed(self._source):
+            newline = piece.rfind('\n')
+            if newline >= 0:
+                pieces.append(piece[newline + 1:])
+                break
+            pieces.append(piece)
+        return ''.join(reversed(pieces))
