@@ -23,7 +23,7 @@ import gast
 from autograph.converters.speed import dual
 from autograph.pyct import anno, templates
 
-_SYMBOLS = {gast.Lt: '<', gast.LtE: '<=', gast.Gt: '>', gast.GtE: '>=', gast.Eq: '==',
+SYMBOLS = {gast.Lt: '<', gast.LtE: '<=', gast.Gt: '>', gast.GtE: '>=', gast.Eq: '==',
             gast.NotEq: '!=', gast.Is: 'is', gast.IsNot: 'is not', gast.In: 'in',
             gast.NotIn: 'not in'}
 
@@ -104,7 +104,7 @@ class LogicalExpressionTransformer(dual.ExpressionTransformer):
 
 def _links(ops, operands):
     return [templates.replace_as_expression(
-        '(symbol, lambda: operand)', symbol=gast.Constant(value=_SYMBOLS[type(op)], kind=None),
+        '(symbol, lambda: operand)', symbol=gast.Constant(value=SYMBOLS[type(op)], kind=None),
         operand=operand) for op, operand in zip(ops, operands)]
 
 

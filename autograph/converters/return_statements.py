@@ -106,6 +106,7 @@ retval_ = value
 {_UNSTAGED_RETURN}
 return scope.ret(retval_, True, staged_before)
 ''', retval_=self.ctx.namer.new('retval_'), value=value, scope=scope, **names)
+                anno.setanno(ending[1], anno.Basic.NOT_SHOWN, True)   # the unstaged return
             else:
                 ending = templates.replace('return value', value=value)
             if anno.hasanno(last, anno.Basic.ORIGIN):

@@ -22,7 +22,7 @@ The result still runs, with the `ag__` module, and computes what the executed co
 """
 import gast
 
-from autograph.converters import block_bindings, call_trees, function_scopes
+from autograph.converters import block_bindings, call_trees, function_scopes, logical_expressions
 from autograph.converters.speed import dual
 from autograph.pyct import anno, templates, transformer, walk
 
@@ -139,17 +139,12 @@ def _comparison_chain(named, staged):
         return None
     first = named.value
     right = first.comparators[0]
-    symbol = gast.Constant(value=_SYMBOLS[type(first.ops[0])], kind=None)
+    symbol = gast.Constant(value=logical_expressions.SYMBOLS[type(first.ops[0])], kind=None)
     call = templates.replace_as_expression(
         "ag__.compare_chain(lambda: left, (symbol, lambda: right))", left=first.left,
         symbol=symbol, right=right.value if isinstance(right, gast.NamedExpr) else right)
     call.args += staged.args[2:]
     return call
-
-
-_SYMBOLS = {gast.Lt: '<', gast.LtE: '<=', gast.Gt: '>', gast.GtE: '>=', gast.Eq: '==',
-            gast.NotEq: '!=', gast.Is: 'is', gast.IsNot: 'is not', gast.In: 'in',
-            gast.NotIn: 'not in'}
 
 
 def _is_operator(func, name):
@@ -182,7 +177,7 @@ def _loads(statements):
 # the bases of the names of block functions and of their parameters: names no state tuple
 # holds as a string, renumbered in the order they appear
 _RENUMBERED = frozenset({'get_state', 'set_state', 'if_body', 'else_body', 'loop_body',
-                         'loop_test', 'extra_test', 'vars_', 'itr'})
+                         'loop_test', 'extra_test', 'vars_', 'itr', 'fscope'})
 # the parameters' bases: each block function's own, read only in it, so all can have the base
 _PARAMETERS = frozenset({'vars_', 'itr'})
 
