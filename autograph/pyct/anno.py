@@ -4,9 +4,10 @@ Each node carries a dict under the attribute `FIELD`; keys are the members of `B
 `Static` (or plain strings for converter-private facts).
 """
 import enum
+from typing import Any
 
 FIELD = '___ag_anno'
-_NONE = {}
+_NONE: dict[Any, Any] = {}
 
 
 class Basic(enum.Enum):
@@ -41,15 +42,15 @@ class Static(enum.Enum):
     __hash__ = object.__hash__
 
 
-def getanno(node, key, default=None):
+def getanno(node: object, key: Basic | Static | str, default: Any = None) -> Any:
     return getattr(node, FIELD, _NONE).get(key, default)
 
 
-def hasanno(node, key):
+def hasanno(node: object, key: Basic | Static | str) -> bool:
     return key in getattr(node, FIELD, _NONE)
 
 
-def setanno(node, key, value):
+def setanno(node: object, key: Basic | Static | str, value: Any) -> None:
     annotations = getattr(node, FIELD, None)
     if annotations is None:
         annotations = {}
