@@ -9,17 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import runtime as rt
-from autograph.operators import datasets, guards, lists, located, tensor_iteration
+from autograph.operators import datasets, guards, lists, located, protocol, tensor_iteration
 from autograph.operators.function_scope import staged_frames
-from autograph.operators.protocol import (
-    Block,
-    GetState,
-    LoopBody,
-    SetState,
-    SymbolNames,
-    Test,
-    Thunk,
-)
 from autograph.operators.variables import (
     Undefined,
     UndefinedReturnValue,
@@ -36,7 +27,7 @@ _UNSET = (Undefined, UndefinedReturnValue, type(None))
 _probes: list[Any] = []
 
 
-def if_exp(cond: Any, if_true: Thunk, if_false: Thunk, expr_repr: str) -> Any:
+def if_exp(cond: Any, if_true: protocol.Thunk, if_false: protocol.Thunk, expr_repr: str) -> Any:
     if is_symbolic(cond):
         with located.user_errors():
             return rt.cond(cond, if_true, if_false, names=(expr_repr,))
@@ -47,8 +38,10 @@ def if_exp(cond: Any, if_true: Thunk, if_false: Thunk, expr_repr: str) -> Any:
 _PYTHON_ITERABLES = tensor_iteration.PYTHON_ITERABLES
 
 
-def if_stmt(cond: Any, body: Block, orelse: Block, get_state: GetState, set_state: SetState,
-            symbol_names: SymbolNames, nouts: int, compiler_flags: SymbolNames = ()) -> None:
+def if_stmt(cond: Any, body: protocol.Block, orelse: protocol.Block,
+            get_state: protocol.GetState, set_state: protocol.SetState,
+            symbol_names: protocol.SymbolNames, nouts: int,
+            compiler_flags: protocol.SymbolNames = ()) -> None:
     """`compiler_flags`: the outputs that are the compiler's own flags (`do_return`, `break_`):
     staged, one that both branches set to the same Python value keeps it. A user variable
     becomes the `rt.cond`'s tensor, as in TensorFlow (an `assert` on it is an Assert op)."""
@@ -300,8 +293,9 @@ def refuse_staged_test(condition: Any, loop: str) -> None:
     _check_still_python(condition, loop)
 
 
-def while_stmt(test: Test, body: Block, get_state: GetState, set_state: SetState,
-               symbol_names: SymbolNames, opts: dict[str, Any], condition: Any = None) -> None:
+def while_stmt(test: protocol.Test, body: protocol.Block, get_state: protocol.GetState,
+               set_state: protocol.SetState, symbol_names: protocol.SymbolNames,
+               opts: dict[str, Any], condition: Any = None) -> None:
     """`condition`: the value of the first test, when the compiler's plain form already ran it
     (it is then a symbolic tensor); None to run `test()` first."""
     if condition is None:
@@ -316,8 +310,9 @@ def while_stmt(test: Test, body: Block, get_state: GetState, set_state: SetState
             _check_still_python(condition, 'while')
 
 
-def for_stmt(iter_: Any, extra_test: Test | None, body: LoopBody, get_state: GetState,
-             set_state: SetState, symbol_names: SymbolNames, opts: dict[str, Any]) -> None:
+def for_stmt(iter_: Any, extra_test: protocol.Test | None, body: protocol.LoopBody,
+             get_state: protocol.GetState, set_state: protocol.SetState,
+             symbol_names: protocol.SymbolNames, opts: dict[str, Any]) -> None:
     if extra_test is None and type(iter_) in _PYTHON_ITERABLES:
         for item in iter_:
             body(item)
