@@ -5,6 +5,8 @@ compound statements (`Static.BODY_SCOPE`, `Static.ORELSE_SCOPE`). Names are qual
 `self.x = 1` modifies `self.x` and reads `self`. Nested functions and lambdas are opaque: their
 free reads count as reads where they are defined, and their `nonlocal` writes as writes.
 """
+from typing import Any, Iterable
+
 import gast
 
 from autograph.pyct import anno, qual_names, transformer
@@ -13,23 +15,23 @@ from autograph.pyct import anno, qual_names, transformer
 class Scope:
     """The names read and modified by a block; for a function, also its declarations."""
 
-    def __init__(self):
-        self.read = set()
-        self.modified = set()
-        self.globals = set()
-        self.nonlocals = set()
-        self.params = set()
+    def __init__(self) -> None:
+        self.read: set[qual_names.QN] = set()
+        self.modified: set[qual_names.QN] = set()
+        self.globals: set[str] = set()
+        self.nonlocals: set[str] = set()
+        self.params: set[str] = set()
 
     @property
-    def bound(self):
+    def bound(self) -> set[qual_names.QN]:
         """The simple names this block binds."""
         return {qn for qn in self.modified if not qn.is_composite}
 
-    def local_names(self):
+    def local_names(self) -> set[str]:
         """For a function scope: the names local to it."""
         return {str(qn) for qn in self.bound} - self.globals - self.nonlocals | self.params
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         read, modified = sorted(map(str, self.read)), sorted(map(str, self.modified))
         return f'Scope(read={read}, modified={modified})'
 
@@ -41,19 +43,20 @@ class _Collector(gast.NodeVisitor):
     class looked up once, and without visiting nodes that hold no nodes (nothing to record).
     """
 
-    def __init__(self, scopes, statements=None):
+    def __init__(self, scopes: list[Scope],
+                 statements: dict[int, tuple[set[str], set[str]]] | None = None) -> None:
         self.scopes = scopes
         # id(simple statement) -> its reads and writes (`reads_and_writes`), when asked for
         self.statements = statements
 
-    def visit(self, node):
+    def visit(self, node: gast.AST) -> None:
         visitor = _VISITORS.get(type(node), _UNKNOWN)
         if visitor is _UNKNOWN:
             visitor = _find_visitor(type(node))
         if visitor is not None:
             visitor(self, node)
 
-    def generic_visit(self, node):
+    def generic_visit(self, node: gast.AST) -> None:
         fields = _FIELDS.get(type(node))
         if fields is None:
             fields = transformer.entered_fields(_Collector, type(node), _FIELDS)
@@ -67,16 +70,16 @@ class _Collector(gast.NodeVisitor):
             elif isinstance(value, gast.AST):
                 self.visit(value)
 
-    def _read(self, qn):
+    def _read(self, qn: qual_names.QN) -> None:
         for scope in self.scopes:
             scope.read.add(qn)
 
-    def _write(self, qn):
+    def _write(self, qn: qual_names.QN) -> None:
         for scope in self.scopes:
             scope.modified.add(qn)
 
-    def _visit_qualified(self, node):
-        qn = qual_names.from_node(node)
+    def _visit_qualified(self, node: gast.AST) -> None:
+        qn: Any = qual_names.from_node(node)   # of a Name, never None
         if isinstance(node, gast.Name):
             if isinstance(node.ctx, gast.Load):
                 self._read(qn)
@@ -95,7 +98,7 @@ class _Collector(gast.NodeVisitor):
 
     visit_Name = visit_Attribute = visit_Subscript = _visit_qualified
 
-    def visit_AugAssign(self, node):
+    def visit_AugAssign(self, node: gast.AugAssign) -> None:
         target = node.target
         qn = qual_names.from_node(target)
         if qn is not None:
@@ -104,19 +107,19 @@ class _Collector(gast.NodeVisitor):
         self.visit(target)
 
     # A declaration holds for the whole function wherever it stands: scopes[0] is the function's.
-    def visit_Global(self, node):
+    def visit_Global(self, node: gast.Global) -> None:
         self.scopes[0].globals.update(node.names)
 
-    def visit_Nonlocal(self, node):
+    def visit_Nonlocal(self, node: gast.Nonlocal) -> None:
         self.scopes[0].nonlocals.update(node.names)
 
-    def visit_Import(self, node):
+    def visit_Import(self, node: gast.AST) -> None:
         for alias in node.names:
             self._write(qual_names.QN((alias.asname or alias.name).split('.')[0]))
 
     visit_ImportFrom = visit_Import
 
-    def visit_FunctionDef(self, node):
+    def visit_FunctionDef(self, node: gast.AST) -> None:
         for default in node.args.defaults + [d for d in node.args.kw_defaults if d]:
             self.visit(default)
         for decorator in node.decorator_list:
@@ -126,7 +129,7 @@ class _Collector(gast.NodeVisitor):
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
-    def visit_ClassDef(self, node):
+    def visit_ClassDef(self, node: gast.ClassDef) -> None:
         for child in node.bases + node.keywords + node.decorator_list:
             self.visit(child)
         self._write(qual_names.QN(node.name))
@@ -135,12 +138,12 @@ class _Collector(gast.NodeVisitor):
         for qn in inner.read - inner.modified:
             self._read(qn)
 
-    def visit_Lambda(self, node):
+    def visit_Lambda(self, node: gast.Lambda) -> None:
         for default in node.args.defaults + [d for d in node.args.kw_defaults if d]:
             self.visit(default)
         self._visit_opaque(node)
 
-    def _visit_comprehension(self, node):
+    def _visit_comprehension(self, node: gast.AST) -> None:
         inner = Scope()
         collector = _Collector([inner])
         for generator in node.generators:
@@ -155,7 +158,7 @@ class _Collector(gast.NodeVisitor):
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _visit_comprehension
 
-    def _visit_opaque(self, node):
+    def _visit_opaque(self, node: gast.AST) -> None:
         """A nested function: analysed on its own; its free names affect the enclosing scopes."""
         inner = analyze(node)
         local = inner.local_names()
@@ -166,7 +169,7 @@ class _Collector(gast.NodeVisitor):
             if qual_names.QN(name) in inner.modified:
                 self._write(qual_names.QN(name))
 
-    def visit_all(self, nodes):
+    def visit_all(self, nodes: Iterable[gast.AST]) -> None:
         statements = self.statements
         for node in nodes:
             if statements is None or type(node) in _COMPOUND:
@@ -178,17 +181,17 @@ class _Collector(gast.NodeVisitor):
             self.scopes.pop()
             statements[id(node)] = _simple_names(scope)
 
-    def visit_If(self, node):
+    def visit_If(self, node: gast.If) -> None:
         self.visit(node.test)
         self._visit_block(node, node.body, anno.Static.BODY_SCOPE)
         self._visit_block(node, node.orelse, anno.Static.ORELSE_SCOPE)
 
-    def visit_While(self, node):
+    def visit_While(self, node: gast.While) -> None:
         self.visit(node.test)
         self._visit_block(node, node.body, anno.Static.BODY_SCOPE)
         self._visit_block(node, node.orelse, anno.Static.ORELSE_SCOPE)
 
-    def visit_For(self, node):
+    def visit_For(self, node: gast.For) -> None:
         self.visit(node.iter)
         body = Scope()
         self.scopes.append(body)
@@ -198,7 +201,7 @@ class _Collector(gast.NodeVisitor):
         anno.setanno(node, anno.Static.BODY_SCOPE, body)
         self._visit_block(node, node.orelse, anno.Static.ORELSE_SCOPE)
 
-    def _visit_block(self, node, statements, key):
+    def _visit_block(self, node: gast.AST, statements: list[gast.AST], key: anno.Static) -> None:
         scope = Scope()
         self.scopes.append(scope)
         self.visit_all(statements)
@@ -206,12 +209,13 @@ class _Collector(gast.NodeVisitor):
         anno.setanno(node, key, scope)
 
 
-_VISITORS = {}
-_FIELDS = {}      # node class -> the fields generic_visit enters (no names, contexts, operators)
+_VISITORS: dict[type, Any] = {}
+# node class -> the fields generic_visit enters (no names, contexts, operators)
+_FIELDS: dict[type, tuple[str, ...]] = {}
 _UNKNOWN = object()
 
 
-def _find_visitor(node_class):
+def _find_visitor(node_class: type) -> Any:
     """The `_Collector` function that visits `node_class`, or None where there is nothing to
     visit; remembered in `_VISITORS`."""
     visitor = _VISITORS[node_class] = transformer.find_visitor(_Collector, node_class,
@@ -224,7 +228,8 @@ _COMPOUND = frozenset({gast.If, gast.While, gast.For, gast.AsyncFor, gast.With, 
                        gast.Try, getattr(gast, 'TryStar', gast.Try), gast.Break, gast.Continue})
 
 
-def analyze(fn_node, statements=None):
+def analyze(fn_node: gast.AST,
+            statements: dict[int, tuple[set[str], set[str]]] | None = None) -> Scope:
     """Annotates a FunctionDef or Lambda and the blocks inside it; returns the function's Scope.
     A dict `statements` receives `reads_and_writes([s])` for each simple statement `s` of the
     function (for its control-flow graph: one walk of the code for both)."""
@@ -240,7 +245,7 @@ def analyze(fn_node, statements=None):
     return scope
 
 
-def reads_and_writes(nodes):
+def reads_and_writes(nodes: list[gast.AST]) -> tuple[set[str], set[str]]:
     """The simple names that `nodes` read and bind, without entering compound statements' blocks.
 
     Used for the nodes of the control-flow graph, which stand for one statement or one header.
@@ -252,6 +257,6 @@ def reads_and_writes(nodes):
     return _simple_names(scope)
 
 
-def _simple_names(scope):
+def _simple_names(scope: Scope) -> tuple[set[str], set[str]]:
     return ({str(qn.root) for qn in scope.read},
             {str(qn) for qn in scope.modified if not qn.is_composite})

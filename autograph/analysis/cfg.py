@@ -8,6 +8,7 @@ and `raise` jump where Python would take them; an exception inside a `try` body 
 every handler.
 """
 from dataclasses import dataclass, field
+from typing import Iterable
 
 import gast
 
@@ -20,64 +21,73 @@ class Node:
 
     __slots__ = ('ast_node', 'header', 'reads', 'writes', 'next', 'prev')
 
-    def __init__(self, ast_node, header, reads_and_writes=None):
+    def __init__(self, ast_node: gast.AST | None, header: list[gast.AST],
+                 reads_and_writes: tuple[set[str], set[str]] | None = None) -> None:
         self.ast_node = ast_node
         self.header = header     # the expressions (or simple statement) the node stands for
         self.reads, self.writes = reads_and_writes or activity.reads_and_writes(header)
-        self.next = []
-        self.prev = []
+        self.next: list[Node] = []
+        self.prev: list[Node] = []
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f'Node({type(self.ast_node).__name__} line {getattr(self.ast_node, "lineno", "?")})'
+
+
+_RELEASED: list[Node] = []   # the neighbours of a released node (never added to)
 
 
 @dataclass(eq=False)
 class Graph:
     """`entry` and `exit` are empty nodes; `nodes` lists every node; `headers` maps a compound
     statement to its header node and `joins` to the empty node control reaches after it."""
-    nodes: list = field(default_factory=list)
-    headers: dict = field(default_factory=dict)
-    joins: dict = field(default_factory=dict)
+    nodes: list[Node] = field(default_factory=list)
+    headers: dict[gast.AST, Node] = field(default_factory=dict)
+    joins: dict[gast.AST, Node] = field(default_factory=dict)
     entry: Node | None = None
     exit: Node | None = None
 
-    def release(self):
+    def release(self) -> None:
         """Unlinks the nodes (each holds its neighbours: a cycle per edge), so that the graph
         is freed when its last user drops it rather than by the cycle collector, whose full
         collections scan the whole heap (a conversion's graphs were most of its garbage)."""
         for node in self.nodes:
-            node.next = node.prev = ()
+            node.next = node.prev = _RELEASED
         self.nodes, self.headers, self.joins = [], {}, {}
         self.entry = self.exit = None
 
 
 class _Builder:
 
-    def __init__(self, statements):
+    def __init__(self, statements: dict[int, tuple[set[str], set[str]]]) -> None:
         self.statements = statements   # id(simple statement) -> its reads and writes, known
         self.graph = Graph()
-        self.loops = []          # (header node, [break source nodes])
-        self.handlers = []       # stack of lists of nodes that an exception may reach
+        self.loops: list[tuple[Node, list[Node]]] = []   # (header node, [break sources])
+        self.handlers: list[list[Node]] = []   # stack of lists of nodes that an exception may reach
 
-    def new_node(self, ast_node, header):
+    def _exit(self) -> Node:
+        exit_node = self.graph.exit
+        assert exit_node is not None   # made before any statement
+        return exit_node
+
+    def new_node(self, ast_node: gast.AST | None, header: list[gast.AST]) -> Node:
         known = self.statements.get(id(header[0])) if len(header) == 1 else None
         node = Node(ast_node, header, known)
         self.graph.nodes.append(node)
         return node
 
     @staticmethod
-    def connect(sources, target):
+    def connect(sources: Iterable[Node], target: Node) -> None:
         for source in sources:
             source.next.append(target)
             target.prev.append(source)
 
-    def block(self, statements, frontier):
+    def block(self, statements: list[gast.AST], frontier: list[Node]) -> list[Node]:
         """Adds `statements` after the nodes in `frontier`; returns the new frontier."""
         for statement in statements:
             frontier = self.statement(statement, frontier)
         return frontier
 
-    def statement(self, stmt, frontier):
+    def statement(self, stmt: gast.AST, frontier: list[Node]) -> list[Node]:
         method = getattr(self, 'statement_' + type(stmt).__name__, None)
         if method is None:
             return [self._jump(stmt, [stmt], frontier)]
@@ -89,64 +99,64 @@ class _Builder:
         self.connect(ends, join)
         return [join]
 
-    def _header(self, stmt, header, frontier):
+    def _header(self, stmt: gast.AST, header: list[gast.AST], frontier: list[Node]) -> Node:
         node = self.new_node(stmt, header)
         self.graph.headers[stmt] = node
         self.connect(frontier, node)
         return node
 
-    def statement_If(self, stmt, frontier):
+    def statement_If(self, stmt: gast.If, frontier: list[Node]) -> list[Node]:
         head = self._header(stmt, [stmt.test], frontier)
         return self.block(stmt.body, [head]) + self.block(stmt.orelse, [head])
 
-    def _loop(self, stmt, head, frontier):
+    def _loop(self, stmt: gast.AST, head: Node, frontier: list[Node]) -> list[Node]:
         self.loops.append((head, []))
         body_end = self.block(stmt.body, [head])
         self.connect(body_end, head)
         _, breaks = self.loops.pop()
         return self.block(stmt.orelse, [head]) + breaks
 
-    def statement_While(self, stmt, frontier):
+    def statement_While(self, stmt: gast.While, frontier: list[Node]) -> list[Node]:
         header = [stmt.test] + anno.getanno(stmt, anno.Basic.EXTRA_LOOP_TEST, [])
         return self._loop(stmt, self._header(stmt, header, frontier), frontier)
 
-    def statement_For(self, stmt, frontier):
+    def statement_For(self, stmt: gast.For, frontier: list[Node]) -> list[Node]:
         header = [stmt.iter, stmt.target] + anno.getanno(stmt, anno.Basic.EXTRA_LOOP_TEST, [])
         return self._loop(stmt, self._header(stmt, header, frontier), frontier)
 
-    def statement_Break(self, stmt, frontier):
+    def statement_Break(self, stmt: gast.Break, frontier: list[Node]) -> list[Node]:
         self.loops[-1][1].append(self._jump(stmt, [], frontier))
         return []
 
-    def statement_Continue(self, stmt, frontier):
+    def statement_Continue(self, stmt: gast.Continue, frontier: list[Node]) -> list[Node]:
         node = self._jump(stmt, [], frontier)
         self.connect([node], self.loops[-1][0])
         return []
 
-    def statement_Return(self, stmt, frontier):
-        self.connect([self._jump(stmt, [stmt], frontier)], self.graph.exit)
+    def statement_Return(self, stmt: gast.Return, frontier: list[Node]) -> list[Node]:
+        self.connect([self._jump(stmt, [stmt], frontier)], self._exit())
         return []
 
-    def statement_Raise(self, stmt, frontier):
+    def statement_Raise(self, stmt: gast.Raise, frontier: list[Node]) -> list[Node]:
         node = self._jump(stmt, [stmt], frontier)
-        self.connect([node], self.graph.exit)
+        self.connect([node], self._exit())
         if self.handlers:
             self.handlers[-1].append(node)
         return []
 
-    def _jump(self, stmt, header, frontier):
+    def _jump(self, stmt: gast.AST, header: list[gast.AST], frontier: list[Node]) -> Node:
         """A node for `stmt` after `frontier`; the caller decides where control goes next."""
         node = self.new_node(stmt, header)
         self.connect(frontier, node)
         return node
 
-    def statement_With(self, stmt, frontier):
+    def statement_With(self, stmt: gast.With, frontier: list[Node]) -> list[Node]:
         head = self._header(stmt, stmt.items, frontier)
         return self.block(stmt.body, [head])
 
     statement_AsyncWith = statement_With
 
-    def statement_Try(self, stmt, frontier):
+    def statement_Try(self, stmt: gast.Try, frontier: list[Node]) -> list[Node]:
         head = self._header(stmt, [], frontier)
         first_body_node = len(self.graph.nodes)
         self.handlers.append([head])
@@ -163,7 +173,8 @@ class _Builder:
     statement_TryStar = statement_Try
 
 
-def build(fn_node, statements=None):
+def build(fn_node: gast.AST, statements: dict[int, tuple[set[str], set[str]]] | None = None
+          ) -> Graph:
     """The Graph of a FunctionDef's body (or a Lambda's expression). `statements`: the reads
     and writes of simple statements that `activity.analyze` found, by id (the others are
     found here)."""

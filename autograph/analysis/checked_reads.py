@@ -13,10 +13,12 @@ Reads in lambdas and nested functions run later: a free name there stays checked
 function (or an enclosing one) stages it anywhere. The staged form of a statement (the block
 functions) keeps every read checked; the converter strips the marks from its copy.
 """
+from typing import Any, Container, Iterable
+
 import gast
 
-from autograph.analysis import dataflow
-from autograph.pyct import anno, scopes, walk
+from autograph.analysis import cfg, dataflow
+from autograph.pyct import anno, qual_names, scopes, walk
 
 _CONVERTED = (gast.If, gast.While, gast.For)
 _IDENTITY_AND_MEMBERSHIP = (gast.Is, gast.IsNot, gast.In, gast.NotIn)
@@ -24,7 +26,7 @@ _DISPLAYS = (gast.List, gast.Tuple, gast.Dict, gast.Set, gast.ListComp, gast.Set
              gast.DictComp, gast.JoinedStr)
 
 
-def python_only(statement):
+def python_only(statement: Any) -> bool:
     """Whether the test (or the iterable) of a converted statement is a Python value whatever
     the values it reads: `is`, `is not`, `in`, `not in` give a bool, `not` and `and`/`or` of
     such tests too, a constant is one; a `for` over a display or a string iterates in Python.
@@ -37,7 +39,7 @@ def python_only(statement):
     return _python_test(statement.test)
 
 
-def flag_tests(loop):
+def flag_tests(loop: gast.AST) -> list[gast.AST]:
     """The extra tests of a loop that its plain Python form still makes: those of the `return`
     flags. The `break` flag's is left out, as that form breaks for real (and refuses a flag that
     a staged form made a tensor: converters/control_flow.py)."""
@@ -45,7 +47,7 @@ def flag_tests(loop):
             if not anno.hasanno(test, anno.Basic.BREAK_FLAG)]
 
 
-def _python_test(test):
+def _python_test(test: gast.AST) -> bool:
     if isinstance(test, gast.Constant):
         return True
     if isinstance(test, gast.Compare):
@@ -57,7 +59,8 @@ def _python_test(test):
     return False
 
 
-def analyze(graph, fn_node, enclosing_staged=frozenset()):
+def analyze(graph: cfg.Graph, fn_node: gast.AST,
+            enclosing_staged: frozenset[str] = frozenset()) -> frozenset[str]:
     """Marks the plain reads of `fn_node`'s own code (not of nested functions' bodies, which
     are analysed on their own). `enclosing_staged`: the names the enclosing functions stage.
     Returns the names this function's statements may stage."""
@@ -72,7 +75,7 @@ def analyze(graph, fn_node, enclosing_staged=frozenset()):
                 *(maybe_none[p] for p in entry)))
     staged_anywhere = frozenset().union(*sources.values())
 
-    def transfer(node, staged):
+    def transfer(node: cfg.Node, staged: frozenset[str]) -> frozenset[str]:
         if node.writes:
             staged = staged - node.writes
         added = sources.get(node)
@@ -94,13 +97,15 @@ def analyze(graph, fn_node, enclosing_staged=frozenset()):
     return staged_anywhere
 
 
-def _maybe_unbound(graph, locals_not_params):
+def _maybe_unbound(graph: cfg.Graph, locals_not_params: set[str]
+                   ) -> dict[cfg.Node, frozenset[str]]:
     """{node: the locals that may be unbound after it} (`del` unbinds). The header of a `for`
     binds its target only when there is an item: after a loop that may not run, the target is
     as unbound as before it (found from a first solution, then solved again)."""
-    unbound_after = {}   # the join of a `for` -> the target names unbound on entry to it
+    # the join of a `for` -> the target names unbound on entry to it
+    unbound_after: dict[cfg.Node, frozenset[str]] = {}
 
-    def transfer(node, names):
+    def transfer(node: cfg.Node, names: frozenset[str]) -> frozenset[str]:
         added = unbound_after.get(node)
         if added:
             names = names | added
@@ -126,7 +131,7 @@ def _maybe_unbound(graph, locals_not_params):
     return dataflow.solve(graph, transfer, forward=True, entry_value=entry)
 
 
-def _staged_names(statement, maybe_none):
+def _staged_names(statement: gast.AST, maybe_none: frozenset[str]) -> frozenset[str]:
     """The names that the staged form of `statement` may leave holding a placeholder or a
     tensor that stands for an unset variable: those it assigns that may be unbound before it
     (the placeholders), and for a loop also those that may be None before it (a graph loop
@@ -141,7 +146,7 @@ def _staged_names(statement, maybe_none):
     return frozenset(modified & unset)
 
 
-def _simple(qualified_names):
+def _simple(qualified_names: Iterable[qual_names.QN]) -> set[str]:
     return {str(qn) for qn in qualified_names if not qn.is_composite}
 
 
@@ -150,13 +155,13 @@ _NOT_NONE = (gast.List, gast.Tuple, gast.Dict, gast.Set, gast.ListComp, gast.Set
              gast.DictComp, gast.GeneratorExp, gast.JoinedStr, gast.BinOp, gast.Compare)
 
 
-def _maybe_none(graph, fn_node):
+def _maybe_none(graph: cfg.Graph, fn_node: gast.AST) -> dict[cfg.Node, frozenset[str]]:
     """{node: the names that may hold None (or be parameters) after it}: a name assigned a
     literal, a display, an arithmetic or a comparison is not None."""
     scope = anno.getanno(fn_node, anno.Static.SCOPE)
     params = frozenset(scope.params) if scope is not None else frozenset()
 
-    def transfer(node, names):
+    def transfer(node: cfg.Node, names: frozenset[str]) -> frozenset[str]:
         if not node.writes:
             return names
         return (names - node.writes) | (node.writes - _not_none_writes(node.ast_node))
@@ -164,7 +169,7 @@ def _maybe_none(graph, fn_node):
     return dataflow.solve(graph, transfer, forward=True, entry_value=params)
 
 
-def _not_none_writes(statement):
+def _not_none_writes(statement: gast.AST | None) -> set[str]:
     if isinstance(statement, gast.AugAssign) and isinstance(statement.target, gast.Name):
         return {statement.target.id}     # an arithmetic, as a BinOp
     if not isinstance(statement, gast.Assign) or len(statement.targets) != 1:
@@ -179,14 +184,15 @@ def _not_none_writes(statement):
         or _is_list_append(v))}
 
 
-def _is_list_append(value):
+def _is_list_append(value: gast.AST) -> bool:
     """`ag__.list_append(l, x)` (the lists converter's form of `l.append(x)`) gives a list."""
     function = value.func if isinstance(value, gast.Call) else None
     return (isinstance(function, gast.Attribute) and function.attr == 'list_append'
             and isinstance(function.value, gast.Name) and function.value.id == 'ag__')
 
 
-def _mark(node, checked, later, unbound=frozenset()):
+def _mark(node: Any, checked: frozenset[str], later: frozenset[str],
+          unbound: frozenset[str] = frozenset()) -> None:
     """Marks the reads in `node` of names outside `checked`; in lambdas and nested functions,
     of names outside `later` (their own parameters are always plain). The reads of names in
     `unbound` are marked `UNBOUND_READ`: Python may raise there, and the converter says where."""
@@ -216,7 +222,7 @@ def _mark(node, checked, later, unbound=frozenset()):
             _mark(child, checked, later, unbound)
 
 
-def strip(nodes, names=None):
+def strip(nodes: Iterable[gast.AST], names: Container[str] | None = None) -> None:
     """Removes the plain-read marks (of `names`, or all) from a copy that becomes the staged
     form of a statement."""
     for node in nodes:
@@ -226,7 +232,7 @@ def strip(nodes, names=None):
                 strip_marks(annotations)
 
 
-def strip_marks(annotations):
+def strip_marks(annotations: dict[Any, Any]) -> None:
     """Removes the plain-read marks from the annotations of one node."""
     annotations.pop(anno.Static.PLAIN_READ, None)
     annotations.pop(anno.Static.UNBOUND_READ, None)

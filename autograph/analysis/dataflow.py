@@ -1,8 +1,18 @@
 """A worklist solver for set-valued dataflow problems on a cfg.Graph."""
 import collections
+from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+if TYPE_CHECKING:   # the graph, for its type only (cfg imports nothing of this module)
+    from autograph.analysis import cfg
 
 
-def solve(graph, transfer, forward, initial=frozenset(), entry_value=frozenset()):
+# the value at a node: a set of names (or of (name, bound) definitions)
+Names = frozenset[Any]
+
+
+def solve(graph: 'cfg.Graph', transfer: Callable[[Any, Names], Iterable[Any]], forward: bool,
+          initial: Names = frozenset(), entry_value: Names = frozenset()
+          ) -> dict[Any, Names]:
     """Returns {node: value after the node in the direction of the analysis}.
 
     For a forward problem, a node's input is the union of its predecessors' values (the entry
@@ -14,7 +24,7 @@ def solve(graph, transfer, forward, initial=frozenset(), entry_value=frozenset()
     order = graph.nodes if forward else graph.nodes[::-1]
     worklist = collections.deque(order)
     pending = set(order)
-    empty = frozenset()
+    empty: Names = frozenset()
     while worklist:
         node = worklist.popleft()
         pending.discard(node)

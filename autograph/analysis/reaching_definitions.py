@@ -7,17 +7,19 @@ assignments. A name may be undefined at a point when its unbound definition reac
 point. Each compound statement gets `Static.MAYBE_UNDEFINED`, the names that may be unbound on
 entry to its header, and `Static.MAYBE_DEFINED`, those that a real definition may reach there.
 """
+from typing import Any, Iterable
+
 import gast
 
-from autograph.analysis import dataflow
+from autograph.analysis import cfg, dataflow
 from autograph.pyct import anno
 
 
-def analyze(graph, fn_node):
+def analyze(graph: cfg.Graph, fn_node: gast.AST) -> None:
     scope = anno.getanno(fn_node, anno.Static.SCOPE)
     unbound_at_entry = frozenset((name, False) for name in scope.local_names() - scope.params)
 
-    def transfer(node, reaching):
+    def transfer(node: cfg.Node, reaching: frozenset[Any]) -> Iterable[Any]:
         if not node.writes:
             return reaching
         bound = not isinstance(node.ast_node, gast.Delete)
@@ -26,7 +28,7 @@ def analyze(graph, fn_node):
 
     reaching_out = dataflow.solve(graph, transfer, forward=True, entry_value=unbound_at_entry)
     for stmt, header in graph.headers.items():
-        reaching_in = frozenset()
+        reaching_in: frozenset[tuple[str, bool]] = frozenset()
         for predecessor in header.prev:
             reaching_in |= reaching_out[predecessor]
         anno.setanno(stmt, anno.Static.MAYBE_UNDEFINED,

@@ -1,4 +1,4 @@
-"""`autograph convert FILE.py [--function NAME ...] [--output OUT.py]`.
+"""`autograph convert FILE.py [--function NAME ...] [--output OUT.py] [--form staged|executed]`.
 
 Converts the functions of FILE from its text: the file is parsed, never imported or run, so
 this loads neither numpy nor `runtime`. The file is read as Python reads it (a PEP 263 coding
@@ -43,6 +43,10 @@ def _configure_convert(command):
     command.add_argument('--function', action='append', metavar='NAME',
                          help='convert only this function (or Class.method); repeatable')
     command.add_argument('--output', metavar='OUT.py', help='write the result here')
+    command.add_argument('--form', choices=conversion.FORMS, default='staged',
+                         help='staged (the default): the readable form, in TensorFlow\'s '
+                              'shape; executed: the code that runs, with the plain Python '
+                              'form of each construct')
     command.set_defaults(run=run_convert)
 
 
@@ -85,7 +89,7 @@ def run_convert(arguments):
         folder = os.path.dirname(os.path.abspath(output))
         if not os.path.isdir(folder):
             raise CLIError(f'{output}: the folder {folder} does not exist (it is not created)')
-    source = convert_file(arguments.file, arguments.function)
+    source = convert_file(arguments.file, arguments.function, arguments.form)
     if output:
         try:
             with open(output, 'w', encoding='utf-8') as out:
@@ -120,8 +124,9 @@ def read_source(path):
     return text
 
 
-def convert_file(path, names):
-    """The converted source of the functions of the file `path` (or of those named)."""
+def convert_file(path, names, form='staged'):
+    """The converted source of the functions of the file `path` (or of those named), in the
+    `form` of `ag.to_code`."""
     text = read_source(path)
     try:
         with conversion.compiling():
@@ -144,7 +149,8 @@ def convert_file(path, names):
         if wanted and name not in wanted:
             continue
         try:
-            parts.append(_convert_function(node, lines, path, _class_of(name), module_names))
+            parts.append(_convert_function(node, lines, path, _class_of(name), module_names,
+                                           form))
         except errors.ConversionError as e:
             message = f'{name!r}: {" ".join(str(e).split())}'
             if names:  # asked for by name: an error, not a note
@@ -158,7 +164,7 @@ def _class_of(qualified_name):
     return qualified_name.rpartition('.')[0] or None
 
 
-def _convert_function(node, lines, path, class_name=None, module_names=None):
+def _convert_function(node, lines, path, class_name=None, module_names=None, form='staged'):
     """The converted source of one function; ConversionError if it holds a construct
     AutoGraph does not convert."""
     if isinstance(node, gast.AsyncFunctionDef):
@@ -168,8 +174,9 @@ def _convert_function(node, lines, path, class_name=None, module_names=None):
     node.decorator_list = []  # decorators run on the original function, not on its conversion
     with conversion.compiling():
         converted = conversion.convert_tree(node, lines, path, 1, node.name, class_name,
-                                            module_names)
-        return conversion.function_source(converted)
+                                            module_names, form)
+        return conversion.function_source(
+            converted, conversion.READABLE_WIDTH if form == 'staged' else None)
 
 
 def _functions(module):

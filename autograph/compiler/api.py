@@ -7,15 +7,26 @@ from autograph.compiler import conversion
 _DO_NOT_CONVERT = '__ag_do_not_convert__'
 
 
-def to_code(func: Callable[..., Any]) -> str:
-    """The converted source of `func` (a function, method or lambda) as a string."""
+def to_code(func: Callable[..., Any], form: str = 'staged') -> str:
+    """The converted source of `func` (a function, method or lambda) as a string.
+
+    `form='staged'` (the default): the readable form, which shows what AutoGraph did, in
+    TensorFlow's shape: each `if`, `while` and `for` as `ag__.if_stmt`/`while_stmt`/`for_stmt`
+    over block functions, each call as `ag__.converted_call`. `form='executed'`: the source
+    that runs, which also holds the plain Python form of each construct that Python values
+    take (docs/performance.md)."""
     func = getattr(func, 'python_function', func)
     func = getattr(func, '__func__', func)
     if not isinstance(func, types.FunctionType):
         what = 'the class' if isinstance(func, type) else f'the {type(func).__name__}'
         raise TypeError(f'ag.to_code needs a Python function, method or lambda, got {what} '
                         f'{func!r}, which has no Python source to convert.')
-    return conversion.convert(func).function_source
+    if form == 'executed':
+        return conversion.convert(func).function_source
+    if form != 'staged':
+        raise ValueError(f"ag.to_code's form must be one of {', '.join(conversion.FORMS)}, "
+                         f"got {form!r}")
+    return conversion.staged_source(func)
 
 
 def do_not_convert(func: Any = None) -> Any:

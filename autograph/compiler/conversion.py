@@ -21,12 +21,12 @@ from autograph.converters import (
     functions,
     lists,
     logical_expressions,
-    plain_forms,
     return_statements,
-    staged_functions,
+    staged_view,
     unsupported,
     variables,
 )
+from autograph.converters.speed import plain_forms, staged_functions
 from autograph.pyct import (
     collector,
     loader,
@@ -58,6 +58,11 @@ CONVERTERS = (
     function_scopes,          # fscope = (the function's scope); try: body except: unwind
     staged_functions,         # each staged form in a function of its own: no cells
 )
+# The readable form `ag.to_code` shows: the converters less the speed machinery's, then the
+# staged form of each construct taken for the construct (converters/staged_view.py)
+STAGED_VIEW = tuple(c for c in CONVERTERS if c not in (plain_forms, staged_functions)) + (
+    staged_view,)
+FORMS = ('staged', 'executed')
 
 _PREFIX = 'tf__'
 _RESERVED = 'ag__'  # the operators module in converted code
@@ -125,7 +130,7 @@ def compiling():
 
 
 def convert_tree(node, origin_lines, filename, first_lineno, function_name, class_name=None,
-                 module_names=None):
+                 module_names=None, form='executed'):
     """Converts a parsed FunctionDef or Lambda in place and returns the new node.
 
     Its nodes are first annotated with their origin in `filename` (line 1 of `origin_lines` is
@@ -134,14 +139,15 @@ def convert_tree(node, origin_lines, filename, first_lineno, function_name, clas
     its enclosing functions) bind, if known; a call of a builtin none of them shadows stays a
     direct call (converters/call_trees). The top-level function is renamed `tf__<name>` and its
     default values become None (the loader sets the real ones from the original function).
+    `form`: 'executed' (the code that runs) or 'staged' (the readable form, `STAGED_VIEW`).
     """
     origin_info.resolve(node, origin_lines, filename, first_lineno, function_name)
     mangling.mangle(node, class_name)
     _rename_reserved(node)
     ctx = transformer.Context(node, function_name, module_names)
     if isinstance(node, gast.Lambda):
-        return _convert_lambda(node, ctx)
-    for converter in CONVERTERS:
+        return _convert_lambda(node, ctx, form)
+    for converter in STAGED_VIEW if form == 'staged' else CONVERTERS:
         node = converter.transform(node, ctx)
     node.name = _PREFIX + node.name
     _default_to_none(node.args)
@@ -165,16 +171,33 @@ def _rename_reserved(node):
             name.id = _RESERVED + 'user'
 
 
-def _convert_lambda(node, ctx):
-    for converter in (call_trees, conditional_expressions, logical_expressions, variables):
+def _convert_lambda(node, ctx, form):
+    for converter in (call_trees, conditional_expressions, logical_expressions, variables) + (
+            (staged_view,) if form == 'staged' else ()):
         node = converter.transform(node, ctx)
     _default_to_none(node.args)
     return templates.replace('name = value', name=_PREFIX + 'lambda', value=node)[0]
 
 
-def function_source(node):
-    """The source text of a converted function, as `to_code` shows it."""
-    return unparser.unparse(node) + '\n'
+def function_source(node, width=None):
+    """The source text of a converted function; `width`: wrap calls in longer lines."""
+    return unparser.unparse(node, width=width) + '\n'
+
+
+# the readable form's lines are at most this long where calls can be wrapped
+READABLE_WIDTH = 99
+
+
+def staged_source(fn):
+    """The readable form of the converted `fn` (a live function or lambda), as `ag.to_code`
+    shows it; made each time it is asked for (the code that runs is `convert(fn)`)."""
+    code = fn.__code__
+    with compiling():
+        parsed = parser.parse_entity(fn)
+        node = convert_tree(parsed.node, parsed.lines, parsed.filename, parsed.first_lineno,
+                            fn.__name__, parsed.class_name,
+                            set(fn.__globals__) | set(code.co_freevars), form='staged')
+        return function_source(node, READABLE_WIDTH)
 
 
 def _converted_name(node):

@@ -28,7 +28,7 @@ from autograph.pyct import anno, templates, transformer, walk
 # the two equal): their calls always go through `ag__.callee`
 OVERLOADED_BUILTINS = frozenset({'range', 'len', 'enumerate', 'zip', 'int', 'float', 'abs'})
 # The mark of each `ag__.callee(f, scope)` node written here (its value: True), which
-# converters/plain_forms reads to write the plain form of the call
+# converters/speed/plain_forms reads to write the plain form of the call
 CALLEE = 'call_trees: the ag__.callee(f, scope) of a converted call'
 _BUILTINS = frozenset(name for name, value in vars(builtins).items()
                       if callable(value) and not name.startswith('_')) - OVERLOADED_BUILTINS

@@ -1,5 +1,5 @@
 """`a if c else b`: its staged form is `ag__.if_exp(c, lambda: a, lambda: b, 'a if c else b')`;
-the value of `c` picks that or the expression itself (converters/dual.py):
+the value of `c` picks that or the expression itself (converters/speed/dual.py):
 
     (ag__.if_exp(cond, lambda: a, lambda: b, 'a if c else b')
      if (cond := c) is not True and cond is not False and ag__.is_staged(cond)
@@ -7,7 +7,7 @@ the value of `c` picks that or the expression itself (converters/dual.py):
 """
 import gast
 
-from autograph.converters import dual
+from autograph.converters.speed import dual
 from autograph.pyct import templates, unparser
 
 _STAGED = 'ag__.if_exp(test, lambda: body, lambda: orelse, text)'

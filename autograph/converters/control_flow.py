@@ -45,7 +45,8 @@ import gast
 
 from autograph import analysis
 from autograph.analysis import checked_reads
-from autograph.converters import block_bindings, dual
+from autograph.converters import block_bindings
+from autograph.converters.speed import dual
 from autograph.pyct import anno, templates, transformer, unparser
 
 _STATE_TEMPLATE = '''

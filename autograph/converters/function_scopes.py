@@ -28,6 +28,9 @@ import gast
 from autograph.converters import functions
 from autograph.pyct import anno, templates, transformer
 
+# The mark of the `try` written here; the readable form of `ag.to_code` shows its body, and
+# the scope made by `new_scope` (converters/staged_view.py)
+UNWINDS = 'function_scopes: the try whose handler unwinds the function scope'
 _TEMPLATE = '''
 scope = scopes.get(function_name) or ag__.new_scope(function_name, options)
 try:
@@ -54,6 +57,7 @@ class FunctionScopeTransformer(transformer.Base):
                 anno.getanno(node, functions.OPTIONS) + '_SCOPES'),
             options=templates.replace_as_expression(anno.getanno(node, functions.OPTIONS)),
             body=node.body[len(docstring):] or [gast.Pass()])
+        anno.setanno(node.body[-1], UNWINDS, True)
         return node
 
 

@@ -1,6 +1,6 @@
 """`and`/`or`/`not` and chained comparisons.
 
-Each has two forms (converters/dual.py). The first operand picks one: a symbolic tensor takes
+Each has two forms (converters/speed/dual.py). The first operand picks one: a symbolic tensor takes
 the staged form, the lazy `ag__.and_`/`ag__.or_` over lambdas (`ag__.not_(x)`), and any other
 value Python's own operator, with the same value, evaluation order and short circuit:
 
@@ -20,10 +20,10 @@ forms cannot be written: `ag__.compare_chain(lambda: a, ('<', lambda: b), ('<=',
 """
 import gast
 
-from autograph.converters import dual
+from autograph.converters.speed import dual
 from autograph.pyct import anno, templates
 
-_SYMBOLS = {gast.Lt: '<', gast.LtE: '<=', gast.Gt: '>', gast.GtE: '>=', gast.Eq: '==',
+SYMBOLS = {gast.Lt: '<', gast.LtE: '<=', gast.Gt: '>', gast.GtE: '>=', gast.Eq: '==',
             gast.NotEq: '!=', gast.Is: 'is', gast.IsNot: 'is not', gast.In: 'in',
             gast.NotIn: 'not in'}
 
@@ -104,7 +104,7 @@ class LogicalExpressionTransformer(dual.ExpressionTransformer):
 
 def _links(ops, operands):
     return [templates.replace_as_expression(
-        '(symbol, lambda: operand)', symbol=gast.Constant(value=_SYMBOLS[type(op)], kind=None),
+        '(symbol, lambda: operand)', symbol=gast.Constant(value=SYMBOLS[type(op)], kind=None),
         operand=operand) for op, operand in zip(ops, operands)]
 
 

@@ -41,7 +41,7 @@ except:
 
 
 # The mark of the `try` each `return` becomes: (the function's scope, the name of its
-# `staged_before` or None). converters/plain_forms writes a real `return` where it is plain
+# `staged_before` or None). converters/speed/plain_forms writes a real `return` where it is plain
 # Python (no staged form around it)
 RETURN = 'return_statements: a return, as the flag and the value'
 
@@ -106,6 +106,7 @@ retval_ = value
 {_UNSTAGED_RETURN}
 return scope.ret(retval_, True, staged_before)
 ''', retval_=self.ctx.namer.new('retval_'), value=value, scope=scope, **names)
+                anno.setanno(ending[1], anno.Basic.NOT_SHOWN, True)   # the unstaged return
             else:
                 ending = templates.replace('return value', value=value)
             if anno.hasanno(last, anno.Basic.ORIGIN):
@@ -134,6 +135,7 @@ retval_ = {undefined}
 body
 {ending}
 ''', do_return=flag, retval_=retval, body=body, scope=scope, **names)
+        anno.setanno(node.body[-2], anno.Basic.NOT_SHOWN, True)   # `if do_return is True:`
         return node
 
 

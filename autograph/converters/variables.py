@@ -41,6 +41,7 @@ class VariableTransformer(transformer.Base):
             return node
         else:
             read = templates.replace('ag__.ld(name)', name=name)
+        anno.setanno(read[0], anno.Basic.NOT_SHOWN, True)
         return read + [node]
 
 

@@ -59,7 +59,7 @@ builtin_range, builtin_len, builtin_enumerate, builtin_zip, builtin_int, builtin
 OperatorNotAllowedInGraphError = _errors.OperatorNotAllowedInGraphError
 
 
-def _user_line(filename, lineno):
+def _user_line(filename: str, lineno: int) -> tuple[str, int] | None:
     origin = _origin_info.lookup(filename, lineno)
     return None if origin is None else (origin.filename, origin.lineno)
 

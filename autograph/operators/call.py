@@ -7,10 +7,12 @@ import sys
 import types
 import warnings
 import weakref
+from typing import Any, Callable
 
 import runtime as rt
 from autograph.compiler import api, conversion, verbosity
 from autograph.operators import function_scope, higher_order, py_builtins
+from autograph.operators.function_scope import ConversionOptions, FunctionScope
 from autograph.pyct import errors, loader, origin_info
 from runtime.core import context as rt_context
 
@@ -59,7 +61,8 @@ _EAGER_PLAN = '__ag_eager_plan__'
 plan_of = (PLANS if rt_context.building_graphs[0] else EAGER_PLANS).get
 
 
-def callee(f, caller_fn_scope=None, options=None):
+def callee(f: Any, caller_fn_scope: FunctionScope | None = None,
+           options: ConversionOptions | None = None) -> Any:
     """What a call of `f` from converted code runs, called there with the user's own
     arguments (`ag__.callee(f, fscope)(a, *b, k=v)`): the conversion of user code (bound to
     the instance for a method or a callable object), the tensor overload of a builtin that has
@@ -162,7 +165,9 @@ def _resolve(f, caller_fn_scope, options):
     return types.MethodType(converted, bound_args[0])
 
 
-def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
+def converted_call(f: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None,
+                   caller_fn_scope: FunctionScope | None = None,
+                   options: ConversionOptions | None = None) -> Any:
     """Calls `f(*args, **kwargs)`, converting `f` first when it is user code (TensorFlow's
     operator; converted code calls `callee(f, fscope)(...)` in its own frame instead)."""
     function = callee(f, caller_fn_scope, options)
@@ -312,7 +317,7 @@ def _calling_converted(fn, caller_fn_scope, options):
     return call
 
 
-def to_graph(func):
+def to_graph(func: Callable[..., Any]) -> Callable[..., Any]:
     """The converted version of `func`, a Python function that builds graph control flow when
     called on symbolic tensors. Bound methods stay bound. Other callables (objects with
     `__call__`, `functools.partial`, builtins) come back wrapped so that each call goes through

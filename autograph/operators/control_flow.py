@@ -6,9 +6,10 @@ The state of a construct (the variables it modifies) is read and written with th
 """
 
 from dataclasses import dataclass
+from typing import Any
 
 import runtime as rt
-from autograph.operators import datasets, guards, lists, located, tensor_iteration
+from autograph.operators import datasets, guards, lists, located, protocol, tensor_iteration
 from autograph.operators.function_scope import staged_frames
 from autograph.operators.variables import (
     Undefined,
@@ -22,10 +23,11 @@ from runtime.core.tensor import SymbolicTensor, is_symbolic
 from runtime.graph.graph import FuncGraph
 
 _UNSET = (Undefined, UndefinedReturnValue, type(None))
-_probes = []   # graphs of first iterations being traced (see _initialize_from_first_iteration)
+# graphs of first iterations being traced (see _initialize_from_first_iteration)
+_probes: list[Any] = []
 
 
-def if_exp(cond, if_true, if_false, expr_repr):
+def if_exp(cond: Any, if_true: protocol.Thunk, if_false: protocol.Thunk, expr_repr: str) -> Any:
     if is_symbolic(cond):
         with located.user_errors():
             return rt.cond(cond, if_true, if_false, names=(expr_repr,))
@@ -36,7 +38,10 @@ def if_exp(cond, if_true, if_false, expr_repr):
 _PYTHON_ITERABLES = tensor_iteration.PYTHON_ITERABLES
 
 
-def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts, compiler_flags=()):
+def if_stmt(cond: Any, body: protocol.Block, orelse: protocol.Block,
+            get_state: protocol.GetState, set_state: protocol.SetState,
+            symbol_names: protocol.SymbolNames, nouts: int,
+            compiler_flags: protocol.SymbolNames = ()) -> None:
     """`compiler_flags`: the outputs that are the compiler's own flags (`do_return`, `break_`):
     staged, one that both branches set to the same Python value keeps it. A user variable
     becomes the `rt.cond`'s tensor, as in TensorFlow (an `assert` on it is an Assert op)."""
@@ -273,7 +278,7 @@ def _check_returns(in_if, in_else, initial, symbol_names):
 is_staged = SymbolicTensor.__instancecheck__   # a C-level isinstance(value, SymbolicTensor)
 
 
-def is_staged_iterable(iter_):
+def is_staged_iterable(iter_: Any) -> bool:
     """Whether for_stmt stages a loop over `iter_`: a symbolic tensor, a tensor sequence
     (rt.range, enumerate/zip over tensors), a dataset or iterator in a graph."""
     if type(iter_) in _PYTHON_ITERABLES:
@@ -282,13 +287,15 @@ def is_staged_iterable(iter_):
             or tensor_iteration.as_sequence(iter_) is not None)
 
 
-def refuse_staged_test(condition, loop):
+def refuse_staged_test(condition: Any, loop: str) -> None:
     """The plain form of a `while` (or the `break`/`return` test of a `for`) whose test became
     a tensor after the loop started in Python: the error of while_stmt/for_stmt."""
     _check_still_python(condition, loop)
 
 
-def while_stmt(test, body, get_state, set_state, symbol_names, opts, condition=None):
+def while_stmt(test: protocol.Test, body: protocol.Block, get_state: protocol.GetState,
+               set_state: protocol.SetState, symbol_names: protocol.SymbolNames,
+               opts: dict[str, Any], condition: Any = None) -> None:
     """`condition`: the value of the first test, when the compiler's plain form already ran it
     (it is then a symbolic tensor); None to run `test()` first."""
     if condition is None:
@@ -303,7 +310,9 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts, condition=N
             _check_still_python(condition, 'while')
 
 
-def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+def for_stmt(iter_: Any, extra_test: protocol.Test | None, body: protocol.LoopBody,
+             get_state: protocol.GetState, set_state: protocol.SetState,
+             symbol_names: protocol.SymbolNames, opts: dict[str, Any]) -> None:
     if extra_test is None and type(iter_) in _PYTHON_ITERABLES:
         for item in iter_:
             body(item)

@@ -1,10 +1,12 @@
 """`assert` in converted code."""
+from typing import Any, Callable
+
 import runtime as rt
 from autograph.operators import located
 from runtime.core.tensor import is_symbolic
 
 
-def assert_stmt(test, message):
+def assert_stmt(test: Any, message: Callable[[], Any]) -> Any:
     """`assert test, message()`; on a symbolic test an rt.debugging.Assert op that fails when the
     graph runs (with the message, or the user's file and line when there is none)."""
     if is_symbolic(test):

@@ -19,6 +19,7 @@ about the user's limit, not at the raised one.
 import sys
 import threading
 from dataclasses import dataclass
+from typing import Any, Literal
 
 from autograph.compiler import verbosity
 from autograph.operators import frames, guards, lists, variables
@@ -55,11 +56,11 @@ class FunctionScope:
 
     __slots__ = ('function_name', 'options')
 
-    def __init__(self, function_name, options):
+    def __init__(self, function_name: str, options: ConversionOptions) -> None:
         self.function_name = function_name
         self.options = options
 
-    def ret(self, value, do_return, staged_before=None):
+    def ret(self, value: Any, do_return: Any, staged_before: Any = None) -> Any:
         """The function's result. When whether it returned is only known at run time (a
         `return` inside a tensor loop), a graph check makes sure it did. `staged_before`, in a
         function whose loops append to lists, is `ag__.STAGED_LISTS[0]` when the call started:
@@ -73,7 +74,7 @@ class FunctionScope:
             return value
         return lists.stacked(value)
 
-    def unwind(self):
+    def unwind(self) -> None:
         """In the handler of the function's `try`, while an error leaves the function: when
         its caller is not converted code, the error leaves converted code, and its traceback
         loses autograph's frames (kept from verbosity 1 on) and gains the user's frames note."""
@@ -85,14 +86,14 @@ class FunctionScope:
                                    or 'ag__' in caller.f_code.co_names):
             return
         error = sys.exc_info()[1]
-        traceback = error.__traceback__
+        traceback = error.__traceback__ if error is not None else None
         if traceback is None:
             return
         if not verbosity.get_verbosity():
             frames.without_library_frames(traceback)
         frames.add_user_frames_note(error, traceback)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f'FunctionScope({self.function_name!r})'
 
 
@@ -100,12 +101,12 @@ class FunctionScope:
 # read with `.get` and made by `new_scope` on first use. Plain dicts keyed by the name alone:
 # nothing in a lookup counts against the recursion limit (a tuple key compares its items, a
 # dict subclass's subscript is a call), so a converted call needs no more depth than Python's.
-STD_REQUESTED_SCOPES: dict = {}
-STD_SCOPES: dict = {}
+STD_REQUESTED_SCOPES: dict[str, FunctionScope] = {}
+STD_SCOPES: dict[str, FunctionScope] = {}
 _SCOPES_OF = {id(STD_REQUESTED): STD_REQUESTED_SCOPES, id(STD): STD_SCOPES}
 
 
-def new_scope(function_name, options):
+def new_scope(function_name: str, options: ConversionOptions) -> FunctionScope:
     """The scope of the functions `function_name` converted with `options`, made once."""
     return _SCOPES_OF[id(options)].setdefault(
         function_name, FunctionScope(function_name, options))
@@ -127,7 +128,7 @@ class staged_frames:
 
     __slots__ = ()
 
-    def __enter__(self):
+    def __enter__(self) -> 'staged_frames':
         depth = _staged.depth + 1
         if depth > _SHALLOW:
             if not _staged.counting:
@@ -138,7 +139,7 @@ class staged_frames:
         _staged.depth = depth
         return self
 
-    def __exit__(self, cls, error, traceback):
+    def __exit__(self, cls: object, error: object, traceback: object) -> Literal[False]:
         depth = _staged.depth
         _staged.depth = depth - 1
         if depth == _SHALLOW + 1 and _staged.counting:

@@ -2,6 +2,7 @@
 import dis
 import types
 import weakref
+from typing import Any, Iterable, Iterator, Sequence
 
 import runtime as rt
 from autograph.operators import located
@@ -9,7 +10,7 @@ from autograph.pyct import origin_info
 from runtime.core.tensor import is_symbolic
 
 
-def python_only(value, construct):
+def python_only(value: Any, construct: str) -> Any:
     """`value` itself; a symbolic tensor raises, because `construct` cannot hold graph control
     flow (the compiler wraps conditions and iterables written inside a `try` body)."""
     if is_symbolic(value):
@@ -20,7 +21,7 @@ def python_only(value, construct):
     return value
 
 
-def check_returned(do_return, function_name):
+def check_returned(do_return: Any, function_name: str) -> None:
     """In a graph, fails at run time when the function ended without running a `return`."""
     if is_symbolic(do_return):
         rt.debugging.Assert(do_return, [
@@ -28,7 +29,8 @@ def check_returned(do_return, function_name):
             '(a `return` inside a tensor loop did not run and nothing was returned after it)'])
 
 
-def check_loop_structure(symbol_names, before, after):
+def check_loop_structure(symbol_names: Sequence[str], before: Sequence[Any],
+                         after: Sequence[Any]) -> None:
     """The loop variables `after` one iteration keep the nested structure they had `before`
     (TensorFlow's error, naming the variable)."""
     for name, old, new in zip(symbol_names, before, after):
@@ -40,7 +42,7 @@ def check_loop_structure(symbol_names, before, after):
                 f'the loop (e.g. a tensor or rt.TensorArray instead of a growing list).'))
 
 
-def check_no_global_writes(functions, construct):
+def check_no_global_writes(functions: Iterable[Any], construct: str) -> None:
     """Refuses a tensor `if`/loop whose blocks assign a `global` (it would leak graph values)."""
     for function in functions:
         found = _global_store(function.__code__)
@@ -54,10 +56,11 @@ def check_no_global_writes(functions, construct):
 
 
 _STORE_GLOBAL = bytes([dis.opmap['STORE_GLOBAL']])
-_global_stores = weakref.WeakKeyDictionary()   # code -> (name, code, line) or None
+# code -> (name, code, line) or None
+_global_stores: weakref.WeakKeyDictionary[types.CodeType, Any] = weakref.WeakKeyDictionary()
 
 
-def _global_store(code):
+def _global_store(code: types.CodeType) -> tuple[str, types.CodeType, int] | None:
     """The first `global` assignment in `code` or the functions it defines, once per code
     object (block functions run on every trace of every tensor `if` and loop)."""
     try:
@@ -78,15 +81,15 @@ def _global_store(code):
     return found
 
 
-def _code_objects(code):
+def _code_objects(code: types.CodeType) -> Iterator[types.CodeType]:
     yield code
     for constant in code.co_consts:
         if isinstance(constant, types.CodeType):
             yield from _code_objects(constant)
 
 
-def _line_of(code, instruction):
-    line = None
+def _line_of(code: types.CodeType, instruction: dis.Instruction) -> int:
+    line = code.co_firstlineno   # (a line starts at offset 0)
     for offset, number in dis.findlinestarts(code):
         if offset > instruction.offset:
             break

@@ -9,6 +9,8 @@ by a `StagedList` (a TensorArray holding the list's elements) before the loop; `
 Any other mutation of a list inside a tensor loop (`pop`, `l[i] = v`, `extend`, ...) is refused
 by `check_list_mutation`, which the compiler puts before it.
 """
+from typing import Any
+
 import runtime as rt
 from autograph.operators import located
 from runtime.core.tensor import is_symbolic
@@ -95,7 +97,7 @@ class StagedList:
         return f'<list {self.name!r} staged as {self.array!r}>'
 
 
-def list_append(target, value):
+def list_append(target: Any, value: Any) -> Any:
     """`target.append(value)`; the new value of `target`."""
     if isinstance(target, StagedList):
         return target.append(value)
@@ -112,7 +114,7 @@ def stage(value, name, dtype, element_shape):
     return StagedList(array, name)
 
 
-def check_list_mutation(value, name, what):
+def check_list_mutation(value: Any, name: str, what: str) -> None:
     """Refuses `what` (e.g. "`l.pop()` (line 12)") on the Python list `name` while a tensor loop
     is traced: it would happen once, at trace time, with tensors of the loop's graph."""
     if tracing_loops[0] and isinstance(value, (list, StagedList)):

@@ -4,12 +4,14 @@ On a symbolic operand the remaining operands are evaluated (both sides become gr
 `rt.logical_and`/`rt.logical_or` are not lazy at run time).
 """
 import operator
+from typing import Any
 
 import runtime as rt
+from autograph.operators.protocol import Thunk
 from runtime.core.tensor import SymbolicTensor, is_symbolic
 
 
-def and_(*operands):
+def and_(*operands: Thunk) -> Any:
     value = operands[0]()
     for operand in operands[1:]:
         if isinstance(value, SymbolicTensor):   # is_symbolic, inline (the hot Python path)
@@ -21,7 +23,7 @@ def and_(*operands):
     return value
 
 
-def or_(*operands):
+def or_(*operands: Thunk) -> Any:
     value = operands[0]()
     for operand in operands[1:]:
         if isinstance(value, SymbolicTensor):
@@ -33,7 +35,7 @@ def or_(*operands):
     return value
 
 
-def not_(value):
+def not_(value: Any) -> Any:
     if is_symbolic(value):
         return rt.logical_not(value)
     return not value
@@ -46,7 +48,7 @@ _COMPARISONS = {
 }
 
 
-def compare_chain(left, *links):
+def compare_chain(left: Thunk, *links: tuple[str, Thunk]) -> Any:
     """`a < b <= c`: `left` and each link's operand are lambdas, each evaluated at most once.
 
     Python values stop at the first false comparison, as in Python; once a comparison is a
@@ -55,13 +57,13 @@ def compare_chain(left, *links):
     return _chain(None, left(), links)
 
 
-def compare_chain_from(result, value, *links):
+def compare_chain_from(result: Any, value: Any, *links: tuple[str, Thunk]) -> Any:
     """The rest of a chained comparison whose first comparison gave the tensor `result`
     (`value`: its right operand); the compiler's plain form of the chain computed them."""
     return _chain(result, value, links)
 
 
-def _chain(result, value, links):
+def _chain(result: Any, value: Any, links: tuple[tuple[str, Thunk], ...]) -> Any:
     for symbol, operand in links:
         right = operand()
         step = _COMPARISONS[symbol](value, right)

@@ -104,7 +104,7 @@ def abs_(value):
 
 # The builtins whose overload, given arguments that are all plain Python values (`_PLAIN`),
 # calls the builtin itself, by name: the plain form of a call `len(x)` tests that `len` is
-# this object and `x` a plain value, and calls it (converters/plain_forms; converted code
+# this object and `x` a plain value, and calls it (converters/speed/plain_forms; converted code
 # reads them as `ag__.builtin_len`, ...). A patched `builtins.len` is another object, which
 # the call then runs through `callee`.
 PLAIN_BUILTINS = {'range': _range, 'len': _len, 'enumerate': _enumerate, 'zip': _zip,

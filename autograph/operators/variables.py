@@ -2,24 +2,27 @@
 import sys
 import weakref
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, Callable, ClassVar, NoReturn
 
 import runtime as rt
 from autograph.operators import located
+from autograph.operators.protocol import GetState, SetState, SymbolNames, Thunk
 
 # Tensors that stand for a variable a graph loop may not have set (it was unbound before the
 # loop): id -> (weak reference, bool tensor "it was set", message). A read through `ld` adds an
 # Assert on the flag, so the graph fails where Python would raise UnboundLocalError.
-_maybe_unset = {}
+_maybe_unset: dict[int, tuple[weakref.ref[Any], Any, str]] = {}
 
 
-def mark_maybe_unset(value, flag, message):
+def mark_maybe_unset(value: Any, flag: Any, message: str) -> None:
     key = id(value)
-    _maybe_unset[key] = (weakref.ref(value, lambda _, key=key: _maybe_unset.pop(key, None)),
-                         flag, message)
+
+    def forget(_: object) -> None:
+        _maybe_unset.pop(key, None)
+    _maybe_unset[key] = (weakref.ref(value, forget), flag, message)
 
 
-def maybe_unset(value):
+def maybe_unset(value: Any) -> tuple[Any, str] | None:
     """(flag, message) if `value` stands for a variable that may not be set, else None."""
     entry = _maybe_unset.get(id(value))
     if entry is not None and entry[0]() is value:
@@ -35,14 +38,14 @@ class Undefined:
 
     __slots__ = ('symbol_name',)
 
-    def __init__(self, symbol_name):
+    def __init__(self, symbol_name: str) -> None:
         object.__setattr__(self, 'symbol_name', symbol_name)
 
-    def _fail(self, *args, **kwargs):
+    def _fail(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise UnboundLocalError(located.message(
             f"local variable '{self.symbol_name}' is used before it is assigned a value"))
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         self._fail()
 
     __call__ = __bool__ = __iter__ = __len__ = __getitem__ = __index__ = _fail
@@ -50,7 +53,7 @@ class Undefined:
     __truediv__ = __floordiv__ = __mod__ = __pow__ = __neg__ = __lt__ = __gt__ = _fail
     __le__ = __ge__ = __matmul__ = _fail
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f'Undefined({self.symbol_name!r})'
 
 
@@ -68,7 +71,7 @@ class UndefinedReturnValue:
     every_path_returns: ClassVar[bool] = False
     return_type: object = None   # (shape, dtype), set on the instance once a return ran
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return 'UndefinedReturnValue()'
 
 
@@ -87,7 +90,7 @@ UNDEFINED_RETURN_ON_EVERY_PATH = UndefinedReturnValueOnEveryPath()
 _SHARED_STARTS = (UNDEFINED_RETURN, UNDEFINED_RETURN_ON_EVERY_PATH)
 
 
-def fresh_return_values(get_state, set_state):
+def fresh_return_values(get_state: GetState, set_state: SetState) -> tuple[Any, ...]:
     """Gives a staged construct's state an UndefinedReturnValue of its own in place of a
     shared start (see UNDEFINED_RETURN), and returns the state."""
     state = get_state()
@@ -98,7 +101,7 @@ def fresh_return_values(get_state, set_state):
     return state
 
 
-def ld(value):
+def ld(value: Any) -> Any:
     """A read of a user variable: the value, or a clear error if it is still undefined."""
     if isinstance(value, Undefined):
         value._fail()
@@ -109,7 +112,7 @@ def ld(value):
     return value
 
 
-def ldu(read, name):
+def ldu(read: Thunk, name: str) -> Any:
     """A read of a name, key or attribute that may not exist yet: its value, or
     `Undefined(name)`."""
     try:
@@ -118,8 +121,8 @@ def ldu(read, name):
         return Undefined(name)
 
 
-def staged_call(function, names):
-    """Runs the staged form of a construct (converters/staged_functions): `function` called
+def staged_call(function: Callable[..., Any], names: SymbolNames) -> Any:
+    """Runs the staged form of a construct (converters/speed/staged_functions): `function` called
     with the caller's variables `names` as keyword arguments, each one that is unbound there as
     `Undefined`."""
     variables = sys._getframe(1).f_locals

@@ -4,9 +4,10 @@ Each node carries a dict under the attribute `FIELD`; keys are the members of `B
 `Static` (or plain strings for converter-private facts).
 """
 import enum
+from typing import Any
 
 FIELD = '___ag_anno'
-_NONE = {}
+_NONE: dict[Any, Any] = {}
 
 
 class Basic(enum.Enum):
@@ -19,6 +20,8 @@ class Basic(enum.Enum):
     LOOP_OPTIONS = 'keyword nodes of set_loop_options for a loop'
     FUNCTION_SCOPE = 'the `with ag__.FunctionScope` block that wraps a function body'
     PYTHON_TEST = 'a test the compiler wrote to choose a form: its own `and` stays Python'
+    NOT_SHOWN = ("a statement the readable form of `ag.to_code` leaves out: a fast path or a "
+                 "check that only words an error; the code computes the same without it")
 
     # Members are singletons: hashing by identity is correct, and much faster than Enum's
     # hash of the name (every visit of every node looks annotations up).
@@ -39,15 +42,15 @@ class Static(enum.Enum):
     __hash__ = object.__hash__
 
 
-def getanno(node, key, default=None):
+def getanno(node: object, key: Basic | Static | str, default: Any = None) -> Any:
     return getattr(node, FIELD, _NONE).get(key, default)
 
 
-def hasanno(node, key):
+def hasanno(node: object, key: Basic | Static | str) -> bool:
     return key in getattr(node, FIELD, _NONE)
 
 
-def setanno(node, key, value):
+def setanno(node: object, key: Basic | Static | str, value: Any) -> None:
     annotations = getattr(node, FIELD, None)
     if annotations is None:
         annotations = {}

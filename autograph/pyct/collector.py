@@ -16,13 +16,14 @@ import contextlib
 import gc
 import os
 import threading
+from typing import Iterator
 
 _lock = threading.Lock()
 _running = [0]         # passes running now, in any thread
 _was_enabled = [False]  # whether the collector was on when the first of them began
 
 
-def _reset_in_child():
+def _reset_in_child() -> None:
     """After a fork, in the child: the threads that were converting are gone."""
     global _lock
     _lock = threading.Lock()
@@ -36,7 +37,7 @@ os.register_at_fork(after_in_child=_reset_in_child)
 
 
 @contextlib.contextmanager
-def paused():
+def paused() -> Iterator[None]:
     """The collector off for the duration (nested and concurrent uses share one pause)."""
     with _lock:
         if not _running[0]:

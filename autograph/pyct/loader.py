@@ -25,6 +25,7 @@ at the wrong part of the user's line). `origin_info.register_code` keeps each co
 """
 import ast
 import types
+from typing import Any, Sequence
 
 from autograph.pyct import origin_info
 
@@ -33,7 +34,8 @@ INNER_FACTORY = 'inner_factory'
 _FACTORY_QUALNAME = f'{OUTER_FACTORY}.<locals>.{INNER_FACTORY}.<locals>.'
 
 
-def compile_factory(function, function_name, free_variables, user):
+def compile_factory(function: list[ast.stmt], function_name: str, free_variables: Sequence[str],
+                    user: tuple[str, int, str, str]) -> types.CodeType:
     """Compiles the factory module around a converted function; returns the code object of
     its inner factory.
 
@@ -47,7 +49,7 @@ def compile_factory(function, function_name, free_variables, user):
             + ''.join(f'    {variable} = None\n' for variable in free_variables)
             + f'    def {INNER_FACTORY}(ag__):\n        return {function_name}\n'
             + f'    return {INNER_FACTORY}')
-    tree = ast.parse(head)
+    tree: Any = ast.parse(head)
     _at_line(tree, first_line)
     tree.body[0].body[-2].body[:0] = function
     module_code = compile(tree, filename, 'exec', dont_inherit=True)
@@ -58,22 +60,24 @@ def compile_factory(function, function_name, free_variables, user):
     return _renamed(inner, defined, name, qualname, name)
 
 
-def _at_line(tree, line):
+def _at_line(tree: Any, line: int) -> None:
     """Puts every node of `tree` at `line`, without columns."""
+    node: Any
     for node in ast.walk(tree):
         if 'lineno' in node._attributes:
             node.lineno = node.end_lineno = line
             node.col_offset = node.end_col_offset = -1
 
 
-def _renamed(code, generated_name, name, qualname, function_name):
+def _renamed(code: types.CodeType, generated_name: str, name: str, qualname: str,
+             function_name: str) -> types.CodeType:
     """`code` (and the code it defines) with the user's names: the function `generated_name`
     is `name`, and qualified names start at `qualname` instead of the factories'; each code
     object is registered as generated code of the user's function `function_name`."""
     consts = tuple(_renamed(c, generated_name, name, qualname, _function_of(
         c, generated_name, name, function_name)) if isinstance(c, types.CodeType) else c
         for c in code.co_consts)
-    changes = {'co_consts': consts}
+    changes: dict[str, Any] = {'co_consts': consts}
     if code.co_qualname.startswith(_FACTORY_QUALNAME):
         own = code.co_qualname[len(_FACTORY_QUALNAME):]
         head, _, rest = own.partition('.')
@@ -87,7 +91,7 @@ def _renamed(code, generated_name, name, qualname, function_name):
     return renamed
 
 
-def _function_of(code, generated_name, name, around):
+def _function_of(code: types.CodeType, generated_name: str, name: str, around: str) -> str:
     """The user's function a generated code object runs: its own, or for the block function
     of a statement the function `around` it."""
     if code.co_name == generated_name:
@@ -95,7 +99,7 @@ def _function_of(code, generated_name, name, around):
     return around if origin_info.is_block_name(code) else code.co_name
 
 
-def register_factory(inner, name):
+def register_factory(inner: types.CodeType, name: str) -> bool:
     """Registers the code of an inner factory that `compile_factory` made for the user's
     function `name` in another process (compiler/disk_cache.py), as compiling it does; False
     if `inner` is not an inner factory."""
@@ -105,7 +109,7 @@ def register_factory(inner, name):
     return True
 
 
-def _register_consts(code, name, function_name):
+def _register_consts(code: types.CodeType, name: str, function_name: str) -> None:
     for c in code.co_consts:
         if isinstance(c, types.CodeType):
             # renamed already: the converted function's code is called `name`
@@ -114,13 +118,14 @@ def _register_consts(code, name, function_name):
             _register_consts(c, name, around)
 
 
-def is_generated(function):
+def is_generated(function: object) -> bool:
     """Whether `function` was compiled from generated (already converted) code."""
     code = getattr(function, '__code__', None)
     return code is not None and origin_info.is_generated_code(code)
 
 
-def instantiate(factory_code, fn, ag_module):
+def instantiate(factory_code: types.CodeType, fn: types.FunctionType,
+                ag_module: types.ModuleType) -> types.FunctionType:
     """Builds the converted version of `fn` from a compiled inner factory."""
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     closure = tuple(cells[name] for name in factory_code.co_freevars)

@@ -9,18 +9,20 @@ too), nor are strings. A class nested in the function mangles its own body with 
 which Python still does for it, so its body is left alone.
 """
 import inspect
+from types import CodeType
+from typing import Iterator, TypeGuard
 
 import gast
 
 from autograph.pyct import walk
 
 
-def is_private(name):
+def is_private(name: object) -> TypeGuard[str]:
     return (isinstance(name, str) and name.startswith('__') and not name.endswith('__')
             and '.' not in name)
 
 
-def mangled(name, class_name):
+def mangled(name: str, class_name: str) -> str:
     """`name` as Python spells it in the class `class_name` (`_A__x` for `__x`)."""
     stripped = class_name.lstrip('_')
     if not stripped or not is_private(name):
@@ -36,7 +38,7 @@ _STRING_FIELDS = {
 }
 
 
-def _nodes(node, top=True):
+def _nodes(node: gast.AST, top: bool = True) -> Iterator[gast.AST]:
     """The nodes whose names Python mangles with the enclosing class: all of them but the
     body of a nested class (its bases, keywords and decorators are evaluated outside it)."""
     yield node
@@ -48,9 +50,9 @@ def _nodes(node, top=True):
         yield from _nodes(child, False)
 
 
-def private_names(node):
+def private_names(node: gast.AST) -> set[str]:
     """The identifiers in `node` that Python would mangle."""
-    found = set()
+    found: set[str] = set()
     for child in _nodes(node):
         for field in _STRING_FIELDS.get(type(child), ()):
             value = getattr(child, field, None)
@@ -61,7 +63,7 @@ def private_names(node):
     return found
 
 
-def mangle(node, class_name):
+def mangle(node: gast.AST, class_name: str | None) -> gast.AST:
     """Mangles, in place, the names of the function `node` defined in class `class_name`
     (its own name stays: the function's `__name__` is not mangled)."""
     if not class_name or not class_name.lstrip('_'):
@@ -77,7 +79,7 @@ def mangle(node, class_name):
     return node
 
 
-def _code_names(code):
+def _code_names(code: CodeType) -> set[str]:
     """The names in a code object and in the functions nested in it (not in class bodies,
     which mangle with their own class)."""
     names = set(code.co_names + code.co_varnames + code.co_cellvars + code.co_freevars)
@@ -87,12 +89,12 @@ def _code_names(code):
     return names
 
 
-def _may_be_mangled(name):
+def _may_be_mangled(name: str) -> bool:
     """Whether `name` has the form of a mangled private name, `_A__x`."""
     return name[:1] == '_' and name[1:2] != '_' and '__' in name[2:] and not name.endswith('__')
 
 
-def class_of(code, node):
+def class_of(code: CodeType, node: gast.AST) -> str | None:
     """The name (without leading underscores) of the class whose mangling Python applied to
     the code of `node`, read from the compiled names; None when nothing was mangled."""
     names = _code_names(code)

@@ -13,6 +13,7 @@ import re
 import sys
 import weakref
 from dataclasses import dataclass
+from types import CodeType, FrameType, TracebackType
 
 import gast
 
@@ -27,19 +28,20 @@ class Origin:
     function_name: str
     source_line: str
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f'{self.filename}:{self.lineno}'
 
-    def as_frame(self):
+    def as_frame(self) -> str:
         """The origin in the style of a traceback entry."""
         return f'  File "{self.filename}", line {self.lineno}, in {self.function_name}\n' \
                f'    {self.source_line.strip()}'
 
 
-_source_maps = {}
+_source_maps: dict[str, dict[int, Origin]] = {}
 
 
-def resolve(tree, lines, filename, first_lineno, function_name):
+def resolve(tree: gast.AST, lines: list[str], filename: str, first_lineno: int,
+            function_name: str) -> None:
     """Annotates the nodes of a freshly parsed `tree` with their Origin.
 
     `lines` are the source lines the tree was parsed from; line 1 of them is line
@@ -61,15 +63,15 @@ def resolve(tree, lines, filename, first_lineno, function_name):
             filename, first_lineno + lineno - 1, node.col_offset, function_name, line))
 
 
-def register(filename, source_map):
+def register(filename: str, source_map: dict[int, Origin]) -> None:
     _source_maps[filename] = source_map
 
 
-def unregister(filename):
+def unregister(filename: str) -> None:
     _source_maps.pop(filename, None)
 
 
-def lookup(filename, lineno):
+def lookup(filename: str, lineno: int) -> Origin | None:
     """The Origin of a line of a registered generated file, or None."""
     return _source_maps.get(filename, {}).get(lineno)
 
@@ -79,43 +81,45 @@ def lookup(filename, lineno):
 _BLOCK = re.compile(r'(if_body|else_body|loop_body|loop_test|extra_test|get_state|set_state'
                     r'|staged)(_\d+)?|<lambda>')
 # id(code) -> (weak reference to the code, the user's function it runs, whether it is a block)
-_generated = {}
+_generated: dict[int, tuple[weakref.ref[CodeType], str, bool]] = {}
 
 
-def register_code(code, function_name):
+def register_code(code: CodeType, function_name: str) -> None:
     """Records `code` as converted code of the user's function `function_name` (while the code
     object lives)."""
     key = id(code)
-    _generated[key] = (weakref.ref(code, lambda _, key=key: _generated.pop(key, None)),
-                       function_name, is_block_name(code))
+
+    def forget(_: object) -> None:
+        _generated.pop(key, None)
+    _generated[key] = (weakref.ref(code, forget), function_name, is_block_name(code))
 
 
-def is_function_code(code):
+def is_function_code(code: CodeType) -> bool:
     """Whether `code` is converted code of a user's function itself (not a block function)."""
     entry = _generated.get(id(code))
     return entry is not None and not entry[2] and entry[0]() is code
 
 
-def is_generated_code(code):
+def is_generated_code(code: CodeType) -> bool:
     entry = _generated.get(id(code))
     return entry is not None and entry[0]() is code
 
 
-def is_block_name(code):
+def is_block_name(code: CodeType) -> bool:
     """Whether `code`, by its name, is a block function the compiler writes (`if_body`,
     `staged_1`, ...), or a lambda without positional parameters (those of `a if c else b`,
-    `and`/`or`, and of their staged forms, converters/staged_functions)."""
+    `and`/`or`, and of their staged forms, converters/speed/staged_functions)."""
     return _BLOCK.fullmatch(code.co_name) is not None and (
         code.co_name != '<lambda>' or code.co_argcount == 0)
 
 
-def is_block(code):
+def is_block(code: CodeType) -> bool:
     """Whether `code` is a block function of converted code."""
     entry = _generated.get(id(code))
     return entry is not None and entry[2] and entry[0]() is code
 
 
-def code_origin(code, lineno):
+def code_origin(code: CodeType, lineno: int) -> Origin | None:
     """The Origin of line `lineno` of converted code `code` (its file and line are the user's),
     or, for a code object that is not converted code, of a registered generated file's line,
     or None."""
@@ -126,7 +130,7 @@ def code_origin(code, lineno):
                   linecache.getline(code.co_filename, lineno))
 
 
-def raised_location(tb):
+def raised_location(tb: TracebackType | None) -> Origin | None:
     """The user's Origin of the innermost line of converted code in the traceback `tb` (where
     an error was raised, below the frame that caught it), or None."""
     found = None
@@ -138,7 +142,7 @@ def raised_location(tb):
     return found
 
 
-def user_location(frame=None):
+def user_location(frame: FrameType | None = None) -> Origin | None:
     """The user's Origin of the innermost running line of converted code, or None."""
     frame = frame or sys._getframe(1)
     while frame is not None:

@@ -8,6 +8,8 @@ import inspect
 import linecache
 import textwrap
 from dataclasses import dataclass
+from types import CodeType
+from typing import Any, Callable
 
 import gast
 
@@ -23,29 +25,29 @@ class Entity:
     class whose private-name mangling Python applied to the function (None: none).
     """
 
-    node: object
-    lines: list
+    node: Any
+    lines: list[str]
     filename: str
     first_lineno: int
     class_name: str | None = None
 
 
-def source_lines(text):
+def source_lines(text: str) -> list[str]:
     """The lines of source text as Python counts them: only `\n`, `\r\n` and `\r` end a line
     (`str.splitlines` also splits at a form feed and other separators inside a line)."""
     return text.replace('\r\n', '\n').replace('\r', '\n').split('\n')
 
 
-def parse(source, filename='<source>'):
+def parse(source: str, filename: str = '<source>') -> Any:
     """Parses module source text into a gast Module."""
     return to_gast.to_gast(compile(source, filename, 'exec', 0x400, dont_inherit=True))
 
 
-def parse_expression(source):
+def parse_expression(source: str) -> Any:
     return parse(source).body[0].value
 
 
-def parse_entity(fn):
+def parse_entity(fn: Any) -> Entity:
     """Parses the definition of `fn` (a function or a lambda) into an `Entity`."""
     if fn.__code__.co_name != '<lambda>':
         entity = _function_by_indentation(fn)
@@ -81,7 +83,7 @@ def parse_entity(fn):
                   mangling.class_of(fn.__code__, node))
 
 
-def _function_by_indentation(fn):
+def _function_by_indentation(fn: Any) -> Entity | None:
     """The Entity of the function `fn` read from the lines of its file, its block found by
     indentation (its decorators, the `def` line and the lines after it that are indented
     more); None when that block does not parse as the definition of `fn`, and `inspect`
@@ -134,13 +136,14 @@ def _function_by_indentation(fn):
 _EXTENSIONS = 8
 
 
-def _is_blank(line):
+def _is_blank(line: str) -> bool:
     """A line without code: empty, blanks or a comment."""
     stripped = line.strip()
     return not stripped or stripped.startswith('#')
 
 
-def _parse_lambda(fn, lines, source, first_lineno, filename):
+def _parse_lambda(fn: Any, lines: list[str], source: str, first_lineno: int,
+                  filename: str) -> tuple[Any, str, int]:
     """Finds the lambda `fn`: (its node, the text it was parsed from, the line of the file
     that is line 1 of that text).
 
@@ -160,7 +163,7 @@ def _parse_lambda(fn, lines, source, first_lineno, filename):
     first_indent = len(source) - len(source.lstrip())
     first_shift = dedent + first_indent - opened
 
-    def fragment_position(line, col):
+    def fragment_position(line: int, col: int) -> tuple[int, int]:
         line = line - first_lineno + 1
         return line, col - dedent - (first_shift - dedent if line == 1 else 0)
 
@@ -172,11 +175,13 @@ def _parse_lambda(fn, lines, source, first_lineno, filename):
     return node, text, first_lineno
 
 
-def _lambdas(tree):
+def _lambdas(tree: Any) -> list[Any]:
     return [node for node in ast.walk(tree) if isinstance(node, (ast.Lambda, gast.Lambda))]
 
 
-def _find_lambda(lambdas, fn, position=lambda line, col: (line, col)):
+def _find_lambda(lambdas: list[Any], fn: Any,
+                 position: Callable[[int, int], tuple[int, int]] = lambda line, col: (line, col)
+                 ) -> Any:
     """The innermost of the `lambdas` (ast or gast nodes) with `fn`'s arguments whose body
     holds every source position of `fn`'s code (`position` maps a position of the file to one
     of theirs)."""
@@ -195,10 +200,11 @@ def _find_lambda(lambdas, fn, position=lambda line, col: (line, col)):
     return max(candidates, key=lambda c: c[0])[1] if candidates else None
 
 
-_parsed_files = {}   # file name -> (its text, the lambdas of its `ast` tree): the last text
+# file name -> (its text, the lambdas of its `ast` tree): the last text
+_parsed_files: dict[str, tuple[str, list[Any]]] = {}
 
 
-def _lambda_in_file(fn, filename):
+def _lambda_in_file(fn: Any, filename: str) -> tuple[Any, str, int] | None:
     """(node, file text, 1) of the lambda `fn` found in its whole file, or None when the file
     is not in `linecache` or does not parse. The file is parsed with `ast` once per text and
     its lambdas listed; only the lambda found becomes a gast tree (a new one, which conversion
@@ -221,10 +227,11 @@ def _lambda_in_file(fn, filename):
     return None if node is None else (to_gast.to_gast(node), text, 1)
 
 
-_parsed_blocks = {}   # (file name, first line) -> (the block's text, the lambdas in it)
+# (file name, first line) -> (the block's text, the lambdas in it)
+_parsed_blocks: dict[tuple[str, int], tuple[str, list[Any]]] = {}
 
 
-def _lambda_in_block(fn, filename, lines):
+def _lambda_in_block(fn: Any, filename: str, lines: list[str]) -> Any:
     """The lambda `fn` (an `ast` node) found in the innermost `def` around its first line,
     parsed at its own lines and columns; None when that block does not parse or does not hold
     it (the whole file is then parsed), so that a lambda in a large file costs the parse of
@@ -259,11 +266,11 @@ def _lambda_in_block(fn, filename, lines):
     return _find_lambda(cached[1], fn)
 
 
-def _indentation(line):
+def _indentation(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def _parse_fragment(source, filename, first_lineno):
+def _parse_fragment(source: str, filename: str, first_lineno: int) -> tuple[Any, str, int]:
     """The parsed fragment, its text, and 1 if an opening parenthesis was added in front."""
     text = source.strip()
     while text:
@@ -277,14 +284,14 @@ def _parse_fragment(source, filename, first_lineno):
         f'{filename}:{first_lineno}: cannot parse the source of this lambda')
 
 
-def _arg_names(args):
+def _arg_names(args: Any) -> tuple[str, ...]:
     """The names of the parameters of gast (`Name`) or ast (`arg`) arguments."""
     every = args.posonlyargs + args.args + ([args.vararg] if args.vararg else []) \
         + args.kwonlyargs + ([args.kwarg] if args.kwarg else [])
     return tuple(a.id if isinstance(a, gast.Name) else a.arg for a in every)
 
 
-def _same_arguments(args, code):
+def _same_arguments(args: Any, code: CodeType) -> bool:
     """Whether the parsed arguments are those of `code` (whose private names are mangled)."""
     compiled = code.co_varnames[:_arg_count(code)]
     names = _arg_names(args)
@@ -293,6 +300,6 @@ def _same_arguments(args, code):
         for name, c in zip(names, compiled))
 
 
-def _arg_count(code):
+def _arg_count(code: CodeType) -> int:
     flags = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
     return code.co_argcount + code.co_kwonlyargcount + bin(code.co_flags & flags).count('1')

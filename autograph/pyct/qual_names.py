@@ -11,7 +11,8 @@ class QN:
 
     __slots__ = ('parent', 'attr', 'subscript', '_text')
 
-    def __init__(self, base, attr=None, subscript=None):
+    def __init__(self, base: 'str | QN', attr: str | None = None,
+                 subscript: 'str | QN | None' = None) -> None:
         if isinstance(base, str):
             self.parent, self.attr, self.subscript, self._text = None, None, None, base
         elif attr is not None:
@@ -22,14 +23,14 @@ class QN:
             self._text = f'{base}[{subscript}]'
 
     @property
-    def is_composite(self):
+    def is_composite(self) -> bool:
         return self.parent is not None
 
     @property
-    def root(self):
+    def root(self) -> 'QN':
         return self if self.parent is None else self.parent.root
 
-    def support_set(self):
+    def support_set(self) -> set['QN']:
         """The simple names this name's value depends on (`a` for `a.b`, `a` and `i` for `a[i]`)."""
         names = {self.root}
         node = self
@@ -39,23 +40,23 @@ class QN:
             node = node.parent
         return names
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self._text
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f'QN({self._text!r})'
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, QN) and self._text == other._text
 
-    def __lt__(self, other):
+    def __lt__(self, other: 'QN') -> bool:
         return self._text < other._text
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._text)
 
 
-def from_node(node):
+def from_node(node: gast.AST) -> QN | None:
     """The QN of `node`, or None when it is not a qualified name (e.g. `f().x`, `a[1:2]`)."""
     if isinstance(node, gast.Name):
         return QN(node.id)

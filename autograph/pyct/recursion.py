@@ -12,16 +12,18 @@ import contextlib
 import os
 import sys
 import threading
+from typing import Iterator
 
 DEEP_RECURSION_LIMIT = 20_000
 FRAMES_PER_CALL = 20
 
 _lock = threading.Lock()
-_requests = []   # absolute limits asked for by running code (0: FRAMES_PER_CALL x the user's)
-_user_limit = [None]
+# absolute limits asked for by running code (0: FRAMES_PER_CALL x the user's)
+_requests: list[int] = []
+_user_limit = [0]   # the user's limit, set by the first request
 
 
-def _new_lock_in_child():
+def _new_lock_in_child() -> None:
     """After a fork, in the child: another thread may have held the lock at the fork."""
     global _lock
     _lock = threading.Lock()
@@ -30,17 +32,17 @@ def _new_lock_in_child():
 os.register_at_fork(after_in_child=_new_lock_in_child)
 
 
-def _apply():
+def _apply() -> None:
     base = _user_limit[0]
     sys.setrecursionlimit(max([base] + [r or base * FRAMES_PER_CALL for r in _requests]))
 
 
-def user_limit():
+def user_limit() -> int:
     """The recursion limit the user set (while a request raises Python's)."""
     return _user_limit[0] if _requests else sys.getrecursionlimit()
 
 
-def request(limit=0):
+def request(limit: int = 0) -> None:
     """Asks for `limit` frames (0: room for converted code) until the matching `release`."""
     with _lock:
         if not _requests:
@@ -49,7 +51,7 @@ def request(limit=0):
         _apply()
 
 
-def release(limit=0):
+def release(limit: int = 0) -> None:
     with _lock:
         _requests.remove(limit)
         if _requests:
@@ -59,7 +61,7 @@ def release(limit=0):
 
 
 @contextlib.contextmanager
-def deep_recursion():
+def deep_recursion() -> Iterator[None]:
     """Room for the compiler's passes (an if/elif chain of a few hundred branches nests that
     deep)."""
     request(DEEP_RECURSION_LIMIT)

@@ -9,6 +9,7 @@ to the enclosing scope; a class body does not enclose its methods; an assignment
 in a comprehension binds in the enclosing function.
 """
 import dataclasses
+from typing import Callable, Sequence
 
 import gast
 
@@ -29,23 +30,24 @@ _SPECIAL = frozenset(SCOPE_NODES + _FRAME_ACTIONS + (
 @dataclasses.dataclass
 class Level:
     """The names of one scope's own code (nested scopes contribute their free names)."""
-    bound: set = dataclasses.field(default_factory=set)      # assigned, deleted, defined here
-    read: set = dataclasses.field(default_factory=set)
-    globals: set = dataclasses.field(default_factory=set)
-    nonlocals: set = dataclasses.field(default_factory=set)
-    inner_free: set = dataclasses.field(default_factory=set)     # free in nested scopes
-    inner_assigned: set = dataclasses.field(default_factory=set)  # their `nonlocal` names
+    bound: set[str] = dataclasses.field(default_factory=set)   # assigned, deleted, defined here
+    read: set[str] = dataclasses.field(default_factory=set)
+    globals: set[str] = dataclasses.field(default_factory=set)
+    nonlocals: set[str] = dataclasses.field(default_factory=set)
+    inner_free: set[str] = dataclasses.field(default_factory=set)     # free in nested scopes
+    inner_assigned: set[str] = dataclasses.field(default_factory=set)  # their `nonlocal` names
     # a return, yield, await, break, continue or del in the scope's own code: code that acts on
     # its frame or enclosing loop
     acts_on_frame: bool = False
-    functions: list = dataclasses.field(default_factory=list)  # the defs of its own code
+    functions: list[gast.AST] = dataclasses.field(default_factory=list)  # its own code's defs
 
     @property
-    def touched(self):
+    def touched(self) -> set[str]:
         return self.bound | self.read | self.inner_free
 
 
-def level(nodes, expand=walk.children):
+def level(nodes: Sequence[gast.AST],
+          expand: Callable[[gast.AST], list[gast.AST]] = walk.children) -> Level:
     """The `Level` of `nodes`, seen as code of one scope. `expand(node)` gives the parts of a
     node of this scope's own code (not a nested scope) to look at, by default all its
     children; parts it leaves out are not looked at."""
@@ -87,7 +89,7 @@ def level(nodes, expand=walk.children):
     return found
 
 
-def _enclosing_parts(node, found):
+def _enclosing_parts(node: gast.AST, found: Level) -> list[gast.AST]:
     """The parts of a nested scope node that the enclosing scope evaluates (its name, if it
     binds one, is bound there)."""
     if isinstance(node, _COMPREHENSIONS):
@@ -105,7 +107,7 @@ def _enclosing_parts(node, found):
     return parts
 
 
-def _walrus_targets(node):
+def _walrus_targets(node: gast.AST) -> list[gast.AST]:
     """Store-names for the targets of `:=` in a comprehension: they bind in the enclosing
     scope (looked for through nested comprehensions, not through functions)."""
     targets, pending = [], [node]
@@ -119,17 +121,17 @@ def _walrus_targets(node):
     return targets
 
 
-def _parameters(args):
+def _parameters(args: gast.arguments) -> list[gast.Name]:
     return [a for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]
             if a is not None]
 
 
-def parameter_names(args):
+def parameter_names(args: gast.arguments) -> set[str]:
     """The names of the parameters of a gast `arguments` node (`*args` and `**kwargs` too)."""
     return {a.id for a in _parameters(args)}
 
 
-def _free(node):
+def _free(node: gast.AST) -> tuple[set[str], set[str]]:
     """(free names, names it assigns through `nonlocal`, its own or its nested scopes')."""
     if isinstance(node, _COMPREHENSIONS):
         inner = level([g.target for g in node.generators]
@@ -154,7 +156,9 @@ def _free(node):
     return free, (inner.inner_assigned - local) | inner.nonlocals
 
 
-def function_locals(function, expand=walk.children):
+def function_locals(function: gast.AST,
+                    expand: Callable[[gast.AST], list[gast.AST]] = walk.children
+                    ) -> tuple[set[str], Level]:
     """The local variables of a function node (its parameters and the names its own code
     binds, but not those it declares global or nonlocal), looking at the parts `expand` gives
     (as `level`), and its `Level`."""

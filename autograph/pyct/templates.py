@@ -12,23 +12,25 @@ and every name given as a string is marked `anno.Basic.GENERATED`, so the variab
 can tell the compiler's names from the user's; nodes given as AST nodes keep their marks.
 """
 import textwrap
+from typing import Any, Callable
 
 import gast
 
 from autograph.pyct import anno, parser, qual_names, walk
 
-_parsed = {}
+_parsed: dict[str, list[gast.AST]] = {}
 _ANNOTATIONS = anno.FIELD
 _AST = gast.AST
 _STATEMENT = gast.stmt
-_expressions = {}   # the text of a qualified name given as a string -> its parsed expression
+# the text of a qualified name given as a string -> its parsed expression
+_expressions: dict[str, gast.AST] = {}
 _LEAVES = frozenset({gast.Name, gast.Constant})   # nodes that hold no node but a name's context
 # nodes placed in several trees rather than copied: contexts and operators (no fields, no
 # line, no annotations; no pass changes one in place, and `ast`'s own parser shares them)
 _SHARED = walk.CONTEXTS_AND_OPERATORS
 
 
-def replace(template, **subs):
+def replace(template: str, **subs: Any) -> list[gast.AST]:
     """Returns the statements of `template` with the placeholders in `subs` filled in."""
     statements = _parsed.get(template)
     if statements is None:
@@ -39,7 +41,7 @@ def replace(template, **subs):
     return _Filler(subs).block(statements)
 
 
-def replace_as_expression(template, **subs):
+def replace_as_expression(template: str, **subs: Any) -> gast.AST:
     """Like `replace` for a template that is a single expression; returns that expression.
     A template of anything else (a statement, two expressions) is a ValueError naming it."""
     statements = replace(template, **subs)
@@ -49,7 +51,7 @@ def replace_as_expression(template, **subs):
     return statements[0].value
 
 
-def copy_tree(node, edit=None):
+def copy_tree(node: Any, edit: Callable[[dict[Any, Any]], None] | None = None) -> Any:
     """Copies a gast subtree, sharing the annotation values (they describe the same code).
 
     `edit(annotations)`, if given, is called with the annotation dict of every new node (an
@@ -78,11 +80,11 @@ def copy_tree(node, edit=None):
     return new
 
 
-def _shell(node):
+def _shell(node: Any) -> tuple[Any, dict[str, Any], dict[str, Any]]:
     """A node of the class of `node` with its location, its fields as they are (the caller
     replaces those that hold nodes) and a copy of its annotations; also returns both nodes'
     attribute dicts."""
-    node_class = type(node)
+    node_class: Any = type(node)
     new = node_class.__new__(node_class)     # gast's __init__ sets nothing without arguments
     source, target = node.__dict__, new.__dict__
     target.update(source)
@@ -96,7 +98,7 @@ def _shell(node):
 
 
 
-def set_context(node, ctx_type):
+def set_context(node: gast.AST, ctx_type: type) -> None:
     """Sets the load/store context of an assignment target, recursing through tuples."""
     if isinstance(node, (gast.Tuple, gast.List)):
         for element in node.elts:
@@ -108,7 +110,7 @@ def set_context(node, ctx_type):
         node.ctx = _context(ctx_type)
 
 
-def _context(ctx_type):
+def _context(ctx_type: type) -> gast.AST:
     """The one instance of a context class that generated code shares (`_SHARED`)."""
     instance = _CONTEXTS.get(ctx_type)
     if instance is None:
@@ -116,11 +118,11 @@ def _context(ctx_type):
     return instance
 
 
-_CONTEXTS: dict = {}
+_CONTEXTS: dict[type, gast.AST] = {}
 _NAME = gast.Name
 
 
-def _as_node(value, ctx):
+def _as_node(value: Any, ctx: gast.AST | None) -> gast.AST:
     if isinstance(value, (str, qual_names.QN)):
         text = str(value)
         if text.isidentifier():    # a Name made without gast's keyword-checking constructor
@@ -150,19 +152,19 @@ class _Filler:
     nodes stay as they are, for the next use). Contexts and operators are not copied
     (`_SHARED`; `set_context` gives a node a new context rather than changing its own)."""
 
-    def __init__(self, subs):
+    def __init__(self, subs: dict[str, Any]) -> None:
         self.subs = subs
-        self.used = set()
+        self.used: set[int] = set()
 
-    def _fresh(self, node):
+    def _fresh(self, node: gast.AST) -> gast.AST:
         """A node may be placed once as is; further placements get a copy."""
         if id(node) in self.used:
             return copy_tree(node)
         self.used.add(id(node))
         return node
 
-    def block(self, statements):
-        result = []
+    def block(self, statements: list[gast.AST]) -> list[gast.AST]:
+        result: list[gast.AST] = []
         for statement in statements:
             if (isinstance(statement, gast.Expr) and isinstance(statement.value, gast.Name)
                     and isinstance(self.subs.get(statement.value.id), list)):
@@ -171,7 +173,7 @@ class _Filler:
                 result.append(self.fill(statement))
         return result
 
-    def fill(self, node):
+    def fill(self, node: gast.AST) -> gast.AST:
         """The copy of the template node `node`, or what replaces it."""
         subs = self.subs
         node_class = type(node)
@@ -204,8 +206,8 @@ class _Filler:
             new.names = self._declared_names(node.names)
         return new
 
-    def _elements(self, values):
-        result = []
+    def _elements(self, values: list[Any]) -> list[Any]:
+        result: list[Any] = []
         for value in values:
             if type(value) is _NAME and isinstance(self.subs.get(value.id), (list, tuple)):
                 result.extend(_as_node(self._fresh(v) if isinstance(v, gast.AST) else v, value.ctx)
@@ -216,8 +218,8 @@ class _Filler:
                 result.append(value)
         return result
 
-    def _declared_names(self, declared):
-        names = []
+    def _declared_names(self, declared: list[str]) -> list[str]:
+        names: list[str] = []
         for name in declared:
             value = self.subs.get(name, name)
             if isinstance(value, (list, tuple)):

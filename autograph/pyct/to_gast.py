@@ -15,15 +15,17 @@ field values and locations, and each node's attributes in the same order (walks 
 A class the table does not know (none of Python 3.11's) is left to gast's converter.
 """
 import ast
+from typing import Any
 
 import gast
 
 _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 _PLAIN, _NAME, _ARG, _HANDLER, _DEFINITION = range(5)
-_TABLE = {}   # ast class -> (gast class, its ast fields, kind, its ast location attributes)
+# ast class -> (gast class, its ast fields, kind, its ast location attributes)
+_TABLE: dict[type, tuple[Any, tuple[str, ...], int, tuple[str, ...]]] = {}
 
 
-def _add_entry(ast_class, gast_class):
+def _add_entry(ast_class: Any, gast_class: Any) -> None:
     if ast_class is ast.Name:
         kind = _NAME
     elif ast_class is ast.arg:
@@ -44,10 +46,10 @@ for _class in vars(ast).values():
                 and set(_class._fields) <= set(_gast_class._fields):
             _add_entry(_class, _gast_class)
 _add_entry(ast.arg, gast.Name)
-_MISSING = object()
+_MISSING: Any = object()
 
 
-def to_gast(node):
+def to_gast(node: Any) -> Any:
     """The gast version of an `ast` tree (or list of trees)."""
     if type(node) is list:
         return [to_gast(n) for n in node]
@@ -56,7 +58,7 @@ def to_gast(node):
     return gast.ast_to_gast(node) if isinstance(node, ast.AST) else node
 
 
-def _value(value):
+def _value(value: Any) -> Any:
     """A field's value converted: nodes and lists of them; anything else as it is."""
     value_class = type(value)
     if value_class in _TABLE:
@@ -68,7 +70,7 @@ def _value(value):
     return value
 
 
-def _convert(node):
+def _convert(node: Any) -> Any:
     gast_class, fields, kind, location = _TABLE[type(node)]
     new = gast_class.__new__(gast_class)
     target = new.__dict__

@@ -1,12 +1,13 @@
 """Base class of the converters, and the naming service they share."""
 import ast
+from typing import Any, Callable, Container
 
 import gast
 
 from autograph.pyct import anno, walk
 
 
-def is_docstring(statement):
+def is_docstring(statement: gast.AST) -> bool:
     """Whether a function's first statement is its docstring."""
     return (isinstance(statement, gast.Expr) and isinstance(statement.value, gast.Constant)
             and isinstance(statement.value.value, str))
@@ -15,17 +16,19 @@ def is_docstring(statement):
 class Namer:
     """Hands out names that clash neither with the user's names nor with each other."""
 
-    def __init__(self, tree):
+    def __init__(self, tree: gast.AST) -> None:
         self.taken = set()
-        self.made = {}           # name -> the base it was made from (`do_return_1` -> do_return)
-        self._last_suffix = {}   # base -> suffix it last got: every lower one is taken
+        # name -> the base it was made from (`do_return_1` -> do_return)
+        self.made: dict[str, str] = {}
+        # base -> suffix it last got: every lower one is taken
+        self._last_suffix: dict[str, int] = {}
         for node in walk.nodes(tree):
             if isinstance(node, gast.Name):
                 self.taken.add(node.id)
             elif isinstance(node, (gast.FunctionDef, gast.ClassDef)):
                 self.taken.add(node.name)
 
-    def new(self, base):
+    def new(self, base: str) -> str:
         suffix = self._last_suffix.get(base, 0)
         name = f'{base}_{suffix}' if suffix else base
         while name in self.taken:
@@ -41,7 +44,8 @@ class Context:
     """What every converter of one entity shares: the namer, the user's entity name, and the
     names its module binds (`module_names`, a container; None when they are not known)."""
 
-    def __init__(self, tree, entity_name, module_names=None):
+    def __init__(self, tree: gast.AST, entity_name: str,
+                 module_names: Container[str] | None = None) -> None:
         self.namer = Namer(tree)
         self.entity_name = entity_name
         self.module_names = module_names
@@ -62,18 +66,19 @@ class Base(gast.NodeTransformer):
     """
 
     visits_expressions = True
-    _visitor_table = {}    # {node class: visitor function or None}; one per class
-    _fields_table = {}     # {node class: the fields generic_visit enters}; one per class
+    _visitor_table: dict[type, Any] = {}  # {node class: visitor function or None}; per class
+    _fields_table: dict[type, tuple[str, ...]] = {}  # {node class: the fields generic_visit
+    # enters}; one per class
 
-    def __init__(self, ctx):
+    def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._visitor_table = {}
         cls._fields_table = {}
 
-    def visit(self, node):
+    def visit(self, node: gast.AST) -> Any:
         annotations = node.__dict__.get(_ANNOTATIONS)
         if annotations and annotations.get(_SKIP):
             return node
@@ -92,7 +97,7 @@ class Base(gast.NodeTransformer):
                 _inherit_origin(result if type(result) is list else [result], origin)
         return result
 
-    def generic_visit(self, node):
+    def generic_visit(self, node: gast.AST) -> gast.AST:
         visitors = self._visitor_table
         fields = node.__dict__
         if self.visits_expressions:
@@ -140,7 +145,7 @@ class Base(gast.NodeTransformer):
                     setattr(node, field, new_node)
         return node
 
-    def visit_block(self, statements):
+    def visit_block(self, statements: list[gast.AST]) -> list[gast.AST]:
         """Visits a list of statements; a visit may return a list that is spliced in."""
         result = []
         for statement in statements:
@@ -160,7 +165,8 @@ _ORIGIN = anno.Basic.ORIGIN
 _UNLESS_ANNOTATED = object()
 
 
-def find_visitor(visitor_class, node_class, generic):
+def find_visitor(visitor_class: Any, node_class: Any, generic: Callable[..., Any]
+                 ) -> Callable[..., Any] | None:
     """The method of `visitor_class` that visits `node_class` nodes: its `visit_<Class>`, else
     its `generic_visit`; None when that is `generic` (a generic visit that only walks the
     children) and the class holds no nodes to visit (no fields, or a constant).
@@ -177,11 +183,11 @@ def find_visitor(visitor_class, node_class, generic):
     return function
 
 
-def _find_visitor(transformer_class, node_class):
+def _find_visitor(transformer_class: type[Base], node_class: type) -> Any:
     """The function that visits `node_class` nodes, remembered in the class's `_visitor_table`
     (where `generic_visit` also looks). Where only `Base.generic_visit` would visit a name, the
     table says `_UNLESS_ANNOTATED` (only a parameter's annotation holds nodes)."""
-    function = find_visitor(transformer_class, node_class, Base.generic_visit)
+    function: Any = find_visitor(transformer_class, node_class, Base.generic_visit)
     if function is Base.generic_visit and node_class is gast.Name:
         function = _UNLESS_ANNOTATED
     transformer_class._visitor_table[node_class] = function
@@ -193,7 +199,8 @@ def _find_visitor(transformer_class, node_class):
 _LEAF_FIELDS = frozenset({'ctx', 'op', 'ops', 'id', 'attr', 'type_comment', 'kind'})
 
 
-def entered_fields(visitor_class, node_class, table):
+def entered_fields(visitor_class: type, node_class: Any,
+                   table: dict[type, tuple[str, ...]]) -> tuple[str, ...]:
     """The fields of `node_class` that a generic visit of `visitor_class` enters, remembered in
     `table`: all but the `_LEAF_FIELDS`, which it enters only when the visitor has a method for
     a context or an operator class. (The converters' `Base` and the activity analysis.)"""
@@ -204,7 +211,7 @@ def entered_fields(visitor_class, node_class, table):
     return fields
 
 
-def _visits_leaf_classes(transformer_class):
+def _visits_leaf_classes(transformer_class: type) -> bool:
     """Whether `transformer_class` has a visitor for a context or an operator class; asked
     once per class (the walk over the subclasses of those classes is the cost of the first
     conversion in a process otherwise: about 120 node classes, each asking)."""
@@ -214,10 +221,11 @@ def _visits_leaf_classes(transformer_class):
     return known
 
 
-_VISITS_LEAF_CLASSES: dict = {}   # {visitor class: whether it visits contexts or operators}
+# {visitor class: whether it visits contexts or operators}
+_VISITS_LEAF_CLASSES: dict[type, bool] = {}
 
 
-def _has_leaf_visitor(transformer_class):
+def _has_leaf_visitor(transformer_class: type) -> bool:
     classes = list(walk.LEAF_BASES)
     while classes:
         node_class = classes.pop()
@@ -231,7 +239,7 @@ def _has_leaf_visitor(transformer_class):
 _BLOCK_FIELDS = ('body', 'orelse', 'finalbody', 'handlers', 'cases')
 
 
-def _inherit_origin(nodes, origin):
+def _inherit_origin(nodes: list[gast.AST], origin: Any) -> None:
     """Gives `origin` to the statements in `nodes` and in their blocks that have none."""
     pending = list(nodes)
     while pending:

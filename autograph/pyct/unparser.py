@@ -8,6 +8,7 @@ it that has an `anno.Basic.ORIGIN`, ready for `compile` (the loader compiles con
 without writing and parsing its text again).
 """
 import ast
+from typing import Any, Callable, Sequence
 
 import gast
 
@@ -18,10 +19,11 @@ _ORIGIN = anno.Basic.ORIGIN
 
 # The kinds of gast classes whose conversion is not one ast node of the same fields
 _PLAIN, _STATEMENT, _NAME, _HANDLER, _CONTEXT = range(5)
-_TABLE = {}   # gast class -> (ast class, its fields, kind, whether it has a line)
+# gast class -> (ast class, its fields, kind, whether it has a line)
+_TABLE: dict[type, tuple[Any, tuple[str, ...], int, bool]] = {}
 
 
-def _add_entry(gast_class):
+def _add_entry(gast_class: type) -> None:
     ast_class = getattr(ast, gast_class.__name__)
     if issubclass(gast_class, gast.expr_context):
         # one shared instance (CPython's parser shares them too): `compile` only reads it
@@ -41,7 +43,7 @@ for _class in vars(gast).values():
         _add_entry(_class)
 
 
-def to_ast(node, line=None):
+def to_ast(node: Any, line: int | None = None) -> Any:
     """The stdlib `ast` version of a gast tree (or list of trees).
 
     With a `line`, each node is at the line of the innermost statement around it that has an
@@ -52,7 +54,7 @@ def to_ast(node, line=None):
     return _convert(node, line) if type(node) in _TABLE else node
 
 
-def _convert(node, line):
+def _convert(node: Any, line: int | None) -> Any:
     """`to_ast` of a node of a class in `_TABLE`: fields that hold no node (names, numbers,
     None) are taken as they are, without a call."""
     ast_class, fields, kind, located = _TABLE[type(node)]
@@ -65,6 +67,7 @@ def _convert(node, line):
         if origin is not None:
             line = origin.lineno
     table = _TABLE
+    new: Any
     if kind is _NAME and type(source['ctx']) is gast.Param:
         annotation = source['annotation']
         new = ast.arg(source['id'], annotation and _convert(annotation, line),
@@ -90,18 +93,25 @@ def _convert(node, line):
     return new
 
 
-def unparse(node, indent=0):
-    """The source of a gast tree, its first line indented by `indent` levels."""
-    writer = _Unparser()
+def unparse(node: Any, indent: int = 0, width: int | None = None) -> str:
+    """The source of a gast tree, its first line indented by `indent` levels. With a `width`,
+    calls, tuples and `nonlocal`/`global` lists that would make a line longer are wrapped
+    (`_Wrapping`); without, the text is exactly `ast.unparse`'s."""
+    writer = _Unparser() if width is None else _Wrapping(width)
     writer._indent = indent
     return writer.visit(to_ast(node))
 
 
-class _Unparser(ast._Unparser):
+# the standard library's unparser (private, untyped: see docs/design.md)
+_StandardUnparser: Any = ast._Unparser  # type: ignore[attr-defined]
+_ATOM = ast._Precedence.ATOM  # type: ignore[attr-defined]
+
+
+class _Unparser(_StandardUnparser):
 
     _visitors: dict = {}   # ast class -> the method that writes it
 
-    def traverse(self, node):
+    def traverse(self, node: Any) -> None:
         # ast's own looks the method up by name at every node (`NodeVisitor.visit`)
         if isinstance(node, list):
             for item in node:
@@ -114,21 +124,21 @@ class _Unparser(ast._Unparser):
             visitor(self, node)
 
     # `block` and `delimit` write exactly what ast's own write, without a generator each
-    def block(self, *, extra=None):
+    def block(self, *, extra: str | None = None) -> '_Indented':
         self._source.append(':')
         if extra:
             self._source.append(extra)
         self._indent += 1
         return _Indented(self)
 
-    def leave_block(self):
+    def leave_block(self) -> None:
         self._indent -= 1
 
-    def delimit(self, start, end):
+    def delimit(self, start: str, end: str) -> '_Closed':
         self._source.append(start)
         return _Closed(self.write, end)
 
-    def get_type_comment(self, node):
+    def get_type_comment(self, node: Any) -> str | None:
         # The generated code has no `# type: ignore` comments; its nodes have no line numbers.
         if node.type_comment is not None:
             return f' # type: {node.type_comment}'
@@ -140,13 +150,13 @@ class _Indented:
 
     __slots__ = ('writer',)
 
-    def __init__(self, writer):
+    def __init__(self, writer: _Unparser) -> None:
         self.writer = writer
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         return None
 
-    def __exit__(self, *error):
+    def __exit__(self, *error: object) -> None:
         self.writer.leave_block()
 
 
@@ -155,11 +165,109 @@ class _Closed:
 
     __slots__ = ('write', 'end')
 
-    def __init__(self, write, end):
+    def __init__(self, write: Callable[..., None], end: str) -> None:
         self.write, self.end = write, end
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         return None
 
-    def __exit__(self, *error):
+    def __exit__(self, *error: object) -> None:
         self.write(self.end)
+
+
+class _Wrapping(_Unparser):
+    """An unparser that keeps lines within `width` columns where it can: the arguments of a
+    call that does not fit continue on the next lines, aligned after its `(`, as many on a
+    line as fit; so do the items of a tuple, and a `nonlocal` or `global` statement becomes
+    several. Other expressions (a long string, a long chain of operators) stay on one line."""
+
+    _visitors: dict = {}
+
+    def __init__(self, width: int | None = None, **options: Any) -> None:
+        # `ast` makes another writer of this class for the parts of an f-string (`options`):
+        # without a width it never wraps, as a line break cannot be there
+        super().__init__(**options)
+        self.width = width if width is not None else 1 << 30   # none: it never wraps
+
+    def visit_Call(self, node: ast.Call) -> None:
+        compact = self._compact(node)
+        if self._fits(compact):
+            self.write(compact)
+            return
+        self.set_precedence(_ATOM, node.func)
+        self.traverse(node.func)
+        self._items([*node.args, *node.keywords], '(', ')')
+
+    def visit_Tuple(self, node: ast.Tuple) -> None:
+        compact = self._compact(node)
+        if self._fits(compact):
+            self.write(compact)
+        else:
+            self._items(node.elts, '(', ',)' if len(node.elts) == 1 else ')')
+
+    def visit_Nonlocal(self, node: ast.Nonlocal) -> None:
+        self._declaration('nonlocal ', node.names)
+
+    def visit_Global(self, node: ast.Global) -> None:
+        self._declaration('global ', node.names)
+
+    def _declaration(self, keyword: str, names: list[str]) -> None:
+        """`nonlocal a, b, ...` as several statements when one would not fit."""
+        line: list[str] = []
+        for name in names:
+            if line and len('    ' * self._indent + keyword + ', '.join(line + [name])) > \
+                    self.width:
+                self.fill(keyword + ', '.join(line))
+                line = []
+            line.append(name)
+        self.fill(keyword + ', '.join(line))
+
+    def _items(self, items: Sequence[ast.AST], opening: str, closing: str) -> None:
+        """`items` between `opening` and `closing`, separated by commas, as many on a line as
+        fit: aligned after `opening`, or, where that leaves too little room for the longest,
+        on lines of their own indented one level more than the line `opening` is on."""
+        self.write(opening)
+        texts = [self._compact(item) for item in items]
+        indent = self._column()
+        line_indent = self._line_indent()
+        if texts and indent > line_indent + 4 and \
+                indent + max(len(text) for text in texts) + len(closing) > self.width:
+            indent = line_indent + 4
+            self.write('\n' + ' ' * indent)
+        for index, (item, text) in enumerate(zip(items, texts)):
+            if index:
+                self.write(',')
+                if self._fits(' ' + text + closing):
+                    self.write(' ')
+                else:
+                    self.write('\n' + ' ' * indent)
+            self.traverse(item)
+        self.write(closing)
+
+    def _compact(self, node: ast.AST) -> str:
+        """The text of `node` on one line, as it would be written here."""
+        writer = _Unparser()
+        writer._precedences[node] = self.get_precedence(node)
+        return writer.visit(node)
+
+    def _fits(self, text: str) -> bool:
+        return self._column() + len(text) <= self.width
+
+    def _column(self) -> int:
+        """The column where the next text goes."""
+        return len(self._current_line())
+
+    def _line_indent(self) -> int:
+        line = self._current_line()
+        return len(line) - len(line.lstrip(' '))
+
+    def _current_line(self) -> str:
+        """The text written since the last line break."""
+        pieces = []
+        for piece in reversed(self._source):
+            newline = piece.rfind('\n')
+            if newline >= 0:
+                pieces.append(piece[newline + 1:])
+                break
+            pieces.append(piece)
+        return ''.join(reversed(pieces))

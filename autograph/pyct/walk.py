@@ -12,7 +12,7 @@ CONTEXTS_AND_OPERATORS = frozenset(
     c for c in vars(gast).values() if isinstance(c, type) and issubclass(c, LEAF_BASES))
 
 
-def children(node):
+def children(node: gast.AST) -> list[gast.AST]:
     """The child nodes of `node` but its context or operators, in the order of its fields."""
     found = []
     for value in node.__dict__.values():
@@ -25,7 +25,7 @@ def children(node):
     return found
 
 
-def nodes(root):
+def nodes(root: gast.AST) -> list[gast.AST]:
     """`root` and every node under it, breadth first (as `gast.walk`)."""
     found = [root]
     append = found.append

@@ -327,7 +327,7 @@ class _Emitter(emit.Emitter):
             name = self.namespace.create_name(opdef.name, snake_case=False)
             self.globals[name] = opdef.bind_kernel(node.attrs, node.payload)
             return name
-        in_place = node.attrs.get('_in_place', False)  # passes/in_place.py proved it safe
+        in_place = node.in_place  # passes/in_place.py proved it safe
         name = self.kernels.get((opdef, in_place))
         if name is None:
             name = self.namespace.create_name(opdef.name + ('InPlace' if in_place else ''),

@@ -24,11 +24,15 @@ subclasses it and fills the hooks:
 Names come from one `Namespace` (torch.fx's `_Namespace`): legal identifiers, unique in the
 generated function, never a reserved name of the backend (its helpers).
 """
+import abc
 import builtins
 import keyword
 import re
+from typing import Any, Collection, Generic, Iterable, Sequence, TypeVar, cast
 
 from runtime.core import errors
+from runtime.core.dtypes import DType
+from runtime.executor.ir import Counted, Node, Program, Value
 from runtime.executor.recursion import room
 from runtime.ops.registry import CONST, PLACEHOLDER
 
@@ -36,16 +40,20 @@ MAX_DEPTH = 40  # Python refuses code nested 100 blocks deep; loop nests need so
 MAX_LOOPS = 12  # Python refuses more than 20 loops (and `try`s) nested in one function
 
 _PYTHON_NAMES = frozenset(keyword.kwlist) | frozenset(dir(builtins))
+# the schedule facts of a block, whatever record a backend's `plan` makes
+Plan = TypeVar('Plan')
+# a bound of a counted loop as the generated code writes it: a name or a literal
+Source = str
 
 
 class Namespace:
     """Unique, legal Python identifiers made from op names (torch.fx's `_Namespace`)."""
 
-    def __init__(self, reserved=()):
+    def __init__(self, reserved: Iterable[str] = ()) -> None:
         self._taken = set(reserved) | _PYTHON_NAMES
-        self._counts = {}
+        self._counts: dict[str, int] = {}
 
-    def create_name(self, candidate, snake_case=True):
+    def create_name(self, candidate: str, snake_case: bool = True) -> str:
         """A new name from `candidate` (an op or tensor name; `snake_case=False` keeps an op
         type's capitals, as for kernels: `GatherV2`)."""
         base = _identifier(candidate) if snake_case else re.sub(r'\W', '_', candidate)
@@ -57,7 +65,7 @@ class Namespace:
         return name
 
 
-def _identifier(candidate):
+def _identifier(candidate: str) -> str:
     """`while/Greater` -> `greater`, `GatherV2` -> `gather_v2`, `Greater/y` -> `greater_y`."""
     parts = [p for p in candidate.split('/') if p]
     text = '_'.join(parts[-2:]) if len(parts) > 1 and len(parts[-1]) <= 2 else \
@@ -69,19 +77,22 @@ def _identifier(candidate):
     return text
 
 
-def targets(names):
-    """`a, b`: either side of an assignment of `names`."""
-    return ', '.join(names)
+def targets(names: Iterable[str | None]) -> str:
+    """`a, b`: either side of an assignment of `names` (each named by then: only the output of
+    a node `emit` skipped has no name, and no assignment takes it)."""
+    return ', '.join(cast(Iterable[str], names))
 
 
-def direct_targets(program, args, outputs, counter=None):
+def direct_targets(program: Program, args: Sequence[str | None],
+                   outputs: Sequence[str | None], counter: int | None = None
+                   ) -> dict[Value, str]:
     """{value: name} for outputs of `program` (a branch or loop body whose params are bound to
     the names `args`) that can be assigned to their target names `outputs` at once
     (`total = total + i`, not `add = total + i` and later `total = add`): an output computed by
     a node of the program, that is no other output, into a name whose bound params are not read
     after that node nor returned."""
     position = {node: j for j, node in enumerate(program.nodes)}
-    direct = {}
+    direct: dict[Value, str] = {}
     for k, (value, target) in enumerate(zip(program.outputs, outputs)):
         node = value.node
         if k == counter or target is None or node in program.params or \
@@ -97,114 +108,128 @@ def direct_targets(program, args, outputs, counter=None):
     return direct
 
 
-class Emitter:
+class Emitter(abc.ABC, Generic[Plan]):
     """The walk (see the module docstring). `lines` are the body's lines; `names` maps each
-    Value to the local (or constant) holding it; `namespace` makes the names."""
+    Value to the local (or constant) holding it; `namespace` makes the names. A backend
+    implements the abstract hooks (a class missing one cannot be made) and may override the
+    others; `Plan` is the type of the record its `plan` makes."""
 
     header_lines = 0  # lines of the generated function before `lines` (for `line_nodes`)
     assigns_directly = False  # results assigned to their targets at once (direct_targets)
 
-    def __init__(self, reserved=()):
+    def __init__(self, reserved: Iterable[str] = ()) -> None:
         self.namespace = Namespace(reserved)
-        self.names = {}
-        self.lines = []
-        self.line_nodes = {}  # line number in the generated function -> the Node it runs
+        self.names: dict[Value, str | None] = {}
+        self.lines: list[str] = []
+        self.line_nodes: dict[int, Node] = {}  # line in the generated function -> its Node
         self.loop_nesting = 0  # the loops around the line being written
 
-    def line(self, depth, text, node=None):
+    def line(self, depth: int, text: str, node: Node | None = None) -> None:
         self.lines.append('    ' * depth + text)
         if node is not None:
             self.line_nodes[len(self.lines) + self.header_lines] = node
 
     # ---- the hooks ----------------------------------------------------------------------------
 
-    def plan(self, program, skip):
+    @abc.abstractmethod
+    def plan(self, program: Program, skip: Collection[Node]) -> Plan:
         """The schedule facts of `program`'s nodes, read by the other hooks."""
-        return None
 
-    def before(self, node, plan, depth):
+    def before(self, node: Node, plan: Plan, depth: int) -> None:
         """Lines before `node` (not a param or a constant)."""
 
-    def after(self, node, plan, depth):
+    def after(self, node: Node, plan: Plan, depth: int) -> None:
         """Lines after `node`."""
 
-    def finish(self, program, plan, depth):
+    def finish(self, program: Program, plan: Plan, depth: int) -> list[str]:
         """Lines at the end of the block; returns the names of locals the block made that its
         caller may free once it has copied them."""
         return []
 
-    def unfed(self, node):
+    @abc.abstractmethod
+    def unfed(self, node: Node) -> None:
         """A param with no value bound: raise."""
-        raise NotImplementedError
 
-    def constant(self, node, depth):
+    @abc.abstractmethod
+    def constant(self, node: Node, depth: int) -> str:
         """The name holding the value of the Const `node`."""
-        raise NotImplementedError
 
-    def emit_op(self, node, inputs, depth, plan, targets):
+    @abc.abstractmethod
+    def emit_op(self, node: Node, inputs: list[str | None], depth: int, plan: Plan,
+                targets: dict[Value, str]) -> Sequence[str | None] | None:
         """Write `node` (no control flow written inline) with its operands in the locals
         `inputs`; return its outputs' names (None: the names are set already)."""
-        raise NotImplementedError
 
-    def inlines(self, node, depth):
+    def inlines(self, node: Node, depth: int) -> bool:
         """Whether the control-flow `node` is written inline as `if`/`while`."""
         return True
 
-    def has_room(self, node, depth):
+    def has_room(self, node: Node, depth: int) -> bool:
         """Whether Python's limits leave room for the control-flow `node` at `depth` inline
         with its blocks whole: nested less than MAX_DEPTH deep, a loop inside fewer than
         MAX_LOOPS others (a backend inlining only then never needs `deep_branch`)."""
         return depth < MAX_DEPTH and \
             (node.opdef.control_flow != 'while' or self.loop_nesting < MAX_LOOPS)
 
-    def deep_branch(self, node, branch, args, outs, depth):
+    def deep_branch(self, node: Node, branch: Program, args: Sequence[str | None],
+                    outs: Sequence[str | None], depth: int) -> Sequence[str | None]:
         """A branch nested deeper than MAX_DEPTH, or a loop's body inside more than MAX_LOOPS
-        loops, written out of line: the names of its results (`outs` suggests them)."""
-        raise NotImplementedError
+        loops, written out of line: the names of its results (`outs` suggests them). Only a
+        backend whose `inlines` goes beyond `has_room` reaches it."""
+        raise NotImplementedError(
+            f'{type(self).__name__} inlines {node.name!r} deeper than Python allows: its '
+            f'`inlines` must keep to `has_room`, or it must write such blocks out of line '
+            f'(`deep_branch`).')
 
-    def result_names(self, node, targets):
+    @abc.abstractmethod
+    def result_names(self, node: Node, targets: dict[Value, str]) -> list[str]:
         """The names of a control-flow node's results (`targets`: those assigned directly; a
         While's are passed to `loop_results`)."""
-        raise NotImplementedError
 
-    def loop_variables(self, node, inputs):
+    @abc.abstractmethod
+    def loop_variables(self, node: Node, inputs: list[str | None]) -> list[str]:
         """The names of a While's loop variables (its inputs are in `inputs`)."""
-        raise NotImplementedError
 
-    def loop_entry(self, node, k, name):
+    def loop_entry(self, node: Node, k: int, name: str | None) -> str | None:
         """The value loop variable `k` of the While `node` starts from (its input is in the
         local `name`): `name`, or a copy the backend makes."""
         return name
 
-    def loop_results(self, node, loop_vars, outs, depth):
+    @abc.abstractmethod
+    def loop_results(self, node: Node, loop_vars: list[str], outs: list[str],
+                     depth: int) -> Sequence[str | None]:
         """The names of a While's results after the loop (`outs`: from `result_names`)."""
-        raise NotImplementedError
 
-    def loop_test(self, cond, loop_vars):
+    def loop_test(self, cond: Program, loop_vars: list[str]) -> str | None:
         """The loop condition as one expression over the loop variables, or None."""
         return None
 
-    def counted_head(self, node, counter, start, limit, step, depth):
+    @abc.abstractmethod
+    def counted_head(self, node: Node, counter: str, start: str, limit: Source, step: Source,
+                     depth: int) -> None:
         """The `for` line(s) of a counted loop: `counter` takes the values from `start` by
         `step` below `limit` (each a name or a literal)."""
-        raise NotImplementedError
 
-    def counted_end(self, node, counter, start, limit, step, depth):
+    @abc.abstractmethod
+    def counted_end(self, node: Node, counter: str, start: str, limit: Source, step: Source,
+                    depth: int) -> None:
         """The line giving `counter` its value after the loop."""
-        raise NotImplementedError
 
-    def counted_bound(self, node, name, value, dtype):
+    @abc.abstractmethod
+    def counted_bound(self, node: Node, name: str, value: Any, dtype: DType) -> Source:
         """The source of the constant `value` (`name`: 'limit' or 'step') of a counted loop
         whose counter has `dtype`."""
-        raise NotImplementedError
 
-    def free(self, depth, names, keep=()):
+    def free(self, depth: int, names: Iterable[str | None], keep: Collection[str | None] = ()
+             ) -> None:
         """Free the locals `names` but `keep` (no-op for a backend that never frees)."""
 
     # ---- the walk -----------------------------------------------------------------------------
 
     @room()  # it recurses per nesting level, whatever the caller's recursion limit
-    def emit(self, program, args, depth, skip=frozenset(), targets=None):
+    def emit(self, program: Program, args: Sequence[str | None], depth: int,
+             skip: Collection[Node] = frozenset(), targets: dict[Value, str] | None = None
+             ) -> tuple[list[str | None], list[str]]:
         """Emit `program` with its params bound to the names `args` (None for an output of a
         node in `skip`, which is not emitted). Returns its outputs' names and the names the
         caller may free (see `finish`). `targets` maps values to the names they are assigned to
@@ -226,6 +251,7 @@ class Emitter:
                 continue
             self.before(node, plan, depth)
             inputs = [names.get(v) for v in node.inputs]
+            outs: Sequence[str | None] | None
             if opdef.control_flow is not None and self.inlines(node, depth):
                 outs = self.emit_control_flow(node, inputs, depth, targets)
             else:
@@ -236,16 +262,19 @@ class Emitter:
         leftovers = self.finish(program, plan, depth)
         return [names.get(v) for v in program.outputs], leftovers
 
-    def emit_control_flow(self, node, inputs, depth, targets):
+    def emit_control_flow(self, node: Node, inputs: list[str | None], depth: int,
+                          targets: dict[Value, str]) -> Sequence[str | None]:
         outs = self.result_names(node, targets)
         if node.opdef.control_flow == 'while':
             return self.emit_while(node, inputs, outs, depth)
         test, args = inputs[0], inputs[1:]
+        headers: list[str | None]
         if node.opdef.control_flow == 'if':
             headers = [f'if {test}:', 'else:']
         else:
             headers = [f'{"el" if k else ""}if {test} == {k}:'
-                       for k in range(len(node.branches) - 1)] + ['else:']
+                       for k in range(len(node.branches) - 1)]
+            headers.append('else:')
             if len(headers) == 1:  # only the default branch: no block
                 headers = [None]
         for k, (branch, header) in enumerate(zip(node.branches, headers)):
@@ -255,12 +284,15 @@ class Emitter:
                              block=header is not None)
         return outs
 
-    def emit_branch(self, node, branch, args, outs, depth, block=True):
+    def emit_branch(self, node: Node, branch: Program, args: Sequence[str | None],
+                    outs: Sequence[str | None], depth: int, block: bool = True) -> None:
         """One branch of an If or a Case at `depth`, its results assigned to `outs` (`block`:
         it is the body of an `if`/`else`, which must not be empty)."""
         start = len(self.lines)
+        results: Sequence[str | None]
+        leftovers: list[str] = []
         if depth > MAX_DEPTH:  # e.g. a long if/elif chain: Python refuses code nested
-            results, leftovers = self.deep_branch(node, branch, args, outs, depth), []
+            results = self.deep_branch(node, branch, args, outs, depth)
         else:
             direct = direct_targets(branch, args, outs) if self.assigns_directly else None
             results, leftovers = self.emit(branch, args, depth, targets=direct)
@@ -272,14 +304,16 @@ class Emitter:
         elif block and len(self.lines) == start:
             self.line(depth, 'pass')
 
-    def emit_while(self, node, inputs, outs, depth):
+    def emit_while(self, node: Node, inputs: list[str | None], outs: list[str],
+                   depth: int) -> Sequence[str | None]:
         self.loop_nesting += 1
         try:
             return self.emit_loop(node, inputs, outs, depth)
         finally:
             self.loop_nesting -= 1
 
-    def emit_loop(self, node, inputs, outs, depth):
+    def emit_loop(self, node: Node, inputs: list[str | None], outs: list[str],
+                  depth: int) -> Sequence[str | None]:
         cond, body = node.branches
         loop_vars = self.loop_variables(node, inputs)
         fresh = [(var, self.loop_entry(node, k, name))
@@ -287,7 +321,7 @@ class Emitter:
         if fresh:
             self.line(depth, f'{targets([v for v, _ in fresh])} = '
                              f'{targets([n for _, n in fresh])}')
-        counted = node.attrs.get('_counted')
+        counted = node.counted
         if counted is not None:
             self.emit_counted(node, loop_vars, counted, depth)
             return self.loop_results(node, loop_vars, outs, depth)
@@ -305,29 +339,34 @@ class Emitter:
         self.emit_body(node, body, loop_vars, depth, head)
         return self.loop_results(node, loop_vars, outs, depth)
 
-    def emit_counted(self, node, loop_vars, counted, depth):
+    def emit_counted(self, node: Node, loop_vars: list[str], counted: Counted,
+                     depth: int) -> None:
         """`for` over the counter's values from its value on entry, by the loop's step, below
         its limit (a loop variable or a constant); the increment is not emitted."""
-        k, (kind, limit), step, increment = counted
+        k = counted.counter
         dtype = node.outputs[k].dtype
-        limit = loop_vars[limit] if kind == 'param' else \
-            self.counted_bound(node, 'limit', limit, dtype)
-        step = self.counted_bound(node, 'step', step, dtype)
+        limit = loop_vars[counted.limit_param] if counted.limit_param is not None else \
+            self.counted_bound(node, 'limit', counted.limit_constant, dtype)
+        step = self.counted_bound(node, 'step', counted.step, dtype)
         counter = loop_vars[k]
         start = self.namespace.create_name(f'{counter}_start')
         self.line(depth, f'{start} = {counter}')
         head = len(self.lines)
         self.counted_head(node, counter, start, limit, step, depth)
         self.emit_body(node, node.branches[1], loop_vars, depth, head, counter=k,
-                       skip={increment})
+                       skip={counted.increment})
         self.counted_end(node, counter, start, limit, step, depth)
 
-    def emit_body(self, node, body, loop_vars, depth, head, counter=None, skip=frozenset()):
+    def emit_body(self, node: Node, body: Program, loop_vars: list[str], depth: int,
+                  head: int | None, counter: int | None = None,
+                  skip: Collection[Node] = frozenset()) -> None:
         """The loop body of the While `node`, then the loop variables that changed take their
         new values."""
+        results: Sequence[str | None]
+        leftovers: list[str] = []
         if depth + 1 > MAX_DEPTH or self.loop_nesting > MAX_LOOPS:  # out of line (a counted
             # loop's increment then runs too: its result is not taken)
-            results, leftovers = self.deep_branch(node, body, loop_vars, loop_vars, depth + 1), []
+            results = self.deep_branch(node, body, loop_vars, loop_vars, depth + 1)
         else:
             direct = direct_targets(body, loop_vars, loop_vars, counter) \
                 if self.assigns_directly else None
@@ -342,7 +381,7 @@ class Emitter:
             self.line(depth + 1, 'pass')
 
 
-def unfed_placeholder(node):
+def unfed_placeholder(node: Node) -> errors.InvalidArgumentError:
     """The error of a Placeholder that is not fed (TensorFlow's)."""
     return errors.InvalidArgumentError(
         None, node.op, f'You must feed a value for placeholder tensor {node.name!r} with dtype '

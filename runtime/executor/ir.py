@@ -9,13 +9,85 @@ JAX's `Var`). Lowering copies a graph, so the user's graph is never changed; `st
 prints the optimized form, one node per line (runtime/executor/printer.py).
 """
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from runtime.core.dtypes import DType
 from runtime.core.shapes import TensorShape
 from runtime.executor.printer import format_program
 from runtime.executor.recursion import room
 from runtime.ops.registry import CONST, OpDef
+
+# (file, line) where the user created an op, for errors
+Origin = tuple[str, int]
+
+
+class SourceTensor(Protocol):
+    """A tensor of the graph being lowered, as lowering reads it (runtime/graph/graph.py's
+    SymbolicTensor: the graph imports the executor, not the other way round)."""
+
+    @property
+    def op(self) -> 'SourceOp': ...
+
+    @property
+    def value_index(self) -> int: ...
+
+    @property
+    def dtype(self) -> DType: ...
+
+    @property
+    def shape(self) -> TensorShape: ...
+
+
+class SourceOp(Protocol):
+    """The graph Operation a Node copies: what lowering reads, and what errors name
+    (`node.op`, an `OpError`'s `.op`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def opdef(self) -> OpDef: ...
+
+    @property
+    def inputs(self) -> Sequence[SourceTensor]: ...
+
+    @property
+    def outputs(self) -> Sequence[SourceTensor]: ...
+
+    @property
+    def control_inputs(self) -> Sequence['SourceOp']: ...
+
+    @property
+    def attrs(self) -> Mapping[str, Any]: ...
+
+    @property
+    def payload(self) -> Any: ...
+
+    @property
+    def origin(self) -> Origin | None: ...
+
+
+class SourceGraph(Protocol):
+    """A graph being lowered: its ops in order and the functions its control-flow ops name."""
+
+    @property
+    def operations(self) -> Iterable[SourceOp]: ...
+
+    @property
+    def library(self) -> Mapping[str, 'SourceFunction']: ...
+
+
+class SourceFunction(SourceGraph, Protocol):
+    """A library function of the graph: a graph with its parameters and results."""
+
+    @property
+    def inputs(self) -> Sequence[SourceTensor]: ...
+
+    @property
+    def outputs(self) -> Sequence[SourceTensor]: ...
 
 
 @dataclass(slots=True, eq=False, repr=False)
@@ -52,10 +124,13 @@ class Node:
       `type` is its op type name, `name` the graph op's name (`while/Greater`).
     - `inputs`: the Values it reads (assigning the list updates each value's `users`).
     - `outputs`: its Values, one per output.
-    - `control`: Nodes that must run first; `attrs`: the op's attrs (passes may add
-      `_`-prefixed facts, like `_counted`); `payload`: a variable's storage, a generator...
+    - `control`: Nodes that must run first; `attrs`: the op's attrs; `payload`: a variable's
+      storage, a generator...
     - `op`: the graph Operation it copies and `origin` (file, line) where the user created it,
       for errors.
+    - the facts passes proved, read by the code generators: `counted` (a `Counted` While,
+      passes/loops.py), `in_place` (its first input may be written in place,
+      passes/in_place.py).
     - `branches`: for control flow, its functions as Programs: (then, else) for an If,
       (cond, body) for a While, one per index for a Case; their params line up with the
       node's inputs after the predicate (If) or the index (Case), or with all its inputs
@@ -65,11 +140,11 @@ class Node:
     """
 
     __slots__ = ('op', 'opdef', 'name', '_inputs', 'outputs', 'control', 'attrs', 'payload',
-                 'origin', 'branches', 'checks')
+                 'origin', 'branches', 'checks', 'counted', 'in_place')
 
-    def __init__(self, op: Any, opdef: OpDef, name: str, inputs: Sequence[Value],
-                 control: list['Node'], attrs: dict[str, Any], payload: Any, origin: Any,
-                 specs: Iterable[tuple[DType, TensorShape]]) -> None:
+    def __init__(self, op: SourceOp | None, opdef: OpDef, name: str, inputs: Sequence[Value],
+                 control: list['Node'], attrs: dict[str, Any], payload: Any,
+                 origin: Origin | None, specs: Iterable[tuple[DType, TensorShape]]) -> None:
         self.op = op
         self.opdef = opdef
         self.name = name
@@ -84,6 +159,8 @@ class Node:
         self.checks: tuple[int, ...]
         self.checks = tuple(i for i in opdef.nonzero
                             if i < len(inputs) and inputs[i].dtype.is_integer)
+        self.counted: Counted | None = None
+        self.in_place = False
 
     @property
     def type(self) -> str:
@@ -119,6 +196,22 @@ class Node:
         return f'<Node {self.name} ({self.type})>'
 
 
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """A While that counts (passes/loops.py): `while i < limit: ...; i = i + step` with an
+    integer `i`, which the code generators write as a Python `for` over the values `i` takes.
+
+    `counter`: the index of `i` among the loop variables; the limit is the invariant loop
+    variable `limit_param` or, when that is None, the constant `limit_constant`; `step`: the
+    positive constant step; `increment`: the body's node computing `i + step` (not emitted)."""
+
+    counter: int
+    limit_param: int | None
+    limit_constant: Any
+    step: Any
+    increment: Node
+
+
 @dataclass(slots=True, eq=False, repr=False)
 class Program:
     """A function: `params` (Placeholder Nodes, fed in order), `nodes` in program order
@@ -152,7 +245,8 @@ class Program:
         return format_program(self)
 
 
-def lower(graph: Any, inputs: Sequence[Any], outputs: Sequence[Any]) -> Program:
+def lower(graph: SourceGraph, inputs: Sequence[SourceTensor],
+          outputs: Sequence[SourceTensor]) -> Program:
     """A Program copying `graph`'s ops (and, into If/Case/While nodes, their library functions);
     `inputs` (tensors of Placeholders) become its parameters. It recurses once per nesting level
     of control flow, with room for that whatever the caller's recursion limit (recursion.py)."""
@@ -160,8 +254,9 @@ def lower(graph: Any, inputs: Sequence[Any], outputs: Sequence[Any]) -> Program:
         return _lower(graph, inputs, outputs)
 
 
-def _lower(graph: Any, inputs: Sequence[Any], outputs: Sequence[Any]) -> Program:
-    nodes: dict[Any, Node] = {}
+def _lower(graph: SourceGraph, inputs: Sequence[SourceTensor],
+           outputs: Sequence[SourceTensor]) -> Program:
+    nodes: dict[SourceOp, Node] = {}
     order: list[Node] = []
     for op in graph.operations:
         node = Node(op, op.opdef, op.name,
@@ -178,5 +273,5 @@ def _lower(graph: Any, inputs: Sequence[Any], outputs: Sequence[Any]) -> Program
     return Program(getattr(graph, 'name', 'graph'), order, params, outs)
 
 
-def _lower_function(func_graph: Any) -> Program:
+def _lower_function(func_graph: SourceFunction) -> Program:
     return _lower(func_graph, func_graph.inputs, func_graph.outputs)

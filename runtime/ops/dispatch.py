@@ -9,7 +9,7 @@ Operation instead. Gradient tapes record ops here, and only here: the If, Case a
 whose outputs their library functions decide, come through `add_operation`
 (runtime.ops.control's builders).
 """
-from typing import Any, Sequence
+from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from runtime.core import context, dtypes, errors
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
@@ -102,13 +102,15 @@ def apply(opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any] | None = No
     return outputs
 
 
-def _build_in_default_graph(opdef, inputs, attrs, name, payload):
+def _build_in_default_graph(opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any] | None,
+                            name: str | None, payload: Any) -> Any:
     if opdef.convert_inputs is not None:
         inputs = opdef.convert_inputs(opdef.name, inputs)
     return _build(_state.graphs[-1], opdef, inputs, attrs, name, payload)
 
 
-def _build(graph, opdef, inputs, attrs, name, payload):
+def _build(graph: Any, opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any] | None,
+           name: str | None, payload: Any) -> Any:
     outputs = build(graph, opdef, inputs, attrs or {}, name, payload)
     if _active_tapes[0]:  # graph ops are recorded too, as TensorFlow's tapes do
         record(opdef, inputs, attrs, outputs)
@@ -176,10 +178,11 @@ def build_operation(graph: Any, opdef: OpDef, inputs: Sequence[Any], attrs: dict
     return graph.create_op(opdef, tensors, all_attrs, scope, output_specs, payload)
 
 
-def _check_value_dtypes(opdef, values):
+def _check_value_dtypes(opdef: OpDef, values: Sequence[Any]) -> None:
     """`_check_dtypes` on eager values (a function of its own: a comprehension over `values`
     in `apply` would make `values` a closure cell there, slowing every eager op)."""
-    allowed = opdef.dtypes
+    # only called for an op that limits its dtypes (no test here: `apply` made it)
+    allowed: frozenset[dtypes.DType] = opdef.dtypes  # type: ignore[assignment]
     for _, i in opdef.type_attrs:  # the common case: numpy values of accepted dtypes
         if _by_numpy(getattr(values[i], 'dtype', None)) not in allowed:
             break
@@ -189,19 +192,19 @@ def _check_value_dtypes(opdef, values):
                   errors.InvalidArgumentError)
 
 
-def _check_dtypes(opdef, dtypes_, error):
+def _check_dtypes(opdef: OpDef, dtypes_: list[dtypes.DType], error: type[Exception]) -> None:
     """Refuse a dtype the op does not accept (`OpDef.dtypes`), in TensorFlow's words."""
     refused = opdef.refused_dtype(dtypes_)
     if refused is not None:
         attr = opdef.type_attrs[dtypes_.index(refused)][0]
-        allowed = ', '.join(sorted(d.name for d in opdef.dtypes))
+        allowed = ', '.join(sorted(d.name for d in opdef.dtypes or ()))
         message = (f"Value for attr '{attr}' of {refused.name} is not in the list of allowed "
                    f"values: {allowed}; use rt.cast to convert the operands first (bools: "
                    f"rt.logical_and / rt.logical_or) [Op:{opdef.name}]")
         raise error(message) if error is TypeError else error(None, None, message)
 
 
-def graph_of(values):
+def graph_of(values: Iterable[Any]) -> Any:
     """The graph ops on `values` go into: the default graph, else the graph of a symbolic
     value, else None (eager)."""
     graphs = _state.graphs
@@ -213,15 +216,19 @@ def graph_of(values):
     return None
 
 
-def op_function(function, public_name, doc):
+F = TypeVar('F', bound=Callable[..., Any])
+
+
+def op_function(function: F, public_name: str, doc: str | None) -> F:
     """`function` as the public op function `rt.<public_name>` (its name and docstring)."""
     function.__name__ = function.__qualname__ = public_name
     function.__doc__ = doc
     return function
 
 
-def binary_op_function(opdef, public_name, doc, default_name=None):
+def binary_op_function(opdef: OpDef, public_name: str, doc: str | None,
+                       default_name: str | None = None) -> Callable[..., Any]:
     """The public function `rt.<public_name>(x, y, name=None)` running the two-input `opdef`."""
-    def binary(x, y, name=default_name):
+    def binary(x: Any, y: Any, name: str | None = default_name) -> Any:
         return apply(opdef, (x, y), None, name)
     return op_function(binary, public_name, doc)

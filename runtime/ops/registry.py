@@ -149,7 +149,7 @@ class OpDef:
     in_place: a kernel equal to `kernel` that may change its first input's value and return it
         (TensorListSetItem writing the list itself rather than making a new version); the
         executor calls it where runtime/executor/passes/in_place.py proves that no one else
-        holds that value and nothing reads it afterwards (attr `_in_place`). Its result is such
+        holds that value and nothing reads it afterwards (`Node.in_place`). Its result is such
         a value again.
     fresh_output: the first output is always a new value that only the op's users hold (the
         list TensorListReserve makes), so a later `in_place` op may take it over.
@@ -282,7 +282,7 @@ def register(name: str, kernel: Callable[..., Any] | None = None,
 
 # ---- the structural ops ---------------------------------------------------------------------
 
-def _same_as_input(inputs, attrs):
+def _same_as_input(inputs: Sequence[Any], attrs: dict[str, Any]) -> list[Spec]:
     return [(inputs[0].dtype, inputs[0].shape)]
 
 

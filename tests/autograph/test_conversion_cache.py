@@ -36,4 +36,4 @@ def test_to_code_of_the_same_function_twice_is_one_conversion():
     def f(x):
         return x + 1
 
-    assert ag.to_code(f) is ag.to_code(f)
+    assert ag.to_code(f, form='executed') is ag.to_code(f, form='executed')

@@ -165,7 +165,7 @@ def first_over(xs, limit):
 def test_the_python_form_of_a_loop_breaks_for_real_and_keeps_the_else_block():
     assert ag.to_graph(first_over)([1, 5, 9], 4) == first_over([1, 5, 9], 4) == (5, 3)
     assert ag.to_graph(first_over)([1], 4) == (None, 3)
-    source = ag.to_code(first_over)
+    source = ag.to_code(first_over, form='executed')
     assert 'while True:' in source        # a Python test and only `break`s: Python only
     assert 'break_ = True\n' + ' ' * 16 + 'break\n' in source    # the plain form's `break`
 
@@ -281,7 +281,7 @@ def set_in_one_branch(x):
 
 
 def test_undefined_placeholders_are_set_in_the_staged_form_only():
-    code = ag.to_code(set_in_one_branch)
+    code = ag.to_code(set_in_one_branch, form='executed')
     staged, python = code.split('\n        elif cond:\n')
     assert "y = ag__.Undefined('y')" in staged and 'Undefined' not in python
     with pytest.raises(UnboundLocalError, match="local variable 'y'"):
@@ -298,7 +298,7 @@ def none_before_tensor_loop(n):
 
 
 def test_reads_after_a_loop_that_may_leave_a_flagged_value_stay_checked():
-    code = ag.to_code(none_before_tensor_loop)
+    code = ag.to_code(none_before_tensor_loop, form='executed')
     assert 'ag__.ld(y)' in code.split('for i in itr:')[1]     # the read after the loop
     with pytest.raises(rt.errors.InvalidArgumentError, match='iterate at least once'):
         ag.function(none_before_tensor_loop)(rt.constant(0))
@@ -313,7 +313,7 @@ def plain(values):
 
 
 def test_reads_of_plain_python_code_are_not_checked():
-    code = ag.to_code(plain)
+    code = ag.to_code(plain, form='executed')
     assert '\n                elif cond:\n                    total += v\n' in code
     assert ag.to_graph(plain)([1, 3, -1]) == 2
 
@@ -330,7 +330,7 @@ def where_walrus_is_not_allowed(xs, ys):
 
 
 def test_comprehension_iterables_and_class_bodies_keep_the_staged_form():
-    code = ag.to_code(where_walrus_is_not_allowed)
+    code = ag.to_code(where_walrus_is_not_allowed, form='executed')
     compile(code, '<to_code>', 'exec')
     assert ag.to_graph(where_walrus_is_not_allowed)([1, 2, 3], [4]) == \
         where_walrus_is_not_allowed([1, 2, 3], [4])
@@ -376,7 +376,7 @@ def identity_tests(x, keys):
 
 
 def test_a_test_that_is_always_a_python_bool_is_written_as_python_only():
-    code = ag.to_code(identity_tests)
+    code = ag.to_code(identity_tests, form='executed')
     assert 'if x is None:' in code and "for k in ('a', 'b'):" in code
     assert "if k in keys and k not in ('z',):" in code
     assert 'is_staged' not in code and 'if_stmt' not in code and 'for_stmt' not in code
@@ -391,7 +391,7 @@ def last_item(xs):
 
 
 def test_a_local_python_may_find_unbound_is_read_with_a_check_naming_the_line():
-    code = ag.to_code(last_item)
+    code = ag.to_code(last_item, form='executed')
     # `x` may be unbound after the loop; `total` (0 before it) cannot be a placeholder
     assert "(ag__.ld(ag__.ldu(lambda: x, 'x')), total)" in code
     assert ag.to_graph(last_item)([1, 2]) == (2, 3)
@@ -441,12 +441,13 @@ def test_a_flag_both_branches_of_a_tensor_if_set_to_one_python_value_is_asserted
 
 
 def test_the_compilers_own_flags_keep_the_python_value_both_branches_give_them():
-    code = ag.to_code(tensor_branches)
+    code = ag.to_code(tensor_branches, form='executed')
     assert code.count("('y',), 1)") == 1
     function = ag.function(simple_return_in_both)
     graph = function.get_concrete_function(rt.TensorSpec([], rt.int32)).graph
     assert 'Assert' not in [op.type for op in graph.get_operations()]   # do_return is True
-    assert "('do_return', 'retval_'), 2, ('do_return',))" in ag.to_code(simple_return_in_both)
+    assert "('do_return', 'retval_'), 2, ('do_return',))" in ag.to_code(
+        simple_return_in_both, form='executed')
 
 
 def simple_return_in_both(x):
@@ -482,7 +483,7 @@ def _nested_whiles_source(depth):
 
 def test_a_plain_while_tests_its_condition_again_without_a_per_iteration_check(
         tmp_path, monkeypatch):
-    code = ag.to_code(_test_becomes_a_tensor)
+    code = ag.to_code(_test_becomes_a_tensor, form='executed')
     assert 'except ag__.OperatorNotAllowedInGraphError:' in code
     assert 'cond = ag__.ld(n) > 0' in code or 'cond = n > 0' in code
     # a test that became a tensor: the loop's error (TF's words), with no error chained to it
@@ -503,7 +504,7 @@ def test_a_plain_while_tests_its_condition_again_without_a_per_iteration_check(
     monkeypatch.syspath_prepend(str(tmp_path))
     import _nested_whiles
     nested = _nested_whiles.nested
-    code = ag.to_code(nested)
+    code = ag.to_code(nested, form='executed')
     assert code.count('except ag__.OperatorNotAllowedInGraphError:') == 9
     assert ag.to_graph(nested)(2) == nested(2) == 1024
     del sys.modules['_nested_whiles']

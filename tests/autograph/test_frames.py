@@ -379,8 +379,8 @@ def _fails_in_a_tensor_if(x):
 
 def test_staged_functions_are_blocks_of_the_users_function_for_warnings_and_errors():
     # the staged form of a tensor `if` runs in a function of its own
-    # (converters/staged_functions.py); its frame is not one of the user's
-    assert 'def staged' in ag.to_code(_warns_in_a_tensor_if)
+    # (converters/speed/staged_functions.py); its frame is not one of the user's
+    assert 'def staged' in ag.to_code(_warns_in_a_tensor_if, form='executed')
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
         ag.function(_calls_warns_in_a_tensor_if)(rt.constant(2))

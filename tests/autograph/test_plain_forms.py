@@ -1,4 +1,4 @@
-"""The plain forms of converted code (converters/plain_forms.py, issue 18): what runs on Python
+"""The plain forms of converted code (converters/speed/plain_forms.py): what runs on Python
 values is written as the original, and tensors still reach the operators."""
 import builtins
 import gc
@@ -20,7 +20,7 @@ def _first_negative(values):
 
 
 def test_a_return_in_a_plain_form_is_a_real_return():
-    code = ag.to_code(_first_negative)
+    code = ag.to_code(_first_negative, form='executed')
     # the loop appends to a list, so the return checks that no tensor loop staged one
     assert ('retval_ = (k, value)\n                        if ag__.STAGED_LISTS[0] is '
             'staged_before:\n                            return retval_\n' in code)
@@ -46,7 +46,7 @@ def _methods(text, words, count):
 
 
 def test_methods_of_plain_values_are_called_as_written_others_once():
-    code = ag.to_code(_methods)
+    code = ag.to_code(_methods, form='executed')
     # text's type is tested once: the later statement reads the flag the first test stored
     assert "text.split(' ') if (plain_text := (ag__.type_(text) in ag__.PLAIN_TYPES))" in code
     assert 'text.count if plain_text else' in code and code.count('ag__.type_(text)') == 1
@@ -82,7 +82,7 @@ def _size(x):
 
 
 def test_an_overloaded_builtin_by_name_is_the_builtin_on_python_values():
-    code = ag.to_code(_size)
+    code = ag.to_code(_size, form='executed')
     assert 'len if len is ag__.builtin_len and ag__.type_(x) in ag__.PLAIN_TYPES' in code
     converted = ag.to_graph(_size)
     assert converted('abc') == 3
@@ -140,7 +140,7 @@ def _count_letters(text, table):
 
 
 def test_the_type_test_of_a_name_the_loop_never_rebinds_is_made_before_the_loop():
-    code = ag.to_code(_count_letters)
+    code = ag.to_code(_count_letters, form='executed')
     lines = code.splitlines()
     flags = [k for k, line in enumerate(lines) if ' = type__(' in line]
     loop = next(k for k, line in enumerate(lines) if line.strip() == 'while cond:')
@@ -194,10 +194,10 @@ def _rebound_by_a_nested_function(values):
 
 
 def test_a_name_the_loop_may_rebind_or_that_may_be_unbound_is_tested_where_it_is_used():
-    assert 'plain_extra' not in ag.to_code(_rebinding)
+    assert 'plain_extra' not in ag.to_code(_rebinding, form='executed')
     assert ag.to_graph(_rebinding)([1, 2, 3]) == _rebinding([1, 2, 3]) == 3
     # bound on one path only: the test before the loop would raise before the loop runs
-    assert 'plain_limit' not in ag.to_code(_maybe_bound)
+    assert 'plain_limit' not in ag.to_code(_maybe_bound, form='executed')
     converted = ag.to_graph(_maybe_bound)
     assert converted(True, [1, 3]) == _maybe_bound(True, [1, 3]) == 2
     assert converted(False, []) is None
@@ -208,7 +208,7 @@ def test_a_name_the_loop_may_rebind_or_that_may_be_unbound_is_tested_where_it_is
     else:
         raise AssertionError('no UnboundLocalError')
     # a nested function may rebind it to a tensor: `len` then takes the tensor path
-    assert 'plain_data' not in ag.to_code(_rebound_by_a_nested_function)
+    assert 'plain_data' not in ag.to_code(_rebound_by_a_nested_function, form='executed')
     assert ag.to_graph(_rebound_by_a_nested_function)([0, 1]) == 2
 
 
@@ -218,7 +218,7 @@ def test_a_hoisted_type_test_still_sends_a_tensor_to_the_operators():
         for k in range(3):        # a Python loop: its plain form runs, on a tensor `text`
             total += table.get('a', 1) * len(text)
         return total
-    assert 'builtin_len__ and plain_text else' in ag.to_code(count)
+    assert 'builtin_len__ and plain_text else' in ag.to_code(count, form='executed')
     count = ag.function(count)
     assert count('abcd', {'a': 2}).numpy() == 24
     assert count(rt.constant([1, 2]), {}).numpy() == 6
@@ -251,7 +251,7 @@ def _rebound_by_an_earlier_function(text):
 
 
 def test_a_type_test_is_shared_by_the_code_after_it_until_the_name_may_change():
-    code = ag.to_code(_shared_test)
+    code = ag.to_code(_shared_test, form='executed')
     assert code.count('ag__.type_(text)') == 1 and 'plain_text :=' in code
     assert 'text.zfill(4) if plain_text else' in code and 'text.upper() if plain_text' in code
     assert code.count('ag__.type_(other)') == 1      # tested once, where it is used
@@ -260,16 +260,16 @@ def test_a_type_test_is_shared_by_the_code_after_it_until_the_name_may_change():
     assert converted('ab', 'X') == _shared_test('ab', 'X') == 'ABx'
     # rebound: the assignment's value (run before the binding) reads the flag, the test
     # after the binding is made again
-    code = ag.to_code(_rebound_after)
+    code = ag.to_code(_rebound_after, form='executed')
     assert "text.split(',') if plain_text else" in code
     assert code.count('ag__.type_(text)') == 2
     assert ag.to_graph(_rebound_after)(' a,b ') == _rebound_after(' a,b ') == ('a,b', 0)
     # a test behind `and` may not run: not the one stored; the later sure one is the first
-    code = ag.to_code(_behind_a_condition)
+    code = ag.to_code(_behind_a_condition, form='executed')
     assert 'plain_text' not in code
     assert ag.to_graph(_behind_a_condition)(False, 'a') == (False, 'A')
     # a nested function may rebind it (even one defined before): no flag; len sees the tensor
-    assert 'plain_text' not in ag.to_code(_rebound_by_an_earlier_function)
+    assert 'plain_text' not in ag.to_code(_rebound_by_an_earlier_function, form='executed')
     assert ag.to_graph(_rebound_by_an_earlier_function)(' ab ') == ('ab', 3)
 
 
@@ -277,7 +277,7 @@ def test_a_shared_type_test_still_sends_a_tensor_to_the_operators():
     def scale(x, factor):
         y = x.__mul__(factor)
         return y, x.__add__(factor)
-    code = ag.to_code(scale)
+    code = ag.to_code(scale, form='executed')
     assert 'plain_x :=' in code and code.count('ag__.type_(x)') == 1
     scale = ag.function(scale)
     y, z = scale(rt.constant([1.0, 2.0]), 2.0)
@@ -303,7 +303,7 @@ def _rebound_by_a_nested_generator(text):
 
 
 def test_a_nested_generator_or_a_function_two_levels_in_that_rebinds_a_name_stops_sharing():
-    assert 'plain_text' not in ag.to_code(_rebound_by_a_nested_generator)
+    assert 'plain_text' not in ag.to_code(_rebound_by_a_nested_generator, form='executed')
     assert ag.to_graph(_rebound_by_a_nested_generator)(' ab ') == ('ab', 3, 2)
 
 
@@ -319,7 +319,7 @@ def _rebound_by_a_staged_if(t, value):
 
 
 def test_a_name_a_staged_form_rebinds_is_tested_again():
-    code = ag.to_code(_rebound_by_a_staged_if)
+    code = ag.to_code(_rebound_by_a_staged_if, form='executed')
     assert code.count('ag__.type_(value)') == 2
     assert ag.to_graph(_rebound_by_a_staged_if)(1, -3) == (3, 2)
     first, second = ag.function(_rebound_by_a_staged_if)(rt.constant(-2), -3)

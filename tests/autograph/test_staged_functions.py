@@ -1,5 +1,5 @@
 """The staged form of each construct runs in a function of its own
-(autograph/converters/staged_functions.py): the plain path's variables are fast locals, and
+(autograph/converters/speed/staged_functions.py): the plain path's variables are fast locals, and
 both paths keep their meaning."""
 import sys
 from pathlib import Path
@@ -116,7 +116,7 @@ def test_logical_expressions_on_tensors_and_on_python_values():
 
 
 def test_the_staged_function_is_made_on_the_staged_path_only():
-    source = ag.to_code(bench_python.walk)
+    source = ag.to_code(bench_python.walk, form='executed')
     staged = [line for line in source.splitlines() if line.strip().startswith('def staged')]
     assert staged
     for line in source.splitlines():

@@ -20,10 +20,21 @@ def simple_relu(x):
         return 0
 
 
-def test_to_code_of_simple_relu_is_python_using_if_stmt():
+def test_to_code_of_simple_relu_is_tensorflows_shape():
     code = ag.to_code(simple_relu)
     compile(code, '<to_code>', 'exec')
-    assert code.startswith('def tf__simple_relu(x):')
+    assert code.startswith("def tf__simple_relu(x):\n"
+                           "    fscope = ag__.new_scope('simple_relu', ag__.STD_REQUESTED)\n")
+    # one form: the if_stmt over its block functions, the condition a converted call
+    assert ("    ag__.if_stmt(ag__.converted_call(rt.greater, (x, 0), None, fscope), if_body, "
+            "else_body,\n                 get_state, set_state, ('do_return', 'retval_'), 2, "
+            "('do_return',))\n    return fscope.ret(retval_, do_return)\n") in code
+    assert code.count('def ') == 5 and 'cond' not in code and 'callee' not in code
+    assert max(len(line) for line in code.splitlines()) < 100
+
+
+def test_the_executed_form_is_the_code_that_runs():
+    code = ag.to_code(simple_relu, form='executed')
     assert ("\n    fscope = ag__.STD_REQUESTED_SCOPES.get('simple_relu') or "
             "ag__.new_scope('simple_relu', ag__.STD_REQUESTED)\n    try:\n") in code
     assert code.endswith('\n    except:\n        fscope.unwind()\n        raise\n')
@@ -33,11 +44,15 @@ def test_to_code_of_simple_relu_is_python_using_if_stmt():
             "(ag__.type_(cond) not in ag__.PLAIN_TYPES) and ag__.is_staged(cond):" in code)
     assert ("ag__.if_stmt(cond, if_body, else_body, get_state, set_state, "
             "('do_return', 'retval_'), 2, ('do_return',))" in code)
-    assert '\n        elif cond:\n' in code
-    assert 'return fscope.ret(retval_, do_return)' in code
     # the plain form returns for real; the staged form sets the return value
     assert ('\n        elif cond:\n            return x\n        else:\n            return 0\n'
             in code)
+    # it is the source of the function that runs: the same variables, the same names read
+    # (but `ag__`, a free variable of the code that runs)
+    runs = ag.to_graph(simple_relu).__code__
+    shown = compile(code, '<to_code>', 'exec').co_consts[0]
+    assert shown.co_varnames == runs.co_varnames
+    assert shown.co_names == ('ag__',) + runs.co_names
 
 
 def test_set_loop_options_becomes_loop_options():
@@ -75,6 +90,10 @@ def test_cli_converts_functions_and_methods_without_running_the_file(tmp_path):
     result = _cli(str(source), '--function', 'Model.step', '--output', str(out), cwd=tmp_path)
     assert result.returncode == 0 and 'ag__.while_stmt' in out.read_text()
     assert 'tf__f' not in out.read_text()
+    assert 'is_staged' not in out.read_text()   # the readable form, by default
+    result = _cli(str(source), '--function', 'f', '--form', 'executed', cwd=tmp_path)
+    assert result.returncode == 0 and 'ag__.is_staged(cond)' in result.stdout
+    assert 'is_staged' not in _cli(str(source), '--function', 'f', cwd=tmp_path).stdout
 
 
 def test_cli_errors_are_one_line(tmp_path):
@@ -117,17 +136,21 @@ def _last_return(code):
 
 
 def test_a_function_whose_one_return_ends_it_keeps_a_plain_return():
-    code = ag.to_code(_last_return_only)
+    code = ag.to_code(_last_return_only, form='executed')
     assert re.fullmatch(r'return (ag__\.ld\(y\)|y) \* 2', _last_return(code))
     assert 'do_return' not in code and 'UndefinedReturnValue' not in code
+    assert ag.to_code(_last_return_only).endswith('\n    return y * 2\n')
     assert ag.to_graph(_last_return_only)(2) == 6
     # a loop's appends may stage a list: the scope unstacks what is returned
-    code = ag.to_code(_last_return_after_a_loop)
+    code = ag.to_code(_last_return_after_a_loop, form='executed')
     assert _last_return(code) == 'return fscope.ret(retval_, True, staged_before)'
     assert '\n        staged_before = ag__.STAGED_LISTS[0]\n' in code
     assert re.search(r'\n        retval_ = (ag__\.ld\(items\)|items)\n'
                      r'        if ag__\.STAGED_LISTS\[0\] is staged_before:\n'
                      r'            return retval_\n', code)
+    # the readable form leaves the early exit out: `ret` returns the same value
+    assert ag.to_code(_last_return_after_a_loop).endswith(
+        '\n    retval_ = items\n    return fscope.ret(retval_, True, staged_before)\n')
     assert ag.to_graph(_last_return_after_a_loop)(3) == [0, 1, 2]
     staged = ag.function(_last_return_after_a_loop)(rt.constant(3))
     assert staged.numpy().tolist() == [0, 1, 2]

@@ -305,7 +305,7 @@ class Lowering(emit.Emitter):
 
     @staticmethod
     def counter_dtype(node):
-        return np_name(node.outputs[node.attrs['_counted'][0]].dtype)
+        return np_name(node.outputs[node.counted.counter].dtype)
 
     def emit_chain(self, chain, depth):
         """A chain as one loop (elementwise.emit_chain), or node by node when one of them has

@@ -3,8 +3,8 @@ because no one else holds that value and nothing reads it afterwards.
 
 A TensorList write (`ta = ta.write(i, x)`) makes a new version of the list and keeps the old
 version readable (runtime/ops/list_ops.py), which costs a new object and an undo record per
-write. Where this pass proves the old version dead, the node gets attr `_in_place` and the code
-generator calls the op's `in_place` kernel, which writes the list itself.
+write. Where this pass proves the old version dead, the node is marked (`node.in_place`) and
+the code generator calls the op's `in_place` kernel, which writes the list itself.
 
 A value is *private* when only its own uses can reach it: the output of an op with
 `fresh_output` (a new list from TensorListReserve), the result of a node marked here (the list
@@ -24,7 +24,7 @@ from runtime.ops.registry import PLACEHOLDER
 
 def in_place(program):
     for node in _in_place_nodes(program, frozenset())[1]:
-        node.attrs['_in_place'] = True
+        node.in_place = True
     return program
 
 

@@ -7,34 +7,30 @@
   node nor another live variable depends on, is removed (for example an iteration counter
   that only a dropped check read).
 - A counted loop (`while i < limit: ...; i = i + step` with an integer `i`, an invariant or
-  constant `limit` and a positive constant `step`) is marked with attr `_counted`, so the code
-  generator writes it as a Python `for` over the values `i` takes.
+  constant `limit` and a positive constant `step`) gets its `Counted` facts (`node.counted`),
+  so the code generators write it as a Python `for` over the values `i` takes.
 """
 import operator
 
-from runtime.executor.ir import Node
+from runtime.executor.ir import Counted, Node, Program, Value
 from runtime.executor.passes.fold_constants import fold_constants
 from runtime.executor.passes.prune import prune, reachable
 from runtime.executor.passes.simplify import simplify
 
 
-def loops(program):
+def loops(program: Program) -> Program:
     for node in program.nodes:
         if node.opdef.control_flow == 'while':
             _propagate_invariants(program, node)
     for node in reversed(program.nodes):  # a later loop dropping an input can kill an output
         if node.opdef.control_flow == 'while':  # of an earlier one (a gradient's saved values)
             _drop_dead_variables(program, node)
-            counted = _counted_form(node)
-            if counted is not None:
-                node.attrs['_counted'] = counted
+            node.counted = _counted_form(node)
     return program
 
 
-def _counted_form(node):
-    """(index of the counter, limit, step, increment node) of a counted loop, or None.
-
-    `limit` is ('param', j) for an invariant loop variable j, or ('const', value)."""
+def _counted_form(node: Node) -> Counted | None:
+    """The `Counted` facts of the While `node`, or None when it does not count."""
     cond, body = node.branches
     (test_value,) = cond.outputs
     test = test_value.node
@@ -43,10 +39,11 @@ def _counted_form(node):
         return None
     k = params[test.inputs[0]]
     bound = test.inputs[1]
+    limit_param, limit_constant = None, None
     if bound in params and body.outputs[params[bound]] is body.params[params[bound]].outputs[0]:
-        limit = ('param', params[bound])
+        limit_param = params[bound]
     elif bound.constant is not None:
-        limit = ('const', bound.constant)
+        limit_constant = bound.constant
     else:
         return None
     if any(n is not test and n is not bound.node and n not in cond.params for n in cond.nodes):
@@ -62,10 +59,12 @@ def _counted_form(node):
     if step.ndim != 0 or step <= 0:
         return None
     uses = len(counter_next.users) + sum(v is counter_next for v in body.outputs)
-    return (k, limit, step, increment) if uses == 1 else None
+    if uses != 1:
+        return None
+    return Counted(k, limit_param, limit_constant, step, increment)
 
 
-def _propagate_invariants(program, node):
+def _propagate_invariants(program: Program, node: Node) -> None:
     cond, body = node.branches
     for k, source in enumerate(node.inputs):
         if body.outputs[k] is not body.params[k].outputs[0]:
@@ -84,7 +83,7 @@ def _propagate_invariants(program, node):
             run_pass(sub)
 
 
-def _drop_dead_variables(program, node):
+def _drop_dead_variables(program: Program, node: Node) -> None:
     cond, body = node.branches
     count = len(node.inputs)
     live = {k for k, value in enumerate(node.outputs)
@@ -109,7 +108,7 @@ def _drop_dead_variables(program, node):
     prune(body)
 
 
-def _params_reached(sub, roots):
+def _params_reached(sub: Program, roots: list[Value]) -> set[int]:
     """Indices of `sub`'s params that the values `roots` or any stateful node of `sub`
     depend on."""
     seen = reachable(sub, [value.node for value in roots])

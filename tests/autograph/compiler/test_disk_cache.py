@@ -61,7 +61,7 @@ result = {'converted': converted, 'clip': [clip(3, 1), clip(0, 1)],
           'lambdas': [first(1), second(1)], 'generated': loader.is_generated(clip),
           'warning': [caught[0].filename, caught[0].lineno], 'frames': frames[-1:]}
 if len(sys.argv) > 2:
-    result['source'] = ag.to_code(user_module.clip)
+    result['source'] = ag.to_code(user_module.clip, form='executed')
 print(json.dumps(result))
 '''
 

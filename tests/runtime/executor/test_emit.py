@@ -121,3 +121,20 @@ def test_codegen_schedules_a_heavy_node_on_the_pool_and_awaits_it_before_its_fir
     run = codegen.generate(program)
     a = np.arange(40000, dtype=np.int32).reshape(200, 200) % 7
     np.testing.assert_array_equal(run(a, a)[0], 2 * (a @ a))
+
+
+def test_a_backend_missing_a_hook_cannot_be_made():
+    class Incomplete(emit.Emitter):   # no counted loops
+        plan, unfed, constant, emit_op = _Text.plan, _Text.unfed, _Text.constant, _Text.emit_op
+        result_names, loop_variables = _Text.result_names, _Text.loop_variables
+        loop_results = _Text.loop_results
+
+    try:
+        Incomplete()
+    except TypeError as e:
+        assert 'counted_bound' in str(e) and 'counted_head' in str(e)
+    else:
+        raise AssertionError('an Emitter without its counted-loop hooks was made')
+    assert sorted(emit.Emitter.__abstractmethods__) == [
+        'constant', 'counted_bound', 'counted_end', 'counted_head', 'emit_op', 'loop_results',
+        'loop_variables', 'plan', 'result_names', 'unfed']

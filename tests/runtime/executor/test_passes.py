@@ -216,7 +216,7 @@ def test_loop_pass_propagates_invariant_constants_and_drops_dead_variables():
     loop = next(node for node in p.nodes if node.type == 'StatelessWhile')
     assert len(loop.inputs) == 3  # index, total and the limit
     assert types(loop.branches[1]).count('Mul') == 0 < body_ops.count('Mul')
-    assert loop.attrs['_counted'][0] == 0  # the index drives a Python `for`
+    assert loop.counted.counter == 0  # the index drives a Python `for`
     assert run_both(g, [n], [total], [np.int32(10)])[0][0] == 45
 
 
@@ -259,7 +259,7 @@ def _in_place_writes(function, *args):
     while stack:
         block, depth = stack.pop()
         for node in block.nodes:
-            if node.attrs.get('_in_place'):
+            if node.in_place:
                 found.append(f'{depth}:{node.type}')
             stack.extend((branch, depth + 1) for branch in node.branches)
     return found

@@ -23,7 +23,7 @@ assignment expression cannot be written (comprehensions, lambdas, class bodies) 
 names get the fast form.
 
 A local variable's type test is made once for several uses where its type cannot have
-changed (converters/type_tests.py): before a loop that cannot rebind it, into a flag
+changed (converters/speed/type_tests.py): before a loop that cannot rebind it, into a flag
 (`plain_text = ag__.type_(text) in ag__.PLAIN_TYPES`), and, outside loops too, at its first
 sure use in a statement's header for the code after it (`(plain_char := ag__.type_(char) in
 ag__.PLAIN_TYPES)`).
@@ -37,7 +37,8 @@ import dataclasses
 
 import gast
 
-from autograph.converters import call_trees, dual, lists, return_statements, type_tests
+from autograph.converters import call_trees, lists, return_statements
+from autograph.converters.speed import dual, type_tests
 from autograph.pyct import anno, templates, transformer
 
 # `ag_attr__` stands for the method's name

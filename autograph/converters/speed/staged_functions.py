@@ -34,7 +34,7 @@ the earlier ones introduce (the function scope, the return flags) are parameters
 """
 import gast
 
-from autograph.converters import dual
+from autograph.converters.speed import dual
 from autograph.pyct import anno, scopes, templates, transformer, walk
 
 # names whose meaning depends on the frame they run in

@@ -1,4 +1,4 @@
-"""Where the plain forms (converters/plain_forms.py) may make a local variable's type test
+"""Where the plain forms (converters/speed/plain_forms.py) may make a local variable's type test
 once for several uses: an object's type cannot change between the builtin types and others,
 so `ag__.type_(x) in ag__.PLAIN_TYPES` holds until `x` is bound again.
 
@@ -19,7 +19,7 @@ import dataclasses
 
 import gast
 
-from autograph.converters import dual
+from autograph.converters.speed import dual
 from autograph.pyct import anno, scopes, templates, walk
 
 TYPE_TEST = 'type_tests: the type test of the local variable of this name'

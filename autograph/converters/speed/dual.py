@@ -37,7 +37,7 @@ _IS_STAGED_TYPE_FIRST = ('ag__.type_(cond := test) not in ag__.PLAIN_TYPES and '
 _IS_STAGED_FALSE_FIRST = _is_staged_template(False, True)
 STAGED_FORM = 'the node is in the staged form of an enclosing construct'
 # on the test of an `if` statement or expression whose body is a staged form, its `else` the
-# plain one (converters/staged_functions moves the staged form into a function of its own)
+# plain one (converters/speed/staged_functions moves the staged form into a function of its own)
 PICKS_FORM = 'the test picks the staged form (the body) or the plain one (the else part)'
 
 
