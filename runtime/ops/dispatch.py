@@ -213,6 +213,14 @@ def graph_of(values):
     return None
 
 
+def refused_dtype(message, *values):
+    """TensorFlow's error for an operand of a dtype the op refuses, to raise: an
+    InvalidArgumentError eagerly, a TypeError while building a graph."""
+    if graph_of(values) is None:
+        return errors.InvalidArgumentError(None, None, message)
+    return TypeError(message)
+
+
 def op_function(function, public_name, doc):
     """`function` as the public op function `rt.<public_name>` (its name and docstring)."""
     function.__name__ = function.__qualname__ = public_name

@@ -32,7 +32,14 @@ def shape_from(value):
 
 
 def _broadcast_to_infer(inputs, attrs):
-    return [(inputs[0].dtype, shape_from(inputs[1]))]
+    x, target = inputs[0].shape, shape_from(inputs[1])
+    if x.rank is not None and target.rank is not None:
+        if x.rank > target.rank or any(
+                d is not None and t is not None and d not in (1, t)
+                for d, t in zip(x.as_list()[::-1], target.as_list()[::-1])):
+            raise ValueError(f'Unable to broadcast tensor of shape {x} to tensor of shape '
+                             f'{target}')
+    return [(inputs[0].dtype, target)]
 
 
 def _broadcast_to_kernel(input, shape):
@@ -161,8 +168,14 @@ def reshape(tensor, shape, name=None):
 def _transpose_infer(inputs, attrs):
     x, perm = inputs
     p = constant_value(perm)
-    if x.shape.rank is None or p is None:
-        return [(x.dtype, TensorShape(None if p is None else [None] * len(p)))]
+    if p is None:
+        return [(x.dtype, TensorShape(None if x.shape.rank is None else
+                                      [None] * x.shape.rank))]
+    if x.shape.rank is None:
+        return [(x.dtype, TensorShape([None] * len(p)))]
+    if sorted(int(i) for i in p) != list(builtins.range(x.shape.rank)):
+        raise ValueError(f'Transpose: perm {[int(i) for i in p]} is not a permutation of the '
+                         f'{x.shape.rank} dimensions of the input.')
     dims = x.shape.as_list()
     return [(x.dtype, TensorShape([dims[int(i)] for i in p]))]
 
@@ -185,8 +198,10 @@ def _concat_infer(inputs, attrs):
     values, axis = inputs[:-1], inputs[-1]
     a = constant_value(axis)
     shapes = [t.shape for t in values]
-    if a is None or any(s.rank is None for s in shapes):
+    if any(s.rank is None for s in shapes):
         return [(values[0].dtype, TensorShape(None))]
+    if a is None:  # the rank is known, the axis only when running
+        return [(values[0].dtype, TensorShape([None] * shapes[0].rank))]
     rank = shapes[0].rank
     a = int(a) % rank
     dims = []
@@ -211,18 +226,31 @@ CONCAT = register('ConcatV2', _concat_kernel, _concat_infer, inputs=('values',),
                   outputs=('output',), type_attrs=(('T', 0), ('Tidx', -1)))
 
 
+def axis_scalar(axis):
+    """An axis argument as an op operand: an int32 scalar, or an integer tensor as it is
+    (int32 or int64, as TensorFlow takes)."""
+    if isinstance(axis, Tensor):
+        if not axis.dtype.is_integer:
+            raise TypeError(f'An axis must be an integer, got a {axis.dtype.name} tensor.')
+        return axis
+    return np.int32(axis)
+
+
 def concat(values, axis, name=None):
     inputs, _ = unify_operands('ConcatV2', *values)
-    return apply(CONCAT, inputs + [np.int32(axis)], {'N': len(inputs)}, name=name)
+    return apply(CONCAT, inputs + [axis_scalar(axis)], {'N': len(inputs)}, name=name)
 
 
 def _expand_infer(inputs, attrs):
     x, dim = inputs
     d = constant_value(dim)
-    if x.shape.rank is None or d is None:
+    if x.shape.rank is None or d is None:  # (TensorFlow's rank is unknown too)
         return [(x.dtype, TensorShape(None))]
     dims = x.shape.as_list()
     d = int(d)
+    if not -len(dims) - 1 <= d <= len(dims):
+        raise ValueError(f'ExpandDims: axis {d} is not in [{-len(dims) - 1}, {len(dims)}] for '
+                         f'an input of rank {len(dims)}.')
     dims.insert(d if d >= 0 else len(dims) + 1 + d, 1)
     return [(x.dtype, TensorShape(dims))]
 
@@ -233,7 +261,7 @@ EXPAND_DIMS = register('ExpandDims', lambda input, dim: np.expand_dims(input, in
 
 
 def expand_dims(input, axis, name=None):
-    return apply(EXPAND_DIMS, [convert_to_tensor(input), np.int32(axis)], name=name)
+    return apply(EXPAND_DIMS, [convert_to_tensor(input), axis_scalar(axis)], name=name)
 
 
 def _squeeze_kernel(input, squeeze_dims=()):
