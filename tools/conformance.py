@@ -37,7 +37,33 @@ FD_STEP, FD_TOLERANCE = 1e-6, 1e-5
 
 # Deliberate differences: (entry, sample tag or '*', aspect) -> the reason. Aspects: 'value',
 # 'dtype', 'shape', 'grad', 'grad2', 'static', 'error'. docs/parity.md lists the same table.
-DELIBERATE: dict[tuple[str, str, str], str] = {}
+_INT64_AXIS_GRADIENT = ("TensorFlow 2.21 fails to build this gradient inside a tf.function "
+                        "when the axis is an int64 tensor (TypeError); here it works")
+DELIBERATE: dict[tuple[str, str, str], str] = {
+    ('Erf', 'specials-float64', 'value'):
+        "TensorFlow 2.21's float64 erf gives nan at +-inf; here +-1, the limit (float32 agrees)",
+    ('EuclideanNorm', 'axis-int64', 'error'): _INT64_AXIS_GRADIENT,
+    ('ConcatV2', 'int64-axis', 'error'):
+        'the gradient of concat along an axis known only when running fails in both: '
+        'TensorFlow 2.21 with a TypeError, here with NotImplementedError (it needs a constant '
+        'axis)',
+}
+# Known gaps, not deliberate, reported apart until they are closed: same keys and meaning.
+KNOWN: dict[tuple[str, str, str], str] = {
+    **{(op, 'dtypes-invalid', 'error'):
+       'two tensors of different dtypes are refused when the operands are converted, with a '
+       "TypeError eagerly too (TensorFlow's eager kernel raises InvalidArgumentError)"
+       for op in ('AddV2', 'Sub', 'Mul', 'Maximum', 'Minimum', 'Pow', 'Atan2', 'FloorDiv',
+                  'FloorMod', 'SquaredDifference', 'MulNoNan', 'Xlogy', 'Xdivy', 'Equal',
+                  'NotEqual', 'Greater', 'GreaterEqual', 'Less', 'LessEqual', 'Polygamma')},
+    ('Fill', 'mixed-list', 'static'):
+        "a shape list mixing tensors and Python ints loses the ints' static dims",
+    ('eye', 'int64', 'error'): 'eye takes Python or eager sizes, not a tensor inside a function',
+    ('eye', 'int64', 'static'): 'eye takes Python or eager sizes, not a tensor inside a function',
+    ('Conv2D', 'dilations', 'error'): 'conv2d has no dilations yet (ValueError)',
+    ('Conv2D', 'dilations', 'static'): 'conv2d has no dilations yet (ValueError)',
+    ('Einsum', 'trace', 'error'): "einsum has no repeated index within an operand ('ii->')",
+}
 
 
 @dataclass(frozen=True)
@@ -51,6 +77,12 @@ class Disagreement:
     def deliberate(self) -> str | None:
         return DELIBERATE.get((self.entry, self.sample, self.aspect)) or \
             DELIBERATE.get((self.entry, '*', self.aspect))
+
+    def known(self) -> str | None:
+        return KNOWN.get((self.entry, self.sample, self.aspect))
+
+    def explained(self) -> bool:
+        return bool(self.deliberate() or self.known())
 
     def __str__(self) -> str:
         return f'{self.entry}[{self.sample}] {self.mode} {self.aspect}: {self.detail}'
@@ -220,7 +252,7 @@ def main(argv: list[str]) -> int:
     only = {a for a in argv if not a.startswith('--')}
     fixtures = load_fixtures()
     entries = opinfo.entries()
-    total_samples, unexplained, deliberate = 0, 0, 0
+    total_samples, unexplained, deliberate, known = 0, 0, 0, 0
     for entry in entries:
         if only and entry.name not in only:
             continue
@@ -230,18 +262,22 @@ def main(argv: list[str]) -> int:
             continue
         n, found = run_entry(entry, fixtures)
         total_samples += n
-        explained = [f for f in found if f.deliberate()]
-        unexplained += len(found) - len(explained)
-        deliberate += len(explained)
+        chosen = sum(1 for f in found if f.deliberate())
+        gaps = sum(1 for f in found if f.known() and not f.deliberate())
+        unexplained += len(found) - chosen - gaps
+        deliberate += chosen
+        known += gaps
         if found or show_all:
-            print(f'{entry.name:40} {n:3} samples, {len(found) - len(explained)} disagreements'
-                  f'{f", {len(explained)} deliberate" if explained else ""}')
+            print(f'{entry.name:40} {n:3} samples, {len(found) - chosen - gaps} disagreements'
+                  f'{f", {chosen} deliberate" if chosen else ""}'
+                  f'{f", {gaps} known gaps" if gaps else ""}')
         for f in found:
-            print(f'    {"(deliberate) " if f.deliberate() else ""}{f}')
+            tag = '(deliberate) ' if f.deliberate() else '(known gap) ' if f.known() else ''
+            print(f'    {tag}{f}')
     sampled = sum(1 for e in entries if e.samples is not None)
     print(f'\n{len(entries)} entries ({sampled} sampled, {len(entries) - sampled} covered by '
           f'program tests), {total_samples} samples: {unexplained} unexplained disagreements, '
-          f'{deliberate} deliberate')
+          f'{deliberate} deliberate, {known} known gaps')
     unsampled = unsampled_registry_ops(entries)
     if unsampled:
         print(f'registry ops without an entry: {", ".join(unsampled)}')

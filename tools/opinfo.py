@@ -737,6 +737,7 @@ def _array_entries() -> list[OpInfo]:
             s('duplicates', t([[1], [1]], i64), R((2, 3), d), t([3, 3], i64))), {}),
         ('Fill', 'fill', cases(
             s('random', [2, 3], 1.5), s('int64-dims', t([2], i64), t(2, i64)),
+            s('int64-list', [t(3, i64)], t(3, i64)), s('mixed-list', [t(2, i64), 3], 0.5),
             s('int32', t([3], 'int32'), t(7, 'int32')), s('scalar', [], 0.5),
             s('dims-invalid', [-1, 2], 1.0)), {'grad': False}),
         ('Range', 'range', cases(

@@ -8,7 +8,8 @@ For each sample: the outputs (value, dtype, shape), first and second order gradi
 error's type, eagerly; the same run inside a tf.function when it differs; and the static shapes
 of a trace whose tensor arguments have unknown dims. With entry names, only those entries are
 recorded again (the rest of their families' files is kept). Entries whose TensorFlow name does
-not exist are listed and skipped.
+not exist are listed and skipped. tf_ops.json lists the op types of TensorFlow's math, array,
+nn and linalg modules, for the report's list of ops the registry lacks.
 """
 import json
 import os
@@ -32,6 +33,23 @@ def record(entry: opinfo.OpInfo, lib: opinfo.Library) -> dict:
             rec['traced'] = traced
         samples[sample.tag] = rec
     return {'call': entry.call, 'samples': samples}
+
+
+def tf_ops_in_scope() -> dict[str, list[str]]:
+    """The op types of TensorFlow's math, array, nn and linalg op modules (their generated
+    wrappers, CamelCase), which the report compares with the registry."""
+    from tensorflow.python.ops import (  # deferred: optional dependency tensorflow internals
+        gen_array_ops,
+        gen_linalg_ops,
+        gen_math_ops,
+        gen_nn_ops,
+    )
+    scope = {}
+    for module in (gen_math_ops, gen_array_ops, gen_nn_ops, gen_linalg_ops):
+        scope[module.__name__.rsplit('.', 1)[-1]] = sorted(
+            name for name in dir(module) if name[:1].isupper() and hasattr(tf.raw_ops, name)
+            and not name.startswith(('Quantized', 'Batch', 'Xla', '_')))  # not deprecated ones
+    return scope
 
 
 def main(argv: list[str]) -> None:
@@ -58,6 +76,8 @@ def main(argv: list[str]) -> None:
         with open(path, 'w', encoding='utf-8') as f:
             f.write(text + '\n')
         print(f'{path}: {len(data)} entries')
+    with open(os.path.join(FIXTURES, 'tf_ops.json'), 'w', encoding='utf-8') as f:
+        f.write(json.dumps(tf_ops_in_scope(), indent=0, sort_keys=True) + '\n')
 
 
 if __name__ == '__main__':

@@ -73,7 +73,10 @@ def shape_operand(shape):
     if isinstance(shape, TensorShape):
         shape = shape.as_list()
     if isinstance(shape, (list, tuple)) and any(isinstance(d, Tensor) for d in shape):
-        return stack([convert_to_tensor(d, dtypes.int32) for d in shape])
+        # int64 when a dim is an int64 tensor (a dataset's count), as TensorFlow packs it
+        wide = any(isinstance(d, Tensor) and d.dtype is dtypes.int64 for d in shape)
+        return stack([convert_to_tensor(d, dtypes.int64 if wide else dtypes.int32)
+                      for d in shape])
     return np.asarray(shape, dtype=np.int32).reshape(-1)
 
 

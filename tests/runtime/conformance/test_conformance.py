@@ -13,6 +13,8 @@ import pytest
 
 from tools import conformance, opinfo
 
+# the samples hold inf, nan and zeros on purpose: numpy's warnings about them are expected
+pytestmark = pytest.mark.filterwarnings('ignore')
 ENTRIES = opinfo.entries()
 SAMPLED = [e for e in ENTRIES if e.samples is not None]
 FIXTURES = conformance.load_fixtures()
@@ -40,7 +42,7 @@ def test_every_sampled_entry_has_fixtures_for_its_samples():
 def test_the_deliberate_differences_are_documented():
     with open(ROOT / "docs" / "parity.md", encoding="utf-8") as f:
         text = f.read()
-    for (entry, _, aspect), reason in conformance.DELIBERATE.items():
+    for (entry, _, aspect), reason in {**conformance.DELIBERATE, **conformance.KNOWN}.items():
         assert f'`{entry}`' in text, f'docs/parity.md does not list {entry} ({aspect})'
         assert reason
 
@@ -48,5 +50,5 @@ def test_the_deliberate_differences_are_documented():
 @pytest.mark.parametrize('entry', SAMPLED, ids=lambda e: e.name)
 def test_op_agrees_with_tensorflow(entry):
     _, found = conformance.run_entry(entry, FIXTURES)
-    unexplained = [str(f) for f in found if not f.deliberate()]
+    unexplained = [str(f) for f in found if not f.explained()]
     assert unexplained == []
