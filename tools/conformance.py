@@ -62,7 +62,8 @@ KNOWN: dict[tuple[str, str, str], str] = {
     ('eye', 'int64', 'static'): 'eye takes Python or eager sizes, not a tensor inside a function',
     ('Conv2D', 'dilations', 'error'): 'conv2d has no dilations yet (ValueError)',
     ('Conv2D', 'dilations', 'static'): 'conv2d has no dilations yet (ValueError)',
-    ('Einsum', 'trace', 'error'): "einsum has no repeated index within an operand ('ii->')",
+    ('Einsum', 'trace', 'error'):
+        "einsum's gradient with an index repeated within an operand ('ii->') is not there",
 }
 
 

@@ -829,6 +829,9 @@ def _array_entries() -> list[OpInfo]:
             s('random', R((3, 4)), t([True, False, True], 'bool'))), {}),
         ('eye', 'eye', cases(s('square', 3), s('int64', t(2, i64), t(3, i64))),
          {'grad': False}),
+        ('ones', 'ones', cases(s('list', [2, 3]), s('int64-scalar', t(3, i64)),
+                               s('int64-list', [t(2, i64), t(3, i64)]),
+                               s('int32-vector', t([2, 1], 'int32'))), {'grad': False}),
     ]
     return [OpInfo(op, call, gen, 'array', **kw) for op, call, gen, kw in rows]
 
