@@ -11,7 +11,7 @@ from runtime.core import dtypes, errors
 from runtime.core.tensor import Tensor
 from runtime.ops.compare import equal, greater, greater_equal, less, less_equal
 from runtime.ops.convert import convert_to_tensor, stack
-from runtime.ops.dispatch import apply
+from runtime.ops.dispatch import apply, refused_dtype
 from runtime.ops.infer import same_as_input
 from runtime.ops.io import Assert
 from runtime.ops.math import abs as abs_
@@ -38,7 +38,8 @@ def check_numerics(tensor, message, name=None):
     NaN or an infinity (op `CheckNumerics`; floats only)."""
     x = convert_to_tensor(tensor)
     if not x.dtype.is_floating:
-        raise TypeError(f'check_numerics needs a floating-point tensor, got {x.dtype.name}.')
+        raise refused_dtype(f'check_numerics needs a floating-point tensor, got '
+                            f'{x.dtype.name}.', x)
     return apply(CHECK_NUMERICS, [x], {'message': message}, name=name)
 
 

@@ -85,10 +85,10 @@ def where(condition, x=None, y=None, name=None):
     """Elementwise choice `x` where `condition` else `y` (op `SelectV2`); with only
     `condition`, the int64 coordinates of its true elements (op `Where`)."""
     condition = convert_to_tensor(condition)
+    if x is None and y is None:  # Where takes any dtype: the coordinates of non-zero elements
+        return apply(WHERE, [condition], name=name)
     if condition.dtype is not dtypes.bool:
         raise TypeError(f'rt.where needs a bool condition, got {condition.dtype.name}.')
-    if x is None and y is None:
-        return apply(WHERE, [condition], name=name)
     if x is None or y is None:
         raise ValueError('rt.where needs both x and y, or neither.')
     (x, y), _ = unify_operands('SelectV2', x, y)

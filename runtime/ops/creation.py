@@ -39,6 +39,8 @@ def fill(dims, value, name=None):
 
 def _filled(value, shape, dtype, name):
     dtype = dtypes.as_dtype(dtype)
+    if isinstance(shape, Tensor) and shape.shape.rank == 0:  # one size, as TensorFlow takes
+        shape = [shape]
     if isinstance(shape, Tensor) or (isinstance(shape, (list, tuple)) and
                                       any(isinstance(d, Tensor) for d in shape)):
         return fill(shape, dtype.np_dtype.type(value), name=name)

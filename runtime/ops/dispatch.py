@@ -216,6 +216,14 @@ def graph_of(values: Iterable[Any]) -> Any:
     return None
 
 
+def refused_dtype(message: str, *values: Any) -> Exception:
+    """TensorFlow's error for an operand of a dtype the op refuses, to raise: an
+    InvalidArgumentError eagerly, a TypeError while building a graph."""
+    if graph_of(values) is None:
+        return errors.InvalidArgumentError(None, None, message)
+    return TypeError(message)
+
+
 F = TypeVar('F', bound=Callable[..., Any])
 
 

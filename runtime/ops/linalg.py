@@ -14,7 +14,7 @@ from runtime.core.tensor import Tensor
 from runtime.ops.compare import greater, where
 from runtime.ops.convert import convert_to_tensor, unify_inputs
 from runtime.ops.creation import ones_like
-from runtime.ops.dispatch import apply
+from runtime.ops.dispatch import apply, refused_dtype
 from runtime.ops.infer import broadcast_shape, constant_value
 from runtime.ops.math import abs as abs_
 from runtime.ops.math import log, matmul, maximum, sqrt
@@ -37,8 +37,8 @@ def square_infer(inputs, attrs):
 
 def check_float(x, public_name):
     if not x.dtype.is_floating:
-        raise TypeError(f'rt.linalg.{public_name} needs a floating-point tensor, got '
-                        f'{x.dtype.name}; use rt.cast first.')
+        raise refused_dtype(f'rt.linalg.{public_name} needs a floating-point tensor, got '
+                            f'{x.dtype.name}; use rt.cast first.', x)
     return x
 
 

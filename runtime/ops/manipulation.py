@@ -45,11 +45,22 @@ def _tile_infer(inputs, attrs):
         raise ValueError(f'Expected multiples argument to be a vector of length {x.shape.rank} '
                          f'but got length {len(m)}')
     dims = x.shape.as_list()
-    return [(x.dtype, TensorShape([None if m is None or d is None or k is None else d * k
-                                   for d, k in zip(dims, m if m is not None else dims)]))]
+    if m is None:
+        return [(x.dtype, TensorShape([None] * len(dims)))]
+    # a dim repeated 0 times is 0 even when unknown
+    return [(x.dtype, TensorShape([0 if k is not None and int(k) == 0 else
+                                   None if d is None or k is None else d * int(k)
+                                   for d, k in zip(dims, m)]))]
 
 
-TILE = register('Tile', lambda input, multiples: np.tile(input, tuple(multiples)), _tile_infer,
+def _tile_kernel(input, multiples):
+    if len(multiples) != np.ndim(input):
+        raise ValueError(f'Expected multiples argument to be a vector of length '
+                         f'{np.ndim(input)} but got length {len(multiples)}')
+    return np.tile(input, tuple(multiples))
+
+
+TILE = register('Tile', _tile_kernel, _tile_infer,
                 inputs=('input', 'multiples'), outputs=('output',),
                 type_attrs=(('T', 0), ('Tmultiples', 1)))
 
@@ -77,6 +88,8 @@ def _slice_infer(inputs, attrs):
     x, begin, size = inputs
     b, s = known_elements(begin), known_elements(size)
     if s is None:
+        if x.shape.rank is not None:
+            return [(x.dtype, TensorShape([None] * x.shape.rank))]
         return [(x.dtype, shape_from(size))]
     dims = x.shape.as_list() if x.shape.rank is not None else [None] * len(s)
     out = []

@@ -8,7 +8,7 @@ from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor, Tensor
 from runtime.ops.array import cast
 from runtime.ops.convert import convert_to_tensor, unify_inputs, unify_operands
-from runtime.ops.dispatch import apply, binary_op_function, op_function
+from runtime.ops.dispatch import apply, binary_op_function, op_function, refused_dtype
 from runtime.ops.infer import broadcast, broadcast_shape, same_as_input
 from runtime.ops.registry import ELEMENTWISE, NUMBERS, NUMERIC, Elementwise, register
 
@@ -146,8 +146,8 @@ def unary_function(opdef, public_name, floats_only, namespace='rt', doc=None, ar
         x = convert_to_tensor(x)
         if floats_only and not (x.dtype.is_floating or x.dtype.is_complex and
                                 opdef.dtypes is not None and x.dtype in opdef.dtypes):
-            raise TypeError(f'{namespace}.{public_name} needs a floating-point tensor, got '
-                            f'{x.dtype.name}; use rt.cast(x, rt.float32) first.')
+            raise refused_dtype(f'{namespace}.{public_name} needs a floating-point tensor, got '
+                                f'{x.dtype.name}; use rt.cast(x, rt.float32) first.', x)
         return apply(opdef, [x], name=name)
     if arg != 'x':  # the parameter renamed in the code object: no wrapper on the call path
         unary.__code__ = unary.__code__.replace(

@@ -4,16 +4,16 @@ TensorFlow builds for them.
 """
 import numpy as np
 
-from runtime.core import errors
+from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.ops.compare import greater_equal, where
 from runtime.ops.convert import convert_to_tensor, stack, unify_inputs
-from runtime.ops.dispatch import apply, op_function
+from runtime.ops.creation import zeros_like
+from runtime.ops.dispatch import apply, op_function, refused_dtype
 from runtime.ops.elementwise import erfc, log1p
 from runtime.ops.infer import broadcast_shape, same_as_input
 from runtime.ops.linalg import clip_by_norm
-from runtime.ops.math import abs as abs_
-from runtime.ops.math import exp, minimum, multiply, negative, relu, sigmoid, sqrt, tanh
+from runtime.ops.math import exp, minimum, multiply, negative, sigmoid, sqrt, tanh
 from runtime.ops.random import uniform
 from runtime.ops.reduce import reduce_sum
 from runtime.ops.registry import ELEMENTWISE, register
@@ -35,6 +35,12 @@ def _selu_kernel(features):
         np.minimum(features, 0)))).astype(features.dtype)
 
 
+def leaky_relu_alpha(alpha, dtype):
+    """LeakyRelu's `alpha` as its kernel uses it: a float32 attr, then of the features' dtype
+    (so float64 features see float32's 0.2, as in TensorFlow)."""
+    return np.asarray(np.float32(alpha), dtype)
+
+
 _ACTIVATIONS = {  # public name: (TensorFlow op, kernel, elementwise tag)
     'relu6': ('Relu6', lambda features: np.clip(features, 0, 6), ELEMENTWISE),
     'elu': ('Elu', _elu_kernel, ELEMENTWISE),
@@ -45,7 +51,7 @@ ACTIVATION_OPS = {name: register(op, kernel, same_as_input, inputs=('features',)
                                  outputs=('activations',), elementwise=tag)
                   for name, (op, kernel, tag) in _ACTIVATIONS.items()}
 LEAKY_RELU = register('LeakyRelu', lambda features, alpha=0.2: np.where(
-    features > 0, features, features * np.asarray(alpha, features.dtype)), same_as_input,
+    features > 0, features, features * leaky_relu_alpha(alpha, features.dtype)), same_as_input,
     inputs=('features',), outputs=('activations',), defaults={'alpha': 0.2},
     elementwise=ELEMENTWISE)
 
@@ -55,7 +61,8 @@ def _activation(public_name):
 
     def activation(features, name=None):
         x = convert_to_tensor(features)
-        _check_float(x, public_name)
+        if public_name != 'relu6' or x.dtype.is_bool:  # Relu6 takes integers too (TF's)
+            _check_float(x, public_name)
         return apply(opdef, [x], name=name)
     return op_function(activation, public_name, f'The {public_name} activation (op '
                                                 f'`{opdef.name}`).')
@@ -63,14 +70,22 @@ def _activation(public_name):
 
 def _check_float(x, public_name):
     if not x.dtype.is_floating:
-        raise TypeError(f'rt.nn.{public_name} needs a floating-point tensor, got {x.dtype.name};'
-                        f' use rt.cast(x, rt.float32) first.')
+        raise refused_dtype(f'rt.nn.{public_name} needs a floating-point tensor, got '
+                            f'{x.dtype.name}; use rt.cast(x, rt.float32) first.', x)
 
 
 relu6 = _activation('relu6')
 elu = _activation('elu')
 selu = _activation('selu')
 softsign = _activation('softsign')
+
+
+LEAKY_RELU_GRAD = register(
+    'LeakyReluGrad', lambda gradients, features, alpha=0.2: np.where(
+        features > 0, gradients, gradients * leaky_relu_alpha(alpha, gradients.dtype)),
+    same_as_input, inputs=('gradients', 'features'), outputs=('backprops',),
+    defaults={'alpha': 0.2},
+    dtypes=frozenset((dtypes.float16, dtypes.float32, dtypes.float64)))
 
 
 def leaky_relu(features, alpha=0.2, name=None):
@@ -80,15 +95,22 @@ def leaky_relu(features, alpha=0.2, name=None):
     return apply(LEAKY_RELU, [x], {'alpha': float(alpha)}, name=name)
 
 
+# TensorFlow casts gelu's constants from float32 (`cast(0.7071067811865476, dtype)`), so float64
+# gelu uses their float32 roundings; so does this
+_GELU_SQRT_2_PI, _GELU_CUBE, _GELU_RSQRT2 = (
+    float(np.float32(v)) for v in (0.7978845608028654, 0.044715, 0.7071067811865476))
+
+
 def gelu(features, approximate=False, name=None):
     """The Gaussian error linear unit: `0.5 * x * erfc(-x / sqrt(2))`, or with `approximate`
     the tanh form `0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x ** 3)))`."""
     x = convert_to_tensor(features)
-    _check_float(x, 'gelu')
+    if not x.dtype.is_floating:  # TensorFlow's check here is a ValueError
+        raise ValueError(f'rt.nn.gelu needs a floating-point tensor, got {x.dtype.name}.')
     if approximate:
-        inner = 0.7978845608028654 * (x + 0.044715 * x * x * x)
+        inner = _GELU_SQRT_2_PI * (x + _GELU_CUBE * x * x * x)
         return 0.5 * x * (1.0 + tanh(inner))
-    return 0.5 * x * erfc(x * -0.7071067811865476)
+    return 0.5 * x * erfc(x * -_GELU_RSQRT2)
 
 
 def silu(features, beta=1.0, name=None):
@@ -288,7 +310,13 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
         raise ValueError('sigmoid_cross_entropy_with_logits needs both labels= and logits=.')
     labels, logits = _dense_labels_and_logits(labels, logits,
                                               'sigmoid_cross_entropy_with_logits')
-    return relu(logits) - logits * labels + log1p(exp(negative(abs_(logits))))
+    # TensorFlow's graph: `where`s on `logits >= 0`, so the gradient at logits 0 is
+    # `sigmoid(0) - labels` (relu's and abs's gradients at their kinks are 0 and would drop it)
+    zeros = zeros_like(logits)
+    cond = greater_equal(logits, zeros)
+    relu_logits = where(cond, logits, zeros)
+    neg_abs_logits = where(cond, negative(logits), logits)
+    return relu_logits - logits * labels + log1p(exp(neg_abs_logits))
 
 
 # ---- L2Loss, BiasAdd, dropout ------------------------------------------------------------------

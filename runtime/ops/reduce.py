@@ -36,11 +36,37 @@ def reduce_infer(inputs, attrs):
     axes = constant_value(axis)
     if rank is None or axes is None:
         return [(x.dtype, TensorShape(None))]
+    check_axes(_axes(axes), rank)
     axes = {a % rank if rank else a for a in _axes(axes)}
     dims = x.shape.as_list()
     out = [1 if i in axes else d for i, d in enumerate(dims)] if keep else \
         [d for i, d in enumerate(dims) if i not in axes]
     return [(x.dtype, TensorShape(out))]
+
+
+def check_axes(axes, rank, what='reduction dimension'):
+    """TensorFlow's ValueError at graph construction for an axis outside [-rank, rank)."""
+    for a in axes:
+        if rank and not -rank <= a < rank:
+            raise ValueError(f'Invalid {what} {a} for input with {rank} dimensions.')
+
+
+def _extremum(ufunc, identity):
+    """`ufunc.reduce`, with TensorFlow's answer over no elements: `identity` of the dtype
+    (-inf for the max of floats, the lowest integer for ints)."""
+    def reduce(input, axis, keepdims):
+        if input.size:
+            return ufunc.reduce(input, axis=axis, keepdims=keepdims)
+        return ufunc.reduce(input, axis=axis, keepdims=keepdims, initial=identity(input.dtype))
+    return reduce
+
+
+def _lowest(dtype):
+    return -np.inf if dtype.kind in 'fc' else np.iinfo(dtype).min
+
+
+def _highest(dtype):
+    return np.inf if dtype.kind in 'fc' else np.iinfo(dtype).max
 
 
 _NUMERIC = (('T', 0), ('Tidx', 1))
@@ -49,8 +75,8 @@ _REDUCTIONS = {  # public name: (TensorFlow op, numpy reduction, type attrs, dty
     # the ufuncs' own `reduce` is what np.sum, np.max, ... call, without their Python layer
     'reduce_sum': ('Sum', np.add.reduce, _NUMERIC, NUMBERS),
     'reduce_mean': ('Mean', np.mean, _NUMERIC, NUMBERS),
-    'reduce_max': ('Max', np.maximum.reduce, _NUMERIC, NUMERIC),
-    'reduce_min': ('Min', np.minimum.reduce, _NUMERIC, NUMERIC),
+    'reduce_max': ('Max', _extremum(np.maximum, _lowest), _NUMERIC, NUMERIC),
+    'reduce_min': ('Min', _extremum(np.minimum, _highest), _NUMERIC, NUMERIC),
     'reduce_prod': ('Prod', np.multiply.reduce, _NUMERIC, NUMBERS),
     'reduce_any': ('Any', np.logical_or.reduce, _BOOL, None),
     'reduce_all': ('All', np.logical_and.reduce, _BOOL, None),
@@ -107,8 +133,11 @@ def _arg_infer(inputs, attrs):
     x, axis = inputs
     out_type = attrs.get('output_type', dtypes.int64)
     a = constant_value(axis)
-    if x.shape.rank is None or a is None:
+    if x.shape.rank is None:
         return [(out_type, TensorShape(None))]
+    if a is None:  # one dim fewer, which one known when running
+        return [(out_type, TensorShape([None] * max(x.shape.rank - 1, 0)))]
+    check_axes([int(a)], x.shape.rank, 'dimension')
     dims = x.shape.as_list()
     del dims[int(a) % len(dims)]
     return [(out_type, TensorShape(dims))]

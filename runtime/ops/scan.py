@@ -13,7 +13,7 @@ from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
 from runtime.ops.convert import convert_to_tensor, stack
 from runtime.ops.creation import ones_like
-from runtime.ops.dispatch import apply
+from runtime.ops.dispatch import apply, refused_dtype
 from runtime.ops.infer import constant_value, same_as_input
 from runtime.ops.math import cast, maximum, minimum, negative
 from runtime.ops.reduce import reduce_max
@@ -34,7 +34,7 @@ def _cumulative_kernel(accumulate, identity):
         if reverse:
             x = np.flip(x, a)
         out = accumulate(x, axis=a, dtype=x.dtype)
-        if exclusive:
+        if exclusive and out.shape[a]:
             first = np.full_like(np.take(out, [0], axis=a), identity)
             out = np.concatenate([first, np.take(out, np.arange(out.shape[a] - 1), axis=a)], a)
         return np.flip(out, a) if reverse else out
@@ -53,7 +53,7 @@ CUMPROD = register('Cumprod', _cumulative_kernel(np.cumprod, 1), same_as_input,
 def _cumulative(opdef, x, axis, exclusive, reverse, name):
     x = convert_to_tensor(x)
     if x.dtype.is_bool or x.dtype is dtypes.string:
-        raise TypeError(f'{opdef.name} needs a numeric tensor, got {x.dtype.name}.')
+        raise refused_dtype(f'{opdef.name} needs a numeric tensor, got {x.dtype.name}.', x)
     attrs = {'exclusive': bool(exclusive), 'reverse': bool(reverse)}
     axis = np.int32(axis) if isinstance(axis, (int, np.integer)) else axis
     return apply(opdef, [x, axis], attrs, name=name)
@@ -94,6 +94,9 @@ def _top_k_infer(inputs, attrs):
         return [(x.dtype, TensorShape(None)), (index_type, TensorShape(None))]
     if x.shape.rank == 0:
         raise ValueError('top_k needs an input of rank 1 or more, got a scalar')
+    last = x.shape.as_list()[-1]
+    if k is not None and last is not None and int(k) > last:
+        raise ValueError(f'input must have last dimension >= k = {int(k)} but is {last}')
     dims = x.shape.as_list()[:-1] + [None if k is None else int(k)]
     return [(x.dtype, TensorShape(dims)), (index_type, TensorShape(dims))]
 
@@ -247,8 +250,8 @@ def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
     """`log(cumsum(exp(x)))` along `axis`, computed stably (op `CumulativeLogsumexp`; floats)."""
     x = convert_to_tensor(x)
     if not x.dtype.is_floating:
-        raise TypeError(f'rt.math.cumulative_logsumexp needs a floating-point tensor, got '
-                        f'{x.dtype.name}.')
+        raise refused_dtype(f'rt.math.cumulative_logsumexp needs a floating-point tensor, '
+                            f'got {x.dtype.name}.', x)
     return _cumulative(CUMULATIVE_LOGSUMEXP, x, axis, exclusive, reverse, name)
 
 

@@ -39,7 +39,14 @@ def shape_from(value):
 
 
 def _broadcast_to_infer(inputs, attrs):
-    return [(inputs[0].dtype, shape_from(inputs[1]))]
+    x, target = inputs[0].shape, shape_from(inputs[1])
+    if x.rank is not None and target.rank is not None:
+        if x.rank > target.rank or any(
+                d is not None and t is not None and d not in (1, t)
+                for d, t in zip(x.as_list()[::-1], target.as_list()[::-1])):
+            raise ValueError(f'Unable to broadcast tensor of shape {x} to tensor of shape '
+                             f'{target}')
+    return [(inputs[0].dtype, target)]
 
 
 def _broadcast_to_kernel(input, shape):
@@ -165,9 +172,14 @@ def reshape(tensor, shape, name=None):
 def _transpose_infer(inputs, attrs):
     x, perm = inputs
     p = constant_value(perm)
-    if x.shape.rank is None or p is None:
-        rank = len(p) if p is not None else x.shape.rank
-        return [(x.dtype, TensorShape(None if rank is None else [None] * rank))]
+    if p is None:
+        return [(x.dtype, TensorShape(None if x.shape.rank is None else
+                                      [None] * x.shape.rank))]
+    if x.shape.rank is None:
+        return [(x.dtype, TensorShape([None] * len(p)))]
+    if sorted(int(i) for i in p) != list(builtins.range(x.shape.rank)):
+        raise ValueError(f'Transpose: perm {[int(i) for i in p]} is not a permutation of the '
+                         f'{x.shape.rank} dimensions of the input.')
     dims = x.shape.as_list()
     return [(x.dtype, TensorShape([dims[int(i)] for i in p]))]
 
@@ -230,10 +242,13 @@ def concat(values, axis, name=None):
 def _expand_infer(inputs, attrs):
     x, dim = inputs
     d = constant_value(dim)
-    if x.shape.rank is None or d is None:
+    if x.shape.rank is None or d is None:  # (TensorFlow's rank is unknown too)
         return [(x.dtype, TensorShape(None))]
     dims = x.shape.as_list()
     d = int(d)
+    if not -len(dims) - 1 <= d <= len(dims):
+        raise ValueError(f'ExpandDims: axis {d} is not in [{-len(dims) - 1}, {len(dims)}] for '
+                         f'an input of rank {len(dims)}.')
     dims.insert(d if d >= 0 else len(dims) + 1 + d, 1)
     return [(x.dtype, TensorShape(dims))]
 

@@ -156,6 +156,11 @@ def _strided_slice_infer(inputs, attrs):
         elif masks[3] & bit:
             out.append(1)
         elif masks[4] & bit:
+            d = dims_in[pos] if pos < len(dims_in) else None
+            if d is not None and values[0] is not None and \
+                    not -d <= int(values[0][k]) < d:
+                raise ValueError(f'slice index {int(values[0][k])} of dimension {pos} out of '
+                                 f'bounds.')
             pos += 1
         else:
             d = dims_in[pos] if pos < len(dims_in) else None

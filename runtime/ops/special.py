@@ -10,8 +10,9 @@ import math as pymath
 
 import numpy as np
 
+from runtime.core import dtypes
 from runtime.ops.convert import convert_to_tensor, unify_operands
-from runtime.ops.dispatch import apply
+from runtime.ops.dispatch import apply, refused_dtype
 from runtime.ops.infer import broadcast, same_as_input
 from runtime.ops.registry import register
 
@@ -24,7 +25,9 @@ def _digamma(x):
     reflect = x < 0.5  # psi(1 - x) - psi(x) = pi cot(pi x)
     with np.errstate(divide='ignore', invalid='ignore'):
         out = np.where(reflect, -np.pi / np.tan(np.pi * x), 0.0)
+    pole = (x <= 0) & (x == np.floor(x))  # the poles 0, -1, ... (and -inf): nan, as TensorFlow
     x = np.where(reflect, 1 - x, x)
+    out = np.where(pole, np.nan, out)
     while np.any(x < 6):
         small = x < 6
         out = out - np.where(small, 1 / np.where(small, x, 1), 0)
@@ -57,7 +60,12 @@ def _polygamma(n, x):
             out[at] = np.nan
         else:
             k = int(order)
-            out[at] = (-1) ** (k + 1) * pymath.factorial(k) * _hurwitz_zeta(k + 1.0, x[at])
+            with np.errstate(all='ignore'):
+                out[at] = (-1) ** (k + 1) * pymath.factorial(k) * _hurwitz_zeta(k + 1.0, x[at])
+            # at the poles 0, -1, ... (and -inf): TensorFlow's zeta, inf for an even s = k + 1,
+            # nan for an odd one
+            pole = at & (x <= 0) & (x == np.floor(x))
+            out[pole] = np.inf if k % 2 else np.nan
     return out
 
 
@@ -65,21 +73,29 @@ def _as(x, fn):
     return np.asarray(fn(), dtype=np.asarray(x).dtype)[()]
 
 
+def _lgamma(v):
+    try:
+        return pymath.lgamma(v)
+    except (ValueError, OverflowError):  # the poles 0, -1, ... and huge values: inf
+        return pymath.inf
+
+
 def _lgamma_kernel(x):
-    return _as(x, lambda: np.frompyfunc(pymath.lgamma, 1, 1)(np.asarray(x, np.float64)))
+    return _as(x, lambda: np.frompyfunc(_lgamma, 1, 1)(np.asarray(x, np.float64)))
 
 
 LGAMMA = register('Lgamma', _lgamma_kernel, same_as_input)
 DIGAMMA = register('Digamma', lambda x: _as(x, lambda: _digamma(x)), same_as_input)
 POLYGAMMA = register('Polygamma', lambda a, x: _as(x, lambda: _polygamma(a, x)), broadcast,
-                     inputs=('a', 'x'), outputs=('z',))
+                     inputs=('a', 'x'), outputs=('z',),
+                     dtypes=frozenset((dtypes.float32, dtypes.float64)))  # no float16, as TF
 
 
 def _float(x, public_name):
     x = convert_to_tensor(x)
     if not x.dtype.is_floating:
-        raise TypeError(f'rt.math.{public_name} needs a floating-point tensor, got '
-                        f'{x.dtype.name}.')
+        raise refused_dtype(f'rt.math.{public_name} needs a floating-point tensor, got '
+                            f'{x.dtype.name}.', x)
     return x
 
 
@@ -98,5 +114,6 @@ def polygamma(a, x, name=None):
     float of `x`'s dtype)."""
     (a, x), dtype = unify_operands('Polygamma', a, x)
     if not dtype.is_floating:
-        raise TypeError(f'rt.math.polygamma needs floating-point operands, got {dtype.name}.')
+        raise refused_dtype(f'rt.math.polygamma needs floating-point operands, got '
+                            f'{dtype.name}.', a, x)
     return apply(POLYGAMMA, (a, x), name=name)

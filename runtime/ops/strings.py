@@ -113,13 +113,16 @@ def _substr_kernel(input, pos, len, unit='BYTE'):
     out = np.empty(arrays[0].shape, dtype=object)
     for index in np.ndindex(out.shape):
         s, p, n = arrays[0][index], int(arrays[1][index]), int(arrays[2][index])
+        if unit == 'UTF8_CHAR':  # positions and lengths count characters
+            s = s.decode('utf-8')
         size = s.__len__()
         if not -size <= p <= size:
             raise errors.InvalidArgumentError(message=f'pos {p} out of range for string b'
                                                       f"'{s.decode('utf-8', 'replace')}' at "
                                                       f'index {index}')
         p = p + size if p < 0 else p
-        out[index] = s[p:p + n] if n >= 0 else s[p:]
+        part = s[p:p + n] if n >= 0 else s[p:]
+        out[index] = part.encode('utf-8') if unit == 'UTF8_CHAR' else part
     return out[()] if out.ndim == 0 else out
 
 
@@ -131,11 +134,13 @@ SUBSTR = register('Substr', _substr_kernel,
 
 
 def substr(input, pos, len, unit='BYTE', name=None):  # noqa: A002 - TensorFlow's argument name
-    """`len` bytes of each string from `pos` (op `Substr`); a `pos` past the end is an
-    `rt.errors.InvalidArgumentError`."""
+    """`len` bytes (or with `unit='UTF8_CHAR'` characters) of each string from `pos` (op
+    `Substr`); a `pos` past the end is an `rt.errors.InvalidArgumentError`."""
     x = _string_input(input, 'substr')
     pos, len = (np.int32(v) if isinstance(v, (int, np.integer)) else v for v in (pos, len))
-    return apply(SUBSTR, [x, pos, len], name=name)
+    if unit not in ('BYTE', 'UTF8_CHAR'):
+        raise ValueError(f"rt.strings.substr: unit must be 'BYTE' or 'UTF8_CHAR', got {unit!r}.")
+    return apply(SUBSTR, [x, pos, len], {'unit': unit} if unit != 'BYTE' else None, name=name)
 
 
 # ---- AsString, StringToNumber ------------------------------------------------------------------
@@ -216,8 +221,13 @@ def _format_scalar(v):
         return '"' + v.decode('utf-8', 'replace') + '"'
     if isinstance(v, (bool, np.bool_)):
         return 'True' if v else 'False'
-    if isinstance(v, (float, np.floating)):
-        return f'{v:g}'
+    if isinstance(v, (float, np.float64)):  # TensorFlow's: 15 digits, 17 if they lose it
+        text = f'{v:.15g}'
+        return text if np.isnan(v) or float(text) == v else f'{v:.17g}'
+    if isinstance(v, np.floating):  # float32 and float16 as float32: 6 digits, else 9
+        f = np.float32(v)
+        text = f'{f:.6g}'
+        return text if np.isnan(f) or np.float32(text) == f else f'{f:.9g}'
     return str(v)
 
 

@@ -7,6 +7,7 @@ import numpy as np
 
 import runtime as rt
 from runtime.ops import conv, decompositions
+from runtime.ops import nn as nn_ops
 from runtime.ops.dispatch import apply
 
 RNG = np.random.default_rng(7)
@@ -51,6 +52,8 @@ CASES = [  # (op type, program, float64 inputs)
     ('UnsortedSegmentSum', lambda x: rt.math.unsorted_segment_sum(x, [1, 0, 1], 2), [X]),
     ('Relu6', lambda x: rt.nn.relu6(4 * x), [X]), ('Elu', rt.nn.elu, [X]),
     ('Selu', rt.nn.selu, [X]), ('LeakyRelu', lambda x: rt.nn.leaky_relu(x, 0.3), [X]),
+    ('LeakyReluGrad', lambda g, x: apply(nn_ops.LEAKY_RELU_GRAD, [g, x], {'alpha': 0.3}),
+     [Y, X]),
     ('Softmax', rt.nn.softmax, [X]), ('LogSoftmax', rt.nn.log_softmax, [X]),
     ('SoftmaxCrossEntropyWithLogits',
      lambda y, x: rt.nn.softmax_cross_entropy_with_logits(labels=y, logits=x), [LABELS, X]),

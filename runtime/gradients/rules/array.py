@@ -23,6 +23,7 @@ from runtime.ops.array import cast
 from runtime.ops.checks import check_numerics
 from runtime.ops.compare import equal
 from runtime.ops.convert import convert_to_tensor, stack
+from runtime.ops.creation import range as range_
 from runtime.ops.creation import zeros_like
 from runtime.ops.dispatch import apply
 from runtime.ops.indexing import gather_nd, scatter_nd, tensor_scatter_nd_update
@@ -81,8 +82,12 @@ defgradient(shaping.BROADCAST_TO)(lambda op, grad: [unbroadcast(grad, op.inputs[
 @defgradient(shaping.TRANSPOSE)
 def _transpose_gradient(op, grad):
     perm = constant_value(op.inputs[1])
-    if perm is None:
-        raise NotImplementedError('The gradient of Transpose needs a constant `perm`.')
+    if perm is None:  # known when running: its inverse, inverse[perm[i]] = i, by a scatter
+        perm = convert_to_tensor(op.inputs[1])
+        n = shape(perm)
+        inverse = scatter_nd(reshape(perm, [-1, 1]), cast(range_(n[0]), perm.dtype),
+                             cast(n, perm.dtype))
+        return [transpose(grad, inverse), None]
     return [transpose(grad, np.argsort(perm).astype(np.int32)), None]
 
 

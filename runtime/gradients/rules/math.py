@@ -21,7 +21,7 @@ from runtime.ops.compare import (
     not_equal,
     where,
 )
-from runtime.ops.convert import convert_to_tensor
+from runtime.ops.convert import convert_to_tensor, stack
 from runtime.ops.creation import ONES_LIKE, ZEROS_LIKE
 from runtime.ops.creation import range as range_
 from runtime.ops.dispatch import apply
@@ -32,6 +32,7 @@ from runtime.ops.elementwise import (
     rsqrt,
     sinh,
     xdivy,
+    xlogy,
 )
 from runtime.ops.infer import constant_value, known_shape
 from runtime.ops.math import (
@@ -49,9 +50,16 @@ from runtime.ops.math import (
     sqrt,
     square,
 )
-from runtime.ops.reduce import reduce_any, reduce_sum
-from runtime.ops.scan import cumsum
-from runtime.ops.shaping import BROADCAST_TO, RESHAPE, expand_dims, reshape, static_or_dynamic_shape
+from runtime.ops.reduce import reduce_any, reduce_prod, reduce_sum
+from runtime.ops.scan import cumprod, cumsum
+from runtime.ops.shaping import (
+    BROADCAST_TO,
+    RESHAPE,
+    expand_dims,
+    reshape,
+    static_or_dynamic_shape,
+    transpose,
+)
 from runtime.ops.shaping import rank as rank_
 from runtime.ops.shaping import shape as shape_
 from runtime.ops.shaping import size as size_
@@ -116,9 +124,9 @@ def _pow_gradient(op, grad):
     x, y = op.inputs
     z = op.outputs[0]
     gx = grad * y * (x ** (y - 1))
-    positive = greater(x, 0)
-    safe_log = log(where(positive, x, apply(ONES_LIKE, [x])))
-    gy = select(positive, grad * z * safe_log)
+    positive = greater(x, 0)  # TensorFlow's: log(x) taken as 0 where x <= 0 (nan where z is inf)
+    log_x = where(positive, log(where(positive, x, apply(ONES_LIKE, [x]))), zeros_like(x))
+    gy = grad * z * log_x
     return [unbroadcast(gx, x), unbroadcast(gy, y)]
 
 
@@ -193,7 +201,7 @@ _FORMULAS = {  # gradient(x, y, grad) of the unary ops of runtime.ops.elementwis
     'acos': lambda x, y, g: negative(g) * rsqrt(1.0 - x * x),
     'atan': lambda x, y, g: divide(g, 1.0 + x * x),
     'asinh': lambda x, y, g: g * rsqrt(x * x + 1.0),
-    'acosh': lambda x, y, g: g * rsqrt(x * x - 1.0),
+    'acosh': lambda x, y, g: divide(g, sinh(y)),  # TensorFlow's (nan below 1, as there)
     'atanh': lambda x, y, g: divide(g, 1.0 - x * x),
     'sinh': lambda x, y, g: g * cosh(x),
     'cosh': lambda x, y, g: g * sinh(x),
@@ -245,15 +253,15 @@ def _atan2_gradient(op, grad):
 @defgradient(elementwise.FLOAT_BINARY_OPS['xlogy'])
 def _xlogy_gradient(op, grad):
     x, y = _operands(op)
-    nonzero = cast(not_equal(x, 0.0), x.dtype)
-    return [unbroadcast(grad * nonzero * log(y), x), unbroadcast(grad * xdivy(x, y), y)]
+    nonzero = cast(not_equal(x, 0.0), x.dtype)  # TensorFlow's: 0 where x is 0, whatever y
+    return [unbroadcast(grad * xlogy(nonzero, y), x), unbroadcast(grad * xdivy(x, y), y)]
 
 
 @defgradient(elementwise.FLOAT_BINARY_OPS['xdivy'])
 def _xdivy_gradient(op, grad):
     x, y = _operands(op)
     nonzero = cast(not_equal(x, 0.0), x.dtype)
-    return [unbroadcast(grad * nonzero / y, x),
+    return [unbroadcast(grad * xdivy(nonzero, y), x),
             unbroadcast(grad * xdivy(negative(x), y * y), y)]
 
 
@@ -358,10 +366,25 @@ def _reduce_extremum_gradient(op, grad):
 
 @defgradient(reduce.OPS['reduce_prod'])
 def _prod_gradient(op, grad):
-    """y / x per element (inputs are assumed nonzero)."""
-    x, axis = op.inputs
-    keep = op.get_attr('keep_dims')
-    return [_kept(grad * op.outputs[0], x, axis, keep) / x, None]
+    """TensorFlow's: each element gets the product of the other elements of its group, the
+    exclusive cumulative products from both ends over the reduced axes moved to the front and
+    flattened, so a zero element gives a finite gradient (y / x would be nan)."""
+    x, axis = convert_to_tensor(op.inputs[0]), op.inputs[1]
+    grad = _broadcast_like(_kept(grad, x, axis, op.get_attr('keep_dims')), x)
+    axes, rank = constant_value(axis), x.shape.rank
+    if axes is None or rank is None:  # the reduced axes known only when running
+        return [grad * _kept(op.outputs[0], x, axis, True) / x, None]
+    if rank == 0:
+        return [grad, None]
+    reduced = sorted({int(a) % rank for a in np.ravel(axes)})
+    perm = reduced + [i for i in range(rank) if i not in reduced]
+    moved = transpose(x, perm)
+    full = shape_(x)
+    sizes = [reduce_prod(gather(full, np.array(part, np.int32)))
+             for part in (reduced, perm[len(reduced):])]
+    flat = reshape(moved, stack(sizes))
+    others = cumprod(flat, 0, exclusive=True) * cumprod(flat, 0, exclusive=True, reverse=True)
+    return [grad * transpose(reshape(others, shape_(moved)), np.argsort(perm).tolist()), None]
 
 
 not_differentiable(reduce.OPS['reduce_any'], reduce.OPS['reduce_all'], reduce.ARGMAX,
@@ -385,11 +408,12 @@ def _cumsum_gradient(op, grad):
 
 @defgradient(scan.CUMPROD)
 def _cumprod_gradient(op, grad):
-    """TensorFlow's formula (for inputs without zeros): cumsum of y * grad the other way, / x."""
+    """TensorFlow's formula: cumsum of y * grad the other way, / x with 0 where x is 0 (no
+    nan)."""
     x = convert_to_tensor(op.inputs[0])
     exclusive, reverse = op.get_attr('exclusive'), op.get_attr('reverse')
     back = cumsum(op.outputs[0] * grad, op.inputs[1], exclusive=exclusive, reverse=not reverse)
-    return [divide(back, x), None]
+    return [div_no_nan(back, x), None]
 
 
 @defgradient(scan.CUMULATIVE_LOGSUMEXP)
@@ -421,4 +445,5 @@ not_differentiable(scan.IN_TOP_K, scan.DENSE_BINCOUNT)
 defgradient(special.LGAMMA)(lambda op, grad: [grad * digamma(op.inputs[0])])
 defgradient(special.DIGAMMA)(lambda op, grad: [grad * polygamma(1.0, op.inputs[0])])
 defgradient(special.POLYGAMMA)(lambda op, grad: [
-    None, grad * polygamma(convert_to_tensor(op.inputs[0]) + 1.0, op.inputs[1])])
+    None, unbroadcast(grad * polygamma(convert_to_tensor(op.inputs[0]) + 1.0, op.inputs[1]),
+                      op.inputs[1])])

@@ -38,16 +38,18 @@ def _relu6_gradient(op, grad):
     return [where(logical_and(greater(x, 0), less(x, 6)), grad, 0)]
 
 
+# Elu's and Selu's gradients take the exponential branch only where the output is negative
+# (TensorFlow's EluGrad/SeluGrad): at 0 the slope is the linear one, and nan passes the gradient.
 @defgradient(nn.ACTIVATION_OPS['elu'])
 def _elu_gradient(op, grad):
     y = op.outputs[0]
-    return [where(greater(y, 0), grad, grad * (y + 1))]
+    return [where(less(y, 0), grad * (y + 1), grad)]
 
 
 @defgradient(nn.ACTIVATION_OPS['selu'])
 def _selu_gradient(op, grad):
     y = op.outputs[0]
-    return [where(greater(y, 0), grad * SELU_SCALE, grad * (y + SELU_SCALE * SELU_ALPHA))]
+    return [where(less(y, 0), grad * (y + SELU_SCALE * SELU_ALPHA), grad * SELU_SCALE)]
 
 
 @defgradient(nn.ACTIVATION_OPS['softsign'])
@@ -56,10 +58,13 @@ def _softsign_gradient(op, grad):
     return [grad / square(1.0 + abs_(x))]
 
 
-@defgradient(nn.LEAKY_RELU)
-def _leaky_relu_gradient(op, grad):
-    x = convert_to_tensor(op.inputs[0])
-    return [where(greater(x, 0), grad, grad * op.get_attr('alpha'))]
+# LeakyRelu's gradient is an op whose own gradient is zero with respect to the features (as
+# TensorFlow's LeakyReluGrad), so a second derivative is zeros, not unconnected
+defgradient(nn.LEAKY_RELU)(lambda op, grad: [apply(nn.LEAKY_RELU_GRAD, [grad, op.inputs[0]],
+                                                   {'alpha': op.get_attr('alpha')})])
+defgradient(nn.LEAKY_RELU_GRAD)(lambda op, grad: [
+    apply(nn.LEAKY_RELU_GRAD, [grad, op.inputs[1]], {'alpha': op.get_attr('alpha')}),
+    zeros_like(op.inputs[1])])
 
 
 @defgradient(nn.SOFTMAX)

@@ -1,0 +1,928 @@
+"""The op conformance database: what every op is called with, described once as data.
+
+One `OpInfo` per op of the registry (`runtime/ops/registry.py`) and per public differentiable
+function built from ops (`nn.sigmoid_cross_entropy_with_logits`, `math.reduce_logsumexp`...).
+An entry names TensorFlow's public function (`math.reduce_prod`), which this project spells the
+same way, and generates its samples from one description: seeded random values in every dtype
+the op accepts, the edge values users hit (0, -0.0, ties, kinks, inf and nan, empty tensors,
+broadcasting shapes, int64 dims and axes) and invalid inputs, whose error type is expected.
+
+`evaluate` runs one sample with a library (TensorFlow or this project), eagerly or in a traced
+function: the outputs, their first (and second) order gradients, the static shape a trace with
+unknown dims infers, or the error's type. `tools/tf_conformance_fixtures.py` records TensorFlow's
+answers with it; tests/runtime/conformance compares this project with them. This module imports
+numpy only, so both sides share it.
+"""
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+FLOATS = ('float32', 'float64')
+ALL_FLOATS = ('float16', 'float32', 'float64')
+INTS = ('int32', 'int64')
+REALS = ALL_FLOATS + INTS
+NUMBERS = REALS + ('complex64',)
+INF, NAN = float('inf'), float('nan')
+SPECIALS = (INF, -INF, NAN)
+
+
+@dataclass(frozen=True)
+class T:
+    """A tensor argument (the other arguments are passed as they are)."""
+    value: np.ndarray
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One call: `args`/`kwargs` with `T` for tensors; `grad`: compare gradients with respect
+    to its floating tensors; `invalid`: the call fails (TensorFlow's error type is expected)."""
+    tag: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    grad: bool = True
+    invalid: bool = False
+    smooth: bool = False  # away from kinks: the finite-difference check applies
+
+    def tensors(self) -> list[T]:
+        found: list[T] = []
+        _walk((self.args, self.kwargs), found.append)
+        return found
+
+    def digest(self) -> str:
+        parts: list[bytes] = []
+        _walk((self.args, self.kwargs), lambda t: parts.append(
+            repr((t.value.dtype.str, t.value.shape, t.value.tolist())).encode()))
+        parts.append(repr(_without_tensors((self.args, self.kwargs))).encode())
+        return f'{zlib.crc32(b"|".join(parts)):08x}'
+
+
+@dataclass(frozen=True)
+class OpInfo:
+    """One entry. `name`: the op type it samples (or, for a composite, its public name);
+    `call`: TensorFlow's public name; `samples(rng)`: the samples; `grad`/`grad2`: first and
+    second order gradients are compared; `covered_by`: instead of samples, where the op is
+    checked against TensorFlow (stateful, dataset and control-flow ops, which take programs);
+    `ops`: further registry ops the samples exercise (gradient kernels, helpers)."""
+    name: str
+    call: str = ''
+    samples: Callable[[np.random.Generator], list[Sample]] | None = None
+    family: str = 'misc'
+    grad: bool = True
+    grad2: bool = False
+    covered_by: str = ''
+    ops: tuple[str, ...] = ()
+
+    def generate(self) -> list[Sample]:
+        if self.samples is None:
+            return []
+        return self.samples(np.random.default_rng(zlib.crc32(self.name.encode())))
+
+
+def _walk(struct: Any, visit: Callable[[T], None]) -> None:
+    if isinstance(struct, T):
+        visit(struct)
+    elif isinstance(struct, (list, tuple)):
+        for item in struct:
+            _walk(item, visit)
+    elif isinstance(struct, dict):
+        for item in struct.values():
+            _walk(item, visit)
+
+
+def _without_tensors(struct: Any) -> Any:
+    if isinstance(struct, T):
+        return 'T'
+    if isinstance(struct, (list, tuple)):
+        return [_without_tensors(s) for s in struct]
+    if isinstance(struct, dict):
+        return {k: _without_tensors(v) for k, v in sorted(struct.items())}
+    return struct
+
+
+def substitute(struct: Any, values: list[Any], ns: Any) -> Any:
+    """`struct` with its `T`s replaced by `values` in order (consumed from the front) and its
+    `DType`s by the dtypes of the library `ns`."""
+    if isinstance(struct, T):
+        return values.pop(0)
+    if isinstance(struct, DType):
+        return ns.as_dtype(struct.name)
+    if isinstance(struct, tuple):
+        return tuple(substitute(s, values, ns) for s in struct)
+    if isinstance(struct, list):
+        return [substitute(s, values, ns) for s in struct]
+    if isinstance(struct, dict):
+        return {k: substitute(v, values, ns) for k, v in struct.items()}
+    return struct
+
+
+# -- value generators -------------------------------------------------------------------------
+
+def values(rng: np.random.Generator, shape: tuple[int, ...], dtype: str, lo: float = -2.0,
+           hi: float = 2.0) -> np.ndarray:
+    """Seeded random values of `dtype` in [lo, hi] (floats off the integers, so no ties)."""
+    if dtype == 'bool':
+        return rng.random(shape) < 0.5
+    if dtype.startswith(('int', 'uint')):
+        return rng.integers(int(np.ceil(lo)), int(np.floor(hi)) + 1, shape).astype(dtype)
+    if dtype.startswith('complex'):
+        return (rng.uniform(lo, hi, shape) + 1j * rng.uniform(lo, hi, shape)).astype(dtype)
+    return rng.uniform(lo, hi, shape).astype(dtype)
+
+
+def cotangent(shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    """The fixed, uneven weights a gradient check contracts an output with."""
+    n = int(np.prod(shape, dtype=np.int64))
+    return (1.0 + 0.5 * np.sin(np.arange(n) + 1.0)).reshape(shape).astype(dtype)
+
+
+def is_float(dtype: str) -> bool:
+    return dtype in ALL_FLOATS
+
+
+def t(value: Any, dtype: str) -> T:
+    return T(np.asarray(value, dtype=object if dtype == 'string' else dtype))
+
+
+# -- sample families --------------------------------------------------------------------------
+
+def unary(dtypes: tuple[str, ...] = ALL_FLOATS, lo: float = -2.0, hi: float = 2.0,
+          edges: tuple[float, ...] = (0.0, -0.0), specials: tuple[float, ...] = SPECIALS,
+          **kwargs: Any) -> Callable[[np.random.Generator], list[Sample]]:
+    """An elementwise function of one tensor: random values in [lo, hi] in each dtype, its
+    edges (kinks, 0 and -0.0), inf and nan, a scalar and an empty tensor."""
+    def samples(rng: np.random.Generator) -> list[Sample]:
+        out = [Sample(f'random-{d}', (T(values(rng, (3, 4), d, lo, hi)),), kwargs, smooth=True)
+               for d in dtypes]
+        for d in (d for d in dtypes if is_float(d) and d != 'float16'):
+            if edges:
+                out.append(Sample(f'edges-{d}', (t(edges, d),), kwargs))
+            if specials:
+                out.append(Sample(f'specials-{d}', (t(specials, d),), kwargs))
+        d = dtypes[0]
+        out += [Sample('scalar', (T(values(rng, (), d, lo, hi)),), kwargs, smooth=True),
+                Sample('empty', (T(values(rng, (0, 3), d, lo, hi)),), kwargs)]
+        if 'float32' in dtypes and 'bool' not in dtypes:
+            out.append(Sample('bool-invalid', (t([True], 'bool'),), kwargs, invalid=True))
+        return out
+    return samples
+
+
+def binary(dtypes: tuple[str, ...] = REALS, lo: float = -2.0, hi: float = 2.0,
+           edges: tuple[float, ...] = (0.0, 1.0, -1.0), ties: bool = True,
+           **kwargs: Any) -> Callable[[np.random.Generator], list[Sample]]:
+    """An elementwise function of two broadcasting tensors: random values in each dtype,
+    broadcasting shapes, ties (x == y), every pair of edge values, a Python number operand, and
+    the invalid calls (shapes that do not broadcast, mixed dtypes)."""
+    def samples(rng: np.random.Generator) -> list[Sample]:
+        out = [Sample(f'random-{d}', (T(values(rng, (3, 4), d, lo, hi)),
+                                      T(values(rng, (3, 4), d, lo, hi))), kwargs, smooth=True)
+               for d in dtypes]
+        d = dtypes[0]
+        out.append(Sample('broadcast', (T(values(rng, (3, 1), d, lo, hi)),
+                                        T(values(rng, (4,), d, lo, hi))), kwargs, smooth=True))
+        out.append(Sample('scalar', (T(values(rng, (), d, lo, hi)),
+                                     T(values(rng, (2,), d, lo, hi))), kwargs, smooth=True))
+        if ties:
+            x = values(rng, (5,), d, lo, hi)
+            out.append(Sample('ties', (T(x), T(x.copy())), kwargs))
+        for d in (d for d in dtypes if d in FLOATS):
+            grid = np.array(edges, d)
+            a, b = np.meshgrid(grid, grid)
+            out.append(Sample(f'edges-{d}', (T(a.ravel()), T(b.ravel())), kwargs))
+        out += [Sample('python-number', (T(values(rng, (3,), d, lo, hi)), 2), kwargs),
+                Sample('empty', (T(values(rng, (0, 3), d)), T(values(rng, (1, 3), d))),
+                       kwargs),
+                Sample('shapes-invalid', (T(values(rng, (3,), d)), T(values(rng, (4,), d))),
+                       kwargs, invalid=True)]
+        if len(dtypes) > 1:
+            out.append(Sample('dtypes-invalid', (T(values(rng, (2,), dtypes[0])),
+                                                 T(values(rng, (2,), dtypes[1]))),
+                              kwargs, invalid=True))
+        return out
+    return samples
+
+
+def reduction(dtypes: tuple[str, ...] = REALS, lo: float = -2.0, hi: float = 2.0,
+              edges: tuple[tuple[float, ...], ...] = ((1.0, 1.0, 0.5), (2.0, 0.0, 2.0)),
+              axis: bool = True) -> Callable[[np.random.Generator], list[Sample]]:
+    """A reduction: every axis form (None, each axis, negative, a list, an int64 tensor),
+    keepdims, ties and zeros in the `edges` rows, an empty axis and an axis out of range."""
+    def samples(rng: np.random.Generator) -> list[Sample]:
+        out = []
+        for d in dtypes:
+            out.append(Sample(f'random-{d}', (T(values(rng, (3, 4), d, lo, hi)),), smooth=True))
+        x = T(values(rng, (2, 3, 4), dtypes[0], lo, hi))
+        forms: list[tuple[str, dict[str, Any]]] = [('axis0', {'axis': 0}),
+                                                   ('axis-1', {'axis': -1}),
+                                                   ('axis-list', {'axis': [0, 2]}),
+                                                   ('axis-int64', {'axis': t(1, 'int64')}),
+                                                   ('keepdims', {'axis': 1, 'keepdims': True})]
+        if axis:
+            out += [Sample(tag, (x,), kw, smooth=True) for tag, kw in forms]
+        for d in (d for d in dtypes if d in FLOATS):
+            out.append(Sample(f'edges-{d}', (t(edges, d),)))
+            out.append(Sample(f'edges-axis-{d}', (t(edges, d),), {'axis': 1}))
+        out.append(Sample('empty', (T(values(rng, (0, 3), dtypes[0])),), {'axis': 0}))
+        if axis:
+            out.append(Sample('axis-invalid', (x,), {'axis': 3}, invalid=True))
+        return out
+    return samples
+
+
+def cases(*build: Callable[[np.random.Generator], Sample]
+          ) -> Callable[[np.random.Generator], list[Sample]]:
+    """Samples written out (ops with structural arguments): each item makes one."""
+    return lambda rng: [b(rng) for b in build]
+
+
+def s(tag: str, *args: Any, **kwargs: Any) -> Callable[[np.random.Generator], Sample]:
+    """A written-out sample: `R(shape[, dtype, lo, hi])` in its arguments is a random tensor."""
+    invalid = tag.endswith('invalid')
+    smooth = tag.startswith('random')
+
+    def make(rng: np.random.Generator) -> Sample:
+        def fill(a: Any) -> Any:
+            if isinstance(a, R):
+                return T(values(rng, a.shape, a.dtype, a.lo, a.hi))
+            if isinstance(a, list):
+                return [fill(x) for x in a]
+            if isinstance(a, tuple):
+                return tuple(fill(x) for x in a)
+            return a
+        return Sample(tag, fill(args), {k: fill(v) for k, v in kwargs.items()},
+                      invalid=invalid, smooth=smooth)
+    return make
+
+
+@dataclass(frozen=True)
+class R:
+    """A random tensor argument of a written-out sample."""
+    shape: tuple[int, ...]
+    dtype: str = 'float32'
+    lo: float = -2.0
+    hi: float = 2.0
+
+
+def sample_list(entry: OpInfo) -> list[Sample]:
+    return entry.generate()
+
+
+# -- running a sample -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Library:
+    """What `evaluate` needs of TensorFlow or of this project: the root namespace (`tf`, `rt`)
+    and its `function` decorator."""
+    ns: Any
+    function: Callable[..., Any]
+
+
+def resolve(ns: Any, call: str) -> Callable[..., Any]:
+    if call.startswith('operator.'):
+        import operator  # deferred: start-up cost (only the operator samples need it)
+        return getattr(operator, call.split('.', 1)[1])
+    target = ns
+    for part in call.split('.'):
+        target = getattr(target, part)
+    return target
+
+
+def dtype_name(value: np.ndarray) -> str:
+    return 'string' if value.dtype == object else value.dtype.name
+
+
+def flat_outputs(result: Any) -> list[Any]:
+    if isinstance(result, (list, tuple)):
+        return [o for r in result for o in flat_outputs(r)]
+    return [] if result is None else [result]
+
+
+def evaluate(lib: Library, entry: OpInfo, sample: Sample, traced: bool) -> dict[str, Any]:
+    """The outputs (`out`), gradients (`grad`, `grad2`) and error type (`error`) of `sample`
+    run eagerly or (traced) in a function."""
+    ns, fn = lib.ns, resolve(lib.ns, entry.call)
+    tensors = sample.tensors()
+    order = 0 if sample.invalid or not (entry.grad and sample.grad) else \
+        (2 if entry.grad2 else 1)
+    watched = [i for i, x in enumerate(tensors) if is_float(dtype_name(x.value))]
+    if not watched:
+        order = 0
+
+    def compute(*xs: Any) -> Any:
+        args, kwargs = substitute((sample.args, sample.kwargs), list(xs), ns)
+        return fn(*args, **kwargs)
+
+    def weights(o: Any) -> Any:
+        if o.shape.rank is not None and None not in o.shape.as_list():
+            return ns.constant(cotangent(tuple(o.shape), o.dtype.name))
+        # a shape known only when running: `cotangent`'s formula on the library's ops
+        n = ns.cast(ns.range(ns.size(o)), o.dtype) + 1.0
+        return ns.reshape(1.0 + 0.5 * ns.sin(n), ns.shape(o))
+
+    def contract(outs: list[Any]) -> Any:
+        terms = [ns.reduce_sum(o * weights(o))
+                 for o in outs if o is not None and o.dtype.name in ALL_FLOATS]
+        return ns.add_n(terms) if terms else None
+
+    def run(*xs: Any) -> tuple[Any, Any, Any]:
+        if not order:
+            return flat_outputs(compute(*xs)), None, None
+        sources = [xs[i] for i in watched]
+        with ns.GradientTape(persistent=True) as outer:
+            outer.watch(sources)
+            with ns.GradientTape() as tape:
+                tape.watch(sources)
+                outs = flat_outputs(compute(*xs))
+                loss = contract(outs)
+            grads = tape.gradient(loss, sources) if loss is not None else None
+            if grads is not None:  # IndexedSlices (a gather's) as dense tensors
+                grads = [None if g is None else ns.convert_to_tensor(g) for g in grads]
+            loss2 = contract(grads) if order == 2 and grads else None
+        grads2 = outer.gradient(loss2, sources) if loss2 is not None else None
+        return outs, grads, grads2
+
+    inputs = [ns.constant(x.value, dtype=ns.as_dtype(dtype_name(x.value))) for x in tensors]
+    runner = lib.function(run, autograph=False) if traced else run
+    try:
+        outs, grads, grads2 = runner(*inputs)
+    except Exception as e:  # the error's type is the answer
+        return {'error': type(e).__name__}
+    result: dict[str, Any] = {'out': [encode(o) for o in outs]}
+    if grads is not None:
+        result['grad'] = [encode(g) for g in grads]
+    if grads2 is not None:
+        result['grad2'] = [encode(g) for g in grads2]
+    return result
+
+
+def static_shapes(lib: Library, entry: OpInfo, sample: Sample) -> Any:
+    """The static shapes of the outputs when traced with every tensor argument's dims unknown
+    (None for an unknown rank), or the error's type."""
+    ns, fn = lib.ns, resolve(lib.ns, entry.call)
+    tensors = sample.tensors()
+    shapes: list[Any] = []
+
+    def compute(*xs: Any) -> Any:
+        args, kwargs = substitute((sample.args, sample.kwargs), list(xs), ns)
+        outs = flat_outputs(fn(*args, **kwargs))
+        shapes.extend(o.shape.as_list() if o.shape.rank is not None else None for o in outs)
+        return outs
+
+    spec = [ns.TensorSpec([None] * x.value.ndim, ns.as_dtype(dtype_name(x.value)))
+            for x in tensors]
+    try:
+        lib.function(compute, autograph=False).get_concrete_function(*spec)
+    except Exception as e:
+        return {'error': type(e).__name__}
+    return shapes
+
+
+def encode(value: Any) -> Any:
+    """A tensor's value as JSON data: dtype, shape and the values (complex as [re, im],
+    strings as latin-1 text); None stays None."""
+    if value is None:
+        return None
+    array = np.asarray(value.numpy() if hasattr(value, 'numpy') else value)
+    if array.dtype.kind == 'S':  # a scalar string
+        array = array.astype(object)
+    name = 'string' if array.dtype == object else array.dtype.name
+    if array.dtype.kind == 'c':
+        data: Any = np.stack([array.real, array.imag], -1).tolist()
+    elif array.dtype == object:
+        data = np.array([b.decode('latin-1') for b in array.ravel()],
+                        object).reshape(array.shape).tolist()
+    else:
+        data = array.tolist()
+    return {'dtype': name, 'shape': list(array.shape), 'value': data}
+
+
+def decode(record: dict[str, Any]) -> np.ndarray:
+    """The array `encode` wrote."""
+    name, shape, data = record['dtype'], tuple(record['shape']), record['value']
+    if name == 'string':
+        text = np.array(data, object).ravel() if shape else [data]
+        return np.array([x.encode('latin-1') for x in text], object).reshape(shape)
+    if name.startswith('complex'):
+        pairs = np.array(data, np.float64).reshape(shape + (2,))
+        return (pairs[..., 0] + 1j * pairs[..., 1]).astype(name)
+    return np.array(data, dtype=name).reshape(shape)
+
+
+# -- the entries ------------------------------------------------------------------------------
+
+def _unary_entries() -> list[OpInfo]:
+    rows: list[tuple[str, str, dict[str, Any]]] = [
+        ('Abs', 'math.abs', {'dtypes': REALS}), ('Neg', 'math.negative', {'dtypes': REALS}),
+        ('Sign', 'math.sign', {'dtypes': REALS}), ('Square', 'math.square', {'dtypes': REALS}),
+        ('Acos', 'math.acos', {'lo': -0.9, 'hi': 0.9, 'edges': (0.0, 1.0, -1.0)}),
+        ('Asin', 'math.asin', {'lo': -0.9, 'hi': 0.9, 'edges': (0.0, 1.0, -1.0)}),
+        ('Atanh', 'math.atanh', {'lo': -0.9, 'hi': 0.9}),
+        ('Acosh', 'math.acosh', {'lo': 1.1, 'hi': 3.0, 'edges': (1.0,)}),
+        ('Asinh', 'math.asinh', {}), ('Atan', 'math.atan', {}), ('Cos', 'math.cos', {}),
+        ('Cosh', 'math.cosh', {}), ('Sin', 'math.sin', {}), ('Sinh', 'math.sinh', {}),
+        ('Tan', 'math.tan', {'lo': -1.2, 'hi': 1.2}), ('Tanh', 'math.tanh', {}),
+        ('Exp', 'math.exp', {}), ('Expm1', 'math.expm1', {}), ('Erf', 'math.erf', {}),
+        ('Erfc', 'math.erfc', {}), ('Sigmoid', 'math.sigmoid', {}),
+        ('Log', 'math.log', {'lo': 0.1, 'hi': 3.0}),
+        ('Log1p', 'math.log1p', {'lo': -0.9, 'hi': 3.0, 'edges': (0.0, -0.0, -1.0)}),
+        ('Sqrt', 'math.sqrt', {'lo': 0.1, 'hi': 3.0}),
+        ('Rsqrt', 'math.rsqrt', {'lo': 0.1, 'hi': 3.0}),
+        ('Reciprocal', 'math.reciprocal', {'lo': 0.5, 'hi': 3.0}),
+        ('Lgamma', 'math.lgamma', {'lo': 0.2, 'hi': 4.0, 'edges': (1.0, 2.0, 0.0, -1.0)}),
+        ('Digamma', 'math.digamma', {'lo': 0.2, 'hi': 4.0, 'edges': (1.0, 0.0, -1.0)}),
+        ('Floor', 'math.floor', {'edges': (0.0, -0.0, 0.5, -0.5, 1.0)}),
+        ('Ceil', 'math.ceil', {'edges': (0.0, -0.0, 0.5, -0.5, 1.0)}),
+        ('Round', 'math.round', {'edges': (0.5, 1.5, 2.5, -0.5, -1.5, 0.0, -0.0)}),
+        ('Softplus', 'math.softplus', {'edges': (0.0, 30.0, -30.0)}),
+        ('Softsign', 'math.softsign', {}),
+        ('Relu', 'nn.relu', {'dtypes': REALS}),
+        ('Relu6', 'nn.relu6', {'dtypes': REALS, 'lo': -2.0, 'hi': 8.0,
+                               'edges': (0.0, -0.0, 6.0)}),
+        ('Elu', 'nn.elu', {}), ('Selu', 'nn.selu', {}),
+        ('LeakyRelu', 'nn.leaky_relu', {'alpha': 0.3}),
+        ('IsFinite', 'math.is_finite', {}), ('IsInf', 'math.is_inf', {}),
+        ('IsNan', 'math.is_nan', {}),
+    ]
+    smooth_second = {'Abs', 'Neg', 'Square', 'Sin', 'Cos', 'Tanh', 'Exp', 'Log', 'Sigmoid',
+                     'Sqrt', 'Relu', 'Elu', 'Selu', 'LeakyRelu', 'Softplus', 'Reciprocal',
+                     'Rsqrt', 'Atan', 'Erf'}
+    gradient_ops = {'Relu': ('ReluGrad',), 'LeakyRelu': ('LeakyReluGrad',)}  # by grad2
+    return [OpInfo(op, call, unary(**kw), 'unary', grad2=op in smooth_second,
+                   ops=gradient_ops.get(op, ())) for op, call, kw in rows]
+
+
+def _binary_entries() -> list[OpInfo]:
+    compare = {'dtypes': REALS}
+    rows: list[tuple[str, str, dict[str, Any]]] = [
+        ('AddV2', 'math.add', {'dtypes': NUMBERS}),
+        ('Sub', 'math.subtract', {'dtypes': NUMBERS}),
+        ('Mul', 'math.multiply', {'dtypes': NUMBERS}),
+        ('RealDiv', 'math.divide', {'dtypes': ALL_FLOATS, 'lo': 0.5, 'hi': 2.0}),
+        ('Maximum', 'math.maximum', {}), ('Minimum', 'math.minimum', {}),
+        ('Pow', 'math.pow', {'dtypes': FLOATS, 'lo': 0.5, 'hi': 2.0,
+                             'edges': (0.0, 1.0, -1.0, 2.0)}),
+        ('Atan2', 'math.atan2', {'dtypes': FLOATS}),
+        ('FloorDiv', 'math.floordiv', {'dtypes': REALS, 'lo': 1.0, 'hi': 5.0}),
+        ('FloorMod', 'math.floormod', {'dtypes': REALS, 'lo': 1.0, 'hi': 5.0}),
+        ('SquaredDifference', 'math.squared_difference', {'dtypes': REALS}),
+        ('DivNoNan', 'math.divide_no_nan', {'dtypes': FLOATS}),
+        ('MulNoNan', 'math.multiply_no_nan', {'dtypes': FLOATS}),
+        ('Xlogy', 'math.xlogy', {'dtypes': FLOATS, 'lo': 0.1, 'hi': 2.0}),
+        ('Xdivy', 'math.xdivy', {'dtypes': FLOATS, 'lo': 0.1, 'hi': 2.0}),
+        ('Equal', 'math.equal', compare), ('NotEqual', 'math.not_equal', compare),
+        ('Greater', 'math.greater', compare), ('GreaterEqual', 'math.greater_equal', compare),
+        ('Less', 'math.less', compare), ('LessEqual', 'math.less_equal', compare),
+        ('LogicalAnd', 'math.logical_and', {'dtypes': ('bool',), 'edges': ()}),
+        ('LogicalOr', 'math.logical_or', {'dtypes': ('bool',), 'edges': ()}),
+    ]
+    second = {'AddV2', 'Sub', 'Mul', 'RealDiv', 'Maximum', 'Minimum', 'Pow',
+              'SquaredDifference'}
+    entries = [OpInfo(op, call, binary(**kw), 'binary', grad2=op in second)
+               for op, call, kw in rows]
+    order = t([[0.0], [1.0], [2.0]], 'float64')  # polygamma's whole orders
+    entries.append(OpInfo('Polygamma', 'math.polygamma', cases(
+        s('random', order, R((3, 4), 'float64', 0.5, 3.0)),
+        s('float32', t([1.0, 3.0], 'float32'), R((2,), 'float32', 0.5, 3.0)),
+        s('broadcast', t(1.0, 'float64'), R((4,), 'float64', 0.5, 3.0)),
+        s('poles', t([1.0, 2.0, 1.0, 0.0, 1.5], 'float64'),
+          t([0.0, -1.0, -2.5, -3.0, 1.0], 'float64')),
+        s('ints-invalid', t([1], 'int32'), t([2], 'int32'))), 'binary'))
+    entries.append(OpInfo('math.logical_xor', 'math.logical_xor',
+                          binary(dtypes=('bool',), edges=()), 'binary'))
+    entries.append(OpInfo('LogicalNot', 'math.logical_not',
+                          unary(dtypes=('bool',), edges=(), specials=()), 'unary'))
+    return entries
+
+
+def _clip(rng: np.random.Generator) -> list[Sample]:
+    x = values(rng, (3, 4), 'float32')
+    edges = t([-1.0, -0.5, 0.0, 0.5, 1.0, 2.0], 'float32')
+    return [Sample('random', (T(x), -0.5, 0.5), smooth=True),
+            Sample('bounds', (edges, -0.5, 1.0)),
+            Sample('tensor-bounds', (edges, t([-1.0] * 6, 'float32'), t([0.0] * 6, 'float32'))),
+            Sample('int64', (t([1, 5, -3], 'int64'), 0, 2)),
+            Sample('empty', (T(values(rng, (0,), 'float32')), 0.0, 1.0))]
+
+
+def _reduction_entries() -> list[OpInfo]:
+    zeros = ((1.0, 0.0, 2.0), (0.0, 0.0, 3.0))
+    ties = ((1.0, 1.0, 0.5), (2.0, 2.0, 2.0))
+    rows: list[tuple[str, str, dict[str, Any], bool]] = [
+        ('Sum', 'math.reduce_sum', {'dtypes': NUMBERS}, True),
+        ('Mean', 'math.reduce_mean', {'dtypes': REALS}, True),
+        ('Prod', 'math.reduce_prod', {'dtypes': REALS, 'edges': zeros}, False),
+        ('Max', 'math.reduce_max', {'edges': ties}, False),
+        ('Min', 'math.reduce_min', {'edges': ties}, False),
+        ('EuclideanNorm', 'math.reduce_euclidean_norm', {'dtypes': FLOATS,
+                                                         'edges': zeros}, False),
+        ('All', 'math.reduce_all', {'dtypes': ('bool',)}, False),
+        ('Any', 'math.reduce_any', {'dtypes': ('bool',)}, False),
+        ('math.reduce_logsumexp', 'math.reduce_logsumexp', {'dtypes': FLOATS}, False),
+        ('math.reduce_variance', 'math.reduce_variance', {'dtypes': FLOATS}, False),
+        ('math.reduce_std', 'math.reduce_std', {'dtypes': FLOATS, 'edges': ties}, False),
+        ('math.count_nonzero', 'math.count_nonzero', {'dtypes': REALS, 'edges': zeros},
+         False),
+    ]
+    entries = [OpInfo(op, call, reduction(**kw), 'reduce', grad2=second)
+               for op, call, kw, second in rows]
+    for op, call in (('ArgMax', 'math.argmax'), ('ArgMin', 'math.argmin')):
+        entries.append(OpInfo(op, call, cases(
+            s('random', R((3, 4))), s('axis1', R((3, 4), 'int32', -3, 3), axis=1),
+            s('ties', t([[1.0, 1.0, 0.0], [2.0, 3.0, 3.0]], 'float32'), axis=1),
+            s('int64-axis', R((3, 4), 'float64'), axis=t(0, 'int64')),
+            s('output-int32', R((3, 4)), output_type=_dtype('int32')),
+            s('axis-invalid', R((3, 4)), axis=2)), 'reduce'))
+    for op, call, kw in (('Cumsum', 'math.cumsum', {}), ('Cumprod', 'math.cumprod', {}),
+                         ('CumulativeLogsumexp', 'math.cumulative_logsumexp', {})):
+        d = 'float64'
+        entries.append(OpInfo(op, call, cases(
+            s('random', R((3, 4), d), axis=1),
+            s('zeros', t([[1.0, 0.0, 2.0, 3.0], [0.0, 2.0, 0.0, 1.0]], d), axis=1),
+            s('exclusive-reverse', R((3, 4), d), axis=0, exclusive=True, reverse=True),
+            s('int64-axis', R((3, 4), d), axis=t(1, 'int64')),
+            s('int32', R((3, 4), 'int32'), axis=0) if op != 'CumulativeLogsumexp' else
+            s('float32', R((3, 4)), axis=0),
+            s('axis-invalid', R((3, 4), d), axis=2)), 'reduce', grad2=op == 'Cumsum'))
+    entries.append(OpInfo('ClipByValue', 'clip_by_value', _clip, 'binary'))
+    return entries
+
+
+def _dtype(name: str) -> 'DType':
+    return DType(name)
+
+
+@dataclass(frozen=True)
+class DType:
+    """A dtype argument (`dtype=`, `out_type=`): resolved to the library's dtype by name."""
+    name: str
+
+
+def _nn_entries() -> list[OpInfo]:
+    f = 'float32'
+    img, flt = R((2, 5, 6, 3)), R((3, 2, 3, 4))
+    ties_img = t(np.tile(np.array([[1.0, 1.0], [0.5, 1.0]], f), (1, 2, 2))
+                 .reshape(1, 4, 4, 1), f)
+    zero_logits = t([[0.0, 0.0, 1.0], [0.0, -1.0, 0.0]], f)
+    labels = t([[1.0, 0.0, 0.5], [0.0, 1.0, 0.25]], f)
+    return [
+        OpInfo('Softmax', 'nn.softmax', cases(
+            s('random', R((3, 4))), s('float64', R((3, 4), 'float64')),
+            s('axis0', R((3, 4)), axis=0), s('ties', t([[1.0, 1.0], [0.0, 0.0]], f)),
+            s('empty', R((0, 3)))), 'nn', grad2=True),
+        OpInfo('LogSoftmax', 'nn.log_softmax', cases(
+            s('random', R((3, 4))), s('float64', R((3, 4), 'float64')),
+            s('axis0', R((3, 4)), axis=0), s('ties', t([[1.0, 1.0], [0.0, 0.0]], f))), 'nn'),
+        OpInfo('SoftmaxCrossEntropyWithLogits', 'nn.softmax_cross_entropy_with_logits', cases(
+            s('random', labels=R((3, 4), f, 0.0, 1.0), logits=R((3, 4))),
+            s('zeros', labels=labels, logits=zero_logits),
+            s('float64', labels=R((2, 3), 'float64', 0.0, 1.0), logits=R((2, 3), 'float64'))),
+            'nn'),
+        OpInfo('SparseSoftmaxCrossEntropyWithLogits',
+               'nn.sparse_softmax_cross_entropy_with_logits', cases(
+                   s('random', labels=t([0, 3, 1], 'int32'), logits=R((3, 4))),
+                   s('int64-labels', labels=t([2, 0], 'int64'), logits=zero_logits),
+                   s('label-invalid', labels=t([5, 0], 'int32'), logits=zero_logits)), 'nn'),
+        OpInfo('nn.sigmoid_cross_entropy_with_logits', 'nn.sigmoid_cross_entropy_with_logits',
+               cases(s('random', labels=R((3, 4), f, 0.0, 1.0), logits=R((3, 4))),
+                     s('zero-logits', labels=labels, logits=zero_logits),
+                     s('float64', labels=R((3,), 'float64', 0, 1), logits=R((3,), 'float64')),
+                     s('shapes-invalid', labels=R((3,)), logits=R((4,)))), 'nn', grad2=True),
+        OpInfo('math.log_sigmoid', 'math.log_sigmoid', unary(FLOATS, specials=()), 'nn'),
+        OpInfo('nn.gelu', 'nn.gelu', unary(FLOATS, specials=()), 'nn'),
+        OpInfo('nn.silu', 'nn.silu', unary(FLOATS, specials=()), 'nn'),
+        OpInfo('nn.l2_normalize', 'nn.l2_normalize', cases(
+            s('random', R((3, 4))), s('axis', R((3, 4), 'float64'), axis=1),
+            s('zeros', t([[0.0, 0.0], [3.0, 4.0]], f), axis=1)), 'nn'),
+        OpInfo('nn.moments', 'nn.moments', cases(
+            s('random', R((3, 4)), axes=[0]), s('keepdims', R((3, 4), 'float64'), axes=[0, 1],
+                                                 keepdims=True),
+            s('ties', t([[1.0, 1.0], [1.0, 1.0]], f), axes=[1])), 'nn'),
+        OpInfo('L2Loss', 'nn.l2_loss', unary(FLOATS, specials=()), 'nn'),
+        OpInfo('BiasAdd', 'nn.bias_add', cases(
+            s('random', R((3, 4)), R((4,))), s('nhwc', img, R((3,))),
+            s('float64', R((2, 3), 'float64'), R((3,), 'float64')),
+            s('shapes-invalid', R((3, 4)), R((3,)))), 'nn', grad2=True),
+        OpInfo('Conv2D', 'nn.conv2d', cases(
+            s('same', img, flt, strides=[1, 2, 2, 1], padding='SAME'),
+            s('valid', img, flt, strides=1, padding='VALID'),
+            s('dilations', img, R((2, 2, 3, 2)), strides=1, padding='SAME', dilations=2),
+            s('channels-invalid', img, R((3, 2, 4, 4)), strides=1, padding='SAME')), 'nn',
+            ops=('Conv2DBackpropInput', 'Conv2DBackpropFilter')),
+        OpInfo('MaxPool', 'nn.max_pool2d', cases(
+            s('random', img, ksize=2, strides=2, padding='SAME'),
+            s('valid', img, ksize=3, strides=1, padding='VALID'),
+            s('ties', ties_img, ksize=2, strides=2, padding='VALID')), 'nn', grad2=True,
+            ops=('MaxPoolGrad', 'MaxPoolGradGrad')),
+        OpInfo('AvgPool', 'nn.avg_pool2d', cases(
+            s('random', img, ksize=2, strides=2, padding='SAME'),
+            s('valid', img, ksize=3, strides=1, padding='VALID')), 'nn', ops=('AvgPoolGrad',)),
+        OpInfo('TopKV2', 'math.top_k', cases(
+            s('random', R((3, 4)), k=2), s('ties', t([[1.0, 1.0, 0.0, 1.0]], f), k=2),
+            s('int64-k', R((3, 4), 'float64'), k=t(3, 'int64')),
+            s('k-invalid', R((3, 4)), k=5)), 'nn'),
+        OpInfo('InTopKV2', 'math.in_top_k', cases(
+            s('random', targets=t([0, 3, 1], 'int32'), predictions=R((3, 4)), k=2),
+            s('ties', targets=t([0, 1], 'int64'), predictions=t([[1, 1, 0], [0, 2, 2]], f),
+              k=1)), 'nn', grad=False),
+    ]
+
+
+def _linalg_entries() -> list[OpInfo]:
+    d = 'float64'
+    spd = t([[4.0, 1.0, 0.5], [1.0, 3.0, 1.0], [0.5, 1.0, 2.0]], d)
+    m = t(np.eye(3) * 3 + np.arange(9).reshape(3, 3) / 10.0, d)
+    tri = t(np.tril(np.arange(1, 10).reshape(3, 3) / 4.0 + np.eye(3)), d)
+    rows: list[tuple[str, str, Callable[[np.random.Generator], list[Sample]], bool]] = [
+        ('MatMul', 'linalg.matmul', cases(
+            s('random', R((3, 4)), R((4, 2))), s('float64', R((2, 3), d), R((3, 2), d)),
+            s('transpose', R((4, 3)), R((2, 4)), transpose_a=True, transpose_b=True),
+            s('int32', R((2, 3), 'int32'), R((3, 2), 'int32')),
+            s('empty', R((0, 3)), R((3, 2))),
+            s('shapes-invalid', R((3, 4)), R((3, 4)))), True),
+        ('BatchMatMulV2', 'linalg.matmul', cases(
+            s('random', R((2, 3, 4)), R((2, 4, 2))),
+            s('broadcast', R((2, 1, 3, 4), d), R((3, 4, 2), d))), True),
+        ('Einsum', 'einsum', cases(
+            s('matmul', 'ij,jk->ik', R((3, 4)), R((4, 2))),
+            s('trace', 'ii->', R((3, 3), d)), s('outer', 'i,j->ij', R((3,)), R((2,)))), False),
+        ('Cholesky', 'linalg.cholesky', cases(s('spd', spd)), False),
+        ('MatrixDeterminant', 'linalg.det', cases(s('random', m),
+                                                  s('float32', R((2, 3, 3)))), False),
+        ('LogMatrixDeterminant', 'linalg.slogdet', cases(s('random', m)), False),
+        ('MatrixInverse', 'linalg.inv', cases(s('random', m),
+                                              s('adjoint', m, adjoint=True)), False),
+        ('MatrixSolve', 'linalg.solve', cases(s('random', m, R((3, 2), d))), False),
+        ('MatrixSolveLs', 'linalg.lstsq', cases(s('random', R((4, 3), d), R((4, 2), d))),
+         False),
+        ('MatrixTriangularSolve', 'linalg.triangular_solve', cases(
+            s('lower', tri, R((3, 2), d)), s('adjoint', tri, R((3, 2), d), adjoint=True)),
+         False),
+        ('MatrixExponential', 'linalg.expm', cases(s('random', R((3, 3), d, -0.5, 0.5))),
+         False),
+        ('Qr', 'linalg.qr', cases(s('random', m)), False),
+        ('Svd', 'linalg.svd', cases(s('random', m, compute_uv=False)), False),
+        ('SelfAdjointEigV2', 'linalg.eigvalsh', cases(s('random', spd)), False),
+        ('MatrixBandPart', 'linalg.band_part', cases(
+            s('random', R((4, 4)), 1, 0), s('int64', R((3, 4), d), t(0, 'int64'),
+                                             t(-1, 'int64'))), False),
+        ('MatrixDiagPartV3', 'linalg.diag_part', cases(s('random', R((3, 4))),
+                                                       s('batch', R((2, 3, 3), d))), False),
+        ('MatrixDiagV3', 'linalg.diag', cases(s('random', R((3,))),
+                                              s('batch', R((2, 3), d))), False),
+        ('linalg.norm', 'linalg.norm', cases(
+            s('random', R((3, 4))), s('axis', R((3, 4), d), axis=1),
+            s('zeros', t([[0.0, 0.0], [3.0, 4.0]], d), axis=1)), False),
+        ('linalg.trace', 'linalg.trace', cases(s('random', R((3, 3), d))), False),
+    ]
+    return [OpInfo(op, call, gen, 'linalg', grad2=second) for op, call, gen, second in rows]
+
+
+def _array_entries() -> list[OpInfo]:
+    d, i64 = 'float64', 'int64'
+    x = R((2, 3, 4))
+    idx = t([[0, 1], [1, 2]], 'int32')
+    rows: list[tuple[str, str, Callable[[np.random.Generator], list[Sample]], dict[str, Any]]] = [
+        ('Reshape', 'reshape', cases(
+            s('random', x, [4, 6]), s('infer', x, [-1, 2]), s('int64', x, t([3, 8], i64)),
+            s('scalar', R(()), []), s('size-invalid', x, [5, 5])), {}),
+        ('Transpose', 'transpose', cases(
+            s('default', x), s('perm', x, [2, 0, 1]), s('int64', x, t([0, 2, 1], i64)),
+            s('perm-invalid', x, [0, 1])), {}),
+        ('Tile', 'tile', cases(
+            s('random', R((2, 3)), [2, 1]), s('int64', R((2, 3), d), t([1, 3], i64)),
+            s('zero', R((2, 3)), [0, 2]), s('rank-invalid', R((2, 3)), [2])), {}),
+        ('Pad', 'pad', cases(
+            s('random', R((2, 3)), [[1, 0], [2, 1]]),
+            s('int64', R((2, 3), d), t([[0, 1], [1, 1]], i64))), {}),
+        ('PadV2', 'pad', cases(s('constant', R((2, 3)), [[1, 1], [0, 2]],
+                                 constant_values=1.5)), {}),
+        ('MirrorPad', 'pad', cases(
+            s('reflect', R((3, 4)), [[1, 1], [2, 1]], mode='REFLECT'),
+            s('symmetric', R((3, 4), d), [[2, 0], [0, 3]], mode='SYMMETRIC')),
+         {'ops': ('MirrorPadGrad',)}),
+        ('ConcatV2', 'concat', cases(
+            s('random', [R((2, 3)), R((1, 3))], 0), s('axis-1', [R((2, 3)), R((2, 2))], -1),
+            s('int64-axis', [R((2, 3), d), R((2, 1), d)], t(1, i64)),
+            s('shapes-invalid', [R((2, 3)), R((2, 2))], 0)), {}),
+        ('Pack', 'stack', cases(
+            s('random', [R((2, 3)), R((2, 3))]), s('axis', [R((3,)), R((3,))], axis=1),
+            s('shapes-invalid', [R((2,)), R((3,))])), {}),
+        ('Unpack', 'unstack', cases(s('random', x), s('axis', x, axis=-1)), {}),
+        ('Split', 'split', cases(
+            s('random', R((4, 3)), 2), s('axis', R((3, 4), d), 2, axis=1),
+            s('uneven-invalid', R((3, 4)), 2)), {}),
+        ('SplitV', 'split', cases(
+            s('random', R((5, 3)), [2, 3]), s('infer', R((3, 5), d), [1, -1], axis=1),
+            s('int64', R((5, 3)), t([4, 1], i64))), {}),
+        ('Slice', 'slice', cases(
+            s('random', x, [0, 1, 1], [2, 2, -1]),
+            s('int64', x, t([1, 0, 0], i64), t([1, 3, 2], i64)),
+            s('size-invalid', x, [0, 0, 0], [3, 1, 1])), {}),
+        ('StridedSlice', 'operator.getitem', cases(
+            s('slices', x, (slice(None), slice(1, None), slice(None, None, 2))),
+            s('index', x, (1, slice(None, 2))), s('newaxis', x, (None, Ellipsis, -1)),
+            s('negative-step', x, (slice(None, None, -1), 0)),
+            s('index-invalid', x, 5)), {'ops': ('StridedSliceGrad',)}),
+        ('GatherV2', 'gather', cases(
+            s('random', R((4, 3)), t([3, 0, 3], 'int32')),
+            s('axis', R((4, 3), d), t([[2, 0]], i64), axis=1),
+            s('index-invalid', R((4, 3)), t([4], 'int32'))), {}),
+        ('GatherNd', 'gather_nd', cases(
+            s('random', R((3, 4)), idx), s('slices', R((3, 4), d), t([[2], [0]], i64)),
+            s('index-invalid', R((3, 4)), t([[3, 0]], 'int32'))), {}),
+        ('ScatterNd', 'scatter_nd', cases(
+            s('random', idx, R((2,)), [3, 4]),
+            s('duplicates', t([[1], [1]], i64), R((2, 3), d), t([3, 3], i64))), {}),
+        ('Fill', 'fill', cases(
+            s('random', [2, 3], 1.5), s('int64-dims', t([2], i64), t(2, i64)),
+            s('int64-list', [t(3, i64)], t(3, i64)), s('mixed-list', [t(2, i64), 3], 0.5),
+            s('int32', t([3], 'int32'), t(7, 'int32')), s('scalar', [], 0.5),
+            s('dims-invalid', [-1, 2], 1.0)), {'grad': False}),
+        ('Range', 'range', cases(
+            s('ints', 5), s('start-limit', 2, 9, 3), s('floats', 0.5, 2.0, 0.25),
+            s('int64', t(1, i64), t(7, i64)), s('negative', 5, 0, -2)), {'grad': False}),
+        ('LinSpace', 'linspace', cases(
+            s('random', 0.0, 1.0, 5), s('int64-num', t(-1.0, 'float32'), t(1.0, 'float32'),
+                                          t(4, i64)), s('one', 2.0, 3.0, 1)), {'grad': False}),
+        ('OneHot', 'one_hot', cases(
+            s('random', t([0, 2, -1, 3], 'int32'), 3),
+            s('int64', t([[1], [0]], i64), t(2, 'int32'), on_value=5.0, off_value=-1.0),
+            s('axis', t([0, 1], 'int32'), 3, axis=0)), {'grad': False}),
+        ('ExpandDims', 'expand_dims', cases(
+            s('random', R((2, 3)), 1), s('negative', R((2, 3)), -1),
+            s('int64', R((2, 3), d), t(0, i64)), s('axis-invalid', R((2, 3)), 4)), {}),
+        ('Squeeze', 'squeeze', cases(
+            s('all', R((1, 3, 1))), s('axis', R((1, 3, 1), d), [2]),
+            s('axis-invalid', R((1, 3, 1)), [1])), {}),
+        ('BroadcastTo', 'broadcast_to', cases(
+            s('random', R((3, 1)), [2, 3, 4]), s('int64', R((1,), d), t([3], i64)),
+            s('shape-invalid', R((3,)), [2])), {}),
+        ('ReverseV2', 'reverse', cases(
+            s('random', x, [1]), s('several', x, [0, -1]), s('int64', x, t([2], i64))), {}),
+        ('Where', 'where', cases(
+            s('random', R((3, 4), 'bool')), s('float', t([[0.0, 1.0], [2.0, 0.0]], d))),
+         {'grad': False}),
+        ('SelectV2', 'where', cases(
+            s('random', R((3, 4), 'bool'), R((3, 4)), R((3, 4))),
+            s('broadcast', R((3, 1), 'bool'), R((4,), d), R((3, 4), d)),
+            s('scalar', R((2,), 'bool'), R((2,)), 0.0),
+            s('shapes-invalid', R((3,), 'bool'), R((2,)), R((2,)))), {}),
+        ('Shape', 'shape', cases(s('random', x), s('int64', x, out_type=_dtype(i64))), {}),
+        ('Size', 'size', cases(s('random', x), s('int64', x, out_type=_dtype(i64))), {}),
+        ('Rank', 'rank', cases(s('random', x), s('scalar', R(()))), {}),
+        ('Cast', 'cast', cases(
+            s('to-int', t([1.7, -1.7, 0.5, -0.0], 'float32'), _dtype('int32')),
+            s('to-float', R((3,), 'int64'), _dtype('float32')),
+            s('to-bool', t([0.0, 2.0, -0.0], 'float64'), _dtype('bool')),
+            s('from-bool', t([True, False], 'bool'), _dtype('float32')),
+            s('float64', R((2, 3)), _dtype('float64'))), {}),
+        ('AddN', 'math.add_n', cases(
+            s('random', [R((2, 3)), R((2, 3)), R((2, 3))]),
+            s('one', [R((3,), d)]), s('int', [R((2,), 'int32'), R((2,), 'int32')])), {}),
+        ('Identity', 'identity', unary(REALS, specials=()), {}),
+        ('StopGradient', 'stop_gradient', unary(FLOATS, specials=()), {}),
+        ('ZerosLike', 'zeros_like', unary(REALS + ('bool',), specials=()), {}),
+        ('OnesLike', 'ones_like', unary(REALS + ('bool',), specials=()), {}),
+        ('CheckNumerics', 'debugging.check_numerics', cases(
+            s('random', R((3,)), 'message'), s('nan-invalid', t([1.0, NAN], 'float32'),
+                                                'message')), {}),
+        ('TensorScatterUpdate', 'tensor_scatter_nd_update', cases(
+            s('random', R((3, 4)), idx, R((2,))), s('rows', R((3, 4), d), t([[2]], i64),
+                                                   R((1, 4), d))), {}),
+        ('TensorScatterAdd', 'tensor_scatter_nd_add', cases(
+            s('random', R((3, 4)), idx, R((2,))),
+            s('duplicates', R((3,), d), t([[1], [1]], i64), R((2,), d))), {}),
+        ('TensorScatterSub', 'tensor_scatter_nd_sub', cases(
+            s('random', R((3, 4)), idx, R((2,)))), {}),
+        ('TensorScatterMax', 'tensor_scatter_nd_max', cases(
+            s('random', R((3, 4)), idx, R((2,))),
+            s('ties', t([1.0, 2.0, 3.0], 'float32'), t([[0], [1]], 'int32'),
+              t([1.0, 5.0], 'float32'))), {}),
+        ('TensorScatterMin', 'tensor_scatter_nd_min', cases(
+            s('random', R((3, 4)), idx, R((2,))),
+            s('ties', t([1.0, 2.0, 3.0], 'float32'), t([[0], [1]], 'int32'),
+              t([1.0, -5.0], 'float32'))), {}),
+        ('SegmentSum', 'math.segment_sum', cases(
+            s('random', R((4, 3)), t([0, 0, 1, 3], 'int32')),
+            s('int64', R((3,), d), t([0, 1, 1], i64))), {}),
+        ('UnsortedSegmentSum', 'math.unsorted_segment_sum', cases(
+            s('random', R((4, 3)), t([1, 0, 1, 3], 'int32'), 4),
+            s('int64', R((3,), d), t([2, 0, 2], i64), t(3, i64))), {}),
+        ('DenseBincount', 'math.bincount', cases(
+            s('random', t([1, 1, 3, 0], 'int32')),
+            s('weights', t([1, 2, 2], 'int32'), weights=t([0.5, 1.0, 2.0], 'float32')),
+            s('minlength', t([1, 2], 'int32'), minlength=5)), {'grad': False}),
+        ('AdjustContrastv2', 'image.adjust_contrast', cases(
+            s('random', R((4, 4, 3), 'float32', 0.0, 1.0), 2.0)), {'grad': False}),
+        ('repeat', 'repeat', cases(
+            s('random', R((2, 3)), 2, axis=1), s('tensor', R((3,), d), t([1, 0, 2], i64))),
+         {}),
+        ('clip_by_norm', 'clip_by_norm', cases(
+            s('clipped', R((3, 4)), 1.0), s('zeros', t([0.0, 0.0], 'float32'), 1.0),
+            s('axes', R((3, 4), d), 1.0, axes=[1])), {}),
+        ('sort', 'sort', cases(s('random', R((3, 4))),
+                               s('ties', t([[2.0, 1.0, 2.0, 1.0]], 'float32')),
+                               s('descending', R((5,), d), direction='DESCENDING')), {}),
+        ('boolean_mask', 'boolean_mask', cases(
+            s('random', R((3, 4)), t([True, False, True], 'bool'))), {}),
+        ('eye', 'eye', cases(s('square', 3), s('int64', t(2, i64), t(3, i64))),
+         {'grad': False}),
+        ('ones', 'ones', cases(s('list', [2, 3]), s('int64-scalar', t(3, i64)),
+                               s('int64-list', [t(2, i64), t(3, i64)]),
+                               s('int32-vector', t([2, 1], 'int32'))), {'grad': False}),
+    ]
+    return [OpInfo(op, call, gen, 'array', **kw) for op, call, gen, kw in rows]
+
+
+def _string_entries() -> list[OpInfo]:
+    words = t([b'Hello', b' a b ', b''], 'string')
+    rows: list[tuple[str, str, Callable[[np.random.Generator], list[Sample]]]] = [
+        ('AsString', 'strings.as_string', cases(
+            s('float', t([1.5, -0.0, 1e10], 'float32')), s('int', R((3,), 'int64', -9, 9)),
+            s('precision', t([3.14159], 'float64'), precision=2),
+            s('bool', t([True, False], 'bool')))),
+        ('ReduceJoin', 'strings.reduce_join', cases(
+            s('all', words), s('separator', words, separator='-'))),
+        ('StaticRegexFullMatch', 'strings.regex_full_match', cases(
+            s('random', words, '[A-Z].*'))),
+        ('StaticRegexReplace', 'strings.regex_replace', cases(
+            s('random', words, 'l+', 'L'), s('first', words, ' ', '_',
+                                              replace_global=False))),
+        ('StringFormat', 'strings.format', cases(
+            s('random', 'x={} y={}', [R((3,)), t(2, 'int64')]))),
+        ('StringJoin', 'strings.join', cases(s('random', [words, words], separator='+'))),
+        ('StringLength', 'strings.length', cases(
+            s('bytes', words), s('utf8', t(['é'.encode(), b'ab'], 'string'),
+                                 unit='UTF8_CHAR'))),
+        ('StringLower', 'strings.lower', cases(s('random', words))),
+        ('StringUpper', 'strings.upper', cases(s('random', words))),
+        ('StringStrip', 'strings.strip', cases(s('random', words))),
+        ('StringToNumber', 'strings.to_number', cases(
+            s('float', t([b'1.5', b'-2', b'1e3'], 'string')),
+            s('int64', t([b'12', b'-7'], 'string'), out_type=_dtype('int64')),
+            s('text-invalid', t([b'x'], 'string')))),
+        ('Substr', 'strings.substr', cases(
+            s('random', words, 1, 2), s('utf8', t(['héllo'.encode()], 'string'), 1, 3,
+                                         unit='UTF8_CHAR'))),
+    ]
+    return [OpInfo(op, call, gen, 'strings', grad=False) for op, call, gen in rows]
+
+
+# Ops whose calls are programs rather than values (state, datasets, control flow, random
+# streams, I/O): checked against TensorFlow by the program-level tests named here.
+COVERED: dict[str, tuple[str, ...]] = {
+    'tests/parity and tests/runtime/test_control_flow.py (control flow programs)': (
+        'If', 'StatelessIf', 'While', 'StatelessWhile', 'Case', 'StatelessCase',
+        'TensorListConcatV2', 'TensorListFromTensor', 'TensorListGather',
+        'TensorListGetItem', 'TensorListLength', 'TensorListReserve',
+        'TensorListScatterIntoExistingList', 'TensorListSetItem', 'TensorListSplit',
+        'TensorListStack', 'Assert', 'PrintV2', 'NoOp', 'IdentityN'),
+    'tests/runtime/test_state.py, tests/runtime/test_optimizers.py (variables)': (
+        'VarHandleOp', 'ReadVariableOp', 'AssignVariableOp', 'AssignAddVariableOp',
+        'AssignSubVariableOp', 'ResourceApplyAdam', 'ResourceApplyGradientDescent',
+        'ResourceApplyKerasMomentum', 'ResourceScatterNdUpdate', 'ResourceStridedSliceAssign'),
+    'tests/runtime/test_random_tf.py (random streams recorded from TensorFlow)': (
+        'RandomStandardNormal', 'RandomUniform', 'RandomUniformInt', 'TruncatedNormal',
+        'RandomShuffle', 'Multinomial', 'RngReadAndSkip', 'StatelessRandomGetKeyCounter',
+        'StatelessRandomNormalV2', 'StatelessRandomUniformFullIntV2',
+        'StatelessRandomUniformIntV2', 'StatelessRandomUniformV2',
+        'StatelessTruncatedNormalV2', 'DummySeedGenerator'),
+    'tests/runtime/data and tests/interop/test_tensorflow_data.py (datasets)': (
+        'AnonymousIteratorV3', 'BatchDatasetV2', 'CacheDataset', 'ConcatenateDataset',
+        'DatasetCardinality', 'DirectedInterleaveDataset', 'FilterDataset', 'FlatMapDataset',
+        'GeneratorDataset', 'InterleaveDataset', 'IteratorGetNext',
+        'IteratorGetNextAsOptional', 'MakeIterator', 'MapDataset', 'OptionalGetValue',
+        'OptionalHasValue', 'OptionsDataset', 'PaddedBatchDatasetV2',
+        'ParallelMapDatasetV2', 'PrefetchDataset', 'RangeDataset', 'ReduceDataset',
+        'RepeatDataset', 'ScanDataset', 'ShardDataset', 'ShuffleDatasetV3', 'SkipDataset',
+        'TakeDataset', 'TakeWhileDataset', 'TensorDataset', 'TensorSliceDataset',
+        'TextLineDataset', 'UnbatchDataset', 'ZipDataset'),
+    'tests/runtime/summary and tests/interop/test_tensorflow_summary.py (summaries)': (
+        'SummaryWriter', 'FlushSummaryWriter', 'WriteSummary', 'WriteGraphSummary',
+        'EncodePng'),
+    'tests/runtime/test_execution.py (Python functions in graphs)': (
+        'PyFunc', 'PyFuncStateless', 'EagerPyFunc'),
+    'tests/runtime/graph (the structural ops of every graph)': (
+        'Const', 'Placeholder', 'BroadcastGradientArgs'),
+    'tests/runtime/test_string_split.py and tests/interop (ragged string results)': (
+        'StringSplit', 'StringSplitV2', 'UnicodeDecode', 'UnicodeDecodeWithOffsets',
+        'UnicodeEncode', 'DecodeRaw', 'DecodePaddedRaw'),
+}
+
+
+def entries() -> list[OpInfo]:
+    """Every entry: the sampled ones, then one per covered op."""
+    sampled = (_unary_entries() + _binary_entries() + _reduction_entries() + _nn_entries()
+               + _linalg_entries() + _array_entries() + _string_entries())
+    covered = [OpInfo(op, covered_by=where) for where, ops in COVERED.items() for op in ops]
+    return sampled + covered
+
+
+def families(all_entries: list[OpInfo]) -> dict[str, list[OpInfo]]:
+    out: dict[str, list[OpInfo]] = {}
+    for e in all_entries:
+        if e.samples is not None:
+            out.setdefault(e.family, []).append(e)
+    return out
