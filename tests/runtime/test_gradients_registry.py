@@ -20,6 +20,7 @@ from surface_gradient_cases import CASES as SURFACE_CASES
 
 import runtime as rt
 from runtime.core import context
+from runtime.ops import bitwise as runtime_bitwise
 from runtime.ops import list_ops
 from runtime.ops import nn as nn_ops
 from runtime.ops import slicing as slicing_ops
@@ -259,6 +260,14 @@ for _op_type, _fn, _inputs in SURFACE_CASES:
 # the cross entropies' `backprop` output, alone and with the loss; dense labels whose rows sum
 # to 1 (TensorFlow's loss gradient, `backprop`, assumes it)
 _LABEL_ROWS = np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])
+_BITS = runtime_bitwise  # Roll, and the parts of complex numbers
+CASES['Roll'] = [Case(lambda x: _BITS.roll(x, [1, -1], [0, 1]) * x, [u(2, 3)])]
+CASES['Conj'] = [Case(lambda x: _BITS.conj(x) * x, [u(2, 3)])]
+CASES['Complex'] = [Case(lambda a, b: _BITS.real(_BITS.complex(a, b)) ** 2 +
+                         _BITS.imag(_BITS.complex(a, b)) * a, [u(2, 3), u(3)])]
+CASES['Real'] = [Case(lambda a, b: _BITS.real(_BITS.complex(a, b)) * a, [u(2, 3), u(2, 3)])]
+CASES['Imag'] = [Case(lambda a, b: _BITS.imag(_BITS.complex(a, b)) * a, [u(2, 3), u(2, 3)])]
+CASES['Angle'] = [Case(lambda a, b: _BITS.angle(_BITS.complex(a, b)) * a, [pos(2, 3), u(2, 3)])]
 CASES['SparseSoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, True), [u(2, 3)]),
                                                  Case(_xent_outputs(None, True), [u(2, 3)])]
 CASES['SoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, False), [u(2, 3), _LABEL_ROWS]),

@@ -6,6 +6,7 @@ names. `runtime.gradients` imports this package once; the op modules never impor
 """
 from runtime.gradients.rules import (
     array,
+    bitwise,
     control_flow,
     decompositions,
     image,
@@ -18,5 +19,5 @@ from runtime.gradients.rules import (
     strings,
 )
 
-__all__ = ['array', 'control_flow', 'decompositions', 'image', 'linalg', 'lists', 'math',
+__all__ = ['array', 'bitwise', 'control_flow', 'decompositions', 'image', 'linalg', 'lists', 'math',
            'nn', 'py_func', 'state', 'strings']

@@ -1,0 +1,127 @@
+"""Bitwise ops (`tf.bitwise`), the parts of complex numbers (`Real`, `Imag`, `Conj`, `Angle`)
+and `NextAfter`: elementwise ops with numpy kernels."""
+import numpy as np
+
+from runtime.core import dtypes
+from runtime.ops.convert import convert_to_tensor, unify_inputs
+from runtime.ops.dispatch import apply
+from runtime.ops.infer import broadcast, same_as_input
+from runtime.ops.registry import Elementwise, register
+
+_INTEGERS = frozenset(d for d in dtypes.PUBLIC if d.is_integer)
+_FLOATS = frozenset({dtypes.float32, dtypes.float64})
+
+
+def _real_infer(inputs, attrs):
+    return [(dtypes.float64 if inputs[0].dtype == dtypes.complex128 else dtypes.float32,
+             inputs[0].shape)]
+
+
+_BINARY = {  # public name: (TensorFlow op, kernel, accepted dtypes)
+    'bitwise_and': ('BitwiseAnd', np.bitwise_and, _INTEGERS),
+    'bitwise_or': ('BitwiseOr', np.bitwise_or, _INTEGERS),
+    'bitwise_xor': ('BitwiseXor', np.bitwise_xor, _INTEGERS),
+    'left_shift': ('LeftShift', np.left_shift, _INTEGERS),
+    'right_shift': ('RightShift', np.right_shift, _INTEGERS),
+    'nextafter': ('NextAfter', np.nextafter, _FLOATS),
+}
+BINARY_OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',),
+                             convert_inputs=unify_inputs, dtypes=allowed,
+                             elementwise=Elementwise.of(kernel))
+              for name, (op, kernel, allowed) in _BINARY.items()}
+NEXT_AFTER = BINARY_OPS['nextafter']
+INVERT = register('Invert', np.invert, same_as_input, dtypes=_INTEGERS, involution=True,
+                  elementwise=Elementwise(np.invert))
+# Real, Imag, Angle: complex in, real out (attr Tout); Conj keeps the dtype
+
+
+def _taking_tout(kernel):
+    return lambda input, Tout=None: kernel(input)
+
+
+REAL, IMAG, ANGLE = (register(op, _taking_tout(kernel), _real_infer, inputs=('input',),
+                              outputs=('output',))
+                     for op, kernel in (('Real', np.real), ('Imag', np.imag),
+                                        ('Angle', np.angle)))
+CONJ = register('Conj', np.conj, same_as_input, inputs=('input',), outputs=('output',))
+
+
+def _complex_kernel(real, imag, Tout=None):
+    return (real + 1j * imag).astype(np.complex128 if real.dtype == np.float64 else np.complex64)
+
+
+def _complex_infer(inputs, attrs):
+    dtype = dtypes.complex128 if inputs[0].dtype == dtypes.float64 else dtypes.complex64
+    return [(dtype, broadcast(inputs, attrs)[0][1])]
+
+
+COMPLEX = register('Complex', _complex_kernel, _complex_infer, inputs=('real', 'imag'),
+                   outputs=('out',), convert_inputs=unify_inputs, dtypes=_FLOATS)
+
+
+def complex(real, imag, name=None):  # noqa: A001 - tf.complex
+    """The complex tensor `real + imag * 1j` (op `Complex`; complex128 from float64)."""
+    real, imag = convert_to_tensor(real), convert_to_tensor(imag, dtype=real.dtype)
+    dtype = dtypes.complex128 if real.dtype == dtypes.float64 else dtypes.complex64
+    return apply(COMPLEX, (real, imag), {'Tout': dtype}, name=name)
+
+
+def _binary(public_name):
+    opdef = BINARY_OPS[public_name]
+
+    def binary(x, y, name=None):
+        return apply(opdef, (x, y), None, name)
+    binary.__name__ = binary.__qualname__ = public_name
+    binary.__doc__ = f'Elementwise {public_name} (op `{opdef.name}`).'
+    return binary
+
+
+bitwise_and = _binary('bitwise_and')
+bitwise_or = _binary('bitwise_or')
+bitwise_xor = _binary('bitwise_xor')
+left_shift = _binary('left_shift')
+right_shift = _binary('right_shift')
+nextafter = _binary('nextafter')
+
+
+def invert(x, name=None):
+    """Flips every bit of an integer tensor (op `Invert`)."""
+    return apply(INVERT, [convert_to_tensor(x)], name=name)
+
+
+def _complex_part(opdef, doc):
+    def part(input, name=None):
+        input = convert_to_tensor(input)
+        if not input.dtype.is_complex and opdef is not CONJ:
+            raise TypeError(f'{opdef.name} needs a complex tensor, got {input.dtype.name}.')
+        attrs = None if opdef is CONJ else {'Tout': _real_infer([input], {})[0][0]}
+        return apply(opdef, [input], attrs, name=name)
+    part.__doc__ = doc
+    return part
+
+
+real = _complex_part(REAL, 'The real parts of a complex tensor (op `Real`).')
+imag = _complex_part(IMAG, 'The imaginary parts of a complex tensor (op `Imag`).')
+angle = _complex_part(ANGLE, 'The arguments of a complex tensor (op `Angle`).')
+conj = _complex_part(CONJ, 'The complex conjugate (op `Conj`).')
+
+
+# ---- Roll: elements shifted along axes, wrapping around -------------------------------------
+def _roll_kernel(input, shift, axis):
+    return np.roll(input, tuple(np.atleast_1d(shift)), tuple(np.atleast_1d(axis)))
+
+
+def _roll_infer(inputs, attrs):
+    return [(inputs[0].dtype, inputs[0].shape)]
+
+
+ROLL = register('Roll', _roll_kernel, _roll_infer, inputs=('input', 'shift', 'axis'),
+                outputs=('output',), type_attrs=(('T', 0), ('Tshift', 1), ('Taxis', 2)))
+
+
+def roll(input, shift, axis, name=None):
+    """`input` with its elements shifted by `shift` along `axis`, wrapping around (op `Roll`)."""
+    input = convert_to_tensor(input)
+    shift = convert_to_tensor(shift) if not isinstance(shift, int) else np.int32(shift)
+    axis = convert_to_tensor(axis) if not isinstance(axis, int) else np.int32(axis)
+    return apply(ROLL, [input, shift, axis], name=name)

@@ -1,0 +1,110 @@
+"""`rt.experimental.numpy`, `rt.signal`, `rt.image`, `rt.io` and `rt.strings` give what
+TensorFlow gives (values, dtypes, shapes) for the sample calls recorded with TensorFlow by
+tools/tf_surface_fixtures.py, eagerly and inside `ag.function`. Where TensorFlow's own call
+fails (its numpy API without numpy behavior calls tensor methods that only exist with it),
+the result is numpy's."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import autograph as ag
+import runtime as rt
+import runtime.experimental.numpy as rnp
+
+FIXTURE = os.path.join(os.path.dirname(__file__), 'fixtures', 'tf_surface_calls.json')
+CASES = json.load(open(FIXTURE, encoding='utf-8'))
+MODULES = {'tnp': rnp, 'signal': getattr(rt, 'signal', None), 'image': rt.image, 'io': rt.io,
+           'strings': rt.strings}
+
+
+def _arg(arg):
+    if isinstance(arg, dict) and 'tensor' in arg:
+        return rt.constant(arg['tensor'], dtype=arg['dtype'])
+    if isinstance(arg, list):
+        return [_arg(a) for a in arg]
+    return arg
+
+
+def _numpy_arg(arg):
+    if isinstance(arg, dict) and 'tensor' in arg:
+        return np.asarray(arg['tensor'], dtype=arg['dtype'])
+    if isinstance(arg, list):
+        return [_numpy_arg(a) for a in arg]
+    return arg
+
+
+def _call(case, fn):
+    args = [_arg(a) for a in case['args']]
+    kwargs = {k: _arg(v) for k, v in case['kwargs'].items()}
+    if case['name'] in ('promote_types', 'result_type') or 'dtype' in kwargs:
+        if 'dtype' in kwargs:
+            kwargs['dtype'] = np.dtype(kwargs['dtype'])
+        args = [np.dtype(a) if isinstance(a, str) else a for a in args]
+    return fn(*args, **kwargs)
+
+
+def _check(expected, got, where):
+    if 'sequence' in expected:
+        assert isinstance(got, (list, tuple)), where
+        assert len(got) == len(expected['sequence']), where
+        for e, g in zip(expected['sequence'], got):
+            _check(e, g, where)
+        return
+    if 'dtype_value' in expected:
+        assert np.dtype(getattr(got, 'name', got)).name == expected['dtype_value'], where
+        return
+    if 'python' in expected:
+        assert not isinstance(got, rt.Tensor) and got == expected['python'], where
+        return
+    assert isinstance(got, rt.Tensor), (where, got)
+    assert got.dtype.name == expected['dtype'], (where, got.dtype.name, expected['dtype'])
+    assert list(got.shape) == expected['shape'], (where, got.shape, expected['shape'])
+    value = got.numpy()
+    if value.dtype.kind == 'c':
+        want = np.asarray(expected['value'][0]) + 1j * np.asarray(expected['value'][1])
+    elif value.dtype.kind in 'SO':
+        want = np.asarray(expected['value'], dtype=object)
+        value = np.vectorize(lambda b: b.decode('latin-1'), otypes=[object])(value) \
+            if value.size else value
+        assert np.array_equal(value, want), where
+        return
+    else:
+        want = np.asarray(expected['value'], dtype=value.dtype if value.size else None)
+    tolerance = 1e-3 if value.dtype == np.float16 else 1e-5
+    np.testing.assert_allclose(value, want, rtol=tolerance, atol=tolerance, equal_nan=True,
+                               err_msg=str(where))
+
+
+def _numpy_result(case):
+    fn = getattr(np, case['name'])
+    return fn(*[_numpy_arg(a) for a in case['args']], **case['kwargs'])
+
+
+def _ids(case):
+    return f"{case['module']}.{case['name']}"
+
+
+@pytest.mark.parametrize('module', sorted({c['module'] for c in CASES}))
+def test_calls_agree_with_tensorflow_eagerly_and_in_functions(module):
+    cases = [c for c in CASES if c['module'] == module]
+    assert cases
+    for case in cases:
+        fn = getattr(MODULES[module], case['name'])
+        where = (_ids(case), case['args'], case['kwargs'])
+        if 'error' in case:
+            try:
+                expected = np.asarray(_numpy_result(case))
+            except (ValueError, TypeError):  # numpy refuses the call too
+                with pytest.raises((ValueError, TypeError, rt.errors.InvalidArgumentError)):
+                    _call(case, fn)
+                continue
+            got = _call(case, fn)
+            got = got if not isinstance(got, rt.Tensor) else got.numpy()
+            np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-5, err_msg=str(where))
+            continue
+        _check(case['result'], _call(case, fn), where)
+        if case['result'].get('dtype') and case['name'] not in ('shape', 'ndim', 'isscalar'):
+            traced = ag.function(lambda case=case, fn=fn: _call(case, fn))
+            _check(case['result'], traced(), ('in ag.function',) + where)
