@@ -171,5 +171,5 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
 
 
 __all__ = sorted(name for name in list(globals()) if not name.startswith('_') and
-                 name not in ('np', 'Tensor', 'FUNCTIONS', 'numpy_dtype', 'core', 'creation', 'linear',
-                              'manipulation', 'math_ops', 'reductions'))
+                 name not in ('np', 'Tensor', 'FUNCTIONS', 'numpy_dtype', 'core', 'creation',
+                              'linear', 'manipulation', 'math_ops', 'reductions'))
