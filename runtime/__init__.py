@@ -9,7 +9,7 @@ from runtime.control_flow import cond, switch_case, while_loop
 
 # ---- the array, structural and functional surface (SPEC §7) ---------------------------------
 from runtime.core import config, dtypes, errors, nest
-from runtime.core.context import name_scope
+from runtime.core.context import executing_eagerly, inside_function, name_scope
 from runtime.core.dtypes import (
                             DType,
                             as_dtype,

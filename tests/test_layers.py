@@ -24,6 +24,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # `autograph graph` traces functions, so the CLI's graph command is the runtime half's.
 RUNTIME_HALF = ('autograph.operators', 'autograph.tracing', 'autograph.saved_model',
                 'autograph.cli.graph')
+# The library's packages: runtime, autograph and the TensorFlow-shaped namespace above both.
+LIBRARY = ('runtime', 'autograph', 'autograph_rt')
 # What a comment on an import inside a function must name: why it is deferred.
 DEFERRED = re.compile(r'#\s*deferred\b.*(optional dependency \w|start-up cost)')
 
@@ -127,13 +129,21 @@ def _in(name, packages):
 
 @pytest.fixture(scope='module')
 def project():
-    return import_graph(ROOT, ('runtime', 'autograph'))
+    return import_graph(ROOT, LIBRARY)
 
 
 def test_runtime_never_imports_autograph(project):
     graph, _ = project
     bad = [f'{name}:{line} imports {target}' for name, imports in graph.items()
            if _in(name, ['runtime']) for target, line, _ in imports if _in(target, ['autograph'])]
+    assert bad == []
+
+
+def test_the_namespace_sits_above_runtime_and_autograph(project):
+    graph, _ = project
+    bad = [f'{name}:{line} imports {target}' for name, imports in graph.items()
+           if _in(name, ['runtime', 'autograph']) for target, line, _ in imports
+           if _in(target, ['autograph_rt'])]
     assert bad == []
 
 
@@ -197,13 +207,13 @@ def _undeclared_deferrals(graph, package):
             if _in(name, [package]) for target, line, deferred in imports if deferred is False]
 
 
-@pytest.mark.parametrize('package', ['runtime', 'autograph'])
+@pytest.mark.parametrize('package', LIBRARY)
 def test_no_import_cycles(project, package):
     graph, known = project
     assert cycles(graph, known, package) == []
 
 
-@pytest.mark.parametrize('package', ['runtime', 'autograph'])
+@pytest.mark.parametrize('package', LIBRARY)
 def test_imports_inside_functions_name_an_optional_dependency_or_a_start_up_cost(project,
                                                                                  package):
     graph, _ = project
@@ -232,7 +242,7 @@ def test_the_cycle_check_counts_every_import_and_the_deferral_check_reads_commen
 
 
 def test_no_library_file_is_over_600_lines():
-    long = {str(path.relative_to(ROOT)) for package in ('runtime', 'autograph')
+    long = {str(path.relative_to(ROOT)) for package in LIBRARY
             for path in (ROOT / package).rglob('*.py')
             if len(path.read_text(encoding='utf-8').splitlines()) > 600}
     assert long == set(), f'Split these by theme: {sorted(long)}'
@@ -330,7 +340,7 @@ def private_crossings(root, packages):
 
 
 def test_no_private_name_crosses_a_module_boundary():
-    assert private_crossings(ROOT, ('runtime', 'autograph')) == [], (
+    assert private_crossings(ROOT, LIBRARY) == [], (
         'A name another module uses is public: drop its underscore (and document it), or move '
         'the code that needs it into the module that owns it.')
 
@@ -435,7 +445,7 @@ def plain_records(root, packages):
 
 
 def test_records_are_dataclasses():
-    assert plain_records(ROOT, ('runtime', 'autograph')) == [], (
+    assert plain_records(ROOT, LIBRARY) == [], (
         'Write these records as @dataclass (eq=False keeps identity comparison and hashing).')
 
 

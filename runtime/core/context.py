@@ -94,6 +94,19 @@ def current_graph():
     return graphs[-1] if graphs else None
 
 
+def executing_eagerly():
+    """True when ops run at once (no graph is being built on this thread), as
+    `tf.executing_eagerly()`: False while a function traces or inside `with g.as_default()`,
+    True again under `init_scope` and when functions run eagerly."""
+    return not state.graphs
+
+
+def inside_function():
+    """True while ops are being added to a graph on this thread (an `ag.function` tracing, or
+    `with g.as_default()`), as `tf.inside_function()`."""
+    return bool(state.graphs)
+
+
 @contextlib.contextmanager
 def init_scope():
     """Run the body eagerly, outside every graph being built (used to create variables)."""

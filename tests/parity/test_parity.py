@@ -1,7 +1,8 @@
-"""Parity with TensorFlow: each program in programs/ runs here with `tf` bound to runtime and
-autograph, and must do what it did under TensorFlow (fixtures/NAME.json, written by
-tools/tf_parity_fixtures.py): the same recorded values (dtype, shape, data within float32
-tolerance), the same printed output (tf./rt. prefixes aside), the same exception types.
+"""Parity with TensorFlow: each program in programs/ runs here with `tf` bound to `autograph_rt`
+(what `import autograph_rt as tf` gives), and must do what it did under TensorFlow
+(fixtures/NAME.json, written by tools/tf_parity_fixtures.py): the same recorded values (dtype,
+shape, data within float32 tolerance), the same printed output (tf./rt. prefixes aside), the
+same exception types.
 
 Where SPEC deliberately differs from TensorFlow, SPEC_DIFFERENCES says what SPEC expects instead.
 """
@@ -13,7 +14,7 @@ import types
 import numpy as np
 import pytest
 
-import autograph as ag
+import autograph_rt
 import runtime as rt
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -21,20 +22,6 @@ sys.path.insert(0, HERE)
 import harness  # noqa: E402  (the runner shared with tools/tf_parity_fixtures.py)
 
 PROGRAMS = sorted(n[:-3] for n in os.listdir(os.path.join(HERE, 'programs')) if n.endswith('.py'))
-
-
-class TensorFlowNames(types.ModuleType):
-    """`tf` for the programs: runtime's names, with tf.function, tf.autograph and tf.saved_model
-    taken from autograph (a test-only mapping; the product has no `tf` module)."""
-
-    def __init__(self):
-        super().__init__('tf')
-        self.function = ag.function
-        self.autograph = ag
-        self.saved_model = ag.saved_model
-
-    def __getattr__(self, name):
-        return getattr(rt, name)
 
 
 def py_result(value):
@@ -149,7 +136,7 @@ def differences(name, tf=None):
     fixture, labels, expected = expected_for(name)
     rt.random.set_seed(0)
     result = harness.run_program(os.path.join(HERE, 'programs', name + '.py'),
-                                 tf or TensorFlowNames())
+                                 tf or autograph_rt)
     found = []
     ours = dict(result['records'])
     error = fixture['error'] and fixture['error']['type']
@@ -187,10 +174,10 @@ def test_every_program_has_a_fixture():
 
 def test_the_comparison_catches_a_wrong_value():
     """A shim whose reduce_sum is off by one makes a program that sums fail."""
-    class OffByOne(TensorFlowNames):
+    class OffByOne(types.ModuleType):
         def __getattr__(self, name):
             if name == 'reduce_sum':
                 return lambda *args, **kwargs: rt.reduce_sum(*args, **kwargs) + 1
-            return getattr(rt, name)
-    found = differences('math_reductions', OffByOne())
+            return getattr(autograph_rt, name)
+    found = differences('math_reductions', OffByOne('tf'))
     assert any(message.startswith('sum:') for message in found)
