@@ -132,7 +132,7 @@ from runtime.variables import Variable
 # ---- more of SPEC §7 as TensorFlow's guides use it (issue 20): the version, custom gradients,
 # device scopes, the other tensor scatters, rt.image, rt.io (rt.linalg, rt.random and rt.config
 # hold the rest)
-from runtime import experimental, image, io
+from runtime import experimental, image, io, signal
 from runtime.core.devices import device
 from runtime.custom_gradient import custom_gradient
 from runtime.ops.indexing import (
@@ -155,9 +155,8 @@ __version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps th
 from types import ModuleType as _ModuleType
 
 _NAMESPACES = frozenset({'config', 'data', 'debugging', 'dtypes', 'errors', 'experimental',
-                         'image', 'io',
-                         'linalg', 'math', 'nest', 'nn', 'optimizers', 'random', 'strings',
-                         'summary', 'train'})
+                         'image', 'io', 'linalg', 'math', 'nest', 'nn', 'optimizers', 'random',
+                         'signal', 'strings', 'summary', 'train'})
 __all__ = sorted(name for name, value in globals().items()
                  if not name.startswith('_') and (name in _NAMESPACES or
                                                   not isinstance(value, _ModuleType)))

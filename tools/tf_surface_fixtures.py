@@ -160,8 +160,56 @@ def tnp_cases():
     return cases
 
 
+def signal_cases():
+    S = T(np.sin(np.arange(16) * 0.7).tolist(), 'float32')
+    S2 = T(np.cos(np.arange(24) * 0.3).reshape(2, 12).tolist(), 'float64')
+    C = T([[1.0, 2.0, -1.0, 0.5], [0.0, 1.5, 2.0, -2.0]], 'complex64')
+    M = T(np.arange(24.0).reshape(2, 3, 4).tolist(), 'complex128')
+    cases = [('signal', name, [C], {}) for name in ('fft', 'ifft', 'fft2d', 'ifft2d')]
+    cases += [('signal', name, [M], {}) for name in ('fft3d', 'ifft3d', 'fftnd', 'ifftnd')]
+    cases += [
+        ('signal', 'rfft', [S], {}), ('signal', 'rfft', [S2], {'fft_length': [8]}),
+        ('signal', 'rfft', [S], {'fft_length': [20]}), ('signal', 'irfft', [C], {}),
+        ('signal', 'irfft', [C], {'fft_length': [5]}), ('signal', 'rfft2d', [S2], {}),
+        ('signal', 'irfft2d', [C], {}), ('signal', 'rfft3d', [T(np.ones([2, 2, 4]).tolist(),
+                                                                'float32')], {}),
+        ('signal', 'irfft3d', [M], {}), ('signal', 'rfftnd', [S2], {}),
+        ('signal', 'rfftnd', [S2], {'fft_length': [3, 6], 'axes': [0, 1]}),
+        ('signal', 'irfftnd', [M], {'fft_length': [4, 6], 'axes': [-2, -1]}),
+        ('signal', 'fftnd', [M], {'norm': 'ortho'}),
+        ('signal', 'fftshift', [S2], {}), ('signal', 'ifftshift', [S2], {'axes': 1}),
+        ('signal', 'frame', [S, 5, 3], {}), ('signal', 'frame', [S2, 5, 4], {'pad_end': True}),
+        ('signal', 'frame', [S2, 2, 1], {'axis': 0}),
+        ('signal', 'overlap_and_add', [T(np.arange(12.0).reshape(3, 4).tolist(), 'float32'), 2],
+         {}),
+        ('signal', 'hann_window', [8], {}), ('signal', 'hann_window', [7], {'periodic': False}),
+        ('signal', 'hamming_window', [6], {'periodic': False}),
+        ('signal', 'kaiser_window', [7], {}), ('signal', 'kaiser_window', [6], {'beta': 3.0}),
+        ('signal', 'kaiser_bessel_derived_window', [8], {}), ('signal', 'vorbis_window', [8], {}),
+        ('signal', 'stft', [S, 8, 4], {}), ('signal', 'stft', [S2, 6, 3], {'fft_length': 8,
+                                                                           'pad_end': True}),
+        ('signal', 'inverse_stft', [T(np.ones([3, 5]).tolist(), 'complex64'), 8, 4], {}),
+        ('signal', 'mdct', [S, 8], {}), ('signal', 'mdct', [S, 8], {'norm': 'ortho'}),
+        ('signal', 'inverse_mdct', [T(np.arange(12.0).reshape(3, 4).tolist(), 'float32')], {}),
+        ('signal', 'linear_to_mel_weight_matrix', [], {'num_mel_bins': 4,
+                                                       'num_spectrogram_bins': 9,
+                                                       'sample_rate': 100,
+                                                       'lower_edge_hertz': 5.0,
+                                                       'upper_edge_hertz': 45.0}),
+        ('signal', 'mfccs_from_log_mel_spectrograms', [S2], {}),
+    ]
+    for kind in (1, 2, 3, 4):
+        cases.append(('signal', 'dct', [S2], {'type': kind}))
+        cases.append(('signal', 'idct', [S2], {'type': kind}))
+        if kind != 1:
+            cases.append(('signal', 'dct', [S2], {'type': kind, 'norm': 'ortho'}))
+    cases.append(('signal', 'dct', [S2], {'n': 5}))
+    cases.append(('signal', 'dct', [S2], {'n': 16}))
+    return cases
+
+
 def CASES():
-    return tnp_cases()
+    return tnp_cases() + signal_cases()
 
 
 def encode(value):
@@ -204,7 +252,8 @@ def main():
         fn = getattr(modules[module], name)
         call_args = [decode_arg(tf, a) for a in args]
         call_kwargs = {k: decode_arg(tf, v) for k, v in kwargs.items()}
-        if name in ('promote_types', 'result_type') or 'dtype' in call_kwargs:
+        if module == 'tnp' and (name in ('promote_types', 'result_type') or
+                                'dtype' in call_kwargs):
             for key in ('dtype',):
                 if key in call_kwargs:
                     call_kwargs[key] = np.dtype(call_kwargs[key])

@@ -21,6 +21,7 @@ from surface_gradient_cases import CASES as SURFACE_CASES
 import runtime as rt
 from runtime.core import context
 from runtime.ops import bitwise as runtime_bitwise
+from runtime.ops import fft as _FFT
 from runtime.ops import list_ops
 from runtime.ops import nn as nn_ops
 from runtime.ops import slicing as slicing_ops
@@ -268,6 +269,28 @@ CASES['Complex'] = [Case(lambda a, b: _BITS.real(_BITS.complex(a, b)) ** 2 +
 CASES['Real'] = [Case(lambda a, b: _BITS.real(_BITS.complex(a, b)) * a, [u(2, 3), u(2, 3)])]
 CASES['Imag'] = [Case(lambda a, b: _BITS.imag(_BITS.complex(a, b)) * a, [u(2, 3), u(2, 3)])]
 CASES['Angle'] = [Case(lambda a, b: _BITS.angle(_BITS.complex(a, b)) * a, [pos(2, 3), u(2, 3)])]
+
+
+def _spectrum_loss(z):  # a real loss of a complex spectrum that weighs every part differently
+    positions = rt.cast(rt.range(rt.shape(z)[-1]), _BITS.real(z).dtype)
+    return _BITS.real(z) * rt.cos(positions) + _BITS.imag(z) * rt.sin(1 + positions)
+
+
+for _name, _shape in (('FFT', (4,)), ('IFFT', (2, 3)), ('FFT2D', (2, 3)), ('IFFT2D', (3, 2)),
+                      ('FFT3D', (2, 2, 3)), ('IFFT3D', (2, 3, 2))):
+    CASES[_name] = [Case(lambda a, b, op=_FFT.COMPLEX_OPS[_name]: _spectrum_loss(
+        apply(op, [_BITS.complex(a, b)])), [u(*_shape), u(*_shape)])]
+CASES['RFFT'] = [Case(lambda x: _spectrum_loss(_FFT.rfft(x)), [u(2, 5)]),
+                 Case(lambda x: _spectrum_loss(_FFT.rfft(x, [4])), [u(5)]),
+                 Case(lambda x: _spectrum_loss(_FFT.rfft(x, [8])), [u(5)])]
+CASES['RFFT2D'] = [Case(lambda x: _spectrum_loss(_FFT.rfft2d(x)), [u(3, 4)]),
+                   Case(lambda x: _spectrum_loss(_FFT.rfft2d(x, [2, 6])), [u(3, 4)])]
+CASES['IRFFT'] = [Case(lambda a, b: _FFT.irfft(_BITS.complex(a, b)) * np.arange(6.0),
+                       [u(4), u(4)]),
+                  Case(lambda a, b: _FFT.irfft(_BITS.complex(a, b), [5]) * np.arange(5.0),
+                       [u(4), u(4)])]
+CASES['IRFFT2D'] = [Case(lambda a, b: _FFT.irfft2d(_BITS.complex(a, b)) * np.arange(4.0),
+                         [u(3, 3), u(3, 3)])]
 CASES['SparseSoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, True), [u(2, 3)]),
                                                  Case(_xent_outputs(None, True), [u(2, 3)])]
 CASES['SoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, False), [u(2, 3), _LABEL_ROWS]),

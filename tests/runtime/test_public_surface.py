@@ -21,8 +21,8 @@ SPEC_NAMES = '''
     init_scope map_fn scan foldl switch_case py_function numpy_function nest Module
 '''.split()
 NAMESPACES = {'config', 'data', 'debugging', 'dtypes', 'errors', 'experimental', 'image', 'io',
-              'linalg', 'math', 'nest', 'nn', 'optimizers', 'random', 'strings', 'summary',
-              'train'}
+              'linalg', 'math', 'nest', 'nn', 'optimizers', 'random', 'signal', 'strings',
+              'summary', 'train'}
 
 
 def test_dir_lists_the_public_names_and_every_spec_name():

@@ -15,9 +15,10 @@ from runtime.gradients.rules import (
     math,
     nn,
     py_func,
+    signal,
     state,
     strings,
 )
 
 __all__ = ['array', 'bitwise', 'control_flow', 'decompositions', 'image', 'linalg', 'lists', 'math',
-           'nn', 'py_func', 'state', 'strings']
+           'nn', 'py_func', 'signal', 'state', 'strings']
