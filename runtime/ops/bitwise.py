@@ -4,7 +4,7 @@ import numpy as np
 
 from runtime.core import dtypes
 from runtime.ops.convert import convert_to_tensor, unify_inputs
-from runtime.ops.dispatch import apply
+from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import broadcast, same_as_input
 from runtime.ops.registry import Elementwise, register
 
@@ -71,9 +71,7 @@ def _binary(public_name):
 
     def binary(x, y, name=None):
         return apply(opdef, (x, y), None, name)
-    binary.__name__ = binary.__qualname__ = public_name
-    binary.__doc__ = f'Elementwise {public_name} (op `{opdef.name}`).'
-    return binary
+    return op_function(binary, public_name, f'Elementwise {public_name} (op `{opdef.name}`).')
 
 
 bitwise_and = _binary('bitwise_and')

@@ -9,7 +9,7 @@ from runtime.core.tensor import Tensor
 from runtime.ops import bitwise
 from runtime.ops.array import cast
 from runtime.ops.convert import convert_to_tensor
-from runtime.ops.dispatch import apply
+from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import constant_value, same_as_input
 from runtime.ops.registry import register
 from runtime.ops.shaping import concat
@@ -152,9 +152,8 @@ def _complex_function(op_name):
 
     def transform(input, name=None):
         return apply(opdef, [_complex_input(input, op_name)], name=name)
-    transform.__name__ = transform.__qualname__ = op_name.lower()
-    transform.__doc__ = f'The {op_name} of the innermost dimensions of a complex tensor.'
-    return transform
+    return op_function(transform, op_name.lower(),
+                       f'The {op_name} of the innermost dimensions of a complex tensor.')
 
 
 fft, ifft = _complex_function('FFT'), _complex_function('IFFT')
@@ -193,9 +192,8 @@ def _real_function(op_name):
                 x = cast(x, dtypes.float32)
             attrs = {'Tcomplex': _COMPLEX_OF[x.dtype]}
         return apply(opdef, [x, _fft_length(x, fft_length, rank, inverse)], attrs, name=name)
-    transform.__name__ = transform.__qualname__ = op_name.lower()
-    transform.__doc__ = f'The {op_name} of the innermost dimensions (op `{op_name}`).'
-    return transform
+    return op_function(transform, op_name.lower(),
+                       f'The {op_name} of the innermost dimensions (op `{op_name}`).')
 
 
 rfft, irfft = _real_function('RFFT'), _real_function('IRFFT')
@@ -229,10 +227,9 @@ def _nd_function(op_name):
             {'Treal': _REAL_OF[x.dtype]} if real_out else None
         out = apply(opdef, [x, lengths, np.asarray(axes, np.int32)], attrs, name=name)
         return _normalized(out, norm, float(np.prod(lengths)), inverse)
-    transform.__name__ = transform.__qualname__ = op_name.lower()
-    transform.__doc__ = (f'The {op_name} over `axes` (op `{op_name}`); `norm` "backward" '
-                         '(the default), "ortho" or "forward" as numpy\'s.')
-    return transform
+    return op_function(transform, op_name.lower(),
+                       f'The {op_name} over `axes` (op `{op_name}`); `norm` "backward" (the '
+                       'default), "ortho" or "forward" as numpy\'s.')
 
 
 def _normalized(out, norm, size, inverse):
