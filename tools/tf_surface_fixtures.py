@@ -9,6 +9,7 @@ Each case is (module, function, positional args, keyword args); an argument writ
 dtypes, shapes); tests/runtime/test_tf_surface_calls.py makes the same calls on runtime, eagerly
 and inside `ag.function`, and compares.
 """
+import base64
 import json
 import os
 
@@ -208,8 +209,119 @@ def signal_cases():
     return cases
 
 
-def CASES():
-    return tnp_cases() + signal_cases()
+def BYTES(data):
+    """A scalar string argument holding arbitrary bytes."""
+    return {'bytes': base64.b64encode(data).decode('ascii')}
+
+
+def FEATURES(**features):
+    """A `features` dict: name -> ('fixed' | 'sequence', shape, dtype, default)."""
+    return {'features': features}
+
+
+def _png_files(tf):
+    """PNG files as TensorFlow's and PIL's encoders write them (filtered rows, 16-bit, grey,
+    palette with transparency, 1-bit)."""
+    import io as iolib
+
+    from PIL import Image
+    rng = np.random.default_rng(3)
+    rgb = (np.arange(5 * 7 * 3).reshape(5, 7, 3) * 11 % 256).astype(np.uint8)
+    files = {'rgb': tf.io.encode_png(rgb).numpy(),
+             'rgba': tf.io.encode_png(rng.integers(0, 256, (4, 6, 4)).astype(np.uint8)).numpy(),
+             'grey16': tf.io.encode_png(rng.integers(0, 65536, (3, 5, 1)).astype(np.uint16))
+             .numpy()}
+    for mode, image in (('P', Image.fromarray(rgb[..., 0] // 32).convert('P')),
+                        ('1', Image.fromarray(rgb[..., 0] > 100)),
+                        ('LA', Image.fromarray(rgb[..., :2], 'LA'))):
+        buffer = iolib.BytesIO()
+        if mode == 'P':
+            image.putpalette([(i * 37) % 256 for i in range(768)])
+            image.save(buffer, 'PNG', transparency=3)
+        else:
+            image.save(buffer, 'PNG')
+        files[mode] = buffer.getvalue()
+    return files
+
+
+def _bmp(width, height, rows):
+    """An uncompressed 24-bit BMP file (bottom-up rows, each padded to 4 bytes)."""
+    import struct
+    row_size = (width * 3 + 3) // 4 * 4
+    pixels = b''.join(bytes(r.tobytes()) + b'\0' * (row_size - width * 3) for r in rows[::-1])
+    header = struct.pack('<2sIHHI', b'BM', 54 + len(pixels), 0, 0, 54)
+    info = struct.pack('<IiiHHIIiiII', 40, width, height, 1, 24, 0, len(pixels), 0, 0, 0, 0)
+    return header + info + pixels
+
+
+def io_cases(tf):
+    import gzip
+    import zlib
+    pngs = _png_files(tf)
+    cases = [('io', 'decode_png', [BYTES(data)], {}) for data in pngs.values()]
+    cases += [('io', 'decode_png', [BYTES(pngs['rgb'])], {'channels': c}) for c in (1, 2, 4)]
+    cases += [('io', 'decode_png', [BYTES(pngs['rgba'])], {'channels': 3}),
+              ('io', 'decode_png', [BYTES(pngs['grey16'])], {'channels': 3}),
+              ('io', 'decode_image', [BYTES(pngs['P'])], {}),
+              ('io', 'decode_image', [BYTES(pngs['rgb'])], {'dtype': 'float32'})]
+    bmp = _bmp(3, 2, (np.arange(18).reshape(2, 3, 3) * 13).astype(np.uint8)[..., ::-1])
+    cases += [('io', 'decode_bmp', [BYTES(bmp)], {}), ('io', 'decode_image', [BYTES(bmp)], {})]
+    jpeg = tf.io.encode_jpeg(np.zeros([6, 9, 3], np.uint8)).numpy()
+    cases += [('io', 'extract_jpeg_shape', [BYTES(jpeg)], {}),
+              ('io', 'is_jpeg', [BYTES(jpeg)], {}), ('io', 'is_jpeg', [BYTES(pngs['rgb'])], {}),
+              ('io', 'encode_png', [T(np.arange(12).reshape(2, 2, 3).tolist(), 'uint8')], {})]
+    words = T(['hello?>', 'abc', ''], 'string')
+    cases += [('io', 'encode_base64', [words], {}),
+              ('io', 'encode_base64', [words], {'pad': True}),
+              ('io', 'decode_base64', [T(['aGVsbG8_Pg', 'YWJj'], 'string')], {}),
+              ('io', 'decode_compressed', [BYTES(zlib.compress(b'some text' * 5))],
+               {'compression_type': 'ZLIB'}),
+              ('io', 'decode_compressed', [BYTES(gzip.compress(b'more', mtime=0))],
+               {'compression_type': 'GZIP'}),
+              ('io', 'decode_compressed', [BYTES(b'plain')], {})]
+    for value, dtype in (([[1.5, 2.0], [3.0, -4.0]], 'float32'), ([1, 2, 3], 'int64'),
+                         (['a', 'bc'], 'string'), (7, 'int32'), ([True, False], 'bool')):
+        tensor = tf.constant(value, dtype)
+        cases.append(('io', 'serialize_tensor', [T(value, dtype)], {}))
+        cases.append(('io', 'parse_tensor', [BYTES(tf.io.serialize_tensor(tensor).numpy())],
+                      {'out_type': dtype}))
+    cases += [('io', 'decode_raw', [T(['abcd', 'efgh'], 'string'), 'uint8'], {}),
+              ('io', 'decode_csv', [T(['1,2.5,a', '3,,"b,c"'], 'string'), [[0], [1.0], ['x']]],
+               {}),
+              ('io', 'decode_csv', [T(['1;2', '3;NA'], 'string'), [[0], [9]]],
+               {'field_delim': ';', 'na_value': 'NA'}),
+              ('io', 'decode_csv', [T(['1,x,2'], 'string'), [[0], [0]]], {'select_cols': [0, 2]})]
+    train = tf.train
+    example = train.Example(features=train.Features(feature={
+        'a': train.Feature(int64_list=train.Int64List(value=[1, 2])),
+        'b': train.Feature(bytes_list=train.BytesList(value=[b'x\x00y'])),
+        'c': train.Feature(float_list=train.FloatList(value=[1.5, 2.5, 3.5, 4.5]))})).\
+        SerializeToString()
+    other = train.Example(features=train.Features(feature={
+        'a': train.Feature(int64_list=train.Int64List(value=[5, 6])),
+        'c': train.Feature(float_list=train.FloatList(value=[0.5, 1.0, 1.5, 2.0]))})).\
+        SerializeToString()
+    features = FEATURES(a=('fixed', [2], 'int64', None), b=('fixed', [], 'string', 'none'),
+                        c=('fixed', [2, 2], 'float32', None))
+    cases += [('io', 'parse_single_example', [BYTES(example), features], {}),
+              ('io', 'parse_example', [[BYTES(example), BYTES(other)], features], {}),
+              ('io', 'parse_example', [[BYTES(example), BYTES(other)],
+                                       FEATURES(c=('sequence', [2], 'float32', None),
+                                                b=('sequence', [], 'string', None))], {})]
+    sequence = train.SequenceExample(
+        context=train.Features(feature={'id': train.Feature(int64_list=train.Int64List(
+            value=[7]))}),
+        feature_lists=train.FeatureLists(feature_list={'tokens': train.FeatureList(feature=[
+            train.Feature(int64_list=train.Int64List(value=[i, i + 1])) for i in range(3)])})
+    ).SerializeToString()
+    cases += [('io', 'parse_single_sequence_example', [BYTES(sequence)],
+               {'context_features': FEATURES(id=('fixed', [], 'int64', None)),
+                'sequence_features': FEATURES(tokens=('sequence', [2], 'int64', None))})]
+    return cases
+
+
+def CASES(tf=None):
+    return tnp_cases() + signal_cases() + (io_cases(tf) if tf is not None else [])
 
 
 def encode(value):
@@ -217,13 +329,15 @@ def encode(value):
     import tensorflow as tf
     if isinstance(value, (list, tuple)):
         return {'sequence': [encode(v) for v in value]}
+    if isinstance(value, dict):
+        return {'mapping': {key: encode(v) for key, v in value.items()}}
     if isinstance(value, tf.DType):
         return {'dtype_value': value.name}
     if isinstance(value, np.dtype):
         return {'dtype_value': value.name}
     if isinstance(value, (bool, int, float, np.generic)) and not isinstance(value, tf.Tensor):
         return {'python': value.item() if isinstance(value, np.generic) else value}
-    array = value.numpy()
+    array = np.asarray(value.numpy(), dtype=object if value.dtype == tf.string else None)
     if array.dtype.kind in 'SO':
         listed = np.vectorize(lambda b: b.decode('latin-1'), otypes=[object])(array).tolist() \
             if array.size else array.tolist()
@@ -235,11 +349,24 @@ def encode(value):
 
 
 def decode_arg(tf, arg):
+    """A case's argument as TensorFlow's value (tests/runtime/test_tf_surface_calls.py reads
+    them the same way for runtime)."""
     if isinstance(arg, dict) and 'tensor' in arg:
         return tf.constant(arg['tensor'], dtype=arg['dtype'])
+    if isinstance(arg, dict) and 'bytes' in arg:
+        return base64.b64decode(arg['bytes'])
+    if isinstance(arg, dict) and 'features' in arg:
+        return {key: _feature(tf, *spec) for key, spec in arg['features'].items()}
     if isinstance(arg, list):
         return [decode_arg(tf, a) for a in arg]
     return arg
+
+
+def _feature(tf, kind, shape, dtype, default):
+    if kind == 'fixed':
+        return tf.io.FixedLenFeature(shape, dtype, default)
+    return tf.io.FixedLenSequenceFeature(shape, dtype, allow_missing=True,
+                                         default_value=default)
 
 
 def main():
@@ -248,10 +375,13 @@ def main():
     modules = {'tnp': tnp, 'signal': tf.signal, 'image': tf.image, 'io': tf.io,
                'strings': tf.strings}
     records = []
-    for module, name, args, kwargs in CASES():
+    for module, name, args, kwargs in CASES(tf):
         fn = getattr(modules[module], name)
         call_args = [decode_arg(tf, a) for a in args]
         call_kwargs = {k: decode_arg(tf, v) for k, v in kwargs.items()}
+        for key in ('dtype', 'out_type'):
+            if module != 'tnp' and isinstance(call_kwargs.get(key), str):
+                call_kwargs[key] = tf.as_dtype(call_kwargs[key])
         if module == 'tnp' and (name in ('promote_types', 'result_type') or
                                 'dtype' in call_kwargs):
             for key in ('dtype',):
