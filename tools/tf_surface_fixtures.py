@@ -320,8 +320,86 @@ def io_cases(tf):
     return cases
 
 
+def image_cases():
+    rng = np.random.default_rng(5)
+    RGB = T(rng.uniform(0, 1, (4, 5, 3)).round(3).tolist(), 'float32')
+    BATCH = T(rng.uniform(0, 1, (2, 4, 6, 3)).round(3).tolist(), 'float32')
+    U8 = T(rng.integers(0, 256, (3, 4, 3)).tolist(), 'uint8')
+    GREY = T(rng.uniform(0, 1, (1, 5, 6, 1)).round(3).tolist(), 'float32')
+    cases = [('image', name, [image], {}) for name in (
+        'flip_left_right', 'flip_up_down', 'transpose', 'rot90', 'rgb_to_grayscale',
+        'rgb_to_hsv', 'rgb_to_yiq', 'rgb_to_yuv', 'yiq_to_rgb', 'yuv_to_rgb',
+        'per_image_standardization', 'total_variation') for image in (RGB, BATCH)]
+    cases += [('image', name, [U8], {}) for name in (
+        'flip_left_right', 'rgb_to_grayscale', 'per_image_standardization', 'total_variation')]
+    cases += [
+        ('image', 'hsv_to_rgb', [T([[[0.1, 0.5, 0.9], [0.7, 1.0, 0.2], [0.95, 0.0, 0.5]]],
+                                   'float32')], {}),
+        ('image', 'rot90', [BATCH], {'k': 2}), ('image', 'rot90', [RGB], {'k': 3}),
+        ('image', 'grayscale_to_rgb', [GREY], {}),
+        ('image', 'convert_image_dtype', [U8, 'float32'], {}),
+        ('image', 'convert_image_dtype', [RGB, 'uint8'], {}),
+        ('image', 'convert_image_dtype', [T([[[-0.5, 1.5, 0.5]]], 'float32'), 'uint8'],
+         {'saturate': True}),
+        ('image', 'convert_image_dtype', [U8, 'int32'], {}),
+        ('image', 'convert_image_dtype', [T([[[70000, 5, 2 ** 31 - 1]]], 'int32'), 'uint8'],
+         {}),
+        ('image', 'adjust_brightness', [RGB, 0.2], {}),
+        ('image', 'adjust_brightness', [U8, 0.1], {}),
+        ('image', 'adjust_gamma', [RGB], {'gamma': 2.0, 'gain': 0.5}),
+        ('image', 'adjust_gamma', [U8, 0.5], {}),
+        ('image', 'adjust_saturation', [RGB, 1.7], {}),
+        ('image', 'adjust_saturation', [U8, 0.3], {}),
+        ('image', 'adjust_hue', [RGB, 0.2], {}), ('image', 'adjust_hue', [BATCH, -0.45], {}),
+        ('image', 'adjust_contrast', [RGB, 1.5], {}),
+        ('image', 'central_crop', [BATCH, 0.5], {}), ('image', 'central_crop', [RGB, 0.7], {}),
+        ('image', 'crop_to_bounding_box', [BATCH, 1, 2, 2, 3], {}),
+        ('image', 'pad_to_bounding_box', [RGB, 1, 0, 6, 7], {}),
+        ('image', 'resize_with_crop_or_pad', [BATCH, 6, 3], {}),
+        ('image', 'resize_with_crop_or_pad', [RGB, 3, 8], {}),
+        ('image', 'resize', [BATCH, [7, 9]], {}), ('image', 'resize', [RGB, [2, 3]], {}),
+        ('image', 'resize', [BATCH, [3, 10]], {'method': 'nearest'}),
+        ('image', 'resize', [U8, [5, 2]], {'method': 'nearest'}),
+        ('image', 'resize', [U8, [5, 7]], {}),
+        ('image', 'resize', [BATCH, [7, 4]], {'method': 'bicubic'}),
+        ('image', 'resize', [RGB, [2, 2]], {'method': 'bicubic'}),
+        ('image', 'resize', [BATCH, [8, 8]], {'preserve_aspect_ratio': True}),
+        ('image', 'resize_with_pad', [BATCH, 8, 8], {}),
+        ('image', 'resize_with_pad', [RGB, 3, 9], {'method': 'nearest'}),
+        ('image', 'psnr', [BATCH, T(np.full((2, 4, 6, 3), 0.5).tolist(), 'float32'), 1.0], {}),
+        ('image', 'image_gradients', [GREY], {}), ('image', 'sobel_edges', [BATCH], {}),
+        ('image', 'extract_patches', [BATCH, [1, 2, 3, 1], [1, 2, 2, 1], [1, 1, 1, 1], 'SAME'],
+         {}),
+        ('image', 'extract_patches', [GREY, [1, 2, 2, 1], [1, 1, 3, 1], [1, 2, 1, 1], 'VALID'],
+         {}),
+        ('image', 'stateless_random_flip_left_right', [BATCH, [1, 2]], {}),
+        ('image', 'stateless_random_flip_up_down', [BATCH, [3, 4]], {}),
+        ('image', 'stateless_random_brightness', [RGB, 0.3, [5, 6]], {}),
+        ('image', 'stateless_random_contrast', [RGB, 0.2, 1.8, [7, 8]], {}),
+        ('image', 'stateless_random_saturation', [RGB, 0.2, 1.8, [9, 1]], {}),
+        ('image', 'stateless_random_hue', [RGB, 0.3, [2, 2]], {}),
+        ('image', 'stateless_random_crop', [BATCH, [1, 2, 3, 3], [4, 4]], {}),
+    ]
+    boxes = T([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11],
+               [0, 10.1, 1, 11.1], [0, 100, 1, 101]], 'float32')
+    scores = T([0.9, 0.75, 0.6, 0.95, 0.5, 0.3], 'float32')
+    cases += [
+        ('image', 'non_max_suppression', [boxes, scores, 3], {}),
+        ('image', 'non_max_suppression', [boxes, scores, 6], {'iou_threshold': 0.7,
+                                                             'score_threshold': 0.4}),
+        ('image', 'non_max_suppression_with_scores', [boxes, scores, 4], {}),
+        ('image', 'non_max_suppression_padded', [boxes, scores, 5],
+         {'pad_to_max_output_size': True}),
+        ('image', 'non_max_suppression_overlaps',
+         [T([[1, 0.7, 0.2], [0.7, 1, 0.0], [0.2, 0.0, 1]], 'float32'),
+          T([0.1, 0.8, 0.5], 'float32'), 3], {'overlap_threshold': 0.6}),
+    ]
+    return cases
+
+
 def CASES(tf=None):
-    return tnp_cases() + signal_cases() + (io_cases(tf) if tf is not None else [])
+    return tnp_cases() + signal_cases() + image_cases() + \
+        (io_cases(tf) if tf is not None else [])
 
 
 def encode(value):
@@ -378,6 +456,8 @@ def main():
     for module, name, args, kwargs in CASES(tf):
         fn = getattr(modules[module], name)
         call_args = [decode_arg(tf, a) for a in args]
+        if module == 'image' and name == 'convert_image_dtype':
+            call_args[1] = tf.as_dtype(call_args[1])
         call_kwargs = {k: decode_arg(tf, v) for k, v in kwargs.items()}
         for key in ('dtype', 'out_type'):
             if module != 'tnp' and isinstance(call_kwargs.get(key), str):

@@ -291,6 +291,22 @@ CASES['IRFFT'] = [Case(lambda a, b: _FFT.irfft(_BITS.complex(a, b)) * np.arange(
                        [u(4), u(4)])]
 CASES['IRFFT2D'] = [Case(lambda a, b: _FFT.irfft2d(_BITS.complex(a, b)) * np.arange(4.0),
                          [u(3, 3), u(3, 3)])]
+
+
+def _resized(x, size, method='bilinear'):  # resizes give float32: back to float64, linear
+    return rt.cast(rt.image.resize(x, size, method), rt.float64)
+
+
+CASES['ResizeBilinear'] = [Case(lambda x: _resized(x, [5, 3]), [u(1, 3, 4, 2)], h=0.25),
+                          Case(lambda x: _resized(x, [2, 7]), [u(2, 4, 3, 1)], h=0.25)]
+CASES['ResizeNearestNeighbor'] = [Case(lambda x: rt.image.resize(x, [5, 3], 'nearest') ** 2,
+                                       [u(1, 3, 4, 2)])]
+CASES['ResizeBicubic'] = [Case(lambda x: _resized(x, [6, 3], 'bicubic'), [u(1, 4, 4, 1)],
+                               h=0.25)]
+CASES['ExtractImagePatches'] = [Case(lambda x: rt.image.extract_patches(
+    x, [1, 2, 3, 1], [1, 2, 1, 1], [1, 1, 1, 1], 'SAME') ** 2, [u(2, 4, 5, 2)], dynamic=False),
+    Case(lambda x: rt.image.extract_patches(x, [1, 2, 2, 1], [1, 1, 2, 1], [1, 2, 1, 1],
+                                            'VALID') * 2.0, [u(1, 5, 5, 1)], dynamic=False)]
 CASES['SparseSoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, True), [u(2, 3)]),
                                                  Case(_xent_outputs(None, True), [u(2, 3)])]
 CASES['SoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, False), [u(2, 3), _LABEL_ROWS]),

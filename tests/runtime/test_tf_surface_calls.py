@@ -50,6 +50,8 @@ def _numpy_arg(arg):
 def _call(case, fn):
     args = [_arg(a) for a in case['args']]
     kwargs = {k: _arg(v) for k, v in case['kwargs'].items()}
+    if case['module'] == 'image' and case['name'] == 'convert_image_dtype':
+        args[1] = rt.as_dtype(args[1])
     for key in ('dtype', 'out_type'):
         if case['module'] != 'tnp' and isinstance(kwargs.get(key), str):
             kwargs[key] = rt.as_dtype(kwargs[key])

@@ -10,6 +10,7 @@ from runtime.gradients.rules import (
     control_flow,
     decompositions,
     image,
+    image_geometry,
     linalg,
     lists,
     math,
@@ -20,5 +21,5 @@ from runtime.gradients.rules import (
     strings,
 )
 
-__all__ = ['array', 'bitwise', 'control_flow', 'decompositions', 'image', 'linalg', 'lists', 'math',
-           'nn', 'py_func', 'signal', 'state', 'strings']
+__all__ = ['array', 'bitwise', 'control_flow', 'decompositions', 'image', 'image_geometry',
+           'linalg', 'lists', 'math', 'nn', 'py_func', 'signal', 'state', 'strings']
