@@ -397,8 +397,31 @@ def image_cases():
     return cases
 
 
+def strings_cases():
+    W = T(['a', 'b', 'c', 'd'], 'string')
+    M = T([['a', 'b', 'c'], ['d', 'e', 'f']], 'string')
+    return [
+        ('strings', 'ngrams', [W, 2], {}), ('strings', 'ngrams', [M, [1, 2]], {'separator': '-'}),
+        ('strings', 'ngrams', [T(['a', 'b'], 'string'), 3], {'pad_values': ['<', '>'],
+                                                            'padding_width': 1}),
+        ('strings', 'ngrams', [W, 3], {'pad_values': '_'}),
+        ('strings', 'ngrams', [T(['a', 'b'], 'string'), 4], {'preserve_short_sequences': True}),
+        ('strings', 'unsorted_segment_join', [T(['a', 'b', 'c'], 'string'), [1, 0, 1], 3],
+         {'separator': ':'}),
+        ('strings', 'unsorted_segment_join', [M, [1, 1], 2], {}),
+        ('strings', 'to_hash_bucket', [T(['hello', 'x', '', 'a longer string!'], 'string'),
+                                       100], {}),
+        ('strings', 'to_hash_bucket_strong', [T(['hello', 'x', '', 'sixteen bytes!!!'],
+                                                'string'), 1000, [1, 2]], {}),
+        ('strings', 'unicode_split_with_offsets', ['h\u00e9llo', 'UTF-8'], {}),
+        ('strings', 'unicode_transcode', [T(['h\u00e9llo', 'abc'], 'string'), 'UTF-8',
+                                          'UTF-16-BE'], {}),
+        ('strings', 'unicode_transcode', [T(['abc'], 'string'), 'UTF-8', 'UTF-32-BE'], {}),
+    ]
+
+
 def CASES(tf=None):
-    return tnp_cases() + signal_cases() + image_cases() + \
+    return tnp_cases() + signal_cases() + image_cases() + strings_cases() + \
         (io_cases(tf) if tf is not None else [])
 
 
