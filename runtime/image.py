@@ -60,11 +60,13 @@ from runtime.ops.image_geometry import (
     total_variation,
 )
 from runtime.ops.image_geometry import transpose_image as transpose
+from runtime.ops.image_quality import crop_and_resize, draw_bounding_boxes, ssim, ssim_multiscale
 from runtime.ops.image_resize import ResizeMethod, resize
 
 __all__ = [
     'ResizeMethod', 'adjust_brightness', 'adjust_contrast', 'adjust_gamma', 'adjust_hue',
-    'adjust_saturation', 'central_crop', 'convert_image_dtype', 'crop_to_bounding_box',
+    'adjust_saturation', 'central_crop', 'convert_image_dtype', 'crop_and_resize',
+    'crop_to_bounding_box', 'draw_bounding_boxes',
     'decode_bmp', 'decode_image', 'decode_png', 'encode_png', 'extract_jpeg_shape',
     'extract_patches', 'flip_left_right', 'flip_up_down', 'grayscale_to_rgb', 'hsv_to_rgb',
     'image_gradients', 'is_jpeg', 'non_max_suppression', 'non_max_suppression_overlaps',
@@ -72,7 +74,8 @@ __all__ = [
     'per_image_standardization', 'psnr', 'random_brightness', 'random_contrast', 'random_crop',
     'random_flip_left_right', 'random_flip_up_down', 'random_hue', 'random_saturation',
     'resize', 'resize_with_crop_or_pad', 'resize_with_pad', 'rgb_to_grayscale', 'rgb_to_hsv',
-    'rgb_to_yiq', 'rgb_to_yuv', 'rot90', 'sobel_edges', 'stateless_random_brightness',
+    'rgb_to_yiq', 'rgb_to_yuv', 'rot90', 'sobel_edges', 'ssim', 'ssim_multiscale',
+    'stateless_random_brightness',
     'stateless_random_contrast', 'stateless_random_crop', 'stateless_random_flip_left_right',
     'stateless_random_flip_up_down', 'stateless_random_hue', 'stateless_random_saturation',
     'total_variation', 'transpose', 'yiq_to_rgb', 'yuv_to_rgb',

@@ -380,6 +380,22 @@ def image_cases():
         ('image', 'stateless_random_hue', [RGB, 0.3, [2, 2]], {}),
         ('image', 'stateless_random_crop', [BATCH, [1, 2, 3, 3], [4, 4]], {}),
     ]
+    BIG = T(rng.uniform(0, 1, (1, 24, 20, 2)).round(3).tolist(), 'float32')
+    BIG2 = T(rng.uniform(0, 1, (1, 24, 20, 2)).round(3).tolist(), 'float32')
+    cases += [
+        ('image', 'ssim', [BIG, BIG2, 1.0], {}), ('image', 'ssim', [BIG, BIG, 1.0], {}),
+        ('image', 'ssim', [BIG, BIG2, 1.0], {'filter_size': 5, 'filter_sigma': 0.8}),
+        ('image', 'ssim_multiscale', [BIG, BIG2, 1.0],
+         {'power_factors': [0.5, 0.5], 'filter_size': 5}),
+        ('image', 'draw_bounding_boxes', [BATCH, [[[0.1, 0.2, 0.8, 0.9]], [[0.0, 0.0, 0.5,
+                                                                             0.5]]],
+                                          [[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 1.0]]], {}),
+        ('image', 'crop_and_resize', [BATCH, [[0.1, 0.2, 0.9, 0.7], [0.5, -0.2, 1.2, 1.0]],
+                                      [1, 0], [3, 4]], {}),
+        ('image', 'crop_and_resize', [BATCH, [[0.1, 0.2, 0.9, 0.7]], [0], [2, 5]],
+         {'method': 'nearest', 'extrapolation_value': 0.5}),
+        ('image', 'crop_and_resize', [BATCH, [[0.3, 0.2, 0.3, 0.7]], [1], [1, 1]], {}),
+    ]
     boxes = T([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11],
                [0, 10.1, 1, 11.1], [0, 100, 1, 101]], 'float32')
     scores = T([0.9, 0.75, 0.6, 0.95, 0.5, 0.3], 'float32')

@@ -307,6 +307,9 @@ CASES['ExtractImagePatches'] = [Case(lambda x: rt.image.extract_patches(
     x, [1, 2, 3, 1], [1, 2, 1, 1], [1, 1, 1, 1], 'SAME') ** 2, [u(2, 4, 5, 2)], dynamic=False),
     Case(lambda x: rt.image.extract_patches(x, [1, 2, 2, 1], [1, 1, 2, 1], [1, 2, 1, 1],
                                             'VALID') * 2.0, [u(1, 5, 5, 1)], dynamic=False)]
+CASES['CropAndResize'] = [Case(lambda x: rt.cast(rt.image.crop_and_resize(
+    x, [[0.1, 0.2, 0.9, 0.7], [0.5, 0.0, 1.0, 1.0]], [1, 0], [3, 4]), rt.float64),
+    [u(2, 5, 6, 2)], dynamic=False, h=0.25)]
 CASES['SparseSoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, True), [u(2, 3)]),
                                                  Case(_xent_outputs(None, True), [u(2, 3)])]
 CASES['SoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, False), [u(2, 3), _LABEL_ROWS]),

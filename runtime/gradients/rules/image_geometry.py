@@ -4,7 +4,7 @@ color}.py, as TensorFlow's image_grad.py and array_grad.py: a resize's gradient 
 import numpy as np
 
 from runtime.gradients.rules.common import defgradient
-from runtime.ops import image_color, image_geometry, image_resize
+from runtime.ops import image_color, image_geometry, image_quality, image_resize
 from runtime.ops.dispatch import apply
 from runtime.ops.registry import UNREGISTERED_GRADIENT
 from runtime.ops.shaping import reshape, shape, transpose
@@ -45,3 +45,16 @@ def _extract_patches_grad(op, grad):
 # TensorFlow registers no gradient for these (RGBToHSV's is not here yet)
 defgradient(image_color.HSV_TO_RGB, image_color.ADJUST_HUE, image_color.ADJUST_SATURATION,
             image_color.RGB_TO_HSV)(UNREGISTERED_GRADIENT)
+
+
+@defgradient(image_quality.CROP_AND_RESIZE)
+def _crop_and_resize_grad(op, grad):
+    """The image's gradient (op `CropAndResizeGradImage`); the boxes' is not here yet."""
+    image = op.inputs[0]
+    image_grad = apply(image_quality.CROP_AND_RESIZE_GRAD_IMAGE,
+                       [grad, op.inputs[1], op.inputs[2], shape(image)],
+                       {'method': op.get_attr('method'), 'T': image.dtype})
+    return [image_grad, None, None, None]
+
+
+defgradient(image_quality.CROP_AND_RESIZE_GRAD_IMAGE)(UNREGISTERED_GRADIENT)
