@@ -10,6 +10,7 @@ whether it is out of scope (`autograph_rt.scope`) or not implemented yet.
 """
 import sys as _sys
 
+from autograph_rt import adapters as _adapters  # noqa: F401 - the sources of tf.autograph
 from autograph_rt import namespace as _namespace
 
 _namespace.LAYOUT.sources.update({
@@ -21,7 +22,9 @@ _namespace.LAYOUT.sources.update({
 })
 _namespace.LAYOUT.extras.update({
     'tf': {'function': 'autograph:function'},
-    'tf.autograph': {'to_code': 'autograph:to_code', 'to_graph': 'autograph:to_graph',
+    'tf.autograph': {'to_code': 'autograph_rt.adapters:to_code',
+                     'to_graph': 'autograph_rt.adapters:to_graph',
+                     'trace': 'autograph_rt.adapters:trace',
                      'set_verbosity': 'autograph:set_verbosity'},
     'tf.autodiff': {'GradientTape': 'runtime:GradientTape'},
 })
@@ -29,4 +32,4 @@ _namespace.LAYOUT.extras.update({
 _namespace.make_root(_sys.modules[__name__])
 __version__ = _namespace.resolve('runtime:__version__')
 # the implementation modules are not TensorFlow names: `tf.scope` is an AttributeError
-del globals()['namespace'], globals()['scope']
+del globals()['adapters'], globals()['namespace'], globals()['scope']

@@ -22,6 +22,7 @@ from autograph_rt import scope
 PACKAGE = 'autograph_rt'
 NAMES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'tf_names.json')
 _tf_names = {}  # filled on first need: TensorFlow's path -> frozenset of its public names
+_aliases = {}  # filled with it: a TensorFlow path -> the other paths of the same object
 
 
 def tf_names(path):
@@ -29,9 +30,19 @@ def tf_names(path):
     (tools/tf_api_ledger.py)."""
     if not _tf_names:
         with open(NAMES_FILE) as f:
-            modules = json.load(f)['modules']
+            document = json.load(f)
+        modules = document['modules']
         _tf_names.update((p, frozenset(names)) for p, names in modules.items())
+        for group in document['aliases']:
+            for full in group:
+                _aliases[full] = [other for other in group if other != full]
     return _tf_names.get(path, frozenset())
+
+
+def aliases(full):
+    """The other TensorFlow paths of the object at `full` (`tf.asinh` -> [`tf.math.asinh`])."""
+    tf_names('tf')
+    return _aliases.get(full, ())
 
 
 def module_name(path):
@@ -81,6 +92,28 @@ def _public(value, name, path, owner):
     return module.split('.')[0] in ('runtime', 'autograph')
 
 
+_NOT_HERE = object()
+
+
+def _through_aliases(full):
+    """The value of the TensorFlow name `full` found under another of TensorFlow's paths for
+    the same object (`tf.asinh` is `tf.math.asinh`), or _NOT_HERE."""
+    for other in aliases(full):
+        path, _, name = other.rpartition('.')
+        if scope.decision(other) is not None:
+            continue
+        module = _namespaces['tf']
+        try:
+            for part in path.split('.')[1:]:
+                module = getattr(module, part)
+        except AttributeError:
+            continue
+        value = module._direct(name)
+        if value is not _NOT_HERE:
+            return value
+    return _NOT_HERE
+
+
 class Namespace(types.ModuleType):
     """One TensorFlow module. `_tf_path` is its TensorFlow path, `_sources` the specs of the
     objects whose attributes it offers, `_extras` name -> spec for names found elsewhere."""
@@ -100,6 +133,15 @@ class Namespace(types.ModuleType):
         return value
 
     def _lookup(self, name):
+        value = self._direct(name)
+        if value is _NOT_HERE:
+            value = _through_aliases(f'{self._tf_path}.{name}')
+        if value is _NOT_HERE:
+            raise missing(self._tf_path, name)
+        return value
+
+    def _direct(self, name):
+        """The value of `name` from this namespace's own sources, or _NOT_HERE."""
         path = self._tf_path
         child = f'{path}.{name}'
         if child in LAYOUT.sources or (child in tf_module_paths() and
@@ -119,7 +161,7 @@ class Namespace(types.ModuleType):
             if isinstance(value, types.ModuleType):
                 return namespace(child, (child_spec(source, name),))
             return value
-        raise missing(path, name)
+        return _NOT_HERE
 
     def _owners(self):
         """(spec, object) for each source that exists (the runtime has no counterpart of some

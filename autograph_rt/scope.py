@@ -93,7 +93,6 @@ PATHS = {
     # accelerators
     'tf.tpu': ACCELERATOR, 'tf.xla': ACCELERATOR, 'tf.experimental.tensorrt': ACCELERATOR,
     'tf.mlir': ACCELERATOR, 'tf.lite': ACCELERATOR, 'tf.quantization': ACCELERATOR,
-    'tf.saved_model.TPU': ACCELERATOR, 'tf.saved_model.GPU': ACCELERATOR,
     'tf.config.experimental.enable_mlir_bridge': ACCELERATOR,
     'tf.config.experimental.disable_mlir_bridge': ACCELERATOR,
     'tf.config.experimental.enable_tensor_float_32_execution': ACCELERATOR,

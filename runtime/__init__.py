@@ -25,6 +25,9 @@ from runtime.core.dtypes import (
                             int64,
                             string,
                             uint8,
+                            uint16,
+                            uint32,
+                            uint64,
 )
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
@@ -140,6 +143,23 @@ from runtime.ops.indexing import (
     tensor_scatter_nd_max,
     tensor_scatter_nd_min,
     tensor_scatter_nd_sub,
+)
+from runtime.structural import (
+    broadcast_dynamic_shape,
+    broadcast_static_shape,
+    case,
+    get_current_name_scope,
+    get_logger,
+    get_static_value,
+    identity_n,
+    is_symbolic_tensor,
+    is_tensor,
+    realdiv,
+    saturate_cast,
+    scalar_mul,
+    sequence_mask,
+    shape_n,
+    tuple,
 )
 
 __version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps them equal

@@ -6,13 +6,22 @@ when they run.
 """
 from runtime.ops.checks import (
                                 assert_all_finite,
+                                assert_integer,
                                 assert_near,
+                                assert_negative,
                                 assert_non_negative,
+                                assert_non_positive,
                                 assert_positive,
+                                assert_proper_iterable,
                                 assert_rank,
+                                assert_rank_at_least,
+                                assert_rank_in,
+                                assert_same_float_dtype,
+                                assert_scalar,
                                 assert_shapes,
                                 assert_type,
                                 check_numerics,
+                                is_numeric_tensor,
 )
 from runtime.ops.io import (
                                 Assert,
@@ -25,6 +34,8 @@ from runtime.ops.io import (
 )
 
 __all__ = ['Assert', 'assert_all_finite', 'assert_equal', 'assert_greater',
-           'assert_greater_equal', 'assert_less', 'assert_less_equal', 'assert_near',
-           'assert_non_negative', 'assert_none_equal', 'assert_positive', 'assert_rank',
-           'assert_shapes', 'assert_type', 'check_numerics']
+           'assert_greater_equal', 'assert_integer', 'assert_less', 'assert_less_equal',
+           'assert_near', 'assert_negative', 'assert_non_negative', 'assert_non_positive',
+           'assert_none_equal', 'assert_positive', 'assert_proper_iterable', 'assert_rank',
+           'assert_rank_at_least', 'assert_rank_in', 'assert_same_float_dtype', 'assert_scalar',
+           'assert_shapes', 'assert_type', 'check_numerics', 'is_numeric_tensor']

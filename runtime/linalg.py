@@ -32,7 +32,12 @@ from runtime.ops.math import matmul
 from runtime.ops.nn import global_norm
 from runtime.ops.stats import l2_normalize
 
-adjoint = matrix_transpose  # real dtypes only: the conjugate transpose is the transpose
+
+def adjoint(matrix, name=None):
+    """The conjugate transpose of the last two axes: for real dtypes, the transpose (complex
+    matrices are not supported)."""
+    return matrix_transpose(matrix, name=name, conjugate=True)
+
 
 __all__ = ['adjoint', 'band_part', 'cholesky', 'det', 'diag', 'diag_part', 'eigh', 'eigvalsh',
            'einsum', 'expm', 'eye', 'global_norm', 'inv', 'l2_normalize', 'logdet', 'lstsq',

@@ -14,6 +14,23 @@ from runtime.ops.compare import (
                                  logical_or,
                                  not_equal,
 )
+from runtime.ops.composite_math import (
+                                 accumulate_n,
+                                 is_non_decreasing,
+                                 is_strictly_increasing,
+                                 lbeta,
+                                 polyval,
+                                 reciprocal_no_nan,
+                                 segment_max,
+                                 segment_mean,
+                                 segment_min,
+                                 unsorted_segment_max,
+                                 unsorted_segment_mean,
+                                 unsorted_segment_min,
+                                 unsorted_segment_sqrt_n,
+                                 xlog1py,
+                                 zero_fraction,
+)
 from runtime.ops.elementwise import (
                                  acos,
                                  acosh,
@@ -103,10 +120,15 @@ from runtime.ops.stats import (
                                  reduce_std,
                                  reduce_variance,
 )
+from runtime.structural import saturate_cast, scalar_mul
 
 floormod = mod
 
 __all__ = [
+    'accumulate_n', 'is_non_decreasing', 'is_strictly_increasing', 'lbeta', 'polyval',
+    'reciprocal_no_nan', 'saturate_cast', 'scalar_mul', 'segment_max', 'segment_mean',
+    'segment_min', 'unsorted_segment_max', 'unsorted_segment_mean', 'unsorted_segment_min',
+    'unsorted_segment_sqrt_n', 'xlog1py', 'zero_fraction',
     'abs', 'acos', 'acosh', 'add', 'add_n', 'argmax', 'argmin', 'asin', 'asinh', 'atan',
     'atan2', 'atanh', 'bincount', 'ceil', 'confusion_matrix', 'cos', 'cosh', 'count_nonzero',
     'cumprod', 'cumsum', 'cumulative_logsumexp', 'digamma', 'divide', 'divide_no_nan', 'equal',

@@ -1,4 +1,5 @@
-"""`rt.nn`: activations, softmax, cross entropies, bias_add, l2_loss, dropout, moments.
+"""`rt.nn`: activations, softmax, cross entropies, bias_add, l2_loss, dropout, moments,
+convolutions and pooling, batch normalization.
 
 The same function objects as `rt.math`'s and the top-level ones where TensorFlow has several
 names for one op (`rt.nn.sigmoid is rt.math.sigmoid is rt.sigmoid`).
@@ -25,12 +26,41 @@ from runtime.ops.nn import (
                             sparse_softmax_cross_entropy_with_logits,
                             swish,
 )
+from runtime.ops.nn_composites import (
+                            avg_pool,
+                            avg_pool1d,
+                            batch_norm_with_global_normalization,
+                            batch_normalization,
+                            conv1d,
+                            conv1d_transpose,
+                            conv2d_transpose,
+                            conv_transpose,
+                            convolution,
+                            crelu,
+                            depth_to_space,
+                            depthwise_conv2d,
+                            local_response_normalization,
+                            log_poisson_loss,
+                            lrn,
+                            max_pool,
+                            max_pool1d,
+                            normalize_moments,
+                            pool,
+                            separable_conv2d,
+                            space_to_depth,
+                            sufficient_statistics,
+                            weighted_cross_entropy_with_logits,
+                            weighted_moments,
+)
 from runtime.ops.scan import in_top_k, top_k
 from runtime.ops.stats import l2_normalize, moments
 
-max_pool, avg_pool = max_pool2d, avg_pool2d  # images (rank 4, NHWC) only
-
 __all__ = [
+    'avg_pool1d', 'batch_norm_with_global_normalization', 'batch_normalization', 'conv1d',
+    'conv1d_transpose', 'conv2d_transpose', 'conv_transpose', 'convolution', 'crelu',
+    'depth_to_space', 'depthwise_conv2d', 'local_response_normalization', 'log_poisson_loss',
+    'lrn', 'max_pool1d', 'normalize_moments', 'pool', 'separable_conv2d', 'space_to_depth',
+    'sufficient_statistics', 'weighted_cross_entropy_with_logits', 'weighted_moments',
     'avg_pool', 'avg_pool2d', 'bias_add', 'conv2d', 'dropout', 'elu', 'embedding_lookup', 'gelu',
     'in_top_k', 'l2_loss', 'l2_normalize', 'leaky_relu', 'log_softmax', 'max_pool', 'max_pool2d',
     'moments', 'relu', 'relu6', 'selu', 'sigmoid',

@@ -31,6 +31,12 @@ NOT_HERE = frozenset({'layout'})
 # Parameters whose default TensorFlow gives but which does not change a result: an op's `name`
 # defaults to its own name in TensorFlow and to None (the same name) here.
 ANY_DEFAULT = frozenset({'name'})
+# Classes whose instances TensorFlow's functions make (their constructors take TensorFlow's
+# internal handles and no program calls them): checked for presence, not signature.
+MADE_BY_TENSORFLOW = frozenset({
+    'tf.DType', 'tf.dtypes.DType', 'tf.Operation', 'tf.data.Dataset', 'tf.data.Iterator',
+    'tf.summary.SummaryWriter', 'tf.Tensor', 'tf.data.experimental.Optional',
+    'tf.experimental.Optional', 'tf.data.Optional', 'tf.train.CheckpointLoadStatus'})
 
 
 def load_ledger():
@@ -65,7 +71,7 @@ def signature_problem(tf_params, obj):
     """None when `obj` takes TensorFlow's parameters, else what differs."""
     ours = _ours_params(obj)
     if ours is None:
-        return 'no signature'
+        return None if inspect.isclass(obj) else 'no signature'
     by_name = {p.name: p for p in ours}
     tf_params = [p for p in tf_params if p['name'] not in NOT_HERE]
     tf_positional = [p['name'] for p in tf_params if p['kind'] in POSITIONAL]
@@ -74,9 +80,11 @@ def signature_problem(tf_params, obj):
         return f"parameters ({', '.join(tf_positional)}); here ({', '.join(our_positional)})"
     for p in tf_params:
         kind = p['kind']
-        if kind == 'VAR_POSITIONAL' or kind == 'VAR_KEYWORD':
+        if kind == 'VAR_KEYWORD':  # TensorFlow's catch-all of deprecated and internal arguments
+            continue
+        if kind == 'VAR_POSITIONAL':
             if not any(q.kind.name == kind for q in ours):
-                return f"no {'*' if kind == 'VAR_POSITIONAL' else '**'}{p['name']}"
+                return f"no *{p['name']}"
             continue
         mine = by_name.get(p['name'])
         if mine is None or mine.kind.name == 'POSITIONAL_ONLY' and kind != 'POSITIONAL_ONLY':
@@ -129,7 +137,8 @@ def statuses(ledger, paths=None):
                 out.append(Status(path, name, entry['kind'], 'missing'))
                 continue
             problem = None
-            if entry['kind'] in ('function', 'class') and 'params' in entry:
+            if (entry['kind'] in ('function', 'class') and 'params' in entry
+                    and full not in MADE_BY_TENSORFLOW):
                 problem = signature_problem(entry['params'], value)
             out.append(Status(path, name, entry['kind'], 'signature' if problem else 'ok',
                               problem or ''))

@@ -11,7 +11,9 @@ kind (`module`, `class`, `function`, `constant`) and, for functions and classes,
 - `tests/autograph_rt/fixtures/tf_api_ledger.json`: the whole ledger, with signatures, which
   `tests/autograph_rt/test_api_ledger.py` compares with `autograph_rt`;
 - `autograph_rt/tf_names.json`: the names alone, per module, which `autograph_rt` reads when a
-  name is missing, to say whether TensorFlow has it.
+  name is missing, to say whether TensorFlow has it; and the groups of paths that are one
+  object in TensorFlow (`tf.asinh` is `tf.math.asinh`), through which it finds a name under
+  any of TensorFlow's paths for it.
 
 What is in scope and what is not is not decided here: the ledger records TensorFlow as it is,
 and `autograph_rt/scope.py` holds the decisions. The modules in SKIP_MEMBERS, and those outside
@@ -21,6 +23,7 @@ them (the TF 1 copy in `compat`, the thousands of `raw_ops`, Keras).
 import inspect
 import json
 import os
+import re
 import sys
 import types
 
@@ -46,7 +49,8 @@ def default_of(value):
         return {'value': value}
     if isinstance(value, (tuple, list)) and all(isinstance(v, SIMPLE) for v in value):
         return {'value': list(value), 'sequence': type(value).__name__}
-    return {'object': type(value).__name__, 'repr': repr(value)[:80]}
+    return {'object': type(value).__name__,
+            'repr': re.sub(r' at 0x[0-9a-f]+', '', repr(value))[:80]}
 
 
 def signature_of(obj, is_class):
@@ -88,7 +92,7 @@ def kind_of(value):
     return 'constant'
 
 
-def walk(module, path, ledger, seen):
+def walk(module, path, ledger, seen, objects):
     entries = {}
     ledger[path] = entries
     for name in sorted(dir(module)):
@@ -100,6 +104,8 @@ def walk(module, path, ledger, seen):
             continue
         kind = kind_of(value)
         entry = {'kind': kind}
+        if kind in ('function', 'class') or kind == 'constant' and not isinstance(value, SIMPLE):
+            objects.setdefault(id(value), (value, []))[1].append(f'{path}.{name}')
         if kind in ('function', 'class'):
             params = signature_of(value, kind == 'class')
             if params is not None:
@@ -111,21 +117,24 @@ def walk(module, path, ledger, seen):
         if (kind == 'module' and sub not in SKIP_MEMBERS and id(value) not in seen
                 and value.__name__.startswith(API_PREFIX)):
             seen.add(id(value))
-            walk(value, sub, ledger, seen)
+            walk(value, sub, ledger, seen, objects)
 
 
 def main():
     os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '3')
     import tensorflow as tf  # deferred: optional dependency (only this tool needs TensorFlow)
-    ledger = {}
-    walk(tf, 'tf', ledger, {id(tf)})
+    ledger, objects = {}, {}
+    walk(tf, 'tf', ledger, {id(tf)}, objects)
+    # names that are one object under several paths (`tf.asinh` is `tf.math.asinh`)
+    aliases = sorted(sorted(paths) for _, paths in objects.values() if len(paths) > 1)
     document = {'tensorflow_version': tf.__version__, 'modules': ledger}
     os.makedirs(os.path.dirname(LEDGER), exist_ok=True)
     with open(LEDGER, 'w') as f:
         json.dump(document, f, indent=0, sort_keys=True)
         f.write('\n')
     names = {'tensorflow_version': tf.__version__,
-             'modules': {path: sorted(entries) for path, entries in ledger.items()}}
+             'modules': {path: sorted(entries) for path, entries in ledger.items()},
+             'aliases': aliases}
     with open(NAMES, 'w') as f:
         json.dump(names, f, indent=0, sort_keys=True)
         f.write('\n')

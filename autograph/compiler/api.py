@@ -1,11 +1,10 @@
 """The compiler's public functions. Importing this module loads neither numpy nor `runtime`."""
 import types
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable
 
 from autograph.compiler import conversion
 
 _DO_NOT_CONVERT = '__ag_do_not_convert__'
-F = TypeVar('F')
 
 
 def to_code(func: Callable[..., Any]) -> str:
@@ -19,8 +18,11 @@ def to_code(func: Callable[..., Any]) -> str:
     return conversion.convert(func).function_source
 
 
-def do_not_convert(func: F) -> F:
-    """Marks `func` so that converted code calls it as it is, without converting it."""
+def do_not_convert(func: Any = None) -> Any:
+    """Marks `func` so that converted code calls it as it is, without converting it. Without
+    `func` (`@do_not_convert()`), the decorator that does so."""
+    if func is None:
+        return do_not_convert
     try:
         setattr(func, _DO_NOT_CONVERT, True)
     except (AttributeError, TypeError):

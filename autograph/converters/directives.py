@@ -8,7 +8,9 @@ import gast
 
 from autograph.pyct import anno, errors, transformer
 
-_PARAMETERS = ('shape_invariants', 'maximum_iterations')
+# TensorFlow's order of the parameters; the loop operators read the last two (parallel_iterations
+# and swap_memory change nothing here: the executor runs iterations in order, in memory)
+_PARAMETERS = ('parallel_iterations', 'swap_memory', 'maximum_iterations', 'shape_invariants')
 
 
 def _is_directive(statement):

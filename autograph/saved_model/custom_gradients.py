@@ -25,10 +25,32 @@ GRADIENT_ATTR = '_gradient_op_type'
 
 @dataclass(frozen=True)
 class SaveOptions:
-    """How `ag.saved_model.save` saves (TensorFlow's `tf.saved_model.SaveOptions`; of its
-    options, this one): `experimental_custom_gradients` saves the gradient functions of the
-    `rt.custom_gradient`s the saved functions use (True, TensorFlow's default)."""
+    """How `ag.saved_model.save` saves: TensorFlow's `tf.saved_model.SaveOptions`, its fields in
+    its order. `experimental_custom_gradients` saves the gradient functions of the
+    `rt.custom_gradient`s the saved functions use (True, TensorFlow's default). The device,
+    debug-stripping and op-namespace options are met as they are (one CPU, no debug info
+    written, no custom op namespaces); the options that would change what is written and are
+    not implemented raise NotImplementedError when set."""
+    namespace_whitelist: object = None
+    save_debug_info: bool = False
+    function_aliases: object = None
+    experimental_debug_stripper: bool = False
+    experimental_io_device: object = None
+    experimental_variable_policy: object = None
     experimental_custom_gradients: bool = True
+    experimental_image_format: bool = False
+    experimental_skip_saver: bool = False
+    experimental_sharding_callback: object = None
+    extra_tags: object = None
+
+    def __post_init__(self):
+        unsupported = {'save_debug_info': False, 'function_aliases': None,
+                       'experimental_image_format': False, 'experimental_skip_saver': False,
+                       'experimental_sharding_callback': None, 'extra_tags': None}
+        for name, default in unsupported.items():
+            if getattr(self, name) not in (default, None, False, {}, []):
+                raise NotImplementedError(f'SaveOptions({name}=...) is not supported: SavedModels '
+                                          f'are written with its default, {default!r}.')
 
 
 @dataclass

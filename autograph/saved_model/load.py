@@ -15,6 +15,7 @@ import zipfile
 
 import numpy as np
 
+from autograph.saved_model.constants import SERVING, LoadOptions
 from autograph.saved_model.custom_gradients import restore_gradients
 from autograph.saved_model.load_tf2 import restore_tf2
 from autograph.saved_model.meta_graph import GraphReader
@@ -39,8 +40,17 @@ from runtime.train.object_graph import checkpoint_key
 from runtime.variables import Variable
 
 
-def load(export_dir):
-    """The object saved in `export_dir`: its attributes, functions, variables and signatures."""
+def load(export_dir, tags=None, options=None):
+    """The object saved in `export_dir`: its attributes, functions, variables and signatures.
+    `tags` (TensorFlow's) names the MetaGraphDef to load: SavedModels hold one, tagged
+    'serve', and other tags raise ValueError; `options` is an `ag.saved_model.LoadOptions`."""
+    if options is not None and not isinstance(options, LoadOptions):
+        raise TypeError(f'options must be an ag.saved_model.LoadOptions, got '
+                        f'{type(options).__name__}.')
+    wanted = {tags} if isinstance(tags, str) else set(tags or ())
+    if wanted - {SERVING}:
+        raise ValueError(f'{export_dir}: the SavedModel has one MetaGraphDef, tagged '
+                         f'{SERVING!r}; no MetaGraphDef with the tags {sorted(wanted)}.')
     path = os.path.join(export_dir, SAVED_MODEL_FILE)
     if not os.path.isdir(export_dir):
         raise OSError(f'{export_dir}: no such SavedModel directory.')

@@ -67,30 +67,51 @@ class RetracingWarning(UserWarning):
 
 
 @overload
-def function(func: Callable[..., Any], *, input_signature: Sequence[Any] | None = None,
-             autograph: bool = True, reduce_retracing: bool = False,
-             jit_compile: bool | None = None,
-             experimental_relax_shapes: bool | None = None) -> 'Function': ...
+def function(func: Callable[..., Any], input_signature: Sequence[Any] | None = None,
+             autograph: bool = True, jit_compile: bool | None = None,
+             reduce_retracing: bool = False, experimental_implements: Any = None,
+             experimental_autograph_options: Any = None, experimental_attributes: Any = None,
+             experimental_relax_shapes: bool | None = None,
+             experimental_compile: bool | None = None,
+             experimental_follow_type_hints: bool | None = None) -> 'Function': ...
 
 
 @overload
-def function(func: None = None, *, input_signature: Sequence[Any] | None = None,
-             autograph: bool = True, reduce_retracing: bool = False,
-             jit_compile: bool | None = None, experimental_relax_shapes: bool | None = None
+def function(func: None = None, input_signature: Sequence[Any] | None = None,
+             autograph: bool = True, jit_compile: bool | None = None,
+             reduce_retracing: bool = False, experimental_implements: Any = None,
+             experimental_autograph_options: Any = None, experimental_attributes: Any = None,
+             experimental_relax_shapes: bool | None = None,
+             experimental_compile: bool | None = None,
+             experimental_follow_type_hints: bool | None = None
              ) -> Callable[[Callable[..., Any]], 'Function']: ...
 
 
-def function(func: Callable[..., Any] | None = None, *,
+def function(func: Callable[..., Any] | None = None,
              input_signature: Sequence[Any] | None = None, autograph: bool = True,
-             reduce_retracing: bool = False, jit_compile: bool | None = None,
-             experimental_relax_shapes: bool | None = None
+             jit_compile: bool | None = None, reduce_retracing: bool = False,
+             experimental_implements: Any = None, experimental_autograph_options: Any = None,
+             experimental_attributes: Any = None, experimental_relax_shapes: bool | None = None,
+             experimental_compile: bool | None = None,
+             experimental_follow_type_hints: bool | None = None
              ) -> 'Function | Callable[[Callable[..., Any]], Function]':
     """Make `func` a `Function` that runs as a graph: `@ag.function`, `@ag.function(...)` or
-    `ag.function(f)`. With `jit_compile=True` each graph is compiled to native code with numba
-    on its first call (docs/jit.md); None and False use the default executor.
-    `experimental_relax_shapes` is TensorFlow's older name of `reduce_retracing` (either being
-    true turns it on)."""
+    `ag.function(f)`, with `tf.function`'s parameters in its order. With `jit_compile=True`
+    each graph is compiled to native code with numba on its first call (docs/jit.md); None and
+    False use the default executor. `experimental_relax_shapes` and `experimental_compile` are
+    TensorFlow's older names of `reduce_retracing` and `jit_compile`.
+    `experimental_autograph_options` (AutoGraph's optional conversions) is accepted: they are
+    all always on here. `experimental_implements`, `experimental_attributes` and
+    `experimental_follow_type_hints` (attrs for TensorFlow's graph rewriters, type hints as
+    tensor conversions) are not supported and raise NotImplementedError when set."""
+    for option, value in (('experimental_implements', experimental_implements),
+                          ('experimental_attributes', experimental_attributes),
+                          ('experimental_follow_type_hints', experimental_follow_type_hints)):
+        if value:
+            raise NotImplementedError(f'ag.function({option}=...) is not supported.')
     reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
+    if jit_compile is None and experimental_compile is not None:
+        jit_compile = experimental_compile
     if func is None:
         def decorator(func: Callable[..., Any]) -> Function:
             return Function(func, input_signature, autograph, reduce_retracing, jit_compile)

@@ -59,6 +59,9 @@ int16 = DType('int16', np.int16, 5)
 int32 = DType('int32', np.int32, 3)
 int64 = DType('int64', np.int64, 9)
 uint8 = DType('uint8', np.uint8, 4)
+uint16 = DType('uint16', np.uint16, 17)
+uint32 = DType('uint32', np.uint32, 22)
+uint64 = DType('uint64', np.uint64, 23)
 float16 = DType('float16', np.float16, 19)
 float32 = DType('float32', np.float32, 1)
 float64 = DType('float64', np.float64, 2)
@@ -71,13 +74,14 @@ variant = DType('variant', np.object_, 21)
 
 _PROTO_NAMES = {
     'bool': 'DT_BOOL', 'int8': 'DT_INT8', 'int16': 'DT_INT16', 'int32': 'DT_INT32',
-    'int64': 'DT_INT64', 'uint8': 'DT_UINT8', 'float16': 'DT_HALF', 'float32': 'DT_FLOAT',
+    'int64': 'DT_INT64', 'uint8': 'DT_UINT8', 'uint16': 'DT_UINT16',
+    'uint32': 'DT_UINT32', 'uint64': 'DT_UINT64', 'float16': 'DT_HALF', 'float32': 'DT_FLOAT',
     'float64': 'DT_DOUBLE', 'complex64': 'DT_COMPLEX64', 'complex128': 'DT_COMPLEX128',
     'string': 'DT_STRING', 'resource': 'DT_RESOURCE',
     'variant': 'DT_VARIANT',
 }
-PUBLIC = (bool, int8, int16, int32, int64, uint8, float16, float32, float64, complex64,
-          complex128, string)
+PUBLIC = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32,
+          float64, complex64, complex128, string)
 COMPLEX = frozenset((complex64, complex128))
 _REAL_PARTS = {'complex64': float32, 'complex128': float64}
 _BY_NAME = {d.name: d for d in PUBLIC + (resource, variant)}
@@ -90,8 +94,9 @@ _BY_PYTHON_TYPE = {builtins.bool: bool, builtins.int: int32, builtins.float: flo
                    builtins.complex: complex128, builtins.str: string, builtins.bytes: string}
 
 
-def as_dtype(value):
+def as_dtype(type_value):
     """The DType for a DType, a name (`'float32'`), a numpy dtype or type, or a Python type."""
+    value = type_value
     if isinstance(value, DType):
         return value
     if isinstance(value, str):

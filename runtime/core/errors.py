@@ -10,44 +10,56 @@ import sys
 
 import numpy as np
 
+# TensorFlow's error codes (`tf.errors.INVALID_ARGUMENT`, ...), the `error_code` of each error
+OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND, ALREADY_EXISTS = range(7)
+PERMISSION_DENIED, RESOURCE_EXHAUSTED, FAILED_PRECONDITION, ABORTED, OUT_OF_RANGE = range(7, 12)
+UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS, UNAUTHENTICATED = range(12, 17)
+
 
 class OpError(Exception):
-    """An op failed when it ran. `.op` is the graph Operation (None eagerly)."""
+    """An op failed when it ran. `.op` is the graph Operation (None eagerly), `.error_code`
+    TensorFlow's code of the failure (`rt.errors.INVALID_ARGUMENT`, ...)."""
+    error_code = UNKNOWN
 
-    def __init__(self, node_def, op, message):
-        super().__init__(message)
+    def __init__(self, node_def, op, message, error_code=None, *args):
+        super().__init__(message, *args)
         self.node_def = node_def
         self.op = op
         self.message = message
+        if error_code is not None:
+            self.error_code = error_code
+
+    def __str__(self):
+        return self.message
 
 
-class InvalidArgumentError(OpError, ValueError):
+class CodedError(OpError):
+    """The base of the errors of one code: `Error(node_def, op, message)`, with the class's
+    `error_code`."""
+
+    def __init__(self, node_def=None, op=None, message='', *args):
+        super().__init__(node_def, op, message, None, *args)
+
+
+class InvalidArgumentError(CodedError, ValueError):
     """An op received an argument it cannot handle (for example an index out of range)."""
-
-    def __init__(self, node_def=None, op=None, message=''):
-        super().__init__(node_def, op, message)
+    error_code = INVALID_ARGUMENT
 
 
-class OutOfRangeError(OpError):
+class OutOfRangeError(CodedError):
     """An iterator was asked for an element past the end (`get_next()` of a dataset iterator
     in a graph)."""
-
-    def __init__(self, node_def=None, op=None, message=''):
-        super().__init__(node_def, op, message)
+    error_code = OUT_OF_RANGE
 
 
-class NotFoundError(OpError):
+class NotFoundError(CodedError):
     """Something asked for (a file, a checkpoint) does not exist."""
-
-    def __init__(self, node_def=None, op=None, message=''):
-        super().__init__(node_def, op, message)
+    error_code = NOT_FOUND
 
 
-class UnimplementedError(OpError):
+class UnimplementedError(CodedError):
     """An op is not implemented for these arguments or this device."""
-
-    def __init__(self, node_def=None, op=None, message=''):
-        super().__init__(node_def, op, message)
+    error_code = UNIMPLEMENTED
 
 
 class OperatorNotAllowedInGraphError(TypeError):
@@ -60,25 +72,65 @@ class SymbolicNumpyError(OperatorNotAllowedInGraphError, AttributeError):
 
 
 # ---- the errors of files (event files of rt.summary), as TensorFlow's file system raises them
-class PermissionDeniedError(OpError):
+class PermissionDeniedError(CodedError):
     """The caller may not read or write a file or directory."""
-
-    def __init__(self, node_def=None, op=None, message=''):
-        super().__init__(node_def, op, message)
+    error_code = PERMISSION_DENIED
 
 
-class FailedPreconditionError(OpError):
+class FailedPreconditionError(CodedError):
     """The system is not in a state the operation needs (a path that is not a directory)."""
-
-    def __init__(self, node_def=None, op=None, message=''):
-        super().__init__(node_def, op, message)
+    error_code = FAILED_PRECONDITION
 
 
-class DataLossError(OpError):
+class DataLossError(CodedError):
     """Unrecoverable data corruption (a record whose checksum does not match)."""
+    error_code = DATA_LOSS
 
-    def __init__(self, node_def=None, op=None, message=''):
-        super().__init__(node_def, op, message)
+
+# ---- the other codes' errors, for code that raises or catches them as TensorFlow's
+class CancelledError(CodedError):
+    """An operation was cancelled."""
+    error_code = CANCELLED
+
+
+class UnknownError(CodedError):
+    """An error of no other kind."""
+    error_code = UNKNOWN
+
+
+class DeadlineExceededError(CodedError):
+    """A deadline passed before the operation completed."""
+    error_code = DEADLINE_EXCEEDED
+
+
+class AlreadyExistsError(CodedError):
+    """Something to be created exists already."""
+    error_code = ALREADY_EXISTS
+
+
+class ResourceExhaustedError(CodedError):
+    """A resource (memory, disk space, a quota) ran out."""
+    error_code = RESOURCE_EXHAUSTED
+
+
+class AbortedError(CodedError):
+    """An operation was aborted (a concurrent change conflicted with it)."""
+    error_code = ABORTED
+
+
+class InternalError(CodedError):
+    """An invariant of the runtime was broken."""
+    error_code = INTERNAL
+
+
+class UnavailableError(CodedError):
+    """A service is not available now."""
+    error_code = UNAVAILABLE
+
+
+class UnauthenticatedError(CodedError):
+    """The request has no valid credentials."""
+    error_code = UNAUTHENTICATED
 
 
 class AlreadyExistsError(OpError):

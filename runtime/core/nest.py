@@ -12,8 +12,8 @@ def is_namedtuple(x):
     return isinstance(x, tuple) and hasattr(type(x), '_fields')
 
 
-def is_nested(x):
-    return isinstance(x, (list, tuple, dict)) or hasattr(x, '__nest_components__')
+def is_nested(seq):
+    return isinstance(seq, (list, tuple, dict)) or hasattr(seq, '__nest_components__')
 
 
 def _children(x):
@@ -29,7 +29,10 @@ def sort_key(k):
     return (type(k).__name__, str(k))
 
 
-def flatten(structure):
+# `expand_composites` (TensorFlow's): there are no composite tensors (ragged, sparse) here, so
+# expanding them changes nothing; the functions accept it as TensorFlow's do.
+
+def flatten(structure, expand_composites=False):
     """The leaves of `structure` in a deterministic order (dicts by sorted key)."""
     out = []
     _flatten_into(structure, out)
@@ -44,9 +47,9 @@ def _flatten_into(x, out):
         out.append(x)
 
 
-def pack_sequence_as(structure, flat):
-    """Rebuild `structure` with the leaves taken in order from `flat`."""
-    flat = list(flat)
+def pack_sequence_as(structure, flat_sequence, expand_composites=False):
+    """Rebuild `structure` with the leaves taken in order from `flat_sequence`."""
+    flat = list(flat_sequence)
     result, used = _pack(structure, flat, 0)
     if used != len(flat):
         raise ValueError(f'Structure has {used} leaves but {len(flat)} values were given.')
@@ -73,7 +76,7 @@ def _pack(structure, flat, i):
     return type(structure)(children), i
 
 
-def map_structure(func, *structures, check_types=True):
+def map_structure(func, *structures, check_types=True, expand_composites=False):
     """`func` applied to the corresponding leaves of `structures`, in the first one's structure
     (`rt.nest.map_structure(lambda x, y: x + y, a, b)`); the structures must match."""
     if not structures:
@@ -89,7 +92,7 @@ def map_structure(func, *structures, check_types=True):
     return pack_sequence_as(first, [func(*args) for args in zip(*leaves)])
 
 
-def assert_same_structure(nest1, nest2, check_types=True):
+def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
     """ValueError describing the first difference if the structures differ."""
     problem = structure_difference(nest1, nest2)
     if problem:

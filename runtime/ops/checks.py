@@ -8,13 +8,14 @@ values become `Assert` ops that raise `rt.errors.InvalidArgumentError` when they
 import numpy as np
 
 from runtime.core import dtypes, errors
-from runtime.ops.compare import equal, greater, greater_equal, less_equal
-from runtime.ops.convert import convert_to_tensor
+from runtime.core.tensor import Tensor
+from runtime.ops.compare import equal, greater, greater_equal, less, less_equal
+from runtime.ops.convert import convert_to_tensor, stack
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import same_as_input
 from runtime.ops.io import Assert
 from runtime.ops.math import abs as abs_
-from runtime.ops.reduce import reduce_all
+from runtime.ops.reduce import reduce_all, reduce_any
 from runtime.ops.registry import register
 from runtime.ops.shaping import rank as rank_
 from runtime.ops.shaping import shape as shape_
@@ -41,10 +42,10 @@ def check_numerics(tensor, message, name=None):
     return apply(CHECK_NUMERICS, [x], {'message': message}, name=name)
 
 
-def assert_all_finite(t, msg, name=None):
-    """`t` unchanged, or `rt.errors.InvalidArgumentError` with `msg` when it holds a NaN or an
-    infinity (op `CheckNumerics`, as `check_numerics`)."""
-    return check_numerics(t, msg, name=name)
+def assert_all_finite(x, message, name=None):
+    """`x` unchanged, or `rt.errors.InvalidArgumentError` with `message` when it holds a NaN or
+    an infinity (op `CheckNumerics`, as `check_numerics`)."""
+    return check_numerics(x, message, name=name)
 
 
 def _prefix(message):
@@ -85,6 +86,98 @@ def assert_positive(x, message=None, summarize=None, name=None):
     x = convert_to_tensor(x)
     return _assert_all(greater(x, 0), ['Condition x > 0 did not hold element-wise:', 'x =', x],
                        message, summarize, name or 'assert_positive')
+
+
+def assert_negative(x, message=None, summarize=None, name=None):
+    """Raise `rt.errors.InvalidArgumentError` unless every entry of `x` is < 0."""
+    x = convert_to_tensor(x)
+    return _assert_all(less(x, 0), ['Condition x < 0 did not hold element-wise:', 'x =', x],
+                       message, summarize, name or 'assert_negative')
+
+
+def assert_non_positive(x, message=None, summarize=None, name=None):
+    """Raise `rt.errors.InvalidArgumentError` unless every entry of `x` is <= 0."""
+    x = convert_to_tensor(x)
+    return _assert_all(less_equal(x, 0), ['Condition x <= 0 did not hold element-wise:',
+                                          'x =', x], message, summarize,
+                       name or 'assert_non_positive')
+
+
+def assert_integer(x, message=None, name=None):
+    """`TypeError` now unless `x` has an integer dtype (a static check; no op)."""
+    x = convert_to_tensor(x)
+    if not x.dtype.is_integer:
+        raise TypeError(f'{message + " " if message else ""}Expected "x" to be integer type. '
+                        f'Found: {_name(x)} of dtype {x.dtype.name}')
+
+
+def assert_scalar(tensor, message=None, name=None):
+    """`tensor` as a tensor; `ValueError` now unless its rank is 0."""
+    x = convert_to_tensor(tensor)
+    if x.shape.rank != 0:
+        _static_failure(message, f'Expected scalar shape for {_name(x)}, saw shape: {x.shape}.')
+    return x
+
+
+def assert_rank_at_least(x, rank, message=None, name=None):
+    """`ValueError` now if `x`'s rank is known and below `rank`; otherwise an `Assert` that
+    raises `rt.errors.InvalidArgumentError` when it runs."""
+    x = convert_to_tensor(x)
+    if x.shape.rank is not None and isinstance(rank, (int, np.integer)):
+        if x.shape.rank < rank:
+            _static_failure(message, f'Tensor {_name(x)} must have rank at least {rank}. '
+                                     f'Received rank {x.shape.rank}, shape {x.shape}')
+        return None
+    return _assert_all(greater_equal(rank_(x), rank), [f'Tensor {_name(x)} must have rank at '
+                                                       f'least', rank, 'Received shape:',
+                                                       shape_(x)], message, None,
+                       name or 'assert_rank_at_least')
+
+
+def assert_rank_in(x, ranks, message=None, name=None):
+    """`ValueError` now if `x`'s rank is known and not one of `ranks`."""
+    x = convert_to_tensor(x)
+    ranks = [int(r) for r in ranks]
+    if x.shape.rank is not None:
+        if x.shape.rank not in ranks:
+            _static_failure(message, f'Tensor {_name(x)} must have rank in {tuple(ranks)}. '
+                                     f'Received rank {x.shape.rank}, shape {x.shape}')
+        return None
+    held = reduce_any(stack([equal(rank_(x), r) for r in ranks]))
+    return Assert(held, _prefix(message) + [f'Tensor {_name(x)} must have rank in',
+                                            str(tuple(ranks)), 'Received shape:', shape_(x)],
+                  None, name=name or 'assert_rank_in')
+
+
+def assert_proper_iterable(values):
+    """`TypeError` unless `values` is an iterable that is not a tensor, array or string."""
+    if isinstance(values, (str, bytes)) or hasattr(values, 'dtype') or not hasattr(
+            values, '__iter__'):
+        raise TypeError(f'Expected argument "values" to be a "proper" iterable. Found: '
+                        f'{type(values)}')
+
+
+def assert_same_float_dtype(tensors=None, dtype=None):
+    """The one floating dtype of `tensors` (and `dtype`, when given): `ValueError` when they
+    differ or are not floating (float32 when there is none)."""
+    found = dtypes.as_dtype(dtype) if dtype is not None else None
+    for t in tensors or ():
+        t_dtype = t.dtype if hasattr(t, 'dtype') else convert_to_tensor(t).dtype
+        if found is not None and t_dtype is not found:
+            raise ValueError(f'{getattr(t, "name", t)}, type={t_dtype.name}: expected type '
+                             f'{found.name}.')
+        found = t_dtype
+    if found is None:
+        return dtypes.float32
+    if not found.is_floating:
+        raise ValueError(f'Expected floating point type, got {found.name}.')
+    return found
+
+
+def is_numeric_tensor(tensor):
+    """Whether `tensor` is a tensor of a numeric dtype (not bool or string)."""
+    return isinstance(tensor, Tensor) and (tensor.dtype.is_integer or tensor.dtype.is_floating
+                                           or tensor.dtype.is_complex)
 
 
 def assert_type(tensor, tf_type, message=None, name=None):

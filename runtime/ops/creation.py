@@ -57,11 +57,16 @@ def ones_like(input, dtype=None, name=None):
     return out if dtype is None else cast(out, dtype)
 
 
-def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None):
-    """An identity matrix (a constant: the sizes are Python ints)."""
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    """An identity matrix, or a batch of them of shape `batch_shape + [rows, columns]` (a
+    constant: the sizes are Python ints)."""
     dtype = dtypes.as_dtype(dtype)
-    return constant(np.eye(int(num_rows), None if num_columns is None else int(num_columns),
-                           dtype=dtype.np_dtype), dtype, name=name or 'eye')
+    matrix = np.eye(int(num_rows), None if num_columns is None else int(num_columns),
+                    dtype=dtype.np_dtype)
+    if batch_shape is not None:
+        dims = [int(d) for d in np.ravel(np.asarray(batch_shape))]
+        matrix = np.broadcast_to(matrix, dims + list(matrix.shape)).copy()
+    return constant(matrix, dtype, name=name or 'eye')
 
 
 def _range_kernel(start, limit, delta):

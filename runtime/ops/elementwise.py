@@ -157,7 +157,13 @@ def _float_binary(public_name):
                                             f'`{opdef.name}`).')
 
 
-atan2 = _float_binary('atan2')
+_atan2 = _float_binary('atan2')
+
+
+def atan2(y, x, name=None):
+    """The angle of the point (x, y) elementwise, `arctan(y / x)` in the right quadrant (op
+    `Atan2`)."""
+    return _atan2(y, x, name)
 xlogy = _float_binary('xlogy')
 xdivy = _float_binary('xdivy')
 multiply_no_nan = _float_binary('multiply_no_nan')
@@ -206,7 +212,8 @@ def _softplus_kernel(features):
 SOFTPLUS = register('Softplus', _softplus_kernel, same_as_input, inputs=('features',),
                     outputs=('activations',), elementwise=ELEMENTWISE)
 softplus = unary_function(SOFTPLUS, 'softplus', floats_only=True, namespace='rt.math',
-                          doc='`log(exp(x) + 1)`, computed stably (op `Softplus`).')
+                          doc='`log(exp(x) + 1)`, computed stably (op `Softplus`).',
+                          arg='features')
 
 
 def log_sigmoid(x, name=None):

@@ -65,9 +65,18 @@ GATHER_ND = register('GatherNd', _gather_nd_kernel, _gather_nd_infer,
                      type_attrs=(('Tparams', 0), ('Tindices', 1)))
 
 
-def gather_nd(params, indices, batch_dims=0, name=None):
+def check_policy(bad_indices_policy):
+    """TensorFlow's `bad_indices_policy`: an index out of range is an error ('', 'DEFAULT' and
+    'ERROR' on the CPU); 'IGNORE' (skip it) is not supported."""
+    if bad_indices_policy not in ('', 'DEFAULT', 'ERROR'):
+        raise NotImplementedError(f'bad_indices_policy={bad_indices_policy!r} is not supported: '
+                                  f'an index out of range is an InvalidArgumentError.')
+
+
+def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=''):
     """The slices of `params` at the index tuples in the last axis of `indices` (op
     `GatherNd`). An index out of range raises rt.errors.InvalidArgumentError when it runs."""
+    check_policy(bad_indices_policy)
     if batch_dims:
         raise ValueError('rt.gather_nd supports batch_dims=0 only.')
     return apply(GATHER_ND, [convert_to_tensor(params), _indices_operand(indices, 'GatherNd')],
@@ -146,9 +155,10 @@ TENSOR_SCATTER_MIN = _tensor_scatter_op('TensorScatterMin', np.minimum)
 TENSOR_SCATTER_MAX = _tensor_scatter_op('TensorScatterMax', np.maximum)
 
 
-def scatter_nd(indices, updates, shape, name=None):
+def scatter_nd(indices, updates, shape, bad_indices_policy='', name=None):
     """A zero tensor of `shape` with `updates` added at the index tuples `indices` (op
     `ScatterNd`; repeated indices add up)."""
+    check_policy(bad_indices_policy)
     indices = _indices_operand(indices, 'ScatterNd')
     updates = convert_to_tensor(updates)
     out = shape_operand(shape)
@@ -159,7 +169,8 @@ def scatter_nd(indices, updates, shape, name=None):
     return apply(SCATTER_ND, [indices, updates, out], name=name)
 
 
-def _tensor_scatter(opdef, tensor, indices, updates, name):
+def _tensor_scatter(opdef, tensor, indices, updates, name, bad_indices_policy=''):
+    check_policy(bad_indices_policy)
     tensor = convert_to_tensor(tensor)
     indices = _indices_operand(indices, opdef.name)
     if isinstance(updates, Tensor):
@@ -171,34 +182,39 @@ def _tensor_scatter(opdef, tensor, indices, updates, name):
     return apply(opdef, [tensor, indices, updates], name=name)
 
 
-def tensor_scatter_nd_update(tensor, indices, updates, name=None):
+def tensor_scatter_nd_update(tensor, indices, updates, bad_indices_policy='', name=None):
     """`tensor` with the values at the index tuples `indices` replaced by `updates` (op
     `TensorScatterUpdate`)."""
-    return _tensor_scatter(TENSOR_SCATTER_UPDATE, tensor, indices, updates, name)
+    return _tensor_scatter(TENSOR_SCATTER_UPDATE, tensor, indices, updates, name,
+                           bad_indices_policy)
 
 
-def tensor_scatter_nd_add(tensor, indices, updates, name=None):
+def tensor_scatter_nd_add(tensor, indices, updates, bad_indices_policy='', name=None):
     """`tensor` with `updates` added at the index tuples `indices`; repeated indices add up
     (op `TensorScatterAdd`)."""
-    return _tensor_scatter(TENSOR_SCATTER_ADD, tensor, indices, updates, name)
+    return _tensor_scatter(TENSOR_SCATTER_ADD, tensor, indices, updates, name,
+                           bad_indices_policy)
 
 
-def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
+def tensor_scatter_nd_sub(tensor, indices, updates, bad_indices_policy='', name=None):
     """`tensor` with `updates` subtracted at the index tuples `indices` (op
     `TensorScatterSub`)."""
-    return _tensor_scatter(TENSOR_SCATTER_SUB, tensor, indices, updates, name)
+    return _tensor_scatter(TENSOR_SCATTER_SUB, tensor, indices, updates, name,
+                           bad_indices_policy)
 
 
-def tensor_scatter_nd_min(tensor, indices, updates, name=None):
+def tensor_scatter_nd_min(tensor, indices, updates, bad_indices_policy='', name=None):
     """`tensor` with each value at the index tuples `indices` the minimum of it and its
     updates (op `TensorScatterMin`)."""
-    return _tensor_scatter(TENSOR_SCATTER_MIN, tensor, indices, updates, name)
+    return _tensor_scatter(TENSOR_SCATTER_MIN, tensor, indices, updates, name,
+                           bad_indices_policy)
 
 
-def tensor_scatter_nd_max(tensor, indices, updates, name=None):
+def tensor_scatter_nd_max(tensor, indices, updates, bad_indices_policy='', name=None):
     """`tensor` with each value at the index tuples `indices` the maximum of it and its
     updates (op `TensorScatterMax`)."""
-    return _tensor_scatter(TENSOR_SCATTER_MAX, tensor, indices, updates, name)
+    return _tensor_scatter(TENSOR_SCATTER_MAX, tensor, indices, updates, name,
+                           bad_indices_policy)
 
 
 # ---- boolean_mask --------------------------------------------------------------------------

@@ -145,7 +145,7 @@ def Assert(condition, data, summarize=None, name=None):
 
 
 def _assert_binary(compare, symbol, public_name):
-    def check(x, y, message='', summarize=None, name=None):
+    def check(x, y, message=None, summarize=None, name=None):
         (x, y), _ = unify_operands(public_name, x, y)
         x, y = convert_to_tensor(x), convert_to_tensor(y)
         holds = reduce_all(compare(x, y))
@@ -161,4 +161,10 @@ assert_greater = _assert_binary(compare.greater, '>', 'assert_greater')
 assert_less = _assert_binary(compare.less, '<', 'assert_less')
 assert_greater_equal = _assert_binary(compare.greater_equal, '>=', 'assert_greater_equal')
 assert_less_equal = _assert_binary(compare.less_equal, '<=', 'assert_less_equal')
-assert_none_equal = _assert_binary(compare.not_equal, '!=', 'assert_none_equal')
+_assert_not_equal = _assert_binary(compare.not_equal, '!=', 'assert_none_equal')
+
+
+def assert_none_equal(x, y, summarize=None, message=None, name=None):
+    """Raise rt.errors.InvalidArgumentError with `message` unless x != y holds elementwise
+    (TensorFlow's parameter order: `summarize` before `message`)."""
+    return _assert_not_equal(x, y, message, summarize, name)

@@ -52,8 +52,12 @@ def linalg_error(fn, message):
 
 
 def matrix_transpose(a, name=None, conjugate=False):
-    """`a` with its last two axes swapped (op `Transpose`)."""
+    """`a` with its last two axes swapped (op `Transpose`; `conjugate` of complex matrices is
+    not supported)."""
     a = convert_to_tensor(a)
+    if conjugate and a.dtype.is_complex:
+        raise NotImplementedError('matrix_transpose(conjugate=True) of complex matrices is not '
+                                  'supported.')
     rank = a.shape.rank
     if rank is None or rank < 2:
         raise ValueError(f'matrix_transpose needs a tensor of rank >= 2, got shape {a.shape}.')
@@ -310,9 +314,11 @@ def trace(x, name=None):
     return reduce_sum(diag_part(x), -1, name=name)
 
 
-def matvec(a, b, transpose_a=False, name=None):
+def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
+           name=None):
     """`a @ b` for a (batch of) matrix and vector (ExpandDims, MatMul, Squeeze)."""
-    return squeeze(matmul(a, expand_dims(b, -1), transpose_a=transpose_a), [-1])
+    return squeeze(matmul(a, expand_dims(b, -1), transpose_a=transpose_a, adjoint_a=adjoint_a),
+                   [-1])
 
 
 def logdet(matrix, name=None):

@@ -138,9 +138,10 @@ UNARY_OPS = {name: register(op, kernel, same_as_input,
              for name, (op, kernel, _) in _UNARY.items()}
 
 
-def unary_function(opdef, public_name, floats_only, namespace='rt', doc=None):
+def unary_function(opdef, public_name, floats_only, namespace='rt', doc=None, arg='x'):
     """The public function `<namespace>.<public_name>(x, name=None)` running unary `opdef`;
-    `floats_only`: a non-floating `x` is a TypeError."""
+    `floats_only`: a non-floating `x` is a TypeError. `arg` is TensorFlow's name of the
+    parameter (`features` for relu and softplus)."""
     def unary(x, name=None):
         x = convert_to_tensor(x)
         if floats_only and not (x.dtype.is_floating or x.dtype.is_complex and
@@ -148,12 +149,16 @@ def unary_function(opdef, public_name, floats_only, namespace='rt', doc=None):
             raise TypeError(f'{namespace}.{public_name} needs a floating-point tensor, got '
                             f'{x.dtype.name}; use rt.cast(x, rt.float32) first.')
         return apply(opdef, [x], name=name)
+    if arg != 'x':  # the parameter renamed in the code object: no wrapper on the call path
+        unary.__code__ = unary.__code__.replace(
+            co_varnames=(arg,) + unary.__code__.co_varnames[1:])
     return op_function(unary, public_name,
                        doc or f'Elementwise {public_name} (op `{opdef.name}`).')
 
 
 def _unary_function(public_name):
-    return unary_function(UNARY_OPS[public_name], public_name, _UNARY[public_name][2])
+    return unary_function(UNARY_OPS[public_name], public_name, _UNARY[public_name][2],
+                          arg='features' if public_name == 'relu' else 'x')
 
 
 negative = _unary_function('negative')
@@ -261,8 +266,15 @@ _TRANSPOSED = {(True, False): {'transpose_a': True}, (False, True): {'transpose_
                (True, True): {'transpose_a': True, 'transpose_b': True}}
 
 
-def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
-    """Matrix product (op `MatMul`; `BatchMatMulV2` when an input has rank above 2)."""
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+           a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False,
+           name=None):
+    """Matrix product (op `MatMul`; `BatchMatMulV2` when an input has rank above 2).
+    `adjoint_a`/`adjoint_b` transpose real matrices (complex ones are not supported there);
+    the sparsity and gradient hints change nothing; `output_type` must be the inputs' dtype."""
+    if adjoint_a or adjoint_b or output_type is not None:
+        return _matmul_options(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b,
+                               output_type, name)
     if type(a) is not EagerTensor:
         a = _read(a)
     if type(b) is not EagerTensor:
@@ -296,3 +308,15 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     if transpose_b:
         attrs['adj_y'] = True
     return apply(BATCH_MATMUL, (a, b), attrs, name=name)
+
+
+def _matmul_options(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b, output_type, name):
+    (a, b), dtype = unify_operands('MatMul', a, b)
+    if (adjoint_a or adjoint_b) and dtype.is_complex:
+        raise NotImplementedError('matmul(adjoint_a/adjoint_b=True) of complex matrices is not '
+                                  'supported; the adjoint of a real matrix is its transpose.')
+    if output_type is not None and dtypes.as_dtype(output_type) is not dtype:
+        raise NotImplementedError(f'matmul(output_type={output_type!r}) of {dtype.name} inputs '
+                                  f'is not supported: the product has the inputs\' dtype.')
+    return matmul(a, b, bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b),
+                  name=name)

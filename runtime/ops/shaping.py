@@ -171,8 +171,11 @@ TRANSPOSE = register('Transpose', lambda x, perm: np.transpose(x, tuple(perm)), 
                      inputs=('x', 'perm'), type_attrs=(('T', 0), ('Tperm', 1)))
 
 
-def transpose(a, perm=None, name=None):
+def transpose(a, perm=None, conjugate=False, name=None):
     x = convert_to_tensor(a)
+    if conjugate and x.dtype.is_complex:
+        raise NotImplementedError('transpose(conjugate=True) of complex tensors is not '
+                                  'supported.')
     if perm is None:
         if x.shape.rank is None:
             raise ValueError('rt.transpose needs `perm` when the rank is unknown.')
@@ -283,18 +286,18 @@ RANK = register('Rank', lambda input: np.int32(np.ndim(input)),
                 outputs=('output',))
 
 
-def shape(input, out_type=dtypes.int32, name=None):
+def shape(input, out_type=None, name=None):
     x = convert_to_tensor(input)
-    out_type = dtypes.as_dtype(out_type)
+    out_type = dtypes.int32 if out_type is None else dtypes.as_dtype(out_type)
     if x.shape.is_fully_defined():
         return constant(np.array(x.shape.as_list(), dtype=out_type.np_dtype), out_type,
                         name=name or 'Shape')
     return apply(SHAPE, [x], {} if out_type is dtypes.int32 else {'out_type': out_type}, name=name)
 
 
-def size(input, out_type=dtypes.int32, name=None):
+def size(input, out_type=None, name=None):
     x = convert_to_tensor(input)
-    out_type = dtypes.as_dtype(out_type)
+    out_type = dtypes.int32 if out_type is None else dtypes.as_dtype(out_type)
     return apply(SIZE, [x], {} if out_type is dtypes.int32 else {'out_type': out_type}, name=name)
 
 

@@ -81,9 +81,14 @@ GATHER = register('GatherV2', _gather_kernel, _gather_infer,
                   defaults={'batch_dims': 0})
 
 
-def gather(params, indices, axis=0, name=None):
-    """Slices of `params` at `indices` along `axis` (op `GatherV2`). An index out of range
-    raises rt.errors.InvalidArgumentError when the op runs."""
+def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+    """Slices of `params` at `indices` along `axis` (default 0; op `GatherV2`). An index out of
+    range raises rt.errors.InvalidArgumentError when the op runs (`validate_indices`,
+    deprecated in TensorFlow, changes nothing). `batch_dims` other than 0 is not supported."""
+    if batch_dims:
+        raise NotImplementedError('rt.gather supports batch_dims=0 only.')
+    if axis is None:
+        axis = 0
     params = convert_to_tensor(params)
     if not isinstance(indices, Tensor):
         indices = convert_to_tensor(indices)

@@ -51,17 +51,21 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     return sqrt(reduce_variance(input_tensor, axis, keepdims), name=name)
 
 
-def count_nonzero(input, axis=None, keepdims=False, dtype=dtypes.int64, name=None):
+def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):
     """How many entries are not zero (not False, not b'') over `axis`, as `dtype` (int64)."""
     x = convert_to_tensor(input)
     zero = b'' if x.dtype is dtypes.string else False if x.dtype.is_bool else 0
     counts = cast(not_equal(x, zero), dtypes.as_dtype(dtype))
-    return reduce_sum(counts, axis, keepdims=keepdims, name=name)
+    return reduce_sum(counts, axis, keepdims=bool(keepdims), name=name)
 
 
-def l2_normalize(x, axis=None, epsilon=1e-12, name=None):
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """`x / sqrt(max(reduce_sum(x**2, axis), epsilon))` (TensorFlow's graph: Square, Sum,
-    Maximum, Rsqrt, Mul)."""
+    Maximum, Rsqrt, Mul). `dim` is TensorFlow's older name of `axis`."""
+    if dim is not None:
+        if axis is not None:
+            raise ValueError('Cannot specify both \'axis\' and \'dim\'')
+        axis = dim
     x = convert_to_tensor(x)
     square_sum = reduce_sum(square(x), axis, keepdims=True)
     return x * rsqrt(maximum(square_sum, epsilon))

@@ -96,14 +96,18 @@ class _AsDefault:
 
 
 def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffix=None,
-                       name=None):
+                       name=None, experimental_trackable=False, experimental_mesh=None):
     """A SummaryWriter writing a new event file in `logdir` (created if missing).
 
     Summaries are queued and written by a background thread every `flush_millis` (120000),
     when `max_queue` (10) are waiting, on `flush()`/`close()` and at interpreter exit. A
     directory that cannot be written raises rt.errors.NotFoundError,
-    PermissionDeniedError or FailedPreconditionError naming it.
+    PermissionDeniedError or FailedPreconditionError naming it. `experimental_trackable`
+    and `experimental_mesh` (a checkpointable writer, DTensor meshes) are not supported.
     """
+    if experimental_trackable or experimental_mesh is not None:
+        raise NotImplementedError('create_file_writer(experimental_trackable / '
+                                  'experimental_mesh) is not supported.')
     if not isinstance(logdir, str):
         logdir = str(logdir) if hasattr(logdir, '__fspath__') else logdir
     if not isinstance(logdir, str) or not logdir:

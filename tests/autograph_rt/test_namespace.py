@@ -21,10 +21,18 @@ def test_every_public_name_of_runtime_is_there_as_it_is():
             assert getattr(tf, name) is getattr(rt, name), name
 
 
+def relu(x):
+    if x > 0:
+        return x
+    return 0
+
+
 def test_the_names_autograph_provides():
     assert tf.function is ag.function
-    assert tf.autograph.to_code is ag.to_code
-    assert tf.autograph.to_graph is ag.to_graph
+    assert tf.autograph.to_code(relu) == ag.to_code(relu)
+    assert tf.autograph.to_graph(relu)(-2) == 0
+    with pytest.raises(NotImplementedError):
+        tf.autograph.to_graph(relu, recursive=False)
     assert tf.autograph.experimental.do_not_convert is ag.do_not_convert
     assert tf.autograph.experimental.set_loop_options is ag.experimental.set_loop_options
     assert tf.saved_model.save is ag.saved_model.save
@@ -100,7 +108,7 @@ def test_dir_lists_what_is_there():
     assert {'constant', 'function', 'autograph', 'saved_model', 'math', 'executing_eagerly',
             'inside_function'} <= set(names)
     assert 'keras' not in names and 'scope' not in names
-    assert dir(tf.autograph.experimental) == ['do_not_convert', 'set_loop_options']
+    assert dir(tf.autograph.experimental) == ['Feature', 'do_not_convert', 'set_loop_options']
 
 
 def test_a_tensorflow_program_runs_with_its_import_line_changed(tmp_path):
