@@ -262,6 +262,8 @@ def io_cases(tf):
     cases += [('io', 'decode_png', [BYTES(pngs['rgb'])], {'channels': c}) for c in (1, 2, 4)]
     cases += [('io', 'decode_png', [BYTES(pngs['rgba'])], {'channels': 3}),
               ('io', 'decode_png', [BYTES(pngs['grey16'])], {'channels': 3}),
+              ('io', 'decode_png', [BYTES(pngs['rgb'])], {'dtype': 'uint16'}),
+              ('io', 'decode_png', [BYTES(pngs['grey16'])], {'dtype': 'uint16'}),
               ('io', 'decode_image', [BYTES(pngs['P'])], {}),
               ('io', 'decode_image', [BYTES(pngs['rgb'])], {'dtype': 'float32'})]
     bmp = _bmp(3, 2, (np.arange(18).reshape(2, 3, 3) * 13).astype(np.uint8)[..., ::-1])

@@ -133,13 +133,6 @@ class UnauthenticatedError(CodedError):
     error_code = UNAUTHENTICATED
 
 
-class AlreadyExistsError(OpError):
-    """A file or directory the operation would create exists already."""
-
-    def __init__(self, node_def=None, op=None, message=''):
-        super().__init__(node_def, op, message)
-
-
 # Where a graph op was created: the innermost frame outside these library directories (the
 # runtime's own; autograph adds its package). `location_mappers` then map a frame of generated
 # code, (filename, lineno), to the user's line, or return None. runtime never imports autograph.

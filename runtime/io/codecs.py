@@ -136,6 +136,8 @@ def _decode_image(contents, channels=0, dtype=dtypes.uint8, expand_animations=Tr
     dtype = dtypes.as_dtype(dtype)
     if dtype is dtypes.uint8:
         return image
+    if dtype is dtypes.uint16:
+        return image.astype(np.uint16) * 257
     return (image.astype(np.float64) / 255).astype(dtype.as_numpy_dtype)
 
 
@@ -153,11 +155,10 @@ EXTRACT_JPEG_SHAPE = register(
 
 def decode_png(contents, channels=0, dtype=dtypes.uint8, name=None):
     """The [height, width, channels] pixels of a PNG file (op `DecodePng`); `channels` 0 keeps
-    the file's, 1 grey, 2 grey and alpha, 3 RGB, 4 RGBA; 16-bit files scaled to uint8."""
+    the file's, 1 grey, 3 RGB, 4 RGBA; `dtype` uint8 or uint16 (values scaled)."""
     dtype = dtypes.as_dtype(dtype)
-    if dtype is not dtypes.uint8:  # the runtime has no uint16 dtype
-        raise TypeError(f'decode_png gives uint8 here (uint16 has no runtime dtype), not '
-                        f'{dtype.name}.')
+    if dtype not in (dtypes.uint8, dtypes.uint16):
+        raise TypeError(f'decode_png gives uint8 or uint16, not {dtype.name}.')
     return apply(DECODE_PNG, [_strings(contents, 'contents')],
                  {'channels': int(channels), 'dtype': dtype}, name=name)
 
