@@ -3,6 +3,7 @@
 The same function objects as the top-level names (`rt.math.sigmoid is rt.sigmoid`); the ops
 live in `runtime/ops/` (math, elementwise, reduce, stats, scan, nn).
 """
+from runtime.ops.bitwise import angle, conj, imag, real
 from runtime.ops.compare import (
                                  equal,
                                  greater,
@@ -143,3 +144,5 @@ __all__ = [
     'square', 'squared_difference', 'subtract', 'tan', 'tanh', 'top_k', 'truediv',
     'unsorted_segment_sum', 'xdivy', 'xlogy',
 ]
+
+__all__ += ['angle', 'conj', 'imag', 'real']  # the parts of complex numbers

@@ -3,7 +3,9 @@ and `NextAfter`: elementwise ops with numpy kernels."""
 import numpy as np
 
 from runtime.core import dtypes
+from runtime.ops.compare import less, where
 from runtime.ops.convert import convert_to_tensor, unify_inputs
+from runtime.ops.creation import zeros_like
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import broadcast, same_as_input
 from runtime.ops.registry import Elementwise, register
@@ -61,7 +63,8 @@ COMPLEX = register('Complex', _complex_kernel, _complex_infer, inputs=('real', '
 
 def complex(real, imag, name=None):  # noqa: A001 - tf.complex
     """The complex tensor `real + imag * 1j` (op `Complex`; complex128 from float64)."""
-    real, imag = convert_to_tensor(real), convert_to_tensor(imag, dtype=real.dtype)
+    real = convert_to_tensor(real)
+    imag = convert_to_tensor(imag, dtype=real.dtype)
     dtype = dtypes.complex128 if real.dtype == dtypes.float64 else dtypes.complex64
     return apply(COMPLEX, (real, imag), {'Tout': dtype}, name=name)
 
@@ -87,21 +90,35 @@ def invert(x, name=None):
     return apply(INVERT, [convert_to_tensor(x)], name=name)
 
 
-def _complex_part(opdef, doc):
+def _complex_part(opdef, doc, of_real):
     def part(input, name=None):
         input = convert_to_tensor(input)
-        if not input.dtype.is_complex and opdef is not CONJ:
-            raise TypeError(f'{opdef.name} needs a complex tensor, got {input.dtype.name}.')
+        if not input.dtype.is_complex:  # TensorFlow's answer for real tensors
+            return of_real(input)
         attrs = None if opdef is CONJ else {'Tout': _real_infer([input], {})[0][0]}
         return apply(opdef, [input], attrs, name=name)
     part.__doc__ = doc
     return part
 
 
-real = _complex_part(REAL, 'The real parts of a complex tensor (op `Real`).')
-imag = _complex_part(IMAG, 'The imaginary parts of a complex tensor (op `Imag`).')
-angle = _complex_part(ANGLE, 'The arguments of a complex tensor (op `Angle`).')
-conj = _complex_part(CONJ, 'The complex conjugate (op `Conj`).')
+def _real_angle(x):
+    return where(less(x, 0), zeros_like(x) + np.asarray(np.pi, x.dtype.as_numpy_dtype),
+                 zeros_like(x))
+
+
+real = _complex_part(REAL, 'The real parts of a tensor (op `Real`; a real tensor itself).',
+                     lambda x: x)
+imag = _complex_part(IMAG, 'The imaginary parts of a tensor (op `Imag`; zeros for a real one).',
+                     zeros_like)
+angle = _complex_part(ANGLE, 'The arguments of a tensor (op `Angle`; 0 or pi for a real one).',
+                      _real_angle)
+_conj = _complex_part(CONJ, 'The complex conjugate (op `Conj`; a real tensor itself).',
+                      lambda x: x)
+
+
+def conj(x, name=None):
+    """The complex conjugate (op `Conj`); a real tensor is returned as it is."""
+    return _conj(x, name=name)
 
 
 # ---- Roll: elements shifted along axes, wrapping around -------------------------------------

@@ -263,7 +263,8 @@ for _op_type, _fn, _inputs in SURFACE_CASES:
 _LABEL_ROWS = np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])
 _BITS = runtime_bitwise  # Roll, and the parts of complex numbers
 CASES['Roll'] = [Case(lambda x: _BITS.roll(x, [1, -1], [0, 1]) * x, [u(2, 3)])]
-CASES['Conj'] = [Case(lambda x: _BITS.conj(x) * x, [u(2, 3)])]
+CASES['Conj'] = [Case(lambda a, b: _BITS.imag(_BITS.conj(_BITS.complex(a, b))) * a,
+                      [u(2, 3), u(2, 3)])]
 CASES['Complex'] = [Case(lambda a, b: _BITS.real(_BITS.complex(a, b)) ** 2 +
                          _BITS.imag(_BITS.complex(a, b)) * a, [u(2, 3), u(3)])]
 CASES['Real'] = [Case(lambda a, b: _BITS.real(_BITS.complex(a, b)) * a, [u(2, 3), u(2, 3)])]
