@@ -161,9 +161,9 @@ def decision(path, patterns=True):
 
 
 CODEC = Reason(
-    'image codecs that need a library', 'decoding and encoding JPEG, GIF, WebP and JPEG XL '
-    'pixels needs a codec library; the runtime depends on numpy alone (PNG and BMP are here, '
-    'and tf.io.extract_jpeg_shape / is_jpeg read a JPEG header)',
+    'image codecs that need a library', 'decoding and encoding JPEG, WebP and JPEG XL pixels '
+    'needs a codec library; the runtime depends on numpy alone (PNG and BMP are here, and '
+    'tf.io.extract_jpeg_shape / is_jpeg read a JPEG header)',
     'decode such files with Pillow inside the input pipeline (tf.numpy_function), or store '
     'images as PNG')
 PROTO = Reason(
