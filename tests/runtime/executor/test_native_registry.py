@@ -215,8 +215,8 @@ EXTRA.update({
         _SEQUENCE, sequence_features={'t': rt.io.FixedLenSequenceFeature(
             [1], rt.int64)})[1]['t']), [F])],
     'ReadFile': [Case(_with(lambda: rt.io.read_file(_FILE)), [F])],
-    'WriteFile': [Case(lambda x: rt.io.write_file(_FILE + '.out', rt.strings.as_string(x[0, 0]))
-                       or x, [F])],
+    'WriteFile': [Case(lambda x: (rt.io.write_file(_FILE + '.out',
+                                                   rt.strings.as_string(x[0, 0])), x)[1], [F])],
     'MatchingFiles': [Case(_with(lambda: rt.io.matching_files(_FILE)), [F])],
     'StringNGrams': [Case(lambda x: rt.strings.ngrams(rt.strings.as_string(x), 2), [I32])],
     'UnsortedSegmentJoin': [Case(lambda x: rt.strings.unsorted_segment_join(
