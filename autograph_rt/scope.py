@@ -158,3 +158,29 @@ def decision(path, patterns=True):
         if pattern.search(parts[-1]):
             return reason
     return None
+
+
+CODEC = Reason(
+    'image codecs that need a library', 'decoding and encoding JPEG, WebP and JPEG XL pixels '
+    'needs a codec library; the runtime depends on numpy alone (PNG and BMP are here, and '
+    'tf.io.extract_jpeg_shape / is_jpeg read a JPEG header)',
+    'decode such files with Pillow inside the input pipeline (tf.numpy_function), or store '
+    'images as PNG')
+PROTO = Reason(
+    'protocol buffers by descriptor', 'decode_proto / encode_proto read any message through '
+    "TensorFlow's descriptor pools, which are part of its C++ build",
+    'parse the messages with the protobuf package in tf.numpy_function, or store '
+    'tf.train.Example records and use tf.io.parse_example')
+ICU = Reason(
+    'Unicode character data', "unicode_script reads ICU's script tables, which are part of "
+    "TensorFlow's native build", "use Python's unicodedata in tf.numpy_function")
+PATHS.update({
+    'tf.io.decode_jpeg': CODEC, 'tf.io.encode_jpeg': CODEC, 'tf.io.decode_and_crop_jpeg': CODEC,
+    'tf.io.decode_webp': CODEC, 'tf.io.decode_jxl': CODEC,
+    'tf.image.decode_jpeg': CODEC, 'tf.image.encode_jpeg': CODEC,
+    'tf.image.decode_and_crop_jpeg': CODEC, 'tf.image.decode_webp': CODEC,
+    'tf.image.decode_jxl': CODEC, 'tf.image.adjust_jpeg_quality': CODEC,
+    'tf.image.random_jpeg_quality': CODEC, 'tf.image.stateless_random_jpeg_quality': CODEC,
+    'tf.io.decode_proto': PROTO, 'tf.io.encode_proto': PROTO,
+    'tf.strings.unicode_script': ICU,
+})

@@ -135,7 +135,7 @@ from runtime.variables import Variable
 # ---- more of SPEC §7 as TensorFlow's guides use it (issue 20): the version, custom gradients,
 # device scopes, the other tensor scatters, rt.image, rt.io (rt.linalg, rt.random and rt.config
 # hold the rest)
-from runtime import bitwise, image, io
+from runtime import bitwise, experimental, image, io, signal
 from runtime.core.devices import device
 from runtime.custom_gradient import custom_gradient
 from runtime.ops.array_more import (
@@ -151,6 +151,7 @@ from runtime.ops.array_more import (
     unique_with_counts,
     unravel_index,
 )
+from runtime.ops.bitwise import complex
 from runtime.ops.indexing import (
     tensor_scatter_nd_add,
     tensor_scatter_nd_max,
@@ -187,9 +188,9 @@ __version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps th
 # public name needs no edit here; a new namespace module goes in _NAMESPACES.
 from types import ModuleType as _ModuleType
 
-_NAMESPACES = frozenset({'bitwise', 'config', 'data', 'debugging', 'dtypes', 'errors', 'image',
-                         'io', 'linalg', 'math', 'nest', 'nn', 'optimizers', 'random', 'strings',
-                         'summary', 'train'})
+_NAMESPACES = frozenset({'bitwise', 'config', 'data', 'debugging', 'dtypes', 'errors',
+                         'experimental', 'image', 'io', 'linalg', 'math', 'nest', 'nn',
+                         'optimizers', 'random', 'signal', 'strings', 'summary', 'train'})
 __all__ = sorted(name for name, value in globals().items()
                  if not name.startswith('_') and (name in _NAMESPACES or
                                                   not isinstance(value, _ModuleType)))

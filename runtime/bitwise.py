@@ -1,4 +1,5 @@
-"""`rt.bitwise`: bitwise operations on integer tensors."""
+"""`rt.bitwise`: TensorFlow's `tf.bitwise` (ops `BitwiseAnd`, `BitwiseOr`, `BitwiseXor`,
+`Invert`, `LeftShift`, `RightShift`; runtime/ops/bitwise.py)."""
 from runtime.ops.bitwise import (
     bitwise_and,
     bitwise_or,

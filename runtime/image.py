@@ -1,4 +1,82 @@
-"""`rt.image`: image ops (re-exports of runtime/ops/image.py)."""
+"""`rt.image`: TensorFlow's `tf.image`: color and value adjustments (runtime/ops/image.py,
+image_color.py), geometry, crops, patches and non-maximum suppression (image_geometry.py),
+resizing (image_resize.py), and the codecs of `rt.io` (PNG, BMP, the shape of a JPEG)."""
+from runtime.io.codecs import (
+    decode_bmp,
+    decode_image,
+    decode_png,
+    encode_png,
+    extract_jpeg_shape,
+    is_jpeg,
+)
 from runtime.ops.image import adjust_contrast
+from runtime.ops.image_color import (
+    adjust_brightness,
+    adjust_gamma,
+    adjust_hue,
+    adjust_saturation,
+    convert_image_dtype,
+    grayscale_to_rgb,
+    hsv_to_rgb,
+    per_image_standardization,
+    psnr,
+    random_brightness,
+    random_contrast,
+    random_hue,
+    random_saturation,
+    rgb_to_grayscale,
+    rgb_to_hsv,
+    rgb_to_yiq,
+    rgb_to_yuv,
+    stateless_random_brightness,
+    stateless_random_contrast,
+    stateless_random_hue,
+    stateless_random_saturation,
+    yiq_to_rgb,
+    yuv_to_rgb,
+)
+from runtime.ops.image_geometry import (
+    central_crop,
+    crop_to_bounding_box,
+    extract_patches,
+    flip_left_right,
+    flip_up_down,
+    image_gradients,
+    non_max_suppression,
+    non_max_suppression_overlaps,
+    non_max_suppression_padded,
+    non_max_suppression_with_scores,
+    pad_to_bounding_box,
+    random_crop,
+    random_flip_left_right,
+    random_flip_up_down,
+    resize_with_crop_or_pad,
+    resize_with_pad,
+    rot90,
+    sobel_edges,
+    stateless_random_crop,
+    stateless_random_flip_left_right,
+    stateless_random_flip_up_down,
+    total_variation,
+)
+from runtime.ops.image_geometry import transpose_image as transpose
+from runtime.ops.image_quality import crop_and_resize, draw_bounding_boxes, ssim, ssim_multiscale
+from runtime.ops.image_resize import ResizeMethod, resize
 
-__all__ = ['adjust_contrast']
+__all__ = [
+    'ResizeMethod', 'adjust_brightness', 'adjust_contrast', 'adjust_gamma', 'adjust_hue',
+    'adjust_saturation', 'central_crop', 'convert_image_dtype', 'crop_and_resize',
+    'crop_to_bounding_box', 'draw_bounding_boxes',
+    'decode_bmp', 'decode_image', 'decode_png', 'encode_png', 'extract_jpeg_shape',
+    'extract_patches', 'flip_left_right', 'flip_up_down', 'grayscale_to_rgb', 'hsv_to_rgb',
+    'image_gradients', 'is_jpeg', 'non_max_suppression', 'non_max_suppression_overlaps',
+    'non_max_suppression_padded', 'non_max_suppression_with_scores', 'pad_to_bounding_box',
+    'per_image_standardization', 'psnr', 'random_brightness', 'random_contrast', 'random_crop',
+    'random_flip_left_right', 'random_flip_up_down', 'random_hue', 'random_saturation',
+    'resize', 'resize_with_crop_or_pad', 'resize_with_pad', 'rgb_to_grayscale', 'rgb_to_hsv',
+    'rgb_to_yiq', 'rgb_to_yuv', 'rot90', 'sobel_edges', 'ssim', 'ssim_multiscale',
+    'stateless_random_brightness',
+    'stateless_random_contrast', 'stateless_random_crop', 'stateless_random_flip_left_right',
+    'stateless_random_flip_up_down', 'stateless_random_hue', 'stateless_random_saturation',
+    'total_variation', 'transpose', 'yiq_to_rgb', 'yuv_to_rgb',
+]

@@ -4,6 +4,7 @@ The same function objects as the top-level names (`rt.math.sigmoid is rt.sigmoid
 live in `runtime/ops/` (math, elementwise, reduce, stats, scan, nn).
 """
 from runtime.ops.array_more import invert_permutation, rint, truncatediv, truncatemod
+from runtime.ops.bitwise import angle, conj, imag, real
 from runtime.ops.compare import (
                                  equal,
                                  greater,
@@ -145,3 +146,5 @@ __all__ = [
     'square', 'squared_difference', 'subtract', 'tan', 'tanh', 'top_k', 'truediv',
     'unsorted_segment_sum', 'xdivy', 'xlogy',
 ]
+
+__all__ += ['angle', 'conj', 'imag', 'real']  # the parts of complex numbers

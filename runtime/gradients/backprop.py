@@ -46,7 +46,7 @@ class EagerOp:
                              f'{sorted(self.attrs)}.') from None
 
 
-_DIFFERENTIABLE = frozenset([d for d in dtypes.PUBLIC if d.is_floating] +
+_DIFFERENTIABLE = frozenset([d for d in dtypes.PUBLIC if d.is_floating or d.is_complex] +
                             [dtypes.resource, dtypes.variant])
 
 

@@ -20,6 +20,8 @@ from surface_gradient_cases import CASES as SURFACE_CASES
 
 import runtime as rt
 from runtime.core import context
+from runtime.ops import bitwise as runtime_bitwise
+from runtime.ops import fft as _FFT
 from runtime.ops import list_ops
 from runtime.ops import nn as nn_ops
 from runtime.ops import slicing as slicing_ops
@@ -260,6 +262,56 @@ for _op_type, _fn, _inputs in SURFACE_CASES:
 # the cross entropies' `backprop` output, alone and with the loss; dense labels whose rows sum
 # to 1 (TensorFlow's loss gradient, `backprop`, assumes it)
 _LABEL_ROWS = np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])
+_BITS = runtime_bitwise  # Roll, and the parts of complex numbers
+CASES['Roll'] = [Case(lambda x: _BITS.roll(x, [1, -1], [0, 1]) * x, [u(2, 3)])]
+CASES['Conj'] = [Case(lambda a, b: _BITS.imag(_BITS.conj(_BITS.complex(a, b))) * a,
+                      [u(2, 3), u(2, 3)])]
+CASES['Complex'] = [Case(lambda a, b: _BITS.real(_BITS.complex(a, b)) ** 2 +
+                         _BITS.imag(_BITS.complex(a, b)) * a, [u(2, 3), u(3)])]
+CASES['Real'] = [Case(lambda a, b: _BITS.real(_BITS.complex(a, b)) * a, [u(2, 3), u(2, 3)])]
+CASES['Imag'] = [Case(lambda a, b: _BITS.imag(_BITS.complex(a, b)) * a, [u(2, 3), u(2, 3)])]
+CASES['Angle'] = [Case(lambda a, b: _BITS.angle(_BITS.complex(a, b)) * a, [pos(2, 3), u(2, 3)])]
+
+
+def _spectrum_loss(z):  # a real loss of a complex spectrum that weighs every part differently
+    positions = rt.cast(rt.range(rt.shape(z)[-1]), _BITS.real(z).dtype)
+    return _BITS.real(z) * rt.cos(positions) + _BITS.imag(z) * rt.sin(1 + positions)
+
+
+for _name, _shape in (('FFT', (4,)), ('IFFT', (2, 3)), ('FFT2D', (2, 3)), ('IFFT2D', (3, 2)),
+                      ('FFT3D', (2, 2, 3)), ('IFFT3D', (2, 3, 2))):
+    CASES[_name] = [Case(lambda a, b, op=_FFT.COMPLEX_OPS[_name]: _spectrum_loss(
+        apply(op, [_BITS.complex(a, b)])), [u(*_shape), u(*_shape)])]
+CASES['RFFT'] = [Case(lambda x: _spectrum_loss(_FFT.rfft(x)), [u(2, 5)]),
+                 Case(lambda x: _spectrum_loss(_FFT.rfft(x, [4])), [u(5)]),
+                 Case(lambda x: _spectrum_loss(_FFT.rfft(x, [8])), [u(5)])]
+CASES['RFFT2D'] = [Case(lambda x: _spectrum_loss(_FFT.rfft2d(x)), [u(3, 4)]),
+                   Case(lambda x: _spectrum_loss(_FFT.rfft2d(x, [2, 6])), [u(3, 4)])]
+CASES['IRFFT'] = [Case(lambda a, b: _FFT.irfft(_BITS.complex(a, b)) * np.arange(6.0),
+                       [u(4), u(4)]),
+                  Case(lambda a, b: _FFT.irfft(_BITS.complex(a, b), [5]) * np.arange(5.0),
+                       [u(4), u(4)])]
+CASES['IRFFT2D'] = [Case(lambda a, b: _FFT.irfft2d(_BITS.complex(a, b)) * np.arange(4.0),
+                         [u(3, 3), u(3, 3)])]
+
+
+def _resized(x, size, method='bilinear'):  # resizes give float32: back to float64, linear
+    return rt.cast(rt.image.resize(x, size, method), rt.float64)
+
+
+CASES['ResizeBilinear'] = [Case(lambda x: _resized(x, [5, 3]), [u(1, 3, 4, 2)], h=0.25),
+                          Case(lambda x: _resized(x, [2, 7]), [u(2, 4, 3, 1)], h=0.25)]
+CASES['ResizeNearestNeighbor'] = [Case(lambda x: rt.image.resize(x, [5, 3], 'nearest') ** 2,
+                                       [u(1, 3, 4, 2)])]
+CASES['ResizeBicubic'] = [Case(lambda x: _resized(x, [6, 3], 'bicubic'), [u(1, 4, 4, 1)],
+                               h=0.25)]
+CASES['ExtractImagePatches'] = [Case(lambda x: rt.image.extract_patches(
+    x, [1, 2, 3, 1], [1, 2, 1, 1], [1, 1, 1, 1], 'SAME') ** 2, [u(2, 4, 5, 2)], dynamic=False),
+    Case(lambda x: rt.image.extract_patches(x, [1, 2, 2, 1], [1, 1, 2, 1], [1, 2, 1, 1],
+                                            'VALID') * 2.0, [u(1, 5, 5, 1)], dynamic=False)]
+CASES['CropAndResize'] = [Case(lambda x: rt.cast(rt.image.crop_and_resize(
+    x, [[0.1, 0.2, 0.9, 0.7], [0.5, 0.0, 1.0, 1.0]], [1, 0], [3, 4]), rt.float64),
+    [u(2, 5, 6, 2)], dynamic=False, h=0.25)]
 CASES['SparseSoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, True), [u(2, 3)]),
                                                  Case(_xent_outputs(None, True), [u(2, 3)])]
 CASES['SoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, False), [u(2, 3), _LABEL_ROWS]),

@@ -7,17 +7,21 @@ names. `runtime.gradients` imports this package once; the op modules never impor
 from runtime.gradients.rules import (
     array,
     array_more,
+    bitwise,
     control_flow,
     decompositions,
     image,
+    image_geometry,
     linalg,
     lists,
     math,
     nn,
     py_func,
+    signal,
     state,
     strings,
 )
 
-__all__ = ['array', 'array_more', 'control_flow', 'decompositions', 'image', 'linalg', 'lists',
-           'math', 'nn', 'py_func', 'state', 'strings']
+__all__ = ['array', 'array_more', 'bitwise', 'control_flow', 'decompositions', 'image',
+           'image_geometry', 'linalg', 'lists', 'math', 'nn', 'py_func', 'signal', 'state',
+           'strings']

@@ -1,8 +1,8 @@
-"""The gradients of runtime/ops/array_more.py's ops and runtime/ops/bitwise.py's: Roll rolls
+"""The gradients of runtime/ops/array_more.py's ops: Roll rolls
 back, ReverseSequence reverses again, EnsureShape passes the gradient through; the index,
 integer, rounding and clock ops are not differentiable (as in TensorFlow)."""
 from runtime.gradients.rules.common import defgradient, not_differentiable
-from runtime.ops import array_more, bitwise
+from runtime.ops import array_more
 from runtime.ops.dispatch import apply
 
 
@@ -24,4 +24,4 @@ not_differentiable(array_more.UNIQUE, array_more.UNIQUE_WITH_COUNTS, array_more.
                    array_more.LOWER_BOUND, array_more.UPPER_BOUND, array_more.RINT,
                    array_more.TRUNCATE_DIV, array_more.TRUNCATE_MOD,
                    array_more.INVERT_PERMUTATION, array_more.HISTOGRAM_FIXED_WIDTH,
-                   array_more.TIMESTAMP, bitwise.INVERT, *bitwise.BINARY_OPS.values())
+                   array_more.TIMESTAMP)

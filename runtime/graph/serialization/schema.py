@@ -10,8 +10,8 @@ Only the fields the runtime reads or writes are listed; the decoder skips the ot
 protobuf skips unknown fields. The sources are tensorflow/core/framework/{graph,node_def,
 attr_value,tensor,tensor_shape,function,op_def,versions}.proto and tensorflow/core/protobuf/
 {saved_model,meta_graph,struct,saved_object_graph,
-trackable_object_graph,tensor_bundle}.proto, tensorflow/core/util/event.proto and
-tensorflow/core/framework/summary.proto.
+trackable_object_graph,tensor_bundle}.proto, tensorflow/core/util/event.proto,
+tensorflow/core/framework/summary.proto and tensorflow/core/example/{example,feature}.proto.
 """
 
 
@@ -166,6 +166,15 @@ SCHEMA = {
     'SummaryMetadata': _message(plugin_data=(1, 'PluginData'), display_name=(2, 'string'),
                                 summary_description=(3, 'string'), data_class=(4, 'enum')),
     'PluginData': _message(plugin_name=(1, 'string'), content=(2, 'bytes')),
+    # tf.train.Example records (tensorflow/core/example/{example,feature}.proto)
+    'Example': _message(features=(1, 'Features')),
+    'SequenceExample': _message(context=(1, 'Features'), feature_lists=(2, 'FeatureLists')),
+    'Features': _message(feature=(1, ('string', 'Feature'), MAP)),
+    'FeatureLists': _message(feature_list=(1, ('string', 'FeatureList'), MAP)),
+    'FeatureList': _message(feature=(1, 'Feature', REP)),
+    'Feature': _message(bytes_list=(1, 'BytesList', ONEOF), float_list=(2, 'FloatList', ONEOF),
+                        int64_list=(3, 'Int64List', ONEOF)),
+    'FloatList': _message(value=(1, 'float', REP)),
 }
 
 # Enum values by name, for the text format (DataType is the only enum the runtime writes).

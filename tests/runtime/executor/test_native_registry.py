@@ -8,6 +8,9 @@ An op added with neither a native form nor a kernel fails `test_every_op_runs_co
 cases run in a few large functions (one compile each: numba compiles slowly); a failure names
 the op.
 """
+import os
+import tempfile
+
 import numpy as np
 import pytest
 from test_gradients_registry import CASES, Case
@@ -165,6 +168,97 @@ EXTRA = {
     'LeftShift': [Case(lambda x: rt.bitwise.left_shift(x, 2), [I32])],
     'RightShift': [Case(lambda x: rt.bitwise.right_shift(x, 1), [I32])],
 }
+
+
+# the ops of rt.experimental.numpy, rt.signal, rt.image, rt.io and rt.strings without a gradient
+# case: each runs by its kernel when compiled
+_IMAGE = rng.uniform(0, 1, (1, 4, 5, 3))
+_PNG = rt.io.encode_png(np.arange(24, dtype=np.uint8).reshape(2, 4, 3)).numpy()
+_BMP = (b'BM' + (54 + 8).to_bytes(4, 'little') + bytes(4) + (54).to_bytes(4, 'little') +
+        (40).to_bytes(4, 'little') + (2).to_bytes(4, 'little') + (1).to_bytes(4, 'little') +
+        (1).to_bytes(2, 'little') + (24).to_bytes(2, 'little') + bytes(24) + bytes(range(6)) +
+        bytes(2))
+_JPEG = b'\xff\xd8\xff\xc0\x00\x11\x08\x00\x06\x00\x09\x03' + bytes(9)
+_FILE = os.path.join(tempfile.mkdtemp(), 'data.txt')
+with open(_FILE, 'wb') as _f:
+    _f.write(b'hello')
+_EXAMPLE = rt.io.decode_json_example(
+    '{"features": {"feature": {"a": {"floatList": {"value": [1.5, 2.5]}}}}}').numpy()
+_SEQUENCE = bytes.fromhex('120e0a0c0a017412070a051a030a0105')  # feature list t: [[5]]
+_BOXES = np.asarray([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, 5, 1, 6]], np.float64)
+
+
+def _with(value):
+    """A case whose result does not depend on the input (it only feeds the program)."""
+    return lambda x: value()
+
+
+EXTRA.update({
+    'BitwiseAnd': [Case(lambda x: rt.bitwise.bitwise_and(x, 6), [I32])],
+    'BitwiseOr': [Case(lambda x: rt.bitwise.bitwise_or(x, 6), [I32])],
+    'BitwiseXor': [Case(lambda x: rt.bitwise.bitwise_xor(x, 6), [I32])],
+    'Invert': [Case(lambda x: rt.bitwise.invert(x), [I32])],
+    'LeftShift': [Case(lambda x: rt.bitwise.left_shift(x, 2), [I32])],
+    'RightShift': [Case(lambda x: rt.bitwise.right_shift(x, 1), [I32])],
+    'NextAfter': [Case(lambda x: rt.experimental.numpy.nextafter(x, 0.0), [F])],
+    'FFTND': [Case(lambda x: rt.signal.fftnd(rt.complex(x, x)), [F])],
+    'IFFTND': [Case(lambda x: rt.signal.ifftnd(rt.complex(x, x)), [F])],
+    'RFFTND': [Case(lambda x: rt.signal.rfftnd(x), [F])],
+    'IRFFTND': [Case(lambda x: rt.signal.irfftnd(rt.complex(x, x)), [F])],
+    'RFFT3D': [Case(lambda x: rt.signal.rfft3d(rt.reshape(x, [1, 3, 4])), [F])],
+    'IRFFT3D': [Case(lambda x: rt.signal.irfft3d(rt.complex(rt.reshape(x, [1, 3, 4]), x[0, 0])),
+                     [F])],
+    'RGBToHSV': [Case(lambda x: rt.image.rgb_to_hsv(x), [_IMAGE])],
+    'HSVToRGB': [Case(lambda x: rt.image.hsv_to_rgb(x), [_IMAGE])],
+    'AdjustHue': [Case(lambda x: rt.image.adjust_hue(x, 0.2), [_IMAGE.astype(np.float32)])],
+    'AdjustSaturation': [Case(lambda x: rt.image.adjust_saturation(x, 1.5),
+                              [_IMAGE.astype(np.float32)])],
+    'DrawBoundingBoxesV2': [Case(lambda x: rt.image.draw_bounding_boxes(
+        x, [[[0.1, 0.2, 0.8, 0.9]]], [[1.0, 0.0, 0.0, 1.0]]), [_IMAGE.astype(np.float32)])],
+    'NonMaxSuppressionV3': [Case(lambda x: rt.image.non_max_suppression(
+        x, [0.9, 0.8, 0.7], 2), [_BOXES])],
+    'NonMaxSuppressionV4': [Case(lambda x: rt.image.non_max_suppression_padded(
+        x, [0.9, 0.8, 0.7], 3, pad_to_max_output_size=True)[0], [_BOXES])],
+    'NonMaxSuppressionV5': [Case(lambda x: rt.image.non_max_suppression_with_scores(
+        x, [0.9, 0.8, 0.7], 2)[1], [_BOXES])],
+    'NonMaxSuppressionWithOverlaps': [Case(lambda x: rt.image.non_max_suppression_overlaps(
+        x[:, :3], [0.9, 0.8, 0.7], 2), [_BOXES])],
+    'DecodePng': [Case(_with(lambda: rt.io.decode_png(_PNG)), [F])],
+    'DecodeBmp': [Case(_with(lambda: rt.io.decode_bmp(_BMP)), [F])],
+    'DecodeImage': [Case(_with(lambda: rt.io.decode_image(_PNG)), [F])],
+    'ExtractJpegShape': [Case(_with(lambda: rt.io.extract_jpeg_shape(_JPEG)), [F])],
+    'EncodeBase64': [Case(lambda x: rt.io.encode_base64(rt.strings.as_string(x)), [I32])],
+    'DecodeBase64': [Case(lambda x: rt.io.decode_base64(rt.io.encode_base64(
+        rt.strings.as_string(x))), [I32])],
+    'DecodeCompressed': [Case(lambda x: rt.io.decode_compressed(rt.strings.as_string(x)),
+                              [I32])],
+    'DecodeCSV': [Case(lambda x: rt.io.decode_csv(rt.strings.as_string(x), [[0]])[0], [I32])],
+    'DecodeJSONExample': [Case(_with(lambda: rt.io.decode_json_example('{}')), [F])],
+    'SerializeTensor': [Case(lambda x: rt.io.serialize_tensor(x), [F])],
+    'ParseTensor': [Case(lambda x: rt.io.parse_tensor(rt.io.serialize_tensor(x), rt.float64),
+                         [F])],
+    'ParseExampleV2': [Case(_with(lambda: rt.io.parse_single_example(
+        _EXAMPLE, {'a': rt.io.FixedLenFeature([2], rt.float32)})['a']), [F])],
+    'ParseSequenceExampleV2': [Case(_with(lambda: rt.io.parse_single_sequence_example(
+        _SEQUENCE, sequence_features={'t': rt.io.FixedLenSequenceFeature(
+            [1], rt.int64)})[1]['t']), [F])],
+    'ReadFile': [Case(_with(lambda: rt.io.read_file(_FILE)), [F])],
+    'WriteFile': [Case(lambda x: (rt.io.write_file(_FILE + '.out',
+                                                   rt.strings.as_string(x[0, 0])), x)[1], [F])],
+    'MatchingFiles': [Case(_with(lambda: rt.io.matching_files(_FILE)), [F])],
+    'StringNGrams': [Case(lambda x: rt.strings.ngrams(rt.strings.as_string(x), 2), [I32])],
+    'UnsortedSegmentJoin': [Case(lambda x: rt.strings.unsorted_segment_join(
+        rt.strings.as_string(x), [1, 0], 2), [I32])],
+    'StringToHashBucket': [Case(lambda x: rt.strings.to_hash_bucket(
+        rt.strings.as_string(x), 10), [I32])],
+    'StringToHashBucketStrong': [Case(lambda x: rt.strings.to_hash_bucket_strong(
+        rt.strings.as_string(x), 10, [1, 2]), [I32])],
+    'UnicodeTranscode': [Case(lambda x: rt.strings.unicode_transcode(
+        rt.strings.as_string(x), 'UTF-8', 'UTF-16-BE'), [I32])],
+})
+# the gradient ops of resize and crop_and_resize, which the gradient cases build
+BUILT_BY_GRADIENTS = {'ResizeBilinearGrad', 'ResizeNearestNeighborGrad', 'ResizeBicubicGrad',
+                      'CropAndResizeGradImage'}
 RANDOM = {  # the same op seeds in both functions give the same numbers
     'RandomUniform': lambda x: rt.random.uniform([2, 3]) + x[0, 0],
     'RandomStandardNormal': lambda x: rt.random.normal([2, 3]) + x[0, 0],
@@ -243,7 +337,7 @@ def test_every_op_runs_compiled():
 
 
 def test_every_op_has_a_case_here():
-    covered = set(CASES) | set(EXTRA) | set(RANDOM)
+    covered = set(CASES) | set(EXTRA) | set(RANDOM) | BUILT_BY_GRADIENTS
     structural = {'Const', 'Placeholder', 'NoOp', 'VarHandleOp', 'ReadVariableOp'}
     # ops that only gradients or other ops' functions build, run by the cases of those
     built_by_others = {'AssignAddVariableOp', 'AssignSubVariableOp', 'BroadcastGradientArgs',
