@@ -61,7 +61,8 @@ REAL, IMAG, ANGLE = (register(op, _taking_tout(kernel), _real_infer, inputs=('in
                               outputs=('output',))
                      for op, kernel in (('Real', np.real), ('Imag', np.imag),
                                         ('Angle', np.angle)))
-CONJ = register('Conj', np.conj, same_as_input, inputs=('input',), outputs=('output',))
+CONJ = register('Conj', np.conj, same_as_input, inputs=('input',), outputs=('output',),
+                elementwise=Elementwise.of(np.conj))
 
 
 def _complex_kernel(real, imag, Tout=None):

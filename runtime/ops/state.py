@@ -23,6 +23,11 @@ class VariableStorage:
     name: str
     owner: Any = None  # a weak reference to the rt.Variable it stores (None: no Variable)
 
+    def __reduce__(self):
+        # a copy travels without its owner: the weak reference cannot be pickled, and the
+        # Variable stays in the process that made it
+        return VariableStorage, (self.value, self.dtype, self.shape, self.name)
+
 
 def _handle_kernel(attrs, storage):
     return lambda: storage
