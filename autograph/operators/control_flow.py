@@ -8,7 +8,7 @@ The state of a construct (the variables it modifies) is read and written with th
 from dataclasses import dataclass
 
 import runtime as rt
-from autograph.operators import datasets, guards, lists, located, tensor_iteration
+from autograph.operators import datasets, guards, lists, located, recording, tensor_iteration
 from autograph.operators.function_scope import staged_frames
 from autograph.operators.variables import (
     Undefined,
@@ -27,7 +27,7 @@ _probes = []   # graphs of first iterations being traced (see _initialize_from_f
 
 def if_exp(cond, if_true, if_false, expr_repr):
     if is_symbolic(cond):
-        with located.user_errors():
+        with recording.staging('ifexp'), located.user_errors():
             return rt.cond(cond, if_true, if_false, names=(expr_repr,))
     return if_true() if cond else if_false()
 
@@ -51,7 +51,7 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts, compi
 def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, compiler_flags):
     guards.check_no_global_writes((body, orelse), '`if` statement')
     initial = fresh_return_values(get_state, set_state)
-    with staged_frames(), _restored_on_error(set_state, initial):
+    with recording.staging('if'), staged_frames(), _restored_on_error(set_state, initial):
         _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
                    compiler_flags)
 
@@ -203,6 +203,11 @@ def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, ini
     set_state(tuple(final) + tuple(initial[nouts:]))
 
 
+def probing():
+    """Whether a first iteration or branch is traced into a throwaway graph, for types."""
+    return bool(_probes)
+
+
 def _probe_if(body, orelse, get_state, set_state, initial, nouts):
     """While tracing a first iteration only types matter, and a loop variable may still be
     unset (e.g. the return value before the `return` in the loop ran): each branch runs in a
@@ -294,7 +299,7 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts, condition=N
     if condition is None:
         condition = test()
     if isinstance(condition, SymbolicTensor):
-        _graph_loop(test, body, get_state, set_state, symbol_names, opts)
+        _graph_loop(test, body, get_state, set_state, symbol_names, opts, 'while')
         return
     while condition:
         body()
@@ -309,8 +314,9 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
             body(item)
         return
     if datasets.is_graph_iteration(iter_):  # over an rt.data Dataset or Iterator
-        datasets.for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts,
-                          if_stmt, while_stmt)
+        with recording.staging('for'):
+            datasets.for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names,
+                              opts, if_stmt, while_stmt)
         return
     sequence = tensor_iteration.as_sequence(iter_)
     if sequence is not None:
@@ -365,14 +371,15 @@ def _graph_for(sequence, extra_test, body, get_state, set_state, symbol_names, o
         index[0] = k + 1
 
     _graph_loop(test, step, get_loop_state, set_loop_state,
-                ('<iteration index>',) + tuple(symbol_names), opts)
+                ('<iteration index>',) + tuple(symbol_names), opts, 'for')
 
 
-def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
-    """Stages the loop as one rt.while_loop; the loop variables are the construct's state."""
+def _graph_loop(test, body, get_state, set_state, symbol_names, opts, kind):
+    """Stages the `kind` loop as one rt.while_loop; the loop variables are the construct's
+    state."""
     guards.check_no_global_writes([body], 'loop')
-    with staged_frames(), _restored_on_error(set_state, fresh_return_values(get_state,
-                                                                             set_state)):
+    with recording.staging(kind), staged_frames(), _restored_on_error(
+            set_state, fresh_return_values(get_state, set_state)):
         _staged_loop(test, body, get_state, set_state, symbol_names, opts)
 
 

@@ -1,6 +1,6 @@
 """`assert` in converted code."""
 import runtime as rt
-from autograph.operators import located
+from autograph.operators import located, recording
 from runtime.core.tensor import is_symbolic
 
 
@@ -11,6 +11,8 @@ def assert_stmt(test, message):
         text = message()
         message = text if text is not None else located.message('Assertion failed')
         rt.debugging.Assert(test, [message])
+        if recording.recorder is not None:
+            recording.recorder.staged('assert', None, 'Assert')
         return
     if not test:
         text = message()

@@ -6,6 +6,7 @@ On a symbolic operand the remaining operands are evaluated (both sides become gr
 import operator
 
 import runtime as rt
+from autograph.operators import recording
 from runtime.core.tensor import SymbolicTensor, is_symbolic
 
 
@@ -14,6 +15,8 @@ def and_(*operands):
     for operand in operands[1:]:
         if isinstance(value, SymbolicTensor):   # is_symbolic, inline (the hot Python path)
             value = rt.logical_and(value, operand())
+            if recording.recorder is not None:
+                recording.recorder.staged('and', None, 'LogicalAnd')
         elif not value:
             return value
         else:
@@ -26,6 +29,8 @@ def or_(*operands):
     for operand in operands[1:]:
         if isinstance(value, SymbolicTensor):
             value = rt.logical_or(value, operand())
+            if recording.recorder is not None:
+                recording.recorder.staged('or', None, 'LogicalOr')
         elif value:
             return value
         else:
@@ -35,6 +40,8 @@ def or_(*operands):
 
 def not_(value):
     if is_symbolic(value):
+        if recording.recorder is not None:
+            recording.recorder.staged('not', None, 'LogicalNot')
         return rt.logical_not(value)
     return not value
 

@@ -197,6 +197,24 @@ class Function:
         key = keys.make_key(values, [], allow_specs=True)
         return self._cache.get(key) or self._concrete_for(key, values)
 
+    def tracing_inputs(self, args, kwargs):
+        """What a trace for the call `(*args, **kwargs)` runs on, found as a trace would find it
+        but leaving the cache and the trace count alone (`ag.explain`): (the callable a trace
+        runs, its Binder, the cache key, one value per parameter)."""
+        if self._calls_through:
+            raise TypeError(f'ag.function({self._python_function!r}) has no Python code to '
+                            f'trace, so it has no graph: it is called as it is.')
+        if self._input_signature is not None:
+            key = self._signature_key or self._make_signature_key()
+            if args or kwargs:
+                keys.feed(key, self._binder.canonical(args, kwargs), self._binder.names,
+                          self._name, allow_specs=True)
+            values = self._signature_values()
+        else:
+            values = self._binder.canonical(args, kwargs)
+            key = keys.canonical(keys.make_key(values, [], allow_specs=True))
+        return self._callable(self._converted()), self._binder, key, values
+
     # ---- introspection -------------------------------------------------------------------------
 
     @property
@@ -399,10 +417,13 @@ class Function:
             if self._signature_concrete is not None:
                 return self._signature_concrete, None
             key = self._signature_key or self._make_signature_key()
-            values = list(self._input_signature) + [
-                p.default for p in self._binder.parameters[len(self._input_signature):]]
-            self._signature_concrete, outputs = self._trace(key, values, feeds)
+            self._signature_concrete, outputs = self._trace(key, self._signature_values(), feeds)
             return self._signature_concrete, outputs
+
+    def _signature_values(self):
+        """The values a trace of the input_signature runs on: its specs, then the defaults."""
+        return list(self._input_signature) + [
+            p.default for p in self._binder.parameters[len(self._input_signature):]]
 
     def _check_variable(self, variable):
         if self._traces or self._variables_initialized:
