@@ -17,6 +17,7 @@ import ast
 import linecache
 import os
 import sys
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -138,6 +139,7 @@ class _Recorder:
     that ran (from line events of converted code)."""
 
     def __init__(self):
+        self.thread = threading.get_ident()   # line events are this thread's only: so are these
         self.staged_at = {}        # (filename, lineno, kind) -> op type or None
         self.lines_run = {}        # filename -> set of lines that ran, in order of first run
         self.iterations = Counter()   # (filename, header line) -> iterations
@@ -151,7 +153,7 @@ class _Recorder:
 
     def staged(self, kind, mark, op=None):
         origin = origin_info.user_location()
-        if origin is None:
+        if origin is None or threading.get_ident() != self.thread:
             return
         if mark is not None:
             graph, start = mark
