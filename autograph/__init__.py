@@ -15,6 +15,7 @@ _LAZY = {
     'Function': 'autograph.tracing.polymorphic_function',
     'ConcreteFunction': 'autograph.tracing.polymorphic_function',
     'to_graph': 'autograph.operators.call',
+    'explain': 'autograph.tracing.explain',
 }
 
 
@@ -30,7 +31,7 @@ def __getattr__(name):
 
 
 __all__ = ['to_code', 'to_graph', 'do_not_convert', 'experimental', 'function', 'Function',
-           'ConcreteFunction', 'saved_model', 'set_verbosity', 'get_verbosity']
+           'ConcreteFunction', 'saved_model', 'set_verbosity', 'get_verbosity', 'explain']
 
 
 def __dir__():

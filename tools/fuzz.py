@@ -49,7 +49,7 @@ DOCUMENTED_ERRORS = re.compile('|'.join([
     r'is used before it is assigned a value',
     # both branches of a tensor `if` (and both sides of `and`/`or`) are traced, so a branch
     # Python never takes may read a variable that is not bound
-    r"(name|variable) '\w+' is not defined|where it is not associated with a value",
+    r"(name|variable) '\w+' is not defined",
 ]))
 
 ARGUMENTS = ((3, 2), (0, 0), (-2, 5), (4, -1), (1, 1), (5, 3), (-3, -3), (2, 0))

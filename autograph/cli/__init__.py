@@ -133,6 +133,7 @@ def convert_file(path, names, form='staged'):
             module = parser.parse(text, path)
     except SyntaxError as e:
         raise CLIError(f'{path}:{e.lineno}: syntax error: {e.msg}') from None
+    _check_compiles(text, path)
     lines = parser.source_lines(text)
     found = list(_functions(module))
     known = {name for name, _ in found}
@@ -157,6 +158,19 @@ def convert_file(path, names, form='staged'):
                 raise CLIError(f'cannot convert {message}') from None
             print(f'autograph: note: skipped {message}', file=sys.stderr)
     return '\n'.join(parts)
+
+
+def _check_compiles(text, path):
+    """CLIError unless Python compiles the file: what its compiler rejects after parsing
+    (`break` outside a loop, `nonlocal` at module level, an expression nested too deeply) is
+    refused as a syntax error is, rather than converted into output that cannot run either."""
+    try:
+        compile(text, path, 'exec', dont_inherit=True)
+    except SyntaxError as e:
+        raise CLIError(f'{path}:{e.lineno}: syntax error: {e.msg}') from None
+    except (RecursionError, MemoryError) as e:
+        raise CLIError(f'{path}: Python cannot compile this file ({type(e).__name__}: '
+                       f'{e}); nor can it compile its conversion') from None
 
 
 def _class_of(qualified_name):

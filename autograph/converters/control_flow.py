@@ -419,8 +419,10 @@ def _copy_statement(node):
 
 
 def _staged_annotations(annotations):
-    """The marks of a node copied into a staged form (one walk: `dual.staged_copy`)."""
-    checked_reads.strip_marks(annotations)
+    """The marks of a node copied into a staged form (one walk: `dual.staged_copy`). A read
+    Python may find unbound stays guarded: the name may be a cell of the function (a generated
+    `lambda` reads it) that the staged form reaches as a free variable."""
+    annotations.pop(anno.Static.PLAIN_READ, None)
     tests = annotations.get(anno.Basic.EXTRA_LOOP_TEST)
     if tests:
         annotations[anno.Basic.EXTRA_LOOP_TEST] = dual.staged_copy(tests)

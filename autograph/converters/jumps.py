@@ -46,7 +46,9 @@ def _classify_statement(statement, kind):
             return Jumps.NEVER      # break and continue belong to the inner loop
         return min(classify(statement.body + statement.orelse, kind), Jumps.MAYBE)
     if isinstance(statement, (gast.With, gast.AsyncWith)):
-        return classify(statement.body, kind)
+        # the context manager's __exit__ may suppress an exception raised before the jump
+        # (`with contextlib.suppress(AttributeError): return self.__cache`): what follows runs
+        return min(classify(statement.body, kind), Jumps.MAYBE)
     if isinstance(statement, gast.Try):
         blocks = [statement.body, statement.orelse, statement.finalbody]
         blocks += [handler.body for handler in statement.handlers]

@@ -5,11 +5,19 @@ The state of a construct (the variables it modifies) is read and written with th
 `get_state`/`set_state` functions the compiler generates; see docs/protocol.md.
 """
 
-from dataclasses import dataclass
 from typing import Any
 
 import runtime as rt
-from autograph.operators import datasets, guards, lists, located, protocol, tensor_iteration
+from autograph.operators import (
+    datasets,
+    guards,
+    lists,
+    located,
+    loop_types,
+    protocol,
+    recording,
+    tensor_iteration,
+)
 from autograph.operators.function_scope import staged_frames
 from autograph.operators.variables import (
     Undefined,
@@ -29,7 +37,7 @@ _probes: list[Any] = []
 
 def if_exp(cond: Any, if_true: protocol.Thunk, if_false: protocol.Thunk, expr_repr: str) -> Any:
     if is_symbolic(cond):
-        with located.user_errors():
+        with recording.staging('ifexp'), located.user_errors():
             return rt.cond(cond, if_true, if_false, names=(expr_repr,))
     return if_true() if cond else if_false()
 
@@ -56,7 +64,7 @@ def if_stmt(cond: Any, body: protocol.Block, orelse: protocol.Block,
 def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, compiler_flags):
     guards.check_no_global_writes((body, orelse), '`if` statement')
     initial = fresh_return_values(get_state, set_state)
-    with staged_frames(), _restored_on_error(set_state, initial):
+    with recording.staging('if'), staged_frames(), _restored_on_error(set_state, initial):
         _staged_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, initial,
                    compiler_flags)
 
@@ -112,7 +120,7 @@ def _stage_appended_in_branch(values, initial, lengths):
         if isinstance(value, lists.StagedList):
             staged[i] = value.array.dtype, value.array.element_shape
         elif value is initial[i] and len(value) != length:
-            element = _element_type(value[length]) if len(value) > length else None
+            element = loop_types.element_type(value[length]) if len(value) > length else None
             del value[length:]
             if element is not None:
                 staged[i] = element
@@ -146,10 +154,10 @@ def _fill_return_values(values, initial, other, symbol_names):
             continue
         if value is not start:
             if start.return_type is None:
-                start.return_type = _types_of(value, symbol_names[i])
+                start.return_type = loop_types.types_of(value, symbol_names[i])
             retrace = retrace or (other is not None and other[i] is start)
         elif start.return_type is not None:
-            values[i] = _zeros_like(start.return_type)
+            values[i] = loop_types.zeros_like(start.return_type)
     if retrace:
         raise _Retrace()
     return tuple(values)
@@ -206,6 +214,11 @@ def _trace_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, ini
                                   or not isinstance(in_if, (bool, int, float))))
         final.append(in_if if same_python_value else result)
     set_state(tuple(final) + tuple(initial[nouts:]))
+
+
+def probing():
+    """Whether a first iteration or branch is traced into a throwaway graph, for types."""
+    return bool(_probes)
 
 
 def _probe_if(body, orelse, get_state, set_state, initial, nouts):
@@ -301,7 +314,7 @@ def while_stmt(test: protocol.Test, body: protocol.Block, get_state: protocol.Ge
     if condition is None:
         condition = test()
     if isinstance(condition, SymbolicTensor):
-        _graph_loop(test, body, get_state, set_state, symbol_names, opts)
+        _graph_loop(test, body, get_state, set_state, symbol_names, opts, 'while')
         return
     while condition:
         body()
@@ -318,8 +331,9 @@ def for_stmt(iter_: Any, extra_test: protocol.Test | None, body: protocol.LoopBo
             body(item)
         return
     if datasets.is_graph_iteration(iter_):  # over an rt.data Dataset or Iterator
-        datasets.for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts,
-                          if_stmt, while_stmt)
+        with recording.staging('for'):
+            datasets.for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names,
+                              opts, if_stmt, while_stmt)
         return
     sequence = tensor_iteration.as_sequence(iter_)
     if sequence is not None:
@@ -374,14 +388,15 @@ def _graph_for(sequence, extra_test, body, get_state, set_state, symbol_names, o
         index[0] = k + 1
 
     _graph_loop(test, step, get_loop_state, set_loop_state,
-                ('<iteration index>',) + tuple(symbol_names), opts)
+                ('<iteration index>',) + tuple(symbol_names), opts, 'for')
 
 
-def _graph_loop(test, body, get_state, set_state, symbol_names, opts):
-    """Stages the loop as one rt.while_loop; the loop variables are the construct's state."""
+def _graph_loop(test, body, get_state, set_state, symbol_names, opts, kind):
+    """Stages the `kind` loop as one rt.while_loop; the loop variables are the construct's
+    state."""
     guards.check_no_global_writes([body], 'loop')
-    with staged_frames(), _restored_on_error(set_state, fresh_return_values(get_state,
-                                                                             set_state)):
+    with recording.staging(kind), staged_frames(), _restored_on_error(
+            set_state, fresh_return_values(get_state, set_state)):
         _staged_loop(test, body, get_state, set_state, symbol_names, opts)
 
 
@@ -391,7 +406,7 @@ def _staged_loop(test, body, get_state, set_state, symbol_names, opts):
                           opts.get('appended_lists', ()))
     # None before the loop counts as unset, as in TensorFlow: one iteration gives the type
     unset = [i for i, v in enumerate(initial) if isinstance(v, _UNSET)]
-    invariants = _shape_invariants(opts.get('shape_invariants'), initial)
+    invariants = loop_types.shape_invariants(opts.get('shape_invariants'), initial)
     newly_unset = {i: initial[i] is None for i in unset
                    if isinstance(initial[i], (Undefined, type(None)))}
     if unset:
@@ -444,7 +459,7 @@ def _staged_loop(test, body, get_state, set_state, symbol_names, opts):
     shape_invariants = None
     if any(s is not None for s in invariants):
         shape_invariants = [rt.TensorShape([])] + [
-            s if s is not None else _shape_of(v) for s, v in zip(invariants, initial)] + [
+            s if s is not None else loop_types.shape_of(v) for s, v in zip(invariants, initial)] + [
             rt.TensorShape([])] * len(flags)
     with located.user_errors():
         final = rt.while_loop(loop_test, loop_body, loop_vars(), shape_invariants=shape_invariants,
@@ -465,7 +480,7 @@ def _stage_appended_lists(test, body, set_state, get_state, symbol_names, initia
     elements = {}   # index -> (dtype, shape) of its elements
     for i in indices:
         if initial[i]:
-            elements[i] = _element_type(initial[i][0])
+            elements[i] = loop_types.element_type(initial[i][0])
     empty = [i for i in indices if i not in elements]
     if empty:
         outer = context.current_graph()
@@ -488,35 +503,10 @@ def _stage_appended_lists(test, body, set_state, get_state, symbol_names, initia
             if isinstance(appended, lists.StagedList):   # appended to by an inner tensor loop
                 elements[i] = appended.array.dtype, appended.array.element_shape
             elif isinstance(appended, list) and appended:
-                elements[i] = _element_type(appended[0])
+                elements[i] = loop_types.element_type(appended[0])
     for i, element in elements.items():
         if element is not None:
             initial[i] = lists.stage(initial[i], symbol_names[i], *element)
-
-
-def _element_type(value):
-    """(dtype, shape) of a list element; None for a value no tensor can hold (the list then
-    stays a Python list, appended to once while the loop is traced)."""
-    try:
-        value = rt.convert_to_tensor(value)
-    except (TypeError, ValueError):
-        return None
-    return value.dtype, value.shape
-
-
-def _shape_invariants(pairs, initial):
-    """The user's `(value, shape)` pairs, as one shape (or None) per state value."""
-    invariants = [None] * len(initial)
-    for value, shape in pairs or ():
-        for i, current in enumerate(initial):
-            if current is value:
-                invariants[i] = rt.TensorShape(shape)
-    return invariants
-
-
-def _shape_of(value):
-    """The shape a loop variable keeps: per part for a tuple, namedtuple or dict."""
-    return rt.nest.map_structure(lambda part: rt.convert_to_tensor(part).shape, value)
 
 
 def _initialize_from_first_iteration(test, body, get_state, set_state, symbol_names, initial,
@@ -533,64 +523,15 @@ def _initialize_from_first_iteration(test, body, get_state, set_state, symbol_na
             test()
             lists.traced_loop_body(body)
             after_one = get_state()
-            types = {i: _types_of(after_one[i], symbol_names[i]) for i in unset}
+            types = {i: loop_types.types_of(after_one[i], symbol_names[i]) for i in unset}
     finally:
         _probes.pop()
     for i, structure in types.items():
-        initial[i] = _zeros_like(structure)
-        shapes = [t.shape for t in _flat_types(structure)]
-        if isinstance(structure, _ShapeDtype) and not shapes[0].is_fully_defined():
+        initial[i] = loop_types.zeros_like(structure)
+        shapes = [t.shape for t in loop_types.flat_types(structure)]
+        if isinstance(structure, loop_types.ShapeDtype) and not shapes[0].is_fully_defined():
             invariants[i] = shapes[0]
         elif any(not s.is_fully_defined() for s in shapes):
             raise located.error(ValueError, (
                 f"'{symbol_names[i]}' must be defined before the loop: it is used after the "
                 f'loop (or in the next iteration), and its parts do not have a fixed shape'))
-
-
-def _types_of(value, name):
-    """(shape, dtype) of a value, or a tuple/namedtuple/dict of them."""
-    if isinstance(value, tuple):
-        parts = [_types_of(v, name) for v in value]
-        return type(value)(*parts) if hasattr(value, '_fields') else tuple(parts)
-    if isinstance(value, dict):
-        return {k: _types_of(v, name) for k, v in value.items()}
-    return _shape_and_dtype(value, name)
-
-
-def _flat_types(structure):
-    if isinstance(structure, dict):
-        return [t for v in structure.values() for t in _flat_types(v)]
-    if isinstance(structure, tuple):
-        return [t for v in structure for t in _flat_types(v)]
-    return [structure]
-
-
-def _zeros_like(structure):
-    if isinstance(structure, dict):
-        return {k: _zeros_like(v) for k, v in structure.items()}
-    if isinstance(structure, tuple):
-        parts = [_zeros_like(v) for v in structure]
-        return type(structure)(*parts) if hasattr(structure, '_fields') else tuple(parts)
-    shape, dtype = structure.shape, structure.dtype
-    if shape.rank is None:   # a scalar stands in; the invariant is the unknown shape
-        return rt.zeros([], dtype=dtype)
-    return rt.zeros([d if d is not None else 0 for d in shape.as_list()], dtype=dtype)
-
-
-@dataclass(frozen=True, slots=True)
-class _ShapeDtype:
-    shape: object
-    dtype: object
-
-
-def _shape_and_dtype(value, name):
-    if not isinstance(value, (Undefined, UndefinedReturnValue, type(None))):
-        try:
-            tensor = rt.convert_to_tensor(value)
-        except (TypeError, ValueError):
-            tensor = None
-        if tensor is not None:
-            return _ShapeDtype(tensor.shape, tensor.dtype)
-    raise located.error(ValueError, (
-        f"'{name}' must be defined before the loop: it is used after the loop (or in the next "
-        f'iteration), and its type cannot be inferred from one iteration ({value!r})'))

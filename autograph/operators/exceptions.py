@@ -2,7 +2,7 @@
 from typing import Any, Callable
 
 import runtime as rt
-from autograph.operators import located
+from autograph.operators import located, recording
 from runtime.core.tensor import is_symbolic
 
 
@@ -13,6 +13,8 @@ def assert_stmt(test: Any, message: Callable[[], Any]) -> Any:
         text = message()
         message = text if text is not None else located.message('Assertion failed')
         rt.debugging.Assert(test, [message])
+        if recording.recorder is not None:
+            recording.recorder.staged('assert', None, 'Assert')
         return
     if not test:
         text = message()

@@ -7,6 +7,7 @@ import operator
 from typing import Any
 
 import runtime as rt
+from autograph.operators import recording
 from autograph.operators.protocol import Thunk
 from runtime.core.tensor import SymbolicTensor, is_symbolic
 
@@ -16,6 +17,8 @@ def and_(*operands: Thunk) -> Any:
     for operand in operands[1:]:
         if isinstance(value, SymbolicTensor):   # is_symbolic, inline (the hot Python path)
             value = rt.logical_and(value, operand())
+            if recording.recorder is not None:
+                recording.recorder.staged('and', None, 'LogicalAnd')
         elif not value:
             return value
         else:
@@ -28,6 +31,8 @@ def or_(*operands: Thunk) -> Any:
     for operand in operands[1:]:
         if isinstance(value, SymbolicTensor):
             value = rt.logical_or(value, operand())
+            if recording.recorder is not None:
+                recording.recorder.staged('or', None, 'LogicalOr')
         elif value:
             return value
         else:
@@ -37,6 +42,8 @@ def or_(*operands: Thunk) -> Any:
 
 def not_(value: Any) -> Any:
     if is_symbolic(value):
+        if recording.recorder is not None:
+            recording.recorder.staged('not', None, 'LogicalNot')
         return rt.logical_not(value)
     return not value
 

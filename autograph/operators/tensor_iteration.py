@@ -2,6 +2,8 @@
 `enumerate`/`zip` over them. `size()` is a scalar int32 tensor, or int64 for a range of int64 or
 float64 values (so `for i in rt.range(n)` with `n >= 2**31` does not wrap); `at(k)` is the item
 at index k."""
+import re
+
 import runtime as rt
 from runtime.core.tensor import is_symbolic
 
@@ -11,8 +13,9 @@ PYTHON_ITERABLES = frozenset({list, tuple, range, str, dict, set, frozenset, byt
                               type({}.items()), type({}.keys()), type({}.values())})
 # The builtin types of plain Python values: never a tensor, a placeholder or a dataset; their
 # instances take no attributes, so each of their methods is the builtin type's own (converted
-# code calls them as they are: the plain forms of docs/performance.md)
-PLAIN_TYPES = PYTHON_ITERABLES | {int, float, bool, complex, type(None)}
+# code calls them as they are: the plain forms of docs/performance.md). So are the compiled
+# patterns and matches of `re`, whose methods text-processing loops call at every step.
+PLAIN_TYPES = PYTHON_ITERABLES | {int, float, bool, complex, type(None), re.Pattern, re.Match}
 
 
 class TensorSequence:

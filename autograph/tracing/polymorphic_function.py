@@ -17,7 +17,7 @@ import weakref
 from typing import Any, Callable, Sequence, overload
 
 from autograph.operators.call import to_graph
-from autograph.tracing import keys
+from autograph.tracing import keys, reasons
 from autograph.tracing.binding import Binder
 from autograph.tracing.concrete import ConcreteFunction, trace
 from runtime.core import config, context
@@ -155,6 +155,7 @@ class Function:
         self._owner = owner
         self._cache = {}  # key -> ConcreteFunction; also holds keys a relaxed graph accepts
         self._traces = []  # (key, ConcreteFunction, ids of objects keyed by identity)
+        self._tracing_reasons = []  # why each trace so far was made (autograph.tracing.reasons)
         self._watched = {}  # id(obj) -> weakref to obj, for objects in keys
         self._signature_key = None
         self._signature_concrete = None
@@ -218,6 +219,24 @@ class Function:
         key = keys.make_key(values, [], allow_specs=True)
         return self._cache.get(key) or self._concrete_for(key, values)
 
+    def tracing_inputs(self, args, kwargs):
+        """What a trace for the call `(*args, **kwargs)` runs on, found as a trace would find it
+        but leaving the cache and the trace count alone (`ag.explain`): (the callable a trace
+        runs, its Binder, the cache key, one value per parameter)."""
+        if self._calls_through:
+            raise TypeError(f'ag.function({self._python_function!r}) has no Python code to '
+                            f'trace, so it has no graph: it is called as it is.')
+        if self._input_signature is not None:
+            key = self._signature_key or self._make_signature_key()
+            if args or kwargs:
+                keys.feed(key, self._binder.canonical(args, kwargs), self._binder.names,
+                          self._name, allow_specs=True)
+            values = self._signature_values()
+        else:
+            values = self._binder.canonical(args, kwargs)
+            key = keys.canonical(keys.make_key(values, [], allow_specs=True))
+        return self._callable(self._converted()), self._binder, key, values
+
     # ---- introspection -------------------------------------------------------------------------
 
     @property
@@ -242,6 +261,11 @@ class Function:
         # Deferred for start-up cost: the SavedModel writer and loader load on the first pickle.
         from autograph.saved_model.pickling import reduce_concrete
         return reduce_concrete(self.get_concrete_function())
+
+    def experimental_get_tracing_reasons(self):
+        """Why each graph so far was traced, in order: "first trace", then the argument that no
+        earlier graph accepted and what about it changed."""
+        return list(self._tracing_reasons)
 
     def experimental_get_tracing_count(self):
         """How many graphs this Function holds, plus the first-call graph that initialized its
@@ -393,9 +417,17 @@ class Function:
             object_ids.append(id(obj))
             self._watch(obj)
 
+        earlier = [traced_key for traced_key, _, _ in self._traces]
+        if earlier or not self._tracing_reasons:
+            reason = reasons.reason(key, values, self._binder.names, earlier)
+        elif len(self._tracing_reasons) == self._initializing_traces:
+            reason = reasons.AFTER_INITIALIZING
+        else:
+            reason = reasons.DROPPED
         concrete = trace(self._callable(self._converted()), self._binder, key, values,
                          watch_object, self._check_variable, initialize_variables,
                          self._options.jit_compile)
+        self._tracing_reasons.append(reason)
         if not concrete.initialized_variables:
             self._traces.append((key, concrete, frozenset(object_ids)))
             self._warn_if_retracing()
@@ -420,10 +452,13 @@ class Function:
             if self._signature_concrete is not None:
                 return self._signature_concrete, None
             key = self._signature_key or self._make_signature_key()
-            values = list(self._input_signature) + [
-                p.default for p in self._binder.parameters[len(self._input_signature):]]
-            self._signature_concrete, outputs = self._trace(key, values, feeds)
+            self._signature_concrete, outputs = self._trace(key, self._signature_values(), feeds)
             return self._signature_concrete, outputs
+
+    def _signature_values(self):
+        """The values a trace of the input_signature runs on: its specs, then the defaults."""
+        return list(self._input_signature) + [
+            p.default for p in self._binder.parameters[len(self._input_signature):]]
 
     def _check_variable(self, variable):
         if self._traces or self._variables_initialized:
@@ -441,7 +476,8 @@ class Function:
         count = len(self._traces)
         if count == RETRACING_THRESHOLD + 1:
             warnings.warn(
-                f'ag.function {self._name}() has traced {count} graphs. Tracing is expensive; '
+                f'ag.function {self._name}() has traced {count} graphs, the latest because '
+                f'{self._tracing_reasons[-1]}. Tracing is expensive; '
                 f'frequent retracing usually comes from (1) passing Python scalars or other '
                 f'Python values that change between calls (each new value traces a new graph; '
                 f'pass tensors instead), (2) passing tensors whose shapes change (use '

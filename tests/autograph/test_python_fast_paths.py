@@ -3,6 +3,7 @@ is decided once per function, and loops over Python containers run as Python loo
 results are those of the slow path."""
 import functools
 import os.path
+import re
 
 import autograph as ag
 import runtime as rt
@@ -454,3 +455,31 @@ def test_instances_of_immutable_c_types_are_called_as_they_are_without_the_slow_
     instance = Callable()
     call.callee(instance, None)
     assert Callable not in call._AS_IS_TYPES
+
+
+_WORD = re.compile(r'\w+')
+
+
+def _words(text, pattern=_WORD):
+    found = []
+    position = 0
+    while True:
+        match = pattern.search(text, position)
+        if not match:
+            break
+        found.append(match.group())
+        position = match.end()
+    return found
+
+
+def test_regular_expression_patterns_and_matches_are_plain_values(monkeypatch):
+    # their methods are the C types' own, their truth is Python's: a text-processing loop calls
+    # them without `callee`, eagerly and while a graph is built
+    converted = ag.to_graph(_words)
+    calls = []
+    original = ag__.callee
+    monkeypatch.setattr(ag__, 'callee', lambda *a: calls.append(a) or original(*a))
+    assert converted('a bc  d') == ['a', 'bc', 'd']
+    with rt.Graph().as_default():
+        assert converted('e fg') == ['e', 'fg']
+    assert calls == []

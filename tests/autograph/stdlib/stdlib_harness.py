@@ -64,7 +64,12 @@ MODULES = (
     Module('optparse', 'test.test_optparse'),
     Module('graphlib', 'test.test_graphlib'),
 )
-BY_NAME = {m.name: m for m in MODULES}
+# tested when named (`stdlib_diff.py zipfile`), not by default: slower or newer to the set
+MORE_MODULES = (
+    Module('zipfile', 'test.test_zipfile'),
+    Module('html.parser', 'test.test_htmlparser'),
+)
+BY_NAME = {m.name: m for m in MODULES + MORE_MODULES}
 
 
 def lib_test_available():
@@ -77,13 +82,14 @@ def lib_test_available():
 
 def _sources(module):
     """(path relative to the standard library, absolute path) of the module's files."""
-    package = os.path.join(STDLIB, module.name)
+    name = module.name.replace('.', os.sep)   # a module of a package: html.parser
+    package = os.path.join(STDLIB, name)
     if os.path.isdir(package):
         for entry in sorted(os.listdir(package)):
             if entry.endswith('.py'):
-                yield os.path.join(module.name, entry), os.path.join(package, entry)
+                yield os.path.join(name, entry), os.path.join(package, entry)
     else:
-        yield module.name + '.py', os.path.join(STDLIB, module.name + '.py')
+        yield name + '.py', os.path.join(STDLIB, name + '.py')
 
 
 def convert(module, folder):
@@ -167,6 +173,10 @@ def _prepare(swap_folder, module):
         import agswap  # noqa: F401  (imported in the swapped module, where it would collect)
 
         sys.path.insert(0, swap_folder)
+        parent = module.name.rpartition('.')[0]
+        if parent:  # a module of a package (html.parser): its package looks in the swap first
+            package = importlib.import_module(parent)
+            package.__path__.insert(0, os.path.join(swap_folder, *parent.split('.')))
         for loaded in [m for m in sys.modules if m == module.name
                        or m.startswith(module.name + '.')]:
             del sys.modules[loaded]
