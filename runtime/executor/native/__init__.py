@@ -26,6 +26,8 @@ code returns, so running again has no other effect, unless a kernel the code cal
 effects (print, py_function, random numbers): then the error is raised at once. A kernel's own
 error is raised as the default executor raises it.
 """
+import dataclasses
+import hashlib
 import importlib.util
 import os
 import sys
@@ -37,7 +39,7 @@ from runtime.executor.native.rules import Unsupported
 from runtime.executor.recursion import room
 from runtime.ops import registry
 
-__all__ = ['NativePlan', 'coverage', 'INSTALL_HINT', 'tiered', 'wait']
+__all__ = ['Compiled', 'NativePlan', 'coverage', 'INSTALL_HINT', 'tiered', 'wait']
 
 INSTALL_HINT = "pip install 'autograph-rt[jit]'"
 
@@ -110,13 +112,26 @@ def wait(timeout=None):
         return _pending_changed.wait_for(lambda: not _pending, timeout)
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Compiled:
+    """What a NativePlan runs, for comparing two processes: the same graph compiled cold and
+    restored from the on-disk cache must give equal records but for `restored`."""
+
+    source_digest: str  # sha256 of the generated source
+    signatures: tuple  # numba's types of the arguments of each compiled variant
+    nogil: bool  # whether it runs without the GIL (it shares loops with the helper thread)
+    jobs: tuple  # the ids of its loops shared with the helper thread, each with its worker
+    restored: bool  # loaded from the on-disk cache rather than compiled in this process
+
+
 class NativePlan:
     """Callable (*input values) -> tuple of output values, compiled to native code on first
     call. `source` is the generated Python source that numba compiled (after the first call);
-    `native` whether calls run the native code yet (tiered: once the compile is done)."""
+    `native` whether calls run the native code yet (tiered: once the compile is done);
+    `compiled` what runs then (a `Compiled`)."""
 
-    __slots__ = ('run', 'source', 'native', '_graph', '_program', '_default_plan', '_lock',
-                 '_failure')
+    __slots__ = ('run', 'source', 'native', 'compiled', '_graph', '_program', '_default_plan',
+                 '_lock', '_failure')
 
     def __init__(self, graph, optimized_program, default_plan):
         """`optimized_program()` gives the Program of `graph` to lower; `default_plan()` the
@@ -128,6 +143,7 @@ class NativePlan:
         self._failure = None  # the error a background compile raised
         self.source = None
         self.native = False
+        self.compiled = None
         self.run = self.first_call
 
     def __call__(self, *values):
@@ -214,6 +230,11 @@ class NativePlan:
                 for job, worker in workers.items():  # the helper thread runs them
                     worker.compile((numba.typeof(team.MAIL), numba.int64))
                     team.register(job, worker)
+                self.compiled = Compiled(
+                    hashlib.sha256(source.encode()).hexdigest(),
+                    tuple(str(signature) for signature in function.signatures),
+                    bool(function.targetoptions.get('nogil')), tuple(sorted(workers)),
+                    bool(function.stats.cache_hits))
                 break
             except numba.core.errors.NumbaError as e:
                 if rolled:
