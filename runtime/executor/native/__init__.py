@@ -131,7 +131,7 @@ class NativePlan:
     `compiled` what runs then (a `Compiled`)."""
 
     __slots__ = ('run', 'source', 'native', 'compiled', '_graph', '_program', '_default_plan',
-                 '_lock', '_failure')
+                 '_lock', '_failure', '_listeners')
 
     def __init__(self, graph, optimized_program, default_plan):
         """`optimized_program()` gives the Program of `graph` to lower; `default_plan()` the
@@ -139,11 +139,12 @@ class NativePlan:
         self._graph = graph
         self._program = optimized_program
         self._default_plan = default_plan
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # the first call holds it while it may call _ready
         self._failure = None  # the error a background compile raised
         self.source = None
         self.native = False
         self.compiled = None
+        self._listeners = []  # told the native code's wrapper once it is ready
         self.run = self.first_call
 
     def __call__(self, *values):
@@ -169,9 +170,23 @@ class NativePlan:
                 self._ready(run)
         return self.run(*values)
 
+    def when_native(self, listener):
+        """Call `listener(run)` with the wrapper of the native code (which takes the plan's
+        input values, as the plan does) once calls run it: now if they do, else from the
+        thread that compiles it. A caller may then call the wrapper directly."""
+        with self._lock:
+            if not self.native:
+                self._listeners.append(listener)
+                return
+        listener(self.run)
+
     def _ready(self, run):
-        self.run = run
-        self.native = True
+        with self._lock:
+            self.run = run
+            self.native = True
+            listeners, self._listeners = self._listeners, []
+        for listener in listeners:
+            listener(run)
 
     @room()  # the emitter's walks recurse per nesting level (recursion.py)
     def _lowered(self, program):

@@ -22,7 +22,6 @@ from tools import workloads
 pytest.importorskip('numba')
 
 
-
 @pytest.fixture(autouse=True)
 def jit_cache(tmp_path_factory, monkeypatch):
     """Compiled code goes to this session's temp dir, never the user's ~/.cache (so every run

@@ -15,7 +15,6 @@ from tools import workloads
 pytest.importorskip('numba')
 
 
-
 @pytest.fixture(autouse=True)
 def jit_cache(tmp_path_factory, monkeypatch):
     """The temp dir test_native.py compiles into: a graph both compile compiles once."""

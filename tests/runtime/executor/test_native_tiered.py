@@ -22,7 +22,6 @@ from tools import workloads
 pytest.importorskip('numba')
 
 
-
 @pytest.fixture(autouse=True)
 def tiered(tmp_path_factory, monkeypatch):
     """Tiering on (tests/conftest.py turns it off), compiling into this session's temp dir."""
