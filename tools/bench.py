@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """Benchmark: our graphs and eager ops against hand-written numpy, measured in the same run.
 
-    python3 tools/bench.py [--json] [--quick] [--no-jit]
+    python3 -m tools.bench [--json] [--quick] [--no-jit] [--peers PYTHON]   # from the root
 
 Each figure is the best of several repeats (timeit), so other load on the machine inflates
-both sides of a ratio alike; issue 10's workloads time ours and hand numpy in many short turns,
-each side keeping its best. Ratios are what the targets speak of; the absolute times are
-printed for reference. With numba installed, a second table times every workload of WORKLOADS
-with `jit_compile=True` (tools/bench_jit.py; medians) against hand numpy and the default
-executor, with JAX's ratios measured in the same run where JAX is installed
-(tools/bench_jax.py), else issue 10's. The rt.data rows (tools/bench_data.py) time one epoch of
-issue 19's pipeline against TensorFlow, run by the Python AUTOGRAPH_RT_TF_PYTHON names. The
-converted plain-Python rows (tools/bench_python.py) time `ag.to_graph` of stdlib-like functions
-against the functions as written.
+both sides of a ratio alike; the workloads (tools/workloads.py) time ours and hand numpy in
+many short turns, each side keeping its best. Ratios are what the targets speak of; the
+absolute times are printed for reference. With numba installed, a second table times every
+workload with `jit_compile=True` (tools/bench_jit.py; medians): its ratios to hand numpy, plain
+Python, the default executor, JAX `jit` (tools/bench_jax.py) and `torch.compile`
+(tools/bench_torch.py), the peers measured in the same run by this Python or by `--peers`
+(a side venv's Python that has them); the time until native code runs and the steady time of a
+call, in a process with an empty cache and in a new one loading it. The rt.data rows
+(tools/bench_data.py) time one epoch of a pipeline against TensorFlow, run by the Python
+AUTOGRAPH_RT_TF_PYTHON names. The converted plain-Python rows (tools/bench_python.py) time
+`ag.to_graph` of stdlib-like functions against the functions as written.
 """
 import argparse
 import itertools
@@ -30,7 +32,7 @@ import numpy as np
 
 import autograph as ag
 import runtime as rt
-from tools import bench_data, bench_jax, bench_jit, bench_python
+from tools import bench_data, bench_jit, bench_python, timing
 from tools.workloads import WORKLOADS, power, power_matrix, power_numpy, range_sum, range_sum_numpy
 
 
@@ -344,6 +346,10 @@ def main(argv=None):
     parser.add_argument('--json', action='store_true', help='print the figures as JSON')
     parser.add_argument('--quick', action='store_true', help='fewer repeats (for tests)')
     parser.add_argument('--no-jit', action='store_true', help='skip the jit_compile=True table')
+    parser.add_argument('--peers', default=os.environ.get('AUTOGRAPH_RT_BENCH_PEERS'),
+                        help='a Python with JAX and PyTorch (a side venv) that times their '
+                             'versions when this one has neither (default: '
+                             '$AUTOGRAPH_RT_BENCH_PEERS)')
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as conversions:
         # the first calls below convert into an empty on-disk cache of converted code, as a
@@ -352,7 +358,7 @@ def main(argv=None):
         if own:
             os.environ['AUTOGRAPH_CACHE'] = conversions
         rows = measure(args.quick)
-        jit_rows = [] if args.no_jit else measure_jit(args.quick)
+        jit_rows = [] if args.no_jit else measure_jit(args.quick, args.peers)
         if own:
             del os.environ['AUTOGRAPH_CACHE']
     if args.json:
@@ -370,19 +376,31 @@ def main(argv=None):
         print_jit(jit_rows)
 
 
-def measure_jit(quick):
-    """The jit_compile=True table's rows (none without numba), with JAX's where it runs."""
+PEERS = (('jax', 'bench_jax'), ('torch', 'bench_torch'))  # column, tools module
+
+
+def measure_jit(quick, peers_python=None):
+    """The jit_compile=True table's rows (none without numba), with JAX's and torch.compile's
+    columns measured in the same run: here, or by `peers_python` (a side venv's Python)."""
     try:
         import numba  # noqa: F401 - deferred: the jit table needs the [jit] extra
     except ImportError:
         return []
     rows = bench_jit.measure_jit(WORKLOADS, quick)
-    jax = bench_jax.measure_jax(quick)
-    for row in rows[1:]:
-        measured = jax.get(row['workload'])
-        row['jax_measured'] = measured is not None
-        if measured is not None:
-            row['jax_us'], _, row['jax_ratio'], row['jax_first_call_ms'] = measured
+    for column, module in PEERS:
+        figures = timing.peer(module, peers_python, quick)
+        for row in rows[1:]:
+            measured = figures.get(row['workload'])
+            row[f'{column}_measured'] = measured is not None
+            if measured is not None:
+                # our ratios divide by this process's hand numpy; the peer's own numpy (another
+                # build, in a side venv) is in `{column}_numpy_us`
+                row[f'{column}_us'], row[f'{column}_numpy_us'], _, \
+                    row[f'{column}_first_call_ms'] = measured
+                row[f'{column}_ratio'] = row[f'{column}_us'] / row['numpy_us']
+                row[f'jit_{column}_ratio'] = row['jit_us'] / row[f'{column}_us']
+            elif column != 'jax':
+                row[f'{column}_ratio'] = None
     return rows
 
 
@@ -392,26 +410,39 @@ def milliseconds(row, key):
     return '-' if ms is None else f'{ms:.0f}'
 
 
+def ratio(row, key, digits=3):
+    value = row.get(key)
+    return '-' if value is None else f'{value:.{digits}f}'
+
+
+def microseconds(row, key):
+    value = row.get(key)
+    return '-' if value is None else f'{value:.1f}'
+
+
 def print_jit(rows):
     print()
-    print('jit_compile=True (numba), medians; ratios to hand numpy; JAX ratio measured here, or '
-          'the issue\'s (*); 1st call: empty cache, new proc: a new process\'s from the cache, '
-          'each then "native": ms until native code runs (tiered: the default executor runs '
-          'meanwhile)')
-    print(f'{"workload":<46} {"numpy µs":>9} {"default":>8} {"jit µs":>8} {"jit":>7} '
-          f'{"JAX":>7} {"1st call ms":>11} {"native":>7} {"new proc":>8} {"native":>7}')
+    print('jit_compile=True (numba): µs are medians; its ratios to hand numpy, plain Python, '
+          'the default executor, JAX jit and torch.compile (measured in this run; JAX\'s from '
+          'an earlier run when marked *); native after: ms from the first call until native '
+          'code runs, in a process with an empty cache, then in a new one loading it; steady: '
+          'µs a call in those two processes')
+    print(f'{"workload":<46} {"jit µs":>8} {"/numpy":>7} {"/python":>7} {"/default":>8} '
+          f'{"/JAX":>7} {"/torch":>7} {"JAX µs":>8} {"torch µs":>9} {"native after":>13} '
+          f'{"steady µs":>17}')
     startup, rows = rows[0], rows[1:]
     for r in rows:
-        if r['jax_ratio'] is None:  # no JAX figure for this workload (no side venv, none given)
-            jax = '-'
-        else:
-            jax = f'{r["jax_ratio"]:.3f}' + ('' if r['jax_measured'] else '*')
-        print(f'{r["workload"]:<46} {r["numpy_us"]:>9.1f} {r["default_ratio"]:>8.2f} '
-              f'{r["jit_us"]:>8.2f} {r["jit_ratio"]:>7.3f} {jax:>7} '
-              f'{r["jit_first_call_ms"]:>11.0f} {milliseconds(r, "jit_cold_native_ms"):>7} '
-              f'{milliseconds(r, "jit_new_process_ms"):>8} '
-              f'{milliseconds(r, "jit_new_process_native_ms"):>7}')
-    print(f'{startup["workload"]:<93} {startup["jit_first_call_ms"]:>11.0f}')
+        jax = ratio(r, 'jit_jax_ratio') if r.get('jax_measured') else \
+            ('-' if r['jax_ratio'] is None else f'{r["jit_ratio"] / r["jax_ratio"]:.3f}*')
+        native = f'{milliseconds(r, "jit_cold_native_ms")}/' \
+                 f'{milliseconds(r, "jit_new_process_native_ms")}'
+        steady = f'{microseconds(r, "jit_cold_steady_us")}/' \
+                 f'{microseconds(r, "jit_cache_steady_us")}'
+        print(f'{r["workload"]:<46} {r["jit_us"]:>8.2f} {r["jit_ratio"]:>7.3f} '
+              f'{ratio(r, "jit_python_ratio"):>7} {r["jit_default_ratio"]:>8.3f} {jax:>7} '
+              f'{ratio(r, "jit_torch_ratio"):>7} {microseconds(r, "jax_us"):>8} '
+              f'{microseconds(r, "torch_us"):>9} {native:>13} {steady:>17}')
+    print(f'{startup["workload"]}: {startup["jit_first_call_ms"]:.0f} ms')
 
 
 if __name__ == '__main__':

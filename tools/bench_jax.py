@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """JAX `jit` versions of the workloads of tools/workloads.py (WORKLOADS), timed against the same
-hand numpy, for the comparison column of its jit_compile=True table. Needs numpy, jax and this
-checkout on the path (the hand numpy versions live in tools/workloads.py):
+hand numpy, for the comparison columns of tools/bench.py's jit_compile=True table. Needs numpy,
+jax and this checkout on the path (the hand numpy versions live in tools/workloads.py):
 
-    python3 -m tools.bench_jax      # from the checkout's root, with a Python that has JAX
+    python3 -m tools.bench_jax [--json] [--quick]  # from the checkout's root, with JAX
 
-Prints one line a workload: JAX µs, hand numpy µs, ratio, first call ms.
+Prints one line a workload: JAX µs, hand numpy µs, ratio, first call ms (or them as JSON).
 """
-import time
+import importlib.util
+import sys
 
-from tools import workloads
-from tools.bench_jit import median_time
+from tools import timing, workloads
 
 
 def jax_workloads():
@@ -118,25 +118,17 @@ def jax_workloads():
     return out
 
 
-def measure_jax(quick=False):
+def available():
+    return importlib.util.find_spec('jax') is not None
+
+
+def measure(quick=False):
     """{workload: (JAX µs, numpy µs, ratio, first call ms)}, or {} without JAX."""
-    try:
-        import jax  # noqa: F401 - deferred: an optional comparison
-    except ImportError:
+    if not available():
         return {}
-    repeat = 3 if quick else 9
-    results = {}
-    for name, fn, args, numpy_fn, numpy_args in jax_workloads():
-        start = time.perf_counter()
-        fn(*args).block_until_ready()
-        first = time.perf_counter() - start
-        ours = median_time(lambda: fn(*args).block_until_ready(), 20 if quick else 200, repeat)
-        hand = median_time(lambda: numpy_fn(*numpy_args), 2 if quick else 10, repeat)
-        results[name] = (ours * 1e6, hand * 1e6, ours / hand, first * 1e3)
-    return results
+    return timing.measure_versions(jax_workloads(), lambda result: result.block_until_ready(),
+                                   quick)
 
 
 if __name__ == '__main__':
-    for name, (ours, hand, ratio, first) in measure_jax().items():
-        print(f'{name:<40} JAX {ours:9.2f} µs  numpy {hand:9.1f} µs  ratio {ratio:.3f}  '
-              f'first call {first:.0f} ms')
+    timing.peer_main(sys.modules[__name__])

@@ -287,9 +287,7 @@ def keep_freed_memory():
         return
     _kept.append(True)
     try:
-        # deferred: start-up cost (ctypes, only once native code runs)
-        import ctypes
-        import ctypes.util
+        import ctypes.util  # deferred: start-up cost (ctypes: only once native code runs)
         libc = ctypes.CDLL(ctypes.util.find_library('c'))
     except OSError:
         return
