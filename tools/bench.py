@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """Benchmark: our graphs and eager ops against hand-written numpy, measured in the same run.
 
-    python3 tools/bench.py [--json] [--quick] [--no-jit]
+    python3 -m tools.bench [--json] [--quick] [--no-jit] [--peers PYTHON]   # from the root
 
 Each figure is the best of several repeats (timeit), so other load on the machine inflates
-both sides of a ratio alike; issue 10's workloads time ours and hand numpy in many short turns,
-each side keeping its best. Ratios are what the targets speak of; the absolute times are
-printed for reference. With numba installed, a second table times every workload of WORKLOADS
-with `jit_compile=True` (tools/bench_jit.py; medians) against hand numpy and the default
-executor, with JAX's ratios measured in the same run where JAX is installed
-(tools/bench_jax.py), else issue 10's. The rt.data rows (tools/bench_data.py) time one epoch of
-issue 19's pipeline against TensorFlow, run by the Python AUTOGRAPH_RT_TF_PYTHON names. The
-converted plain-Python rows (tools/bench_python.py) time `ag.to_graph` of stdlib-like functions
-against the functions as written.
+both sides of a ratio alike; the workloads (tools/workloads.py) time ours and hand numpy in
+many short turns, each side keeping its best. Ratios are what the targets speak of; the
+absolute times are printed for reference. With numba installed, a second table times every
+workload with `jit_compile=True` (tools/bench_jit.py; medians): its ratios to hand numpy, plain
+Python, the default executor, JAX `jit` (tools/bench_jax.py) and `torch.compile`
+(tools/bench_torch.py), the peers measured in the same run by this Python or by `--peers`
+(a side venv's Python that has them); the time until native code runs and the steady time of a
+call, in a process with an empty cache and in a new one loading it. The rt.data rows
+(tools/bench_data.py) time one epoch of a pipeline against TensorFlow, run by the Python
+AUTOGRAPH_RT_TF_PYTHON names. The converted plain-Python rows (tools/bench_python.py) time
+`ag.to_graph` of stdlib-like functions against the functions as written.
 """
 import argparse
 import itertools
@@ -25,16 +27,13 @@ import textwrap
 import time
 import timeit
 import tracemalloc
-from typing import NamedTuple
 
-import bench_data
-import bench_jax
-import bench_jit
-import bench_python
 import numpy as np
 
 import autograph as ag
 import runtime as rt
+from tools import bench_data, bench_jit, bench_python, timing
+from tools.workloads import WORKLOADS, power, power_matrix, power_numpy, range_sum, range_sum_numpy
 
 
 def best(fn, number, repeat):
@@ -54,34 +53,6 @@ def paired(ours, reference, number, repeat):
 
 
 # ---- the seed's programs, and their hand-written numpy equivalents ------------------------------
-
-def power(x, y):
-    result = rt.eye(10, dtype=rt.int32)
-    for _ in range(y):
-        result = rt.matmul(x, result)
-    return result
-
-
-def power_numpy(x, y):
-    result = np.eye(10, dtype=np.int32)
-    for _ in range(y):
-        result = np.matmul(x, result)
-    return result
-
-
-def range_sum(n):
-    total = 0
-    for i in rt.range(n):
-        total += i
-    return total
-
-
-def range_sum_numpy(n):
-    total = np.int32(0)
-    for i in np.arange(n, dtype=np.int32):
-        total = total + i
-    return total
-
 
 SIMPLE_RELU = textwrap.dedent('''
     def simple_relu(x):
@@ -128,224 +99,6 @@ def chain_numpy(x):
     for _ in range(100):
         x = x + one
     return x
-
-
-# ---- issue 10's control-flow and memory workloads: ours, hand numpy, plain Python -----------------  # noqa: E501
-
-def collatz(limit):
-    """Total Collatz steps for the starts 1..limit (nested while, %, //, !=)."""
-    total = 0
-    start = 1
-    while start <= limit:
-        x = start
-        while x != 1:
-            if x % 2 == 0:
-                x = x // 2
-            else:
-                x = 3 * x + 1
-            total += 1
-        start += 1
-    return total
-
-
-def collatz_numpy(limit):
-    """Hand numpy: the same loops on numpy int32 scalars (plain Python: `collatz(100)`)."""
-    total, start = np.int32(0), np.int32(1)
-    one, two, three = np.int32(1), np.int32(2), np.int32(3)
-    while start <= limit:
-        x = start
-        while x != one:
-            if x % two == 0:
-                x = x // two
-            else:
-                x = three * x + one
-            total = total + one
-        start = start + one
-    return total
-
-
-def if_chain(n):
-    """An if/elif chain inside a counted loop."""
-    acc = 0
-    for i in rt.range(n):
-        k = i % 3
-        if k == 0:
-            acc = acc + i
-        elif k == 1:
-            acc = acc - 1
-        else:
-            acc = acc + 2
-    return acc
-
-
-def if_chain_numpy(n):
-    acc = np.int32(0)
-    zero, one, two, three = np.int32(0), np.int32(1), np.int32(2), np.int32(3)
-    for i in np.arange(n, dtype=np.int32):
-        k = i % three
-        if k == zero:
-            acc = acc + i
-        elif k == one:
-            acc = acc - one
-        else:
-            acc = acc + two
-    return acc
-
-
-def if_chain_python(n):
-    acc = 0
-    for i in range(n):
-        k = i % 3
-        if k == 0:
-            acc = acc + i
-        elif k == 1:
-            acc = acc - 1
-        else:
-            acc = acc + 2
-    return acc
-
-
-def tensor_array_rows(x):
-    """Write each row of x, doubled, into a TensorArray, then stack."""
-    rows = rt.TensorArray(rt.float32, size=x.shape[0])
-    for i in rt.range(x.shape[0]):
-        rows = rows.write(i, x[i] * 2.0)
-    return rows.stack()
-
-
-def tensor_array_rows_numpy(x):
-    rows = []
-    two = np.float32(2.0)
-    for i in range(x.shape[0]):
-        rows.append(x[i] * two)
-    return np.stack(rows)
-
-
-def elementwise(x):
-    y = ((x * 2.0 + 1.0) * x - 3.0) / (x + 5.0)
-    return rt.reduce_sum(rt.exp(rt.tanh(y)))
-
-
-def elementwise_numpy(x):
-    y = ((x * np.float32(2.0) + np.float32(1.0)) * x - np.float32(3.0)) / (x + np.float32(5.0))
-    return np.sum(np.exp(np.tanh(y)))
-
-
-# ---- issue 22's model workloads: an MLP forward, a training step, an RNN gradient ----------------
-
-MLP_LAYERS, MLP_WIDTH = 50, 64
-
-
-def mlp_arguments():
-    """x [64, 64], weights [50, 64, 64] (scaled to keep activations in range), biases [50, 64]."""
-    rng = np.random.default_rng(1)
-    return (rng.standard_normal((MLP_WIDTH, MLP_WIDTH), np.float32),
-            (rng.standard_normal((MLP_LAYERS, MLP_WIDTH, MLP_WIDTH), np.float32) /
-             np.float32(np.sqrt(MLP_WIDTH))),
-            rng.standard_normal((MLP_LAYERS, MLP_WIDTH), np.float32) * np.float32(0.1))
-
-
-def mlp_forward(x, weights, biases):
-    """50 dense layers with ReLU, unrolled by the Python loop."""
-    for i in range(MLP_LAYERS):
-        x = rt.nn.relu(rt.matmul(x, weights[i]) + biases[i])
-    return x
-
-
-def mlp_forward_numpy(x, weights, biases):
-    for i in range(MLP_LAYERS):
-        x = np.maximum(x @ weights[i] + biases[i], np.float32(0))
-    return x
-
-
-def training_data():
-    """A batch of 64 examples of 32 features, 10 classes, and the MLP's initial weights."""
-    rng = np.random.default_rng(2)
-    return (rng.standard_normal((64, 32), np.float32), rng.integers(0, 10, 64).astype(np.int32),
-            [rng.standard_normal(shape, np.float32) * np.float32(0.3)
-             for shape in ((32, 64), (64,), (64, 10), (10,))])
-
-
-class TrainStep:
-    """One SGD step of a 32-64-10 MLP on sparse softmax cross-entropy (GradientTape); each
-    instance has its own Variables, so the executors compared start from the same weights."""
-
-    def __init__(self):
-        self.variables = [rt.Variable(w) for w in training_data()[2]]
-        self.optimizer = rt.optimizers.SGD(0.1)
-
-    def __call__(self, x, labels):
-        w1, b1, w2, b2 = self.variables
-        with rt.GradientTape() as tape:
-            hidden = rt.nn.relu(rt.matmul(x, w1) + b1)
-            logits = rt.matmul(hidden, w2) + b2
-            loss = rt.reduce_mean(rt.nn.sparse_softmax_cross_entropy_with_logits(
-                labels=labels, logits=logits))
-        grads = tape.gradient(loss, self.variables)
-        self.optimizer.apply_gradients(zip(grads, self.variables))
-        return loss
-
-
-class TrainStepNumpy:
-    """The same step by hand: forward, softmax cross-entropy, backward, SGD in place."""
-
-    def __init__(self):
-        self.weights = [w.copy() for w in training_data()[2]]
-
-    def __call__(self, x, labels):
-        w1, b1, w2, b2 = self.weights
-        pre = x @ w1 + b1
-        hidden = np.maximum(pre, np.float32(0))
-        logits = hidden @ w2 + b2
-        shifted = logits - logits.max(axis=1, keepdims=True)
-        exp = np.exp(shifted)
-        probs = exp / exp.sum(axis=1, keepdims=True)
-        rows = np.arange(len(labels))
-        loss = np.mean(np.log(exp.sum(axis=1)) - shifted[rows, labels])
-        dlogits = probs
-        dlogits[rows, labels] -= np.float32(1)
-        dlogits /= np.float32(len(labels))
-        dhidden = (dlogits @ w2.T) * (pre > 0)
-        for w, g in zip(self.weights, (x.T @ dhidden, dhidden.sum(0), hidden.T @ dlogits,
-                                       dlogits.sum(0))):
-            w -= np.float32(0.1) * g
-        return np.float32(loss)
-
-
-RNN_STEPS, RNN_BATCH, RNN_IN, RNN_HIDDEN = 20, 16, 16, 32
-
-
-def rnn_arguments():
-    rng = np.random.default_rng(3)
-    return (rng.standard_normal((RNN_STEPS, RNN_BATCH, RNN_IN), np.float32),
-            rng.standard_normal((RNN_IN, RNN_HIDDEN), np.float32) * np.float32(0.3),
-            rng.standard_normal((RNN_HIDDEN, RNN_HIDDEN), np.float32) * np.float32(0.3))
-
-
-def rnn_gradient(xs, wx, wh):
-    """d sum(h_T) / d(wx, wh) of h_t = tanh(x_t wx + h_t-1 wh), through `for t in rt.range`."""
-    with rt.GradientTape() as tape:
-        tape.watch([wx, wh])
-        h = rt.zeros([RNN_BATCH, RNN_HIDDEN])
-        for t in rt.range(RNN_STEPS):
-            h = rt.tanh(rt.matmul(xs[t], wx) + rt.matmul(h, wh))
-        loss = rt.reduce_sum(h)
-    gx, gh = tape.gradient(loss, [wx, wh])
-    return rt.concat([rt.reshape(gx, [-1]), rt.reshape(gh, [-1])], 0)
-
-
-def rnn_gradient_numpy(xs, wx, wh):
-    hs = [np.zeros((RNN_BATCH, RNN_HIDDEN), np.float32)]
-    for t in range(RNN_STEPS):
-        hs.append(np.tanh(xs[t] @ wx + hs[-1] @ wh))
-    gx, gh = np.zeros_like(wx), np.zeros_like(wh)
-    grad = np.ones_like(hs[-1])
-    for t in reversed(range(RNN_STEPS)):
-        pre = grad * (np.float32(1) - hs[t + 1] * hs[t + 1])
-        gx += xs[t].T @ pre
-        gh += hs[t].T @ pre
-        grad = pre @ wh.T
-    return np.concatenate([gx.ravel(), gh.ravel()])
 
 
 def peak_bytes(fn):
@@ -554,72 +307,6 @@ def measure(quick):
     return rows
 
 
-class Workload(NamedTuple):
-    """One program of the tables: `function` (an rt program, run through `ag.function`) on
-    `arguments()`, against `numpy` (hand-written) and `python` (plain Python, or None) on
-    `numpy_arguments()`. `number` calls make one timing sample; `memory` also compares peak
-    memory; `target` is the ratio to hand numpy aimed for. `seed`: a seed program, whose
-    default-executor rows the seed section prints; `jax_ratio`: JAX jit's ratio to hand numpy
-    measured in issue 10 (printed where JAX is not installed). The jit_compile=True table
-    (tools/bench_jit.py) runs every workload."""
-    name: str
-    function: object
-    arguments: object
-    numpy: object
-    numpy_arguments: object
-    python: object
-    number: int
-    target: str
-    memory: bool = False
-    seed: bool = False
-    jax_ratio: float = None
-    fresh: bool = False  # `function` and `numpy` are classes: each run takes a new instance
-
-    def program(self):
-        """The function to trace (a new instance of a stateful one)."""
-        return self.function() if self.fresh else self.function
-
-    def numpy_program(self):
-        return self.numpy() if self.fresh else self.numpy
-
-
-def power_matrix():
-    """The seed's 10x10 int32 matrix of -1, 0 and 1."""
-    rt.random.set_seed(0)
-    return rt.random.uniform(shape=[10, 10], minval=-1, maxval=2, dtype=rt.int32)
-
-
-WORKLOADS = [
-    Workload('power(x,100), 10x10 int32', power, lambda: (power_matrix(), 100), power_numpy,
-             lambda: (power_matrix().numpy(), 100), None, 300, '<= 1.10', seed=True,
-             jax_ratio=0.79),
-    Workload('rt.range(1000) sum loop', range_sum, lambda: (rt.constant(1000),),
-             range_sum_numpy, lambda: (1000,), None, 100, '<= 1.5', seed=True, jax_ratio=0.18),
-    Workload('Collatz steps for 1..100', collatz, lambda: (rt.constant(100),), collatz_numpy,
-             lambda: (np.int32(100),), collatz, 10, '<= 1.5', jax_ratio=0.047),
-    Workload('if/elif chain in a 500-step loop', if_chain, lambda: (rt.constant(500),),
-             if_chain_numpy, lambda: (500,), if_chain_python, 100, '<= 1.5', jax_ratio=0.080),
-    Workload('200 TensorArray writes of x[i] * 2 then stack', tensor_array_rows,
-             lambda: (rt.constant(np.arange(1600, dtype=np.float32).reshape(200, 8)),),
-             tensor_array_rows_numpy,
-             lambda: (np.arange(1600, dtype=np.float32).reshape(200, 8),), None, 100, '<= 1.5',
-             jax_ratio=0.071),
-    Workload('elementwise chain on 1M float32', elementwise,
-             lambda: (rt.constant(np.random.default_rng(0).random(1_000_000, dtype=np.float32)),),
-             elementwise_numpy,
-             lambda: (np.random.default_rng(0).random(1_000_000, dtype=np.float32),), None, 20,
-             '<= 1.3', memory=True, jax_ratio=0.54),
-    Workload('MLP forward, 50 layers 64x64', mlp_forward,
-             lambda: tuple(rt.constant(a) for a in mlp_arguments()), mlp_forward_numpy,
-             mlp_arguments, None, 20, '<= 1.3'),
-    Workload('training step: MLP, sparse xent, tape, SGD', TrainStep,
-             lambda: tuple(rt.constant(a) for a in training_data()[:2]), TrainStepNumpy,
-             lambda: training_data()[:2], None, 50, '<= 1.5', fresh=True),
-    Workload('RNN gradient through rt.range(20)', rnn_gradient,
-             lambda: tuple(rt.constant(a) for a in rnn_arguments()), rnn_gradient_numpy,
-             rnn_arguments, None, 20, '<= 1.5'),
-]
-
 # The executors each workload runs on: column name -> `ag.function` options. A backend adds
 # itself here (e.g. 'jit_compile=True': {'jit_compile': True}) and gets its own rows.
 EXECUTORS = {'graph': {}}
@@ -659,6 +346,10 @@ def main(argv=None):
     parser.add_argument('--json', action='store_true', help='print the figures as JSON')
     parser.add_argument('--quick', action='store_true', help='fewer repeats (for tests)')
     parser.add_argument('--no-jit', action='store_true', help='skip the jit_compile=True table')
+    parser.add_argument('--peers', default=os.environ.get('AUTOGRAPH_RT_BENCH_PEERS'),
+                        help='a Python with JAX and PyTorch (a side venv) that times their '
+                             'versions when this one has neither (default: '
+                             '$AUTOGRAPH_RT_BENCH_PEERS)')
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as conversions:
         # the first calls below convert into an empty on-disk cache of converted code, as a
@@ -667,7 +358,7 @@ def main(argv=None):
         if own:
             os.environ['AUTOGRAPH_CACHE'] = conversions
         rows = measure(args.quick)
-        jit_rows = [] if args.no_jit else measure_jit(args.quick)
+        jit_rows = [] if args.no_jit else measure_jit(args.quick, args.peers)
         if own:
             del os.environ['AUTOGRAPH_CACHE']
     if args.json:
@@ -685,19 +376,31 @@ def main(argv=None):
         print_jit(jit_rows)
 
 
-def measure_jit(quick):
-    """The jit_compile=True table's rows (none without numba), with JAX's where it runs."""
+PEERS = (('jax', 'bench_jax'), ('torch', 'bench_torch'))  # column, tools module
+
+
+def measure_jit(quick, peers_python=None):
+    """The jit_compile=True table's rows (none without numba), with JAX's and torch.compile's
+    columns measured in the same run: here, or by `peers_python` (a side venv's Python)."""
     try:
         import numba  # noqa: F401 - deferred: the jit table needs the [jit] extra
     except ImportError:
         return []
     rows = bench_jit.measure_jit(WORKLOADS, quick)
-    jax = bench_jax.measure_jax(quick)
-    for row in rows[1:]:
-        measured = jax.get(row['workload'])
-        row['jax_measured'] = measured is not None
-        if measured is not None:
-            row['jax_us'], _, row['jax_ratio'], row['jax_first_call_ms'] = measured
+    for column, module in PEERS:
+        figures = timing.peer(module, peers_python, quick)
+        for row in rows[1:]:
+            measured = figures.get(row['workload'])
+            row[f'{column}_measured'] = measured is not None
+            if measured is not None:
+                # our ratios divide by this process's hand numpy; the peer's own numpy (another
+                # build, in a side venv) is in `{column}_numpy_us`
+                row[f'{column}_us'], row[f'{column}_numpy_us'], _, \
+                    row[f'{column}_first_call_ms'] = measured
+                row[f'{column}_ratio'] = row[f'{column}_us'] / row['numpy_us']
+                row[f'jit_{column}_ratio'] = row['jit_us'] / row[f'{column}_us']
+            elif column != 'jax':
+                row[f'{column}_ratio'] = None
     return rows
 
 
@@ -707,26 +410,39 @@ def milliseconds(row, key):
     return '-' if ms is None else f'{ms:.0f}'
 
 
+def ratio(row, key, digits=3):
+    value = row.get(key)
+    return '-' if value is None else f'{value:.{digits}f}'
+
+
+def microseconds(row, key):
+    value = row.get(key)
+    return '-' if value is None else f'{value:.1f}'
+
+
 def print_jit(rows):
     print()
-    print('jit_compile=True (numba), medians; ratios to hand numpy; JAX ratio measured here, or '
-          'the issue\'s (*); 1st call: empty cache, new proc: a new process\'s from the cache, '
-          'each then "native": ms until native code runs (tiered: the default executor runs '
-          'meanwhile)')
-    print(f'{"workload":<46} {"numpy µs":>9} {"default":>8} {"jit µs":>8} {"jit":>7} '
-          f'{"JAX":>7} {"1st call ms":>11} {"native":>7} {"new proc":>8} {"native":>7}')
+    print('jit_compile=True (numba): µs are medians; its ratios to hand numpy, plain Python, '
+          'the default executor, JAX jit and torch.compile (measured in this run; JAX\'s from '
+          'an earlier run when marked *); native after: ms from the first call until native '
+          'code runs, in a process with an empty cache, then in a new one loading it; steady: '
+          'µs a call in those two processes')
+    print(f'{"workload":<46} {"jit µs":>8} {"/numpy":>7} {"/python":>7} {"/default":>8} '
+          f'{"/JAX":>7} {"/torch":>7} {"JAX µs":>8} {"torch µs":>9} {"native after":>13} '
+          f'{"steady µs":>17}')
     startup, rows = rows[0], rows[1:]
     for r in rows:
-        if r['jax_ratio'] is None:  # no JAX figure for this workload (no side venv, none given)
-            jax = '-'
-        else:
-            jax = f'{r["jax_ratio"]:.3f}' + ('' if r['jax_measured'] else '*')
-        print(f'{r["workload"]:<46} {r["numpy_us"]:>9.1f} {r["default_ratio"]:>8.2f} '
-              f'{r["jit_us"]:>8.2f} {r["jit_ratio"]:>7.3f} {jax:>7} '
-              f'{r["jit_first_call_ms"]:>11.0f} {milliseconds(r, "jit_cold_native_ms"):>7} '
-              f'{milliseconds(r, "jit_new_process_ms"):>8} '
-              f'{milliseconds(r, "jit_new_process_native_ms"):>7}')
-    print(f'{startup["workload"]:<93} {startup["jit_first_call_ms"]:>11.0f}')
+        jax = ratio(r, 'jit_jax_ratio') if r.get('jax_measured') else \
+            ('-' if r['jax_ratio'] is None else f'{r["jit_ratio"] / r["jax_ratio"]:.3f}*')
+        native = f'{milliseconds(r, "jit_cold_native_ms")}/' \
+                 f'{milliseconds(r, "jit_new_process_native_ms")}'
+        steady = f'{microseconds(r, "jit_cold_steady_us")}/' \
+                 f'{microseconds(r, "jit_cache_steady_us")}'
+        print(f'{r["workload"]:<46} {r["jit_us"]:>8.2f} {r["jit_ratio"]:>7.3f} '
+              f'{ratio(r, "jit_python_ratio"):>7} {r["jit_default_ratio"]:>8.3f} {jax:>7} '
+              f'{ratio(r, "jit_torch_ratio"):>7} {microseconds(r, "jax_us"):>8} '
+              f'{microseconds(r, "torch_us"):>9} {native:>13} {steady:>17}')
+    print(f'{startup["workload"]}: {startup["jit_first_call_ms"]:.0f} ms')
 
 
 if __name__ == '__main__':

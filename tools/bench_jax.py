@@ -1,20 +1,20 @@
 #!/usr/bin/env python3
-"""JAX `jit` versions of the workloads of tools/bench.py (WORKLOADS), timed against the same
-hand numpy, for the comparison column of its jit_compile=True table. Needs numpy, jax and this
-checkout on the path (the hand numpy versions live in tools/bench.py):
+"""JAX `jit` versions of the workloads of tools/workloads.py (WORKLOADS), timed against the same
+hand numpy, for the comparison columns of tools/bench.py's jit_compile=True table. Needs numpy,
+jax and this checkout on the path (the hand numpy versions live in tools/workloads.py):
 
-    PYTHONPATH=.:tools python3 tools/bench_jax.py      # with a Python that has JAX
+    python3 -m tools.bench_jax [--json] [--quick]  # from the checkout's root, with JAX
 
-Prints one line a workload: JAX µs, hand numpy µs, ratio, first call ms.
+Prints one line a workload: JAX µs, hand numpy µs, ratio, first call ms (or them as JSON).
 """
-import time
+import importlib.util
+import sys
 
-from bench_jit import median_time
+from tools import timing, workloads
 
 
 def jax_workloads():
     """(name, jitted JAX function, its args, hand numpy function, its args)."""
-    import bench  # deferred: imports autograph and runtime (bench.py imports this module)
     import jax
     import jax.numpy as jnp
     from jax import lax
@@ -59,7 +59,7 @@ def jax_workloads():
 
     @jax.jit
     def mlp_forward(x, weights, biases):
-        for i in range(bench.MLP_LAYERS):
+        for i in range(workloads.MLP_LAYERS):
             x = jax.nn.relu(x @ weights[i] + biases[i])
         return x
 
@@ -76,7 +76,7 @@ def jax_workloads():
 
     class TrainStep:  # the weights change at each step, as the Variables do
         def __init__(self):
-            self.params = [jnp.asarray(w) for w in bench.training_data()[2]]
+            self.params = [jnp.asarray(w) for w in workloads.training_data()[2]]
 
         def __call__(self, x, labels):
             loss, self.params = train_step(self.params, x, labels)
@@ -87,7 +87,8 @@ def jax_workloads():
 
         def step(h, x):
             return jnp.tanh(x @ wx + h @ wh), None
-        h, _ = lax.scan(step, jnp.zeros((bench.RNN_BATCH, bench.RNN_HIDDEN), jnp.float32), xs)
+        start = jnp.zeros((workloads.RNN_BATCH, workloads.RNN_HIDDEN), jnp.float32)
+        h, _ = lax.scan(step, start, xs)
         return jnp.sum(h)
 
     @jax.jit
@@ -95,7 +96,7 @@ def jax_workloads():
         gx, gh = jax.grad(rnn_loss)((wx, wh), xs)
         return jnp.concatenate([gx.ravel(), gh.ravel()])
 
-    workloads = {w.name: w for w in bench.WORKLOADS}
+    by_name = {w.name: w for w in workloads.WORKLOADS}
     jax_versions = {'power(x,100), 10x10 int32': (power, lambda x, _: (jnp.asarray(x),)),
                     'rt.range(1000) sum loop': (range_sum, lambda n: (jnp.int32(n),)),
                     'Collatz steps for 1..100': (collatz, lambda n: (jnp.int32(n),)),
@@ -111,31 +112,23 @@ def jax_workloads():
                         (rnn_gradient, lambda *a: tuple(jnp.asarray(v) for v in a))}
     out = []
     for name, (fn, arguments) in jax_versions.items():
-        workload = workloads[name]
+        workload = by_name[name]
         numpy_args = workload.numpy_arguments()
         out.append((name, fn, arguments(*numpy_args), workload.numpy_program(), numpy_args))
     return out
 
 
-def measure_jax(quick=False):
+def available():
+    return importlib.util.find_spec('jax') is not None
+
+
+def measure(quick=False):
     """{workload: (JAX µs, numpy µs, ratio, first call ms)}, or {} without JAX."""
-    try:
-        import jax  # noqa: F401 - deferred: an optional comparison
-    except ImportError:
+    if not available():
         return {}
-    repeat = 3 if quick else 9
-    results = {}
-    for name, fn, args, numpy_fn, numpy_args in jax_workloads():
-        start = time.perf_counter()
-        fn(*args).block_until_ready()
-        first = time.perf_counter() - start
-        ours = median_time(lambda: fn(*args).block_until_ready(), 20 if quick else 200, repeat)
-        hand = median_time(lambda: numpy_fn(*numpy_args), 2 if quick else 10, repeat)
-        results[name] = (ours * 1e6, hand * 1e6, ours / hand, first * 1e3)
-    return results
+    return timing.measure_versions(jax_workloads(), lambda result: result.block_until_ready(),
+                                   quick)
 
 
 if __name__ == '__main__':
-    for name, (ours, hand, ratio, first) in measure_jax().items():
-        print(f'{name:<40} JAX {ours:9.2f} µs  numpy {hand:9.1f} µs  ratio {ratio:.3f}  '
-              f'first call {first:.0f} ms')
+    timing.peer_main(sys.modules[__name__])

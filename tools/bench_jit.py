@@ -7,14 +7,15 @@ before: trace, lower, compile), then a *new process* loading what the cold one c
 run does neither: it times the first call in its own process, from the usual cache), after a
 first row timing numba's start-up. Compilation is tiered (docs/jit.md): a first call whose
 code is not cached runs the default executor while numba compiles in the background, so each
-process also reports the time from the first call's start until native code runs. The
-workloads are tools/bench.py's; JAX versions live in tools/bench_jax.py, run with a Python
-that has JAX.
+process also reports the time from the first call's start until native code runs, and the
+steady time of its calls then: the process that compiled the graph and one that loaded it run
+the same code, and should take the same time. The workloads are tools/workloads.py's; the
+peers' versions live in tools/bench_jax.py and tools/bench_torch.py. From the checkout's root:
 
-    python3 tools/bench_jit.py --first-call INDEX                # from the usual cache, ms
-    python3 tools/bench_jit.py --first-call INDEX --empty-cache  # cold, ms
-    python3 tools/bench_jit.py --first-call INDEX --until-native # also ms until native code
-    python3 tools/bench_jit.py --ops                             # each math op alone, µs
+    python3 -m tools.bench_jit --first-call INDEX                # from the usual cache, ms
+    python3 -m tools.bench_jit --first-call INDEX --empty-cache  # cold, ms
+    python3 -m tools.bench_jit --first-call INDEX --until-native # + ms until native, steady µs
+    python3 -m tools.bench_jit --ops                             # each math op alone, µs
 
 `measure_ops()` (`--ops`) times each float math op alone (exp, log, tanh, sin of float32 and
 float64 on 1M elements, a new array each call) compiled and with the default executor,
@@ -34,22 +35,13 @@ import numpy as np
 import autograph as ag
 import runtime as rt
 from autograph.tracing.polymorphic_function import RetracingWarning
-
-
-def median_time(fn, number, repeat):
-    """Seconds per call of `fn`: the median of `repeat` runs of `number` calls."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - start) / number)
-    return float(np.median(times))
+from tools.timing import median_time
+from tools.workloads import WORKLOADS
 
 
 def measure_jit(workloads, quick=False):
-    """One dict a workload (bench.py's Workload): µs per call of numpy, the default executor
-    and jit, their ratios, and the first calls of jit in ms, each in a new process: cold
+    """One dict a workload (a tools/workloads.py Workload): µs per call of numpy, the default
+    executor and jit, their ratios, and the first calls of jit in ms, each in a new process: cold
     (`jit_first_call_ms`: trace + lower + compile into an empty cache) and from that cache
     (`jit_new_process_ms`), each with the ms from its start until native code runs
     (`jit_cold_native_ms`, `jit_new_process_native_ms`), after a first row timing numba's
@@ -67,15 +59,17 @@ def measure_jit(workloads, quick=False):
         with tempfile.TemporaryDirectory() as folder, \
                 contextlib.nullcontext() if quick else cache_in(folder):
             if not quick:
-                index = workload_index(workload)  # the subprocess's: in bench.WORKLOADS
-                first_call, cold_native = first_call_in_new_process(index, folder)
-                new_process, new_process_native = first_call_in_new_process(index, folder)
+                index = workload_index(workload)  # the subprocess's: in WORKLOADS
+                first_call, cold_native, cold_steady = first_call_in_new_process(index, folder)
+                new_process, new_process_native, cache_steady = first_call_in_new_process(
+                    index, folder)
             start = time.perf_counter()
             jit = ag.function(workload.program(), jit_compile=True)
             got = jit(*args).numpy()
             if quick:
                 first_call = (time.perf_counter() - start) * 1e3
                 new_process = cold_native = new_process_native = None
+                cold_steady = cache_steady = None
             wait_for_native_code()
             got_native = jit(*args).numpy()
         # atol: float32 transcendental functions differ by an ulp between numba and numpy,
@@ -90,23 +84,33 @@ def measure_jit(workloads, quick=False):
         once = median_time(numpy_call, 1, 3)
         number = 2 if quick else max(1, int(0.01 / max(once, 1e-7)))
         jit_number = number if quick else max(1, int(0.01 / max(once / 20, 1e-7)))
-        rounds = []  # the three timed back to back, so load on the machine hits them alike
+        python = workload.python
+        python_call = (lambda: python(*numpy_args)) if python else (lambda: None)
+        rounds = []  # timed back to back, so load on the machine hits them alike
         for _ in range(repeat):
             rounds.append((median_time(numpy_call, number, 1),
                            median_time(lambda: default(*args), number, 1),
-                           median_time(lambda: jit(*args), jit_number, 1)))
-        hand, default_time, jit_time = (float(np.median(column)) for column in zip(*rounds))
+                           median_time(lambda: jit(*args), jit_number, 1),
+                           median_time(python_call, number, 1)))
+        hand, default_time, jit_time, python_time = (float(np.median(column))
+                                                     for column in zip(*rounds))
         rows.append({
             'workload': workload.name,
             'numpy_us': hand * 1e6,
             'default_us': default_time * 1e6,
             'jit_us': jit_time * 1e6,
-            'default_ratio': float(np.median([d / h for h, d, _ in rounds])),
-            'jit_ratio': float(np.median([j / h for h, _, j in rounds])),
+            'python_us': python_time * 1e6 if python else None,
+            'default_ratio': float(np.median([d / h for h, d, _, _ in rounds])),
+            'jit_ratio': float(np.median([j / h for h, _, j, _ in rounds])),
+            'jit_default_ratio': float(np.median([j / d for _, d, j, _ in rounds])),
+            'jit_python_ratio': float(np.median([j / p for _, _, j, p in rounds]))
+            if python else None,
             'jit_first_call_ms': first_call,
             'jit_cold_native_ms': cold_native,
+            'jit_cold_steady_us': cold_steady,
             'jit_new_process_ms': new_process,
             'jit_new_process_native_ms': new_process_native,
+            'jit_cache_steady_us': cache_steady,
             'jax_ratio': workload.jax_ratio,
         })
     return rows
@@ -158,12 +162,11 @@ def print_ops(rows):
 
 
 def workload_index(workload):
-    """The index of `workload` in bench.WORKLOADS, which `--first-call` takes (not its
+    """The index of `workload` in WORKLOADS, which `--first-call` takes (not its
     position in the list `measure_jit` was given, which may be a part of it)."""
-    import bench  # deferred: bench imports this module
-    names = [w.name for w in bench.WORKLOADS]
+    names = [w.name for w in WORKLOADS]
     if workload.name not in names:
-        raise ValueError(f'{workload.name!r} is not one of bench.WORKLOADS, which a new process '
+        raise ValueError(f'{workload.name!r} is not one of WORKLOADS, which a new process '
                          f'runs by index')
     return names.index(workload.name)
 
@@ -210,14 +213,14 @@ def cache_in(folder):
 
 def first_call_in_new_process(index, folder):
     """(ms of the first call of WORKLOADS[index] in a new process whose cache is `folder`, ms
-    from its start until native code runs)."""
-    tools = os.path.dirname(os.path.abspath(__file__))
-    environment = {**os.environ, **cache_environment(folder),
-                   'PYTHONPATH': os.pathsep.join([os.path.dirname(tools), tools])}
-    out = subprocess.run([sys.executable, __file__, '--first-call', str(index), '--until-native'],
+    from its start until native code runs, µs of a steady call there then)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    environment = {**os.environ, **cache_environment(folder), 'PYTHONPATH': root}
+    out = subprocess.run([sys.executable, '-m', 'tools.bench_jit', '--first-call', str(index),
+                          '--until-native'],
                          check=True, capture_output=True, text=True, env=environment).stdout
-    first, until_native = map(float, out.split()[-2:])
-    return first, until_native
+    first, until_native, steady = map(float, out.split()[-3:])
+    return first, until_native, steady
 
 
 def main(argv=None):
@@ -227,16 +230,16 @@ def main(argv=None):
     parser.add_argument('--empty-cache', action='store_true',
                         help='cold: compile into an empty on-disk cache (a temp dir)')
     parser.add_argument('--until-native', action='store_true',
-                        help='also print the ms from the first call until native code runs')
+                        help='also print the ms from the first call until native code runs, '
+                             'and the µs of a steady call then')
     options = parser.parse_args(argv)
     if options.ops:
         print_ops(measure_ops())
         return
     if options.first_call is None:
         parser.error('give --first-call INDEX or --ops')
-    import bench  # deferred: bench imports this module
     numba_startup()
-    workload = bench.WORKLOADS[options.first_call]
+    workload = WORKLOADS[options.first_call]
     args = workload.arguments()
     with tempfile.TemporaryDirectory() as folder, \
             cache_in(folder) if options.empty_cache else contextlib.nullcontext():
@@ -249,7 +252,12 @@ def main(argv=None):
         wait_for_native_code()
         jit(*args)
         until_native = (time.perf_counter() - start) * 1e3
-        print(f'{first_call:.1f}' + (f' {until_native:.1f}' if options.until_native else ''))
+        if not options.until_native:
+            print(f'{first_call:.1f}')
+            return
+        once = median_time(lambda: jit(*args), 1, 3)
+        steady = median_time(lambda: jit(*args), max(1, int(0.01 / max(once, 1e-7))), 9)
+        print(f'{first_call:.1f} {until_native:.1f} {steady * 1e6:.3f}')
 
 
 if __name__ == '__main__':

@@ -1,12 +1,11 @@
 """numba helpers that the native forms of ops call (native/rules/forms.py), and the dtype casts.
 
-Imported only when a `jit_compile=True` function is first called (it imports numba). Most
-helpers are `overload`s: numba picks the implementation for the argument types when it compiles
-the caller, so one name serves scalars and arrays of every dtype at no run-time cost; their
-Python bodies give the same meaning with numpy. The others are `njit(cache=True)` functions,
+Imported when a `jit_compile=True` graph is first lowered (it imports numba). Most helpers are
+`overload`s: numba picks the implementation for the argument types when it compiles the caller
+(their Python bodies give the same meaning with numpy). The others are `njit(cache=True)`,
 compiled once per machine: scalar code calls only those (overloads compile in each process).
-Errors are raised with constant messages; the caller re-runs the graph with the default
-executor to report them with the op and the user's line (see runtime/executor/native).
+Errors have constant messages; the caller re-runs the graph with the default executor to report
+them with the op and the user's line (see runtime/executor/native).
 """
 import numba
 import numpy as np
@@ -16,16 +15,11 @@ from numba.extending import overload
 from runtime.executor.native import atomics, vmath
 from runtime.executor.native.calling import call_kernel
 
-# The options of a *site*: a function of the generated module (a loop nest, a kernel call)
-# that only the generated function calls, so it needs neither the wrapper that Python calls
-# nor the C one, which LLVM would otherwise compile for each (~20% of an RNN gradient's
-# compile).
+# A *site* (loop nest, kernel call): no Python or C wrapper (~20% of an RNN gradient's compile)
 SITE_OPTIONS = {'error_model': 'numpy', 'no_cpython_wrapper': True, 'no_cfunc_wrapper': True}
 
-# Every name here that the generated code calls; `namespace()` hands them to it. Kernel calls
-# are `site` functions (compiled with the function that calls them, cached with it) calling
-# `call_kernel`; a loop nest called once is an `inline_site`, which numba inlines into its
-# caller.
+# Every name the generated code calls (`namespace()` hands them to it). Kernel calls are `site`s
+# calling `call_kernel`; a loop nest called once is an `inline_site`, inlined by numba.
 EXPORTS = {'objmode': numba.objmode, 'call_kernel': call_kernel,
            'site': numba.njit(cache=True, **SITE_OPTIONS),
            'inline_site': numba.njit(cache=True, inline='always', **SITE_OPTIONS),
@@ -353,6 +347,8 @@ def _list_set(data, written, index, item):
         return lambda data, written, index, item: list_set_scalar(data, written, index, item)
     if item.ndim == 1:
         return lambda data, written, index, item: list_set_row(data, written, index, item)
+    if item.ndim == 2:
+        return lambda data, written, index, item: list_set_matrix(data, written, index, item)
     return lambda data, written, index, item: list_set_array(data, written, index, item)
 
 
@@ -364,11 +360,19 @@ def list_set_scalar(data, written, index, item):
 
 
 @numba.njit(cache=True)
-def list_set_row(data, written, index, item):
-    """Written out per element (numba's array assignment compiles slowly)."""
+def list_set_row(data, written, index, item):  # per element: numba's `=` compiles slowly
     list_check_index(written, index)
     for k in range(item.shape[0]):
         data[index, k] = item[k]
+    written[index] = True
+
+
+@numba.njit(cache=True)
+def list_set_matrix(data, written, index, item):  # a loop nest LLVM vectorizes (not ndindex)
+    list_check_index(written, index)
+    for i in range(item.shape[0]):
+        for j in range(item.shape[1]):
+            data[index, i, j] = item[i, j]
     written[index] = True
 
 
@@ -393,23 +397,24 @@ def list_reserve(size, template):
 
 @_export
 @numba.njit(cache=True)
-def list_reserve_growing(size, template):
-    """A TensorList of dynamic size, `size` elements to start with: (data, written, size)."""
+def list_reserve_growing(size, template, rooms, slot):
+    """A TensorList of dynamic size, `size` elements to start with: (data, written, size), with
+    room for as many as this reservation's list had in an earlier call (`rooms[slot]`)."""
     if size < 0:
         raise ValueError('TensorArray size must be non-negative')
-    room = max(size, 8)
+    room = max(size, 8, rooms[slot])
     return (np.empty((room,) + template.shape[1:], template.dtype), np.zeros(room, np.bool_),
             np.int64(size))
 
 
 @_export
 @numba.njit(cache=True)
-def list_grow(data, written, size, index):
-    """A TensorList of dynamic size with room for element `index` (twice as large when full)."""
+def list_grow(data, written, size, index, rooms, slot):  # room for `index`: twice when full
     if index < 0:
         raise IndexError('TensorArray index out of range')
     if index >= data.shape[0]:
         room = max(2 * data.shape[0], index + 1)
+        rooms[slot] = max(rooms[slot], room)
         grown = np.empty((room,) + data.shape[1:], data.dtype)
         # copied element by element: numba's slice assignment `grown[:n] = data` is 400 kB
         # of LLVM IR (5 s to compile, and again in each graph it was linked into)
@@ -590,7 +595,6 @@ def sum_axis(x, axis, start):
 
 
 def namespace():
-    """The globals of generated code compiled in memory: numpy and the helpers (its kernel
-    call sites are not cached: they have no file)."""
+    """The globals of generated code compiled in memory (its sites are not cached: no file)."""
     return {'np': np, **EXPORTS, 'site': numba.njit(**SITE_OPTIONS),
             'inline_site': numba.njit(inline='always', **SITE_OPTIONS)}

@@ -12,19 +12,27 @@ from runtime.executor.native import helpers  # noqa: E402  (imports numba)
 def test_list_grow_keeps_the_written_elements_and_their_flags():
     data = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
     written = np.array([True, False])
-    grown, flags, size = helpers.list_grow(data, written, np.int64(2), np.int32(5))
+    rooms = np.zeros(2, np.int64)
+    grown, flags, size = helpers.list_grow(data, written, np.int64(2), np.int32(5), rooms, 1)
     assert grown.shape == (6, 3, 4) and grown.dtype == np.float32  # room for element 5
     np.testing.assert_array_equal(grown[:2], data)
     np.testing.assert_array_equal(flags, [True, False, False, False, False, False])
     assert size == 6
+    assert list(rooms) == [0, 6]
+    grown, flags, size = helpers.list_grow(grown, flags, size, np.int32(11), rooms, 1)
+    assert grown.shape == (12, 3, 4) and list(rooms) == [0, 12]
+    # the next call's reservation starts with that room (8 at least)
+    fresh = helpers.list_reserve_growing(np.int32(0), np.empty((0, 3, 4), np.float32), rooms, 1)
+    assert fresh[0].shape == (12, 3, 4) and fresh[2] == 0
 
 
 def test_list_grow_within_its_room_returns_the_same_arrays():
     data, written = np.zeros((8, 2), np.int32), np.zeros(8, np.bool_)
-    grown, flags, size = helpers.list_grow(data, written, np.int64(3), np.int32(4))
-    assert grown is data and flags is written and size == 5
+    rooms = np.zeros(1, np.int64)
+    grown, flags, size = helpers.list_grow(data, written, np.int64(3), np.int32(4), rooms, 0)
+    assert grown is data and flags is written and size == 5 and rooms[0] == 0
     with pytest.raises(IndexError):
-        helpers.list_grow(data, written, np.int64(3), np.int32(-1))
+        helpers.list_grow(data, written, np.int64(3), np.int32(-1), rooms, 0)
 
 
 def test_reshaped_copies_an_array_that_is_not_contiguous():
