@@ -1,6 +1,6 @@
 """The layering rules, checked on the source: runtime never imports autograph; the compiler half
 of autograph imports neither numpy nor runtime; the op modules never import the gradients;
-runtime/ and autograph/ have no import cycles.
+runtime/, autograph/ and tools/ have no import cycles.
 
 Imports inside functions count as any other: no comment makes a cycle legal. An import inside a
 function is allowed only for an optional dependency or a start-up cost, named by a comment on
@@ -25,6 +25,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 RUNTIME_HALF = ('autograph.operators', 'autograph.tracing', 'autograph.saved_model',
                 'autograph.distribute', 'autograph.cli.graph')
 # What a comment on an import inside a function must name: why it is deferred.
+# Folders of scripts, which also import each other by bare module names (their folder is on
+# their path when run): `import bench` there is `tools.bench`.
+SCRIPT_FOLDERS = ('tools', 'scripts')
 DEFERRED = re.compile(r'#\s*deferred\b.*(optional dependency \w|start-up cost)')
 
 
@@ -66,7 +69,11 @@ def imports_of(name, path, known):
 
 def _targets(node, package, known):
     if isinstance(node, ast.Import):
-        return [alias.name for alias in node.names]
+        # a script's folder is on its path: `import bench_jit` in tools/ is tools.bench_jit
+        top = package.split('.')[0]
+        sibling = (lambda name: f'{top}.{name}' if f'{top}.{name}' in known else name) \
+            if top in SCRIPT_FOLDERS else (lambda name: name)
+        return [sibling(alias.name) for alias in node.names]
     base = node.module or ''
     if node.level:
         anchor = package.split('.')
@@ -127,7 +134,7 @@ def _in(name, packages):
 
 @pytest.fixture(scope='module')
 def project():
-    return import_graph(ROOT, ('runtime', 'autograph'))
+    return import_graph(ROOT, ('runtime', 'autograph', 'tools'))
 
 
 def test_runtime_never_imports_autograph(project):
@@ -197,7 +204,7 @@ def _undeclared_deferrals(graph, package):
             if _in(name, [package]) for target, line, deferred in imports if deferred is False]
 
 
-@pytest.mark.parametrize('package', ['runtime', 'autograph'])
+@pytest.mark.parametrize('package', ['runtime', 'autograph', 'tools'])
 def test_no_import_cycles(project, package):
     graph, known = project
     assert cycles(graph, known, package) == []
@@ -229,6 +236,13 @@ def test_the_cycle_check_counts_every_import_and_the_deferral_check_reads_commen
     assert cycles(graph, known, 'pkg') == [['pkg.a', 'pkg.b'], ['pkg.c', 'pkg.d']]
     assert _undeclared_deferrals(graph, 'pkg') == [
         'pkg.b:2 imports pkg.a inside a function', 'pkg.d:6 imports pkg.c inside a function']
+    # scripts of one folder importing each other by their bare names, as tools/ may
+    scripts = tmp_path / 'scripts'
+    scripts.mkdir()
+    (scripts / 'f.py').write_text('import g\n')
+    (scripts / 'g.py').write_text('import numpy\n\nimport f\n')
+    graph, known = import_graph(tmp_path, ('scripts',))
+    assert cycles(graph, known, 'scripts') == [['scripts.f', 'scripts.g']]
 
 
 def test_no_library_file_is_over_600_lines():

@@ -1,20 +1,20 @@
 #!/usr/bin/env python3
-"""JAX `jit` versions of the workloads of tools/bench.py (WORKLOADS), timed against the same
+"""JAX `jit` versions of the workloads of tools/workloads.py (WORKLOADS), timed against the same
 hand numpy, for the comparison column of its jit_compile=True table. Needs numpy, jax and this
-checkout on the path (the hand numpy versions live in tools/bench.py):
+checkout on the path (the hand numpy versions live in tools/workloads.py):
 
-    PYTHONPATH=.:tools python3 tools/bench_jax.py      # with a Python that has JAX
+    python3 -m tools.bench_jax      # from the checkout's root, with a Python that has JAX
 
 Prints one line a workload: JAX µs, hand numpy µs, ratio, first call ms.
 """
 import time
 
-from bench_jit import median_time
+from tools import workloads
+from tools.bench_jit import median_time
 
 
 def jax_workloads():
     """(name, jitted JAX function, its args, hand numpy function, its args)."""
-    import bench  # deferred: imports autograph and runtime (bench.py imports this module)
     import jax
     import jax.numpy as jnp
     from jax import lax
@@ -59,7 +59,7 @@ def jax_workloads():
 
     @jax.jit
     def mlp_forward(x, weights, biases):
-        for i in range(bench.MLP_LAYERS):
+        for i in range(workloads.MLP_LAYERS):
             x = jax.nn.relu(x @ weights[i] + biases[i])
         return x
 
@@ -76,7 +76,7 @@ def jax_workloads():
 
     class TrainStep:  # the weights change at each step, as the Variables do
         def __init__(self):
-            self.params = [jnp.asarray(w) for w in bench.training_data()[2]]
+            self.params = [jnp.asarray(w) for w in workloads.training_data()[2]]
 
         def __call__(self, x, labels):
             loss, self.params = train_step(self.params, x, labels)
@@ -87,7 +87,8 @@ def jax_workloads():
 
         def step(h, x):
             return jnp.tanh(x @ wx + h @ wh), None
-        h, _ = lax.scan(step, jnp.zeros((bench.RNN_BATCH, bench.RNN_HIDDEN), jnp.float32), xs)
+        start = jnp.zeros((workloads.RNN_BATCH, workloads.RNN_HIDDEN), jnp.float32)
+        h, _ = lax.scan(step, start, xs)
         return jnp.sum(h)
 
     @jax.jit
@@ -95,7 +96,7 @@ def jax_workloads():
         gx, gh = jax.grad(rnn_loss)((wx, wh), xs)
         return jnp.concatenate([gx.ravel(), gh.ravel()])
 
-    workloads = {w.name: w for w in bench.WORKLOADS}
+    by_name = {w.name: w for w in workloads.WORKLOADS}
     jax_versions = {'power(x,100), 10x10 int32': (power, lambda x, _: (jnp.asarray(x),)),
                     'rt.range(1000) sum loop': (range_sum, lambda n: (jnp.int32(n),)),
                     'Collatz steps for 1..100': (collatz, lambda n: (jnp.int32(n),)),
@@ -111,7 +112,7 @@ def jax_workloads():
                         (rnn_gradient, lambda *a: tuple(jnp.asarray(v) for v in a))}
     out = []
     for name, (fn, arguments) in jax_versions.items():
-        workload = workloads[name]
+        workload = by_name[name]
         numpy_args = workload.numpy_arguments()
         out.append((name, fn, arguments(*numpy_args), workload.numpy_program(), numpy_args))
     return out

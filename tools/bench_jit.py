@@ -8,13 +8,13 @@ run does neither: it times the first call in its own process, from the usual cac
 first row timing numba's start-up. Compilation is tiered (docs/jit.md): a first call whose
 code is not cached runs the default executor while numba compiles in the background, so each
 process also reports the time from the first call's start until native code runs. The
-workloads are tools/bench.py's; JAX versions live in tools/bench_jax.py, run with a Python
-that has JAX.
+workloads are tools/workloads.py's; JAX versions live in tools/bench_jax.py, run with a Python
+that has JAX. From the checkout's root:
 
-    python3 tools/bench_jit.py --first-call INDEX                # from the usual cache, ms
-    python3 tools/bench_jit.py --first-call INDEX --empty-cache  # cold, ms
-    python3 tools/bench_jit.py --first-call INDEX --until-native # also ms until native code
-    python3 tools/bench_jit.py --ops                             # each math op alone, µs
+    python3 -m tools.bench_jit --first-call INDEX                # from the usual cache, ms
+    python3 -m tools.bench_jit --first-call INDEX --empty-cache  # cold, ms
+    python3 -m tools.bench_jit --first-call INDEX --until-native # also ms until native code
+    python3 -m tools.bench_jit --ops                             # each math op alone, µs
 
 `measure_ops()` (`--ops`) times each float math op alone (exp, log, tanh, sin of float32 and
 float64 on 1M elements, a new array each call) compiled and with the default executor,
@@ -34,6 +34,7 @@ import numpy as np
 import autograph as ag
 import runtime as rt
 from autograph.tracing.polymorphic_function import RetracingWarning
+from tools.workloads import WORKLOADS
 
 
 def median_time(fn, number, repeat):
@@ -48,8 +49,8 @@ def median_time(fn, number, repeat):
 
 
 def measure_jit(workloads, quick=False):
-    """One dict a workload (bench.py's Workload): µs per call of numpy, the default executor
-    and jit, their ratios, and the first calls of jit in ms, each in a new process: cold
+    """One dict a workload (a tools/workloads.py Workload): µs per call of numpy, the default
+    executor and jit, their ratios, and the first calls of jit in ms, each in a new process: cold
     (`jit_first_call_ms`: trace + lower + compile into an empty cache) and from that cache
     (`jit_new_process_ms`), each with the ms from its start until native code runs
     (`jit_cold_native_ms`, `jit_new_process_native_ms`), after a first row timing numba's
@@ -67,7 +68,7 @@ def measure_jit(workloads, quick=False):
         with tempfile.TemporaryDirectory() as folder, \
                 contextlib.nullcontext() if quick else cache_in(folder):
             if not quick:
-                index = workload_index(workload)  # the subprocess's: in bench.WORKLOADS
+                index = workload_index(workload)  # the subprocess's: in WORKLOADS
                 first_call, cold_native = first_call_in_new_process(index, folder)
                 new_process, new_process_native = first_call_in_new_process(index, folder)
             start = time.perf_counter()
@@ -158,12 +159,11 @@ def print_ops(rows):
 
 
 def workload_index(workload):
-    """The index of `workload` in bench.WORKLOADS, which `--first-call` takes (not its
+    """The index of `workload` in WORKLOADS, which `--first-call` takes (not its
     position in the list `measure_jit` was given, which may be a part of it)."""
-    import bench  # deferred: bench imports this module
-    names = [w.name for w in bench.WORKLOADS]
+    names = [w.name for w in WORKLOADS]
     if workload.name not in names:
-        raise ValueError(f'{workload.name!r} is not one of bench.WORKLOADS, which a new process '
+        raise ValueError(f'{workload.name!r} is not one of WORKLOADS, which a new process '
                          f'runs by index')
     return names.index(workload.name)
 
@@ -211,10 +211,10 @@ def cache_in(folder):
 def first_call_in_new_process(index, folder):
     """(ms of the first call of WORKLOADS[index] in a new process whose cache is `folder`, ms
     from its start until native code runs)."""
-    tools = os.path.dirname(os.path.abspath(__file__))
-    environment = {**os.environ, **cache_environment(folder),
-                   'PYTHONPATH': os.pathsep.join([os.path.dirname(tools), tools])}
-    out = subprocess.run([sys.executable, __file__, '--first-call', str(index), '--until-native'],
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    environment = {**os.environ, **cache_environment(folder), 'PYTHONPATH': root}
+    out = subprocess.run([sys.executable, '-m', 'tools.bench_jit', '--first-call', str(index),
+                          '--until-native'],
                          check=True, capture_output=True, text=True, env=environment).stdout
     first, until_native = map(float, out.split()[-2:])
     return first, until_native
@@ -234,9 +234,8 @@ def main(argv=None):
         return
     if options.first_call is None:
         parser.error('give --first-call INDEX or --ops')
-    import bench  # deferred: bench imports this module
     numba_startup()
-    workload = bench.WORKLOADS[options.first_call]
+    workload = WORKLOADS[options.first_call]
     args = workload.arguments()
     with tempfile.TemporaryDirectory() as folder, \
             cache_in(folder) if options.empty_cache else contextlib.nullcontext():

@@ -9,6 +9,7 @@ dependencies, as its graphs show them).
 """
 import functools
 import threading
+import weakref
 
 from autograph.compiler.conversion import deep_recursion
 from autograph.tracing import describe, keys
@@ -59,7 +60,8 @@ class ConcreteFunction:
         self._key = key
         self._input_descriptions = input_descriptions
         self._captures = captures
-        self._run = run
+        self._run = run  # the plan (a native plan says whether it runs native code yet)
+        self._call = run  # what a call runs: the plan, or its native code's wrapper once ready
         self.initialized_variables = ()  # storages this graph initializes (it runs once)
         # Python-valued parameters may be left out when calling the ConcreteFunction.
         self._traced_literals = {name: value for name, element, value in zip(
@@ -145,7 +147,7 @@ class ConcreteFunction:
         """Run the graph on flat feeds (argument values, in key order) and pack the outputs."""
         if _summary_tracing[0]:
             summary_trace.note(self.graph)
-        values = self._run(*feeds)
+        values = self._call(*feeds)
         if self._single_dtype is not None:
             return EagerTensor(values[0], self._single_dtype)
         flat = [None if slot is None else EagerTensor(values[slot[0]], slot[1])
@@ -247,17 +249,26 @@ def _trace(python_callable, binder, key, values, watch_object, check_variable,
     captures = fg.captures
     fg.inputs = arg_inputs + [p for _, p in captures]
     fg.outputs = [t for t in nest.flatten(structured_outputs) if t is not None]
-    run = compile_graph(fg, [p for _, p in captures] + arg_inputs, fg.outputs, jit_compile)
-    if captures:
-        run = functools.partial(run, *[value.value if isinstance(value, EagerTensor) else value
-                                       for value, _ in captures])
+    plan = compile_graph(fg, [p for _, p in captures] + arg_inputs, fg.outputs, jit_compile)
+    captured = [value.value if isinstance(value, EagerTensor) else value for value, _ in captures]
+    run = functools.partial(plan, *captured) if captures else plan
     signature_args = tuple(describe.structured(element, value, name)
                            for element, value, name in zip(key, values, binder.names))
     descriptions = [describe.describe(element, value) for element, value in zip(key, values)]
     concrete = ConcreteFunction(fg, binder, key, (signature_args, {}), descriptions,
                                 structured_outputs, captures, run)
     concrete.initialized_variables = tuple(fg.deferred_initializers or ())
+    if jit_compile:  # once native code is ready, calls go to it without the plan's dispatch
+        plan.when_native(functools.partial(_call_natively, weakref.ref(concrete), captured))
     return concrete
+
+
+def _call_natively(concrete_ref, captured, run):
+    """Make the ConcreteFunction call `run`, its plan's native code, directly (from the thread
+    that compiled it: an attribute write, which a call in another thread sees whole)."""
+    concrete = concrete_ref()
+    if concrete is not None:
+        concrete._call = functools.partial(run, *captured) if captured else run
 
 
 def _placeholders(fg, element, value, name, watch_object):

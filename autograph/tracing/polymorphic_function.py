@@ -22,6 +22,7 @@ from autograph.tracing.binding import Binder
 from autograph.tracing.concrete import ConcreteFunction, trace
 from runtime.core import config, context
 from runtime.core.nest import flatten
+from runtime.core.tensor import EagerTensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.data import DatasetSpec
 
@@ -30,6 +31,7 @@ ACCEPTED_KEYS_CACHED = 64  # keys a relaxed graph accepts are cached up to this 
 _functions_run_eagerly = config.functions_run_eagerly
 _state = context.state  # this thread's graphs being built and tapes recording
 _active_tapes = context.active_tapes  # how many tapes record in all threads (a cell)
+_building_graphs = context.building_graphs  # how many graphs all threads are building (a cell)
 # code -> Functions that traced it
 _functions_tracing_code: weakref.WeakKeyDictionary[types.CodeType, Any] = \
     weakref.WeakKeyDictionary()
@@ -129,6 +131,10 @@ class Function:
         self._calls_through = options.calls_through
         functools.update_wrapper(self, self._python_function, updated=())
         self._binder = binder
+        self._arity = -1 if binder is None else binder.arity  # positional calls bind as they are
+        # whether a call looks its graph up by its arguments' key (not: a callable without
+        # Python code, called as it is, or a Function with an input_signature)
+        self._keyed_by_arguments = not options.calls_through and options.input_signature is None
         self._name = name
         self._instance_ref = instance_ref
         self._owner = owner
@@ -147,21 +153,38 @@ class Function:
     # ---- calling ---------------------------------------------------------------------------
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        # The hot path is a cache hit: the four checks for running Python instead, at once.
+        # The hot path is a cache hit: the checks for another kind of call at once (the cells
+        # first: another thread's graphs or tapes make this thread look at its own).
+        if self._keyed_by_arguments is False or _functions_run_eagerly() or \
+                _building_graphs[0] and _state.graphs or _active_tapes[0] and _state.tapes:
+            return self._call_otherwise(args, kwargs)
+        if kwargs or len(args) != self._arity:
+            args = self._binder.canonical(args, kwargs)
+        if len(args) == 1 and type(args[0]) is EagerTensor:  # keys.make_key's first case, inline
+            tensor = args[0]
+            array = tensor.value
+            feeds: list[Any] = [array]
+            try:
+                key: tuple = ((tensor.dtype, array.shape),)
+            except AttributeError:  # a scalar string tensor holds `bytes`
+                key = ((tensor.dtype, ()),)
+        else:
+            feeds = []
+            key = keys.make_key(args, feeds)
+        concrete = self._cache.get(key)
+        if concrete is None:
+            return self._call_miss(key, args, feeds)
+        return concrete.call_flat(feeds)
+
+    def _call_otherwise(self, args, kwargs):
+        """A call that runs Python code, or the graph of an input_signature."""
         if self._calls_through or _functions_run_eagerly() or _state.graphs or \
                 _active_tapes[0] and _state.tapes:
             return self._call_python(args, kwargs)
         binder = self._binder
         values = args if not kwargs and len(args) == binder.arity else binder.canonical(
             args, kwargs)
-        if self._input_signature is not None:
-            return self._call_with_signature(values)
-        feeds: list[Any] = []
-        key = keys.make_key(values, feeds)
-        concrete = self._cache.get(key)
-        if concrete is None:
-            return self._call_miss(key, values, feeds)
-        return concrete.call_flat(feeds)
+        return self._call_with_signature(values)
 
     def _call_python(self, args, kwargs):
         """A call that runs Python code, not a cached graph."""

@@ -1,14 +1,12 @@
 """tools/bench.py runs and reports every figure (no timing is asserted)."""
+import dataclasses
 import json
 import os
-import sys
 
 import pytest
 
-TOOLS = os.path.join(os.path.dirname(__file__), '..', '..', 'tools')
-sys.path.insert(0, TOOLS)
-
-import bench  # noqa: E402
+from tools import bench, bench_jit
+from tools.workloads import WORKLOADS
 
 
 def test_bench_prints_every_figure_as_json(capsys):
@@ -56,7 +54,6 @@ def test_bench_prints_the_jit_table_with_numba(capsys):
 def test_bench_jit_first_call_with_an_empty_cache_leaves_the_cache_alone(tmp_path, monkeypatch,
                                                                           capsys):
     pytest.importorskip('numba')
-    import bench_jit
     monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path))
     bench_jit.main(['--first-call', '1', '--empty-cache'])  # the sum loop, cold
     assert float(capsys.readouterr().out) > 0
@@ -68,16 +65,14 @@ def test_bench_jit_first_call_with_an_empty_cache_leaves_the_cache_alone(tmp_pat
 
 
 def test_bench_jit_new_processes_run_the_workload_by_its_index_in_workloads():
-    import bench_jit
     # measure_jit([WORKLOADS[3]]) must start `--first-call 3`, not its position 0 in the list
-    assert [bench_jit.workload_index(w) for w in bench.WORKLOADS[3:5]] == [3, 4]
-    with pytest.raises(ValueError, match='not one of bench.WORKLOADS'):
-        bench_jit.workload_index(bench.WORKLOADS[0]._replace(name='elsewhere'))
+    assert [bench_jit.workload_index(w) for w in WORKLOADS[3:5]] == [3, 4]
+    with pytest.raises(ValueError, match='not one of WORKLOADS'):
+        bench_jit.workload_index(dataclasses.replace(WORKLOADS[0], name='elsewhere'))
 
 
 def test_bench_jit_times_each_math_op_alone_compiled_and_not(capsys):
     pytest.importorskip('numba')
-    import bench_jit
     rows = bench_jit.measure_ops(quick=True, size=1000)
     assert [row['op'] for row in rows] == [f'{name} {dtype}' for dtype in ('float32', 'float64')
                                            for name in ('exp', 'log', 'tanh', 'sin')]

@@ -26,6 +26,8 @@ code returns, so running again has no other effect, unless a kernel the code cal
 effects (print, py_function, random numbers): then the error is raised at once. A kernel's own
 error is raised as the default executor raises it.
 """
+import dataclasses
+import hashlib
 import importlib.util
 import os
 import sys
@@ -37,7 +39,7 @@ from runtime.executor.native.rules import Unsupported
 from runtime.executor.recursion import room
 from runtime.ops import registry
 
-__all__ = ['NativePlan', 'coverage', 'INSTALL_HINT', 'tiered', 'wait']
+__all__ = ['Compiled', 'NativePlan', 'coverage', 'INSTALL_HINT', 'tiered', 'wait']
 
 INSTALL_HINT = "pip install 'autograph-rt[jit]'"
 
@@ -110,13 +112,26 @@ def wait(timeout=None):
         return _pending_changed.wait_for(lambda: not _pending, timeout)
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Compiled:
+    """What a NativePlan runs, for comparing two processes: the same graph compiled cold and
+    restored from the on-disk cache must give equal records but for `restored`."""
+
+    source_digest: str  # sha256 of the generated source
+    signatures: tuple  # numba's types of the arguments of each compiled variant
+    nogil: bool  # whether it runs without the GIL (it shares loops with the helper thread)
+    jobs: tuple  # the ids of its loops shared with the helper thread, each with its worker
+    restored: bool  # loaded from the on-disk cache rather than compiled in this process
+
+
 class NativePlan:
     """Callable (*input values) -> tuple of output values, compiled to native code on first
     call. `source` is the generated Python source that numba compiled (after the first call);
-    `native` whether calls run the native code yet (tiered: once the compile is done)."""
+    `native` whether calls run the native code yet (tiered: once the compile is done);
+    `compiled` what runs then (a `Compiled`)."""
 
-    __slots__ = ('run', 'source', 'native', '_graph', '_program', '_default_plan', '_lock',
-                 '_failure')
+    __slots__ = ('run', 'source', 'native', 'compiled', '_graph', '_program', '_default_plan',
+                 '_lock', '_failure', '_listeners')
 
     def __init__(self, graph, optimized_program, default_plan):
         """`optimized_program()` gives the Program of `graph` to lower; `default_plan()` the
@@ -124,10 +139,12 @@ class NativePlan:
         self._graph = graph
         self._program = optimized_program
         self._default_plan = default_plan
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # the first call holds it while it may call _ready
         self._failure = None  # the error a background compile raised
         self.source = None
         self.native = False
+        self.compiled = None
+        self._listeners = []  # told the native code's wrapper once it is ready
         self.run = self.first_call
 
     def __call__(self, *values):
@@ -153,9 +170,24 @@ class NativePlan:
                 self._ready(run)
         return self.run(*values)
 
+    def when_native(self, listener):
+        """Call `listener(run)` with the wrapper of the native code (which takes the plan's
+        input values, as the plan does) once calls run it: now if they do, else from the
+        thread that compiles it. A caller may then call the wrapper directly."""
+        with self._lock:
+            if not self.native:
+                self._listeners.append(listener)
+                return
+        listener(self.run)
+
     def _ready(self, run):
-        self.run = run
-        self.native = True
+        keep_freed_memory()
+        with self._lock:
+            self.run = run
+            self.native = True
+            listeners, self._listeners = self._listeners, []
+        for listener in listeners:
+            listener(run)
 
     @room()  # the emitter's walks recurse per nesting level (recursion.py)
     def _lowered(self, program):
@@ -214,6 +246,11 @@ class NativePlan:
                 for job, worker in workers.items():  # the helper thread runs them
                     worker.compile((numba.typeof(team.MAIL), numba.int64))
                     team.register(job, worker)
+                self.compiled = Compiled(
+                    hashlib.sha256(source.encode()).hexdigest(),
+                    tuple(str(signature) for signature in function.signatures),
+                    bool(function.targetoptions.get('nogil')), tuple(sorted(workers)),
+                    bool(function.stats.cache_hits))
                 break
             except numba.core.errors.NumbaError as e:
                 if rolled:
@@ -228,6 +265,38 @@ class NativePlan:
                                 f'code: {_first_line(e)}. Remove jit_compile=True to run it '
                                 f'with the default executor.') from None
         return convention.wrapper(function, self._default_plan)
+
+
+_MMAP_THRESHOLD, _TRIM_THRESHOLD = -3, -1  # glibc's mallopt parameters (malloc.h)
+_kept = []  # whether keep_freed_memory has run (once a process)
+
+
+def keep_freed_memory():
+    """Once a process, when native code first runs: glibc's malloc keeps blocks up to 32 MiB
+    that native code frees for its next allocations, instead of returning each to the system
+    and faulting fresh pages in at the next call (`AUTOGRAPH_RT_JIT_MALLOC=0` leaves malloc as
+    it is).
+
+    glibc maps blocks over a threshold (128 KiB to start with) afresh at each allocation and
+    unmaps them when freed, and gives back the free top of its heap past another; it raises
+    both after a large block is freed, to at most 32 and 64 MiB. So the same native code
+    allocating 0.5 MiB lists at each call ran 2.5x slower in a process where nothing had
+    raised them (a new process loading the code from the cache: 600 page faults a call) than
+    in one whose compile had. These are the values glibc itself ends at."""
+    if _kept or os.environ.get('AUTOGRAPH_RT_JIT_MALLOC', '1') == '0':
+        return
+    _kept.append(True)
+    try:
+        # deferred: start-up cost (ctypes, only once native code runs)
+        import ctypes
+        import ctypes.util
+        libc = ctypes.CDLL(ctypes.util.find_library('c'))
+    except OSError:
+        return
+    # glibc only: other C libraries' mallopt take other numbers, or have none
+    if hasattr(libc, 'gnu_get_libc_version') and hasattr(libc, 'mallopt'):
+        libc.mallopt(_MMAP_THRESHOLD, 32 << 20)
+        libc.mallopt(_TRIM_THRESHOLD, 64 << 20)
 
 
 def _kernels_for_all(graph):

@@ -75,6 +75,7 @@ class Lowering(emit.Emitter):
         self.loops = {}  # the text of a loop or kernel-call function -> its name
         self.shares = False  # whether a loop is shared with the helper thread (native/team.py)
         self._team = None  # the argument holding team.MAIL
+        self._rooms = None  # (argument name, {list root: slot}) of the dynamic lists' rooms
 
     # ---- what rules call ----------------------------------------------------------------------
 
@@ -95,6 +96,15 @@ class Lowering(emit.Emitter):
         name = self.fresh('c')
         self.constants.append((name, value))
         return name
+
+    def room(self, ref):
+        """(argument, slot): where the room of the dynamic-size list of `ref` is kept across
+        calls, the most elements it held in an earlier call; a reservation starts with that
+        much room, so only a first call grows the list (a While gradient's accumulators)."""
+        if self._rooms is None:
+            self._rooms = (self.array_constant(np.zeros(len(self.lists.growing), np.int64)), {})
+        name, slots = self._rooms
+        return name, slots.setdefault(self.lists.root(ref), len(slots))
 
     def variable(self, node, storage, source):
         """The local holding the value of the variable `storage` (`source`: the param index

@@ -353,6 +353,8 @@ def _list_set(data, written, index, item):
         return lambda data, written, index, item: list_set_scalar(data, written, index, item)
     if item.ndim == 1:
         return lambda data, written, index, item: list_set_row(data, written, index, item)
+    if item.ndim == 2:
+        return lambda data, written, index, item: list_set_matrix(data, written, index, item)
     return lambda data, written, index, item: list_set_array(data, written, index, item)
 
 
@@ -369,6 +371,17 @@ def list_set_row(data, written, index, item):
     list_check_index(written, index)
     for k in range(item.shape[0]):
         data[index, k] = item[k]
+    written[index] = True
+
+
+@numba.njit(cache=True)
+def list_set_matrix(data, written, index, item):
+    """A loop nest, which LLVM vectorizes (np.ndindex's tuples of indexes it does not: a
+    recurrence's gradient stores a matrix at each step)."""
+    list_check_index(written, index)
+    for i in range(item.shape[0]):
+        for j in range(item.shape[1]):
+            data[index, i, j] = item[i, j]
     written[index] = True
 
 
@@ -393,23 +406,27 @@ def list_reserve(size, template):
 
 @_export
 @numba.njit(cache=True)
-def list_reserve_growing(size, template):
-    """A TensorList of dynamic size, `size` elements to start with: (data, written, size)."""
+def list_reserve_growing(size, template, rooms, slot):
+    """A TensorList of dynamic size, `size` elements to start with: (data, written, size), with
+    room for as many elements as the list of this reservation (`rooms[slot]`) had in an earlier
+    call, at least 8."""
     if size < 0:
         raise ValueError('TensorArray size must be non-negative')
-    room = max(size, 8)
+    room = max(size, 8, rooms[slot])
     return (np.empty((room,) + template.shape[1:], template.dtype), np.zeros(room, np.bool_),
             np.int64(size))
 
 
 @_export
 @numba.njit(cache=True)
-def list_grow(data, written, size, index):
-    """A TensorList of dynamic size with room for element `index` (twice as large when full)."""
+def list_grow(data, written, size, index, rooms, slot):
+    """A TensorList of dynamic size with room for element `index` (twice as large when full,
+    which `rooms[slot]` keeps for the reservation's next call)."""
     if index < 0:
         raise IndexError('TensorArray index out of range')
     if index >= data.shape[0]:
         room = max(2 * data.shape[0], index + 1)
+        rooms[slot] = max(rooms[slot], room)
         grown = np.empty((room,) + data.shape[1:], data.dtype)
         # copied element by element: numba's slice assignment `grown[:n] = data` is 400 kB
         # of LLVM IR (5 s to compile, and again in each graph it was linked into)

@@ -6,7 +6,6 @@ many ops and is compiled once, into a temp dir (the `jit_cache` fixture); `pytes
 tests/runtime tests/autograph` runs the other graph tests natively (see tests/conftest.py and
 docs/jit.md).
 """
-import os
 import sys
 
 import numpy as np
@@ -18,11 +17,9 @@ from runtime import executor
 from runtime.executor import native
 from runtime.executor.native import cache
 from runtime.ops import list_ops
+from tools import workloads
 
 pytest.importorskip('numba')
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', '..', 'tools'))
-import bench  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -51,14 +48,14 @@ def both(fn):
     return ag.function(fn), ag.function(fn, jit_compile=True)
 
 
-@pytest.mark.parametrize('workload', bench.WORKLOADS, ids=lambda w: w.name)
+@pytest.mark.parametrize('workload', workloads.WORKLOADS, ids=lambda w: w.name)
 def test_the_bench_workloads_give_the_default_executors_results(workload):
     default, jit = ag.function(workload.program()), ag.function(workload.program(),
                                                                  jit_compile=True)
     args = workload.arguments()
     for _ in range(2):  # a training step's second step too
         got, expected = jit(*args), default(*args)
-        if workload.function is bench.rnn_gradient:
+        if workload.function is workloads.rnn_gradient:
             # numba's tanhf and numpy's float32 tanh differ by an ulp in a third of the
             # elements; twenty steps of the recurrence (and its gradient) make that ~1e-6 of
             # the gradient's scale, which is no tolerance of one op's result
@@ -315,7 +312,7 @@ def test_new_values_neither_retrace_nor_recompile(monkeypatch):
 
 def test_compiled_code_is_cached_on_disk(tmp_path, monkeypatch):
     monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path))
-    jit = ag.function(bench.range_sum, jit_compile=True)
+    jit = ag.function(workloads.range_sum, jit_compile=True)
     assert jit(rt.constant(10)).numpy() == 45
     (module,) = tmp_path.glob('rt_native_*.py')
     assert 'def native(' in module.read_text()
@@ -324,7 +321,7 @@ def test_compiled_code_is_cached_on_disk(tmp_path, monkeypatch):
 
 def test_without_numba_the_first_call_says_which_extra_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, 'numba', None)  # `import numba` raises ImportError
-    jit = ag.function(bench.range_sum, jit_compile=True)
+    jit = ag.function(workloads.range_sum, jit_compile=True)
     with pytest.raises(ImportError, match=r"pip install 'autograph-rt\[jit\]'"):
         jit(rt.constant(10))
 
@@ -332,15 +329,15 @@ def test_without_numba_the_first_call_says_which_extra_to_install(monkeypatch):
 @pytest.mark.default_executor  # --jit makes these graphs native
 @pytest.mark.parametrize('jit_compile', [None, False])
 def test_jit_compile_none_or_false_uses_the_default_executor(jit_compile):
-    f = ag.function(bench.range_sum, jit_compile=jit_compile)
+    f = ag.function(workloads.range_sum, jit_compile=jit_compile)
     assert f(rt.constant(10)).numpy() == 45
     run = f.get_concrete_function(rt.constant(10))._run
     assert not isinstance(run, native.NativePlan) and 'def run(' in run.source
 
 
 def test_elementwise_ops_fuse_into_their_user_with_no_array_in_between():
-    jit = ag.function(bench.tensor_array_rows, jit_compile=True)
-    (x,) = bench.WORKLOADS[4].arguments()
+    jit = ag.function(workloads.tensor_array_rows, jit_compile=True)
+    (x,) = workloads.WORKLOADS[4].arguments()
     jit(x)
     source = jit.get_concrete_function(x)._run.source
     assert 'np.empty(' not in source and 'list_set(' not in source  # rows written in place

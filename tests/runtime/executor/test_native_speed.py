@@ -3,7 +3,6 @@ the generated code's form, checked on the bench's workloads (which test_native.p
 for results; both compile into the session's temp dir, so each graph compiles once)."""
 import os
 import re
-import sys
 
 import numpy as np
 import pytest
@@ -11,11 +10,9 @@ import pytest
 import autograph as ag
 import runtime as rt
 from runtime.executor.native import emitter, reroll
+from tools import workloads
 
 pytest.importorskip('numba')
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', '..', 'tools'))
-import bench  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -32,7 +29,7 @@ def source_of(workload):
 
 
 def workload(function):
-    return next(w for w in bench.WORKLOADS if w.function is function)
+    return next(w for w in workloads.WORKLOADS if w.function is function)
 
 
 def loop_bodies(source):
@@ -52,7 +49,7 @@ def loop_bodies(source):
 def test_lists_two_loop_vars_start_from_are_copied_once_not_at_every_write():
     # the RNN gradient's forward loop keeps two accumulators that start as one reserved
     # list: each is copied when the loop starts, and written in place in the loop
-    source = source_of(workload(bench.rnn_gradient))
+    source = source_of(workload(workloads.rnn_gradient))
     assert '[0].copy(), ' in source
     assert not any('[0].copy(), ' in line for line in loop_bodies(source))
 
@@ -168,7 +165,7 @@ def test_blocks_that_do_not_repeat_exactly_stay_as_they_are(text):
 
 
 def test_the_mlp_forwards_fifty_layers_compile_as_a_loop():
-    source = source_of(workload(bench.mlp_forward))
+    source = source_of(workload(workloads.mlp_forward))
     assert source.count('dot(') == 1 and 'for q0 in range(0, 50):' in source
     assert '@inline_site\ndef loop_0(' in source  # called once now
 
@@ -214,7 +211,7 @@ def test_softmax_log_softmax_and_one_axis_sums_kept_run_natively_as_the_kernels_
 
 def test_the_training_steps_sgd_updates_and_softmax_are_loops_not_kernel_calls():
     rt_dir = os.environ['AUTOGRAPH_RT_JIT_CACHE']
-    step = workload(bench.TrainStep)
+    step = workload(workloads.TrainStep)
     jit = ag.function(step.program(), jit_compile=True)
     jit(*step.arguments())
     (source,) = [open(os.path.join(rt_dir, name)).read() for name in os.listdir(rt_dir)
@@ -227,7 +224,7 @@ def test_the_elementwise_chain_is_one_loop_adding_its_elements():
     # the block (one buffer of the block, each stage writing it in place, no 4 MB array in
     # between), no numpy call in object mode; its 245 blocks are claimed one by one, by the
     # calling thread and the helper (native/team.py), each block's sum in its own slot
-    source = source_of(workload(bench.elementwise))
+    source = source_of(workload(workloads.elementwise))
     assert source.count('def loop_') == 2 and source.count('def worker_') == 1
     assert 'accumulate(total, np.float64(b0[k]))' in source and 'block = claim(counter)' in source
     assert 'b0[k] = tanh_f32(b0[k])' in source and 'b0[k] = exp_f32(b0[k])' in source
@@ -242,7 +239,7 @@ def test_an_rnn_steps_tanh_is_a_native_loop_and_its_gradient_the_default_executo
     # from numpy's float32 tanh by an ulp or two here and there, which twenty steps of the
     # recurrence amplify in the gradient's small elements: equal within 2e-6 of its scale (as
     # tools/bench_jit.py checks; 1.7e-6 measured)
-    rnn = workload(bench.rnn_gradient)
+    rnn = workload(workloads.rnn_gradient)
     source = source_of(rnn)
     assert 'tanh_f32(' in source and 'objmode' not in source
     args = rnn.arguments()

@@ -17,11 +17,9 @@ import runtime as rt
 from runtime.core import errors
 from runtime.executor import native
 from runtime.executor.native import cache
+from tools import workloads
 
 pytest.importorskip('numba')
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', '..', 'tools'))
-import bench  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -52,7 +50,8 @@ def plan_of(function, *args):
 
 
 def test_calls_run_the_default_executor_until_the_native_code_is_ready(held):
-    jit, default = ag.function(bench.range_sum, jit_compile=True), ag.function(bench.range_sum)
+    jit = ag.function(workloads.range_sum, jit_compile=True)
+    default = ag.function(workloads.range_sum)
     n = rt.constant(30)
     expected = default(n).numpy()
     assert jit(n).numpy() == expected and jit(n).numpy() == expected
@@ -67,7 +66,7 @@ def test_calls_run_the_default_executor_until_the_native_code_is_ready(held):
 
 
 def test_a_compile_in_flight_keeps_the_process_alive_until_it_is_done(held):
-    jit = ag.function(bench.range_sum, jit_compile=True)
+    jit = ag.function(workloads.range_sum, jit_compile=True)
     assert jit(rt.constant(10)).numpy() == 45
     (thread,) = [t for t in threading.enumerate() if t.name.startswith('jit_compile')]
     assert not thread.daemon  # Python joins it at exit: numba's cache files are written whole
@@ -119,14 +118,14 @@ def test_variables_written_while_compiling_are_the_native_codes_start(held):
 
 def test_without_numba_a_tiered_first_call_says_which_extra_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, 'numba', None)
-    jit = ag.function(bench.range_sum, jit_compile=True)
+    jit = ag.function(workloads.range_sum, jit_compile=True)
     with pytest.raises(ImportError, match=r"pip install 'autograph-rt\[jit\]'"):
         jit(rt.constant(10))
 
 
 @pytest.mark.skipif(not hasattr(os, 'fork'), reason='no fork here')
 def test_a_forked_child_compiles_again_what_its_parent_was_compiling(held):
-    jit = ag.function(bench.range_sum, jit_compile=True)
+    jit = ag.function(workloads.range_sum, jit_compile=True)
     assert jit(rt.constant(10)).numpy() == 45
     plan = plan_of(jit, rt.constant(10))
     pid = os.fork()

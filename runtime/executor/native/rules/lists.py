@@ -15,8 +15,12 @@ def _list_reserve(lowering, node, inputs, depth):
     dtype, dims = lowering.lists.layout(node, node.outputs[0])
     template = lowering.array_constant(np.empty([0] + dims, dtype))  # of the element rank
     out = lowering.fresh('t')
-    helper = 'list_reserve_growing' if lowering.lists.grows(node.outputs[0]) else 'list_reserve'
-    lowering.line(depth, f'{out} = {helper}({inputs[0]}, {template})')
+    if lowering.lists.grows(node.outputs[0]):
+        rooms, slot = lowering.room(node.outputs[0])
+        lowering.line(depth, f'{out} = list_reserve_growing({inputs[0]}, {template}, {rooms}, '
+                             f'{slot})')
+    else:
+        lowering.line(depth, f'{out} = list_reserve({inputs[0]}, {template})')
     return [out]
 
 
@@ -67,7 +71,9 @@ def _list_set(lowering, node, inputs, depth):
     out = _list_to_write(lowering, node, handle, depth)
     if lowering.lists.grows(node.inputs[0]):
         grown = lowering.fresh('t')
-        lowering.line(depth, f'{grown} = list_grow({out}[0], {out}[1], {out}[2], {index})')
+        rooms, slot = lowering.room(node.inputs[0])
+        lowering.line(depth, f'{grown} = list_grow({out}[0], {out}[1], {out}[2], {index}, '
+                             f'{rooms}, {slot})')
         out = grown
     fused = lowering.fused.pop(node.inputs[2], None)
     if fused is None:

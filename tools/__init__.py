@@ -1,0 +1,1 @@
+"""Developer tools: benchmarks, fuzzers and TensorFlow fixture recorders."""
