@@ -7,15 +7,12 @@ in tests/runtime/test_checkpoint.py reads a TensorFlow-made checkpoint without T
 import json
 import os
 import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import runtime as rt
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'runtime'))
-from test_checkpoint import Model, step  # noqa: E402
+from tests.runtime.test_checkpoint import Model, step
 
 TF_PYTHON = os.environ.get('AUTOGRAPH_RT_TF_PYTHON')
 pytestmark = pytest.mark.skipif(not TF_PYTHON, reason='AUTOGRAPH_RT_TF_PYTHON is not set')
