@@ -502,3 +502,79 @@ def test_the_record_check_sees_namedtuples_and_init_only_classes(tmp_path):
     '''))
     assert plain_records(tmp_path, ('pkg',)) == ['pkg:6 Pair is a NamedTuple',
                                                  'pkg:10 Point only sets attributes']
+
+
+# ---- tests import what they need as packages ---------------------------------------------------
+# Tests reach the project, tools/, examples/ and each other's modules by package name (pytest
+# runs with the repository root on its path: `from tools import fuzz`, `from tests.parity import
+# harness`), and a child process gets its path from PYTHONPATH: no file under tests/ edits
+# sys.path, in its own code or in the code it hands a child process. Deliberate exceptions:
+SYS_PATH_EXCEPTIONS = {
+    'tests/test_layers.py': "the examples of this check's own test, in strings",
+}
+SYS_PATH_MUTATORS = {'insert', 'append', 'extend', 'remove', 'pop', 'clear'}
+
+
+def _is_sys_path(node):
+    return (isinstance(node, ast.Attribute) and node.attr == 'path'
+            and isinstance(node.value, ast.Name) and node.value.id == 'sys')
+
+
+def sys_path_edits(source, filename='<string>'):
+    """[(line, what)] for every statement that assigns or mutates sys.path (`sys.path.insert(...)`
+    and the other mutating methods, `sys.path[...] = `, `sys.path = `, `sys.path += `,
+    `del sys.path[...]`, pytest's `monkeypatch.syspath_prepend`), also inside string constants
+    that parse as Python (the code a test runs in a child process)."""
+    found = []
+    for node in ast.walk(ast.parse(source, filename)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if _is_sys_path(node.func.value) and node.func.attr in SYS_PATH_MUTATORS:
+                found.append((node.lineno, f'sys.path.{node.func.attr}()'))
+            elif node.func.attr == 'syspath_prepend':
+                found.append((node.lineno, 'syspath_prepend()'))
+        targets = (node.targets if isinstance(node, (ast.Assign, ast.Delete))
+                   else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
+        for target in targets:
+            if _is_sys_path(target) or (isinstance(target, ast.Subscript)
+                                        and _is_sys_path(target.value)):
+                found.append((node.lineno, f'{type(node).__name__.lower()} to sys.path'))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and 'sys.path' in node.value:
+            try:
+                inner = sys_path_edits(textwrap.dedent(node.value), filename)
+            except SyntaxError:
+                continue
+            found += [(node.lineno + line - 1, f'{what} in a string of code')
+                      for line, what in inner]
+    return sorted(found)
+
+
+def test_no_test_edits_sys_path():
+    edits = [f'{path.relative_to(ROOT)}:{line} {what}'
+             for path in sorted((ROOT / 'tests').rglob('*.py'))
+             if str(path.relative_to(ROOT)) not in SYS_PATH_EXCEPTIONS
+             for line, what in sys_path_edits(path.read_text(encoding='utf-8'), str(path))]
+    assert edits == [], ('Import these as packages (tools.X, tests.X.Y), or give a child '
+                         f'process PYTHONPATH: {edits}')
+
+
+def test_the_sys_path_check_sees_calls_assignments_and_child_process_code():
+    source = textwrap.dedent('''
+        import sys
+        sys.path.insert(0, 'a')
+        sys.path[:0] = ['b']
+        sys.path = ['c']
+        sys.path += ['d']
+        del sys.path[0]
+        monkeypatch.syspath_prepend('e')
+        print(sys.path, sys.path.index('a'), sys.path[0])
+        CHILD = """
+        import sys
+        sys.path.append(sys.argv[1])
+        """
+        NOT_CODE = "sys.path.insert( is how not to import"
+    ''')
+    assert sys_path_edits(source) == [
+        (3, 'sys.path.insert()'), (4, 'assign to sys.path'), (5, 'assign to sys.path'),
+        (6, 'augassign to sys.path'), (7, 'delete to sys.path'), (8, 'syspath_prepend()'),
+        (12, 'sys.path.append() in a string of code')]

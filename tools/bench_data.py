@@ -54,8 +54,7 @@ def arrays(rows):
 TF_SCRIPT = '''
 import json, sys
 import tensorflow as tf
-sys.path.insert(0, sys.argv[2])
-import bench_data
+from tools import bench_data
 x, y = bench_data.arrays(bench_data.ROWS)
 print(json.dumps(bench_data.best_epoch(bench_data.pipeline(tf.data, x, y), int(sys.argv[1]))))
 '''
@@ -90,9 +89,9 @@ def tensorflow_epoch(repeat):
     python = os.environ.get('AUTOGRAPH_RT_TF_PYTHON')
     if not python:
         return None
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL='3')
-    tools = os.path.dirname(os.path.abspath(__file__))
-    done = subprocess.run([python, '-c', TF_SCRIPT, str(repeat), tools], capture_output=True,
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL='3', PYTHONPATH=root)
+    done = subprocess.run([python, '-c', TF_SCRIPT, str(repeat)], capture_output=True,
                           text=True, env=env, timeout=600)
     if done.returncode != 0:
         print(f'TensorFlow epoch failed: {done.stderr[-500:]}', file=sys.stderr)

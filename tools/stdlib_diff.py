@@ -1,6 +1,6 @@
 """Passed tests per standard-library module, original vs converted with `autograph convert`.
 
-    python3 tools/stdlib_diff.py [MODULE ...] [--keep DIR] [--show N] [--repeat N]
+    python3 -m tools.stdlib_diff [MODULE ...] [--keep DIR] [--show N] [--repeat N]
 
 Runs tests/autograph/stdlib/stdlib_harness.py on each module (all of its MODULES by default) and
 prints, per module, the tests that pass on the original, those that pass converted, the
@@ -22,9 +22,7 @@ import os
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'tests', 'autograph', 'stdlib'))
-
-import stdlib_harness as harness  # noqa: E402
+from tests.autograph.stdlib import stdlib_harness as harness
 
 
 def main(argv=None):

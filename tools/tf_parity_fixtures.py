@@ -1,7 +1,7 @@
 """Write the TensorFlow side of the parity corpus (run with a Python that has tensorflow; it is
 never a project dependency):
 
-    /path/to/tf-venv/bin/python tools/tf_parity_fixtures.py [NAME ...]
+    /path/to/tf-venv/bin/python -m tools.tf_parity_fixtures [NAME ...]   # from the repository root
 
 Runs every program in tests/parity/programs/ (or the named ones) with `tf` bound to TensorFlow
 and writes tests/parity/fixtures/NAME.json: the recorded values (dtype, shape, data), the
@@ -17,10 +17,10 @@ import tempfile
 
 import tensorflow as tf
 
+from tests.parity import harness
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PARITY = os.path.join(ROOT, 'tests', 'parity')
-sys.path.insert(0, PARITY)
-import harness  # noqa: E402  (a plain file beside the tests, found through the path above)
 
 
 @contextlib.contextmanager

@@ -344,16 +344,14 @@ def test_lambda_default_reading_a_local():
     assert ag.function(outer)(rt.constant(3)).numpy() == 4
 
 
-def test_function_whose_file_changed_since_import_is_refused(tmp_path, monkeypatch):
-    import importlib
+def test_function_whose_file_changed_since_import_is_refused(tmp_path, import_file):
     import linecache
 
     from autograph.pyct import errors
 
     module_file = tmp_path / 'changing_module.py'
     module_file.write_text('def scale(x):\n    return x * 2\n')
-    monkeypatch.syspath_prepend(str(tmp_path))
-    module = importlib.import_module('changing_module')
+    module = import_file(module_file)
     module_file.write_text('def other(x, y):\n    return x - y\n')
     linecache.checkcache(str(module_file))
     with pytest.raises(errors.ConversionError, match="not the definition of 'scale'"):

@@ -482,7 +482,7 @@ def _nested_whiles_source(depth):
 
 
 def test_a_plain_while_tests_its_condition_again_without_a_per_iteration_check(
-        tmp_path, monkeypatch):
+        tmp_path, import_file):
     code = ag.to_code(_test_becomes_a_tensor, form='executed')
     assert 'except ag__.OperatorNotAllowedInGraphError:' in code
     assert 'cond = ag__.ld(n) > 0' in code or 'cond = n > 0' in code
@@ -501,9 +501,7 @@ def test_a_plain_while_tests_its_condition_again_without_a_per_iteration_check(
     # ten nested loops, each its handler but the innermost: within CPython's limit of nested
     # blocks (20), which one more handler would pass
     (tmp_path / '_nested_whiles.py').write_text(_nested_whiles_source(10))
-    monkeypatch.syspath_prepend(str(tmp_path))
-    import _nested_whiles
-    nested = _nested_whiles.nested
+    nested = import_file(tmp_path / '_nested_whiles.py').nested
     code = ag.to_code(nested, form='executed')
     assert code.count('except ag__.OperatorNotAllowedInGraphError:') == 9
     assert ag.to_graph(nested)(2) == nested(2) == 1024

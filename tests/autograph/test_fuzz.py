@@ -1,17 +1,13 @@
 """Differential fuzzing in CI: random control-flow programs give Python's answers (or a
 documented conversion error) as plain Python, converted on Python ints, and traced on int32
 tensors. tools/fuzz.py shares the generator and runs thousands locally."""
-import os
-import sys
 import warnings
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'tools'))
-
-import fuzz  # noqa: E402
+from tools import fuzz
 
 
 @settings(max_examples=20, deadline=None, derandomize=True,

@@ -112,11 +112,10 @@ def _calls(f, x):
 
 
 def test_the_plan_of_a_module_function_goes_with_the_function(
-        tmp_path, monkeypatch, building_graph):
+        tmp_path, import_file, building_graph):
     (tmp_path / '_plain_forms_module.py').write_text(
         'def twice(x):\n    if x > 0:\n        return 2 * x\n    return 0\n')
-    monkeypatch.syspath_prepend(str(tmp_path))
-    import _plain_forms_module
+    _plain_forms_module = import_file(tmp_path / '_plain_forms_module.py')
     twice = _plain_forms_module.twice
     assert ag.to_graph(_calls)(twice, 3) == 6
     key = id(twice)

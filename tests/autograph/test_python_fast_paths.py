@@ -326,12 +326,11 @@ def test_a_thread_running_eagerly_while_another_builds_a_graph_gets_the_same_res
 
 
 def test_eagerly_a_converted_function_its_module_holds_is_answered_by_plan_of(
-        tmp_path, monkeypatch):
+        tmp_path, import_file):
     import sys
     (tmp_path / '_eager_module.py').write_text(
         'def depth(n):\n    if n > 0:\n        return depth(n - 1) + 1\n    return 0\n')
-    monkeypatch.syspath_prepend(str(tmp_path))
-    import _eager_module as module
+    module = import_file(tmp_path / '_eager_module.py')
     converted = module.depth = ag.to_graph(module.depth)   # as `autograph convert` leaves it
     try:
         assert converted(5) == 5
@@ -341,7 +340,7 @@ def test_eagerly_a_converted_function_its_module_holds_is_answered_by_plan_of(
 
 
 def test_eagerly_static_class_and_super_using_methods_are_answered_once_known(
-        tmp_path, monkeypatch):
+        tmp_path, monkeypatch, import_file):
     # what a class holds as a staticmethod or classmethod, and a method whose `super()` gives
     # it a closure, lives with its module: its first call keeps the plan, later ones read it
     # (the converted standard library's ipaddress took the slow path at every such call)
@@ -366,8 +365,7 @@ def test_eagerly_static_class_and_super_using_methods_are_answered_once_known(
         '        return "shape/" + super().describe()\n\n'
         'def run(shape):\n'
         '    return shape.unit(), shape.describe(), Shape.area(2, 3)\n')
-    monkeypatch.syspath_prepend(str(tmp_path))
-    import _methods_module as module
+    module = import_file(tmp_path / '_methods_module.py')
     try:
         converted = ag.to_graph(module.run)
         assert converted(module.Shape()) == (1, 'shape/base', 6)

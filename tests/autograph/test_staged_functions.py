@@ -1,16 +1,11 @@
 """The staged form of each construct runs in a function of its own
 (autograph/converters/speed/staged_functions.py): the plain path's variables are fast locals, and
 both paths keep their meaning."""
-import sys
-from pathlib import Path
-
 import pytest
 
 import autograph as ag
 import runtime as rt
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / 'tools'))
-import bench_python  # noqa: E402
+from tools import bench_python
 
 
 @pytest.mark.parametrize('name, function, arguments', bench_python.CASES)

@@ -7,34 +7,30 @@ in tests/runtime/test_checkpoint.py reads a TensorFlow-made checkpoint without T
 import json
 import os
 import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import runtime as rt
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'runtime'))
-from test_checkpoint import Model, step  # noqa: E402
+from tests.runtime.test_checkpoint import Model, step
 
 TF_PYTHON = os.environ.get('AUTOGRAPH_RT_TF_PYTHON')
 pytestmark = pytest.mark.skipif(not TF_PYTHON, reason='AUTOGRAPH_RT_TF_PYTHON is not set')
 
-TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools')
-MODEL = f'''
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MODEL = '''
 import json, sys
-sys.path.insert(0, {TOOLS!r})
 import tensorflow as tf, keras
-from make_tf_checkpoint import Model  # the same Module as tests/runtime/test_checkpoint.py's
+from tools.make_tf_checkpoint import Model  # the same Module as tests/runtime/test_checkpoint.py's
 def step(m, opt):
   with tf.GradientTape() as t:
     loss = tf.reduce_sum(tf.matmul([[1., 1.]], m.dense.w) + m.dense.b) ** 2
   opt.apply_gradients(zip(t.gradient(loss, [m.dense.w, m.dense.b]), [m.dense.w, m.dense.b]))
 def state(m, opt):
-  return {{'w': m.dense.w.numpy().tolist(), 'b': m.dense.b.numpy().tolist(),
+  return {'w': m.dense.w.numpy().tolist(), 'b': m.dense.b.numpy().tolist(),
           'count': int(m.extra[0].numpy()), 'iterations': int(opt.iterations.numpy()),
           'm': [v.numpy().tolist() for v in opt._momentums],
-          'v': [v.numpy().tolist() for v in opt._velocities]}}
+          'v': [v.numpy().tolist() for v in opt._velocities]}
 m, opt = Model(), keras.optimizers.Adam(0.01)
 '''
 
@@ -55,8 +51,9 @@ print(json.dumps({'saved': saved, 'next': state(m, opt)}))
 
 
 def run_tf(script, arg):
+    environment = {**os.environ, 'TF_CPP_MIN_LOG_LEVEL': '3', 'PYTHONPATH': ROOT}
     done = subprocess.run([TF_PYTHON, '-c', script, arg], capture_output=True, text=True,
-                          timeout=300, env={**os.environ, 'TF_CPP_MIN_LOG_LEVEL': '3'})
+                          timeout=300, env=environment)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 

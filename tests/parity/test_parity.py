@@ -8,7 +8,6 @@ Where SPEC deliberately differs from TensorFlow, SPEC_DIFFERENCES says what SPEC
 """
 import json
 import os
-import sys
 import types
 
 import numpy as np
@@ -16,10 +15,9 @@ import pytest
 
 import autograph_rt
 import runtime as rt
+from tests.parity import harness  # the runner shared with tools/tf_parity_fixtures.py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import harness  # noqa: E402  (the runner shared with tools/tf_parity_fixtures.py)
 
 PROGRAMS = sorted(n[:-3] for n in os.listdir(os.path.join(HERE, 'programs')) if n.endswith('.py'))
 

@@ -1,13 +1,8 @@
 """Helpers the runtime tests import: run a small program eagerly or in a graph (a module of
 its own, not conftest, so tests/runtime and tests/autograph collect together)."""
-import os
-import sys
-
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-import runtime as rt  # noqa: E402
+import runtime as rt
 
 
 def run_in_graph(fn, *arrays, shapes=None):

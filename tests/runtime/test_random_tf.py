@@ -2,7 +2,6 @@
 rt.random.Generator against fixtures recorded with TensorFlow (tools/tf_random_fixtures.py)."""
 import json
 import os
-import sys
 import types
 
 import numpy as np
@@ -11,10 +10,9 @@ import pytest
 import autograph as ag
 import runtime as rt
 from runtime.ops.philox import key_counter_of
+from tools.tf_random_fixtures import PROGRAMS, bits  # the programs that made the fixtures
 
 FIXTURE = os.path.join(os.path.dirname(__file__), 'fixtures', 'tf_random_numbers.json')
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'tools'))
-from tf_random_fixtures import PROGRAMS, bits  # noqa: E402 - the programs that made them
 
 DATA = json.load(open(FIXTURE, encoding='utf-8'))
 

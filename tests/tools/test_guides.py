@@ -5,10 +5,7 @@ import json
 import os
 import sys
 
-TOOLS = os.path.join(os.path.dirname(__file__), '..', '..', 'tools')
-sys.path.insert(0, TOOLS)
-
-import guides  # noqa: E402
+from tools import guides
 
 
 def test_port_renames_tensorflow_to_runtime_and_autograph():

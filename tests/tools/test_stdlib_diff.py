@@ -1,13 +1,8 @@
 """tools/stdlib_diff.py prints, per module, the tests passing on the original and converted."""
-import os
-import sys
 
 import pytest
 
-TOOLS = os.path.join(os.path.dirname(__file__), '..', '..', 'tools')
-sys.path.insert(0, TOOLS)
-
-import stdlib_diff  # noqa: E402
+from tools import stdlib_diff
 
 pytestmark = pytest.mark.skipif(not stdlib_diff.harness.lib_test_available(),
                                 reason="CPython's Lib/test is not installed")

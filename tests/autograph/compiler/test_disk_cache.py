@@ -37,7 +37,6 @@ pair = (lambda x: x + 1, lambda x: x * 10)
 # prints, as JSON, what the process converted and what the converted functions did
 PROBE = '''
 import json, sys, traceback, warnings
-sys.path.insert(0, sys.argv[1])
 import user_module
 import autograph as ag
 from autograph.compiler import conversion
@@ -67,7 +66,8 @@ print(json.dumps(result))
 
 
 def _run(folder, cache, *extra):
-    environment = {**os.environ, 'AUTOGRAPH_CACHE': str(cache), 'PYTHONPATH': str(ROOT)}
+    environment = {**os.environ, 'AUTOGRAPH_CACHE': str(cache),
+                   'PYTHONPATH': os.pathsep.join([str(folder), str(ROOT)])}
     done = subprocess.run([sys.executable, '-c', PROBE, str(folder), *extra], check=True,
                           capture_output=True, text=True, env=environment, cwd=folder)
     return json.loads(done.stdout)

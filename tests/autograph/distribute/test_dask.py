@@ -27,16 +27,11 @@ def test_without_dask_the_error_names_the_extra(monkeypatch):
 @pytest.fixture(scope='module')
 def client():
     pytest.importorskip('dask.distributed')
-    # The workers start with this process's sys.path, so they import the runtime from the
-    # source tree, and this module's functions and the example's by name.
-    added = [ROOT, os.path.join(ROOT, 'examples')]
-    sys.path[:0] = added
-    try:
-        with distribute.connect(n_workers=2) as client:
-            yield client
-    finally:
-        for path in added:
-            sys.path.remove(path)
+    # The workers are spawned with this process's sys.path (the repository root, from pytest's
+    # `pythonpath`, and this test's folder), so they import the runtime from the source tree,
+    # and this module's functions and the example's (examples.dask_train) by name.
+    with distribute.connect(n_workers=2) as client:
+        yield client
 
 
 # ---- data-parallel training -------------------------------------------------------------------
@@ -182,7 +177,7 @@ def test_our_saved_model_predicts_with_a_named_output(client, tmp_path):
 # ---- examples/dask_train.py, on this cluster ---------------------------------------------------
 
 def test_the_example_runs_its_three_steps_on_a_running_cluster(client):
-    import dask_train
+    from examples import dask_train
     lines = []
     results = dask_train.run(client.scheduler.address, examples=512, batch_size=32, epochs=2,
                              log=lines.append, one_worker=False)

@@ -16,6 +16,8 @@ its tests run: the swapped module's `.pyc` and agswap's cache of the converted c
 """
 import dataclasses
 import importlib
+import importlib.abc
+import importlib.machinery
 import json
 import os
 import shutil
@@ -160,6 +162,21 @@ class _Outcomes(unittest.TestResult):
             self._set(test, 'fail')
 
 
+class _SwapFinder(importlib.abc.MetaPathFinder):
+    """Finds top-level modules in the swap folder first: placed just before the path finder,
+    it shadows the standard library's files as the folder first on sys.path would, and
+    leaves built-in and frozen modules (found before it) and submodules (found through
+    their package's __path__) alone."""
+
+    def __init__(self, folder):
+        self.folder = folder
+
+    def find_spec(self, name, path=None, target=None):
+        if path is not None:
+            return None
+        return importlib.machinery.PathFinder.find_spec(name, [self.folder], target)
+
+
 def _prepare(swap_folder, module):
     for blocked in module.blocked:
         sys.modules[blocked] = None
@@ -172,7 +189,8 @@ def _prepare(swap_folder, module):
     if swap_folder:
         import agswap  # noqa: F401  (imported in the swapped module, where it would collect)
 
-        sys.path.insert(0, swap_folder)
+        sys.meta_path.insert(sys.meta_path.index(importlib.machinery.PathFinder),
+                             _SwapFinder(swap_folder))
         parent = module.name.rpartition('.')[0]
         if parent:  # a module of a package (html.parser): its package looks in the swap first
             package = importlib.import_module(parent)

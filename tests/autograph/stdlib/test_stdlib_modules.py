@@ -6,14 +6,11 @@ AUTOGRAPH_STDLIB_ALL=1 to test all of them (a few minutes). `tools/stdlib_diff.p
 figures per module.
 """
 import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-
-import agswap  # noqa: E402
-import stdlib_harness as harness  # noqa: E402
+from tests.autograph.stdlib import agswap
+from tests.autograph.stdlib import stdlib_harness as harness
 
 _ALL = os.environ.get('AUTOGRAPH_STDLIB_ALL') == '1'
 _MODULES = [m for m in harness.MODULES if _ALL or m.quick]
