@@ -1,13 +1,13 @@
 """runtime: tensors, ops, eager execution, graphs and the executor, on numpy.
 
-`import runtime as rt`. The public names are those of the project contract (SPEC §2).
+`import runtime as rt`. The public names are listed in docs/runtime.md.
 """
-# ---- the namespaces: the math-like half of SPEC §7 (rt.math, rt.nn, rt.linalg, rt.strings,
-# more rt.debugging), rt.train (checkpoints), rt.summary (SPEC §9), rt.data (SPEC §8); one line
+# ---- the namespaces: the math-like surface (rt.math, rt.nn, rt.linalg, rt.strings,
+# more rt.debugging), rt.train (checkpoints), rt.summary, rt.data; one line
 from runtime import data, debugging, linalg, math, nn, optimizers, random, strings, summary, train
 from runtime.control_flow import cond, switch_case, while_loop
 
-# ---- the array, structural and functional surface (SPEC §7) ---------------------------------
+# ---- the array, structural and functional surface -----------------------------------------
 from runtime.core import config, dtypes, errors, nest
 from runtime.core.context import executing_eagerly, inside_function, name_scope
 from runtime.core.dtypes import (
@@ -132,7 +132,7 @@ from runtime.variables import Variable
 
 # ---- end of the math-like half
 # isort: split
-# ---- more of SPEC §7 as TensorFlow's guides use it (issue 20): the version, custom gradients,
+# ---- more of the surface as TensorFlow's guides use it: the version, custom gradients,
 # device scopes, the other tensor scatters, rt.image, rt.io (rt.linalg, rt.random and rt.config
 # hold the rest)
 from runtime import bitwise, experimental, image, io, signal
@@ -177,7 +177,7 @@ from runtime.structural import (
 )
 
 __version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps them equal
-# ---- end of the issue 20 names
+# ---- end of the guides' names
 
 
 # isort: split

@@ -296,11 +296,11 @@ def measure(quick):
     for name, ours, reference, target in training_rows(n, rep):
         row(name, ours, reference, target)
     for name, ours, reference, target, unit_ref in bench_data.measure_data(quick):
-        row(name, ours, reference, target, unit_ref)  # rt.data (issue 19)
+        row(name, ours, reference, target, unit_ref)  # rt.data
     for name, ours, reference, target, unit, ratio in summary_rows(n, rep):
         row(name, ours, reference, target, unit, ratio)
     for name, ours, reference, target in bench_python.measure_python(paired, n, rep):
-        row(name, ours, reference, target, 'the original')  # issue 18
+        row(name, ours, reference, target, 'the original')  # converted plain Python
     for workload in WORKLOADS:
         if not workload.seed:
             rows.extend(measure_workload(workload, n, rep))

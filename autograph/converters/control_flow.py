@@ -110,7 +110,7 @@ class ControlFlowTransformer(transformer.Base):
         return node
 
     def visit_Try(self, node):
-        """A `try` with `except` handlers refuses tensor control flow in its body (SPEC §3: the
+        """A `try` with `except` handlers refuses tensor control flow in its body (the
         handlers would not see the errors raised when the graph runs). `try`/`finally` converts
         as TensorFlow's: the body, then the `finally` block, are traced in order."""
         guarded = bool(node.handlers)

@@ -17,7 +17,7 @@ _range, _len, _enumerate, _zip, _int, _float, _abs = (
     builtins.range, builtins.len, builtins.enumerate, builtins.zip, builtins.int,
     builtins.float, builtins.abs)
 # Values of these types are Python's own: no overload treats them specially, so each overload
-# starts with one type check and calls the builtin (the converted-code fast path, issue 18).
+# starts with one type check and calls the builtin (the converted-code fast path).
 _PLAIN = tensor_iteration.PLAIN_TYPES
 
 

@@ -1,4 +1,4 @@
-"""Code written for TensorFlow's AutoGraph converts and gives Python's answers (issue 8).
+"""Code written for TensorFlow's AutoGraph converts and gives Python's answers.
 
 Each test is a small user program: run as plain Python, converted with Python values, and traced
 with tensors through `ag.function`, or the documented error when Python's answer cannot be

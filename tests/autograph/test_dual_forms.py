@@ -1,4 +1,4 @@
-"""Both forms of a converted statement or expression (issue 18's speed): the value Python tests
+"""Both forms of a converted statement or expression (the speed machinery): the value Python tests
 first picks the staged form (a symbolic tensor) or the construct itself as plain Python."""
 import dis
 import sys

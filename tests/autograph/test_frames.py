@@ -1,5 +1,5 @@
 """Converted code runs in the user's frames: calls add no frame of autograph's, and the frames of
-converted functions carry the user's file, lines and names (issue 18, item 6)."""
+converted functions carry the user's file, lines and names."""
 import functools
 import sys
 import traceback

@@ -1,4 +1,4 @@
-"""The Python-value fast paths of converted code (issue 18): what a call from converted code runs
+"""The Python-value fast paths of converted code: what a call from converted code runs
 is decided once per function, and loops over Python containers run as Python loops; the
 results are those of the slow path."""
 import functools

@@ -29,36 +29,36 @@ def py_result(value):
 # What SPEC asks for where TensorFlow 2 behaves otherwise: (program, label) -> expected record,
 # or (program, 'error') -> the program-level error SPEC expects instead of TensorFlow's.
 SPEC_DIFFERENCES = {
-    # SPEC §3: `assert` on a tensor becomes a graph assertion; TensorFlow's default tf.function
+    # By design: `assert` on a tensor becomes a graph assertion; TensorFlow's default tf.function
     # leaves it to Python and fails with OperatorNotAllowedInGraphError.
     ('autograph_assert', 'error'): None,
     ('autograph_assert', 'py_assert_ok'): harness.array(np.int32(3), 'int32'),
     ('autograph_assert', 'py_assert_fails'): {'kind': 'error', 'type': 'InvalidArgumentError'},
-    # SPEC §3: early returns inside tensor if/elif convert; TensorFlow 2.21 raises
+    # By design: early returns inside tensor if/elif convert; TensorFlow 2.21 raises
     # "ValueError: the else branch must also have a return statement".
     ('autograph_early_return', 'error'): None,
     ('autograph_early_return', 'big'): harness.array(np.int32(2), 'int32'),
     ('autograph_early_return', 'small'): harness.array(np.int32(1), 'int32'),
     ('autograph_early_return', 'neg'): harness.array(np.int32(0), 'int32'),
-    # SPEC §3: enumerate and zip over tensors convert; TensorFlow 2.21 refuses to iterate.
+    # By design: enumerate and zip over tensors convert; TensorFlow 2.21 refuses to iterate.
     ('autograph_enumerate_zip', 'error'): None,
     ('autograph_enumerate_zip', 'out'): {'kind': 'tuple', 'items': [
         harness.array(np.float32(8.0), 'float32'), harness.array(np.float32(14.0), 'float32')]},
-    # SPEC §2: two tensors of different dtypes, or a Python value that does not fit, are a
+    # By design: two tensors of different dtypes, or a Python value that does not fit, are a
     # TypeError; TensorFlow's eager kernels raise InvalidArgumentError.
     ('conversion_dtypes', 'add_mismatch'): {'kind': 'error', 'type': 'TypeError'},
     ('conversion_dtypes', 'frac_into_int'): {'kind': 'error', 'type': 'TypeError'},
     # The same rule for an op's dtype constraint (TensorFlow: InvalidArgumentError eagerly,
     # TypeError while building a graph; here TypeError both ways).
     ('shape_errors', 'one_hot_float'): {'kind': 'error', 'type': 'TypeError'},
-    # SPEC §3: 1, True and 1.0 are distinct cache keys (TensorFlow 2.21 traces once for them).
+    # By design: 1, True and 1.0 are distinct cache keys (TensorFlow 2.21 traces once for them).
     ('function_cache_keys_literals', 'count'): py_result(3),
     ('function_cache_keys_literals', 'float_result'): harness.array(np.float32(1.0), 'float32'),
     ('function_cache_keys_literals', 'stdout'): 'Tracing! int\nTracing! bool\nTracing! float\n',
-    # SPEC §3: a Variable created on the first trace persists and is reused; TensorFlow traces
+    # By design: a Variable created on the first trace persists and is reused; TensorFlow traces
     # a variable-creating function twice and rejects the second creation on the first call.
     ('function_variables_once', 'bad_first'): harness.array(np.float32(2.0), 'float32'),
-    # SPEC §2: .numpy() on a symbolic tensor raises OperatorNotAllowedInGraphError (TensorFlow:
+    # By design: .numpy() on a symbolic tensor raises OperatorNotAllowedInGraphError (TensorFlow:
     # AttributeError, symbolic tensors have no numpy method).
     ('graph_bool_error', 'numpy_in_graph'): {'kind': 'error',
                                              'type': 'OperatorNotAllowedInGraphError'},

@@ -1,4 +1,4 @@
-"""Gradient cases of the math-like half of SPEC §7 (rt.math, rt.nn, rt.linalg, ...): (op type,
+"""Gradient cases of the math-like surface (rt.math, rt.nn, rt.linalg, ...): (op type,
 program on tensors, float64 inputs in a domain where the op is smooth). Checked by
 test_surface_gradients.py (the op's gradient function against its kernel) and by
 test_gradients_registry.py (through GradientTape, eagerly and in graphs).

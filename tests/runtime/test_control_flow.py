@@ -1,4 +1,4 @@
-"""rt.cond and rt.while_loop, eagerly and in graphs (SPEC §2 "Control flow")."""
+"""rt.cond and rt.while_loop, eagerly and in graphs."""
 import pytest
 
 import runtime as rt

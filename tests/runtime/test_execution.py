@@ -1,5 +1,5 @@
 """Running graphs: non-strict execution, errors naming ops, stateful ops in program order, print
-(SPEC §2 "Execution", "Side effects")."""
+(execution and side effects)."""
 import io
 import sys
 

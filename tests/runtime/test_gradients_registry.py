@@ -256,7 +256,7 @@ CASES = {
     'StatelessWhile': [Case(_while(), [u(3), u(3)], graph_only=True)],
     'While': [Case(_while(stateful=True), [u(3), u(3)], graph_only=True)],
 }
-# The math-like half of SPEC §7 keeps its cases beside its own gradient test.
+# The math-like surface keeps its cases beside its own gradient test.
 for _op_type, _fn, _inputs in SURFACE_CASES:
     CASES.setdefault(_op_type, []).append(Case(_fn, _inputs))
 # the cross entropies' `backprop` output, alone and with the loss; dense labels whose rows sum

@@ -4,7 +4,7 @@ import types
 
 import runtime as rt
 
-# SPEC §2 and the top level of §7, as a TensorFlow user reaches for them
+# the core surface and its top level, as a TensorFlow user reaches for them
 SPEC_NAMES = '''
     bool int8 int16 int32 int64 uint8 float16 float32 float64 string DType as_dtype dtypes
     TensorShape Tensor TensorSpec constant convert_to_tensor

@@ -1,4 +1,4 @@
-"""The math-like half of SPEC §7 (`rt.math`, `rt.nn`, `rt.linalg`, `rt.strings`,
+"""The math-like surface (`rt.math`, `rt.nn`, `rt.linalg`, `rt.strings`,
 `rt.debugging`, and `rt.sort/argsort/einsum/norm/clip_by_norm`): each op eagerly and in a graph
 against numpy, with TensorFlow's op type in the graph.
 

@@ -32,8 +32,8 @@ def test_bench_prints_a_table(capsys):
     bench.main(['--quick', '--no-jit'])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith('numpy ') and 'ratio' in lines[1]
-    # the seed's figures, training's, rt.data's (issue 19), rt.summary's, converted plain
-    # Python's (issue 18), issue 10's, then issue 22's
+    # the seed's figures, training's, rt.data's, rt.summary's, converted plain
+    # Python's, the control-flow workloads, then the model workloads
     assert len(lines) == 2 + 8 + 2 + 3 + 2 + 3 + 7 + 3
 
 

@@ -1,4 +1,4 @@
-"""`jit_compile=True`: a graph compiled to native code with numba (SPEC §6, docs/jit.md).
+"""`jit_compile=True`: a graph compiled to native code with numba (docs/jit.md).
 
 `NativePlan` stands where the default executor's compiled function would: it takes the same
 input values and returns the same output values. On its first call it runs the same

@@ -1,4 +1,4 @@
-"""ag.saved_model.save / load and pickling of functions (SPEC §5)."""
+"""ag.saved_model.save / load and pickling of functions."""
 import inspect
 import json
 import os

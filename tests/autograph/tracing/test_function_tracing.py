@@ -1,4 +1,4 @@
-"""When a Function traces a new graph and when it reuses one (SPEC §3 tracing rules)."""
+"""When a Function traces a new graph and when it reuses one (docs/tracing.md)."""
 import collections
 import threading
 import tracemalloc

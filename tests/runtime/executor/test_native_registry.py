@@ -1,4 +1,4 @@
-"""Every op of the registry runs under `jit_compile=True` (SPEC §6), natively or by calling its
+"""Every op of the registry runs under `jit_compile=True`, natively or by calling its
 numpy kernel from the compiled code, and gives the default executor's results: each op's cases
 (the gradient registry's, and below those of the ops without a gradient) run compiled on
 inputs of the shapes traced (as `ag.function` traces eager values) and inside a `rt.range`
