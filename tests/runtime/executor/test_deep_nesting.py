@@ -19,7 +19,7 @@ LEVELS = 100
 
 @pytest.fixture(autouse=True)
 def jit_cache(tmp_path_factory, monkeypatch):
-    """Compiled code goes to this session's temp dir, never the user's ~/.cache."""
+    """Compiled code goes to the test run's temp dir, never the user's ~/.cache."""
     monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path_factory.getbasetemp() / 'jit'))
 
 

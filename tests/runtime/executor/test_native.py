@@ -24,7 +24,7 @@ pytest.importorskip('numba')
 
 @pytest.fixture(autouse=True)
 def jit_cache(tmp_path_factory, monkeypatch):
-    """Compiled code goes to this session's temp dir, never the user's ~/.cache (so every run
+    """Compiled code goes to the test run's temp dir, never the user's ~/.cache (so every run
     compiles from a cold cache, as CI on a fresh machine does)."""
     monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path_factory.getbasetemp() / 'jit'))
 

@@ -25,7 +25,7 @@ pytest.importorskip('numba')
 
 @pytest.fixture(autouse=True)
 def cold_cache(tmp_path_factory, monkeypatch):
-    """Compile into this session's temp dir, as test_native.py does (a cold cache, as in CI)."""
+    """Compile into the test run's temp dir, as test_native.py does (a cold cache, as in CI)."""
     monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path_factory.getbasetemp() / 'jit'))
 
 

@@ -20,7 +20,7 @@ INT64_MAX = np.iinfo(np.int64).max
 
 @pytest.fixture(autouse=True)
 def jit_cache(tmp_path_factory, monkeypatch):
-    """Compiled code goes to this session's temp dir, never the user's ~/.cache."""
+    """Compiled code goes to the test run's temp dir, never the user's ~/.cache."""
     monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path_factory.getbasetemp() / 'jit'))
 
 

@@ -24,7 +24,7 @@ pytest.importorskip('numba')
 
 @pytest.fixture(autouse=True)
 def tiered(tmp_path_factory, monkeypatch):
-    """Tiering on (tests/conftest.py turns it off), compiling into this session's temp dir."""
+    """Tiering on (tests/conftest.py turns it off), compiling into the test run's temp dir."""
     monkeypatch.setenv('AUTOGRAPH_RT_JIT_TIERED', '1')
     monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path_factory.getbasetemp() / 'jit'))
     yield
