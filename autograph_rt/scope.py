@@ -23,9 +23,10 @@ KERAS = Reason(
     'write layers as tf.Module subclasses holding tf.Variables, train them with tf.GradientTape '
     'and tf.optimizers.SGD / Adam')
 DISTRIBUTE = Reason(
-    'distribution', 'the runtime runs in one process, on the CPU',
-    'ship functions to worker processes with pickle, multiprocessing or dask (a Function with '
-    'an input_signature pickles as its graph)')
+    'distribution strategies', 'the runtime runs each function in one process, on the CPU',
+    'train data-parallel on Dask workers with autograph.distribute.DataParallel '
+    '(docs/scale.md), or ship functions to worker processes with pickle (a Function with an '
+    'input_signature pickles as its graph)')
 COMPOSITE = Reason(
     'ragged and sparse tensors', 'tensors here are dense numpy arrays',
     'use dense tensors with padding and masks (Dataset.padded_batch, tf.boolean_mask, '
