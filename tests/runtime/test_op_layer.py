@@ -76,9 +76,10 @@ def test_a_neutral_operand_gives_back_the_other_operand(op_type):
 
 def test_involutions_undo_themselves():
     involutions = sorted(n for n, d in REGISTRY.items() if d.involution)
-    assert involutions == ['LogicalNot', 'Neg']
+    assert involutions == ['Invert', 'LogicalNot', 'Neg']
     for name, x in (('Neg', np.array([1.5, -2.0], np.float32)),
-                    ('LogicalNot', np.array([True, False]))):
+                    ('LogicalNot', np.array([True, False])),
+                    ('Invert', np.array([0, 5, -7], np.int32))):
         kernel = REGISTRY[name].kernel
         assert np.array_equal(kernel(kernel(x)), x)
 

@@ -144,10 +144,10 @@ def test_an_unknown_op_type_is_an_error_naming_it():
     message = text_format.parse('GraphDef', '''
         node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
                attr { key: "shape" value { shape { unknown_rank: true } } } }
-        node { name: "fft" op: "FFT" input: "x" }
+        node { name: "bucket" op: "Bucketize" input: "x" }
     ''')
-    with pytest.raises(ValueError, match="Node 'fft' has op type 'FFT', which the runtime does "
-                                         "not have"):
+    with pytest.raises(ValueError, match="Node 'bucket' has op type 'Bucketize', which the "
+                                         "runtime does not have"):
         import_graph_def(message)
 
 
