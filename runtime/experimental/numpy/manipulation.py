@@ -11,7 +11,7 @@ from runtime.experimental.numpy.core import (
     promote,
     static_rank,
 )
-from runtime.ops import bitwise
+from runtime.ops import array_more
 from runtime.ops.array import cast
 from runtime.ops.compare import where as rt_where
 from runtime.ops.convert import stack as rt_stack
@@ -270,8 +270,8 @@ def roll(a, shift, axis=None):
     """numpy.roll (op `Roll`; over the flattened array when `axis` is None)."""
     a = asarray(a)
     if axis is None:
-        return rt_reshape(bitwise.roll(ravel(a), shift, 0), shape_of(a))
-    return bitwise.roll(a, shift, axis)
+        return rt_reshape(array_more.roll(ravel(a), shift, 0), shape_of(a))
+    return array_more.roll(a, shift, axis)
 
 
 def _sort_kind(kind, order):
