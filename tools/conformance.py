@@ -56,7 +56,7 @@ KNOWN: dict[tuple[str, str, str], str] = {
        for op in ('AddV2', 'Sub', 'Mul', 'Maximum', 'Minimum', 'Pow', 'Atan2', 'FloorDiv',
                   'FloorMod', 'SquaredDifference', 'MulNoNan', 'Xlogy', 'Xdivy', 'Equal',
                   'NotEqual', 'Greater', 'GreaterEqual', 'Less', 'LessEqual', 'BitwiseAnd',
-                  'BitwiseOr', 'BitwiseXor', 'LeftShift', 'RightShift')},
+                  'BitwiseOr', 'BitwiseXor', 'LeftShift', 'RightShift', 'NextAfter')},
     ('Conv2D', 'dilations', 'error'): 'conv2d has no dilations yet (ValueError)',
     ('Conv2D', 'dilations', 'static'): 'conv2d has no dilations yet (ValueError)',
     ('Einsum', 'trace', 'error'):

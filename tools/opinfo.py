@@ -847,6 +847,7 @@ def _bitwise_complex_entries() -> list[OpInfo]:
         ('LeftShift', 'bitwise.left_shift', binary(**shifts)),
         ('RightShift', 'bitwise.right_shift', binary(**shifts)),
         ('Invert', 'bitwise.invert', unary(ints, -8.0, 8.0, edges=(), specials=())),
+        ('NextAfter', 'math.nextafter', binary(FLOATS, edges=(0.0, -0.0, 1.0, INF, NAN))),
         ('Rint', 'math.rint', unary(FLOATS, edges=(0.5, 1.5, 2.5, -0.5, -1.5, 0.0, -0.0))),
     ]
     entries = [OpInfo(op, call, gen, 'bitwise', grad=op == 'Rint') for op, call, gen in rows]

@@ -12,16 +12,10 @@ import numpy as np
 
 from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape, as_shape
-from runtime.core.tensor import Tensor
-from runtime.ops.convert import convert_to_tensor, unify_inputs, unify_operands
+from runtime.ops.convert import convert_to_tensor, int_operand, unify_inputs, unify_operands
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import broadcast, constant_value, same_as_input
 from runtime.ops.registry import Elementwise, register
-
-
-def _int32(value):
-    return value if isinstance(value, Tensor) else np.asarray(value, dtype=np.int32)
-
 
 # ---- Roll ------------------------------------------------------------------------------------
 
@@ -35,7 +29,8 @@ ROLL = register('Roll', _roll_kernel, same_as_input, inputs=('input', 'shift', '
 
 def roll(input, shift, axis, name=None):
     """`input` with its elements shifted by `shift` along `axis`, wrapping around (op `Roll`)."""
-    return apply(ROLL, [convert_to_tensor(input), _int32(shift), _int32(axis)], name=name)
+    return apply(ROLL, [convert_to_tensor(input), int_operand(shift, 'shift'),
+                        int_operand(axis, 'axis')], name=name)
 
 
 # ---- Unique, UniqueWithCounts -----------------------------------------------------------------
@@ -312,7 +307,7 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, na
     """How many of `values` fall in each of `nbins` equal bins over `value_range` [low, high]
     (values outside go to the end bins; op `HistogramFixedWidth`)."""
     (values, value_range), _ = unify_operands('HistogramFixedWidth', values, value_range)
-    nbins = _int32(nbins)
+    nbins = int_operand(nbins, 'nbins')
     return apply(HISTOGRAM_FIXED_WIDTH, [convert_to_tensor(values),
                                          convert_to_tensor(value_range), nbins],
                  {'dtype': dtypes.as_dtype(dtype)}, name=name)
