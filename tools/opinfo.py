@@ -956,7 +956,8 @@ def _string_entries() -> list[OpInfo]:
 
 
 # Ops whose calls are programs rather than values (state, datasets, control flow, random
-# streams, I/O): checked against TensorFlow by the program-level tests named here.
+# streams, I/O), and the image, signal and string ops whose public calls other tests record
+# from TensorFlow: checked against TensorFlow by the tests named here.
 COVERED: dict[str, tuple[str, ...]] = {
     'tests/parity and tests/runtime/test_control_flow.py (control flow programs)': (
         'If', 'StatelessIf', 'While', 'StatelessWhile', 'Case', 'StatelessCase',

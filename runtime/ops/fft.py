@@ -6,8 +6,8 @@ import numpy as np
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
+from runtime.ops import array_more
 from runtime.ops.array import cast
-from runtime.ops.array_more import roll
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import constant_value, same_as_input
@@ -253,7 +253,7 @@ def _shift(x, axes, sign):
     rank = x.shape.rank
     axes = list(range(rank)) if axes is None else [int(a) for a in np.atleast_1d(axes)]
     shifts = [sign * (x.shape[a] // 2) for a in axes]
-    return roll(x, np.asarray(shifts, np.int32), np.asarray(axes, np.int32))
+    return array_more.roll(x, np.asarray(shifts, np.int32), np.asarray(axes, np.int32))
 
 
 def fftshift(x, axes=None, name=None):

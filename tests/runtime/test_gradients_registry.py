@@ -256,14 +256,14 @@ CASES = {
     'StatelessWhile': [Case(_while(), [u(3), u(3)], graph_only=True)],
     'While': [Case(_while(stateful=True), [u(3), u(3)], graph_only=True)],
 }
-# The math-like half of SPEC §7 keeps its cases beside its own gradient test.
+# The math-like surface keeps its cases beside its own gradient test.
 for _op_type, _fn, _inputs in SURFACE_CASES:
     CASES.setdefault(_op_type, []).append(Case(_fn, _inputs))
 # the cross entropies' `backprop` output, alone and with the loss; dense labels whose rows sum
 # to 1 (TensorFlow's loss gradient, `backprop`, assumes it)
 _LABEL_ROWS = np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])
 _BITS = runtime_bitwise  # the parts of complex numbers
-CASES['Roll'] = [Case(lambda x: rt.roll(x, [1, -1], [0, 1]) * x, [u(2, 3)])]
+CASES['Roll'].append(Case(lambda x: rt.roll(x, [1, -1], [0, 1]) * x, [u(2, 3)]))
 CASES['Conj'] = [Case(lambda a, b: _BITS.imag(_BITS.conj(_BITS.complex(a, b))) * a,
                       [u(2, 3), u(2, 3)])]
 CASES['Complex'] = [Case(lambda a, b: _BITS.real(_BITS.complex(a, b)) ** 2 +

@@ -11,8 +11,8 @@ from runtime.experimental.numpy.core import (
     promote,
     static_rank,
 )
+from runtime.ops import array_more
 from runtime.ops.array import cast
-from runtime.ops.array_more import roll as rt_roll
 from runtime.ops.compare import where as rt_where
 from runtime.ops.convert import stack as rt_stack
 from runtime.ops.creation import range as rt_range
@@ -270,8 +270,8 @@ def roll(a, shift, axis=None):
     """numpy.roll (op `Roll`; over the flattened array when `axis` is None)."""
     a = asarray(a)
     if axis is None:
-        return rt_reshape(rt_roll(ravel(a), shift, 0), shape_of(a))
-    return rt_roll(a, shift, axis)
+        return rt_reshape(array_more.roll(ravel(a), shift, 0), shape_of(a))
+    return array_more.roll(a, shift, axis)
 
 
 def _sort_kind(kind, order):
