@@ -4,7 +4,7 @@ The same function objects as the top-level names (`rt.math.sigmoid is rt.sigmoid
 live in `runtime/ops/` (math, elementwise, reduce, stats, scan, nn).
 """
 from runtime.ops.array_more import invert_permutation, rint, truncatediv, truncatemod
-from runtime.ops.bitwise import angle, conj, imag, real
+from runtime.ops.bitwise import angle, conj, imag, nextafter, real
 from runtime.ops.compare import (
                                  equal,
                                  greater,
@@ -127,7 +127,7 @@ from runtime.structural import saturate_cast, scalar_mul
 floormod = mod
 
 __all__ = [
-    'invert_permutation', 'rint', 'truncatediv', 'truncatemod', 'accumulate_n',
+    'invert_permutation', 'nextafter', 'rint', 'truncatediv', 'truncatemod', 'accumulate_n',
     'is_non_decreasing', 'is_strictly_increasing', 'lbeta', 'polyval',
     'reciprocal_no_nan', 'saturate_cast', 'scalar_mul', 'segment_max', 'segment_mean',
     'segment_min', 'unsorted_segment_max', 'unsorted_segment_mean', 'unsorted_segment_min',

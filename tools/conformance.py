@@ -55,11 +55,8 @@ KNOWN: dict[tuple[str, str, str], str] = {
        "TypeError eagerly too (TensorFlow's eager kernel raises InvalidArgumentError)"
        for op in ('AddV2', 'Sub', 'Mul', 'Maximum', 'Minimum', 'Pow', 'Atan2', 'FloorDiv',
                   'FloorMod', 'SquaredDifference', 'MulNoNan', 'Xlogy', 'Xdivy', 'Equal',
-                  'NotEqual', 'Greater', 'GreaterEqual', 'Less', 'LessEqual', 'Polygamma')},
-    ('Fill', 'mixed-list', 'static'):
-        "a shape list mixing tensors and Python ints loses the ints' static dims",
-    ('eye', 'int64', 'error'): 'eye takes Python or eager sizes, not a tensor inside a function',
-    ('eye', 'int64', 'static'): 'eye takes Python or eager sizes, not a tensor inside a function',
+                  'NotEqual', 'Greater', 'GreaterEqual', 'Less', 'LessEqual', 'BitwiseAnd',
+                  'BitwiseOr', 'BitwiseXor', 'LeftShift', 'RightShift', 'NextAfter')},
     ('Conv2D', 'dilations', 'error'): 'conv2d has no dilations yet (ValueError)',
     ('Conv2D', 'dilations', 'static'): 'conv2d has no dilations yet (ValueError)',
     ('Einsum', 'trace', 'error'):

@@ -836,6 +836,91 @@ def _array_entries() -> list[OpInfo]:
     return [OpInfo(op, call, gen, 'array', **kw) for op, call, gen, kw in rows]
 
 
+def _bitwise_complex_entries() -> list[OpInfo]:
+    """The bitwise, complex-number and integer-rounding elementwise ops."""
+    ints = INTS + ('uint8',)
+    shifts = {'dtypes': INTS, 'lo': 0.0, 'hi': 5.0, 'edges': ()}
+    rows: list[tuple[str, str, Callable[[np.random.Generator], list[Sample]]]] = [
+        ('BitwiseAnd', 'bitwise.bitwise_and', binary(INTS, -8.0, 8.0, edges=())),
+        ('BitwiseOr', 'bitwise.bitwise_or', binary(INTS, -8.0, 8.0, edges=())),
+        ('BitwiseXor', 'bitwise.bitwise_xor', binary(INTS, -8.0, 8.0, edges=())),
+        ('LeftShift', 'bitwise.left_shift', binary(**shifts)),
+        ('RightShift', 'bitwise.right_shift', binary(**shifts)),
+        ('Invert', 'bitwise.invert', unary(ints, -8.0, 8.0, edges=(), specials=())),
+        ('NextAfter', 'math.nextafter', binary(FLOATS, edges=(0.0, -0.0, 1.0, INF, NAN))),
+        ('Rint', 'math.rint', unary(FLOATS, edges=(0.5, 1.5, 2.5, -0.5, -1.5, 0.0, -0.0))),
+    ]
+    entries = [OpInfo(op, call, gen, 'bitwise', grad=op == 'Rint') for op, call, gen in rows]
+    for op, call in (('TruncateDiv', 'truncatediv'), ('TruncateMod', 'truncatemod')):
+        entries.append(OpInfo(op, call, cases(
+            s('random', R((3, 4), 'int32', 1.0, 9.0), R((3, 4), 'int32', 1.0, 4.0)),
+            s('negative', t([-7, 7, -7, 7, 0], 'int64'), t([2, 2, -2, -2, 3], 'int64')),
+            s('float', t([-7.5, 7.5, -7.5, 2.0], 'float32'), t([2.0, -2.0, 2.0, 3.0], 'float32')),
+            s('broadcast', R((3, 1), 'int32', 1.0, 9.0), t([2, 3], 'int32'))),
+            'bitwise', grad=False))
+    complex_rows = (('Real', 'math.real'), ('Imag', 'math.imag'), ('Conj', 'math.conj'),
+                    ('Angle', 'math.angle'))
+    entries += [OpInfo(op, call, cases(
+        s('random', R((3, 4), 'complex64')), s('complex128', R((2,), 'complex128')),
+        s('zeros', t([0j, -0.0 + 0j, 1j, -1 + 0j], 'complex64')), s('float', R((3,)))),
+        'bitwise') for op, call in complex_rows]
+    entries.append(OpInfo('Complex', 'complex', cases(
+        s('random', R((3, 4)), R((3, 4))), s('float64', R((2,), 'float64'), R((2,), 'float64')),
+        s('broadcast', R((3, 1)), R((4,))),
+        s('dtypes-invalid', R((2,)), R((2,), 'float64'))), 'bitwise'))
+    return entries
+
+
+def _array_more_entries() -> list[OpInfo]:
+    """Array ops with index and shape arguments."""
+    i64, d = 'int64', 'float64'
+    sorted_rows = t([[1.0, 2.0, 2.0, 3.0], [0.0, 0.0, 5.0, 9.0]], 'float32')
+    rows: list[tuple[str, str, Callable[[np.random.Generator], list[Sample]], dict[str, Any]]] = [
+        ('Roll', 'roll', cases(
+            s('random', R((3, 4)), 1, 0), s('several', R((3, 4), d), [1, -2], [0, 1]),
+            s('int64', R((5,)), t(7, i64), t(0, i64)), s('same-axis', R((3, 4)), [1, 2], [1, 1]),
+            s('negative-axis', R((2, 3)), -1, -1), s('axis-invalid', R((3,)), 1, 2)), {}),
+        ('Unique', 'unique', cases(
+            s('random', t([1, 2, 1, 3, 2], 'int32')),
+            s('float', t([1.5, -0.5, 2.0, 1.5], 'float32')),
+            s('int64-index', t([3, 3, 1], i64), out_idx=_dtype(i64)),
+            s('empty', t(np.zeros((0,)), 'float32')),
+            s('rank-invalid', t([[1, 2]], 'int32'))), {'grad': False}),
+        ('UniqueWithCounts', 'unique_with_counts', cases(
+            s('random', t([1, 2, 1, 3, 2, 2], 'int32')),
+            s('int64-index', t([0.5, 0.5, 1.0], d), out_idx=_dtype(i64))), {'grad': False}),
+        ('InvertPermutation', 'math.invert_permutation', cases(
+            s('random', t([2, 0, 3, 1], 'int32')), s('int64', t([1, 0], i64)),
+            s('duplicate-invalid', t([0, 0], 'int32'))), {}),
+        ('UnravelIndex', 'unravel_index', cases(
+            s('random', t([1, 5, 7], 'int32'), t([3, 4], 'int32')),
+            s('scalar', t(5, i64), t([2, 3], i64)), s('list', t([0, 11], 'int32'), [3, 4]),
+            s('range-invalid', t([12], 'int32'), t([3, 4], 'int32'))), {}),
+        ('LowerBound', 'searchsorted', cases(
+            s('random', sorted_rows, t([[2.0, 0.5, 4.0], [0.0, 9.0, 10.0]], 'float32')),
+            s('int', t([1, 3, 3, 5], 'int32'), t([3, 6, 0], 'int32')),
+            s('int64-out', t([1.0, 2.0], d), t([1.5], d), out_type=_dtype(i64))), {}),
+        ('UpperBound', 'searchsorted', cases(
+            s('random', sorted_rows, t([[2.0, 0.5, 4.0], [0.0, 9.0, 10.0]], 'float32'),
+              side='right'),
+            s('int', t([1, 3, 3, 5], 'int32'), t([3, 6, 0], 'int32'), side='right')), {}),
+        ('ReverseSequence', 'reverse_sequence', cases(
+            s('random', R((3, 4)), t([1, 4, 2], i64), seq_axis=1, batch_axis=0),
+            s('int32', R((4, 2, 3), d), t([2, 3], 'int32'), seq_axis=0, batch_axis=1),
+            s('length-invalid', R((2, 3)), t([4, 1], i64), seq_axis=1, batch_axis=0)), {}),
+        ('EnsureShape', 'ensure_shape', cases(
+            s('random', R((2, 3)), [2, 3]), s('unknown-dim', R((2, 3), d), [None, 3]),
+            s('shape-invalid', R((2, 3)), [3, 2])), {}),
+        ('HistogramFixedWidth', 'histogram_fixed_width', cases(
+            s('random', R((10,)), [-2.0, 2.0], nbins=5),
+            s('outside', t([-5.0, 0.0, 5.0, 1.0], 'float32'), t([-1.0, 1.0], 'float32'),
+              nbins=3),
+            s('int64', R((6,), d, 0.0, 1.0), t([0.0, 1.0], d), nbins=4, dtype=_dtype(i64))),
+         {'grad': False}),
+    ]
+    return [OpInfo(op, call, gen, 'array', **kw) for op, call, gen, kw in rows]
+
+
 def _string_entries() -> list[OpInfo]:
     words = t([b'Hello', b' a b ', b''], 'string')
     rows: list[tuple[str, str, Callable[[np.random.Generator], list[Sample]]]] = [
@@ -871,7 +956,8 @@ def _string_entries() -> list[OpInfo]:
 
 
 # Ops whose calls are programs rather than values (state, datasets, control flow, random
-# streams, I/O): checked against TensorFlow by the program-level tests named here.
+# streams, I/O), and the image, signal and string ops whose public calls other tests record
+# from TensorFlow: checked against TensorFlow by the tests named here.
 COVERED: dict[str, tuple[str, ...]] = {
     'tests/parity and tests/runtime/test_control_flow.py (control flow programs)': (
         'If', 'StatelessIf', 'While', 'StatelessWhile', 'Case', 'StatelessCase',
@@ -906,6 +992,33 @@ COVERED: dict[str, tuple[str, ...]] = {
         'PyFunc', 'PyFuncStateless', 'EagerPyFunc'),
     'tests/runtime/graph (the structural ops of every graph)': (
         'Const', 'Placeholder', 'BroadcastGradientArgs'),
+    'tests/runtime/test_tf_surface_calls.py (rt.image calls recorded from TensorFlow) and '
+    'tests/runtime/test_gradients_registry.py (gradients against TensorFlow)': (
+        'AdjustHue', 'AdjustSaturation', 'CropAndResize', 'CropAndResizeGradImage',
+        'DrawBoundingBoxesV2', 'ExtractImagePatches', 'HSVToRGB', 'RGBToHSV',
+        'NonMaxSuppressionV3', 'NonMaxSuppressionV4', 'NonMaxSuppressionV5',
+        'NonMaxSuppressionWithOverlaps', 'ResizeBicubic', 'ResizeBicubicGrad', 'ResizeBilinear',
+        'ResizeBilinearGrad', 'ResizeNearestNeighbor', 'ResizeNearestNeighborGrad'),
+    'tests/runtime/test_tf_surface_calls.py (rt.signal calls recorded from TensorFlow) and '
+    'tests/runtime/test_gradients_registry.py (gradients against TensorFlow)': (
+        'FFT', 'FFT2D', 'FFT3D', 'FFTND', 'IFFT', 'IFFT2D', 'IFFT3D', 'IFFTND', 'RFFT', 'RFFT2D',
+        'RFFT3D', 'RFFTND', 'IRFFT', 'IRFFT2D', 'IRFFT3D', 'IRFFTND'),
+    'tests/runtime/test_tf_surface_calls.py (rt.io calls recorded from TensorFlow) '
+    'and tests/runtime/test_io_files.py (files)': (
+        'DecodeBase64', 'EncodeBase64', 'DecodeBmp', 'DecodeCSV', 'DecodeCompressed',
+        'DecodeImage', 'DecodeJSONExample', 'DecodePng', 'ExtractJpegShape', 'MatchingFiles',
+        'ParseExampleV2', 'ParseSequenceExampleV2', 'ParseTensor', 'SerializeTensor',
+        'ReadFile', 'WriteFile'),
+    'tests/runtime/test_tf_surface_calls.py (rt.strings calls recorded from TensorFlow)': (
+        'StringNGrams', 'StringToHashBucket', 'StringToHashBucketStrong', 'UnicodeTranscode',
+        'UnsortedSegmentJoin'),
+    'tests/autograph/saved_model/test_tensorflow_variable_ops.py (TensorFlow graphs with '
+    'variable row scatters, loaded and run) and tests/runtime/test_gradients_registry.py': (
+        'ResourceGather', 'ResourceScatterAdd', 'ResourceScatterDiv', 'ResourceScatterMax',
+        'ResourceScatterMin', 'ResourceScatterMul', 'ResourceScatterNdAdd',
+        'ResourceScatterNdSub', 'ResourceScatterSub', 'ResourceScatterUpdate'),
+    'tests/runtime/executor/test_native_registry.py (a clock: its value is compared with no '
+    'recording)': ('Timestamp',),
     'tests/runtime/test_string_split.py and tests/interop (ragged string results)': (
         'StringSplit', 'StringSplitV2', 'UnicodeDecode', 'UnicodeDecodeWithOffsets',
         'UnicodeEncode', 'DecodeRaw', 'DecodePaddedRaw'),
@@ -915,7 +1028,8 @@ COVERED: dict[str, tuple[str, ...]] = {
 def entries() -> list[OpInfo]:
     """Every entry: the sampled ones, then one per covered op."""
     sampled = (_unary_entries() + _binary_entries() + _reduction_entries() + _nn_entries()
-               + _linalg_entries() + _array_entries() + _string_entries())
+               + _linalg_entries() + _array_entries() + _string_entries()
+               + _bitwise_complex_entries() + _array_more_entries())
     covered = [OpInfo(op, covered_by=where) for where, ops in COVERED.items() for op in ops]
     return sampled + covered
 

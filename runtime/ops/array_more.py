@@ -12,16 +12,10 @@ import numpy as np
 
 from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape, as_shape
-from runtime.core.tensor import Tensor
-from runtime.ops.convert import convert_to_tensor, unify_inputs, unify_operands
+from runtime.ops.convert import convert_to_tensor, int_operand, unify_inputs, unify_operands
 from runtime.ops.dispatch import apply
-from runtime.ops.infer import broadcast, same_as_input
+from runtime.ops.infer import broadcast, constant_value, same_as_input
 from runtime.ops.registry import Elementwise, register
-
-
-def _int32(value):
-    return value if isinstance(value, Tensor) else np.asarray(value, dtype=np.int32)
-
 
 # ---- Roll ------------------------------------------------------------------------------------
 
@@ -35,12 +29,16 @@ ROLL = register('Roll', _roll_kernel, same_as_input, inputs=('input', 'shift', '
 
 def roll(input, shift, axis, name=None):
     """`input` with its elements shifted by `shift` along `axis`, wrapping around (op `Roll`)."""
-    return apply(ROLL, [convert_to_tensor(input), _int32(shift), _int32(axis)], name=name)
+    return apply(ROLL, [convert_to_tensor(input), int_operand(shift, 'shift'),
+                        int_operand(axis, 'axis')], name=name)
 
 
 # ---- Unique, UniqueWithCounts -----------------------------------------------------------------
 
 def _unique_kernel(x, out_idx=dtypes.int32):
+    if np.ndim(x) != 1:
+        raise errors.InvalidArgumentError(
+            message=f'unique expects a 1D vector, got shape {list(np.shape(x))}')
     values, first, inverse = np.unique(x, return_index=True, return_inverse=True)
     order = np.argsort(first, kind='stable')  # in the order of first appearance, as TF
     rank = np.empty_like(order)
@@ -222,15 +220,13 @@ def ensure_shape(x, shape, name=None):
 # ---- Rint, TruncateDiv, TruncateMod ------------------------------------------------------------
 
 RINT = register('Rint', np.rint, same_as_input, inputs=('x',), outputs=('y',),
-                elementwise=Elementwise.of(np.rint))
+                elementwise=Elementwise.of(np.rint),
+                dtypes=frozenset(d for d in dtypes.PUBLIC if d.is_floating))
 
 
 def rint(x, name=None):
     """Each value rounded to the nearest integer, halves to even (op `Rint`; floats)."""
-    x = convert_to_tensor(x)
-    if not x.dtype.is_floating:
-        raise TypeError(f'rint needs a floating-point tensor, got {x.dtype.name}.')
-    return apply(RINT, [x], name=name)
+    return apply(RINT, [convert_to_tensor(x)], name=name)
 
 
 def _truncate_div_kernel(x, y):
@@ -296,7 +292,9 @@ def _histogram_kernel(values, value_range, nbins, dtype=dtypes.int32):
 
 
 def _histogram_infer(inputs, attrs):
-    return [(attrs.get('dtype', dtypes.int32), TensorShape([None]))]
+    nbins = constant_value(inputs[2])
+    return [(attrs.get('dtype', dtypes.int32),
+             TensorShape([None if nbins is None else int(nbins)]))]
 
 
 HISTOGRAM_FIXED_WIDTH = register(
@@ -309,7 +307,7 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, na
     """How many of `values` fall in each of `nbins` equal bins over `value_range` [low, high]
     (values outside go to the end bins; op `HistogramFixedWidth`)."""
     (values, value_range), _ = unify_operands('HistogramFixedWidth', values, value_range)
-    nbins = _int32(nbins)
+    nbins = int_operand(nbins, 'nbins')
     return apply(HISTOGRAM_FIXED_WIDTH, [convert_to_tensor(values),
                                          convert_to_tensor(value_range), nbins],
                  {'dtype': dtypes.as_dtype(dtype)}, name=name)

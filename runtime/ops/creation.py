@@ -23,8 +23,15 @@ from runtime.ops.registry import ELEMENTWISE, register
 from runtime.ops.shaping import broadcast_to, concat, expand_dims, shape_from, shape_operand
 from runtime.ops.shaping import shape as shape_
 
-FILL = register('Fill', lambda dims, value: np.full(tuple(dims), value),
-                lambda inputs, attrs: [(inputs[1].dtype, shape_from(inputs[0]))],
+
+def _fill_infer(inputs, attrs):
+    dims = constant_value(inputs[0])
+    if dims is not None and np.any(np.asarray(dims) < 0):
+        raise ValueError(f'Fill dimensions must be >= 0, got {np.asarray(dims).tolist()}')
+    return [(inputs[1].dtype, shape_from(inputs[0]))]
+
+
+FILL = register('Fill', lambda dims, value: np.full(tuple(dims), value), _fill_infer,
                 inputs=('dims', 'value'), outputs=('output',),
                 type_attrs=(('T', 1), ('index_type', 0)))
 ZEROS_LIKE = register('ZerosLike', np.zeros_like, same_as_input, elementwise=ELEMENTWISE)

@@ -5,9 +5,11 @@ import numpy as np
 
 from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
-from runtime.ops.convert import convert_to_tensor
+from runtime.core.tensor import Tensor
+from runtime.ops.array import cast
+from runtime.ops.convert import convert_to_tensor, int_operand
 from runtime.ops.dispatch import apply
-from runtime.ops.infer import constant_value
+from runtime.ops.infer import constant_value_as_shape
 from runtime.ops.registry import register
 from runtime.ops.shaping import expand_dims, squeeze
 
@@ -113,8 +115,8 @@ def _resize_infer(float_out):
     def infer(inputs, attrs):
         images, size = inputs
         dims = images.shape.as_list() if images.shape.rank is not None else [None] * 4
-        value = constant_value(size)
-        hw = [None, None] if value is None else [int(v) for v in np.ravel(value)]
+        hw = constant_value_as_shape(size)
+        hw = hw.as_list() if hw.rank == 2 else [None, None]
         return [(dtypes.float32 if float_out else images.dtype,
                  TensorShape([dims[0], *hw, dims[3]]))]
     return infer
@@ -173,13 +175,14 @@ def resize(images, size, method='bilinear', preserve_aspect_ratio=False, antiali
         raise errors.UnimplementedError(None, None, 'antialias=True (ScaleAndTranslate) is '
                                         'not supported here.')
     batch, unbatch = _batched(images)
-    height, width = (int(s) for s in np.ravel(np.asarray(size)))
     if preserve_aspect_ratio:
+        height, width = (int(s) for s in np.ravel(np.asarray(size)))
         in_h, in_w = batch.shape[1], batch.shape[2]
         factor = min(np.float32(height) / np.float32(in_h), np.float32(width) / np.float32(in_w))
-        height, width = int(np.round(factor * in_h)), int(np.round(factor * in_w))
+        size = [int(np.round(factor * in_h)), int(np.round(factor * in_w))]
+    size = int_operand(size, 'size')  # a list may mix tensors and ints, as TensorFlow's
+    size = cast(size, dtypes.int32) if isinstance(size, Tensor) else size.astype(np.int32)
     attrs = {'align_corners': False, 'half_pixel_centers': True}
-    out = apply(RESIZE_OPS[method], [batch, np.asarray([height, width], np.int32)], attrs,
-                name=name)
+    out = apply(RESIZE_OPS[method], [batch, size], attrs, name=name)
     return squeeze(out, [0]) if unbatch else out
 

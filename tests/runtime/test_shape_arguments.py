@@ -26,7 +26,7 @@ SHAPE_LIKE = {'shape', 'dims', 'multiples', 'paddings', 'begin', 'size', 'perm',
 # ops with such an input that no public function builds from a user's shape argument
 NOT_FROM_USER_SHAPES = {
     'BroadcastGradientArgs', 'Conv2DBackpropFilter', 'Conv2DBackpropInput', 'MirrorPadGrad',
-    'StridedSliceGrad',  # built by gradients from shapes the graph computes
+    'ResizeNearestNeighborGrad', 'StridedSliceGrad',  # built by gradients from the graph's shapes
     'ResourceStridedSliceAssign',  # `variable[begin:end].assign`: begin/end are Python slices
     'TensorListFromTensor', 'TensorListReserve', 'TensorListSplit',  # built by TensorArray
     'ReduceJoin', 'DenseBincount', 'InTopKV2', 'TopKV2', 'Multinomial', 'MatrixDiagV3',
