@@ -359,15 +359,21 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
     return latest
 
 
-def list_variables(ckpt_dir_or_file):
-    """[(checkpoint key, shape)] of a checkpoint (a prefix, or a directory's latest), sorted."""
+def checkpoint_prefix(ckpt_dir_or_file):
+    """The prefix of a checkpoint given as its prefix or its directory (the latest there)."""
     path = os.fspath(ckpt_dir_or_file)
     if os.path.isdir(path):
         found = latest_checkpoint(path)
         if found is None:
-            raise ValueError(f'Couldn\'t find \'checkpoint\' file or checkpoints in given '
-                             f'directory {path}')
-        path = found
+            raise ValueError(f"Couldn't find 'checkpoint' file or checkpoints in given "
+                             f"directory {path}")
+        return found
+    return path
+
+
+def list_variables(ckpt_dir_or_file):
+    """[(checkpoint key, shape)] of a checkpoint (a prefix, or a directory's latest), sorted."""
+    path = checkpoint_prefix(ckpt_dir_or_file)
     values = serialization.read_bundle(path)
     return sorted((k, list(np.shape(v)) if k != '_CHECKPOINTABLE_OBJECT_GRAPH' else [])
                   for k, v in values.items())

@@ -8,20 +8,8 @@ import numpy as np
 
 from runtime.core import dtypes, errors
 from runtime.graph import serialization
-from runtime.train.checkpoint import latest_checkpoint, read_state
+from runtime.train.checkpoint import checkpoint_prefix, latest_checkpoint, read_state
 from runtime.train.object_graph import OBJECT_GRAPH_CHECKPOINT_KEY
-
-
-def checkpoint_prefix(ckpt_dir_or_file):
-    """The prefix of a checkpoint given as its prefix or its directory (the latest there)."""
-    path = os.fspath(ckpt_dir_or_file)
-    if os.path.isdir(path):
-        found = latest_checkpoint(path)
-        if found is None:
-            raise ValueError(f"Couldn't find 'checkpoint' file or checkpoints in given "
-                             f"directory {path}")
-        return found
-    return path
 
 
 class CheckpointReader:
