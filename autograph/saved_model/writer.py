@@ -13,6 +13,7 @@ same objects is `object_graph`'s. `save` walks the saved object into the writer'
 import io
 import json
 import os
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -98,7 +99,10 @@ class Writer:
             return prefix
         graph = concrete.graph
         data_ops.check_saveable(graph)
-        prefix = self.concretes[id(concrete)] = graph.name.lstrip('_')  # TF: no leading _
+        # the scope is a node name: TF's has no leading _, and a lambda's `<lambda>` becomes
+        # `_lambda_` (graph names are unique, so the scopes stay apart)
+        prefix = self.concretes[id(concrete)] = re.sub(r'[^A-Za-z0-9_.\-]', '_',
+                                                       graph.name).lstrip('_')
         captures = graph.captures
         n_args = len(graph.inputs) - len(captures)
         replaced = {}

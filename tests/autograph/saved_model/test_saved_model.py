@@ -492,3 +492,15 @@ def test_variables_a_signature_trace_creates_while_saving_are_saved(tmp_path):
     x = np.ones([1, 4], np.float32)
     np.testing.assert_allclose(loaded(x).numpy(), module(x).numpy(), rtol=1e-6)
     assert sorted(v.shape.as_list() for v in loaded.variables) == [[2], [4, 2]]
+
+
+def test_a_function_made_from_a_lambda_saves_and_loads(tmp_path):
+    module = rt.Module()
+    module.double = ag.function(lambda x: x * 2,
+                                input_signature=[rt.TensorSpec([], rt.float32)])
+    module.triple = ag.function(lambda x: x * 3,
+                                input_signature=[rt.TensorSpec([], rt.float32)])
+    ag.saved_model.save(module, str(tmp_path))
+    loaded = ag.saved_model.load(str(tmp_path))
+    assert float(loaded.double(rt.constant(3.0))) == 6.0
+    assert float(loaded.triple(rt.constant(3.0))) == 9.0
