@@ -43,7 +43,8 @@ _BINARY = {  # public name: (TensorFlow op, kernel, accepted dtypes)
     'right_shift': ('RightShift', _shift_kernel(np.right_shift), _INTEGERS),
     'nextafter': ('NextAfter', np.nextafter, _FLOATS),
 }
-BINARY_OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'),
+BINARY_OPS = {name: register(op, kernel, broadcast,
+                             inputs=('x1', 'x2') if op == 'NextAfter' else ('x', 'y'),
                              outputs=('output',) if op == 'NextAfter' else ('z',),
                              convert_inputs=unify_inputs, dtypes=allowed,
                              elementwise=None if op.endswith('Shift') else Elementwise.of(kernel))

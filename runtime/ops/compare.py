@@ -21,12 +21,9 @@ _COMPARISONS = {  # public name: (TensorFlow op, kernel, Python operator)
     'less': ('Less', operator.lt, operator.lt),
     'less_equal': ('LessEqual', operator.le, operator.le),
 }
-# complex numbers have no order: TensorFlow's Greater, Less, ... refuse them (numpy would not)
-_ORDERED = frozenset(dtypes.PUBLIC) - dtypes.COMPLEX
 OPS = {name: register(op, kernel, broadcast_bool, inputs=('x', 'y'), outputs=('z',),
                       convert_inputs=unify_inputs, operator=python_operator,
-                      elementwise=Elementwise.of(kernel),
-                      dtypes=None if op in ('Equal', 'NotEqual') else _ORDERED)
+                      elementwise=Elementwise.of(kernel))
        for name, (op, kernel, python_operator) in _COMPARISONS.items()}
 LOGICAL_AND = register('LogicalAnd', np.logical_and, broadcast, inputs=('x', 'y'),
                        outputs=('z',), type_attrs=(), elementwise=Elementwise(np.logical_and))

@@ -20,8 +20,6 @@ _building_graphs = context.building_graphs
 _active_tapes = context.active_tapes
 _dtype_of = dtypes.of_value
 _by_numpy = dtypes.NUMERIC_BY_NUMPY.get
-# dtypes some arithmetic ops refuse that numpy's kernels would take: checked, never fast
-_CHECKED = frozenset({dtypes.bool}) | dtypes.COMPLEX
 
 
 def apply(opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any] | None = None,
@@ -37,12 +35,11 @@ def apply(opdef: OpDef, inputs: Sequence[Any], attrs: dict[str, Any] | None = No
     convert = opdef.convert_inputs
     if convert is not None and len(inputs) == 2 and type(a := inputs[0]) is EagerTensor and \
             type(b := inputs[1]) is EagerTensor and (d := a.dtype) is b.dtype and \
-            d not in _CHECKED:
-        # The fast path (binary ops, the hot case): two eager tensors of one dtype need no
-        # conversion. Bools and complex numbers take the other path, which checks
-        # `OpDef.dtypes` (TensorFlow refuses arithmetic on bools, and maximum or floordiv of
-        # complex numbers); other refused dtypes fail in the numpy kernel, which is an
-        # InvalidArgumentError too.
+            ((allowed := opdef.dtypes) is None or d in allowed):
+        # The fast path (binary ops, the hot case): two eager tensors of one accepted dtype
+        # need no conversion or check. Others take the other path, which refuses what
+        # `OpDef.dtypes` leaves out (TensorFlow refuses arithmetic on bools, and maximum or
+        # floordiv of complex numbers).
         values: Any = (a.value, b.value)
     elif convert is None and 0 < (n := len(inputs)) < 3 and \
             type(a := inputs[0]) is EagerTensor and \

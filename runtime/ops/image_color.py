@@ -120,11 +120,10 @@ def _check_rgb(inputs, attrs):
     return same_as_input(inputs, attrs)
 
 
-_FLOATS = frozenset({dtypes.float16, dtypes.float32, dtypes.float64})
 RGB_TO_HSV = register('RGBToHSV', _rgb_to_hsv, _check_rgb, inputs=('images',),
-                      outputs=('output',), dtypes=_FLOATS)
+                      outputs=('output',))
 HSV_TO_RGB = register('HSVToRGB', _hsv_to_rgb, _check_rgb, inputs=('images',),
-                      outputs=('output',), dtypes=_FLOATS)
+                      outputs=('output',))
 
 
 def _adjust_saturation(images, scale):
@@ -140,9 +139,9 @@ def _adjust_hue(images, delta):
 
 
 ADJUST_SATURATION = register('AdjustSaturation', _adjust_saturation, _check_rgb,
-                             inputs=('images', 'scale'), outputs=('output',), dtypes=_FLOATS)
+                             inputs=('images', 'scale'), outputs=('output',))
 ADJUST_HUE = register('AdjustHue', _adjust_hue, _check_rgb, inputs=('images', 'delta'),
-                      outputs=('output',), dtypes=_FLOATS)
+                      outputs=('output',))
 
 
 def rgb_to_hsv(images, name=None):

@@ -13,8 +13,6 @@ from runtime.ops.infer import constant_value_as_shape
 from runtime.ops.registry import register
 from runtime.ops.shaping import expand_dims, squeeze
 
-_NUMBERS = frozenset(d for d in dtypes.PUBLIC if d.is_floating or d.is_integer)
-
 
 class ResizeMethod:
     """The names `resize` takes for its `method`."""
@@ -133,13 +131,13 @@ _ATTRS = {'align_corners': False, 'half_pixel_centers': False}
 RESIZE_OPS = {
     'bilinear': register('ResizeBilinear', _resize_kernel('bilinear'), _resize_infer(True),
                          inputs=('images', 'size'), outputs=('resized_images',),
-                         defaults=dict(_ATTRS), dtypes=_NUMBERS),
+                         defaults=dict(_ATTRS)),
     'nearest': register('ResizeNearestNeighbor', _resize_kernel('nearest'),
                         _resize_infer(False), inputs=('images', 'size'),
-                        outputs=('resized_images',), defaults=dict(_ATTRS), dtypes=_NUMBERS),
+                        outputs=('resized_images',), defaults=dict(_ATTRS)),
     'bicubic': register('ResizeBicubic', _resize_kernel('bicubic'), _resize_infer(True),
                         inputs=('images', 'size'), outputs=('resized_images',),
-                        defaults=dict(_ATTRS), dtypes=_NUMBERS),
+                        defaults=dict(_ATTRS)),
 }
 RESIZE_GRAD_OPS = {
     'bilinear': register('ResizeBilinearGrad', _resize_grad_kernel('bilinear'), _grad_infer,

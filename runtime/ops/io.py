@@ -79,7 +79,7 @@ def _print_kernel(*values, template=(), sep=' ', end='\n', output_stream=None, s
         flush()
 
 
-PRINT = register('PrintV2', _print_kernel, no_outputs, inputs=('inputs',), outputs=(),
+PRINT = register('PrintV2', _print_kernel, no_outputs, inputs=('input',), outputs=(),
                  type_attrs=(), defaults={'summarize': 3}, stateful=True)
 
 

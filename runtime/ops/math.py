@@ -3,7 +3,7 @@ import operator
 
 import numpy as np
 
-from runtime.core import dtypes
+from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor, Tensor
 from runtime.ops.array import cast
@@ -14,29 +14,29 @@ from runtime.ops.registry import ELEMENTWISE, NUMBERS, NUMERIC, Elementwise, reg
 
 # The `operator` functions are numpy's ufuncs for arrays and take numpy's fast scalar path for
 # numpy scalars; the `operator` tag lets the code generator write them as infix operators.
-# The dtypes each accepts are TensorFlow's: numbers (complex ones too, but not for the
-# integer divisions, maximum and minimum); Mul takes bools; AddV2 strings too, and
-# TensorList values (variant), which gradients through TensorArrays accumulate.
-_BINARY = {  # public name: (TensorFlow op, kernel, Python operator, neutral, dtypes)
-    'add': ('AddV2', operator.add, operator.add, (0, (0, 1)),
-            NUMBERS | {dtypes.string, dtypes.variant}),
-    'subtract': ('Sub', operator.sub, operator.sub, (0, (1,)), NUMBERS),
-    'multiply': ('Mul', operator.mul, operator.mul, (1, (0, 1)), None),
-    'floordiv': ('FloorDiv', operator.floordiv, operator.floordiv, None, NUMERIC),
-    'mod': ('FloorMod', operator.mod, operator.mod, None, NUMERIC),
-    'pow': ('Pow', operator.pow, operator.pow, None, NUMBERS),
-    'maximum': ('Maximum', np.maximum, None, None, NUMERIC),
-    'minimum': ('Minimum', np.minimum, None, None, NUMERIC),
+# The dtypes each accepts are TensorFlow's (runtime/ops/allowed_dtypes.py), but AddV2 takes
+# strings too (TensorFlow's tf.add writes an Add op for them), and TensorList values
+# (variant), which gradients through TensorArrays accumulate.
+_BINARY = {  # public name: (TensorFlow op, kernel, Python operator, neutral)
+    'add': ('AddV2', operator.add, operator.add, (0, (0, 1))),
+    'subtract': ('Sub', operator.sub, operator.sub, (0, (1,))),
+    'multiply': ('Mul', operator.mul, operator.mul, (1, (0, 1))),
+    'floordiv': ('FloorDiv', operator.floordiv, operator.floordiv, None),
+    'mod': ('FloorMod', operator.mod, operator.mod, None),
+    'pow': ('Pow', operator.pow, operator.pow, None),
+    'maximum': ('Maximum', np.maximum, None, None),
+    'minimum': ('Minimum', np.minimum, None, None),
 }
+_ADD_TAKES = NUMBERS | {dtypes.string, dtypes.variant}
 _DIVISIONS = {'floordiv', 'mod'}  # integer division by zero is an error, as in TensorFlow
 REAL_DIV = register('RealDiv', operator.truediv, broadcast, inputs=('x', 'y'), outputs=('z',),
-                    operator=operator.truediv, elementwise=ELEMENTWISE, neutral=(1, (1,)),
-                    dtypes=NUMBERS)
+                    operator=operator.truediv, elementwise=ELEMENTWISE, neutral=(1, (1,)))
 OPS = {name: register(op, kernel, broadcast, inputs=('x', 'y'), outputs=('z',),
                       convert_inputs=unify_inputs, operator=python_operator, neutral=neutral,
                       nonzero=(1,) if name in _DIVISIONS else (),
-                      elementwise=Elementwise.of(kernel), dtypes=allowed)
-       for name, (op, kernel, python_operator, neutral, allowed) in _BINARY.items()}
+                      elementwise=Elementwise.of(kernel),
+                      **({'dtypes': _ADD_TAKES} if op == 'AddV2' else {}))
+       for name, (op, kernel, python_operator, neutral) in _BINARY.items()}
 
 
 def _binary_function(public_name, default_name=None):
@@ -84,9 +84,28 @@ def _matmul_operator(a, b):
     return matmul(a, b, name='matmul')
 
 
+_multiply = _binary_function('multiply', 'mul')
+
+
+def _multiply_operator(x, y):
+    """`x * y`. Mul refuses bools, but TensorFlow's `*` multiplies them as int32 (Cast, Mul,
+    Cast back): their logical and."""
+    try:
+        return _multiply(x, y)
+    except (errors.InvalidArgumentError, TypeError) as e:
+        if dtypes.bool not in (getattr(x, 'dtype', None), getattr(y, 'dtype', None)):
+            raise
+        refused = e
+    try:
+        x, y = (cast(convert_to_tensor(v, dtypes.bool), dtypes.int32) for v in (x, y))
+    except (TypeError, ValueError):
+        raise refused from None
+    return cast(_multiply(x, y), dtypes.bool)
+
+
 OPERATORS = {
     'add': _binary_function('add', 'add'), 'sub': _binary_function('subtract', 'sub'),
-    'mul': _binary_function('multiply', 'mul'), 'truediv': _truediv_operator,
+    'mul': _multiply_operator, 'truediv': _truediv_operator,
     'floordiv': _binary_function('floordiv', 'floordiv'), 'mod': _binary_function('mod', 'mod'),
     'pow': _binary_function('pow', 'pow'), 'matmul': _matmul_operator,
 }
@@ -126,15 +145,12 @@ _UNARY = {  # public name: (TensorFlow op, kernel, floats only (complex numbers 
     'floor': ('Floor', np.floor, True),
     'ceil': ('Ceil', np.ceil, True),
 }
-# TensorFlow's output arg names where they are not `y` (FunctionDefs refer to outputs by them)
-_OUTPUT_NAMES = {'Relu': ('activations',)}
-# TensorFlow's kernels of these take complex numbers too
-_COMPLEX_UNARY = {'Neg', 'Square', 'Sqrt', 'Exp', 'Log', 'Sin', 'Cos', 'Tanh', 'Sigmoid'}
+# TensorFlow's arg names where they are not `x` and `y` (FunctionDefs refer to outputs by them)
+_ARG_NAMES = {'Relu': {'inputs': ('features',), 'outputs': ('activations',)}}
 UNARY_OPS = {name: register(op, kernel, same_as_input,
                             operator=operator.neg if op == 'Neg' else None,
                             involution=op == 'Neg', elementwise=Elementwise.of(kernel),
-                            dtypes=NUMBERS if op in _COMPLEX_UNARY else NUMERIC,
-                            **({'outputs': _OUTPUT_NAMES[op]} if op in _OUTPUT_NAMES else {}))
+                            **_ARG_NAMES.get(op, {}))
              for name, (op, kernel, _) in _UNARY.items()}
 
 
@@ -245,12 +261,11 @@ def _matmul_cost(input_specs, output_specs):
 
 MATMUL = register('MatMul', _matmul_kernel, _matmul_infer, inputs=('a', 'b'),
                   outputs=('product',), defaults={'transpose_a': False, 'transpose_b': False},
-                  cost=_matmul_cost, convert_inputs=unify_inputs, operator=operator.matmul,
-                  dtypes=NUMBERS)
+                  cost=_matmul_cost, convert_inputs=unify_inputs, operator=operator.matmul)
 BATCH_MATMUL = register('BatchMatMulV2', _batch_matmul_kernel, _batch_matmul_infer,
                         inputs=('x', 'y'), outputs=('output',),
                         defaults={'adj_x': False, 'adj_y': False}, cost=_matmul_cost,
-                        convert_inputs=unify_inputs, operator=operator.matmul, dtypes=NUMBERS)
+                        convert_inputs=unify_inputs, operator=operator.matmul)
 
 
 def _read(operand):

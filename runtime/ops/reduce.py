@@ -11,7 +11,7 @@ from runtime.ops.convert import convert_to_tensor, int_operand
 from runtime.ops.creation import range as range_
 from runtime.ops.dispatch import apply, op_function
 from runtime.ops.infer import constant_value
-from runtime.ops.registry import NUMBERS, NUMERIC, register
+from runtime.ops.registry import register
 from runtime.ops.shaping import rank as rank_
 
 
@@ -71,20 +71,21 @@ def _highest(dtype):
 
 _NUMERIC = (('T', 0), ('Tidx', 1))
 _BOOL = (('Tidx', 1),)  # Any/All have no T attr in TensorFlow; they only take bools
-_REDUCTIONS = {  # public name: (TensorFlow op, numpy reduction, type attrs, dtypes)
+# the dtypes each accepts are TensorFlow's (runtime/ops/allowed_dtypes.py)
+_REDUCTIONS = {  # public name: (TensorFlow op, numpy reduction, type attrs)
     # the ufuncs' own `reduce` is what np.sum, np.max, ... call, without their Python layer
-    'reduce_sum': ('Sum', np.add.reduce, _NUMERIC, NUMBERS),
-    'reduce_mean': ('Mean', np.mean, _NUMERIC, NUMBERS),
-    'reduce_max': ('Max', _extremum(np.maximum, _lowest), _NUMERIC, NUMERIC),
-    'reduce_min': ('Min', _extremum(np.minimum, _highest), _NUMERIC, NUMERIC),
-    'reduce_prod': ('Prod', np.multiply.reduce, _NUMERIC, NUMBERS),
-    'reduce_any': ('Any', np.logical_or.reduce, _BOOL, None),
-    'reduce_all': ('All', np.logical_and.reduce, _BOOL, None),
+    'reduce_sum': ('Sum', np.add.reduce, _NUMERIC),
+    'reduce_mean': ('Mean', np.mean, _NUMERIC),
+    'reduce_max': ('Max', _extremum(np.maximum, _lowest), _NUMERIC),
+    'reduce_min': ('Min', _extremum(np.minimum, _highest), _NUMERIC),
+    'reduce_prod': ('Prod', np.multiply.reduce, _NUMERIC),
+    'reduce_any': ('Any', np.logical_or.reduce, _BOOL),
+    'reduce_all': ('All', np.logical_and.reduce, _BOOL),
 }
 OPS = {name: register(op, _reduce_kernel(fn), reduce_infer,
                       inputs=('input', 'reduction_indices'), outputs=('output',),
-                      type_attrs=type_attrs, defaults={'keep_dims': False}, dtypes=allowed)
-       for name, (op, fn, type_attrs, allowed) in _REDUCTIONS.items()}
+                      type_attrs=type_attrs, defaults={'keep_dims': False})
+       for name, (op, fn, type_attrs) in _REDUCTIONS.items()}
 REDUCE_SUM = OPS['reduce_sum']
 
 

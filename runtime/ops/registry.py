@@ -15,6 +15,7 @@ import numpy as np
 from runtime.core import dtypes as dtypes_
 from runtime.core import errors
 from runtime.core.shapes import TensorShape
+from runtime.ops.allowed_dtypes import ALLOWED
 
 REGISTRY: dict[str, 'OpDef'] = {}
 # `OpDef.dtypes` of the arithmetic ops: TensorFlow refuses bools there (`True + True`).
@@ -120,11 +121,9 @@ class OpDef:
     neutral: (value, positions): a constant equal to `value` at one of `positions` makes the op
         return its other operand (`x + 0`, `x * 1`).
     involution: f(f(x)) == x (`-(-x)`).
-    dtypes: the dtypes the op's type attrs accept (TensorFlow's allowed list for `T`, e.g. no
-        bool for AddV2); any other is refused (InvalidArgumentError eagerly, TypeError while
-        building a graph). None: any dtype. (Eagerly, two tensors of one dtype, neither bool nor
-        complex, skip the check on the fast path; a kernel fails on such a dtype, an
-        InvalidArgumentError too.)
+    dtypes: the dtypes the op's type attrs accept: by default TensorFlow's allowed lists
+        (runtime/ops/allowed_dtypes.py; e.g. no bool for AddV2); any other is refused
+        (InvalidArgumentError eagerly, TypeError while building a graph). None: any dtype.
     gradient(op, *output_grads) -> a sequence of input gradients, one per input (None where an
         input has none), built from public op functions so gradient graphs are ordinary graphs.
         Not given here: the rules of runtime/gradients/rules/ attach it after the ops exist
@@ -271,11 +270,26 @@ def UNREGISTERED_GRADIENT(op: Any, *output_grads: Any) -> list[None]:
     raise LookupError(f'gradient registry has no entry for: {op.opdef.name}')
 
 
+def tensorflow_dtypes(name: str,
+                      type_attrs: Sequence[tuple[str, int]]) -> frozenset[dtypes_.DType] | None:
+    """The dtypes TensorFlow's op `name` allows for the type attrs `type_attrs` (those numpy
+    has; runtime/ops/allowed_dtypes.py), or None where TensorFlow allows any for one of them
+    (one set serves all of an OpDef's type attrs)."""
+    allowed = ALLOWED.get(name, {})
+    if not type_attrs or any(attr not in allowed for attr, _ in type_attrs):
+        return None
+    found = [allowed[attr] for attr, _ in type_attrs]
+    return frozenset(dtypes_.as_dtype(d) for names in found for d in names)
+
+
 def register(name: str, kernel: Callable[..., Any] | None = None,
              infer: Callable[..., Sequence[Spec]] | None = None, **fields: Any) -> OpDef:
-    """Declare op `name` (see `OpDef` for the fields) and return its OpDef."""
+    """Declare op `name` (see `OpDef` for the fields) and return its OpDef. An op TensorFlow
+    has accepts the dtypes TensorFlow's does unless `dtypes` says otherwise."""
     if name in REGISTRY:
         raise ValueError(f'Op {name!r} is registered twice.')
+    if 'dtypes' not in fields:
+        fields['dtypes'] = tensorflow_dtypes(name, fields.get('type_attrs', (('T', 0),)))
     opdef = REGISTRY[name] = OpDef(name, kernel, infer, **fields)
     return opdef
 

@@ -290,6 +290,14 @@ def test_bool_operations_tensorflow_allows_still_work():
     assert rt.logical_or(flags, flags).numpy().tolist() == [True, False]
     with pytest.raises(TypeError, match='bool'):
         flags / flags
+    # `*` is TensorFlow's logical and of bools; its ops refuse them, as TensorFlow's do
+    assert (True * flags).numpy().tolist() == [True, False]
+    with pytest.raises(rt.errors.InvalidArgumentError, match="attr 'T' of bool"):
+        rt.multiply(flags, flags)
+    with pytest.raises(rt.errors.InvalidArgumentError, match="attr 'T' of bool"):
+        flags < flags
+    with pytest.raises(rt.errors.InvalidArgumentError, match="attr 'T' of uint8"):
+        rt.abs(rt.constant([3], rt.uint8))
 
 
 def test_a_negative_tensor_array_size_is_refused():
