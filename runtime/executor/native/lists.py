@@ -11,7 +11,9 @@ import numpy as np
 
 from runtime.core import dtypes
 from runtime.core.shapes import TensorShape
+from runtime.executor import emit
 from runtime.executor.native.rules import Unsupported, np_name
+from runtime.executor.native.rules.lists import native_problem
 from runtime.ops import list_ops, registry, state
 from runtime.ops.state import VariableStorage
 
@@ -35,6 +37,16 @@ def mixed_boxing(node, is_boxed):
                if values[0].dtype not in (dtypes.variant, dtypes.resource))
 
 
+def writes_inline(node, holds, depth, loops):
+    """Whether the emitter writes the control-flow `node` inline (`Lowering.inlines`): room
+    for it at `depth` inside `loops` loops (emit.py's limits), a predicate or index native
+    code holds, and no value boxed on one side of it only (`holds`: as in `settle_boxing`)."""
+    control_flow = node.opdef.control_flow
+    return depth < emit.MAX_DEPTH and (control_flow != 'while' or loops < emit.MAX_LOOPS) and \
+        (control_flow == 'while' or holds(node.inputs[0])) and \
+        not mixed_boxing(node, lambda value: not holds(value))
+
+
 def uses_of(program):
     """Each Value of `program` that is used -> [(user node, operand position)], with
     ('output', k) for the program's outputs (a Value's `users` knows no positions)."""
@@ -51,9 +63,8 @@ class Lists:
     """TensorList values: which belong to one list (through writes, loops and conds), the
     element dtype and shape of each list, and whether its writes may update it in place."""
 
-    def __init__(self, program, boxed=frozenset()):
-        """`boxed`: values of the lists held as the runtime's TensorLists (their roots are
-        found after the analysis)."""
+    def __init__(self, program):
+        """The lists of `program`; none is boxed until `settle_boxing`."""
         self.parent = {}
         self.refs = {}
         self.element_shape = {}
@@ -62,8 +73,8 @@ class Lists:
         self.unconsumed = set()  # list Values that are only read
         self.growing = set()
         self.entry_copies = set()  # (While node, k): loop var k starts as a copy of its input
+        self.boxed = set()  # the roots of the lists held as the runtime's TensorLists
         self._collect(program)
-        self.boxed = {self.find(key) for key in boxed}
 
     def find(self, key):
         while self.parent.get(key, key) != key:
@@ -192,16 +203,23 @@ class Lists:
 
     def layout(self, node, ref):
         """(numpy dtype name, element dims) of the list that `ref` is a value of; raises
-        Unsupported when it has none (then the list is boxed)."""
+        Unsupported when it has none (the analysis boxed it)."""
+        problem = 'its TensorArray is held by the runtime' if self.is_boxed(ref) else \
+            self.layout_problem(ref)
+        if problem is not None:
+            raise Unsupported(node, problem)
         root = self.find(ref)
-        if root in self.boxed:
-            raise Unsupported(node, 'its TensorArray is held by the runtime')
+        return np_name(self.element_dtype[root]), self.element_shape[root].as_list()
+
+    def layout_problem(self, ref):
+        """Why the list of `ref` has no native layout (elements of no fixed shape, or of a
+        dtype native code cannot hold), or None."""
+        root = self.find(ref)
         shape = self.element_shape.get(root, TensorShape(None))
         dtype = self.element_dtype.get(root)
         if dtype is None or not shape.is_fully_defined() or np_name(dtype) is None:
-            raise Unsupported(node, f'its TensorArray elements have shape {shape}, not a fixed '
-                                    f'one')
-        return np_name(dtype), shape.as_list()
+            return f'its TensorArray elements have shape {shape}, not a fixed one'
+        return None
 
     def element_dims(self, ref):
         """The element dims of the list of `ref` when they are fixed, else None."""
@@ -218,6 +236,54 @@ class Lists:
 
     def is_boxed(self, ref):
         return self.find(ref) in self.boxed
+
+    def settle_boxing(self, program, holds):
+        """Decide which lists are boxed, before anything is written: those a kernel call
+        reads or makes (an op native code has no rule for, a list op whose `native_problem`
+        says why not, control flow that calls its kernel), the program's params and outputs,
+        and every list a native list op reads or writes with a boxed one, until no more are.
+        `holds(value)`: whether native code holds a value that is neither a list nor a
+        resource (as the emitter decides). It mirrors the emitter's walk: the same nodes
+        call kernels there."""
+        groups = []  # the list operands of each list op written natively: boxed together
+        self._box_walk(program, holds, groups, 1, 0)
+        self.boxed.update(self.find(node.outputs[0]) for node in program.params
+                          if node.outputs[0].dtype is dtypes.variant)
+        self.boxed.update(self.find(ref) for ref in program.outputs if ref.dtype is dtypes.variant)
+        changed = True
+        while changed:
+            changed = False
+            for group in groups:
+                roots = {self.find(ref) for ref in group}
+                if roots & self.boxed and not roots <= self.boxed:
+                    self.boxed |= roots
+                    changed = True
+
+    def _box_walk(self, program, holds, groups, depth, loops):
+        """The lists of `program` that kernel calls read or make boxed (`depth` and `loops`:
+        the block depth and the loops around it, as in the emitter's walk)."""
+        for node in program.nodes:
+            if node.opdef is registry.PLACEHOLDER:
+                continue  # a branch's params are its operands' lists
+            lists = [ref for ref in node.inputs + node.outputs if ref.dtype is dtypes.variant]
+            control_flow = node.opdef.control_flow
+            if control_flow is not None:
+                if not writes_inline(node, holds, depth, loops):
+                    self.boxed.update(self.find(ref) for ref in lists)
+                elif control_flow == 'while':
+                    for branch in node.branches:
+                        self._box_walk(branch, holds, groups, depth + 1, loops + 1)
+                else:
+                    inner = depth + (len(node.branches) > 1)  # a lone default branch: no block
+                    for branch in node.branches:
+                        self._box_walk(branch, holds, groups, inner, loops)
+            elif lists:
+                if native_problem(self, node) is None and \
+                        all(holds(ref) for ref in node.inputs + node.outputs
+                            if ref.dtype not in (dtypes.variant, dtypes.resource)):
+                    groups.append(lists)
+                else:
+                    self.boxed.update(self.find(ref) for ref in lists)
 
     def root(self, ref):
         return self.find(ref)

@@ -6,7 +6,7 @@ each vectorizable math call, no array of the elements); a run of the same op fee
 (an unrolled Python loop) becomes one loop. `lower_form` is the rule of every op with a form
 and no rule of its own.
 """
-import re
+import functools
 
 import numpy as np
 
@@ -20,6 +20,14 @@ from runtime.executor.native.rules import (
     literal,
     np_name,
     spec,
+)
+from runtime.executor.native.rules.expr import (
+    Apply,
+    Buffer,
+    Index,
+    Source,
+    buffers_read,
+    is_element_read,
 )
 from runtime.executor.native.rules.forms import form_of, operator_form
 from runtime.ops import list_ops, reduce
@@ -64,6 +72,7 @@ def elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
         return False
 
     def element(indexes):
+        """The tree of the element at `indexes` (names of the loop's indexes)."""
         dims = shape.as_list()
         elements = []
         for ref, operand_name in zip(node.inputs, inputs):
@@ -73,18 +82,23 @@ def elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
                 continue
             operand = ref.shape.as_list()
             offset = len(dims) - len(operand)
-            at = ['0' if size != dims[offset + k] else indexes[offset + k]
-                  for k, size in enumerate(operand)]
-            elements.append(f'{operand_name}[{", ".join(at)}]' if at else operand_name)
+            at = tuple(Source('0' if size != dims[offset + k] else indexes[offset + k])
+                       for k, size in enumerate(operand))
+            read = lowering.operand(operand_name)
+            elements.append(Index(read, at) if at else read)
         vector = {'float32': form.float32, 'float64': form.float64}.get(name)
         if vector is not None and all(ref.dtype is dtype for ref in node.inputs):
+            write = functools.partial(vector, **attrs)
             if not isinstance(indexes, Staged):
-                return vector(*elements, **attrs)
+                return Apply(write, tuple(elements))
             # the operands too: a loop computing only the math call keeps its constants in
             # registers (~10% faster for the bench's chain than the arithmetic inlined)
-            elements = [e if _READ.fullmatch(e) else indexes.stage(e, name) for e in elements]
-            return indexes.stage(vector(*elements, **attrs), name)
-        return cast(node, form.write(*elements, scalar=True, **attrs), (dtype, TensorShape([])))
+            elements = [e if is_element_read(e) else indexes.stage(e, name) for e in elements]
+            return indexes.stage(Apply(write, tuple(elements)), name)
+        value = Apply(functools.partial(form.write, scalar=True, **attrs), tuple(elements),
+                      form.raises)
+        return Apply(functools.partial(cast, node, value_spec=(dtype, TensorShape([]))),
+                     (value,))
 
     if fusible(lowering, node):
         lowering.fused[node.outputs[0]] = element
@@ -187,21 +201,18 @@ _SUM_BLOCK, _SUM_BYTES = 4096, 32 * 1024
 LOOP_BLOCK = 4096  # the elements of a block of an elementwise loop shared with the helper
 
 
-_READ = re.compile(r'\w+\[[\w, ]*\]|\w+')  # an element read from an array, or a local
-
-
 class Staged(list):
     """The index names of a fused sum's loop nest, and its stages: the elements of each
     vectorizable math call, written to a buffer of the block (`b0[k]`...) by a loop of its own.
     """
     def __init__(self, indexes):
         super().__init__(indexes)
-        self.stages = []  # (source of the element, numpy dtype name), in the order computed
+        self.stages = []  # (the element's tree, numpy dtype name), in the order computed
 
     def stage(self, expr, dtype_name):
-        """`expr` computed by a loop of its own; the source reading its element."""
+        """`expr` computed by a loop of its own; the tree reading its element."""
         self.stages.append((expr, dtype_name))
-        return f'b{len(self.stages) - 1}[k]'
+        return Buffer(len(self.stages) - 1)
 
 
 def sums_all(node):
@@ -223,9 +234,9 @@ def fused_sum(lowering, ref, depth):
     dims = shape.as_list()
     indexes = Staged([f'i{k}' for k in range(len(dims))])
     last_element = element(indexes)
-    if last_element != f'b{len(indexes.stages) - 1}[k]':  # the sum's operand: a buffer too
+    if last_element != Buffer(len(indexes.stages) - 1):  # the sum's operand: a buffer too
         indexes.stage(last_element, np_name(dtype))
-    stages, names = _shared_buffers(indexes.stages)
+    stages, names, buffers = _shared_buffers(indexes.stages)
     itemsizes = sum(np.dtype(name).itemsize for name in names)
     full = max(256, min(_SUM_BLOCK, _SUM_BYTES // itemsizes) // 64 * 64)  # whole vectors
     last, block = dims[-1], min(full, dims[-1])
@@ -239,13 +250,12 @@ def fused_sum(lowering, ref, depth):
         lines += [f'{indent}for block in range({-(-last // block)}):',
                   f'{indent}    start = block * {block}',
                   f'{indent}    size = min({block}, {last} - start)']
-        for (buffer, _), expr in zip(stages, exprs.split('\n')):
+        for buffer, expr in zip(stages, exprs):
             lines += [f'{indent}    for k in range(size):',
                       f'{indent}        {indexes[-1]} = start + k',
                       f'{indent}        b{buffer}[k] = {expr}']
-        summed = f'b{stages[-1][0]}[k]'
         return lines + [f'{indent}    for k in range(size):',
-                        f'{indent}        total = accumulate(total, np.float64({summed}))',
+                        f'{indent}        total = accumulate(total, np.float64(b{stages[-1]}[k]))',
                         '    return total']
 
     # the shared loop's: blocks of `full` elements (or rows) claimed one by one
@@ -253,18 +263,18 @@ def fused_sum(lowering, ref, depth):
 
     def claims(exprs):
         lines = list(head)
-        for (buffer, _), expr in zip(stages, exprs.split('\n')):
+        for buffer, expr in zip(stages, exprs):
             lines += [f'{indent}for k in range(size):', f'{indent}    {indexes[-1]} = start + k',
                       f'{indent}    b{buffer}[k] = {expr}']
         return [f'    b{j} = np.empty({block}, np.{name})' for j, name in enumerate(names)] + \
             lines + [f'{indent}for k in range(size):',
-                     f'{indent}    total = accumulate(total, np.float64(b{stages[-1][0]}[k]))',
+                     f'{indent}    total = accumulate(total, np.float64(b{stages[-1]}[k]))',
                      '        result[block] = total']
     out = lowering.fresh('v')
-    exprs = '\n'.join(expr for _, expr in stages)
+    exprs = [expr for expr, _ in indexes.stages]
     if blocks < team.MIN_BLOCKS or \
-            lowering.shared_site_call(out, exprs, claims, blocks, depth) is None:
-        lowering.site_call(out, exprs, body, depth)
+            lowering.shared_site_call(out, exprs, claims, blocks, depth, buffers=buffers) is None:
+        lowering.site_call(out, exprs, body, depth, buffers=buffers)
     return out
 
 
@@ -303,22 +313,19 @@ def claimed(indexes, dims, block, prologue=()):
     return lines, indent, blocks
 
 
-_BUFFER_READ = re.compile(r'\bb(\d+)\[k\]')  # a stage's element read from an earlier one's
-
-
 def _shared_buffers(stages):
-    """The stages of a fused sum, `(source, dtype name)` each, written into as few buffers as
+    """The stages of a fused sum, `(tree, dtype name)` each, written into as few buffers as
     they need: a stage writes the buffer of an earlier one of its dtype that no later stage
     (nor the sum, which reads the last) reads, in place (element k is read before it is
-    written). Returns ([(buffer, source reading the buffers)], the buffers' dtype names)."""
+    written). Returns (the buffer each stage writes, the buffers' dtype names, stage ->
+    buffer: how the stages' reads of the buffers are rendered)."""
     last_read = {}
     for j, (expr, _) in enumerate(stages):
-        for read in _BUFFER_READ.findall(expr):
-            last_read[int(read)] = j
+        for read in buffers_read(expr):
+            last_read[read] = j
     last_read[len(stages) - 1] = len(stages)     # the sum's loop reads the last stage
-    buffer_of, names, free, written = {}, [], {}, []
-    for j, (expr, name) in enumerate(stages):
-        expr = _BUFFER_READ.sub(lambda m: f'b{buffer_of[int(m.group(1))]}[k]', expr)
+    buffer_of, names, free = {}, [], {}
+    for j, (_, name) in enumerate(stages):
         for i in [i for i in free.get(name, ()) if last_read.get(i, -1) <= j]:
             free[name].remove(i)
             buffer_of[j] = buffer_of[i]
@@ -327,8 +334,7 @@ def _shared_buffers(stages):
             buffer_of[j] = len(names)
             names.append(name)
         free.setdefault(name, []).append(j)
-        written.append((buffer_of[j], expr))
-    return written, names
+    return [buffer_of[j] for j in range(len(stages))], names, buffer_of
 
 
 def written_natively(opdef):

@@ -27,24 +27,27 @@ class Form:
     literals); `keeps_dtype`: on operands of the result's dtype numba's result has that dtype
     too (no number literal in it widens an array to int64 or float64); `float32`: how one
     float32 element is written where that differs (`exp_f32(a)`: native/vmath.py's forms,
-    which loops vectorize), else None; `float64` the same for float64 elements (`exp_f64(a)`)."""
+    which loops vectorize), else None; `float64` the same for float64 elements (`exp_f64(a)`);
+    `raises`: it may raise (an integer division by zero): a loop computing it is not shared
+    with the helper thread (native/team.py), which could not stop the caller's loop."""
     write: Callable[..., str]
     attrs: tuple[str, ...] = ()
     keeps_dtype: bool = True
     float32: Callable[..., str] | None = None
     float64: Callable[..., str] | None = None
+    raises: bool = False
 
 
 _WRITTEN = {}  # OpDef -> its Form, where its tags do not give it
 
 
-def writes(*opdefs, attrs=(), keeps_dtype=True, float32=None, float64=None):
+def writes(*opdefs, attrs=(), keeps_dtype=True, float32=None, float64=None, raises=False):
     """Register the decorated function as the form of `opdefs`."""
     def register(write):
         for opdef in opdefs:
             if opdef in _WRITTEN:
                 raise ValueError(f'{opdef.name} has two native forms')
-            _WRITTEN[opdef] = Form(write, attrs, keeps_dtype, float32, float64)
+            _WRITTEN[opdef] = Form(write, attrs, keeps_dtype, float32, float64, raises)
         return write
     return register
 
@@ -78,11 +81,6 @@ def operator_form(opdef):
     return Form(lambda *operands, scalar: python.expression(*operands))
 
 
-RAISING = ('floordiv', 'floormod')
-"""The helpers whose forms may raise (an integer division by zero): a loop calling one is not
-shared with the helper thread (native/team.py), which could not stop the caller's loop."""
-
-
 def _helper(name, scalar):
     """A helper of native/helpers.py that serves arrays and scalars (an overload, which numba
     compiles anew in every process), or in scalar code its scalar twin (`select_scalar`),
@@ -90,12 +88,12 @@ def _helper(name, scalar):
     return f'{name}_scalar' if scalar else name
 
 
-@writes(math.OPS['floordiv'])
+@writes(math.OPS['floordiv'], raises=True)
 def _floordiv(x, y, scalar):
     return f'{_helper("floordiv", scalar)}({x}, {y})'
 
 
-@writes(math.OPS['mod'])
+@writes(math.OPS['mod'], raises=True)
 def _floormod(x, y, scalar):
     return f'{_helper("floormod", scalar)}({x}, {y})'
 
