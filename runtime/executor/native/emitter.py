@@ -171,7 +171,7 @@ class Lowering(emit.Emitter):
         operands = reads(exprs)
         rendering = Rendering({name: f'a{k}' for k, name in enumerate(operands)}, buffers or {})
         text = '\n'.join(body([expr.render(rendering) for expr in exprs]))
-        name, _ = self._define('site', ', '.join(rendering.names.values()), text)
+        name, _ = self._define(', '.join(rendering.names.values()), text)
         self.call_line(depth, out, name, operands)
 
     def call_line(self, depth, targets, function, args):
@@ -182,15 +182,15 @@ class Lowering(emit.Emitter):
         self.line(depth, f'{targets} = {call}' if targets else call)
         self.line_calls[len(self.lines) - 1] = function
 
-    def _define(self, decorator, params, text):
-        """(name, whether new) of the function of the generated module with these params and
-        body `text`: one function for every site of the same text."""
-        key = (decorator, params, text)
+    def _define(self, params, text):
+        """(name, whether new) of the loop function of the generated module with these params
+        and body `text`: one function for every site of the same text."""
+        key = (params, text)
         name = self.loops.get(key)
         if name is not None:
             return name, False
         name = self.loops[key] = f'loop_{len(self.loops)}'
-        self.sites.append(Site(name, decorator, f'def {name}({params}):\n{text}\n\n'))
+        self.sites.append(Site(name, f'def {name}({params}):\n{text}\n\n'))
         return name, True
 
     def shared_site_call(self, out, exprs, claims, blocks, depth, result=None, buffers=None):
@@ -215,7 +215,7 @@ class Lowering(emit.Emitter):
         rendering = Rendering({name: f'a{k}' for k, name in enumerate(operands)}, buffers or {})
         params = ', '.join(rendering.names.values())
         text = '\n'.join(claims([expr.render(rendering) for expr in exprs]))
-        claim, _ = self._define('site', f'{params}, result, counter', text)
+        claim, _ = self._define(f'{params}, result, counter', text)
         dims, dtype_name = result or ((blocks,), 'float64')
         # the worker reads the job's arrays (the operands, then the result) by their addresses
         arrays = ', '.join(
@@ -240,12 +240,13 @@ class Lowering(emit.Emitter):
                                                        f'    for block in range({blocks}):\n'
                                                        f'        total += result[block]\n'
                                                        f'    return total')
-        name, new = self._define('site', f'{params}, team', shared)
+        name, new = self._define(f'{params}, team', shared)
         if new:
-            self.sites.append(Site(f'worker_{job:x}', None,
+            self.sites.append(Site(f'worker_{job:x}',
                                    f'def worker_{job:x}(team, job):\n'
                                    f'    if start(team, job):\n'
-                                   f'        done(team, {claim}({arrays}, team))\n\n'))
+                                   f'        done(team, {claim}({arrays}, team))\n\n',
+                                   is_site=False))
         if self._team is None:
             self._team = self.array_constant(team.MAIL)
         self.shares = True
@@ -447,10 +448,10 @@ def inlined(sites, called):
     (`inline_site`): compiled with its caller rather than once alone and again when linked."""
     out = []
     for site in sites:
-        decorator = site.decorator
-        if decorator == 'site' and called.get(site.name) == 1:
-            decorator = 'inline_site'
-        elif decorator == 'kernel':
-            decorator = 'site'
-        out.append(site.text if decorator is None else f'@{decorator}\n{site.text}')
+        if not site.is_site:
+            out.append(site.text)
+        elif site.inlinable and called.get(site.name) == 1:
+            out.append(f'@inline_site\n{site.text}')
+        else:
+            out.append(f'@site\n{site.text}')
     return out

@@ -187,9 +187,9 @@ def test_code_numba_cannot_compile_re_rolled_compiles_as_written(monkeypatch):
 
 
 def test_loop_nests_called_once_are_inlined_by_numba_and_others_stay_functions():
-    sites = [Site('loop_0', 'site', 'def loop_0(a0):\n    return a0\n'),
-             Site('loop_1', 'site', 'def loop_1(a0):\n    return a0\n'),
-             Site('kernel_2', 'kernel', 'def kernel_2(k, a0):\n    return a0\n')]
+    sites = [Site('loop_0', 'def loop_0(a0):\n    return a0\n'),
+             Site('loop_1', 'def loop_1(a0):\n    return a0\n'),
+             Site('kernel_2', 'def kernel_2(k, a0):\n    return a0\n', inlinable=False)]
     called = {'loop_0': 1, 'loop_1': 2, 'kernel_2': 1}
     assert [site.split('\n')[0] for site in emitter.inlined(sites, called)] == \
         ['@inline_site', '@site', '@site']

@@ -26,12 +26,15 @@ from runtime.ops.registry import OpDef
 
 @dataclass(frozen=True, slots=True)
 class Site:
-    """A function of the generated module: its `name`, its `decorator` ('site': a loop nest
-    numba may inline where it is called once; 'kernel': a kernel call's, which stays a
-    function; None: none) and its text after the decorator."""
+    """A function of the generated module: its `name`, its `text` (from `def`), whether it is
+    compiled as a site (helpers.py's `site` options: a loop nest or a kernel call; else a
+    plain function, the helper thread's entry) and whether numba may inline it where the
+    generated function calls it once (a loop nest; a kernel call's `objmode` block stays a
+    function of its own, see rules/kernel.py)."""
     name: str
-    decorator: str | None
     text: str
+    is_site: bool = True
+    inlinable: bool = True
 
 
 Element = Callable[[Sequence[str]], Expr]  # the element of a loop at the indexes named

@@ -3,11 +3,15 @@
 (native/lists.py decides), else copied first; a list of dynamic size is `(data, written,
 size)`, whose first `size` elements are its elements, reallocated twice as large when a write
 goes past its room (reserve, write, read, stack and length; its other ops call kernels)."""
+from typing import Any, Callable
+
 import numpy as np
 
 from runtime.core.shapes import TensorShape
-from runtime.executor.native.rules import cast, lowers, spec
+from runtime.executor.ir import Node, Value
+from runtime.executor.native.rules import Lowers, Rule, cast, lowers, spec
 from runtime.ops import list_ops
+from runtime.ops.registry import OpDef
 
 # the ops whose list is the one they make (the others': their first operand)
 _MAKERS = (list_ops.RESERVE, list_ops.FROM_TENSOR, list_ops.SPLIT)
@@ -16,16 +20,16 @@ _FIXED_SIZE = (list_ops.FROM_TENSOR, list_ops.SPLIT, list_ops.GATHER, list_ops.S
                list_ops.CONCAT)
 
 
-_RULES = set()  # the ops with a rule here
+_RULES: set[OpDef] = set()  # the ops with a rule here
 
 
-def _rule(opdef):
+def _rule(opdef: OpDef) -> Callable[[Rule], Rule]:
     """Register the decorated function as the rule of the list op `opdef`."""
     _RULES.add(opdef)
     return lowers(opdef)
 
 
-def native_problem(lists, node):
+def native_problem(lists: Any, node: Node) -> str | None:
     """Why native code cannot write the TensorList op `node` with its list native (then the
     list analysis boxes the list, and the op calls its kernel), or None when the rules here
     write it. `lists`: the analysis (native/lists.py), its lists' layouts known."""
@@ -49,7 +53,7 @@ def native_problem(lists, node):
 
 
 @_rule(list_ops.RESERVE)
-def _list_reserve(lowering, node, inputs, depth):
+def _list_reserve(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> list[str]:
     dtype, dims = lowering.lists.layout(node, node.outputs[0])
     template = lowering.array_constant(np.empty([0] + dims, dtype))  # of the element rank
     out = lowering.fresh('t')
@@ -62,21 +66,21 @@ def _list_reserve(lowering, node, inputs, depth):
     return [out]
 
 
-def _elements(lowering, ref, handle):
+def _elements(lowering: Lowers, ref: Value, handle: str) -> tuple[str, str]:
     """The expressions of the data and written flags of the elements of list `handle`."""
     if lowering.lists.grows(ref):
         return f'{handle}[0][:{handle}[2]]', f'{handle}[1][:{handle}[2]]'
     return f'{handle}[0]', f'{handle}[1]'
 
 
-def _copy(lowering, ref, handle):
+def _copy(lowering: Lowers, ref: Value, handle: str) -> str:
     """The expression of a copy of the native list `handle` (a value of `ref`'s list)."""
     if lowering.lists.grows(ref):
         return f'({handle}[0].copy(), {handle}[1].copy(), {handle}[2])'
     return f'({handle}[0].copy(), {handle}[1].copy())'
 
 
-def _list_to_write(lowering, node, handle, depth):
+def _list_to_write(lowering: Lowers, node: Node, handle: str, depth: int) -> str:
     """The local of the list that `node` writes: `handle` itself when nothing else can see
     it, else a copy."""
     out = lowering.fresh('t')
@@ -87,7 +91,7 @@ def _list_to_write(lowering, node, handle, depth):
     return out
 
 
-def loop_entry(lowering, node, k, name):
+def loop_entry(lowering: Lowers, node: Node, k: int, name: str) -> str:
     """The initial value of loop var `k` of the While `node`, whose input is `name`: a copy
     of a native list its body writes in place while something else sees the input
     (`Lists.entry_copies`), else `name`."""
@@ -98,7 +102,7 @@ def loop_entry(lowering, node, k, name):
 
 
 @_rule(list_ops.SET_ITEM)
-def _list_set(lowering, node, inputs, depth):
+def _list_set(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> list[str]:
     handle, index, item = inputs
     _, dims = lowering.lists.layout(node, node.inputs[0])
     out = _list_to_write(lowering, node, handle, depth)
@@ -121,7 +125,7 @@ def _list_set(lowering, node, inputs, depth):
 
 
 @_rule(list_ops.GET_ITEM)
-def _list_get(lowering, node, inputs, depth):
+def _list_get(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> list[str]:
     handle, index = inputs
     _, dims = lowering.lists.layout(node, node.inputs[0])
     out = lowering.fresh('v')
@@ -135,7 +139,7 @@ def _list_get(lowering, node, inputs, depth):
 
 
 @_rule(list_ops.STACK)
-def _list_stack(lowering, node, inputs, depth):
+def _list_stack(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> list[str]:
     (handle,) = inputs
     lowering.lists.layout(node, node.inputs[0])
     out = lowering.fresh('v')
@@ -148,7 +152,7 @@ def _list_stack(lowering, node, inputs, depth):
 
 
 @_rule(list_ops.LENGTH)
-def _list_length(lowering, node, inputs, depth):
+def _list_length(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> list[str]:
     out = lowering.fresh('v')
     _, written = _elements(lowering, node.inputs[0], inputs[0])
     lowering.line(depth, f'{out} = np.int32(len({written}))')
@@ -156,7 +160,7 @@ def _list_length(lowering, node, inputs, depth):
 
 
 @_rule(list_ops.FROM_TENSOR)
-def _list_from_tensor(lowering, node, inputs, depth):
+def _list_from_tensor(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> list[str]:
     """TensorArray.unstack: the rows of a tensor (copied: writes may update the list)."""
     lowering.lists.layout(node, node.outputs[0])
     tensor = inputs[0]
@@ -167,7 +171,7 @@ def _list_from_tensor(lowering, node, inputs, depth):
 
 
 @_rule(list_ops.SPLIT)
-def _list_split(lowering, node, inputs, depth):
+def _list_split(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> list[str]:
     """TensorListSplit into pieces of one length (the elements' first dim): the tensor
     reshaped, after checking the lengths."""
     tensor, _, lengths = inputs
@@ -179,7 +183,7 @@ def _list_split(lowering, node, inputs, depth):
 
 
 @_rule(list_ops.GATHER)
-def _list_gather(lowering, node, inputs, depth):
+def _list_gather(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> list[str]:
     handle, indices = inputs
     lowering.lists.layout(node, node.inputs[0])
     return lowering.assign(node, f'list_gather({handle}[0], {handle}[1], {indices})', depth,
@@ -187,7 +191,7 @@ def _list_gather(lowering, node, inputs, depth):
 
 
 @_rule(list_ops.SCATTER)
-def _list_scatter(lowering, node, inputs, depth):
+def _list_scatter(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> list[str]:
     handle, tensor, indices = inputs
     lowering.lists.layout(node, node.inputs[0])
     out = _list_to_write(lowering, node, handle, depth)
@@ -196,7 +200,7 @@ def _list_scatter(lowering, node, inputs, depth):
 
 
 @_rule(list_ops.CONCAT)
-def _list_concat(lowering, node, inputs, depth):
+def _list_concat(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> list[str]:
     """TensorArray.concat of elements of one shape: the data with its first two axes merged,
     and the elements' lengths."""
     (handle,) = inputs
