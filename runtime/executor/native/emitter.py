@@ -11,7 +11,10 @@ functions inlined; every other node goes to its rule (native/rules/, registered 
 values native code cannot hold, control flow nested too deep) calls its numpy kernel from the
 compiled code (native/rules/kernel.py), so every graph compiles. Values native code cannot
 hold (strings, unknown ranks, TensorArrays of no fixed element shape or of dynamic size) are
-*boxed*: an int64 index into the call's store of Python objects, which only kernel calls read.
+*boxed*: an int64 index into the call's store of Python objects, which only kernel calls read
+(which TensorLists are boxed, the list analysis settles before lowering starts:
+`Lists.settle_boxing`). Elementwise loops are written from element expressions kept as trees
+(native/rules/expr.py) until their function is written.
 
 `lower(program)` returns the source and its `calling.Convention`. This module does not import
 numba.
@@ -72,7 +75,6 @@ class Lowering(emit.Emitter):
         self.assigned = set()  # those locals that writes change
         self.kernels = []  # kernel.KernelCall of each kernel call site, by index
         self.sites = []  # the Site of each function of the module: loops, kernel calls
-        self.calls = {}  # the name of a function of the module -> the lines calling it
         self.line_calls = {}  # the index in `lines` of a line calling one -> its name
         self.loops = {}  # the text of a loop or kernel-call function -> its name
         self.shares = False  # whether a loop is shared with the helper thread (native/team.py)
@@ -176,8 +178,8 @@ class Lowering(emit.Emitter):
 
     def call_line(self, depth, targets, function, args):
         """The line `targets = function(args)` calling a function of the generated module
-        (`targets`: '' for none); the calls of each are counted (`inlined`)."""
-        self.calls[function] = self.calls.get(function, 0) + 1
+        (`targets`: '' for none), recorded in `line_calls`: `lower` counts each function's calls
+        after re-rolling (`inlined`)."""
         call = f'{function}({", ".join(args)})'
         self.line(depth, f'{targets} = {call}' if targets else call)
         self.line_calls[len(self.lines) - 1] = function
