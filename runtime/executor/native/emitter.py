@@ -11,25 +11,28 @@ functions inlined; every other node goes to its rule (native/rules/, registered 
 values native code cannot hold, control flow nested too deep) calls its numpy kernel from the
 compiled code (native/rules/kernel.py), so every graph compiles. Values native code cannot
 hold (strings, unknown ranks, TensorArrays of no fixed element shape or of dynamic size) are
-*boxed*: an int64 index into the call's store of Python objects, which only kernel calls read.
+*boxed*: an int64 index into the call's store of Python objects, which only kernel calls read
+(which TensorLists are boxed, the list analysis settles before lowering starts:
+`Lists.settle_boxing`). Elementwise loops are written from element expressions kept as trees
+(native/rules/expr.py) until their function is written.
 
 `lower(program)` returns the source and its `calling.Convention`. This module does not import
 numba.
 """
+import collections
 import hashlib
 import itertools
-import re
 
 import numpy as np
 
 from runtime.core import dtypes
 from runtime.executor import emit
 from runtime.executor.native import calling, team
-from runtime.executor.native.lists import Lists, mixed_boxing, refine_shapes, uses_of
-from runtime.executor.native.reroll import reroll
+from runtime.executor.native.lists import Lists, refine_shapes, uses_of, writes_inline
+from runtime.executor.native.reroll import rerolled
 from runtime.executor.native.rules import (
     RULES,
-    Restart,
+    Site,
     Unsupported,
     cast,
     elementwise,
@@ -44,12 +47,10 @@ from runtime.executor.native.rules import lists as list_rules  # (also registers
 from runtime.executor.native.rules import nn as nn_rules  # noqa: F401 (registers rules)
 from runtime.executor.native.rules import reduce as reduce_rules  # noqa: F401 (registers rules)
 from runtime.executor.native.rules import state as state_rules  # (also registers its rules)
-from runtime.executor.native.rules.forms import RAISING, form_of
+from runtime.executor.native.rules.expr import Read, Rendering, Source, may_raise, reads
+from runtime.executor.native.rules.forms import form_of
 from runtime.ops import registry
 from runtime.ops.state import VariableStorage
-
-_OPERAND = re.compile(r'\b[vpwrctsj]\d+\b')  # the names of locals and arguments (`fresh`)
-_RAISES = re.compile(rf'\b({"|".join(RAISING)})(_scalar)?\(')  # a call that may raise
 
 
 class Lowering(emit.Emitter):
@@ -57,13 +58,15 @@ class Lowering(emit.Emitter):
     lowering: the lines written, the names of values, constants, variables, kernel calls, and
     the elementwise fusion in progress."""
 
-    def __init__(self, program, boxed_lists=frozenset()):
+    def __init__(self, program):
         super().__init__()
         self.constants = []  # [(name, array)]: array constants, arguments after the params
         self._ids = itertools.count()
-        self.lists = Lists(program, boxed_lists)
+        self.locals = set()  # the names of the locals and arguments (`fresh`, the params)
+        self.lists = Lists(program)
         storages = {}  # resource Value -> its VariableStorage, where known
         refine_shapes(self.lists, program, storages)
+        self.lists.settle_boxing(program, holds)  # which lists kernel calls need boxed
         self.retained = state_rules.retained(program, storages)
         self.uses = {}
         self.fused = {}  # a Value computed inside its user's loop -> its element
@@ -71,7 +74,8 @@ class Lowering(emit.Emitter):
         self.variables = {}  # local holding a variable's value -> its VariableStorage or param
         self.assigned = set()  # those locals that writes change
         self.kernels = []  # kernel.KernelCall of each kernel call site, by index
-        self.sites = []  # the source of the functions those sites are, and of loops
+        self.sites = []  # the Site of each function of the module: loops, kernel calls
+        self.line_calls = {}  # the index in `lines` of a line calling one -> its name
         self.loops = {}  # the text of a loop or kernel-call function -> its name
         self.shares = False  # whether a loop is shared with the helper thread (native/team.py)
         self._team = None  # the argument holding team.MAIL
@@ -80,8 +84,14 @@ class Lowering(emit.Emitter):
     # ---- what rules call ----------------------------------------------------------------------
 
     def fresh(self, prefix):
-        """A new local `v7` (the loops' functions find their operands by that form)."""
-        return self.namespace.create_name(f'{prefix}{next(self._ids)}')
+        """A new local `v7`."""
+        name = self.namespace.create_name(f'{prefix}{next(self._ids)}')
+        self.locals.add(name)
+        return name
+
+    def operand(self, name):
+        """The tree reading the value named `name` (a local, or a scalar constant's literal)."""
+        return Read(name) if name in self.locals else Source(name)
 
     def assign(self, node, expr, depth, value_spec=None, same=False):
         """A line computing `expr` into a new local, cast to the spec of `node`'s output (or
@@ -130,73 +140,84 @@ class Lowering(emit.Emitter):
         return indexes
 
     def loop_call(self, out, dims, dtype_name, element, depth):
-        """`out = loop_k(operands)`: a new array of `dims` whose elements are `element(indexes)`,
-        as a loop nest in a function of the generated module that every loop of the same text
-        calls. LLVM spends ~0.1 s optimizing each loop nest, so fifty layers of `relu(x @ w +
-        b)` compile one loop, not fifty. A loop of many blocks (`elementwise.claimed`) is
-        shared with the helper thread."""
+        """`out = loop_k(operands)`: a new array of `dims` whose elements are `element(indexes)`
+        (a tree, native/rules/expr.py), as a loop nest in a function of the generated module
+        that every loop of the same text calls. LLVM spends ~0.1 s optimizing each loop nest,
+        so fifty layers of `relu(x @ w + b)` compile one loop, not fifty. A loop of many
+        blocks (`elementwise.claimed`) is shared with the helper thread."""
         indexes = [f'i{k}' for k in range(len(dims))]
 
-        def body(expr):
+        def body(exprs):
             lines = [f'    out = np.empty({tuple(dims)!r}, np.{dtype_name})']
             lines += ['    ' * (k + 1) + f'for {index} in range({size}):'
                       for k, (index, size) in enumerate(zip(indexes, dims))]
-            return lines + ['    ' * (len(dims) + 1) + f'out[{", ".join(indexes)}] = {expr}',
+            return lines + ['    ' * (len(dims) + 1) + f'out[{", ".join(indexes)}] = {exprs[0]}',
                             '    return out']
         head, indent, blocks = elementwise.claimed(indexes, dims, elementwise.LOOP_BLOCK)
 
-        def claims(expr):
+        def claims(exprs):
             return head + [f'{indent}for k in range(size):',
                            f'{indent}    {indexes[-1]} = start + k',
-                           f'{indent}    result[{", ".join(indexes)}] = {expr}']
-        expr = element(indexes)
+                           f'{indent}    result[{", ".join(indexes)}] = {exprs[0]}']
+        exprs = [element(indexes)]
+        result = (dims, dtype_name)
         if blocks < team.MIN_BLOCKS or \
-                self.shared_site_call(out, expr, claims, blocks, depth, (dims, dtype_name)) is None:
-            self.site_call(out, expr, body, depth)
+                self.shared_site_call(out, exprs, claims, blocks, depth, result) is None:
+            self.site_call(out, exprs, body, depth)
 
-    def site_call(self, out, expr, body, depth, decorator='site'):
+    def site_call(self, out, exprs, body, depth, buffers=None):
         """`out = loop_k(operands)`, `loop_k` a function of the generated module whose lines are
-        `body(expr)`, `expr` with the locals it reads renamed to the function's parameters; every
-        call of the same text calls one function (`decorator`: how it is compiled)."""
-        operands = list(dict.fromkeys(_OPERAND.findall(expr)))
-        renamed = {name: f'a{k}' for k, name in enumerate(operands)}
-        text = '\n'.join(body(_OPERAND.sub(lambda m: renamed[m.group()], expr)))
-        name, _ = self._define(decorator, ', '.join(renamed.values()), text)
-        self.line(depth, f'{out} = {name}({", ".join(operands)})')
+        `body(sources)`, the sources of the trees `exprs` with the locals they read renamed to
+        the function's parameters (`buffers`: how their stages' buffers are renamed); every
+        call of the same text calls one function."""
+        operands = reads(exprs)
+        rendering = Rendering({name: f'a{k}' for k, name in enumerate(operands)}, buffers or {})
+        text = '\n'.join(body([expr.render(rendering) for expr in exprs]))
+        name, _ = self._define(', '.join(rendering.names.values()), text)
+        self.call_line(depth, out, name, operands)
 
-    def _define(self, decorator, params, text):
-        """(name, whether new) of the function of the generated module with these params and
-        body `text`: one function for every site of the same text."""
-        key = (decorator, params, text)
+    def call_line(self, depth, targets, function, args):
+        """The line `targets = function(args)` calling a function of the generated module
+        (`targets`: '' for none), recorded in `line_calls`: `lower` counts each function's calls
+        after re-rolling (`inlined`)."""
+        call = f'{function}({", ".join(args)})'
+        self.line(depth, f'{targets} = {call}' if targets else call)
+        self.line_calls[len(self.lines) - 1] = function
+
+    def _define(self, params, text):
+        """(name, whether new) of the loop function of the generated module with these params
+        and body `text`: one function for every site of the same text."""
+        key = (params, text)
         name = self.loops.get(key)
         if name is not None:
             return name, False
         name = self.loops[key] = f'loop_{len(self.loops)}'
-        self.sites.append(f'@{decorator}\ndef {name}({params}):\n{text}\n\n')
+        self.sites.append(Site(name, f'def {name}({params}):\n{text}\n\n'))
         return name, True
 
-    def shared_site_call(self, out, expr, claims, blocks, depth, result=None):
+    def shared_site_call(self, out, exprs, claims, blocks, depth, result=None, buffers=None):
         """`out = loop_m(operands, team)`, computed in `blocks` blocks that the calling thread
         shares with the helper (native/team.py): a float64 sum, or with `result` (its dims and
-        dtype name) a new array. `claims(expr)` are the lines of `loop_k(operands, result,
-        counter)`, which claims blocks from `counter` until none is left, writes each block's
-        sum to `result[block]` (or its elements to `result`) and returns how many it
-        computed; `loop_m` posts the job to the helper when it is idle and every operand is a
+        dtype name) a new array. `claims(sources)` are the lines of `loop_k(operands, result,
+        counter)` (`sources`: of the trees `exprs`, renamed as for `site_call`), which claims
+        blocks from `counter` until none is left, writes each block's sum to
+        `result[block]` (or its elements to `result`) and returns how many it computed;
+        `loop_m` posts the job to the helper when it is idle and every operand is a
         C-contiguous array, runs `loop_k` (alone, with a counter of its own, otherwise), then
         adds the partial sums in block order; `worker_<job>` is the helper's entry. None (and
         nothing written) when an operand is not an array of known shape or the loop may raise
         (the helper could not stop the caller's loop, nor the caller wait for the helper's)."""
-        operands = list(dict.fromkeys(_OPERAND.findall(expr)))
+        operands = reads(exprs)
         values = {name: value for value, name in self.names.items()}
         known = [values.get(name) for name in operands]
-        if len(operands) + 1 > team.MAX_ARGS or _RAISES.search(expr) or \
+        if len(operands) + 1 > team.MAX_ARGS or may_raise(exprs) or \
                 any(v is None or not v.shape.rank or not v.shape.is_fully_defined() or
                     np_name(v.dtype) is None for v in known):
             return None
-        renamed = {name: f'a{k}' for k, name in enumerate(operands)}
-        params = ', '.join(renamed.values())
-        text = '\n'.join(claims(_OPERAND.sub(lambda m: renamed[m.group()], expr)))
-        claim, _ = self._define('site', f'{params}, result, counter', text)
+        rendering = Rendering({name: f'a{k}' for k, name in enumerate(operands)}, buffers or {})
+        params = ', '.join(rendering.names.values())
+        text = '\n'.join(claims([expr.render(rendering) for expr in exprs]))
+        claim, _ = self._define(f'{params}, result, counter', text)
         dims, dtype_name = result or ((blocks,), 'float64')
         # the worker reads the job's arrays (the operands, then the result) by their addresses
         arrays = ', '.join(
@@ -205,8 +226,9 @@ class Lowering(emit.Emitter):
             [f'carray(taken(team, {len(known)}), {tuple(dims)!r}, np.{dtype_name})'])
         # the job's id: what its worker computes (any worker of the same text serves it)
         job = int(hashlib.sha256(f'{params}\n{text}\n{arrays}'.encode()).hexdigest()[:12], 16)
-        checks = ''.join(f'{p}.flags.c_contiguous and ' for p in renamed.values())
-        given = ''.join(f'        give(team, {k}, {p})\n' for k, p in enumerate(renamed.values()))
+        checks = ''.join(f'{p}.flags.c_contiguous and ' for p in rendering.names.values())
+        given = ''.join(f'        give(team, {k}, {p})\n'
+                        for k, p in enumerate(rendering.names.values()))
         # one call of the claiming loop, a site the worker calls too
         shared = (f'    result = np.empty({tuple(dims)!r}, np.{dtype_name})\n'
                   f'    shared = {checks}begin(team)\n'
@@ -220,15 +242,17 @@ class Lowering(emit.Emitter):
                                                        f'    for block in range({blocks}):\n'
                                                        f'        total += result[block]\n'
                                                        f'    return total')
-        name, new = self._define('site', f'{params}, team', shared)
+        name, new = self._define(f'{params}, team', shared)
         if new:
-            self.sites.append(f'def worker_{job:x}(team, job):\n'
-                              f'    if start(team, job):\n'
-                              f'        done(team, {claim}({arrays}, team))\n\n')
+            self.sites.append(Site(f'worker_{job:x}',
+                                   f'def worker_{job:x}(team, job):\n'
+                                   f'    if start(team, job):\n'
+                                   f'        done(team, {claim}({arrays}, team))\n\n',
+                                   is_site=False))
         if self._team is None:
             self._team = self.array_constant(team.MAIL)
         self.shares = True
-        self.line(depth, f'{out} = {name}({", ".join(operands)}, {self._team})')
+        self.call_line(depth, out, name, operands + [self._team])
         return out
 
     def is_boxed(self, value):
@@ -253,7 +277,8 @@ class Lowering(emit.Emitter):
         out = self.fresh('v')
         self.line(depth, f'{out} = np.empty({tuple(shape.as_list())!r}, np.{np_name(dtype)})')
         indexes = self.loop_nest(shape.as_list(), depth)
-        self.line(depth + len(indexes), f'{out}[{", ".join(indexes)}] = {element(indexes)}')
+        self.line(depth + len(indexes),
+                  f'{out}[{", ".join(indexes)}] = {element(indexes).render()}')
         return out
 
     # ---- the hooks of the walk ----------------------------------------------------------------
@@ -281,9 +306,7 @@ class Lowering(emit.Emitter):
         """Control flow is inlined within Python's limits (`has_room`: its blocks one level
         deeper, a loop inside fewer than `emit.MAX_LOOPS`), with a predicate or index native
         code holds and no value boxed on one side of it only; else the node calls its kernel."""
-        return self.has_room(node, depth) and (node.opdef.control_flow == 'while' or
-                                               not self.is_boxed(node.inputs[0])) and \
-            not mixed_boxing(node, self.is_boxed)
+        return writes_inline(node, holds, depth, self.loop_nesting)
 
     def result_names(self, node, targets):
         if node.opdef.control_flow == 'while':
@@ -381,33 +404,17 @@ def lower(program, rolled=True):
     """(source, calling.Convention) of `program` (already optimized); raises Unsupported for a
     node that has neither a native form nor a kernel. `rolled`: repeated blocks of the source
     re-rolled into loops (native/reroll.py)."""
-    boxed = set()
-    while True:
-        try:
-            return _lower(program, boxed, rolled)
-        except Restart as restart:
-            if restart.values <= boxed:
-                raise AssertionError('lowering restarted without boxing a new list') from None
-            boxed |= restart.values
-
-
-def _lower(program, boxed_lists, rolled):
-    lowering = Lowering(program, boxed_lists)
+    lowering = Lowering(program)
     convention = calling.Convention()
     args = []
     for index, node in enumerate(program.params):
         value = node.outputs[0]
         if value.dtype is dtypes.resource and lowering.holds(node.payload):
             args.append(lowering.variable(node, node.payload, index))
-        elif value.dtype is dtypes.variant and not lowering.is_boxed(value):
-            raise Restart({value})  # a TensorList fed from outside is the runtime's
-        else:
+        else:  # a TensorList fed from outside is the runtime's (boxed)
             args.append(convention.param(index, lowering.is_boxed(value), value.shape.rank == 0))
+            lowering.locals.add(args[-1])
     results, _ = lowering.emit(program, args, 1)
-    native_lists = {ref for ref in program.outputs
-                    if ref.dtype is dtypes.variant and not lowering.is_boxed(ref)}
-    if native_lists:
-        raise Restart(native_lists)  # a TensorArray returned: the caller gets a TensorList
     for ref, result in zip(program.outputs, results):
         if result is None:
             raise Unsupported(ref.node, 'its value is not computed by native code')
@@ -430,19 +437,23 @@ def _lower(program, boxed_lists, rolled):
     convention.shares = lowering.shares
     header = f'def native({", ".join(convention.parameter_names())}):'
     body = prologue + lowering.lines + [f'    return ({"".join(r + ", " for r in returned)})']
-    body = reroll(body) if rolled else body
-    source = '\n'.join(inlined(lowering.sites, body) + [header] + body) + '\n'
+    calls = {len(prologue) + index: name for index, name in lowering.line_calls.items()}
+    body, origins = rerolled(body) if rolled else (body, range(len(body)))
+    called = collections.Counter(calls[k] for k in origins if k in calls)
+    source = '\n'.join(inlined(lowering.sites, called) + [header] + body) + '\n'
     return source, convention
 
 
-def inlined(sites, body):
-    """`sites` with each loop nest that `body` calls once inlined by numba where it is called
+def inlined(sites, called):
+    """The source of `sites`, each loop nest that the generated function calls once
+    (`called`: function name -> its calls there) inlined by numba where it is called
     (`inline_site`): compiled with its caller rather than once alone and again when linked."""
-    text = '\n'.join(body)
     out = []
     for site in sites:
-        name = re.match(r'@site\ndef (loop_\d+)\(', site)
-        if name and len(re.findall(rf'\b{name.group(1)}\(', text)) == 1:
-            site = '@inline_site' + site[len('@site'):]
-        out.append(site)
+        if not site.is_site:
+            out.append(site.text)
+        elif site.inlinable and called.get(site.name) == 1:
+            out.append(f'@inline_site\n{site.text}')
+        else:
+            out.append(f'@site\n{site.text}')
     return out

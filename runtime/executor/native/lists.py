@@ -7,16 +7,22 @@ list that grows (`dynamic_size=True`) the triple `(data, written, size)`. A list
 have no fixed shape is *boxed*: its ops call their numpy kernels (native/rules/kernel.py) on the
 runtime's own TensorList.
 """
+from typing import Any, Callable
+
 import numpy as np
 
 from runtime.core import dtypes
+from runtime.core.dtypes import DType
 from runtime.core.shapes import TensorShape
+from runtime.executor import emit
+from runtime.executor.ir import Node, Program, Value
 from runtime.executor.native.rules import Unsupported, np_name
+from runtime.executor.native.rules.lists import native_problem
 from runtime.ops import list_ops, registry, state
 from runtime.ops.state import VariableStorage
 
 
-def mixed_boxing(node, is_boxed):
+def mixed_boxing(node: Node, is_boxed: Callable[[Value], bool]) -> bool:
     """Whether a value crossing the control-flow `node` (a loop variable, a branch's operand
     or result) is boxed on one side and native on the other, which native code cannot pass:
     then the node runs as the default executor's plans. Lists and variables have forms of
@@ -35,10 +41,20 @@ def mixed_boxing(node, is_boxed):
                if values[0].dtype not in (dtypes.variant, dtypes.resource))
 
 
-def uses_of(program):
+def writes_inline(node: Node, holds: Callable[[Value], bool], depth: int, loops: int) -> bool:
+    """Whether the emitter writes the control-flow `node` inline (`Lowering.inlines`): room
+    for it at `depth` inside `loops` loops (emit.py's limits), a predicate or index native
+    code holds, and no value boxed on one side of it only (`holds`: as in `settle_boxing`)."""
+    control_flow = node.opdef.control_flow
+    return depth < emit.MAX_DEPTH and (control_flow != 'while' or loops < emit.MAX_LOOPS) and \
+        (control_flow == 'while' or holds(node.inputs[0])) and \
+        not mixed_boxing(node, lambda value: not holds(value))
+
+
+def uses_of(program: Program) -> dict[Value, list[tuple[Any, int]]]:
     """Each Value of `program` that is used -> [(user node, operand position)], with
     ('output', k) for the program's outputs (a Value's `users` knows no positions)."""
-    uses = {}
+    uses: dict[Value, list[tuple[Any, int]]] = {}
     for node in program.nodes:
         for position, value in enumerate(node.inputs):
             uses.setdefault(value, []).append((node, position))
@@ -51,26 +67,25 @@ class Lists:
     """TensorList values: which belong to one list (through writes, loops and conds), the
     element dtype and shape of each list, and whether its writes may update it in place."""
 
-    def __init__(self, program, boxed=frozenset()):
-        """`boxed`: values of the lists held as the runtime's TensorLists (their roots are
-        found after the analysis)."""
-        self.parent = {}
-        self.refs = {}
-        self.element_shape = {}
-        self.element_dtype = {}
-        self.owned = set()  # list Values that a write may update in place
-        self.unconsumed = set()  # list Values that are only read
-        self.growing = set()
-        self.entry_copies = set()  # (While node, k): loop var k starts as a copy of its input
+    def __init__(self, program: Program) -> None:
+        """The lists of `program`; none is boxed until `settle_boxing`."""
+        self.parent: dict[Value, Value] = {}  # union-find: a list Value -> one of its list's
+        self.element_shape: dict[Value, TensorShape] = {}  # root -> its elements' shape
+        self.element_dtype: dict[Value, DType] = {}  # root -> its elements' dtype
+        self.owned: set[Value] = set()  # list Values that a write may update in place
+        self.unconsumed: set[Value] = set()  # list Values that are only read
+        self.growing: set[Value] = set()
+        self.entry_copies: set[tuple[Node, int]] = set()  # (While node, k): loop var k
+        # starts as a copy of its input
+        self.boxed: set[Value] = set()  # the roots of the lists held as the runtime's own
         self._collect(program)
-        self.boxed = {self.find(key) for key in boxed}
 
-    def find(self, key):
+    def find(self, key: Value) -> Value:
         while self.parent.get(key, key) != key:
             key = self.parent[key]
         return key
 
-    def union(self, a, b):
+    def union(self, a: Value, b: Value) -> None:
         a, b = self.find(a), self.find(b)
         if a != b:
             self.parent[a] = b
@@ -79,7 +94,8 @@ class Lists:
             if a in self.element_shape:
                 self.describe(b, shape=self.element_shape.pop(a))
 
-    def describe(self, key, dtype=None, shape=None):
+    def describe(self, key: Value, dtype: DType | None = None,
+                 shape: TensorShape | None = None) -> None:
         root = self.find(key)
         self.parent.setdefault(root, root)
         if dtype is not None:
@@ -93,11 +109,11 @@ class Lists:
             except ValueError:  # elements of different shapes: the list has no native layout
                 self.element_shape[root] = _RAGGED
 
-    def _collect(self, program):
+    def _collect(self, program: Program) -> None:
         self._link(program)
         self._ownership(program, set())
 
-    def _ownership(self, program, owned_params):
+    def _ownership(self, program: Program, owned_params: set[int]) -> None:
         """Mark the list values of `program` a write may update in place: one consumer (a
         write, loop, cond or output), no read after it, and, for a param, an owned value
         outside (`owned_params`: the indices of those)."""
@@ -134,10 +150,11 @@ class Lists:
                 for branch in node.branches:
                     self._ownership(branch, owned)
 
-    def _link(self, program):
+    def _link(self, program: Program) -> None:
         for node in program.nodes:
             opdef = node.opdef
-            out = node.outputs[0] if node.outputs else None
+            # the list a list op makes (every list op has an output; other nodes may have none)
+            out: Any = node.outputs[0] if node.outputs else None
             if opdef is list_ops.RESERVE:
                 self.describe(out, node.attrs['element_dtype'], node.attrs['element_shape'])
             elif opdef is list_ops.SET_ITEM:
@@ -190,20 +207,29 @@ class Lists:
                 self._link(branch)
         self.growing = {self.find(key) for key in self.growing}
 
-    def layout(self, node, ref):
+    def layout(self, node: Node, ref: Value) -> tuple[str, list[int]]:
         """(numpy dtype name, element dims) of the list that `ref` is a value of; raises
-        Unsupported when it has none (then the list is boxed)."""
+        Unsupported when it has none (the analysis boxed it)."""
+        problem = 'its TensorArray is held by the runtime' if self.is_boxed(ref) else \
+            self.layout_problem(ref)
+        if problem is not None:
+            raise Unsupported(node, problem)
         root = self.find(ref)
-        if root in self.boxed:
-            raise Unsupported(node, 'its TensorArray is held by the runtime')
+        name = np_name(self.element_dtype[root])
+        assert name is not None  # layout_problem checked it
+        return name, self.element_shape[root].as_list()
+
+    def layout_problem(self, ref: Value) -> str | None:
+        """Why the list of `ref` has no native layout (elements of no fixed shape, or of a
+        dtype native code cannot hold), or None."""
+        root = self.find(ref)
         shape = self.element_shape.get(root, TensorShape(None))
         dtype = self.element_dtype.get(root)
         if dtype is None or not shape.is_fully_defined() or np_name(dtype) is None:
-            raise Unsupported(node, f'its TensorArray elements have shape {shape}, not a fixed '
-                                    f'one')
-        return np_name(dtype), shape.as_list()
+            return f'its TensorArray elements have shape {shape}, not a fixed one'
+        return None
 
-    def element_dims(self, ref):
+    def element_dims(self, ref: Value) -> list[int] | None:
         """The element dims of the list of `ref` when they are fixed, else None."""
         root = self.find(ref)
         shape = self.element_shape.get(root, TensorShape(None))
@@ -211,18 +237,68 @@ class Lists:
             return None
         return shape.as_list()
 
-    def grows(self, ref):
+    def grows(self, ref: Value) -> bool:
         """Whether the list of `ref` has dynamic_size=True: then it is `(data, written, size)`
         with room for more than `size` elements, reallocated twice as large when full."""
         return self.find(ref) in self.growing
 
-    def is_boxed(self, ref):
+    def is_boxed(self, ref: Value) -> bool:
         return self.find(ref) in self.boxed
 
-    def root(self, ref):
+    def settle_boxing(self, program: Program, holds: Callable[[Value], bool]) -> None:
+        """Decide which lists are boxed, before anything is written: those a kernel call
+        reads or makes (an op native code has no rule for, a list op whose `native_problem`
+        says why not, control flow that calls its kernel), the program's params and outputs,
+        and every list a native list op reads or writes with a boxed one, until no more are.
+        `holds(value)`: whether native code holds a value that is neither a list nor a
+        resource (as the emitter decides). It mirrors the emitter's walk: the same nodes
+        call kernels there."""
+        groups: list[list[Value]] = []  # the lists of each natively written list op
+        # (boxed together)
+        self._box_walk(program, holds, groups, 1, 0)
+        self.boxed.update(self.find(node.outputs[0]) for node in program.params
+                          if node.outputs[0].dtype is dtypes.variant)
+        self.boxed.update(self.find(ref) for ref in program.outputs if ref.dtype is dtypes.variant)
+        changed = True
+        while changed:
+            changed = False
+            for group in groups:
+                roots = {self.find(ref) for ref in group}
+                if roots & self.boxed and not roots <= self.boxed:
+                    self.boxed |= roots
+                    changed = True
+
+    def _box_walk(self, program: Program, holds: Callable[[Value], bool],
+                  groups: list[list[Value]], depth: int, loops: int) -> None:
+        """The lists of `program` that kernel calls read or make boxed (`depth` and `loops`:
+        the block depth and the loops around it, as in the emitter's walk)."""
+        for node in program.nodes:
+            if node.opdef is registry.PLACEHOLDER:
+                continue  # a branch's params are its operands' lists
+            lists = [ref for ref in node.inputs + node.outputs if ref.dtype is dtypes.variant]
+            control_flow = node.opdef.control_flow
+            if control_flow is not None:
+                if not writes_inline(node, holds, depth, loops):
+                    self.boxed.update(self.find(ref) for ref in lists)
+                elif control_flow == 'while':
+                    for branch in node.branches:
+                        self._box_walk(branch, holds, groups, depth + 1, loops + 1)
+                else:
+                    inner = depth + (len(node.branches) > 1)  # a lone default branch: no block
+                    for branch in node.branches:
+                        self._box_walk(branch, holds, groups, inner, loops)
+            elif lists:
+                if native_problem(self, node) is None and \
+                        all(holds(ref) for ref in node.inputs + node.outputs
+                            if ref.dtype not in (dtypes.variant, dtypes.resource)):
+                    groups.append(lists)
+                else:
+                    self.boxed.update(self.find(ref) for ref in lists)
+
+    def root(self, ref: Value) -> Value:
         return self.find(ref)
 
-    def in_place(self, ref):
+    def in_place(self, ref: Value) -> bool:
         return ref in self.owned
 
 
@@ -230,7 +306,7 @@ _RAGGED = TensorShape(None)  # the element shape of a list written with elements
 _READS = {list_ops.GET_ITEM, list_ops.STACK, list_ops.LENGTH, list_ops.GATHER, list_ops.CONCAT}
 
 
-def split_element_shape(node):
+def split_element_shape(node: Node) -> TensorShape | None:
     """The element shape of TensorListSplit's list when its lengths are one constant, else
     None (then the list's readers tell it)."""
     lengths, shape = node.inputs[2].constant, node.inputs[0].shape
@@ -240,7 +316,8 @@ def split_element_shape(node):
     return TensorShape([int(np.ravel(lengths)[0])]).concatenate(shape[1:])
 
 
-def refine_shapes(lists, program, storages=None):
+def refine_shapes(lists: Lists, program: Program,
+                  storages: dict[Value, VariableStorage] | None = None) -> None:
     """Give the values read from a list of fixed element shape (a TensorArray whose element
     shape only its writes tell), the values read from a variable of known shape (a restored
     graph's reads have no shape), and the elementwise ops on them (their `elementwise` tag;
@@ -269,7 +346,7 @@ def refine_shapes(lists, program, storages=None):
             node.outputs[0].shape = TensorShape(shape)
         elif opdef is state.READ and node.inputs[0] in storages:
             node.outputs[0].shape = storages[node.inputs[0]].shape
-        elif opdef.elementwise is not None and len(node.outputs) == 1:
+        elif opdef.elementwise is not None and opdef.infer is not None and len(node.outputs) == 1:
             try:
                 ((_, shape),) = opdef.infer(node.inputs, node.attrs)
             except (ValueError, IndexError):

@@ -25,7 +25,14 @@ def reroll(lines):
     """`lines` (of one function body) with each run of repeated blocks re-rolled: a loop over
     them all, or the first block as written and a loop over the others when the first one
     differs (it reads a local where the others read their loop variable)."""
+    return rerolled(lines)[0]
+
+
+def rerolled(lines):
+    """(`reroll(lines)`, the index in `lines` of the line each line was written from, None
+    for a loop's head): the body of a loop is its last block."""
     lines = list(lines)
+    origins = list(range(len(lines)))
     templates = [_TOKEN.sub('\0', line) for line in lines]
     counters = 0
     i = 0
@@ -37,15 +44,19 @@ def reroll(lines):
         size, count = found
         blocks = [lines[i + k * size:i + (k + 1) * size] for k in range(count)]
         rest = lines[:i] + lines[i + count * size:]
-        written = _rolled(blocks, rest, f'q{counters}')
-        if written is None:
+        rolled = _rolled(blocks, rest, f'q{counters}')
+        if rolled is None:
             i += 1
             continue
+        written, kept_first = rolled
         counters += 1
+        heads = len(written) - size * (1 + kept_first)
+        origins[i:i + count * size] = (origins[i:i + size] if kept_first else []) + \
+            [None] * heads + origins[i + (count - 1) * size:i + count * size]
         lines[i:i + count * size] = written
         templates[i:i + count * size] = [_TOKEN.sub('\0', line) for line in written]
         i += len(written)
-    return lines
+    return lines, origins
 
 
 def _depth(line):
@@ -108,8 +119,8 @@ def _classify(block, own, previous):
 
 
 def _rolled(blocks, rest, counter):
-    """The lines replacing `blocks` (the first, then a loop over the others), or None when
-    they do not qualify."""
+    """(the lines replacing `blocks`, whether the first block is kept before the loop over
+    the others), or None when they do not qualify."""
     if any(_EXITS.match(line) for block in blocks for line in block):
         return None
     defined = [_defined(block) for block in blocks]
@@ -182,7 +193,7 @@ def _rolled(blocks, rest, counter):
         written.append(f'{base}{", ".join(a for a, _ in starts)}, = '
                        f'{", ".join(b for _, b in starts)},')
     written.append(f'{base}for {counter} in range({first}, {len(blocks)}):')
-    return written + body
+    return written + body, first == 1
 
 
 def _initial(first, second):

@@ -10,6 +10,7 @@ import pytest
 import autograph as ag
 import runtime as rt
 from runtime.executor.native import emitter, reroll
+from runtime.executor.native.rules import Site
 from tools import workloads
 
 pytest.importorskip('numba')
@@ -177,7 +178,8 @@ def test_code_numba_cannot_compile_re_rolled_compiles_as_written(monkeypatch):
         return x
 
     # a re-rolled loop whose types numba could not unify stands for one here
-    monkeypatch.setattr(emitter, 'reroll', lambda body: ['    q0 = "a" + 1'] + body)
+    monkeypatch.setattr(emitter, 'rerolled', lambda body: (['    q0 = "a" + 1'] + body,
+                                                           [None, *range(len(body))]))
     x = rt.constant(np.eye(2, dtype=np.float32) * 0.5)
     jit = ag.function(twice, jit_compile=True)
     np.testing.assert_allclose(jit(x).numpy(), ag.function(twice)(x).numpy(), rtol=1e-6)
@@ -185,11 +187,11 @@ def test_code_numba_cannot_compile_re_rolled_compiles_as_written(monkeypatch):
 
 
 def test_loop_nests_called_once_are_inlined_by_numba_and_others_stay_functions():
-    sites = ['@site\ndef loop_0(a0):\n    return a0\n', '@site\ndef loop_1(a0):\n    return a0\n',
-             '@site\ndef kernel_2(k, a0):\n    return a0\n']
-    body = ['    v1 = loop_0(p0)', '    v2 = loop_1(v1)', '    v3 = loop_1(v2)',
-            '    v4 = kernel_2(0, v3)']
-    assert [site.split('\n')[0] for site in emitter.inlined(sites, body)] == \
+    sites = [Site('loop_0', 'def loop_0(a0):\n    return a0\n'),
+             Site('loop_1', 'def loop_1(a0):\n    return a0\n'),
+             Site('kernel_2', 'def kernel_2(k, a0):\n    return a0\n', inlinable=False)]
+    called = {'loop_0': 1, 'loop_1': 2, 'kernel_2': 1}
+    assert [site.split('\n')[0] for site in emitter.inlined(sites, called)] == \
         ['@inline_site', '@site', '@site']
 
 

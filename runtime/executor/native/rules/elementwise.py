@@ -6,14 +6,17 @@ each vectorizable math call, no array of the elements); a run of the same op fee
 (an unrolled Python loop) becomes one loop. `lower_form` is the rule of every op with a form
 and no rule of its own.
 """
-import re
+import functools
+from typing import Any, Sequence
 
 import numpy as np
 
 from runtime.core.shapes import TensorShape
+from runtime.executor.ir import Node, Value
 from runtime.executor.native import team
 from runtime.executor.native.rules import (
     RULES,
+    Lowers,
     Unsupported,
     cast,
     constant_value,
@@ -21,11 +24,22 @@ from runtime.executor.native.rules import (
     np_name,
     spec,
 )
-from runtime.executor.native.rules.forms import form_of, operator_form
+from runtime.executor.native.rules.expr import (
+    Apply,
+    Buffer,
+    Expr,
+    Index,
+    Source,
+    buffers_read,
+    is_element_read,
+)
+from runtime.executor.native.rules.forms import Form, form_of, operator_form
 from runtime.ops import list_ops, reduce
+from runtime.ops.registry import OpDef
 
 
-def lower_form(lowering, node, inputs, depth, out=None):
+def lower_form(lowering: Lowers, node: Node, inputs: list[str], depth: int,
+               out: str | None = None) -> list[str]:
     """The rule of an op with a native form: a loop nest for an elementwise op on arrays of
     known shape (or fused into its user's), else the form on the operands, cast."""
     form = _node_form(node)
@@ -47,7 +61,8 @@ def lower_form(lowering, node, inputs, depth, out=None):
     return [out]
 
 
-def elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
+def elementwise_loop(lowering: Lowers, node: Node, form: Form, inputs: list[str],
+                     attrs: dict[str, str], out: str, depth: int) -> bool:
     """An elementwise op on arrays of shapes known when tracing, as a loop nest over its
     output applying the scalar form: numba compiles that in a fraction of the time of its
     array expressions. An op whose only user is such a loop over the same shape is fused
@@ -63,7 +78,8 @@ def elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
                 for ref in node.inputs):
         return False
 
-    def element(indexes):
+    def element(indexes: Sequence[str]) -> Expr:
+        """The tree of the element at `indexes` (names of the loop's indexes)."""
         dims = shape.as_list()
         elements = []
         for ref, operand_name in zip(node.inputs, inputs):
@@ -73,18 +89,23 @@ def elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
                 continue
             operand = ref.shape.as_list()
             offset = len(dims) - len(operand)
-            at = ['0' if size != dims[offset + k] else indexes[offset + k]
-                  for k, size in enumerate(operand)]
-            elements.append(f'{operand_name}[{", ".join(at)}]' if at else operand_name)
+            at = tuple(Source('0' if size != dims[offset + k] else indexes[offset + k])
+                       for k, size in enumerate(operand))
+            read = lowering.operand(operand_name)
+            elements.append(Index(read, at) if at else read)
         vector = {'float32': form.float32, 'float64': form.float64}.get(name)
         if vector is not None and all(ref.dtype is dtype for ref in node.inputs):
+            write = functools.partial(vector, **attrs)
             if not isinstance(indexes, Staged):
-                return vector(*elements, **attrs)
+                return Apply(write, tuple(elements))
             # the operands too: a loop computing only the math call keeps its constants in
             # registers (~10% faster for the bench's chain than the arithmetic inlined)
-            elements = [e if _READ.fullmatch(e) else indexes.stage(e, name) for e in elements]
-            return indexes.stage(vector(*elements, **attrs), name)
-        return cast(node, form.write(*elements, scalar=True, **attrs), (dtype, TensorShape([])))
+            elements = [e if is_element_read(e) else indexes.stage(e, name) for e in elements]
+            return indexes.stage(Apply(write, tuple(elements)), name)
+        value = Apply(functools.partial(form.write, scalar=True, **attrs), tuple(elements),
+                      form.raises)
+        return Apply(functools.partial(cast, node, value_spec=(dtype, TensorShape([]))),
+                     (value,))
 
     if fusible(lowering, node):
         lowering.fused[node.outputs[0]] = element
@@ -93,7 +114,7 @@ def elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
     return True
 
 
-def fusible(lowering, node):
+def fusible(lowering: Lowers, node: Node) -> bool:
     """Whether `node`'s value is needed only as the elements of one loop over its shape:
     an elementwise op of the same output shape, a TensorArray write of it, or a float sum
     (or mean) of all its elements."""
@@ -110,13 +131,13 @@ def fusible(lowering, node):
         node.outputs[0].shape and user.outputs[0].shape.is_fully_defined()
 
 
-def emit_chain(lowering, chain, depth):
+def emit_chain(lowering: Lowers, chain: list[Node], depth: int) -> None:
     """k nodes of one op, each feeding the next at one operand (an unrolled loop, such as
     the seed's `power`), written as a loop: one call site to compile, not k."""
     first, second = chain[0], chain[1]
     position = next(p for p, ref in enumerate(second.inputs) if ref.node is first)
     rule = RULES.get(first.opdef)
-    inputs = [lowering.names.get(ref) for ref in first.inputs]
+    inputs: list[Any] = [lowering.names.get(ref) for ref in first.inputs]
     (out,) = rule(lowering, first, inputs, depth) if rule else \
         lower_form(lowering, first, inputs, depth)
     inputs[position] = out
@@ -132,11 +153,12 @@ def emit_chain(lowering, chain, depth):
 _MIN_CHAIN = 4
 
 
-def chains(nodes, uses):
+def chains(nodes: list[Node], uses: dict[Value, list[tuple[Any, int]]]
+           ) -> dict[Node, list[Node]]:
     """id of each node in a chain -> the chain: runs of at least _MIN_CHAIN nodes written from
     one native form, with equal attrs and specs, each the only user of the one before, which
     it takes at one fixed operand, all other operands the same values."""
-    chains = {}
+    chains: dict[Node, list[Node]] = {}
     i = 0
     while i < len(nodes):
         j, position = i, None
@@ -153,7 +175,8 @@ def chains(nodes, uses):
     return chains
 
 
-def _link(first, previous, node, uses):
+def _link(first: Node, previous: Node, node: Node,
+          uses: dict[Value, list[tuple[Any, int]]]) -> int | None:
     """The operand position at which `node` continues a chain after `previous`, or None."""
     opdef = node.opdef
     if opdef is not previous.opdef or not written_natively(opdef) or \
@@ -187,24 +210,21 @@ _SUM_BLOCK, _SUM_BYTES = 4096, 32 * 1024
 LOOP_BLOCK = 4096  # the elements of a block of an elementwise loop shared with the helper
 
 
-_READ = re.compile(r'\w+\[[\w, ]*\]|\w+')  # an element read from an array, or a local
-
-
 class Staged(list):
     """The index names of a fused sum's loop nest, and its stages: the elements of each
     vectorizable math call, written to a buffer of the block (`b0[k]`...) by a loop of its own.
     """
-    def __init__(self, indexes):
+    def __init__(self, indexes: Sequence[str]) -> None:
         super().__init__(indexes)
-        self.stages = []  # (source of the element, numpy dtype name), in the order computed
+        self.stages: list[tuple[Expr, str]] = []  # (each element's tree, numpy dtype name)
 
-    def stage(self, expr, dtype_name):
-        """`expr` computed by a loop of its own; the source reading its element."""
+    def stage(self, expr: Expr, dtype_name: str) -> Buffer:
+        """`expr` computed by a loop of its own; the tree reading its element."""
         self.stages.append((expr, dtype_name))
-        return f'b{len(self.stages) - 1}[k]'
+        return Buffer(len(self.stages) - 1)
 
 
-def sums_all(node):
+def sums_all(node: Node) -> bool:
     """Whether the Sum or Mean `node` reduces its operand, of known shape and not empty, over
     all its axes."""
     axes, shape = constant_value(node.inputs[1]), node.inputs[0].shape
@@ -214,23 +234,25 @@ def sums_all(node):
     return {int(a) % rank for a in np.ravel(axes)} == set(range(rank))
 
 
-def fused_sum(lowering, ref, depth):
+def fused_sum(lowering: Lowers, ref: Value, depth: int) -> str:
     """The name of a float64 local holding the sum of the elements of `ref`, which was left
     to be fused into its sum: loops over blocks of the elements compute them into buffers and
     add them (no array of the elements)."""
     element = lowering.fused.pop(ref)
     dtype, shape = spec(ref)
+    dtype_name = np_name(dtype)
+    assert dtype_name is not None  # a fused value has a dtype native code holds
     dims = shape.as_list()
     indexes = Staged([f'i{k}' for k in range(len(dims))])
     last_element = element(indexes)
-    if last_element != f'b{len(indexes.stages) - 1}[k]':  # the sum's operand: a buffer too
-        indexes.stage(last_element, np_name(dtype))
-    stages, names = _shared_buffers(indexes.stages)
+    if last_element != Buffer(len(indexes.stages) - 1):  # the sum's operand: a buffer too
+        indexes.stage(last_element, dtype_name)
+    stages, names, buffers = _shared_buffers(indexes.stages)
     itemsizes = sum(np.dtype(name).itemsize for name in names)
     full = max(256, min(_SUM_BLOCK, _SUM_BYTES // itemsizes) // 64 * 64)  # whole vectors
     last, block = dims[-1], min(full, dims[-1])
 
-    def body(exprs):
+    def body(exprs: list[str]) -> list[str]:
         lines = [f'    b{j} = np.empty({block}, np.{name})' for j, name in enumerate(names)]
         lines += ['    total = 0.0']
         lines += ['    ' * (k + 1) + f'for {index} in range({size}):'
@@ -239,36 +261,36 @@ def fused_sum(lowering, ref, depth):
         lines += [f'{indent}for block in range({-(-last // block)}):',
                   f'{indent}    start = block * {block}',
                   f'{indent}    size = min({block}, {last} - start)']
-        for (buffer, _), expr in zip(stages, exprs.split('\n')):
+        for buffer, expr in zip(stages, exprs):
             lines += [f'{indent}    for k in range(size):',
                       f'{indent}        {indexes[-1]} = start + k',
                       f'{indent}        b{buffer}[k] = {expr}']
-        summed = f'b{stages[-1][0]}[k]'
         return lines + [f'{indent}    for k in range(size):',
-                        f'{indent}        total = accumulate(total, np.float64({summed}))',
+                        f'{indent}        total = accumulate(total, np.float64(b{stages[-1]}[k]))',
                         '    return total']
 
     # the shared loop's: blocks of `full` elements (or rows) claimed one by one
     head, indent, blocks = claimed(indexes, dims, full, ['        total = 0.0'])
 
-    def claims(exprs):
+    def claims(exprs: list[str]) -> list[str]:
         lines = list(head)
-        for (buffer, _), expr in zip(stages, exprs.split('\n')):
+        for buffer, expr in zip(stages, exprs):
             lines += [f'{indent}for k in range(size):', f'{indent}    {indexes[-1]} = start + k',
                       f'{indent}    b{buffer}[k] = {expr}']
         return [f'    b{j} = np.empty({block}, np.{name})' for j, name in enumerate(names)] + \
             lines + [f'{indent}for k in range(size):',
-                     f'{indent}    total = accumulate(total, np.float64(b{stages[-1][0]}[k]))',
+                     f'{indent}    total = accumulate(total, np.float64(b{stages[-1]}[k]))',
                      '        result[block] = total']
     out = lowering.fresh('v')
-    exprs = '\n'.join(expr for _, expr in stages)
+    exprs = [expr for expr, _ in indexes.stages]
     if blocks < team.MIN_BLOCKS or \
-            lowering.shared_site_call(out, exprs, claims, blocks, depth) is None:
-        lowering.site_call(out, exprs, body, depth)
+            lowering.shared_site_call(out, exprs, claims, blocks, depth, buffers=buffers) is None:
+        lowering.site_call(out, exprs, body, depth, buffers=buffers)
     return out
 
 
-def claimed(indexes, dims, block, prologue=()):
+def claimed(indexes: Sequence[str], dims: Sequence[int], block: int,
+            prologue: Sequence[str] = ()) -> tuple[list[str], str, int]:
     """The head of a loop nest over `dims` whose blocks are claimed one at a time (a loop
     shared with the helper thread, native/team.py): a block is `block` elements of one row
     (the last axis), or whole rows where rows are shorter. Returns (the lines, which set the
@@ -303,22 +325,22 @@ def claimed(indexes, dims, block, prologue=()):
     return lines, indent, blocks
 
 
-_BUFFER_READ = re.compile(r'\bb(\d+)\[k\]')  # a stage's element read from an earlier one's
-
-
-def _shared_buffers(stages):
-    """The stages of a fused sum, `(source, dtype name)` each, written into as few buffers as
+def _shared_buffers(stages: list[tuple[Expr, str]]
+                    ) -> tuple[list[int], list[str], dict[int, int]]:
+    """The stages of a fused sum, `(tree, dtype name)` each, written into as few buffers as
     they need: a stage writes the buffer of an earlier one of its dtype that no later stage
     (nor the sum, which reads the last) reads, in place (element k is read before it is
-    written). Returns ([(buffer, source reading the buffers)], the buffers' dtype names)."""
-    last_read = {}
+    written). Returns (the buffer each stage writes, the buffers' dtype names, stage ->
+    buffer: how the stages' reads of the buffers are rendered)."""
+    last_read: dict[int, int] = {}
     for j, (expr, _) in enumerate(stages):
-        for read in _BUFFER_READ.findall(expr):
-            last_read[int(read)] = j
+        for read in buffers_read(expr):
+            last_read[read] = j
     last_read[len(stages) - 1] = len(stages)     # the sum's loop reads the last stage
-    buffer_of, names, free, written = {}, [], {}, []
-    for j, (expr, name) in enumerate(stages):
-        expr = _BUFFER_READ.sub(lambda m: f'b{buffer_of[int(m.group(1))]}[k]', expr)
+    buffer_of: dict[int, int] = {}
+    names: list[str] = []
+    free: dict[str, list[int]] = {}
+    for j, (_, name) in enumerate(stages):
         for i in [i for i in free.get(name, ()) if last_read.get(i, -1) <= j]:
             free[name].remove(i)
             buffer_of[j] = buffer_of[i]
@@ -327,17 +349,16 @@ def _shared_buffers(stages):
             buffer_of[j] = len(names)
             names.append(name)
         free.setdefault(name, []).append(j)
-        written.append((buffer_of[j], expr))
-    return written, names
+    return [buffer_of[j] for j in range(len(stages))], names, buffer_of
 
 
-def written_natively(opdef):
+def written_natively(opdef: OpDef) -> bool:
     """Whether native code writes the op from a form or, for an op with the `operator` tag
     (MatMul, `x[i]`), a rule of its own: a run of such ops may become one loop (a chain)."""
     return form_of(opdef) is not None or opdef.operator is not None and opdef in RULES
 
 
-def _node_form(node):
+def _node_form(node: Node) -> Form | None:
     """The Form writing `node`. An op whose run-time checks a pass has proved (a division by a
     non-zero constant) is its Python operator."""
     opdef = node.opdef

@@ -18,7 +18,7 @@ from typing import Callable
 import numpy as np
 
 from runtime.ops import array, compare, creation, elementwise, math, nn
-from runtime.ops.registry import IDENTITY, PYTHON_OPERATORS
+from runtime.ops.registry import IDENTITY, PYTHON_OPERATORS, OpDef
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,24 +27,29 @@ class Form:
     literals); `keeps_dtype`: on operands of the result's dtype numba's result has that dtype
     too (no number literal in it widens an array to int64 or float64); `float32`: how one
     float32 element is written where that differs (`exp_f32(a)`: native/vmath.py's forms,
-    which loops vectorize), else None; `float64` the same for float64 elements (`exp_f64(a)`)."""
+    which loops vectorize), else None; `float64` the same for float64 elements (`exp_f64(a)`);
+    `raises`: it may raise (an integer division by zero): a loop computing it is not shared
+    with the helper thread (native/team.py), which could not stop the caller's loop."""
     write: Callable[..., str]
     attrs: tuple[str, ...] = ()
     keeps_dtype: bool = True
     float32: Callable[..., str] | None = None
     float64: Callable[..., str] | None = None
+    raises: bool = False
 
 
-_WRITTEN = {}  # OpDef -> its Form, where its tags do not give it
+_WRITTEN: dict[OpDef, Form] = {}  # OpDef -> its Form, where its tags do not give it
 
 
-def writes(*opdefs, attrs=(), keeps_dtype=True, float32=None, float64=None):
+def writes(*opdefs: OpDef, attrs: tuple[str, ...] = (), keeps_dtype: bool = True,
+           float32: Callable[..., str] | None = None, float64: Callable[..., str] | None = None,
+           raises: bool = False) -> Callable[[Callable[..., str]], Callable[..., str]]:
     """Register the decorated function as the form of `opdefs`."""
-    def register(write):
+    def register(write: Callable[..., str]) -> Callable[..., str]:
         for opdef in opdefs:
             if opdef in _WRITTEN:
                 raise ValueError(f'{opdef.name} has two native forms')
-            _WRITTEN[opdef] = Form(write, attrs, keeps_dtype, float32, float64)
+            _WRITTEN[opdef] = Form(write, attrs, keeps_dtype, float32, float64, raises)
         return write
     return register
 
@@ -54,7 +59,7 @@ def writes(*opdefs, attrs=(), keeps_dtype=True, float32=None, float64=None):
 _VECTOR_MATH = (np.exp, np.tanh, np.log, np.sin, np.cos)
 
 
-def form_of(opdef):
+def form_of(opdef: OpDef) -> Form | None:
     """The op's Form: its registered one, else from its `operator` or `elementwise` tag, else
     None (an op native code writes with a rule of its own, or by calling its kernel)."""
     form = _WRITTEN.get(opdef)
@@ -72,136 +77,132 @@ def form_of(opdef):
     return None
 
 
-def operator_form(opdef):
+def operator_form(opdef: OpDef) -> Form:
     """The Form of an op with the `operator` tag: the operator on its operands."""
+    assert opdef.operator is not None
     python = PYTHON_OPERATORS[opdef.operator]
     return Form(lambda *operands, scalar: python.expression(*operands))
 
 
-RAISING = ('floordiv', 'floormod')
-"""The helpers whose forms may raise (an integer division by zero): a loop calling one is not
-shared with the helper thread (native/team.py), which could not stop the caller's loop."""
-
-
-def _helper(name, scalar):
+def _helper(name: str, scalar: bool) -> str:
     """A helper of native/helpers.py that serves arrays and scalars (an overload, which numba
     compiles anew in every process), or in scalar code its scalar twin (`select_scalar`),
     compiled once per machine."""
     return f'{name}_scalar' if scalar else name
 
 
-@writes(math.OPS['floordiv'])
-def _floordiv(x, y, scalar):
+@writes(math.OPS['floordiv'], raises=True)
+def _floordiv(x: str, y: str, scalar: bool) -> str:
     return f'{_helper("floordiv", scalar)}({x}, {y})'
 
 
-@writes(math.OPS['mod'])
-def _floormod(x, y, scalar):
+@writes(math.OPS['mod'], raises=True)
+def _floormod(x: str, y: str, scalar: bool) -> str:
     return f'{_helper("floormod", scalar)}({x}, {y})'
 
 
 @writes(compare.SELECT)
-def _select(condition, x, y, scalar):
+def _select(condition: str, x: str, y: str, scalar: bool) -> str:
     return f'{_helper("select", scalar)}({condition}, {x}, {y})'
 
 
 @writes(creation.ZEROS_LIKE)
-def _zeros_like(x, scalar):
+def _zeros_like(x: str, scalar: bool) -> str:
     return f'{_helper("zeros_like", scalar)}({x})'
 
 
 @writes(creation.ONES_LIKE)
-def _ones_like(x, scalar):
+def _ones_like(x: str, scalar: bool) -> str:
     return f'{_helper("ones_like", scalar)}({x})'
 
 
 @writes(IDENTITY, array.CAST)  # the emitter casts every result to its dtype
-def _same(x, scalar):
+def _same(x: str, scalar: bool) -> str:
     return x
 
 
 @writes(math.UNARY_OPS['square'])
-def _square(x, scalar):
+def _square(x: str, scalar: bool) -> str:
     return f'{x} * {x}'
 
 
 @writes(math.UNARY_OPS['relu'], keeps_dtype=False)
-def _relu(x, scalar):
+def _relu(x: str, scalar: bool) -> str:
     return f'np.maximum({x}, 0)'
 
 
 @writes(math.UNARY_OPS['round'])
-def _round(x, scalar):
+def _round(x: str, scalar: bool) -> str:
     return f'np.rint({x})'
 
 
 @writes(math.UNARY_OPS['sigmoid'], keeps_dtype=False,
         float32=lambda x: f'np.float32(1) / (np.float32(1) + exp_f32(-{x}))',
         float64=lambda x: f'1.0 / (1.0 + exp_f64(-{x}))')
-def _sigmoid(x, scalar):
+def _sigmoid(x: str, scalar: bool) -> str:
     return f'1 / (1 + np.exp(-{x}))'
 
 
 @writes(math.CLIP)
-def _clip(x, low, high, scalar):
+def _clip(x: str, low: str, high: str, scalar: bool) -> str:
     return f'np.minimum(np.maximum({x}, {low}), {high})'
 
 
 @writes(math.RELU_GRAD, keeps_dtype=False)
-def _relu_grad(gradients, features, scalar):
+def _relu_grad(gradients: str, features: str, scalar: bool) -> str:
     return f'{_helper("select", scalar)}({features} > 0, {gradients}, 0)'
 
 
 @writes(elementwise.UNARY_OPS['reciprocal'], keeps_dtype=False)
-def _reciprocal(x, scalar):
+def _reciprocal(x: str, scalar: bool) -> str:
     return f'1 / {x}'
 
 
 @writes(elementwise.UNARY_OPS['rsqrt'], keeps_dtype=False)
-def _rsqrt(x, scalar):
+def _rsqrt(x: str, scalar: bool) -> str:
     return f'1 / np.sqrt({x})'
 
 
 @writes(elementwise.SQUARED_DIFFERENCE)
-def _squared_difference(x, y, scalar):
+def _squared_difference(x: str, y: str, scalar: bool) -> str:
     return f'({x} - {y}) * ({x} - {y})'
 
 
 @writes(elementwise.SOFTPLUS, keeps_dtype=False)
-def _softplus(x, scalar):
+def _softplus(x: str, scalar: bool) -> str:
     return f'np.logaddexp({x}, 0)'
 
 
 @writes(elementwise.FLOAT_BINARY_OPS['xlogy'], keeps_dtype=False)
-def _xlogy(x, y, scalar):
+def _xlogy(x: str, y: str, scalar: bool) -> str:
     return f'{_helper("select", scalar)}({x} == 0, 0, {x} * np.log({y}))'
 
 
 @writes(elementwise.FLOAT_BINARY_OPS['xdivy'], keeps_dtype=False)
-def _xdivy(x, y, scalar):
+def _xdivy(x: str, y: str, scalar: bool) -> str:
     return f'{_helper("select", scalar)}({x} == 0, 0, {x} / {y})'
 
 
 @writes(elementwise.FLOAT_BINARY_OPS['multiply_no_nan'], keeps_dtype=False)
-def _mul_no_nan(x, y, scalar):
+def _mul_no_nan(x: str, y: str, scalar: bool) -> str:
     return f'{_helper("select", scalar)}({y} == 0, 0, {x} * {y})'
 
 
 @writes(nn.ACTIVATION_OPS['relu6'], keeps_dtype=False)
-def _relu6(x, scalar):
+def _relu6(x: str, scalar: bool) -> str:
     return f'np.minimum(np.maximum({x}, 0), 6)'
 
 
 @writes(nn.ACTIVATION_OPS['softsign'], keeps_dtype=False)
-def _softsign(x, scalar):
+def _softsign(x: str, scalar: bool) -> str:
     return f'{x} / (1 + np.abs({x}))'
 
 
 @writes(nn.ACTIVATION_OPS['elu'], keeps_dtype=False)
-def _elu(x, scalar):
+def _elu(x: str, scalar: bool) -> str:
     return f'{_helper("select", scalar)}({x} > 0, {x}, np.expm1({x}))'
 
 
 @writes(nn.LEAKY_RELU, attrs=('alpha',), keeps_dtype=False)
-def _leaky_relu(x, scalar, alpha):
+def _leaky_relu(x: str, scalar: bool, alpha: str) -> str:
     return f'{_helper("select", scalar)}({x} > 0, {x}, {x} * {alpha})'

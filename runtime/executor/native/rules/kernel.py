@@ -20,7 +20,7 @@ import numpy as np
 
 from runtime.core import dtypes
 from runtime.executor import codegen
-from runtime.executor.native.rules import Restart, Unsupported, np_name
+from runtime.executor.native.rules import Site, Unsupported, np_name
 from runtime.ops import registry
 from runtime.ops.registry import check_nonzero
 from runtime.ops.state import VariableStorage
@@ -155,10 +155,10 @@ def _region(node):
 
 def call(lowering, node, inputs, depth):
     """The rule calling `node`'s kernel: a site function and the line calling it."""
-    native_lists = {ref for ref in list(node.inputs) + node.outputs
-                    if ref.dtype is dtypes.variant and not lowering.is_boxed(ref)}
-    if native_lists:
-        raise Restart(native_lists)
+    if any(ref.dtype is dtypes.variant and not lowering.is_boxed(ref)
+           for ref in list(node.inputs) + node.outputs):
+        raise AssertionError(f'{node.name}: the list analysis (native/lists.py) left a '
+                             f'TensorList native that a kernel call reads or makes')
     function, single = kernel_function(node)
     operands = [operand(lowering, ref) for ref in node.inputs]
     results = [operand(lowering, value) if lowering.uses.get(value) else None
@@ -185,10 +185,10 @@ def call(lowering, node, inputs, depth):
     site_name = lowering.loops.get(text)  # sites of one signature are one function
     if site_name is None:
         site_name = lowering.loops[text] = f'kernel_{len(lowering.loops)}'
-        lowering.sites.append(f'@site\ndef {site_name}{text}\n\n')
+        lowering.sites.append(Site(site_name, f'def {site_name}{text}\n\n',
+                                   inlinable=False))
     names = [lowering.fresh('v') if result is not None else None for result in results]
     targets = [name for name in names if name is not None] + cells
-    call_text = f'{site_name}({", ".join([str(k)] + args)})'
-    lowering.line(depth, f'{", ".join(targets)} = {call_text}' if targets else call_text)
+    lowering.call_line(depth, ', '.join(targets), site_name, [str(k)] + args)
     lowering.assigned.update(cells)
     return names

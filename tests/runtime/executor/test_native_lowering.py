@@ -1,0 +1,69 @@
+"""The native backend's structure, without compiling: element expressions are trees whose
+operands and "may raise" are fields (native/rules/expr.py), and which TensorLists are boxed is
+settled by the list analysis before lowering (native/lists.py)."""
+import numpy as np
+
+import autograph as ag
+import runtime as rt
+from runtime.executor.native import emitter
+from runtime.executor.native.rules.expr import (
+    Apply,
+    Buffer,
+    Index,
+    Read,
+    Rendering,
+    Source,
+    is_element_read,
+    may_raise,
+    reads,
+)
+
+
+def test_an_expression_renders_once_with_its_reads_renamed():
+    x = Index(Read('v3'), (Source('i0'), Source('0')))
+    total = Apply(lambda a, b, c: f'{a} + {b} * {c}', (x, Read('v7'), x))
+    assert total.render() == 'v3[i0, 0] + v7 * v3[i0, 0]'
+    assert reads([total]) == ['v3', 'v7']
+    assert total.render(Rendering({'v3': 'a0', 'v7': 'a1'})) == 'a0[i0, 0] + a1 * a0[i0, 0]'
+    assert Buffer(2).render(Rendering(buffers={2: 0})) == 'b0[k]'
+    assert is_element_read(x) and not is_element_read(total)
+
+
+def test_whether_an_expression_may_raise_is_a_field_of_its_forms():
+    safe = Apply(lambda a: f'-{a}', (Read('v1'),))
+    assert not may_raise([safe])
+    assert may_raise([safe, Apply(lambda a: f'floordiv_scalar({a}, 2)', (safe,), raises=True)])
+
+
+def lowered(function, *args):
+    """The native source of `function` on `args` (lowered, not compiled)."""
+    plan = ag.function(function, jit_compile=True).get_concrete_function(*args)._run
+    return emitter.lower(plan._program())[0]
+
+
+def rows_stacked(x):
+    rows = rt.TensorArray(rt.float32, size=0, dynamic_size=True)
+    for i in rt.range(x.shape[0]):
+        rows = rows.write(i, x[i] * 2.0)
+    return rows.stack()
+
+
+def rows_gathered(x):
+    rows = rt.TensorArray(rt.float32, size=0, dynamic_size=True)
+    for i in rt.range(x.shape[0]):
+        rows = rows.write(i, x[i] * 2.0)
+    return rows.gather([0, 2])
+
+
+def test_a_list_native_code_lays_out_is_written_natively():
+    source = lowered(rows_stacked, rt.constant(np.ones((4, 3), np.float32)))
+    assert 'list_reserve_growing(' in source and 'list_grow(' in source
+    assert 'call_kernel' not in source
+
+
+def test_a_list_one_kernel_call_needs_is_boxed_for_all_its_ops_before_lowering():
+    # gather has no native form on a list of dynamic size: its kernel reads the runtime's
+    # TensorList, so the reserve and the writes of that list call their kernels too
+    source = lowered(rows_gathered, rt.constant(np.ones((4, 3), np.float32)))
+    assert 'list_reserve' not in source and 'list_grow(' not in source
+    assert source.count('call_kernel') >= 3
