@@ -112,8 +112,22 @@ from runtime.ops.scan import (
                                  segment_sum,
                                  top_k,
 )
+from runtime.ops.segment_prod import segment_prod, unsorted_segment_prod
 from runtime.ops.slicing import unsorted_segment_sum
 from runtime.ops.special import digamma, lgamma, polygamma
+from runtime.ops.special_more import (
+                                 bessel_i0,
+                                 bessel_i0e,
+                                 bessel_i1,
+                                 bessel_i1e,
+                                 betainc,
+                                 erfcinv,
+                                 erfinv,
+                                 igamma,
+                                 igammac,
+                                 ndtri,
+                                 zeta,
+)
 from runtime.ops.stats import (
                                  count_nonzero,
                                  l2_normalize,
@@ -148,3 +162,5 @@ __all__ = [
 ]
 
 __all__ += ['angle', 'conj', 'imag', 'real']  # the parts of complex numbers
+__all__ += ['bessel_i0', 'bessel_i0e', 'bessel_i1', 'bessel_i1e', 'betainc', 'erfcinv', 'erfinv',
+            'igamma', 'igammac', 'ndtri', 'segment_prod', 'unsorted_segment_prod', 'zeta']

@@ -679,6 +679,59 @@ def _linalg_entries() -> list[OpInfo]:
     return [OpInfo(op, call, gen, 'linalg', grad2=second) for op, call, gen, second in rows]
 
 
+def _special_entries() -> list[OpInfo]:
+    """The special functions and segment products of runtime/ops/special_more.py and
+    runtime/ops/segment_prod.py (fixture family `special`)."""
+    d = 'float64'
+    unary_rows: list[tuple[str, str, dict[str, Any]]] = [
+        ('Erfinv', 'math.erfinv', {'lo': -0.95, 'hi': 0.95, 'edges': (0.0, -0.0, 1.0, -1.0),
+                                   'dtypes': FLOATS}),
+        ('Ndtri', 'math.ndtri', {'lo': 0.02, 'hi': 0.98, 'edges': (0.0, 0.5, 1.0),
+                                 'dtypes': FLOATS}),
+        ('math.erfcinv', 'math.erfcinv', {'lo': 0.05, 'hi': 1.95, 'edges': (0.0, 1.0, 2.0),
+                                          'dtypes': FLOATS}),
+        ('BesselI0', 'math.bessel_i0', {'lo': -4.0, 'hi': 4.0}),
+        ('BesselI0e', 'math.bessel_i0e', {'lo': -40.0, 'hi': 40.0}),
+        ('BesselI1', 'math.bessel_i1', {'lo': -4.0, 'hi': 4.0}),
+        ('BesselI1e', 'math.bessel_i1e', {'lo': -40.0, 'hi': 40.0}),
+    ]
+    out = [OpInfo(op, call, unary(**kw), 'special') for op, call, kw in unary_rows]
+    grid_a, grid_x = (g.ravel() for g in np.meshgrid([0.0, 1.0, 3.0, 0.5], [0.0, 1.0, 3.0, 0.5]))
+
+    def incomplete_gamma() -> Callable[[np.random.Generator], list[Sample]]:
+        return cases(
+            s('random-float64', R((3, 4), d, 0.3, 4.0), R((3, 4), d, 0.3, 4.0)),
+            s('random-float32', R((3, 4), 'float32', 0.3, 4.0), R((3, 4), 'float32', 0.3, 4.0)),
+            s('broadcast', R((3, 1), d, 0.3, 4.0), R((4,), d, 0.3, 4.0)),
+            s('edges', t(grid_a, d), t(grid_x, d)))
+    out += [
+        OpInfo('Igamma', 'math.igamma', incomplete_gamma(), 'special', ops=('IgammaGradA',)),
+        OpInfo('Igammac', 'math.igammac', incomplete_gamma(), 'special'),
+        OpInfo('Zeta', 'math.zeta', cases(
+            s('random', R((3, 4), d, 1.5, 5.0), R((3, 4), d, 0.5, 3.0)),
+            s('random-float32', R((2, 3), 'float32', 1.5, 5.0), R((2, 3), 'float32', 0.5, 3.0)),
+            s('edges', t([1.0, 2.0, 2.0, 0.5, 3.0], d), t([1.0, -1.0, -1.5, 2.0, 0.25], d))),
+               'special'),
+        OpInfo('Betainc', 'math.betainc', cases(
+            s('random', R((3, 4), d, 0.5, 4.0), R((3, 4), d, 0.5, 4.0), R((3, 4), d, 0.05, 0.95)),
+            s('random-float32', R((4,), 'float32', 0.5, 4.0), R((4,), 'float32', 0.5, 4.0),
+              R((4,), 'float32', 0.05, 0.95)),
+            s('edges', t([1.0, 2.0, 0.5, 3.0], d), t([1.0, 3.0, 0.5, 2.0], d),
+              t([0.0, 1.0, 0.5, 0.999], d))), 'special'),
+        OpInfo('SegmentProd', 'math.segment_prod', cases(
+            s('random', R((5, 2), d, 0.5, 2.0), t([0, 0, 1, 1, 3], 'int32')),
+            s('zeros', t([[1.0, 0.0], [2.0, 0.0], [0.0, 3.0]], d), t([0, 0, 0], 'int64')),
+            s('int32', R((4,), 'int32', -3, 3), t([0, 1, 1, 2], 'int32')),
+            s('unsorted-invalid', R((3,), d), t([1, 0, 1], 'int32'))), 'special'),
+        OpInfo('UnsortedSegmentProd', 'math.unsorted_segment_prod', cases(
+            s('random', R((5, 2), d, 0.5, 2.0), t([2, 0, 2, -1, 0], 'int32'), 4),
+            s('zeros', t([1.0, 0.0, 2.0, 0.0, 0.0, 5.0], d), t([0, 0, 1, 1, 2, 2], 'int64'), 3),
+            s('float32', R((4, 3), 'float32', 0.5, 2.0), t([1, 1, 0, 1], 'int32'), 2)),
+               'special'),
+    ]
+    return out
+
+
 def _array_entries() -> list[OpInfo]:
     d, i64 = 'float64', 'int64'
     x = R((2, 3, 4))
@@ -969,6 +1022,13 @@ COVERED: dict[str, tuple[str, ...]] = {
         'VarHandleOp', 'ReadVariableOp', 'AssignVariableOp', 'AssignAddVariableOp',
         'AssignSubVariableOp', 'ResourceApplyAdam', 'ResourceApplyGradientDescent',
         'ResourceApplyKerasMomentum', 'ResourceScatterNdUpdate', 'ResourceStridedSliceAssign'),
+    'tests/runtime/test_random_more.py (seeded determinism, moments, shapes, dtypes; '
+    'StatelessMultinomial against TensorFlow-recorded numbers)': (
+        'RandomGamma', 'RandomPoissonV2', 'RandomGammaGrad', 'StatelessRandomGammaV3',
+        'StatelessRandomPoisson', 'StatelessRandomBinomial', 'StatelessMultinomial',
+        'StatelessParameterizedTruncatedNormal', 'UniformCandidateSampler',
+        'LogUniformCandidateSampler', 'LearnedUnigramCandidateSampler',
+        'FixedUnigramCandidateSampler', 'AllCandidateSampler'),
     'tests/runtime/test_random_tf.py (random streams recorded from TensorFlow)': (
         'RandomStandardNormal', 'RandomUniform', 'RandomUniformInt', 'TruncatedNormal',
         'RandomShuffle', 'Multinomial', 'RngReadAndSkip', 'StatelessRandomGetKeyCounter',
@@ -1029,7 +1089,7 @@ def entries() -> list[OpInfo]:
     """Every entry: the sampled ones, then one per covered op."""
     sampled = (_unary_entries() + _binary_entries() + _reduction_entries() + _nn_entries()
                + _linalg_entries() + _array_entries() + _string_entries()
-               + _bitwise_complex_entries() + _array_more_entries())
+               + _bitwise_complex_entries() + _array_more_entries() + _special_entries())
     covered = [OpInfo(op, covered_by=where) for where, ops in COVERED.items() for op in ops]
     return sampled + covered
 

@@ -22,7 +22,7 @@ import runtime as rt
 from runtime.core import context
 from runtime.ops import bitwise as runtime_bitwise
 from runtime.ops import fft as _FFT
-from runtime.ops import list_ops
+from runtime.ops import list_ops, random_more, segment_prod, special_more
 from runtime.ops import nn as nn_ops
 from runtime.ops import slicing as slicing_ops
 from runtime.ops.dispatch import apply
@@ -317,6 +317,42 @@ CASES['SparseSoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, True), [u
 CASES['SoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, False), [u(2, 3), _LABEL_ROWS]),
                                            Case(_xent_outputs(None, False),
                                                 [u(2, 3), _LABEL_ROWS])]
+
+
+_SPECIAL = special_more
+
+
+class _FixedStream:
+    """A random op's stream that gives the same Philox key and counter every run, so a
+    stateful op draws the same numbers each time the finite differences run it."""
+
+    def reserve(self, n, blocks_per_number=256):
+        return np.array([12345], np.int64), np.array([0, 678], np.int64)
+
+
+def _random_gamma(alpha):
+    return apply(random_more.RANDOM_GAMMA, [np.int32([3]), alpha], {}, payload=_FixedStream())
+
+
+CASES.update({
+    'Erfinv': [Case(_SPECIAL.erfinv, [u(2, 3, low=-0.9, high=0.9)])],
+    'Ndtri': [Case(_SPECIAL.ndtri, [u(2, 3, low=0.05, high=0.95)])],
+    'BesselI0': [Case(_SPECIAL.bessel_i0, [u(2, 3)])],
+    'BesselI0e': [Case(_SPECIAL.bessel_i0e, [u(2, 3)])],
+    'BesselI1': [Case(_SPECIAL.bessel_i1, [u(2, 3)])],
+    'BesselI1e': [Case(_SPECIAL.bessel_i1e, [u(2, 3)])],
+    'Betainc': [Case(lambda x: _SPECIAL.betainc(2.0, 3.5, x), [u(2, 3, low=0.1, high=0.9)])],
+    'Igamma': [Case(_SPECIAL.igamma, [pos(2, 3), pos(2, 3)], h=1e-5)],
+    'Igammac': [Case(_SPECIAL.igammac, [pos(2, 3), pos(1, 3)], h=1e-5)],
+    'Zeta': [Case(lambda q: _SPECIAL.zeta(3.0, q), [pos(2, 3)])],
+    'SegmentProd': [Case(lambda x: segment_prod.segment_prod(x, [0, 0, 1, 1, 1]),
+                         [pos(5, 2)])],
+    'UnsortedSegmentProd': [Case(lambda x: segment_prod.unsorted_segment_prod(
+        x, [0, 2, 0, 1, -1], 3), [pos(5, 2)])],
+    'RandomGamma': [Case(_random_gamma, [pos(2)], h=1e-5, dynamic=False)],
+    'StatelessRandomGammaV3': [Case(lambda a: random_more.stateless_gamma(
+        [4, 2], [3, 4], a, dtype=rt.float64), [pos(2)], h=1e-5, dynamic=False)],
+})
 
 
 # ---- the checks ---------------------------------------------------------------------------------

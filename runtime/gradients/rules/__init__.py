@@ -18,10 +18,11 @@ from runtime.gradients.rules import (
     nn,
     py_func,
     signal,
+    special,
     state,
     strings,
 )
 
 __all__ = ['array', 'array_more', 'bitwise', 'control_flow', 'decompositions', 'image',
-           'image_geometry', 'linalg', 'lists', 'math', 'nn', 'py_func', 'signal', 'state',
-           'strings']
+           'image_geometry', 'linalg', 'lists', 'math', 'nn', 'py_func', 'signal', 'special',
+           'state', 'strings']
