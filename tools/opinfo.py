@@ -732,6 +732,52 @@ def _special_entries() -> list[OpInfo]:
     return out
 
 
+def _linalg_more_entries() -> list[OpInfo]:
+    """LU, tridiagonal and banded systems, eigh_tridiagonal (runtime/ops/linalg_more.py;
+    fixture family `linalg_more`)."""
+    d = 'float64'
+    m = t([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]], d)
+    batch = t([[[2.0, 1.0], [4.0, 3.0]], [[0.5, 2.0], [1.0, 1.0]]], d)
+    lu_m, perm = t([[7.0, 8.0, 10.0], [1 / 7, 6 / 7, 11 / 7], [4 / 7, 0.5, -0.5]], d), \
+        t([2, 0, 1], 'int32')
+    diags = t([[1.0, 2.0, 0.0], [4.0, 5.0, 6.0], [0.0, 7.0, 8.0]], d)
+    bands = t([[2.0, 3.0, 4.0], [0.5, 0.6, 0.7]], d)  # lower: diagonal, then subdiagonal
+    rows: list[tuple[str, str, Callable[[np.random.Generator], list[Sample]], bool]] = [
+        ('Lu', 'linalg.lu', cases(
+            s('random', R((4, 4), d)), s('batch', batch), s('int64', m, output_idx_type='int64'),
+            s('float32', R((3, 3))), s('singular-invalid', t([[1.0, 2.0], [2.0, 4.0]], d)),
+            s('shape-invalid', R((2, 3), d))), False),
+        ('linalg.lu_solve', 'linalg.lu_solve', cases(s('random', lu_m, perm, R((3, 2), d))),
+         True),
+        ('linalg.lu_reconstruct', 'linalg.lu_reconstruct', cases(s('random', lu_m, perm)),
+         True),
+        ('linalg.lu_matrix_inverse', 'linalg.lu_matrix_inverse',
+         cases(s('random', lu_m, perm)), True),
+        ('TridiagonalSolve', 'linalg.tridiagonal_solve', cases(
+            s('random', diags, R((3, 2), d)), s('vector', diags, R((3,), d)),
+            s('no-pivoting', diags, R((3, 2), d), partial_pivoting=False),
+            s('float32', R((2, 3, 4), 'float32', 1.0, 3.0), R((2, 4, 1), 'float32')),
+            s('sequence', [t([1.0, 2.0, 0.0], d), t([4.0, 5.0, 6.0], d), t([0.0, 7.0, 8.0], d)],
+              R((3, 1), d), diagonals_format='sequence'),
+            s('matrix', t([[4.0, 1.0, 0.0], [7.0, 5.0, 2.0], [0.0, 8.0, 6.0]], d), R((3, 2), d),
+              diagonals_format='matrix')), True),
+        ('TridiagonalMatMul', 'linalg.tridiagonal_matmul', cases(
+            s('random', R((3, 4), d), R((4, 2), d)),
+            s('batch', R((2, 3, 3)), R((2, 3, 2)))), True),
+        ('BandedTriangularSolve', 'linalg.banded_triangular_solve', cases(
+            s('lower', bands, R((3, 2), d)),
+            s('upper-adjoint', t([[0.5, 0.6, 0.7], [2.0, 3.0, 4.0]], d),
+              R((3, 2), d), lower=False, adjoint=True),
+            s('float32', t([[2.0, 3.0, 4.0], [1.0, 1.5, 0.5]], 'float32'), R((3, 2)))), True),
+        ('linalg.eigh_tridiagonal', 'linalg.eigh_tridiagonal', cases(
+            s('values', t([1.0, 2.0, 3.0, 0.5], d), t([0.5, -0.4, 0.3], d)),
+            s('range', t([1.0, 2.0, 3.0, 0.5], d), t([0.5, -0.4, 0.3], d), select='i',
+              select_range=[1, 2])), False),
+    ]
+    return [OpInfo(op, call, gen, 'linalg_more', grad2=False, grad=grad)
+            for op, call, gen, grad in rows]
+
+
 def _array_entries() -> list[OpInfo]:
     d, i64 = 'float64', 'int64'
     x = R((2, 3, 4))
@@ -1089,7 +1135,8 @@ def entries() -> list[OpInfo]:
     """Every entry: the sampled ones, then one per covered op."""
     sampled = (_unary_entries() + _binary_entries() + _reduction_entries() + _nn_entries()
                + _linalg_entries() + _array_entries() + _string_entries()
-               + _bitwise_complex_entries() + _array_more_entries() + _special_entries())
+               + _bitwise_complex_entries() + _array_more_entries() + _special_entries()
+               + _linalg_more_entries())
     covered = [OpInfo(op, covered_by=where) for where, ops in COVERED.items() for op in ops]
     return sampled + covered
 

@@ -22,7 +22,7 @@ import runtime as rt
 from runtime.core import context
 from runtime.ops import bitwise as runtime_bitwise
 from runtime.ops import fft as _FFT
-from runtime.ops import list_ops, random_more, segment_prod, special_more
+from runtime.ops import linalg_more, list_ops, random_more, segment_prod, special_more
 from runtime.ops import nn as nn_ops
 from runtime.ops import slicing as slicing_ops
 from runtime.ops.dispatch import apply
@@ -349,6 +349,16 @@ CASES.update({
                          [pos(5, 2)])],
     'UnsortedSegmentProd': [Case(lambda x: segment_prod.unsorted_segment_prod(
         x, [0, 2, 0, 1, -1], 3), [pos(5, 2)])],
+    'TridiagonalSolve': [Case(lambda d, r: linalg_more.tridiagonal_solve(d, r),
+                              [np.array([[1.0, 0.5, 0.0], [4.0, 5.0, 6.0], [0.0, 0.7, 0.8]]),
+                               u(3, 2)], dynamic=False)],
+    'TridiagonalMatMul': [Case(lambda d, r: linalg_more.tridiagonal_matmul(d, r),
+                               [u(3, 4), u(4, 2)], dynamic=False)],
+    'BandedTriangularSolve': [
+        Case(lambda b, r: linalg_more.banded_triangular_solve(b, r),
+             [np.array([[2.0, 3.0, 4.0], [0.5, 0.6, 0.7]]), u(3, 2)], dynamic=False),
+        Case(lambda b, r: linalg_more.banded_triangular_solve(b, r, lower=False, adjoint=True),
+             [np.array([[0.5, 0.6, 0.7], [2.0, 3.0, 4.0]]), u(3, 2)], dynamic=False)],
     'RandomGamma': [Case(_random_gamma, [pos(2)], h=1e-5, dynamic=False)],
     'StatelessRandomGammaV3': [Case(lambda a: random_more.stateless_gamma(
         [4, 2], [3, 4], a, dtype=rt.float64), [pos(2)], h=1e-5, dynamic=False)],

@@ -13,6 +13,7 @@ from runtime.gradients.rules import (
     image,
     image_geometry,
     linalg,
+    linalg_more,
     lists,
     math,
     nn,
@@ -24,5 +25,5 @@ from runtime.gradients.rules import (
 )
 
 __all__ = ['array', 'array_more', 'bitwise', 'control_flow', 'decompositions', 'image',
-           'image_geometry', 'linalg', 'lists', 'math', 'nn', 'py_func', 'signal', 'special',
-           'state', 'strings']
+           'image_geometry', 'linalg', 'linalg_more', 'lists', 'math', 'nn', 'py_func', 'signal',
+           'special', 'state', 'strings']
