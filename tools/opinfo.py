@@ -694,6 +694,21 @@ def _special_entries() -> list[OpInfo]:
         ('BesselI0e', 'math.bessel_i0e', {'lo': -40.0, 'hi': 40.0}),
         ('BesselI1', 'math.bessel_i1', {'lo': -4.0, 'hi': 4.0}),
         ('BesselI1e', 'math.bessel_i1e', {'lo': -40.0, 'hi': 40.0}),
+        ('BesselJ0', 'math.special.bessel_j0', {'lo': -30.0, 'hi': 30.0}),
+        ('BesselJ1', 'math.special.bessel_j1', {'lo': -30.0, 'hi': 30.0}),
+        ('BesselY0', 'math.special.bessel_y0', {'lo': 0.1, 'hi': 30.0, 'edges': (0.0, 2.0)}),
+        ('BesselY1', 'math.special.bessel_y1', {'lo': 0.1, 'hi': 30.0, 'edges': (0.0, 2.0)}),
+        ('BesselK0', 'math.special.bessel_k0', {'lo': 0.1, 'hi': 30.0, 'edges': (0.0, 2.0)}),
+        ('BesselK0e', 'math.special.bessel_k0e', {'lo': 0.1, 'hi': 30.0, 'edges': (0.0,)}),
+        ('BesselK1', 'math.special.bessel_k1', {'lo': 0.1, 'hi': 30.0, 'edges': (0.0, 2.0)}),
+        ('BesselK1e', 'math.special.bessel_k1e', {'lo': 0.1, 'hi': 30.0, 'edges': (0.0,)}),
+        ('Dawsn', 'math.special.dawsn', {'lo': -8.0, 'hi': 8.0, 'dtypes': FLOATS}),
+        ('Expint', 'math.special.expint', {'lo': 0.1, 'hi': 8.0, 'edges': (0.0, -1.0, 50.0),
+                                           'dtypes': FLOATS}),
+        ('FresnelCos', 'math.special.fresnel_cos', {'lo': -7.0, 'hi': 7.0, 'dtypes': FLOATS}),
+        ('FresnelSin', 'math.special.fresnel_sin', {'lo': -7.0, 'hi': 7.0, 'dtypes': FLOATS}),
+        ('Spence', 'math.special.spence', {'lo': 0.05, 'hi': 4.0, 'edges': (0.0, 1.0, 0.5),
+                                           'dtypes': FLOATS}),
     ]
     out = [OpInfo(op, call, unary(**kw), 'special') for op, call, kw in unary_rows]
     grid_a, grid_x = (g.ravel() for g in np.meshgrid([0.0, 1.0, 3.0, 0.5], [0.0, 1.0, 3.0, 0.5]))

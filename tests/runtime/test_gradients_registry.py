@@ -25,6 +25,7 @@ from runtime.ops import fft as _FFT
 from runtime.ops import linalg_more, list_ops, random_more, segment_prod, special_more
 from runtime.ops import nn as nn_ops
 from runtime.ops import slicing as slicing_ops
+from runtime.ops import special_bessel as _BESSEL
 from runtime.ops.dispatch import apply
 from runtime.ops.registry import NO_GRADIENT, REGISTRY, UNREGISTERED_GRADIENT
 
@@ -349,6 +350,12 @@ CASES.update({
                          [pos(5, 2)])],
     'UnsortedSegmentProd': [Case(lambda x: segment_prod.unsorted_segment_prod(
         x, [0, 2, 0, 1, -1], 3), [pos(5, 2)])],
+    **{_BESSEL.OPS[name].name: [Case(getattr(_BESSEL, name), [domain])] for name, domain in (
+        ('bessel_j0', u(2, 3, low=-5.0, high=5.0)), ('bessel_j1', u(2, 3, low=-5.0, high=5.0)),
+        ('bessel_y0', pos(2, 3) * 3), ('bessel_y1', pos(2, 3) * 3), ('bessel_k0', pos(2, 3)),
+        ('bessel_k0e', pos(2, 3)), ('bessel_k1', pos(2, 3)), ('bessel_k1e', pos(2, 3)),
+        ('dawsn', u(2, 3)), ('expint', pos(2, 3)), ('fresnel_cos', u(2, 3)),
+        ('fresnel_sin', u(2, 3)), ('spence', pos(2, 3)))},
     'TridiagonalSolve': [Case(lambda d, r: linalg_more.tridiagonal_solve(d, r),
                               [np.array([[1.0, 0.5, 0.0], [4.0, 5.0, 6.0], [0.0, 0.7, 0.8]]),
                                u(3, 2)], dynamic=False)],

@@ -20,10 +20,11 @@ from runtime.gradients.rules import (
     py_func,
     signal,
     special,
+    special_bessel,
     state,
     strings,
 )
 
 __all__ = ['array', 'array_more', 'bitwise', 'control_flow', 'decompositions', 'image',
            'image_geometry', 'linalg', 'linalg_more', 'lists', 'math', 'nn', 'py_func', 'signal',
-           'special', 'state', 'strings']
+           'special', 'special_bessel', 'state', 'strings']
