@@ -66,10 +66,12 @@ from runtime.ops.linalg_composites import (
 from runtime.ops.linalg_more import (
     banded_triangular_solve,
     eigh_tridiagonal,
+    logm,
     lu,
     lu_matrix_inverse,
     lu_reconstruct,
     lu_solve,
+    sqrtm,
     tridiagonal_matmul,
     tridiagonal_solve,
 )
@@ -98,5 +100,5 @@ __all__ += ['LinearOperatorBlockDiag', 'LinearOperatorBlockLowerTriangular',
             'LinearOperatorHouseholder', 'LinearOperatorKronecker',
             'LinearOperatorLowRankUpdate', 'LinearOperatorPermutation', 'LinearOperatorToeplitz',
             'LinearOperatorTridiag']
-__all__ += ['banded_triangular_solve', 'eigh_tridiagonal', 'lu', 'lu_matrix_inverse',
-            'lu_reconstruct', 'lu_solve', 'tridiagonal_matmul', 'tridiagonal_solve']
+__all__ += ['banded_triangular_solve', 'eigh_tridiagonal', 'logm', 'lu', 'lu_matrix_inverse',
+            'lu_reconstruct', 'lu_solve', 'sqrtm', 'tridiagonal_matmul', 'tridiagonal_solve']

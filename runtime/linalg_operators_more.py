@@ -13,6 +13,7 @@ from runtime.ops.bitwise import real
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.creation import eye, zeros
 from runtime.ops.linalg import band_part, det, diag, matrix_transpose
+from runtime.ops.linalg_more import kron_matrices
 from runtime.ops.manipulation import one_hot
 from runtime.ops.math import matmul
 from runtime.ops.reduce import reduce_sum
@@ -174,14 +175,6 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
         return sum_of([row[-1].log_abs_determinant() for row in self._operators])
 
 
-def _kron(a, b):
-    """The Kronecker product of two (batches of) matrices."""
-    (m, n), (p, q) = a.shape.as_list()[-2:], b.shape.as_list()[-2:]
-    outer = expand_dims(expand_dims(a, -1), -3) * expand_dims(expand_dims(b, -2), -4)
-    batch = shape_(outer)[:-4]
-    return reshape(outer, concat([batch, np.array([m * p, n * q], np.int32)], 0))
-
-
 class LinearOperatorKronecker(LinearOperator):
     """The Kronecker product of `operators`, the first outermost."""
 
@@ -200,7 +193,7 @@ class LinearOperatorKronecker(LinearOperator):
     def _to_dense(self):
         out = self._operators[0].to_dense()
         for op in self._operators[1:]:
-            out = _kron(out, op.to_dense())
+            out = kron_matrices(out, op.to_dense())
         return out
 
     def _determinant(self):

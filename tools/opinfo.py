@@ -784,6 +784,16 @@ def _linalg_more_entries() -> list[OpInfo]:
             s('upper-adjoint', t([[0.5, 0.6, 0.7], [2.0, 3.0, 4.0]], d),
               R((3, 2), d), lower=False, adjoint=True),
             s('float32', t([[2.0, 3.0, 4.0], [1.0, 1.5, 0.5]], 'float32'), R((3, 2)))), True),
+        ('MatrixSquareRoot', 'linalg.sqrtm', cases(
+            s('random', t(np.eye(3) * 3 + np.arange(9).reshape(3, 3) / 10.0, d)),
+            s('batch', t([[[2.0, 1.0], [0.5, 3.0]], [[1.5, -0.5], [0.25, 1.0]]], d)),
+            s('float32', t([[4.0, 1.0], [2.0, 3.0]], 'float32')),
+            s('shape-invalid', R((2, 3), d))), True),
+        ('MatrixLogarithm', 'linalg.logm', cases(
+            s('complex128', t(np.eye(3) * 3 + np.arange(9).reshape(3, 3) / 10.0, 'complex128')),
+            s('rotation', t([[0.0, -1.0], [1.0, 0.0]], 'complex128')),
+            s('complex64', t([[4.0, 1.0], [2.0, 3.0]], 'complex64')),
+            s('real-invalid', t([[4.0, 1.0], [2.0, 3.0]], d))), False),
         ('linalg.eigh_tridiagonal', 'linalg.eigh_tridiagonal', cases(
             s('values', t([1.0, 2.0, 3.0, 0.5], d), t([0.5, -0.4, 0.3], d)),
             s('range', t([1.0, 2.0, 3.0, 0.5], d), t([0.5, -0.4, 0.3], d), select='i',

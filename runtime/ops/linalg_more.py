@@ -24,7 +24,7 @@ from runtime.ops.linalg import (
 from runtime.ops.manipulation import one_hot
 from runtime.ops.math import matmul
 from runtime.ops.registry import register
-from runtime.ops.shaping import concat, shape
+from runtime.ops.shaping import concat, expand_dims, reshape, shape
 
 FLOAT_TYPES = frozenset((dtypes.float32, dtypes.float64))
 
@@ -298,6 +298,101 @@ def banded_triangular_solve(bands, rhs, lower=True, adjoint=False, name=None):
                                                          'adjoint': bool(adjoint)}, name=name)
 
 
+# ---- matrix square root and logarithm -------------------------------------------------------
+
+def _denman_beavers(a):
+    """The principal square root of one square matrix by the scaled Denman-Beavers iteration
+    (real or complex; its eigenvalues off the closed negative real axis)."""
+    n = a.shape[-1]
+    y, z = a.astype(np.result_type(a.dtype, np.float64)), np.eye(n, dtype=np.result_type(
+        a.dtype, np.float64))
+    for _ in range(100):
+        with np.errstate(all='ignore'):
+            scale = np.abs(np.linalg.det(y) * np.linalg.det(z)) ** (-1 / (2 * n))
+        scale = scale if np.isfinite(scale) and scale > 0 else 1.0
+        y_inv, z_inv = np.linalg.inv(scale * y), np.linalg.inv(scale * z)
+        y_new, z = 0.5 * (scale * y + z_inv), 0.5 * (scale * z + y_inv)
+        done = np.linalg.norm(y_new - y) <= 1e-15 * np.linalg.norm(y_new)
+        y = y_new
+        if done:
+            break
+    return y
+
+
+def _sqrtm_one(a):
+    eigenvalues = np.linalg.eigvals(a)
+    if not np.iscomplexobj(a) and np.any((np.abs(eigenvalues.imag) <= 1e-14 * np.abs(
+            eigenvalues).max(initial=1.0)) & (eigenvalues.real < 0)):
+        return np.full(a.shape, np.nan)  # no real square root: TensorFlow's nan
+    try:
+        return _denman_beavers(a)
+    except np.linalg.LinAlgError:  # singular: no principal root this iteration finds
+        return np.full(a.shape, np.nan)
+
+
+def _per_matrix(fn):
+    def kernel(input):
+        a = np.asarray(input)
+        if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+            raise errors.InvalidArgumentError(
+                message=f'Input matrix must be square, got shape {list(a.shape)}')
+        flat = a.reshape((-1,) + a.shape[-2:])
+        out = np.stack([fn(m) for m in flat]) if len(flat) else flat
+        return out.reshape(a.shape).astype(a.dtype)
+    return kernel
+
+
+def _logm_one(a):
+    """log(A) by inverse scaling and squaring: square roots until A is near I, then
+    2 atanh((A - I)(A + I)^-1) as its series, times 2^k."""
+    n = a.shape[-1]
+    identity = np.eye(n)
+    k = 0
+    while np.linalg.norm(a - identity, 1) > 0.25 and k < 60:
+        a = _denman_beavers(a)
+        k += 1
+    z = (a - identity) @ np.linalg.inv(a + identity)
+    z2, term, total = z @ z, z, z.copy()
+    for j in range(1, 30):
+        term = term @ z2
+        total = total + term / (2 * j + 1)
+    return 2.0 ** (k + 1) * total
+
+
+def _square_infer(inputs, attrs):
+    s = inputs[0].shape
+    if s.rank is not None and (s.rank < 2 or None not in s.dims[-2:] and
+                               s.dims[-1] != s.dims[-2]):
+        raise ValueError(f'Input matrix must be square, got shape {s}.')
+    return [(inputs[0].dtype, s)]
+
+
+MATRIX_SQUARE_ROOT = register('MatrixSquareRoot', _per_matrix(_sqrtm_one), _square_infer,
+                              inputs=('input',), outputs=('output',), dtypes=FLOAT_TYPES)
+MATRIX_LOGARITHM = register('MatrixLogarithm', _per_matrix(_logm_one), _square_infer,
+                            inputs=('input',), outputs=('output',),
+                            dtypes=frozenset((dtypes.complex64, dtypes.complex128)))
+
+
+def sqrtm(input, name=None):
+    """The principal square root of each square matrix (op `MatrixSquareRoot`); nan where a
+    matrix has a negative real eigenvalue (no real root)."""
+    return apply(MATRIX_SQUARE_ROOT, [convert_to_tensor(input)], name=name)
+
+
+def logm(input, name=None):
+    """The principal logarithm of each square complex matrix (op `MatrixLogarithm`)."""
+    return apply(MATRIX_LOGARITHM, [convert_to_tensor(input)], name=name)
+
+
+def kron_matrices(a, b):
+    """The Kronecker product of two (batches of) matrices of known sizes."""
+    (m, n), (p, q) = a.shape.as_list()[-2:], b.shape.as_list()[-2:]
+    outer = expand_dims(expand_dims(a, -1), -3) * expand_dims(expand_dims(b, -2), -4)
+    batch = shape(outer)[:-4]
+    return reshape(outer, concat([batch, np.array([m * p, n * q], np.int32)], 0))
+
+
 # ---- eigenvalues of a symmetric tridiagonal matrix --------------------------------------------
 
 def eigh_tridiagonal(alpha, beta, eigvals_only=True, select='a', select_range=None, tol=None,
@@ -331,5 +426,6 @@ def eigh_tridiagonal(alpha, beta, eigvals_only=True, select='a', select_range=No
         return boolean_mask(values, keep), boolean_mask(vectors, keep, axis=1)
 
 
-__all__ = ['banded_triangular_solve', 'eigh_tridiagonal', 'lu', 'lu_matrix_inverse',
-           'lu_reconstruct', 'lu_solve', 'tridiagonal_matmul', 'tridiagonal_solve']
+__all__ = ['banded_triangular_solve', 'eigh_tridiagonal', 'kron_matrices', 'logm', 'lu',
+           'lu_matrix_inverse', 'lu_reconstruct', 'lu_solve', 'sqrtm', 'tridiagonal_matmul',
+           'tridiagonal_solve']

@@ -356,6 +356,8 @@ CASES.update({
         ('bessel_k0e', pos(2, 3)), ('bessel_k1', pos(2, 3)), ('bessel_k1e', pos(2, 3)),
         ('dawsn', u(2, 3)), ('expint', pos(2, 3)), ('fresnel_cos', u(2, 3)),
         ('fresnel_sin', u(2, 3)), ('spence', pos(2, 3)))},
+    'MatrixSquareRoot': [Case(linalg_more.sqrtm, [np.eye(3) * 3 + u(3, 3) * 0.5],
+                              dynamic=False)],
     'TridiagonalSolve': [Case(lambda d, r: linalg_more.tridiagonal_solve(d, r),
                               [np.array([[1.0, 0.5, 0.0], [4.0, 5.0, 6.0], [0.0, 0.7, 0.8]]),
                                u(3, 2)], dynamic=False)],

@@ -1,20 +1,26 @@
 """The gradients of the ops of runtime/ops/linalg_more.py (TensorFlow's linalg_grad.py rules
-for the tridiagonal and banded systems; TensorFlow has none for Lu)."""
+for the tridiagonal and banded systems and the matrix square root; TensorFlow has none for
+Lu and MatrixLogarithm)."""
+import numpy as np
+
 from runtime.gradients.rules.common import defgradient
 from runtime.ops import linalg_more
 from runtime.ops.convert import convert_to_tensor, stack
-from runtime.ops.creation import zeros_like
+from runtime.ops.creation import eye, zeros_like
+from runtime.ops.linalg import matrix_transpose, solve
 from runtime.ops.linalg_more import (
     banded_triangular_solve,
     dense_to_bands,
+    kron_matrices,
     tridiagonal_matmul,
 )
 from runtime.ops.math import matmul
 from runtime.ops.reduce import reduce_sum
 from runtime.ops.registry import UNREGISTERED_GRADIENT
-from runtime.ops.shaping import concat
+from runtime.ops.shaping import concat, reshape
+from runtime.ops.shaping import shape as shape_
 
-defgradient(linalg_more.LU)(UNREGISTERED_GRADIENT)
+defgradient(linalg_more.LU, linalg_more.MATRIX_LOGARITHM)(UNREGISTERED_GRADIENT)
 
 
 def _shift_down(v):
@@ -73,3 +79,19 @@ def _banded_triangular_solve_gradient(op, grad):
     grad_dense = -matmul(x, grad_rhs, transpose_b=True) if adjoint else \
         -matmul(grad_rhs, x, transpose_b=True)
     return [dense_to_bands(grad_dense, bands.shape.as_list()[-2], lower), grad_rhs]
+
+
+@defgradient(linalg_more.MATRIX_SQUARE_ROOT)
+def _sqrtm_gradient(op, grad):
+    """TensorFlow's rule: with R the root, dA solves R^T dA + dA R^T = grad, written as one
+    linear system in vec(dA) of Kronecker products."""
+    root = op.outputs[0]
+    n = root.shape.as_list()[-1]
+    if n is None:
+        raise NotImplementedError('The gradient of sqrtm needs matrices of known size.')
+    identity = eye(n, dtype=root.dtype) + zeros_like(root)
+    system = kron_matrices(identity, matrix_transpose(root)) + kron_matrices(root, identity)
+    batch = shape_(root)[:-2]
+    vec = reshape(matrix_transpose(grad), concat([batch, np.array([n * n, 1], np.int32)], 0))
+    solved = reshape(solve(system, vec), shape_(root))
+    return [matrix_transpose(solved)]
