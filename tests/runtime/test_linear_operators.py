@@ -78,3 +78,26 @@ def test_operator_algebra_and_hints():
                                spd.to_dense().numpy(), rtol=1e-6)
     np.testing.assert_allclose(np.sort(spd.eigvals().numpy()),
                                np.linalg.eigvalsh([[4.0, 1.0], [1.0, 3.0]]), rtol=1e-6)
+
+
+def test_a_subclass_giving_shape_and_matmul_gets_the_rest():
+    class Doubling(rt.linalg.LinearOperator):
+        """2 I, as a user writes a TensorFlow operator: `_shape` and `_matmul` only."""
+
+        def __init__(self, n):
+            self._n = n
+            super().__init__(dtype=rt.float64, is_square=True, name='Doubling')
+
+        def _shape(self):
+            return rt.TensorShape([self._n, self._n])
+
+        def _matmul(self, x, adjoint=False, adjoint_arg=False):
+            return 2.0 * (rt.linalg.matrix_transpose(x) if adjoint_arg else x)
+
+    op = Doubling(3)
+    np.testing.assert_allclose(op.to_dense().numpy(), 2 * np.eye(3))
+    np.testing.assert_allclose(op.solve(rt.constant(np.ones((3, 1)))).numpy(), 0.5)
+    np.testing.assert_allclose(op.determinant().numpy(), 8.0)
+    np.testing.assert_allclose(op.inverse().matvec(rt.constant([2.0, 4.0, 6.0],
+                                                               rt.float64)).numpy(), [1, 2, 3])
+    assert op.shape == [3, 3] and op.domain_dimension == 3 and op.is_square
