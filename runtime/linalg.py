@@ -1,4 +1,31 @@
 """`rt.linalg`: matrix products, inverses, solves, factorizations, diagonals and norms."""
+from runtime.linalg_operators import (
+    LinearOperator,
+    LinearOperatorAdjoint,
+    LinearOperatorComposition,
+    LinearOperatorInversion,
+    LinearOperatorLowerTriangular,
+)
+from runtime.linalg_operators_basic import (
+    LinearOperatorDiag,
+    LinearOperatorFullMatrix,
+    LinearOperatorIdentity,
+    LinearOperatorScaledIdentity,
+    LinearOperatorZeros,
+)
+from runtime.linalg_operators_more import (
+    LinearOperatorBlockDiag,
+    LinearOperatorBlockLowerTriangular,
+    LinearOperatorCirculant,
+    LinearOperatorCirculant2D,
+    LinearOperatorCirculant3D,
+    LinearOperatorHouseholder,
+    LinearOperatorKronecker,
+    LinearOperatorLowRankUpdate,
+    LinearOperatorPermutation,
+    LinearOperatorToeplitz,
+    LinearOperatorTridiag,
+)
 from runtime.ops.creation import eye
 from runtime.ops.decompositions import (
     eigh,
@@ -11,22 +38,22 @@ from runtime.ops.decompositions import (
     svd,
 )
 from runtime.ops.linalg import (
-                                band_part,
-                                cholesky,
-                                det,
-                                diag,
-                                diag_part,
-                                einsum,
-                                inv,
-                                logdet,
-                                matrix_transpose,
-                                matvec,
-                                norm,
-                                qr,
-                                solve,
-                                tensordot,
-                                trace,
-                                triangular_solve,
+    band_part,
+    cholesky,
+    det,
+    diag,
+    diag_part,
+    einsum,
+    inv,
+    logdet,
+    matrix_transpose,
+    matvec,
+    norm,
+    qr,
+    solve,
+    tensordot,
+    trace,
+    triangular_solve,
 )
 from runtime.ops.linalg_composites import (
     cholesky_solve,
@@ -35,6 +62,18 @@ from runtime.ops.linalg_composites import (
     set_diag,
     tensor_diag,
     tensor_diag_part,
+)
+from runtime.ops.linalg_more import (
+    banded_triangular_solve,
+    eigh_tridiagonal,
+    logm,
+    lu,
+    lu_matrix_inverse,
+    lu_reconstruct,
+    lu_solve,
+    sqrtm,
+    tridiagonal_matmul,
+    tridiagonal_solve,
 )
 from runtime.ops.math import matmul
 from runtime.ops.nn import global_norm
@@ -52,3 +91,14 @@ __all__ = ['cholesky_solve', 'cross', 'normalize', 'set_diag', 'tensor_diag', 't
            'einsum', 'expm', 'eye', 'global_norm', 'inv', 'l2_normalize', 'logdet', 'lstsq',
            'matmul', 'matrix_rank', 'matrix_transpose', 'matvec', 'norm', 'pinv', 'qr',
            'slogdet', 'solve', 'svd', 'tensordot', 'trace', 'triangular_solve']
+__all__ += ['LinearOperator', 'LinearOperatorAdjoint', 'LinearOperatorComposition',
+            'LinearOperatorDiag', 'LinearOperatorFullMatrix', 'LinearOperatorIdentity',
+            'LinearOperatorInversion', 'LinearOperatorLowerTriangular',
+            'LinearOperatorScaledIdentity', 'LinearOperatorZeros']
+__all__ += ['LinearOperatorBlockDiag', 'LinearOperatorBlockLowerTriangular',
+            'LinearOperatorCirculant', 'LinearOperatorCirculant2D', 'LinearOperatorCirculant3D',
+            'LinearOperatorHouseholder', 'LinearOperatorKronecker',
+            'LinearOperatorLowRankUpdate', 'LinearOperatorPermutation', 'LinearOperatorToeplitz',
+            'LinearOperatorTridiag']
+__all__ += ['banded_triangular_solve', 'eigh_tridiagonal', 'logm', 'lu', 'lu_matrix_inverse',
+            'lu_reconstruct', 'lu_solve', 'sqrtm', 'tridiagonal_matmul', 'tridiagonal_solve']

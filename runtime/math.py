@@ -3,6 +3,7 @@
 The same function objects as the top-level names (`rt.math.sigmoid is rt.sigmoid`); the ops
 live in `runtime/ops/` (math, elementwise, reduce, stats, scan, nn).
 """
+from runtime import math_special as special  # noqa: F401 - the module rt.math.special
 from runtime.ops.array_more import invert_permutation, rint, truncatediv, truncatemod
 from runtime.ops.bitwise import angle, conj, imag, nextafter, real
 from runtime.ops.compare import (
@@ -112,8 +113,22 @@ from runtime.ops.scan import (
                                  segment_sum,
                                  top_k,
 )
+from runtime.ops.segment_prod import segment_prod, unsorted_segment_prod
 from runtime.ops.slicing import unsorted_segment_sum
 from runtime.ops.special import digamma, lgamma, polygamma
+from runtime.ops.special_more import (
+                                 bessel_i0,
+                                 bessel_i0e,
+                                 bessel_i1,
+                                 bessel_i1e,
+                                 betainc,
+                                 erfcinv,
+                                 erfinv,
+                                 igamma,
+                                 igammac,
+                                 ndtri,
+                                 zeta,
+)
 from runtime.ops.stats import (
                                  count_nonzero,
                                  l2_normalize,
@@ -148,3 +163,5 @@ __all__ = [
 ]
 
 __all__ += ['angle', 'conj', 'imag', 'real']  # the parts of complex numbers
+__all__ += ['bessel_i0', 'bessel_i0e', 'bessel_i1', 'bessel_i1e', 'betainc', 'erfcinv', 'erfinv',
+            'igamma', 'igammac', 'ndtri', 'segment_prod', 'unsorted_segment_prod', 'zeta']

@@ -7,6 +7,13 @@ from runtime.generator import (
     get_global_generator,
     set_global_generator,
 )
+from runtime.ops.candidate_sampling import (
+    all_candidate_sampler,
+    fixed_unigram_candidate_sampler,
+    learned_unigram_candidate_sampler,
+    log_uniform_candidate_sampler,
+    uniform_candidate_sampler,
+)
 from runtime.ops.random import (
     categorical,
     normal,
@@ -14,6 +21,15 @@ from runtime.ops.random import (
     shuffle,
     truncated_normal,
     uniform,
+)
+from runtime.ops.random_more import (
+    gamma,
+    poisson,
+    stateless_binomial,
+    stateless_categorical,
+    stateless_gamma,
+    stateless_parameterized_truncated_normal,
+    stateless_poisson,
 )
 from runtime.ops.stateless_random import (
     stateless_normal,
@@ -26,3 +42,8 @@ __all__ = ['Algorithm', 'fold_in', 'split', 'Generator', 'categorical', 'create_
            'get_global_generator', 'normal',
            'set_global_generator', 'set_seed', 'shuffle', 'stateless_normal',
            'stateless_truncated_normal', 'stateless_uniform', 'truncated_normal', 'uniform']
+__all__ += ['gamma', 'poisson', 'stateless_binomial', 'stateless_categorical', 'stateless_gamma',
+            'stateless_parameterized_truncated_normal', 'stateless_poisson']
+__all__ += ['all_candidate_sampler', 'fixed_unigram_candidate_sampler',
+            'learned_unigram_candidate_sampler', 'log_uniform_candidate_sampler',
+            'uniform_candidate_sampler']

@@ -679,6 +679,130 @@ def _linalg_entries() -> list[OpInfo]:
     return [OpInfo(op, call, gen, 'linalg', grad2=second) for op, call, gen, second in rows]
 
 
+def _special_entries() -> list[OpInfo]:
+    """The special functions and segment products of runtime/ops/special_more.py and
+    runtime/ops/segment_prod.py (fixture family `special`)."""
+    d = 'float64'
+    unary_rows: list[tuple[str, str, dict[str, Any]]] = [
+        ('Erfinv', 'math.erfinv', {'lo': -0.95, 'hi': 0.95, 'edges': (0.0, -0.0, 1.0, -1.0),
+                                   'dtypes': FLOATS}),
+        ('Ndtri', 'math.ndtri', {'lo': 0.02, 'hi': 0.98, 'edges': (0.0, 0.5, 1.0),
+                                 'dtypes': FLOATS}),
+        ('math.erfcinv', 'math.erfcinv', {'lo': 0.05, 'hi': 1.95, 'edges': (0.0, 1.0, 2.0),
+                                          'dtypes': FLOATS}),
+        ('BesselI0', 'math.bessel_i0', {'lo': -4.0, 'hi': 4.0}),
+        ('BesselI0e', 'math.bessel_i0e', {'lo': -40.0, 'hi': 40.0}),
+        ('BesselI1', 'math.bessel_i1', {'lo': -4.0, 'hi': 4.0}),
+        ('BesselI1e', 'math.bessel_i1e', {'lo': -40.0, 'hi': 40.0}),
+        ('BesselJ0', 'math.special.bessel_j0', {'lo': -30.0, 'hi': 30.0}),
+        ('BesselJ1', 'math.special.bessel_j1', {'lo': -30.0, 'hi': 30.0}),
+        ('BesselY0', 'math.special.bessel_y0', {'lo': 0.1, 'hi': 30.0, 'edges': (0.0, 2.0)}),
+        ('BesselY1', 'math.special.bessel_y1', {'lo': 0.1, 'hi': 30.0, 'edges': (0.0, 2.0)}),
+        ('BesselK0', 'math.special.bessel_k0', {'lo': 0.1, 'hi': 30.0, 'edges': (0.0, 2.0)}),
+        ('BesselK0e', 'math.special.bessel_k0e', {'lo': 0.1, 'hi': 30.0, 'edges': (0.0,)}),
+        ('BesselK1', 'math.special.bessel_k1', {'lo': 0.1, 'hi': 30.0, 'edges': (0.0, 2.0)}),
+        ('BesselK1e', 'math.special.bessel_k1e', {'lo': 0.1, 'hi': 30.0, 'edges': (0.0,)}),
+        ('Dawsn', 'math.special.dawsn', {'lo': -8.0, 'hi': 8.0, 'dtypes': FLOATS}),
+        ('Expint', 'math.special.expint', {'lo': 0.1, 'hi': 8.0, 'edges': (0.0, -1.0, 50.0),
+                                           'dtypes': FLOATS}),
+        ('FresnelCos', 'math.special.fresnel_cos', {'lo': -7.0, 'hi': 7.0, 'dtypes': FLOATS}),
+        ('FresnelSin', 'math.special.fresnel_sin', {'lo': -7.0, 'hi': 7.0, 'dtypes': FLOATS}),
+        ('Spence', 'math.special.spence', {'lo': 0.05, 'hi': 4.0, 'edges': (0.0, 1.0, 0.5),
+                                           'dtypes': FLOATS}),
+    ]
+    out = [OpInfo(op, call, unary(**kw), 'special') for op, call, kw in unary_rows]
+    grid_a, grid_x = (g.ravel() for g in np.meshgrid([0.0, 1.0, 3.0, 0.5], [0.0, 1.0, 3.0, 0.5]))
+
+    def incomplete_gamma() -> Callable[[np.random.Generator], list[Sample]]:
+        return cases(
+            s('random-float64', R((3, 4), d, 0.3, 4.0), R((3, 4), d, 0.3, 4.0)),
+            s('random-float32', R((3, 4), 'float32', 0.3, 4.0), R((3, 4), 'float32', 0.3, 4.0)),
+            s('broadcast', R((3, 1), d, 0.3, 4.0), R((4,), d, 0.3, 4.0)),
+            s('edges', t(grid_a, d), t(grid_x, d)))
+    out += [
+        OpInfo('Igamma', 'math.igamma', incomplete_gamma(), 'special', ops=('IgammaGradA',)),
+        OpInfo('Igammac', 'math.igammac', incomplete_gamma(), 'special'),
+        OpInfo('Zeta', 'math.zeta', cases(
+            s('random', R((3, 4), d, 1.5, 5.0), R((3, 4), d, 0.5, 3.0)),
+            s('random-float32', R((2, 3), 'float32', 1.5, 5.0), R((2, 3), 'float32', 0.5, 3.0)),
+            s('edges', t([1.0, 2.0, 2.0, 0.5, 3.0], d), t([1.0, -1.0, -1.5, 2.0, 0.25], d))),
+               'special'),
+        OpInfo('Betainc', 'math.betainc', cases(
+            s('random', R((3, 4), d, 0.5, 4.0), R((3, 4), d, 0.5, 4.0), R((3, 4), d, 0.05, 0.95)),
+            s('random-float32', R((4,), 'float32', 0.5, 4.0), R((4,), 'float32', 0.5, 4.0),
+              R((4,), 'float32', 0.05, 0.95)),
+            s('edges', t([1.0, 2.0, 0.5, 3.0], d), t([1.0, 3.0, 0.5, 2.0], d),
+              t([0.0, 1.0, 0.5, 0.999], d))), 'special'),
+        OpInfo('SegmentProd', 'math.segment_prod', cases(
+            s('random', R((5, 2), d, 0.5, 2.0), t([0, 0, 1, 1, 3], 'int32')),
+            s('zeros', t([[1.0, 0.0], [2.0, 0.0], [0.0, 3.0]], d), t([0, 0, 0], 'int64')),
+            s('int32', R((4,), 'int32', -3, 3), t([0, 1, 1, 2], 'int32')),
+            s('unsorted-invalid', R((3,), d), t([1, 0, 1], 'int32'))), 'special'),
+        OpInfo('UnsortedSegmentProd', 'math.unsorted_segment_prod', cases(
+            s('random', R((5, 2), d, 0.5, 2.0), t([2, 0, 2, -1, 0], 'int32'), 4),
+            s('zeros', t([1.0, 0.0, 2.0, 0.0, 0.0, 5.0], d), t([0, 0, 1, 1, 2, 2], 'int64'), 3),
+            s('float32', R((4, 3), 'float32', 0.5, 2.0), t([1, 1, 0, 1], 'int32'), 2)),
+               'special'),
+    ]
+    return out
+
+
+def _linalg_more_entries() -> list[OpInfo]:
+    """LU, tridiagonal and banded systems, eigh_tridiagonal (runtime/ops/linalg_more.py;
+    fixture family `linalg_more`)."""
+    d = 'float64'
+    m = t([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]], d)
+    batch = t([[[2.0, 1.0], [4.0, 3.0]], [[0.5, 2.0], [1.0, 1.0]]], d)
+    lu_m, perm = t([[7.0, 8.0, 10.0], [1 / 7, 6 / 7, 11 / 7], [4 / 7, 0.5, -0.5]], d), \
+        t([2, 0, 1], 'int32')
+    diags = t([[1.0, 2.0, 0.0], [4.0, 5.0, 6.0], [0.0, 7.0, 8.0]], d)
+    bands = t([[2.0, 3.0, 4.0], [0.5, 0.6, 0.7]], d)  # lower: diagonal, then subdiagonal
+    rows: list[tuple[str, str, Callable[[np.random.Generator], list[Sample]], bool]] = [
+        ('Lu', 'linalg.lu', cases(
+            s('random', R((4, 4), d)), s('batch', batch), s('int64', m, output_idx_type='int64'),
+            s('float32', R((3, 3))), s('singular-invalid', t([[1.0, 2.0], [2.0, 4.0]], d)),
+            s('shape-invalid', R((2, 3), d))), False),
+        ('linalg.lu_solve', 'linalg.lu_solve', cases(s('random', lu_m, perm, R((3, 2), d))),
+         True),
+        ('linalg.lu_reconstruct', 'linalg.lu_reconstruct', cases(s('random', lu_m, perm)),
+         True),
+        ('linalg.lu_matrix_inverse', 'linalg.lu_matrix_inverse',
+         cases(s('random', lu_m, perm)), True),
+        ('TridiagonalSolve', 'linalg.tridiagonal_solve', cases(
+            s('random', diags, R((3, 2), d)), s('vector', diags, R((3,), d)),
+            s('no-pivoting', diags, R((3, 2), d), partial_pivoting=False),
+            s('float32', R((2, 3, 4), 'float32', 1.0, 3.0), R((2, 4, 1), 'float32')),
+            s('sequence', [t([1.0, 2.0, 0.0], d), t([4.0, 5.0, 6.0], d), t([0.0, 7.0, 8.0], d)],
+              R((3, 1), d), diagonals_format='sequence'),
+            s('matrix', t([[4.0, 1.0, 0.0], [7.0, 5.0, 2.0], [0.0, 8.0, 6.0]], d), R((3, 2), d),
+              diagonals_format='matrix')), True),
+        ('TridiagonalMatMul', 'linalg.tridiagonal_matmul', cases(
+            s('random', R((3, 4), d), R((4, 2), d)),
+            s('batch', R((2, 3, 3)), R((2, 3, 2)))), True),
+        ('BandedTriangularSolve', 'linalg.banded_triangular_solve', cases(
+            s('lower', bands, R((3, 2), d)),
+            s('upper-adjoint', t([[0.5, 0.6, 0.7], [2.0, 3.0, 4.0]], d),
+              R((3, 2), d), lower=False, adjoint=True),
+            s('float32', t([[2.0, 3.0, 4.0], [1.0, 1.5, 0.5]], 'float32'), R((3, 2)))), True),
+        ('MatrixSquareRoot', 'linalg.sqrtm', cases(
+            s('random', t(np.eye(3) * 3 + np.arange(9).reshape(3, 3) / 10.0, d)),
+            s('batch', t([[[2.0, 1.0], [0.5, 3.0]], [[1.5, -0.5], [0.25, 1.0]]], d)),
+            s('float32', t([[4.0, 1.0], [2.0, 3.0]], 'float32')),
+            s('shape-invalid', R((2, 3), d))), True),
+        ('MatrixLogarithm', 'linalg.logm', cases(
+            s('complex128', t(np.eye(3) * 3 + np.arange(9).reshape(3, 3) / 10.0, 'complex128')),
+            s('rotation', t([[0.0, -1.0], [1.0, 0.0]], 'complex128')),
+            s('complex64', t([[4.0, 1.0], [2.0, 3.0]], 'complex64')),
+            s('real-invalid', t([[4.0, 1.0], [2.0, 3.0]], d))), False),
+        ('linalg.eigh_tridiagonal', 'linalg.eigh_tridiagonal', cases(
+            s('values', t([1.0, 2.0, 3.0, 0.5], d), t([0.5, -0.4, 0.3], d)),
+            s('range', t([1.0, 2.0, 3.0, 0.5], d), t([0.5, -0.4, 0.3], d), select='i',
+              select_range=[1, 2])), False),
+    ]
+    return [OpInfo(op, call, gen, 'linalg_more', grad2=False, grad=grad)
+            for op, call, gen, grad in rows]
+
+
 def _array_entries() -> list[OpInfo]:
     d, i64 = 'float64', 'int64'
     x = R((2, 3, 4))
@@ -969,6 +1093,13 @@ COVERED: dict[str, tuple[str, ...]] = {
         'VarHandleOp', 'ReadVariableOp', 'AssignVariableOp', 'AssignAddVariableOp',
         'AssignSubVariableOp', 'ResourceApplyAdam', 'ResourceApplyGradientDescent',
         'ResourceApplyKerasMomentum', 'ResourceScatterNdUpdate', 'ResourceStridedSliceAssign'),
+    'tests/runtime/test_random_more.py (seeded determinism, moments, shapes, dtypes; '
+    'StatelessMultinomial against TensorFlow-recorded numbers)': (
+        'RandomGamma', 'RandomPoissonV2', 'RandomGammaGrad', 'StatelessRandomGammaV3',
+        'StatelessRandomPoisson', 'StatelessRandomBinomial', 'StatelessMultinomial',
+        'StatelessParameterizedTruncatedNormal', 'UniformCandidateSampler',
+        'LogUniformCandidateSampler', 'LearnedUnigramCandidateSampler',
+        'FixedUnigramCandidateSampler', 'AllCandidateSampler'),
     'tests/runtime/test_random_tf.py (random streams recorded from TensorFlow)': (
         'RandomStandardNormal', 'RandomUniform', 'RandomUniformInt', 'TruncatedNormal',
         'RandomShuffle', 'Multinomial', 'RngReadAndSkip', 'StatelessRandomGetKeyCounter',
@@ -1029,7 +1160,8 @@ def entries() -> list[OpInfo]:
     """Every entry: the sampled ones, then one per covered op."""
     sampled = (_unary_entries() + _binary_entries() + _reduction_entries() + _nn_entries()
                + _linalg_entries() + _array_entries() + _string_entries()
-               + _bitwise_complex_entries() + _array_more_entries())
+               + _bitwise_complex_entries() + _array_more_entries() + _special_entries()
+               + _linalg_more_entries())
     covered = [OpInfo(op, covered_by=where) for where, ops in COVERED.items() for op in ops]
     return sampled + covered
 

@@ -87,6 +87,15 @@ CASES = {
     'random_stateless_uniform_full_int': ('tf.random.stateless_uniform([b64], seed=[3, 4], '
                                           'minval=None, maxval=None, dtype=tf.int64)'),
     'random_stateless_truncated_normal': 'tf.random.stateless_truncated_normal([b, 2], [5, 6])',
+    'random_gamma': 'tf.random.gamma([b, 2], [1.0, 2.0])',
+    'random_poisson': 'tf.random.poisson([b64], 3.0)',
+    'random_stateless_gamma': 'tf.random.stateless_gamma([b, 2], [1, 2], alpha=[1.0, 2.0])',
+    'random_stateless_poisson': 'tf.random.stateless_poisson([b, 3], [1, 2], lam=2.0)',
+    'random_stateless_binomial': ('tf.random.stateless_binomial([b64, 2], [1, 2], counts=5.0, '
+                                  'probs=0.5)'),
+    'random_stateless_categorical': 'tf.random.stateless_categorical(x, b, [1, 2])',
+    'random_stateless_parameterized_truncated_normal': (
+        'tf.random.stateless_parameterized_truncated_normal([b, 2], [1, 2])'),
 }
 
 SIGNATURES = {'unknown_batch': [None, 4], 'known_batch': [3, 4]}

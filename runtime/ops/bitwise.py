@@ -101,7 +101,12 @@ bitwise_or = _binary('bitwise_or')
 bitwise_xor = _binary('bitwise_xor')
 left_shift = _binary('left_shift')
 right_shift = _binary('right_shift')
-nextafter = _binary('nextafter')
+
+
+def nextafter(x1, x2, name=None):
+    """The next representable float after `x1` in the direction of `x2`, elementwise (op
+    `NextAfter`)."""
+    return apply(NEXT_AFTER, (x1, x2), None, name)
 
 
 def invert(x, name=None):

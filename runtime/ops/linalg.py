@@ -214,8 +214,18 @@ def _diag_size(n, k, rows, cols):
     return rows, cols
 
 
+def _one_diagonal(k):
+    """The diagonal index `k` names; a (lower, upper) band of several is not supported."""
+    ks = np.ravel(k)
+    if ks.size > 1 and ks[0] != ks[-1]:
+        raise errors.UnimplementedError(
+            message=f'k as a band of diagonals {ks.tolist()} is not supported; take the '
+                    f'diagonals one k at a time.')
+    return int(ks[0])
+
+
 def _diag_kernel(diagonal, k, num_rows, num_cols, padding_value, align='RIGHT_LEFT'):
-    k = int(np.ravel(k)[0])
+    k = _one_diagonal(k)
     n = diagonal.shape[-1]
     rows, cols = _diag_size(n, k, int(num_rows), int(num_cols))
     out = np.full(diagonal.shape[:-1] + (rows, cols), padding_value, dtype=diagonal.dtype)
@@ -243,7 +253,7 @@ def _diag_infer(inputs, attrs):
 
 
 def _diag_part_kernel(input, k, padding_value, align='RIGHT_LEFT'):
-    out = np.diagonal(input, offset=int(np.ravel(k)[0]), axis1=-2, axis2=-1)
+    out = np.diagonal(input, offset=_one_diagonal(k), axis1=-2, axis2=-1)
     return np.ascontiguousarray(out)
 
 

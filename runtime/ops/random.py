@@ -131,7 +131,7 @@ NORMAL = register('RandomStandardNormal', None, _random_infer, inputs=('shape',)
                   stateful=True, liftable=True, bind_kernel=_float_bind(philox.normal))
 
 
-def _run(opdef, inputs, attrs, seed, name):
+def run_seeded(opdef, inputs, attrs, seed, name):
     """Apply a random op with TensorFlow's seeds. Eagerly an op given a seed continues the
     stream of the op of the same type, dtype and seeds, as TensorFlow's cached kernels do; in
     a graph each node has its own."""
@@ -161,14 +161,14 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
         if maxval is None:
             raise ValueError('rt.random.uniform with an integer dtype needs `maxval`.')
         (lo, hi), _ = unify_operands('RandomUniformInt', *_as(dtype, minval, maxval))
-        return _run(UNIFORM_INT, [shape, lo, hi], {}, seed, name)
-    return _scaled(_run(UNIFORM, [shape], {'dtype': dtype}, seed, name), minval, maxval)
+        return run_seeded(UNIFORM_INT, [shape, lo, hi], {}, seed, name)
+    return _scaled(run_seeded(UNIFORM, [shape], {'dtype': dtype}, seed, name), minval, maxval)
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     dtype = dtypes.as_dtype(dtype)
-    return _shifted(_run(NORMAL, [shape_operand(shape)], {'dtype': dtype}, seed, name), mean,
-                    stddev)
+    return _shifted(run_seeded(NORMAL, [shape_operand(shape)], {'dtype': dtype}, seed, name),
+                    mean, stddev)
 
 
 def _is_number(value, number):
@@ -221,7 +221,7 @@ def _shuffle_bind(attrs, stream):
     return kernel
 
 
-def _multinomial_bind(attrs, stream):
+def multinomial_bind(attrs, stream):
     """TensorFlow's Multinomial on the CPU: per row the running sums of exp(logit - max) over
     the finite logits, each sample the first class whose sum exceeds a uniform double (two
     words) times the total, the samples of the rows in turn (TensorFlow's one shard; larger
@@ -263,7 +263,7 @@ MULTINOMIAL = register(
         [inputs[0].shape[0] if inputs[0].shape.rank else None, _known(inputs[1])]))],
     inputs=('logits', 'num_samples'), outputs=('output',), type_attrs=(('T', 0),),
     defaults={**_SEEDS, 'output_dtype': dtypes.int64}, stateful=True, liftable=True,
-    bind_kernel=_multinomial_bind)
+    bind_kernel=multinomial_bind)
 
 
 def _known(t):
@@ -277,13 +277,13 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
     dtype = dtypes.as_dtype(dtype)
     if not dtype.is_floating:
         raise ValueError(f'rt.random.truncated_normal needs a floating dtype, got {dtype.name}.')
-    return _shifted(_run(TRUNCATED_NORMAL, [shape_operand(shape)], {'dtype': dtype}, seed, name),
-                    mean, stddev)
+    return _shifted(run_seeded(TRUNCATED_NORMAL, [shape_operand(shape)], {'dtype': dtype},
+                               seed, name), mean, stddev)
 
 
 def shuffle(value, seed=None, name=None):
     """`value` with its slices along the first axis in random order (op `RandomShuffle`)."""
-    return _run(SHUFFLE, [convert_to_tensor(value)], {}, seed, name)
+    return run_seeded(SHUFFLE, [convert_to_tensor(value)], {}, seed, name)
 
 
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
@@ -296,4 +296,4 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
         raise ValueError(f'logits should be a matrix [batch, classes], got shape {logits.shape}.')
     attrs = {} if dtype is None else {'output_dtype': dtypes.as_dtype(dtype)}
     num = num_samples if hasattr(num_samples, 'dtype') else np.int32(num_samples)
-    return _run(MULTINOMIAL, [logits, num], attrs, seed, name)
+    return run_seeded(MULTINOMIAL, [logits, num], attrs, seed, name)

@@ -20,7 +20,7 @@ from runtime.ops.registry import register
 _BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510)
 
 
-def _digamma(x):
+def digamma64(x):
     x = np.asarray(x, np.float64)
     reflect = x < 0.5  # psi(1 - x) - psi(x) = pi cot(pi x)
     with np.errstate(divide='ignore', invalid='ignore'):
@@ -37,7 +37,7 @@ def _digamma(x):
     return out + np.log(x) - 0.5 / x - series
 
 
-def _hurwitz_zeta(s, x, n_terms=12):
+def hurwitz_zeta(s, x, n_terms=12):
     """zeta(s, x) = sum_k (x + k)^-s for s > 1, x > 0 (Euler-Maclaurin after `n_terms`)."""
     total = sum((x + k) ** -s for k in range(n_terms))
     a = x + n_terms
@@ -55,13 +55,13 @@ def _polygamma(n, x):
     for order in np.unique(n):
         at = n == order
         if order == 0:
-            out[at] = _digamma(x[at])
+            out[at] = digamma64(x[at])
         elif order < 0 or order != int(order):
             out[at] = np.nan
         else:
             k = int(order)
             with np.errstate(all='ignore'):
-                out[at] = (-1) ** (k + 1) * pymath.factorial(k) * _hurwitz_zeta(k + 1.0, x[at])
+                out[at] = (-1) ** (k + 1) * pymath.factorial(k) * hurwitz_zeta(k + 1.0, x[at])
             # at the poles 0, -1, ... (and -inf): TensorFlow's zeta, inf for an even s = k + 1,
             # nan for an odd one
             pole = at & (x <= 0) & (x == np.floor(x))
@@ -85,7 +85,7 @@ def _lgamma_kernel(x):
 
 
 LGAMMA = register('Lgamma', _lgamma_kernel, same_as_input)
-DIGAMMA = register('Digamma', lambda x: _as(x, lambda: _digamma(x)), same_as_input)
+DIGAMMA = register('Digamma', lambda x: _as(x, lambda: digamma64(x)), same_as_input)
 POLYGAMMA = register('Polygamma', lambda a, x: _as(x, lambda: _polygamma(a, x)), broadcast,
                      inputs=('a', 'x'), outputs=('z',),
                      dtypes=frozenset((dtypes.float32, dtypes.float64)))  # no float16, as TF

@@ -195,7 +195,7 @@ def check_int_bounds(dtype, minval, maxval):
 
 # ---- the public stateless functions -----------------------------------------------------------
 
-def _key_counter(seed, alg):
+def key_counter(seed, alg):
     """The (key, counter, alg) a stateless op draws with (StatelessRandomGetKeyCounter)."""
     alg = algorithm_id(alg)
     if alg not in (ALG_PHILOX, ALG_AUTO_SELECT):
@@ -226,7 +226,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
     if not dtype.is_integer and maxval is None:
         maxval = 1
     with name_scope(name or 'stateless_random_uniform'):
-        key, counter, alg = _key_counter(seed, alg)
+        key, counter, alg = key_counter(seed, alg)
         return draw_uniform(shape, key, counter, alg, minval, maxval, dtype)
 
 
@@ -235,7 +235,7 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, na
     """Normal numbers fixed by `seed` (two ints), TensorFlow's for the same seed."""
     dtype = float_dtype(dtype)
     with name_scope(name or 'stateless_random_normal'):
-        key, counter, alg = _key_counter(seed, alg)
+        key, counter, alg = key_counter(seed, alg)
         return draw_normal(STATELESS_NORMAL, shape, key, counter, alg, mean, stddev, dtype)
 
 
@@ -245,7 +245,7 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.f
     TensorFlow's for the same seed."""
     dtype = float_dtype(dtype)
     with name_scope(name or 'stateless_truncated_normal'):
-        key, counter, alg = _key_counter(seed, alg)
+        key, counter, alg = key_counter(seed, alg)
         return draw_normal(STATELESS_TRUNCATED_NORMAL, shape, key, counter, alg, mean, stddev,
                            dtype)
 

@@ -17,14 +17,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # The least coverage (names here with TensorFlow's signature / names in scope) each module keeps;
 # raise a floor when a module gains names, never lower one.
 FLOORS = {
-    'tf': 0.79, 'tf.math': 0.88, 'tf.nn': 0.69, 'tf.linalg': 0.52, 'tf.random': 0.58,
+    'tf': 0.79, 'tf.math': 0.99, 'tf.nn': 0.69, 'tf.linalg': 0.97, 'tf.random': 1.0,
     'tf.data': 0.64, 'tf.train': 0.45, 'tf.summary': 0.94, 'tf.config': 1.0,
     'tf.config.experimental': 1.0, 'tf.config.optimizer': 1.0, 'tf.config.threading': 1.0,
     'tf.debugging': 0.77, 'tf.dtypes': 0.95, 'tf.errors': 1.0, 'tf.nest': 1.0,
     'tf.autograph': 1.0, 'tf.autograph.experimental': 1.0, 'tf.saved_model': 0.96,
     'tf.bitwise': 1.0, 'tf.strings': 0.96, 'tf.experimental.numpy': 1.0,
     'tf.experimental.numpy.random': 1.0, 'tf.signal': 1.0, 'tf.image': 0.90, 'tf.io': 0.96,
-    'tf.io.gfile': 1.0,
+    'tf.io.gfile': 1.0, 'tf.math.special': 1.0,
 }
 
 

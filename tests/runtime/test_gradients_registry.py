@@ -22,9 +22,10 @@ import runtime as rt
 from runtime.core import context
 from runtime.ops import bitwise as runtime_bitwise
 from runtime.ops import fft as _FFT
-from runtime.ops import list_ops
+from runtime.ops import linalg_more, list_ops, random_more, segment_prod, special_more
 from runtime.ops import nn as nn_ops
 from runtime.ops import slicing as slicing_ops
+from runtime.ops import special_bessel as _BESSEL
 from runtime.ops.dispatch import apply
 from runtime.ops.registry import NO_GRADIENT, REGISTRY, UNREGISTERED_GRADIENT
 
@@ -317,6 +318,60 @@ CASES['SparseSoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, True), [u
 CASES['SoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, False), [u(2, 3), _LABEL_ROWS]),
                                            Case(_xent_outputs(None, False),
                                                 [u(2, 3), _LABEL_ROWS])]
+
+
+_SPECIAL = special_more
+
+
+class _FixedStream:
+    """A random op's stream that gives the same Philox key and counter every run, so a
+    stateful op draws the same numbers each time the finite differences run it."""
+
+    def reserve(self, n, blocks_per_number=256):
+        return np.array([12345], np.int64), np.array([0, 678], np.int64)
+
+
+def _random_gamma(alpha):
+    return apply(random_more.RANDOM_GAMMA, [np.int32([3]), alpha], {}, payload=_FixedStream())
+
+
+CASES.update({
+    'Erfinv': [Case(_SPECIAL.erfinv, [u(2, 3, low=-0.9, high=0.9)])],
+    'Ndtri': [Case(_SPECIAL.ndtri, [u(2, 3, low=0.05, high=0.95)])],
+    'BesselI0': [Case(_SPECIAL.bessel_i0, [u(2, 3)])],
+    'BesselI0e': [Case(_SPECIAL.bessel_i0e, [u(2, 3)])],
+    'BesselI1': [Case(_SPECIAL.bessel_i1, [u(2, 3)])],
+    'BesselI1e': [Case(_SPECIAL.bessel_i1e, [u(2, 3)])],
+    'Betainc': [Case(lambda x: _SPECIAL.betainc(2.0, 3.5, x), [u(2, 3, low=0.1, high=0.9)])],
+    'Igamma': [Case(_SPECIAL.igamma, [pos(2, 3), pos(2, 3)], h=1e-5)],
+    'Igammac': [Case(_SPECIAL.igammac, [pos(2, 3), pos(1, 3)], h=1e-5)],
+    'Zeta': [Case(lambda q: _SPECIAL.zeta(3.0, q), [pos(2, 3)])],
+    'SegmentProd': [Case(lambda x: segment_prod.segment_prod(x, [0, 0, 1, 1, 1]),
+                         [pos(5, 2)])],
+    'UnsortedSegmentProd': [Case(lambda x: segment_prod.unsorted_segment_prod(
+        x, [0, 2, 0, 1, -1], 3), [pos(5, 2)])],
+    **{_BESSEL.OPS[name].name: [Case(getattr(_BESSEL, name), [domain])] for name, domain in (
+        ('bessel_j0', u(2, 3, low=-5.0, high=5.0)), ('bessel_j1', u(2, 3, low=-5.0, high=5.0)),
+        ('bessel_y0', pos(2, 3) * 3), ('bessel_y1', pos(2, 3) * 3), ('bessel_k0', pos(2, 3)),
+        ('bessel_k0e', pos(2, 3)), ('bessel_k1', pos(2, 3)), ('bessel_k1e', pos(2, 3)),
+        ('dawsn', u(2, 3)), ('expint', pos(2, 3)), ('fresnel_cos', u(2, 3)),
+        ('fresnel_sin', u(2, 3)), ('spence', pos(2, 3)))},
+    'MatrixSquareRoot': [Case(linalg_more.sqrtm, [np.eye(3) * 3 + u(3, 3) * 0.5],
+                              dynamic=False)],
+    'TridiagonalSolve': [Case(lambda d, r: linalg_more.tridiagonal_solve(d, r),
+                              [np.array([[1.0, 0.5, 0.0], [4.0, 5.0, 6.0], [0.0, 0.7, 0.8]]),
+                               u(3, 2)], dynamic=False)],
+    'TridiagonalMatMul': [Case(lambda d, r: linalg_more.tridiagonal_matmul(d, r),
+                               [u(3, 4), u(4, 2)], dynamic=False)],
+    'BandedTriangularSolve': [
+        Case(lambda b, r: linalg_more.banded_triangular_solve(b, r),
+             [np.array([[2.0, 3.0, 4.0], [0.5, 0.6, 0.7]]), u(3, 2)], dynamic=False),
+        Case(lambda b, r: linalg_more.banded_triangular_solve(b, r, lower=False, adjoint=True),
+             [np.array([[0.5, 0.6, 0.7], [2.0, 3.0, 4.0]]), u(3, 2)], dynamic=False)],
+    'RandomGamma': [Case(_random_gamma, [pos(2)], h=1e-5, dynamic=False)],
+    'StatelessRandomGammaV3': [Case(lambda a: random_more.stateless_gamma(
+        [4, 2], [3, 4], a, dtype=rt.float64), [pos(2)], h=1e-5, dynamic=False)],
+})
 
 
 # ---- the checks ---------------------------------------------------------------------------------

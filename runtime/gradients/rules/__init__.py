@@ -13,15 +13,18 @@ from runtime.gradients.rules import (
     image,
     image_geometry,
     linalg,
+    linalg_more,
     lists,
     math,
     nn,
     py_func,
     signal,
+    special,
+    special_bessel,
     state,
     strings,
 )
 
 __all__ = ['array', 'array_more', 'bitwise', 'control_flow', 'decompositions', 'image',
-           'image_geometry', 'linalg', 'lists', 'math', 'nn', 'py_func', 'signal', 'state',
-           'strings']
+           'image_geometry', 'linalg', 'linalg_more', 'lists', 'math', 'nn', 'py_func', 'signal',
+           'special', 'special_bessel', 'state', 'strings']

@@ -38,8 +38,12 @@ def _det_gradient(op, grad):
 @defgradient(linalg.MATRIX_SOLVE)
 def _solve_gradient(op, grad):
     matrix = convert_to_tensor(op.inputs[0])
-    grad_rhs = solve(matrix, grad, adjoint=True)
-    return [-matmul(grad_rhs, op.outputs[0], transpose_b=True), grad_rhs]
+    adjoint = op.get_attr('adjoint')
+    grad_rhs = solve(matrix, grad, adjoint=not adjoint)
+    x = op.outputs[0]
+    grad_matrix = -matmul(x, grad_rhs, transpose_b=True) if adjoint else \
+        -matmul(grad_rhs, x, transpose_b=True)
+    return [grad_matrix, grad_rhs]
 
 
 @defgradient(linalg.MATRIX_TRIANGULAR_SOLVE)

@@ -18,6 +18,8 @@ from test_gradients_registry import CASES, Case
 import autograph as ag
 import runtime as rt
 from runtime.executor import native
+from runtime.ops import random_more
+from runtime.ops.dispatch import apply
 from runtime.ops.registry import REGISTRY
 
 pytest.importorskip('numba')
@@ -256,6 +258,27 @@ EXTRA.update({
     'UnicodeTranscode': [Case(lambda x: rt.strings.unicode_transcode(
         rt.strings.as_string(x), 'UTF-8', 'UTF-16-BE'), [I32])],
 })
+# the special-function, linear-algebra and stateless random ops without a gradient case
+_SPD = np.array([[4.0, 1.0], [2.0, 3.0]])
+EXTRA.update({
+    'IgammaGradA': [Case(lambda x: rt.math.igamma(x * 0 + 2.0, rt.abs(x) + 0.5), [F])],
+    'RandomGammaGrad': [Case(lambda x: apply(random_more.RANDOM_GAMMA_GRAD, [
+        rt.abs(x) + 0.5, rt.abs(x) + 1.0]), [F])],
+    'Lu': [Case(lambda x: rt.linalg.lu(x + _SPD)[0], [F[:2, :2]])],
+    'MatrixLogarithm': [Case(lambda x: rt.math.real(rt.linalg.logm(rt.complex(
+        x + _SPD, x * 0))), [F[:2, :2] * 0.1])],
+    'StatelessRandomPoisson': [Case(lambda x: rt.random.stateless_poisson(
+        [3], [1, 2], rt.abs(x[0, :1]) + 1.0, dtype=rt.float64) + x[0, 0], [F])],
+    'StatelessRandomBinomial': [Case(lambda x: rt.random.stateless_binomial(
+        [3], [1, 2], 5.0, 0.5, output_dtype=rt.float64) + x[0, 0], [F])],
+    'StatelessMultinomial': [Case(lambda x: rt.random.stateless_categorical(x, 4, [1, 2]),
+                                  [F])],
+    'StatelessParameterizedTruncatedNormal': [Case(
+        lambda x: rt.random.stateless_parameterized_truncated_normal(
+            [4], [1, 2], means=x[0], minvals=x[0] - 1.0, maxvals=x[0] + 1.0), [F])],
+    'AllCandidateSampler': [Case(lambda x: rt.random.all_candidate_sampler(
+        [[1, 2]], 2, 3, True)[1] + rt.cast(x[0, :2], rt.float32), [F])],
+})
 # the gradient ops of resize and crop_and_resize, which the gradient cases build
 BUILT_BY_GRADIENTS = {'ResizeBilinearGrad', 'ResizeNearestNeighborGrad', 'ResizeBicubicGrad',
                       'CropAndResizeGradImage'}
@@ -267,6 +290,18 @@ RANDOM = {  # the same op seeds in both functions give the same numbers
     'RandomShuffle': lambda x: rt.random.shuffle(x),
     'StatelessRandomUniformV2': lambda x: rt.random.stateless_uniform([3], [1, 2]) + x[0, 0],
     'StatelessRandomNormalV2': lambda x: rt.random.stateless_normal([3], [1, 2]) + x[0, 0],
+    'RandomPoissonV2': lambda x: rt.random.poisson([3], 2.0) + x[0, 0],
+    'UniformCandidateSampler': lambda x: rt.cast(rt.random.uniform_candidate_sampler(
+        [[1, 2]], 2, 3, True, 10)[0], rt.float32) + x[0, 0],
+    'LogUniformCandidateSampler': lambda x: rt.cast(rt.random.log_uniform_candidate_sampler(
+        [[1, 2]], 2, 3, False, 10)[0], rt.float32) + x[0, 0],
+    'LearnedUnigramCandidateSampler': lambda x: rt.cast(
+        rt.random.learned_unigram_candidate_sampler([[1, 2]], 2, 3, True, 10)[0],
+        rt.float32) + x[0, 0],
+    'FixedUnigramCandidateSampler': lambda x: rt.cast(
+        rt.random.fixed_unigram_candidate_sampler([[1, 2]], 2, 3, False, 4,
+                                                  unigrams=[1.0, 2.0, 3.0, 4.0])[0],
+        rt.float32) + x[0, 0],
 }
 
 
