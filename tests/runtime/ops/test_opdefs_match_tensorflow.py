@@ -46,6 +46,13 @@ KNOWN_DTYPES = {
     'MatrixSolveLs': {'complex64', 'complex128'},
     # 16-bit PNGs and half-precision contrast: not yet
     'EncodePng': {'uint16'}, 'AdjustContrastv2': {'float16'},
+    # special functions in float16, and complex matrices for these linear algebra ops: not yet
+    **{op: {'float16'} for op in ('Dawsn', 'Erfinv', 'Expint', 'FresnelCos', 'FresnelSin',
+                                  'Ndtri', 'Spence')},
+    **{op: {'complex64', 'complex128', 'float16'} for op in ('BandedTriangularSolve', 'Lu',
+                                                             'MatrixSquareRoot')},
+    'TridiagonalMatMul': {'complex64', 'complex128'},
+    'TridiagonalSolve': {'complex64', 'complex128'},
 }
 
 
