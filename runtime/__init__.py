@@ -179,6 +179,31 @@ from runtime.structural import (
 __version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps them equal
 # ---- end of the guides' names
 
+# isort: split
+# ---- TensorFlow's further top-level names: initializers, type specs, symbolic gradients,
+# devices
+from runtime.core.devices import DeviceSpec
+from runtime.core.tensor_spec import TypeSpec
+from runtime.gradients.symbolic import (
+    AggregationMethod,
+    RegisterGradient,
+    grad_pass_through,
+    gradients,
+    hessians,
+    no_gradient,
+    recompute_grad,
+)
+from runtime.initializers import (
+    constant_initializer,
+    ones_initializer,
+    random_normal_initializer,
+    random_uniform_initializer,
+    zeros_initializer,
+)
+from runtime.type_specs import NoneTensorSpec, OptionalSpec, TensorArraySpec, type_spec_from_value
+
+# ---- end of the further top-level names
+
 
 # isort: split
 # ---- the public surface: keep this block last ---------------------------------------------------
