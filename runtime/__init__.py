@@ -32,7 +32,7 @@ from runtime.core.dtypes import (
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_spec import TensorSpec
-from runtime.functional import foldl, foldr, map_fn, scan
+from runtime.functional import foldl, foldr, map_fn, scan, vectorized_map
 from runtime.gradients import GradientTape, UnconnectedGradients
 from runtime.graph.graph import Graph, Operation, get_default_graph
 from runtime.graph.scopes import control_dependencies, group, init_scope, no_op
@@ -181,7 +181,7 @@ __version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps th
 
 # isort: split
 # ---- TensorFlow's further top-level names: initializers, type specs, symbolic gradients,
-# devices
+# devices, more array ops
 from runtime.core.devices import DeviceSpec
 from runtime.core.tensor_spec import TypeSpec
 from runtime.gradients.symbolic import (
@@ -192,6 +192,20 @@ from runtime.gradients.symbolic import (
     hessians,
     no_gradient,
     recompute_grad,
+)
+from runtime.ops.array_extra import (
+    bitcast,
+    dynamic_partition,
+    dynamic_stitch,
+    histogram_fixed_width_bins,
+    parallel_stack,
+    strided_slice,
+)
+from runtime.ops.space_batch import (
+    batch_to_space,
+    required_space_to_batch_paddings,
+    space_to_batch,
+    space_to_batch_nd,
 )
 from runtime.initializers import (
     constant_initializer,

@@ -52,10 +52,13 @@ from runtime.ops.nn_composites import (
                             weighted_cross_entropy_with_logits,
                             weighted_moments,
 )
+from runtime.ops.nn_dilated import atrous_conv2d, atrous_conv2d_transpose, with_space_to_batch
 from runtime.ops.scan import in_top_k, top_k
+from runtime.ops.space_batch import space_to_batch
 from runtime.ops.stats import l2_normalize, moments
 
 __all__ = [
+    'atrous_conv2d', 'atrous_conv2d_transpose', 'space_to_batch', 'with_space_to_batch',
     'avg_pool1d', 'batch_norm_with_global_normalization', 'batch_normalization', 'conv1d',
     'conv1d_transpose', 'conv2d_transpose', 'conv_transpose', 'convolution', 'crelu',
     'depth_to_space', 'depthwise_conv2d', 'local_response_normalization', 'log_poisson_loss',

@@ -6,6 +6,7 @@ names. `runtime.gradients` imports this package once; the op modules never impor
 """
 from runtime.gradients.rules import (
     array,
+    array_extra,
     array_more,
     bitwise,
     control_flow,
@@ -16,12 +17,13 @@ from runtime.gradients.rules import (
     lists,
     math,
     nn,
+    nn_more,
     py_func,
     signal,
     state,
     strings,
 )
 
-__all__ = ['array', 'array_more', 'bitwise', 'control_flow', 'decompositions', 'image',
-           'image_geometry', 'linalg', 'lists', 'math', 'nn', 'py_func', 'signal', 'state',
+__all__ = ['array', 'array_extra', 'array_more', 'bitwise', 'control_flow', 'decompositions', 'image',
+           'image_geometry', 'linalg', 'lists', 'math', 'nn', 'nn_more', 'py_func', 'signal', 'state',
            'strings']
