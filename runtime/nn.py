@@ -5,6 +5,7 @@ The same function objects as `rt.math`'s and the top-level ones where TensorFlow
 names for one op (`rt.nn.sigmoid is rt.math.sigmoid is rt.sigmoid`).
 """
 from runtime.ops.conv import avg_pool2d, conv2d, max_pool2d
+from runtime.ops.conv3d import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
 from runtime.ops.elementwise import softplus
 from runtime.ops.math import relu, sigmoid, tanh
 from runtime.ops.nn import (
@@ -58,7 +59,8 @@ from runtime.ops.space_batch import space_to_batch
 from runtime.ops.stats import l2_normalize, moments
 
 __all__ = [
-    'atrous_conv2d', 'atrous_conv2d_transpose', 'space_to_batch', 'with_space_to_batch',
+    'atrous_conv2d', 'atrous_conv2d_transpose', 'avg_pool3d', 'conv3d', 'conv3d_transpose',
+    'max_pool3d', 'space_to_batch', 'with_space_to_batch',
     'avg_pool1d', 'batch_norm_with_global_normalization', 'batch_normalization', 'conv1d',
     'conv1d_transpose', 'conv2d_transpose', 'conv_transpose', 'convolution', 'crelu',
     'depth_to_space', 'depthwise_conv2d', 'local_response_normalization', 'log_poisson_loss',

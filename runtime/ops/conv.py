@@ -16,7 +16,7 @@ from runtime.ops.infer import constant_value
 from runtime.ops.registry import register
 
 
-def _out_size(size, k, stride, padding):
+def out_size(size, k, stride, padding):
     """(output size, padding before, padding after) of one spatial dim, as TensorFlow."""
     if padding == 'VALID':
         return (size - k) // stride + 1, 0, 0
@@ -27,8 +27,8 @@ def _out_size(size, k, stride, padding):
 
 def _geometry(in_shape, kernel_hw, strides, padding):
     (_, h, w, _), (kh, kw) = in_shape, kernel_hw
-    oh, top, bottom = _out_size(h, kh, strides[1], padding)
-    ow, left, right = _out_size(w, kw, strides[2], padding)
+    oh, top, bottom = out_size(h, kh, strides[1], padding)
+    ow, left, right = out_size(w, kw, strides[2], padding)
     return (oh, ow), ((0, 0), (top, bottom), (left, right), (0, 0))
 
 
@@ -97,8 +97,8 @@ def _conv2d_infer(inputs, attrs):
     if c is not None and ci is not None and c != ci:
         raise ValueError(f'conv2d: the input has {c} channels, the filter expects {ci}')
     strides, padding = attrs['strides'], attrs['padding']
-    oh = None if h is None or kh is None else _out_size(h, kh, strides[1], padding)[0]
-    ow = None if w is None or kw is None else _out_size(w, kw, strides[2], padding)[0]
+    oh = None if h is None or kh is None else out_size(h, kh, strides[1], padding)[0]
+    ow = None if w is None or kw is None else out_size(w, kw, strides[2], padding)[0]
     return [(x.dtype, TensorShape([n, oh, ow, co]))]
 
 
@@ -216,8 +216,8 @@ def _pool_infer(inputs, attrs):
         return [(x.dtype, TensorShape([None] * 4))]
     n, h, w, c = x.shape.as_list()
     ksize, strides, padding = attrs['ksize'], attrs['strides'], attrs['padding']
-    oh = None if h is None else _out_size(h, ksize[1], strides[1], padding)[0]
-    ow = None if w is None else _out_size(w, ksize[2], strides[2], padding)[0]
+    oh = None if h is None else out_size(h, ksize[1], strides[1], padding)[0]
+    ow = None if w is None else out_size(w, ksize[2], strides[2], padding)[0]
     return [(x.dtype, TensorShape([n, oh, ow, c]))]
 
 

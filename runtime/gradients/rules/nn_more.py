@@ -1,8 +1,11 @@
 """The gradients of runtime/ops/space_batch.py's and runtime/ops/conv3d.py's ops, as
 TensorFlow's: SpaceToBatchND and BatchToSpaceND are each other's gradients."""
 from runtime.gradients.rules.common import defgradient
-from runtime.ops import space_batch
+from runtime.ops import conv3d, space_batch
+from runtime.ops.convert import convert_to_tensor
+from runtime.ops.creation import zeros_like
 from runtime.ops.dispatch import apply
+from runtime.ops.shaping import shape
 
 
 @defgradient(space_batch.SPACE_TO_BATCH_ND)
@@ -15,3 +18,64 @@ def _space_to_batch_gradient(op, grad):
 def _batch_to_space_gradient(op, grad):
     _, block_shape, crops = op.inputs
     return [apply(space_batch.SPACE_TO_BATCH_ND, [grad, block_shape, crops]), None, None]
+
+
+# ---- 3-D convolution and pooling (runtime.ops.conv3d) ------------------------------------------
+
+def _conv_attrs(op):
+    return {'strides': op.get_attr('strides'), 'padding': op.get_attr('padding')}
+
+
+def _pool_attrs(op):
+    return {k: op.get_attr(k) for k in ('ksize', 'strides', 'padding')}
+
+
+@defgradient(conv3d.CONV3D)
+def _conv3d_gradient(op, grad):
+    x, f = (convert_to_tensor(t) for t in op.inputs)
+    return [apply(conv3d.BACKPROP_INPUT, [shape(x), f, grad], _conv_attrs(op)),
+            apply(conv3d.BACKPROP_FILTER, [x, shape(f), grad], _conv_attrs(op))]
+
+
+@defgradient(conv3d.BACKPROP_INPUT)
+def _conv3d_backprop_input_gradient(op, grad):
+    _, f, dy = (convert_to_tensor(t) for t in op.inputs)
+    return [None, apply(conv3d.BACKPROP_FILTER, [grad, shape(f), dy], _conv_attrs(op)),
+            apply(conv3d.CONV3D, [grad, f], _conv_attrs(op))]
+
+
+@defgradient(conv3d.BACKPROP_FILTER)
+def _conv3d_backprop_filter_gradient(op, grad):
+    x, _, dy = (convert_to_tensor(t) for t in op.inputs)
+    return [apply(conv3d.BACKPROP_INPUT, [shape(x), grad, dy], _conv_attrs(op)), None,
+            apply(conv3d.CONV3D, [x, grad], _conv_attrs(op))]
+
+
+@defgradient(conv3d.MAX_POOL3D)
+def _max_pool3d_gradient(op, grad):
+    x = convert_to_tensor(op.inputs[0])
+    return [apply(conv3d.MAX_POOL3D_GRAD, [x, op.outputs[0], grad], _pool_attrs(op))]
+
+
+@defgradient(conv3d.MAX_POOL3D_GRAD)
+def _max_pool3d_grad_gradient(op, grad):
+    x, y, _ = (convert_to_tensor(t) for t in op.inputs)
+    return [zeros_like(x), zeros_like(y),
+            apply(conv3d.MAX_POOL3D_GRAD_GRAD, [x, y, grad], _pool_attrs(op))]
+
+
+@defgradient(conv3d.MAX_POOL3D_GRAD_GRAD)
+def _max_pool3d_grad_grad_gradient(op, grad):
+    x, y, _ = (convert_to_tensor(t) for t in op.inputs)
+    return [zeros_like(x), zeros_like(y),
+            apply(conv3d.MAX_POOL3D_GRAD, [x, y, grad], _pool_attrs(op))]
+
+
+@defgradient(conv3d.AVG_POOL3D)
+def _avg_pool3d_gradient(op, grad):
+    return [apply(conv3d.AVG_POOL3D_GRAD, [shape(convert_to_tensor(op.inputs[0])), grad],
+                  _pool_attrs(op))]
+
+
+defgradient(conv3d.AVG_POOL3D_GRAD)(
+    lambda op, grad: [None, apply(conv3d.AVG_POOL3D, [grad], _pool_attrs(op))])
