@@ -27,7 +27,7 @@ FLOATS = frozenset({dtypes.float16, dtypes.float32, dtypes.float64})
 HALF_AND_FLOAT = frozenset({dtypes.float16, dtypes.float32})
 
 
-def _geometry(shape, window, strides, padding):
+def geometry(shape, window, strides, padding):
     """(output sizes, numpy pad widths) of the spatial dims of an N...C `shape`."""
     sizes, pads = [], [(0, 0)]
     for k, axis in enumerate(range(1, len(shape) - 1)):
@@ -37,7 +37,7 @@ def _geometry(shape, window, strides, padding):
     return sizes, pads + [(0, 0)]
 
 
-def _windows(x, window, strides, pads, fill=0):
+def windows_of(x, window, strides, pads, fill=0):
     """The windows of padded `x`: shape (N, *out, C, *window)."""
     padded = np.pad(x, pads, constant_values=fill)
     axes = tuple(range(1, x.ndim - 1))
@@ -46,7 +46,7 @@ def _windows(x, window, strides, pads, fill=0):
     return view[index], padded.shape
 
 
-def _scatter(values, padded_shape, pads, strides, window, dtype):
+def scatter_windows(values, padded_shape, pads, strides, window, dtype):
     """The sum over window positions of `values[..., *position]` (N, *out, C, *window) put back
     where they were read from, padding cropped."""
     out = np.zeros(padded_shape, dtype)
@@ -74,8 +74,8 @@ def _conv_kernel(input, filter, strides, padding, data_format='NDHWC',
             message=f'Input depth must be equal to filter depth: {input.shape[-1]} vs '
                     f'{filter.shape[-2]}')
     window = filter.shape[:-2]
-    _, pads = _geometry(input.shape, window, strides, padding)
-    windows, _ = _windows(input, window, strides, pads)
+    _, pads = geometry(input.shape, window, strides, padding)
+    windows, _ = windows_of(input, window, strides, pads)
     s = _letters(len(window))
     k = s.upper()
     return np.einsum(f'n{s}c{k},{k}co->n{s}o', windows, filter).astype(input.dtype)
@@ -85,19 +85,19 @@ def _backprop_input_kernel(input_sizes, filter, out_backprop, strides, padding,
                            data_format='NDHWC', dilations=(1, 1, 1, 1, 1)):
     shape = tuple(int(d) for d in input_sizes)
     window = filter.shape[:-2]
-    _, pads = _geometry(shape, window, strides, padding)
+    _, pads = geometry(shape, window, strides, padding)
     s = _letters(len(window))
     k = s.upper()
     per_window = np.einsum(f'n{s}o,{k}co->n{s}c{k}', out_backprop, filter)
     padded = tuple(d + a + b for d, (a, b) in zip(shape, pads))
-    return _scatter(per_window, padded, pads, strides, window, out_backprop.dtype)
+    return scatter_windows(per_window, padded, pads, strides, window, out_backprop.dtype)
 
 
 def _backprop_filter_kernel(input, filter_sizes, out_backprop, strides, padding,
                             data_format='NDHWC', dilations=(1, 1, 1, 1, 1)):
     window = tuple(int(d) for d in filter_sizes[:-2])
-    _, pads = _geometry(input.shape, window, strides, padding)
-    windows, _ = _windows(input, window, strides, pads)
+    _, pads = geometry(input.shape, window, strides, padding)
+    windows, _ = windows_of(input, window, strides, pads)
     s = _letters(len(window))
     k = s.upper()
     return np.einsum(f'n{s}c{k},n{s}o->{k}co', windows, out_backprop).astype(input.dtype)
@@ -203,8 +203,8 @@ def conv3d_transpose(input, filters, output_shape, strides, padding='SAME',
 # ---- pooling -----------------------------------------------------------------------------------
 
 def _max_windows(input, ksize, strides, padding):
-    _, pads = _geometry(input.shape, ksize[1:-1], strides, padding)
-    windows, padded = _windows(input, ksize[1:-1], strides, pads, fill=-np.inf)
+    _, pads = geometry(input.shape, ksize[1:-1], strides, padding)
+    windows, padded = windows_of(input, ksize[1:-1], strides, pads, fill=-np.inf)
     flat = windows.reshape(windows.shape[:input.ndim] + (-1,))
     return flat, flat.argmax(-1), pads, padded
 
@@ -220,23 +220,23 @@ def _max_pool_grad_kernel(orig_input, orig_output, grad, ksize, strides, padding
     per_window = np.zeros(flat.shape, grad.dtype)
     np.put_along_axis(per_window, arg[..., None], grad[..., None], -1)
     per_window = per_window.reshape(flat.shape[:-1] + tuple(ksize[1:-1]))
-    return _scatter(per_window, padded, pads, strides, ksize[1:-1], grad.dtype)
+    return scatter_windows(per_window, padded, pads, strides, ksize[1:-1], grad.dtype)
 
 
 def _max_pool_grad_grad_kernel(orig_input, orig_output, grad, ksize, strides, padding,
                                data_format='NDHWC'):
     _, arg, pads, _ = _max_windows(orig_input, ksize, strides, padding)
-    grad_windows, _ = _windows(grad, ksize[1:-1], strides, pads)
+    grad_windows, _ = windows_of(grad, ksize[1:-1], strides, pads)
     flat = grad_windows.reshape(grad_windows.shape[:grad.ndim] + (-1,))
     return np.take_along_axis(flat, arg[..., None], -1)[..., 0].astype(grad.dtype)
 
 
 def _avg_pool_kernel(input, ksize, strides, padding, data_format='NDHWC'):
     window = ksize[1:-1]
-    _, pads = _geometry(input.shape, window, strides, padding)
-    windows, _ = _windows(input, window, strides, pads)
+    _, pads = geometry(input.shape, window, strides, padding)
+    windows, _ = windows_of(input, window, strides, pads)
     ones = np.ones(input.shape[:-1] + (1,), input.dtype)
-    counts, _ = _windows(ones, window, strides, pads)
+    counts, _ = windows_of(ones, window, strides, pads)
     axes = tuple(range(-len(window), 0))
     return (windows.sum(axes) / counts.sum(axes)).astype(input.dtype)
 
@@ -245,13 +245,13 @@ def _avg_pool_grad_kernel(orig_input_shape, grad, ksize, strides, padding,
                           data_format='NDHWC'):
     shape = tuple(int(d) for d in orig_input_shape)
     window = tuple(ksize[1:-1])
-    _, pads = _geometry(shape, window, strides, padding)
-    counts, padded = _windows(np.ones(shape[:-1] + (1,), grad.dtype), window, strides, pads)
+    _, pads = geometry(shape, window, strides, padding)
+    counts, padded = windows_of(np.ones(shape[:-1] + (1,), grad.dtype), window, strides, pads)
     share = grad / counts.sum(tuple(range(-len(window), 0)))
     per_window = np.broadcast_to(share[(Ellipsis,) + (None,) * len(window)],
                                  share.shape + window)
     padded_shape = tuple(d + a + b for d, (a, b) in zip(shape, pads))
-    return _scatter(per_window, padded_shape, pads, strides, window, grad.dtype)
+    return scatter_windows(per_window, padded_shape, pads, strides, window, grad.dtype)
 
 
 def _pool_infer(inputs, attrs):

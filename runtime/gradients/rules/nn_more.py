@@ -1,11 +1,17 @@
-"""The gradients of runtime/ops/space_batch.py's and runtime/ops/conv3d.py's ops, as
-TensorFlow's: SpaceToBatchND and BatchToSpaceND are each other's gradients."""
+"""The gradients of runtime/ops/space_batch.py's, runtime/ops/conv3d.py's and
+runtime/ops/nn_more.py's ops, as TensorFlow's: SpaceToBatchND and BatchToSpaceND are each
+other's gradients, as are the convolution and pooling ops and their gradient ops; Dilation2D's
+gradient ops and ComputeAccidentalHits have none in TensorFlow."""
 from runtime.gradients.rules.common import defgradient
-from runtime.ops import conv3d, space_batch
+from runtime.ops import conv3d, nn_more, space_batch
+from runtime.ops.composite_math import unsorted_segment_mean
 from runtime.ops.convert import convert_to_tensor
+from runtime.ops.creation import range as range_
 from runtime.ops.creation import zeros_like
 from runtime.ops.dispatch import apply
-from runtime.ops.shaping import shape
+from runtime.ops.registry import UNREGISTERED_GRADIENT
+from runtime.ops.shaping import expand_dims, reshape, shape
+from runtime.ops.slicing import gather
 
 
 @defgradient(space_batch.SPACE_TO_BATCH_ND)
@@ -79,3 +85,54 @@ def _avg_pool3d_gradient(op, grad):
 
 defgradient(conv3d.AVG_POOL3D_GRAD)(
     lambda op, grad: [None, apply(conv3d.AVG_POOL3D, [grad], _pool_attrs(op))])
+
+
+# ---- runtime.ops.nn_more ---------------------------------------------------------------------
+
+def _argmax_attrs(op):
+    return {k: op.get_attr(k) for k in ('ksize', 'strides', 'padding', 'include_batch_in_index')}
+
+
+@defgradient(nn_more.MAX_POOL_WITH_ARGMAX)
+def _max_pool_with_argmax_gradient(op, grad, argmax_grad):
+    return [apply(nn_more.MAX_POOL_GRAD_WITH_ARGMAX, [op.inputs[0], grad, op.outputs[1]],
+                  _argmax_attrs(op))]
+
+
+@defgradient(nn_more.MAX_POOL_GRAD_WITH_ARGMAX)
+def _max_pool_grad_with_argmax_gradient(op, grad):
+    x, _, argmax = op.inputs
+    return [zeros_like(x), apply(nn_more.MAX_POOL_GRAD_GRAD_WITH_ARGMAX, [x, grad, argmax],
+                                 _argmax_attrs(op)), None]
+
+
+@defgradient(nn_more.MAX_POOL_GRAD_GRAD_WITH_ARGMAX)
+def _max_pool_grad_grad_with_argmax_gradient(op, grad):
+    x, _, argmax = op.inputs
+    return [zeros_like(x), apply(nn_more.MAX_POOL_GRAD_WITH_ARGMAX, [x, grad, argmax],
+                                 _argmax_attrs(op)), None]
+
+
+@defgradient(nn_more.DILATION2D)
+def _dilation2d_gradient(op, grad):
+    x, f = op.inputs
+    attrs = {k: op.get_attr(k) for k in ('strides', 'rates', 'padding')}
+    return [apply(nn_more.DILATION2D_BACKPROP_INPUT, [x, f, grad], attrs),
+            apply(nn_more.DILATION2D_BACKPROP_FILTER, [x, f, grad], attrs)]
+
+
+@defgradient(nn_more.ISOTONIC_REGRESSION)
+def _isotonic_regression_gradient(op, grad, segments_grad):
+    """The mean of the gradient over each block of equal outputs (TensorFlow's
+    `_MeanAggregator`), all rows at once: row r's block ids are offset by r * n."""
+    segments = op.outputs[1]
+    dims = shape(segments)
+    n = dims[1]
+    ids = segments + expand_dims(range_(dims[0]) * n, 1)
+    flat_ids = reshape(ids, [-1])
+    means = unsorted_segment_mean(reshape(grad, [-1]), flat_ids, dims[0] * n)
+    return [reshape(gather(means, flat_ids), dims)]
+
+
+defgradient(nn_more.DILATION2D_BACKPROP_INPUT, nn_more.DILATION2D_BACKPROP_FILTER,
+            nn_more.COMPUTE_ACCIDENTAL_HITS)(UNREGISTERED_GRADIENT)
