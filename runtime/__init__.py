@@ -193,6 +193,13 @@ from runtime.gradients.symbolic import (
     no_gradient,
     recompute_grad,
 )
+from runtime.initializers import (
+    constant_initializer,
+    ones_initializer,
+    random_normal_initializer,
+    random_uniform_initializer,
+    zeros_initializer,
+)
 from runtime.ops.array_extra import (
     bitcast,
     dynamic_partition,
@@ -206,13 +213,6 @@ from runtime.ops.space_batch import (
     required_space_to_batch_paddings,
     space_to_batch,
     space_to_batch_nd,
-)
-from runtime.initializers import (
-    constant_initializer,
-    ones_initializer,
-    random_normal_initializer,
-    random_uniform_initializer,
-    zeros_initializer,
 )
 from runtime.type_specs import NoneTensorSpec, OptionalSpec, TensorArraySpec, type_spec_from_value
 

@@ -12,7 +12,7 @@ from runtime.core import errors
 from runtime.core.shapes import TensorShape
 from runtime.ops.convert import convert_to_tensor, unify_inputs
 from runtime.ops.dispatch import apply
-from runtime.ops.infer import constant_value
+from runtime.ops.infer import constant_value_as_shape
 from runtime.ops.registry import register
 
 
@@ -104,8 +104,8 @@ def _conv2d_infer(inputs, attrs):
 
 def _sizes_infer(sizes_index, dtype_index):
     def infer(inputs, attrs):
-        sizes = constant_value(inputs[sizes_index])
-        dims = [None] * 4 if sizes is None else [int(d) for d in sizes]
+        sizes = constant_value_as_shape(inputs[sizes_index])  # the known dims
+        dims = [None] * 4 if sizes.rank is None else sizes.as_list()
         return [(inputs[dtype_index].dtype, TensorShape(dims))]
     return infer
 

@@ -18,7 +18,7 @@ from runtime.ops.array import cast
 from runtime.ops.conv import out_size
 from runtime.ops.convert import convert_to_tensor, unify_inputs
 from runtime.ops.dispatch import apply
-from runtime.ops.infer import constant_value
+from runtime.ops.infer import constant_value_as_shape
 from runtime.ops.registry import register
 
 SPATIAL = (1, 2, 3)
@@ -133,8 +133,8 @@ def _out_dims(dims, window, attrs):
 
 def _sizes_infer(sizes_index, dtype_index):
     def infer(inputs, attrs):
-        sizes = constant_value(inputs[sizes_index])
-        dims = [None] * 5 if sizes is None else [int(d) for d in sizes]
+        sizes = constant_value_as_shape(inputs[sizes_index])  # the known dims
+        dims = [None] * 5 if sizes.rank is None else sizes.as_list()
         return [(inputs[dtype_index].dtype, TensorShape(dims))]
     return infer
 
@@ -203,32 +203,36 @@ def conv3d_transpose(input, filters, output_shape, strides, padding='SAME',
 # ---- pooling -----------------------------------------------------------------------------------
 
 def _max_windows(input, ksize, strides, padding):
-    _, pads = geometry(input.shape, ksize[1:-1], strides, padding)
-    windows, padded = windows_of(input, ksize[1:-1], strides, pads, fill=-np.inf)
-    flat = windows.reshape(windows.shape[:input.ndim] + (-1,))
-    return flat, flat.argmax(-1), pads, padded
+    """The windows' maxima, which cells of each window hold its maximum (every tied cell), the
+    pad widths and the padded shape."""
+    window = tuple(ksize[1:-1])
+    _, pads = geometry(input.shape, window, strides, padding)
+    windows, padded = windows_of(input, window, strides, pads, fill=-np.inf)
+    axes = tuple(range(-len(window), 0))
+    top = windows.max(axes)
+    return top, windows == top[(Ellipsis,) + (None,) * len(window)], pads, padded
 
 
 def _max_pool_kernel(input, ksize, strides, padding, data_format='NDHWC'):
-    flat, _, _, _ = _max_windows(input, ksize, strides, padding)
-    return flat.max(-1).astype(input.dtype)
+    return _max_windows(input, ksize, strides, padding)[0].astype(input.dtype)
 
 
 def _max_pool_grad_kernel(orig_input, orig_output, grad, ksize, strides, padding,
                           data_format='NDHWC'):
-    flat, arg, pads, padded = _max_windows(orig_input, ksize, strides, padding)
-    per_window = np.zeros(flat.shape, grad.dtype)
-    np.put_along_axis(per_window, arg[..., None], grad[..., None], -1)
-    per_window = per_window.reshape(flat.shape[:-1] + tuple(ksize[1:-1]))
-    return scatter_windows(per_window, padded, pads, strides, ksize[1:-1], grad.dtype)
+    """Each window's gradient to every cell that holds its maximum, as TensorFlow's CPU
+    kernel."""
+    _, is_max, pads, padded = _max_windows(orig_input, ksize, strides, padding)
+    per_window = np.where(is_max, grad[(Ellipsis,) + (None,) * (is_max.ndim - grad.ndim)], 0)
+    return scatter_windows(per_window.astype(grad.dtype), padded, pads, strides, ksize[1:-1],
+                           grad.dtype)
 
 
 def _max_pool_grad_grad_kernel(orig_input, orig_output, grad, ksize, strides, padding,
                                data_format='NDHWC'):
-    _, arg, pads, _ = _max_windows(orig_input, ksize, strides, padding)
+    _, is_max, pads, _ = _max_windows(orig_input, ksize, strides, padding)
     grad_windows, _ = windows_of(grad, ksize[1:-1], strides, pads)
-    flat = grad_windows.reshape(grad_windows.shape[:grad.ndim] + (-1,))
-    return np.take_along_axis(flat, arg[..., None], -1)[..., 0].astype(grad.dtype)
+    axes = tuple(range(-(len(ksize) - 2), 0))
+    return np.where(is_max, grad_windows, 0).sum(axes).astype(grad.dtype)
 
 
 def _avg_pool_kernel(input, ksize, strides, padding, data_format='NDHWC'):

@@ -6,7 +6,6 @@ the result's blocks are moved back (`nn.with_space_to_batch`, `nn.atrous_conv2d`
 import numpy as np
 
 from runtime.core import dtypes
-from runtime.ops.array import cast
 from runtime.ops.conv import BACKPROP_INPUT, conv2d
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply
@@ -48,6 +47,9 @@ def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None, sp
     if padding == 'SAME':
         if filter_shape is None:
             raise ValueError('filter_shape must be specified for SAME padding')
+        if any(d is None for d in np.ravel(np.asarray(filter_shape, object))):
+            raise ValueError(f'filter_shape must be fully known for SAME padding, got '
+                             f'{filter_shape!r}.')
         filt = np.asarray(filter_shape, np.int32).reshape(-1)
         effective = (filt - 1) * rate + 1
         start = (effective - 1) // 2
@@ -68,6 +70,12 @@ def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None, sp
     converted = space_to_batch_nd(x, block, paddings)
     result = op(converted, n, 'VALID')
     return batch_to_space(result, block, crops)
+
+
+def _dim(x, k):
+    """Dimension `k` of `x`: an int when known, else a scalar tensor."""
+    known = x.shape[k] if x.shape.rank is not None else None
+    return known if known is not None else shape(x)[k]
 
 
 def atrous_conv2d(value, filters, rate, padding, name=None):
@@ -103,7 +111,7 @@ def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=No
     if len(out) != 4:
         raise ValueError(f'output_shape must have shape (4,), got {output_shape!r}')
     if padding == 'SAME':
-        fh, fw = filters.shape.as_list()[:2]
+        fh, fw = (_dim(filters, k) for k in (0, 1))
         ph, pw = fh + (fh - 1) * (rate - 1) - 1, fw + (fw - 1) * (rate - 1) - 1
         top, left = ph // 2, pw // 2
         bottom, right = ph - top, pw - left
@@ -112,9 +120,8 @@ def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=No
     in_h, in_w = out[1] + top + bottom, out[2] + left + right
     extra_h, extra_w = (rate - in_h % rate) % rate, (rate - in_w % rate) % rate
     value = space_to_batch_nd(value, [rate, rate], [[0, extra_h], [0, extra_w]])
-    sizes = np.array([rate * rate * out[0], (in_h + extra_h) // rate, (in_w + extra_w) // rate,
-                      out[3]], np.int32)
-    value = apply(BACKPROP_INPUT, [cast(convert_to_tensor(sizes), dtypes.int32), filters, value],
+    sizes = [rate * rate * out[0], (in_h + extra_h) // rate, (in_w + extra_w) // rate, out[3]]
+    value = apply(BACKPROP_INPUT, [convert_to_tensor(sizes, dtypes.int32), filters, value],
                   {'strides': (1, 1, 1, 1), 'padding': 'VALID'})
     return batch_to_space(value, [rate, rate], [[top, bottom + extra_h], [left, right + extra_w]],
                           name=name)

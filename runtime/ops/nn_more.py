@@ -1,5 +1,5 @@
 """More of `tf.nn`'s ops: `max_pool_with_argmax` (MaxPoolWithArgmax, with
-MaxPoolGradWithArgmax and MaxPoolGradGradWithArgmax for its gradients), `dilation2d` and
+MaxPoolGradWithArgmax for its gradient, which has none in TensorFlow), `dilation2d` and
 `erosion2d` (Dilation2D, with Dilation2DBackpropInput / Dilation2DBackpropFilter),
 `isotonic_regression` (IsotonicRegression) and `compute_accidental_hits`
 (ComputeAccidentalHits). Gradients are in runtime/gradients/rules/nn_more.py. Built from
@@ -15,7 +15,7 @@ from runtime.ops.compare import logical_and, not_equal
 from runtime.ops.conv import BACKPROP_FILTER, BACKPROP_INPUT, out_size
 from runtime.ops.conv3d import geometry, windows_of
 from runtime.ops.convert import convert_to_tensor
-from runtime.ops.creation import ones_like
+from runtime.ops.creation import eye, ones_like
 from runtime.ops.creation import range as range_
 from runtime.ops.dispatch import apply
 from runtime.ops.indexing import boolean_mask, scatter_nd
@@ -90,12 +90,6 @@ def _max_pool_grad_argmax_kernel(input, grad, argmax, ksize, strides, padding,
     return out.reshape(input.shape)
 
 
-def _max_pool_grad_grad_argmax_kernel(input, grad, argmax, ksize, strides, padding,
-                                      include_batch_in_index=False):
-    flat = np.ravel(grad)[_flat_offsets(input.shape, argmax, include_batch_in_index)]
-    return flat.reshape(argmax.shape)
-
-
 def _pool_infer(inputs, attrs):
     x = inputs[0]
     if x.shape.rank not in (None, 4):
@@ -119,12 +113,6 @@ MAX_POOL_GRAD_WITH_ARGMAX = register(
     lambda inputs, attrs: [(inputs[1].dtype, inputs[0].shape)],
     inputs=('input', 'grad', 'argmax'), outputs=('output',),
     type_attrs=(('T', 0),), defaults=_ARGMAX_DEFAULTS, dtypes=REALS)
-MAX_POOL_GRAD_GRAD_WITH_ARGMAX = register(
-    'MaxPoolGradGradWithArgmax', _max_pool_grad_grad_argmax_kernel,
-    lambda inputs, attrs: [(inputs[1].dtype, inputs[2].shape)],
-    inputs=('input', 'grad', 'argmax'), outputs=('output',),
-    type_attrs=(('T', 0),), defaults=_ARGMAX_DEFAULTS, dtypes=REALS)
-
 
 def max_pool_with_argmax(input, ksize, strides, padding, data_format='NHWC',
                          output_dtype=dtypes.int64, include_batch_in_index=False, name=None):
@@ -358,12 +346,13 @@ def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=Non
 
 # ---- depthwise convolution's backprops, collapse_repeated (built from other ops) --------------
 
-def _depthwise_as_full(filter, channels):
+def _depthwise_as_full(filter):
     """The Conv2D filter [h, w, C, C * M] equal to the depthwise filter [h, w, C, M]: channel c
     feeds only outputs c * M .. c * M + M - 1."""
-    eye = np.eye(channels, dtype=filter.dtype.np_dtype)[None, None, :, :, None]
-    dims = filter.shape.as_list()
-    return reshape(expand_dims(filter, 3) * eye, [dims[0], dims[1], channels, -1])
+    dims = [filter.shape[k] if filter.shape[k] is not None else shape(filter)[k]
+            for k in range(3)]
+    diagonal = reshape(eye(dims[2], dtype=filter.dtype), [1, 1, dims[2], dims[2], 1])
+    return reshape(expand_dims(filter, 3) * diagonal, dims + [-1])
 
 
 def _depthwise_check(padding, data_format, dilations):
@@ -379,11 +368,10 @@ def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides, 
     _depthwise_check(padding, data_format, dilations)
     dy = convert_to_tensor(out_backprop)
     f = convert_to_tensor(filter, dy.dtype)
-    if f.shape.rank != 4 or f.shape[2] is None:
-        raise ValueError(f'filter must be [h, w, in_channels, multiplier] with known '
-                         f'in_channels, got shape {f.shape}')
+    if f.shape.rank not in (None, 4):
+        raise ValueError(f'filter must be [h, w, in_channels, multiplier], got shape {f.shape}')
     sizes = cast(convert_to_tensor(input_sizes), dtypes.int32)
-    return apply(BACKPROP_INPUT, [sizes, _depthwise_as_full(f, f.shape[2]), dy],
+    return apply(BACKPROP_INPUT, [sizes, _depthwise_as_full(f), dy],
                  {'strides': tuple(_four(strides, 'strides')), 'padding': padding}, name=name)
 
 

@@ -24,6 +24,6 @@ from runtime.gradients.rules import (
     strings,
 )
 
-__all__ = ['array', 'array_extra', 'array_more', 'bitwise', 'control_flow', 'decompositions', 'image',
-           'image_geometry', 'linalg', 'lists', 'math', 'nn', 'nn_more', 'py_func', 'signal', 'state',
-           'strings']
+__all__ = ['array', 'array_extra', 'array_more', 'bitwise', 'control_flow', 'decompositions',
+           'image', 'image_geometry', 'linalg', 'lists', 'math', 'nn', 'nn_more', 'py_func',
+           'signal', 'state', 'strings']

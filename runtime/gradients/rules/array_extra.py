@@ -1,10 +1,10 @@
 """The gradients of runtime/ops/array_extra.py's ops, as TensorFlow's: DynamicPartition's
 gradient stitches the partitions' gradients back into place, DynamicStitch's gathers each
 data tensor's rows of the gradient; Bitcast and ParallelConcat have none in TensorFlow."""
+from runtime.core.dtypes import int32
 from runtime.gradients.rules.common import defgradient
 from runtime.ops import array_extra
 from runtime.ops.array import cast
-from runtime.core.dtypes import int32
 from runtime.ops.creation import range as range_
 from runtime.ops.reduce import reduce_prod
 from runtime.ops.registry import UNREGISTERED_GRADIENT

@@ -1,7 +1,7 @@
 """The gradients of runtime/ops/space_batch.py's, runtime/ops/conv3d.py's and
 runtime/ops/nn_more.py's ops, as TensorFlow's: SpaceToBatchND and BatchToSpaceND are each
-other's gradients, as are the convolution and pooling ops and their gradient ops; Dilation2D's
-gradient ops and ComputeAccidentalHits have none in TensorFlow."""
+other's gradients, as are the convolution and pooling ops and their gradient ops; Dilation2D's and
+MaxPoolWithArgmax's gradient ops and ComputeAccidentalHits have none in TensorFlow."""
 from runtime.gradients.rules.common import defgradient
 from runtime.ops import conv3d, nn_more, space_batch
 from runtime.ops.composite_math import unsorted_segment_mean
@@ -99,20 +99,6 @@ def _max_pool_with_argmax_gradient(op, grad, argmax_grad):
                   _argmax_attrs(op))]
 
 
-@defgradient(nn_more.MAX_POOL_GRAD_WITH_ARGMAX)
-def _max_pool_grad_with_argmax_gradient(op, grad):
-    x, _, argmax = op.inputs
-    return [zeros_like(x), apply(nn_more.MAX_POOL_GRAD_GRAD_WITH_ARGMAX, [x, grad, argmax],
-                                 _argmax_attrs(op)), None]
-
-
-@defgradient(nn_more.MAX_POOL_GRAD_GRAD_WITH_ARGMAX)
-def _max_pool_grad_grad_with_argmax_gradient(op, grad):
-    x, _, argmax = op.inputs
-    return [zeros_like(x), apply(nn_more.MAX_POOL_GRAD_WITH_ARGMAX, [x, grad, argmax],
-                                 _argmax_attrs(op)), None]
-
-
 @defgradient(nn_more.DILATION2D)
 def _dilation2d_gradient(op, grad):
     x, f = op.inputs
@@ -134,5 +120,6 @@ def _isotonic_regression_gradient(op, grad, segments_grad):
     return [reshape(gather(means, flat_ids), dims)]
 
 
-defgradient(nn_more.DILATION2D_BACKPROP_INPUT, nn_more.DILATION2D_BACKPROP_FILTER,
-            nn_more.COMPUTE_ACCIDENTAL_HITS)(UNREGISTERED_GRADIENT)
+defgradient(nn_more.MAX_POOL_GRAD_WITH_ARGMAX, nn_more.DILATION2D_BACKPROP_INPUT,
+            nn_more.DILATION2D_BACKPROP_FILTER, nn_more.COMPUTE_ACCIDENTAL_HITS)(
+                UNREGISTERED_GRADIENT)
