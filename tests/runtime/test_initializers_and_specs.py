@@ -1,6 +1,6 @@
 """TensorFlow 2's initializers and type specs: `rt.zeros_initializer` ...
-`rt.random_uniform_initializer`, `rt.TypeSpec`, `rt.TensorArraySpec`, `rt.OptionalSpec`, `rt.NoneTensorSpec`,
-`rt.type_spec_from_value`."""
+`rt.random_uniform_initializer`, `rt.TypeSpec`, `rt.TensorArraySpec`, `rt.OptionalSpec`,
+`rt.NoneTensorSpec`, `rt.type_spec_from_value`."""
 import numpy as np
 import pytest
 
