@@ -184,6 +184,7 @@ __version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps th
 # devices, more array ops
 from runtime.core.devices import DeviceSpec
 from runtime.core.tensor_spec import TypeSpec
+from runtime.critical_section import CriticalSection
 from runtime.gradients.symbolic import (
     AggregationMethod,
     RegisterGradient,
@@ -208,12 +209,14 @@ from runtime.ops.array_extra import (
     parallel_stack,
     strided_slice,
 )
+from runtime.ops.op_wrappers import fftnd, ifftnd, irfftnd, rfftnd
 from runtime.ops.space_batch import (
     batch_to_space,
     required_space_to_batch_paddings,
     space_to_batch,
     space_to_batch_nd,
 )
+from runtime.tensor_protos import make_ndarray, make_tensor_proto
 from runtime.type_specs import NoneTensorSpec, OptionalSpec, TensorArraySpec, type_spec_from_value
 
 # ---- end of the further top-level names
