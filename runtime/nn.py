@@ -64,6 +64,7 @@ from runtime.ops.nn_more import (
                             isotonic_regression,
                             max_pool_with_argmax,
 )
+from runtime.ops.nn_sampled import nce_loss, sampled_softmax_loss
 from runtime.ops.scan import in_top_k, top_k
 from runtime.ops.space_batch import space_to_batch
 from runtime.ops.stats import l2_normalize, moments
@@ -73,7 +74,7 @@ __all__ = [
     'max_pool3d', 'collapse_repeated', 'compute_accidental_hits',
     'depthwise_conv2d_backprop_filter', 'depthwise_conv2d_backprop_input', 'dilation2d',
     'erosion2d', 'isotonic_regression', 'max_pool_with_argmax', 'space_to_batch',
-    'with_space_to_batch',
+    'with_space_to_batch', 'nce_loss', 'sampled_softmax_loss',
     'avg_pool1d', 'batch_norm_with_global_normalization', 'batch_normalization', 'conv1d',
     'conv1d_transpose', 'conv2d_transpose', 'conv_transpose', 'convolution', 'crelu',
     'depth_to_space', 'depthwise_conv2d', 'local_response_normalization', 'log_poisson_loss',

@@ -963,6 +963,10 @@ def _core_more_entries() -> list[OpInfo]:
     vol, vflt = R((2, 4, 5, 3, 2)), R((2, 3, 2, 2, 3))
     ties_img = t(np.tile(np.array([[1.0, 1.0], [0.5, 1.0]], f), (1, 2, 2)).reshape(1, 4, 4, 1), f)
     ties_vol = t(np.tile(np.array([1.0, 0.5, 1.0, 1.0], f), 8).reshape(1, 2, 4, 4, 1), f)
+    # (sampled classes, true and sampled expected counts) of a candidate sampler
+    sampled = (t([1, 7, 3, 0], i64), t([[0.5, 0.2], [0.1, 0.3], [0.2, 0.5]], f),
+               t([0.5, 0.1, 0.1, 0.4], f))
+    sampled_one = (t([1, 7, 3, 0], i64), t([[0.5], [0.1], [0.2]], d), t([0.5, 0.1, 0.1, 0.4], d))
     array: list[tuple[str, str, Callable[[np.random.Generator], list[Sample]], dict[str, Any]]] = [
         ('Bitcast', 'bitcast', cases(
             s('random', R((3, 4)), _dtype(i32)), s('narrow', R((2,), d), _dtype('uint16')),
@@ -1056,6 +1060,17 @@ def _core_more_entries() -> list[OpInfo]:
               'VALID')), {}),
         ('nn.depthwise_conv2d_backprop_filter', 'nn.depthwise_conv2d_backprop_filter', cases(
             s('random', img, [3, 2, 3, 2], R((2, 3, 3, 6)), [1, 2, 2, 1], 'SAME')), {}),
+        ('nn.nce_loss', 'nn.nce_loss', cases(
+            s('random', R((10, 4)), R((10,)), t([[1, 2], [3, 4], [5, 1]], i64), R((3, 4)), 4, 10,
+              num_true=2, sampled_values=sampled),
+            s('accidental-hits', R((10, 4), d), R((10,), d), t([[1], [3], [0]], i64),
+              R((3, 4), d), 4, 10, sampled_values=sampled_one, remove_accidental_hits=True)),
+         {}),
+        ('nn.sampled_softmax_loss', 'nn.sampled_softmax_loss', cases(
+            s('random', R((10, 4)), R((10,)), t([[1, 2], [3, 4], [5, 1]], i64), R((3, 4)), 4,
+              10, num_true=2, sampled_values=sampled),
+            s('kept-hits', R((10, 4)), R((10,)), t([[1], [3], [0]], i64), R((3, 4)), 4, 10,
+              sampled_values=sampled, remove_accidental_hits=False)), {}),
         ('nn.collapse_repeated', 'nn.collapse_repeated', cases(
             s('random', t([[1, 1, 2, 2, 3], [4, 4, 4, 0, 0]], i32), t([5, 3], i32))),
          {'grad': False}),
