@@ -9,7 +9,7 @@ import runtime.random as random_ops
 from runtime.core import dtypes
 from runtime.ops.array import cast, stop_gradient
 from runtime.ops.convert import convert_to_tensor, stack
-from runtime.ops.creation import ones, ones_like, zeros, zeros_like
+from runtime.ops.creation import ones, ones_like, zeros_like
 from runtime.ops.indexing import tensor_scatter_nd_update
 from runtime.ops.manipulation import slice as slice_
 from runtime.ops.math import log, matmul, multiply
