@@ -209,6 +209,12 @@ from runtime.ops.array_extra import (
     parallel_stack,
     strided_slice,
 )
+from runtime.ops.conv_more import (
+    conv,
+    conv2d_backprop_filter_v2,
+    conv2d_backprop_input_v2,
+    extract_volume_patches,
+)
 from runtime.ops.op_wrappers import fftnd, ifftnd, irfftnd, rfftnd
 from runtime.ops.space_batch import (
     batch_to_space,

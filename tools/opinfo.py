@@ -1016,6 +1016,23 @@ def _core_more_entries() -> list[OpInfo]:
          {'grad2': True, 'ops': ('Conv3DBackpropInputV2', 'Conv3DBackpropFilterV2')}),
         ('nn.conv3d_transpose', 'nn.conv3d_transpose', cases(
             s('same', R((2, 2, 5, 2, 3)), vflt, [2, 4, 5, 3, 2], [1, 2, 1, 2, 1], 'SAME')), {}),
+        ('Conv', 'conv', cases(
+            s('3d', vol, vflt, [1, 2, 1, 2, 1], 'SAME'),
+            s('2d', R((2, 5, 6, 3), d), R((3, 2, 3, 4), d), [1, 1, 2, 1], 'VALID'),
+            s('1d-invalid', R((2, 7, 3)), R((3, 3, 2)), [1, 2, 1], 'SAME')), {'grad': False}),
+        ('Conv2DBackpropInputV2', 'conv2d_backprop_input_v2', cases(
+            s('random', R((2, 5, 6, 3)), R((3, 2, 3, 4)), R((2, 3, 3, 4)), [1, 2, 2, 1], 'SAME'),
+            s('valid', R((1, 5, 5, 2), d), R((2, 2, 2, 3), d), R((1, 4, 4, 3), d), [1, 1, 1, 1],
+              'VALID')), {'grad': False}),
+        ('Conv2DBackpropFilterV2', 'conv2d_backprop_filter_v2', cases(
+            s('random', R((2, 5, 6, 3)), R((3, 2, 3, 4)), R((2, 3, 3, 4)), [1, 2, 2, 1], 'SAME'),
+            s('valid', R((1, 5, 5, 2), d), R((2, 2, 2, 3), d), R((1, 4, 4, 3), d), [1, 1, 1, 1],
+              'VALID')), {'grad': False}),
+        ('ExtractVolumePatches', 'extract_volume_patches', cases(
+            s('same', vol, [1, 2, 3, 2, 1], [1, 2, 2, 1, 1], 'SAME'),
+            s('valid', R((1, 3, 4, 4, 2), d), [1, 2, 2, 2, 1], [1, 1, 2, 2, 1], 'VALID'),
+            s('int', R((1, 2, 3, 3, 1), i32, -5, 5), [1, 1, 2, 2, 1], [1, 1, 1, 1, 1], 'VALID')),
+         {'grad2': True}),
         ('MaxPool3D', 'nn.max_pool3d', cases(
             s('random', vol, ksize=2, strides=2, padding='SAME'),
             s('valid', vol, [1, 2, 3, 1, 1], 1, 'VALID'),

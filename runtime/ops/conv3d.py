@@ -67,7 +67,7 @@ def _letters(n):
 
 # ---- Conv3D and its two backprop ops ---------------------------------------------------------
 
-def _conv_kernel(input, filter, strides, padding, data_format='NDHWC',
+def conv_kernel(input, filter, strides, padding, data_format='NDHWC',
                  dilations=(1, 1, 1, 1, 1)):
     if input.shape[-1] != filter.shape[-2]:
         raise errors.InvalidArgumentError(
@@ -81,7 +81,7 @@ def _conv_kernel(input, filter, strides, padding, data_format='NDHWC',
     return np.einsum(f'n{s}c{k},{k}co->n{s}o', windows, filter).astype(input.dtype)
 
 
-def _backprop_input_kernel(input_sizes, filter, out_backprop, strides, padding,
+def backprop_input_kernel(input_sizes, filter, out_backprop, strides, padding,
                            data_format='NDHWC', dilations=(1, 1, 1, 1, 1)):
     shape = tuple(int(d) for d in input_sizes)
     window = filter.shape[:-2]
@@ -93,7 +93,7 @@ def _backprop_input_kernel(input_sizes, filter, out_backprop, strides, padding,
     return scatter_windows(per_window, padded, pads, strides, window, out_backprop.dtype)
 
 
-def _backprop_filter_kernel(input, filter_sizes, out_backprop, strides, padding,
+def backprop_filter_kernel(input, filter_sizes, out_backprop, strides, padding,
                             data_format='NDHWC', dilations=(1, 1, 1, 1, 1)):
     window = tuple(int(d) for d in filter_sizes[:-2])
     _, pads = geometry(input.shape, window, strides, padding)
@@ -140,14 +140,14 @@ def _sizes_infer(sizes_index, dtype_index):
 
 
 _CONV_DEFAULTS = {'data_format': 'NDHWC', 'dilations': (1, 1, 1, 1, 1)}
-CONV3D = register('Conv3D', _conv_kernel, _conv_infer, inputs=('input', 'filter'),
+CONV3D = register('Conv3D', conv_kernel, _conv_infer, inputs=('input', 'filter'),
                   outputs=('output',), defaults=_CONV_DEFAULTS, convert_inputs=unify_inputs,
                   dtypes=FLOATS)
-BACKPROP_INPUT = register('Conv3DBackpropInputV2', _backprop_input_kernel, _sizes_infer(0, 1),
+BACKPROP_INPUT = register('Conv3DBackpropInputV2', backprop_input_kernel, _sizes_infer(0, 1),
                           inputs=('input_sizes', 'filter', 'out_backprop'), outputs=('output',),
                           type_attrs=(('T', 1),), defaults=_CONV_DEFAULTS,
                           dtypes=FLOATS)
-BACKPROP_FILTER = register('Conv3DBackpropFilterV2', _backprop_filter_kernel,
+BACKPROP_FILTER = register('Conv3DBackpropFilterV2', backprop_filter_kernel,
                            _sizes_infer(1, 0), inputs=('input', 'filter_sizes', 'out_backprop'),
                            outputs=('output',), defaults=_CONV_DEFAULTS, dtypes=FLOATS)
 

@@ -3,7 +3,7 @@ runtime/ops/nn_more.py's ops, as TensorFlow's: SpaceToBatchND and BatchToSpaceND
 other's gradients, as are the convolution and pooling ops and their gradient ops; Dilation2D's and
 MaxPoolWithArgmax's gradient ops and ComputeAccidentalHits have none in TensorFlow."""
 from runtime.gradients.rules.common import defgradient
-from runtime.ops import conv3d, nn_more, space_batch
+from runtime.ops import conv3d, conv_more, nn_more, space_batch
 from runtime.ops.composite_math import unsorted_segment_mean
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.creation import range as range_
@@ -123,3 +123,21 @@ def _isotonic_regression_gradient(op, grad, segments_grad):
 defgradient(nn_more.MAX_POOL_GRAD_WITH_ARGMAX, nn_more.DILATION2D_BACKPROP_INPUT,
             nn_more.DILATION2D_BACKPROP_FILTER, nn_more.COMPUTE_ACCIDENTAL_HITS)(
                 UNREGISTERED_GRADIENT)
+
+
+# ---- runtime.ops.conv_more ---------------------------------------------------------------------
+
+@defgradient(conv_more.EXTRACT_VOLUME_PATCHES)
+def _extract_volume_patches_gradient(op, grad):
+    x = convert_to_tensor(op.inputs[0])
+    channels = x.shape[-1]
+    if channels is None:
+        raise ValueError('The gradient of extract_volume_patches needs a known channel count.')
+    ksizes = op.get_attr('ksizes')
+    ones = conv_more.one_hot_patch_filter(ksizes, channels, grad.dtype)
+    return [apply(conv3d.BACKPROP_INPUT, [shape(x), ones, grad],
+                  {'strides': op.get_attr('strides'), 'padding': op.get_attr('padding')})]
+
+
+defgradient(conv_more.CONV, conv_more.CONV2D_BACKPROP_INPUT_V2,
+            conv_more.CONV2D_BACKPROP_FILTER_V2)(UNREGISTERED_GRADIENT)
