@@ -1,4 +1,5 @@
-"""TensorFlow's remaining top-level convolution ops: `conv` (op Conv, 2 or 3 spatial dims), `conv2d_backprop_input_v2` / `conv2d_backprop_filter_v2` (Conv2DBackpropInputV2,
+"""TensorFlow's remaining top-level convolution ops: `conv` (op Conv, 2 or 3 spatial dims),
+`conv2d_backprop_input_v2` / `conv2d_backprop_filter_v2` (Conv2DBackpropInputV2,
 Conv2DBackpropFilterV2: the backprops given the tensor rather than its shape), and
 `extract_volume_patches` (ExtractVolumePatches). None of the first three has a gradient in
 TensorFlow; ExtractVolumePatches' is the transposed convolution with the one-hot filter that
