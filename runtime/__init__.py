@@ -215,6 +215,8 @@ from runtime.ops.conv_more import (
     conv2d_backprop_input_v2,
     extract_volume_patches,
 )
+from runtime.ops.fingerprint import fingerprint
+from runtime.ops.index_shuffle import random_index_shuffle
 from runtime.ops.op_wrappers import fftnd, ifftnd, irfftnd, rfftnd
 from runtime.ops.space_batch import (
     batch_to_space,

@@ -1000,6 +1000,19 @@ def _core_more_entries() -> list[OpInfo]:
               shrink_axis_mask=2),
             s('negative-stride', R((5,)), [-1], [0], [-2]),
             s('default-strides', R((4, 3)), [1, 0], [3, 2])), {}),
+        ('RandomIndexShuffle', 'random_index_shuffle', cases(
+            s('random', t(np.arange(10), i64), t([1, 2, 3], i64), t(9, i64)),
+            s('rounds', t(5, i32), t([4, 5, 6], i32), t(100000, i32), rounds=6),
+            s('seed-rows', t([0, 1, 2], 'uint64'), t([[1, 2, 3], [4, 5, 6], [7, 8, 9]], i32),
+              t(2 ** 40, 'uint64')),
+            s('seed-invalid', t([0, 1], i64), t([1, 2], i64), t(9, i64))), {'grad': False}),
+        ('Fingerprint', 'fingerprint', cases(
+            s('bytes', t(np.arange(150, dtype=np.uint8).reshape(2, 75), 'uint8')),
+            s('short-rows', t(np.arange(24).reshape(8, 3), i32)),
+            s('floats', t([[1.5, 2.5], [3.0, -1.0]], f)),
+            s('strings', t([b'hello', b'', b'x' * 70], 'string')),
+            s('string-rows', t([[b'ab', b'cd'], [b'e', b'']], 'string')),
+            s('method-invalid', t([1, 2], i32), 'md5')), {'grad': False}),
         ('histogram_fixed_width_bins', 'histogram_fixed_width_bins', cases(
             s('random', R((10,)), [-2.0, 2.0], nbins=5),
             s('outside', t([[-5.0, 0.0], [5.0, 1.0]], f), t([-1.0, 1.0], f), nbins=3)),

@@ -1,9 +1,10 @@
 """The gradients of runtime/ops/array_extra.py's ops, as TensorFlow's: DynamicPartition's
 gradient stitches the partitions' gradients back into place, DynamicStitch's gathers each
-data tensor's rows of the gradient; Bitcast and ParallelConcat have none in TensorFlow."""
+data tensor's rows of the gradient; Bitcast and ParallelConcat have none in TensorFlow;
+RandomIndexShuffle and Fingerprint (integer results) are not differentiable."""
 from runtime.core.dtypes import int32
-from runtime.gradients.rules.common import defgradient
-from runtime.ops import array_extra
+from runtime.gradients.rules.common import defgradient, not_differentiable
+from runtime.ops import array_extra, fingerprint, index_shuffle
 from runtime.ops.array import cast
 from runtime.ops.creation import range as range_
 from runtime.ops.reduce import reduce_prod
@@ -29,3 +30,4 @@ def _dynamic_stitch_gradient(op, grad):
 
 
 defgradient(array_extra.BITCAST, array_extra.PARALLEL_CONCAT)(UNREGISTERED_GRADIENT)
+not_differentiable(index_shuffle.RANDOM_INDEX_SHUFFLE, fingerprint.FINGERPRINT)
