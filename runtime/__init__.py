@@ -194,6 +194,7 @@ from runtime.gradients.symbolic import (
     no_gradient,
     recompute_grad,
 )
+from runtime.graph.import_into import import_graph_def
 from runtime.initializers import (
     constant_initializer,
     ones_initializer,

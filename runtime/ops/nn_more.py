@@ -287,15 +287,15 @@ def isotonic_regression(inputs, decreasing=True, axis=-1):
     inverse = list(np.argsort(perm))
     moved = transpose(x, perm) if perm != list(range(rank)) else x
     dims = moved.shape.as_list()
-    matrix = reshape(moved, [-1, dims[-1] if dims[-1] is not None else -1])
+    matrix = reshape(moved, [-1, dims[-1] if dims[-1] is not None else shape(moved)[-1]])
     attrs = {'output_dtype': _PROMOTED.get(x.dtype, dtypes.float64)}
     if decreasing:
         output, segments = apply(ISOTONIC_REGRESSION, [matrix], attrs)
     else:
         output, segments = apply(ISOTONIC_REGRESSION, [negative(matrix)], attrs)
         output = negative(output)
-    shape = [-1 if d is None else d for d in dims]
-    output, segments = reshape(output, shape), reshape(segments, shape)
+    moved_shape = dims if None not in dims else shape(moved)
+    output, segments = reshape(output, moved_shape), reshape(segments, moved_shape)
     if perm != list(range(rank)):
         output, segments = transpose(output, inverse), transpose(segments, inverse)
     return output, segments

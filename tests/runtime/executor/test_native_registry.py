@@ -13,6 +13,7 @@ import tempfile
 
 import numpy as np
 import pytest
+from core_more_gradient_cases import NO_GRADIENT_CASES
 from test_gradients_registry import CASES, Case
 
 import autograph as ag
@@ -256,6 +257,8 @@ EXTRA.update({
     'UnicodeTranscode': [Case(lambda x: rt.strings.unicode_transcode(
         rt.strings.as_string(x), 'UTF-8', 'UTF-16-BE'), [I32])],
 })
+EXTRA.update({op: [Case(fn, inputs) for fn, inputs in cases]
+              for op, cases in NO_GRADIENT_CASES.items()})
 # the gradient ops of resize and crop_and_resize, which the gradient cases build
 BUILT_BY_GRADIENTS = {'ResizeBilinearGrad', 'ResizeNearestNeighborGrad', 'ResizeBicubicGrad',
                       'CropAndResizeGradImage'}
