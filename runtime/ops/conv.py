@@ -122,17 +122,23 @@ BACKPROP_FILTER = register('Conv2DBackpropFilter', _backprop_filter_kernel, _siz
                            outputs=('output',), defaults=_CONV_DEFAULTS)
 
 
-def _four(value, name):
-    """TensorFlow's 4-element NHWC form of `strides`/`ksize` (an int or 1, 2 or 4 of them)."""
+def spatial_form(value, name, spatial):
+    """TensorFlow's full form of `strides`/`ksize`/`dilations` for `spatial` spatial dims: an
+    int, or 1, `spatial` or `spatial` + 2 ints (1 for the batch and channel dims)."""
     values = [int(v) for v in np.ravel(value)]
     if len(values) == 1:
-        values = values * 2
-    if len(values) == 2:
+        values = values * spatial
+    if len(values) == spatial:
         values = [1] + values + [1]
-    if len(values) != 4 or values[0] != 1 or values[3] != 1:
-        raise ValueError(f'{name} must be an int or 1, 2 or 4 ints (1 for the batch and channel '
-                         f'dims), got {value!r}.')
+    if len(values) != spatial + 2 or values[0] != 1 or values[-1] != 1:
+        raise ValueError(f'{name} must be an int or 1, {spatial} or {spatial + 2} ints (1 for '
+                         f'the batch and channel dims), got {value!r}.')
     return tuple(values)
+
+
+def _four(value, name):
+    """The NHWC form (see `spatial_form`)."""
+    return spatial_form(value, name, 2)
 
 
 def _check(padding, data_format, dilations):

@@ -15,7 +15,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.ops.array import cast
-from runtime.ops.conv import out_size
+from runtime.ops.conv import out_size, spatial_form
 from runtime.ops.convert import convert_to_tensor, unify_inputs
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value_as_shape
@@ -153,16 +153,8 @@ BACKPROP_FILTER = register('Conv3DBackpropFilterV2', backprop_filter_kernel,
 
 
 def _five(value, name):
-    """TensorFlow's 5-element NDHWC form of `strides`/`ksize`: an int, or 1, 3 or 5 of them."""
-    values = [int(v) for v in np.ravel(value)]
-    if len(values) == 1:
-        values = values * 3
-    if len(values) == 3:
-        values = [1] + values + [1]
-    if len(values) != 5 or values[0] != 1 or values[4] != 1:
-        raise ValueError(f'{name} must be an int or 1, 3 or 5 ints (1 for the batch and channel '
-                         f'dims), got {value!r}.')
-    return tuple(values)
+    """The NDHWC form (see `spatial_form`)."""
+    return spatial_form(value, name, 3)
 
 
 def _check(padding, data_format, dilations):

@@ -12,7 +12,7 @@ from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.ops.array import cast
 from runtime.ops.compare import logical_and, not_equal
-from runtime.ops.conv import BACKPROP_FILTER, BACKPROP_INPUT, out_size
+from runtime.ops.conv import BACKPROP_FILTER, BACKPROP_INPUT, out_size, spatial_form
 from runtime.ops.conv3d import geometry, windows_of
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.creation import eye, ones_like
@@ -30,15 +30,7 @@ REALS = frozenset(d for d in NUMERIC if not d.is_complex)
 
 
 def _four(value, name):
-    values = [int(v) for v in np.ravel(value)]
-    if len(values) == 1:
-        values = [1, values[0], values[0], 1]
-    elif len(values) == 2:
-        values = [1] + values + [1]
-    if len(values) != 4 or values[0] != 1 or values[3] != 1:
-        raise ValueError(f'{name} must be an int or 1, 2 or 4 ints (1 for the batch and channel '
-                         f'dims), got {value!r}.')
-    return values
+    return spatial_form(value, name, 2)
 
 
 def _check(padding, data_format):
@@ -357,7 +349,7 @@ def _depthwise_as_full(filter):
 
 def _depthwise_check(padding, data_format, dilations):
     _check(padding, data_format)
-    if dilations is not None and _four(dilations, 'dilations') != [1, 1, 1, 1]:
+    if dilations is not None and _four(dilations, 'dilations') != (1, 1, 1, 1):
         raise ValueError('dilated depthwise convolutions are not supported.')
 
 

@@ -35,12 +35,16 @@ def _block_args(block_shape, pairs, what):
     return block, pairs
 
 
-def _space_to_batch_kernel(input, block_shape, paddings):
-    block, pads = _block_args(block_shape, paddings, 'paddings')
-    m = len(block)
+def _check_rank(input, m):
     if input.ndim < m + 1:
         raise errors.InvalidArgumentError(
             message=f'input rank should be > block_shape size {m}, got {input.ndim}')
+
+
+def _space_to_batch_kernel(input, block_shape, paddings):
+    block, pads = _block_args(block_shape, paddings, 'paddings')
+    m = len(block)
+    _check_rank(input, m)
     padded = np.pad(input, [(0, 0)] + [tuple(p) for p in pads] + [(0, 0)] * (input.ndim - m - 1))
     batch, spatial, rest = padded.shape[0], padded.shape[1:m + 1], padded.shape[m + 1:]
     for k, (size, b) in enumerate(zip(spatial, block)):
@@ -58,9 +62,7 @@ def _space_to_batch_kernel(input, block_shape, paddings):
 def _batch_to_space_kernel(input, block_shape, crops):
     block, crops = _block_args(block_shape, crops, 'crops')
     m = len(block)
-    if input.ndim < m + 1:
-        raise errors.InvalidArgumentError(
-            message=f'input rank should be > block_shape size {m}, got {input.ndim}')
+    _check_rank(input, m)
     total = int(np.prod(block))
     batch = input.shape[0]
     if batch % total:
