@@ -185,11 +185,10 @@ __version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps th
 from runtime.core.devices import DeviceSpec
 from runtime.core.tensor_spec import TypeSpec
 from runtime.critical_section import CriticalSection
-from runtime.gradients.symbolic import (
+from runtime.gradients.symbolic import (  # `tf.gradients` is autograph_rt's: here the package
     AggregationMethod,
     RegisterGradient,
     grad_pass_through,
-    gradients,
     hessians,
     no_gradient,
     recompute_grad,

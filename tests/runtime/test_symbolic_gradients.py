@@ -1,10 +1,12 @@
-"""`rt.gradients` / `rt.hessians` in the graph being built, `rt.RegisterGradient`,
-`rt.no_gradient`, `rt.grad_pass_through`, `rt.recompute_grad`, and `rt.vectorized_map`."""
+"""`gradients` (`tf.gradients`; `rt.gradients` is the package) and `rt.hessians` in the graph
+being built, `rt.RegisterGradient`, `rt.no_gradient`, `rt.grad_pass_through`,
+`rt.recompute_grad`, and `rt.vectorized_map`."""
 import numpy as np
 import pytest
 
 import autograph as ag
 import runtime as rt
+from runtime.gradients.symbolic import gradients
 from runtime.ops.registry import REGISTRY, UNREGISTERED_GRADIENT
 
 
@@ -14,9 +16,9 @@ def test_gradients_and_hessians_inside_a_function():
     @ag.function
     def f(x):
         y = rt.reduce_sum(x * x * x) + rt.reduce_sum(w * x)
-        dx, dw = rt.gradients(y, [x, w])
+        dx, dw = gradients(y, [x, w])
         (h,) = rt.hessians(y, x)
-        weighted = rt.gradients(x * x, x, grad_ys=rt.constant([1.0, 10.0]))[0]
+        weighted = gradients(x * x, x, grad_ys=rt.constant([1.0, 10.0]))[0]
         return dx, dw, h, weighted
 
     dx, dw, h, weighted = f(rt.constant([1.0, 2.0]))
@@ -31,9 +33,9 @@ def test_gradients_stop_gradients_and_unconnected():
     def f(x, z):
         a = x * 2.0
         y = a * x
-        blocked = rt.gradients(y, x, stop_gradients=[a])[0]
-        unconnected = rt.gradients(y, z)[0]
-        zero = rt.gradients(y, z, unconnected_gradients='zero')[0]
+        blocked = gradients(y, x, stop_gradients=[a])[0]
+        unconnected = gradients(y, z)[0]
+        zero = gradients(y, z, unconnected_gradients='zero')[0]
         return blocked, unconnected is None, zero
 
     blocked, is_none, zero = f(rt.constant(3.0), rt.constant(1.0))
@@ -42,9 +44,9 @@ def test_gradients_stop_gradients_and_unconnected():
 
 def test_gradients_eagerly_is_tensorflows_runtime_error():
     with pytest.raises(RuntimeError, match='GradientTape'):
-        rt.gradients(rt.constant(1.0), rt.constant(2.0))
+        gradients(rt.constant(1.0), rt.constant(2.0))
     with pytest.raises(ValueError, match='aggregation_method'):
-        ag.function(lambda x: rt.gradients(x, x, aggregation_method=7))(rt.constant(1.0))
+        ag.function(lambda x: gradients(x, x, aggregation_method=7))(rt.constant(1.0))
 
 
 def test_register_gradient_and_no_gradient():
