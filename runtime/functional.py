@@ -10,7 +10,8 @@ from runtime.core import dtypes, nest
 from runtime.core.context import name_scope
 from runtime.core.tensor_spec import TensorSpec
 from runtime.ops.convert import convert_to_tensor, stack
-from runtime.ops.shaping import shape
+from runtime.ops.creation import zeros
+from runtime.ops.shaping import concat, shape
 from runtime.tensor_array import TensorArray
 
 
@@ -181,7 +182,11 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     which this runtime does not have: every `fn` runs as written."""
     flat, n = _elements(elems, 'rt.vectorized_map')
     known = flat[0].shape[0] if flat[0].shape.rank is not None else None
-    if known is None or known == 0:
+    if known == 0:  # no slice to map: fn on a slice of zeros gives the results' types
+        probe = fn(nest.pack_sequence_as(elems, [zeros(shape(t)[1:], t.dtype) for t in flat]))
+        return nest.map_structure(lambda r: zeros(concat([[0], shape(r)], 0),
+                                                  convert_to_tensor(r).dtype), probe)
+    if known is None:
         first = fn(nest.pack_sequence_as(elems, [t[0] for t in flat]))
         signature = nest.map_structure(
             lambda r: TensorSpec(convert_to_tensor(r).shape, convert_to_tensor(r).dtype), first)

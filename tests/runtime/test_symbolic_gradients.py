@@ -105,3 +105,5 @@ def test_vectorized_map_eagerly_and_with_an_unknown_batch():
         return rt.vectorized_map(lambda r: rt.reduce_max(r), x)
 
     assert f(rows).numpy().tolist() == [1.0, 3.0, 5.0]
+    empty = rt.vectorized_map(lambda r: rt.cast(r, rt.int32) * 2, rt.zeros([0, 3]))
+    assert empty.shape == (0, 3) and empty.dtype is rt.int32
