@@ -7,6 +7,7 @@ names for one op (`rt.nn.sigmoid is rt.math.sigmoid is rt.sigmoid`).
 from runtime.ops.conv import avg_pool2d, conv2d, max_pool2d
 from runtime.ops.conv3d import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
 from runtime.ops.elementwise import softplus
+from runtime.ops.fractional_pool import fractional_avg_pool, fractional_max_pool
 from runtime.ops.math import relu, sigmoid, tanh
 from runtime.ops.nn import (
                             bias_add,
@@ -74,7 +75,8 @@ __all__ = [
     'max_pool3d', 'collapse_repeated', 'compute_accidental_hits',
     'depthwise_conv2d_backprop_filter', 'depthwise_conv2d_backprop_input', 'dilation2d',
     'erosion2d', 'isotonic_regression', 'max_pool_with_argmax', 'space_to_batch',
-    'with_space_to_batch', 'nce_loss', 'sampled_softmax_loss',
+    'with_space_to_batch', 'nce_loss', 'sampled_softmax_loss', 'fractional_avg_pool',
+    'fractional_max_pool',
     'avg_pool1d', 'batch_norm_with_global_normalization', 'batch_normalization', 'conv1d',
     'conv1d_transpose', 'conv2d_transpose', 'conv_transpose', 'convolution', 'crelu',
     'depth_to_space', 'depthwise_conv2d', 'local_response_normalization', 'log_poisson_loss',

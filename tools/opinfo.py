@@ -1076,6 +1076,19 @@ def _core_more_entries() -> list[OpInfo]:
             s('axis0', R((4, 3)), axis=0),
             s('ties', t([[1.0, 1.0, 2.0, 2.0], [3.0, 3.0, 1.0, 1.0]], f)),
             s('int', t([[3, 1, 2]], i32))), {}),
+        ('FractionalMaxPool', 'nn.fractional_max_pool', cases(
+            s('random', R((2, 7, 9, 2)), [1.0, 1.5, 1.7, 1.0], seed=5),
+            s('pseudo-overlapping', R((1, 11, 6, 3), d), [1.0, 2.3, 1.4, 1.0],
+              pseudo_random=True, overlapping=True, seed=17),
+            s('scalar-ratio', t(np.arange(2 * 8 * 8 * 1).reshape(2, 8, 8, 1) % 7, i64), 1.6,
+              overlapping=True, seed=3),
+            s('ratio-invalid', R((1, 3, 3, 1)), [1.0, 4.0, 1.0, 1.0], seed=1)),
+         {'ops': ('FractionalMaxPoolGrad',)}),
+        ('FractionalAvgPool', 'nn.fractional_avg_pool', cases(
+            s('random', R((2, 7, 9, 2)), [1.0, 1.5, 1.7, 1.0], seed=5),
+            s('pseudo-overlapping', R((1, 11, 6, 3), d), [1.0, 2.3, 1.4, 1.0],
+              pseudo_random=True, overlapping=True, seed=17)),
+         {'ops': ('FractionalAvgPoolGrad',)}),
         ('ComputeAccidentalHits', 'nn.compute_accidental_hits', cases(
             s('random', t([[1, 2], [3, 1]], i64), t([1, 5, 1, 3], i64), 2),
             s('none', t([[7]], i64), t([1, 2], i64), 1)), {'grad': False}),

@@ -1,5 +1,5 @@
-"""Cases of the space-to-batch, partition and stitch, 3-D convolution and pooling, argmax
-pooling, dilation, isotonic regression and volume patch ops: GRADIENT_CASES (op type ->
+"""Cases of the space-to-batch, partition and stitch, 3-D convolution and pooling, argmax and
+fractional pooling, dilation, isotonic regression and volume patch ops: GRADIENT_CASES (op type ->
 [(program on tensors, float64 inputs)]) for test_gradients_registry.py, whose finite
 differences check them, and NO_GRADIENT_CASES for the ops without a gradient, which
 test_native_registry.py runs compiled.
@@ -12,6 +12,7 @@ import numpy as np
 
 import runtime as rt
 from runtime.ops import conv3d as conv3d_ops
+from runtime.ops import fractional_pool as fractional_ops
 from runtime.ops import nn_more as nn_more_ops
 from runtime.ops.dispatch import apply
 
@@ -77,6 +78,11 @@ GRADIENT_CASES = {
                     [SPREAD_IMAGE[..., :1], RNG.uniform(-0.2, 0.2, (2, 2, 1))])],
     'IsotonicRegression': [(lambda x: rt.nn.isotonic_regression(x * x)[0],
                             [RNG.uniform(-2, 2, (2, 5))])],
+    'FractionalMaxPool': [(lambda x: rt.nn.fractional_max_pool(
+        x, [1.0, 1.4, 1.3, 1.0], overlapping=True, seed=7)[0], [SPREAD_IMAGE])],
+    'FractionalAvgPool': [(lambda x: rt.nn.fractional_avg_pool(
+        x * x, [1.0, 1.4, 1.3, 1.0], pseudo_random=True, seed=7)[0],
+        [RNG.uniform(-2, 2, (1, 3, 3, 2))])],
     'ExtractVolumePatches': [(lambda x: rt.extract_volume_patches(
         x, [1, 2, 2, 1, 1], [1, 1, 1, 1, 1], 'VALID') ** 2, [VOLUME])],
 }
@@ -112,4 +118,10 @@ NO_GRADIENT_CASES = {
     'RandomIndexShuffle': [(lambda x: rt.random_index_shuffle(
         rt.cast(rt.range(6), rt.int64), [1, 2, 3], rt.cast(rt.size(x), rt.int64)), [_IMAGE])],
     'Fingerprint': [(lambda x: rt.fingerprint(x), [_IMAGE])],
+    'FractionalMaxPoolGrad': [(lambda x: apply(fractional_ops.FRACTIONAL_MAX_POOL_GRAD, [
+        x, rt.zeros([1, 2, 2, 2], rt.float64), rt.ones([1, 2, 2, 2], rt.float64),
+        np.array([0, 2, 4], np.int64), np.array([0, 1, 4], np.int64)], {}), [_IMAGE])],
+    'FractionalAvgPoolGrad': [(lambda x: apply(fractional_ops.FRACTIONAL_AVG_POOL_GRAD, [
+        np.array([1, 4, 4, 2], np.int64), x[:, :2, :2], np.array([0, 2, 4], np.int64),
+        np.array([0, 1, 4], np.int64)], {'overlapping': True}), [_IMAGE])],
 }

@@ -3,7 +3,7 @@ runtime/ops/nn_more.py's ops, as TensorFlow's: SpaceToBatchND and BatchToSpaceND
 other's gradients, as are the convolution and pooling ops and their gradient ops; Dilation2D's and
 MaxPoolWithArgmax's gradient ops and ComputeAccidentalHits have none in TensorFlow."""
 from runtime.gradients.rules.common import defgradient
-from runtime.ops import conv3d, conv_more, nn_more, space_batch
+from runtime.ops import conv3d, conv_more, fractional_pool, nn_more, space_batch
 from runtime.ops.composite_math import unsorted_segment_mean
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.creation import range as range_
@@ -141,3 +141,25 @@ def _extract_volume_patches_gradient(op, grad):
 
 defgradient(conv_more.CONV, conv_more.CONV2D_BACKPROP_INPUT_V2,
             conv_more.CONV2D_BACKPROP_FILTER_V2)(UNREGISTERED_GRADIENT)
+
+
+# ---- runtime.ops.fractional_pool ---------------------------------------------------------------
+
+@defgradient(fractional_pool.FRACTIONAL_MAX_POOL)
+def _fractional_max_pool_gradient(op, grad, rows_grad, cols_grad):
+    _, rows, cols = op.outputs
+    return [apply(fractional_pool.FRACTIONAL_MAX_POOL_GRAD,
+                  [op.inputs[0], op.outputs[0], grad, rows, cols],
+                  {'overlapping': op.get_attr('overlapping')})]
+
+
+@defgradient(fractional_pool.FRACTIONAL_AVG_POOL)
+def _fractional_avg_pool_gradient(op, grad, rows_grad, cols_grad):
+    _, rows, cols = op.outputs
+    return [apply(fractional_pool.FRACTIONAL_AVG_POOL_GRAD,
+                  [shape(convert_to_tensor(op.inputs[0])), grad, rows, cols],
+                  {'overlapping': op.get_attr('overlapping')})]
+
+
+defgradient(fractional_pool.FRACTIONAL_MAX_POOL_GRAD,
+            fractional_pool.FRACTIONAL_AVG_POOL_GRAD)(UNREGISTERED_GRADIENT)
