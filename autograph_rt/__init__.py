@@ -21,7 +21,8 @@ _namespace.LAYOUT.sources.update({
     'tf.autodiff': (),
 })
 _namespace.LAYOUT.extras.update({
-    'tf': {'function': 'autograph:function'},
+    'tf': {'function': 'autograph:function',
+           'gradients': 'runtime.gradients.symbolic:gradients'},  # rt.gradients: the package
     'tf.autograph': {'to_code': 'autograph_rt.adapters:to_code',
                      'to_graph': 'autograph_rt.adapters:to_graph',
                      'trace': 'autograph_rt.adapters:trace',

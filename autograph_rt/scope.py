@@ -91,6 +91,7 @@ PATHS = {
     'tf.experimental.DynamicRaggedShape': COMPOSITE, 'tf.io.VarLenFeature': COMPOSITE,
     'tf.nn.ctc_loss': COMPOSITE, 'tf.nn.ctc_beam_search_decoder': COMPOSITE,
     'tf.nn.ctc_greedy_decoder': COMPOSITE, 'tf.nn.ctc_unique_labels': COMPOSITE,
+    'tf.edit_distance': COMPOSITE,  # its hypothesis and truth are SparseTensors
     # accelerators
     'tf.tpu': ACCELERATOR, 'tf.xla': ACCELERATOR, 'tf.experimental.tensorrt': ACCELERATOR,
     'tf.mlir': ACCELERATOR, 'tf.lite': ACCELERATOR, 'tf.quantization': ACCELERATOR,

@@ -32,7 +32,7 @@ from runtime.core.dtypes import (
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_spec import TensorSpec
-from runtime.functional import foldl, foldr, map_fn, scan
+from runtime.functional import foldl, foldr, map_fn, scan, vectorized_map
 from runtime.gradients import GradientTape, UnconnectedGradients
 from runtime.graph.graph import Graph, Operation, get_default_graph
 from runtime.graph.scopes import control_dependencies, group, init_scope, no_op
@@ -178,6 +178,56 @@ from runtime.structural import (
 
 __version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps them equal
 # ---- end of the guides' names
+
+# isort: split
+# ---- TensorFlow's further top-level names: initializers, type specs, symbolic gradients,
+# devices, more array ops
+from runtime.core.devices import DeviceSpec
+from runtime.core.tensor_spec import TypeSpec
+from runtime.critical_section import CriticalSection
+from runtime.gradients.symbolic import (  # `tf.gradients` is autograph_rt's: here the package
+    AggregationMethod,
+    RegisterGradient,
+    grad_pass_through,
+    hessians,
+    no_gradient,
+    recompute_grad,
+)
+from runtime.graph.import_into import import_graph_def
+from runtime.initializers import (
+    constant_initializer,
+    ones_initializer,
+    random_normal_initializer,
+    random_uniform_initializer,
+    zeros_initializer,
+)
+from runtime.ops.array_extra import (
+    bitcast,
+    dynamic_partition,
+    dynamic_stitch,
+    histogram_fixed_width_bins,
+    parallel_stack,
+    strided_slice,
+)
+from runtime.ops.conv_more import (
+    conv,
+    conv2d_backprop_filter_v2,
+    conv2d_backprop_input_v2,
+    extract_volume_patches,
+)
+from runtime.ops.fingerprint import fingerprint
+from runtime.ops.index_shuffle import random_index_shuffle
+from runtime.ops.op_wrappers import fftnd, ifftnd, irfftnd, rfftnd
+from runtime.ops.space_batch import (
+    batch_to_space,
+    required_space_to_batch_paddings,
+    space_to_batch,
+    space_to_batch_nd,
+)
+from runtime.tensor_protos import make_ndarray, make_tensor_proto
+from runtime.type_specs import NoneTensorSpec, OptionalSpec, TensorArraySpec, type_spec_from_value
+
+# ---- end of the further top-level names
 
 
 # isort: split

@@ -8,10 +8,10 @@ or body uses become extra inputs of the op.
 """
 from runtime.core import dtypes, nest
 from runtime.core.shapes import TensorShape, as_shape
-from runtime.core.tensor import SymbolicTensor
+from runtime.core.tensor import SymbolicTensor, Tensor
 from runtime.graph.graph import FuncGraph, uid
 from runtime.ops import control
-from runtime.ops.array import identity
+from runtime.ops.array import identity, stop_gradient
 from runtime.ops.compare import less, logical_and
 from runtime.ops.convert import convert_for_write, convert_to_tensor
 from runtime.ops.dispatch import graph_of
@@ -109,15 +109,27 @@ def _top_level_index(structure):
     return [i for i, item in enumerate(structure) for _ in nest.flatten(item)]
 
 
-def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=None, name=None,
-               *, names=None):
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None, *,
+               names=None):
     """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`.
+
+    `parallel_iterations` and `swap_memory` change nothing (iterations run one after another,
+    in host memory); `back_prop=False` stops gradients at the loop's results.
 
     Eagerly this is a Python loop. In a graph it builds one StatelessWhile (While when the body
     or condition has a stateful op). A loop variable keeps its dtype, and its shape must stay
     compatible with its shape invariant (its entry shape unless `shape_invariants` relaxes it).
     `names` optionally labels the loop variables in error messages.
     """
+    result = _while_loop(cond, body, loop_vars, shape_invariants, maximum_iterations, name, names)
+    if back_prop:
+        return result
+    return nest.map_structure(
+        lambda v: stop_gradient(v) if isinstance(v, Tensor) else v, result)
+
+
+def _while_loop(cond, body, loop_vars, shape_invariants, maximum_iterations, name, names):
     single = not isinstance(loop_vars, (list, tuple)) or hasattr(loop_vars, '__nest_components__')
     args = (loop_vars,) if single else tuple(loop_vars)
     graph = graph_of(nest.flatten(args))

@@ -9,8 +9,9 @@ from runtime.control_flow import while_loop
 from runtime.core import dtypes, nest
 from runtime.core.context import name_scope
 from runtime.core.tensor_spec import TensorSpec
-from runtime.ops.convert import convert_to_tensor
-from runtime.ops.shaping import shape
+from runtime.ops.convert import convert_to_tensor, stack
+from runtime.ops.creation import zeros
+from runtime.ops.shaping import concat, shape
 from runtime.tensor_array import TensorArray
 
 
@@ -170,3 +171,26 @@ def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
           swap_memory=False, name=None):
     """`foldl` from last to first."""
     return _fold(fn, elems, initializer, True, name, 'rt.foldr')
+
+
+def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
+    """`fn` applied to each slice of `elems` along its first axis, the results stacked, as
+    `map_fn` without a signature: the results' structure and dtypes are those of `fn` on one
+    slice. Eagerly (and in a graph when the first dimension is known) the slices are mapped
+    one by one; else by `map_fn`'s While, whose signature a call of `fn` on the first slice
+    gives. `fallback_to_while_loop` and `warn` concern TensorFlow's vectorizing compiler,
+    which this runtime does not have: every `fn` runs as written."""
+    flat, n = _elements(elems, 'rt.vectorized_map')
+    known = flat[0].shape[0] if flat[0].shape.rank is not None else None
+    if known == 0:  # no slice to map: fn on a slice of zeros gives the results' types
+        probe = fn(nest.pack_sequence_as(elems, [zeros(shape(t)[1:], t.dtype) for t in flat]))
+        return nest.map_structure(lambda r: zeros(concat([[0], shape(r)], 0),
+                                                  convert_to_tensor(r).dtype), probe)
+    if known is None:
+        first = fn(nest.pack_sequence_as(elems, [t[0] for t in flat]))
+        signature = nest.map_structure(
+            lambda r: TensorSpec(convert_to_tensor(r).shape, convert_to_tensor(r).dtype), first)
+        return map_fn(fn, elems, fn_output_signature=signature)
+    rows = [fn(nest.pack_sequence_as(elems, [t[i] for t in flat])) for i in range(known)]
+    return nest.map_structure(lambda *parts: stack([convert_to_tensor(p) for p in parts]),
+                              *rows)

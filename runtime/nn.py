@@ -5,7 +5,9 @@ The same function objects as `rt.math`'s and the top-level ones where TensorFlow
 names for one op (`rt.nn.sigmoid is rt.math.sigmoid is rt.sigmoid`).
 """
 from runtime.ops.conv import avg_pool2d, conv2d, max_pool2d
+from runtime.ops.conv3d import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
 from runtime.ops.elementwise import softplus
+from runtime.ops.fractional_pool import fractional_avg_pool, fractional_max_pool
 from runtime.ops.math import relu, sigmoid, tanh
 from runtime.ops.nn import (
                             bias_add,
@@ -52,10 +54,29 @@ from runtime.ops.nn_composites import (
                             weighted_cross_entropy_with_logits,
                             weighted_moments,
 )
+from runtime.ops.nn_dilated import atrous_conv2d, atrous_conv2d_transpose, with_space_to_batch
+from runtime.ops.nn_more import (
+                            collapse_repeated,
+                            compute_accidental_hits,
+                            depthwise_conv2d_backprop_filter,
+                            depthwise_conv2d_backprop_input,
+                            dilation2d,
+                            erosion2d,
+                            isotonic_regression,
+                            max_pool_with_argmax,
+)
+from runtime.ops.nn_sampled import nce_loss, sampled_softmax_loss
 from runtime.ops.scan import in_top_k, top_k
+from runtime.ops.space_batch import space_to_batch
 from runtime.ops.stats import l2_normalize, moments
 
 __all__ = [
+    'atrous_conv2d', 'atrous_conv2d_transpose', 'avg_pool3d', 'conv3d', 'conv3d_transpose',
+    'max_pool3d', 'collapse_repeated', 'compute_accidental_hits',
+    'depthwise_conv2d_backprop_filter', 'depthwise_conv2d_backprop_input', 'dilation2d',
+    'erosion2d', 'isotonic_regression', 'max_pool_with_argmax', 'space_to_batch',
+    'with_space_to_batch', 'nce_loss', 'sampled_softmax_loss', 'fractional_avg_pool',
+    'fractional_max_pool',
     'avg_pool1d', 'batch_norm_with_global_normalization', 'batch_normalization', 'conv1d',
     'conv1d_transpose', 'conv2d_transpose', 'conv_transpose', 'convolution', 'crelu',
     'depth_to_space', 'depthwise_conv2d', 'local_response_normalization', 'log_poisson_loss',

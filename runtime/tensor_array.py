@@ -14,17 +14,21 @@ from runtime.ops.dispatch import apply
 
 
 class TensorArray:
-    def __init__(self, dtype, size=0, dynamic_size=False, clear_after_read=None,
-                 tensor_array_name=None, infer_shape=True, element_shape=None,
-                 colocate_with_first_write_call=True, name=None, *, handle=None):
-        """TensorFlow's signature; `clear_after_read`, `tensor_array_name`,
-        `colocate_with_first_write_call` and `name` change nothing here (reads never clear an
+    def __init__(self, dtype, size=None, dynamic_size=None, clear_after_read=None,
+                 tensor_array_name=None, handle=None, flow=None, infer_shape=True,
+                 element_shape=None, colocate_with_first_write_call=True, name=None):
+        """TensorFlow's signature. `handle` is the list of elements of another TensorArray
+        (`ta.handle`) to wrap; `flow` (TensorFlow's ordering tensor, which the handle does here),
+        `clear_after_read`, `tensor_array_name`, `colocate_with_first_write_call` and `name`
+        change nothing here (reads never clear an
         element, as TensorFlow 2 inside functions), and the element shape is always inferred
         from the writes."""
         self.dtype = dtypes.as_dtype(dtype)
         self.dynamic_size = bool(dynamic_size)
         self.element_shape = TensorShape(element_shape)
         if handle is None:
+            if size is None:
+                raise ValueError('Size must be provided if handle is not provided')
             if not isinstance(size, Tensor):
                 if size < 0:  # known now: refused at once, in a graph too
                     raise errors.InvalidArgumentError(message=list_ops.size_error(size))

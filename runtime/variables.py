@@ -1,4 +1,5 @@
 """`rt.Variable`: mutable state that graphs read and assign through a resource handle."""
+import inspect
 import weakref
 
 import numpy as np
@@ -19,6 +20,18 @@ from runtime.ops.dispatch import apply, graph_of
 from runtime.ops.slicing import slice_spec, strided_slice
 
 
+def _declared_shape(value_shape, shape, validate_shape):
+    """A variable's shape: `shape` when given (the initial value must fit it), unknown when
+    `validate_shape` is False, else the initial value's."""
+    if shape is not None:
+        declared = TensorShape(shape)
+        if not declared.is_compatible_with(value_shape):
+            raise ValueError(f'The initial value\'s shape ({value_shape}) is not compatible with '
+                             f'the explicitly supplied `shape` argument ({declared}).')
+        return declared
+    return value_shape if validate_shape else TensorShape(None)
+
+
 class Variable:
     """A tensor-valued cell. Use it wherever a tensor is expected; it reads its current value.
 
@@ -33,14 +46,30 @@ class Variable:
     def __new__(cls, *args, **kwargs):
         return object.__new__(ResourceVariable if cls is Variable else cls)
 
-    def __init__(self, initial_value, dtype=None, name=None, trainable=True):
+    def __init__(self, initial_value=None, trainable=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None,
+                 import_scope=None, constraint=None, synchronization=None, aggregation=None,
+                 shape=None, experimental_enable_variable_lifting=True):
+        """TensorFlow's signature. `shape` (or `validate_shape=False`, an unknown shape) is the
+        shape assignments must keep, the initial value's when None; `constraint` is kept as
+        `.constraint` for optimizers that project; `caching_device`, `synchronization`,
+        `aggregation`, `import_scope` and `experimental_enable_variable_lifting` change nothing
+        on one CPU process (a variable's initial value is always lifted out of a function)."""
+        if variable_def is not None:
+            raise NotImplementedError('Variable(variable_def=...) restores a TensorFlow 1 '
+                                      'VariableDef; restore variables with tf.train.Checkpoint.')
+        if initial_value is None:
+            raise ValueError('initial_value must be specified.')
+        if constraint is not None and not callable(constraint):
+            raise ValueError(f'The `constraint` argument must be a callable, got {constraint!r}.')
         for hook in Variable.creation_hooks:
             hook(self)
         scope = context.current_name_scope()  # `outer/` under rt.name_scope('outer')
         if callable(initial_value):
             with context.init_scope():
                 initial_value = initial_value()
-        self.trainable = trainable
+        self.trainable = True if trainable is None else trainable
+        self.constraint = constraint
         if isinstance(initial_value, SymbolicTensor):
             # Lifted out of the graph when only constants feed it (TensorFlow's init_scope).
             lifted = evaluate_constant(initial_value)
@@ -50,8 +79,9 @@ class Variable:
             initial_value = lifted
         with context.init_scope():
             value = convert_to_tensor(initial_value, dtype)
-        self.storage = state.VariableStorage(value.value, value.dtype, value.shape,
-                                             scope + (name or 'Variable'), weakref.ref(self))
+        self.storage = state.VariableStorage(
+            value.value, value.dtype, _declared_shape(value.shape, shape, validate_shape),
+            scope + (name or 'Variable'), weakref.ref(self))
 
     def _initialize_in_graph(self, initial_value, dtype, name):
         """An uninitialized variable whose initial value is assigned by the graph being traced
@@ -252,6 +282,12 @@ class Variable:
         return Reference(self)
 
 
+# TensorFlow's signature for `inspect.signature(rt.Variable)` (the class's `__new__` takes
+# anything, to make a ResourceVariable)
+Variable.__signature__ = inspect.signature(Variable.__init__).replace(
+    parameters=list(inspect.signature(Variable.__init__).parameters.values())[1:])
+
+
 class ResourceVariable(Variable):
     """What `rt.Variable(...)` makes: a variable read and written through a resource handle (its
     storage; a graph's `VarHandleOp`), TensorFlow's `ResourceVariable`, so
@@ -269,6 +305,7 @@ class UnreadVariable(Variable):
     def __init__(self, variable, graph=None):
         self.storage = variable.storage
         self.trainable = variable.trainable
+        self.constraint = variable.constraint
         self._variable = variable.variable
         self._graph = graph  # the graph the assignment went into; None eagerly
 

@@ -20,6 +20,8 @@ import tensorflow as tf
 # draw random numbers: only their shape and dtype are compared.
 CASES = {
     'tile': 'tf.tile(x, [b, 1])',
+    'space_to_batch_nd': 'tf.space_to_batch_nd(tf.reshape(x, [b, 2, 2, 1]), [2, 2], '
+                         '[[0, 0], [0, b - 1]])',
     'tile_int64': 'tf.tile(x, [b64, 2])',
     'pad': 'tf.pad(x, [[0, b], [1, 1]])',
     'pad_value': 'tf.pad(x, [[b, 0], [0, 2]], constant_values=7.0)',

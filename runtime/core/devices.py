@@ -6,6 +6,7 @@ Everything runs on the CPU. A device scope names the device ops ask for, as Tens
 CPU when it runs, as TensorFlow's soft placement does with a device it does not have. Eager
 tensors are on `/job:localhost/replica:0/task:0/device:CPU:0`.
 """
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -17,12 +18,12 @@ _DEVICE = re.compile(r'(?:device:)?([A-Za-z_]+)(?::(\d+|\*))?$')
 
 @dataclass(frozen=True, slots=True)
 class DeviceSpec:
-    """The parts of a device name; None where the name leaves a part open."""
+    """The parts of a device name; None where the name leaves a part open (`tf.DeviceSpec`)."""
     job: str | None = None
     replica: int | None = None
     task: int | None = None
     device_type: str | None = None
-    device_index: str | None = None
+    device_index: int | None = None
 
     @classmethod
     def from_string(cls, spec):
@@ -48,8 +49,22 @@ class DeviceSpec:
             if kind not in ('CPU', 'GPU', 'TPU') and not piece.startswith('device:'):
                 raise ValueError(f"Unknown attribute '{piece}' is encountered while parsing "
                                  f"the device spec: '{spec}'.")
-            parts['device_type'], parts['device_index'] = kind, match.group(2) or '*'
+            index = match.group(2)
+            parts['device_type'] = kind
+            parts['device_index'] = int(index) if index and index.isdigit() else None
         return cls(**parts)
+
+    def parse_from_string(self, spec):
+        """The spec `spec` names (TensorFlow 2's form of `from_string`)."""
+        return DeviceSpec.from_string(spec)
+
+    def make_merged_spec(self, dev):
+        """This spec with the parts `dev` sets replaced by `dev`'s."""
+        return dev.merged_into(self)
+
+    def replace(self, **kwargs):
+        """This spec with the parts named in `kwargs` replaced."""
+        return dataclasses.replace(self, **kwargs)
 
     def merged_into(self, outer):
         """This spec with the parts it leaves open taken from `outer` (nested scopes)."""
@@ -65,7 +80,8 @@ class DeviceSpec:
         out = ''.join(f'/{name}:{value}' for name, value in zip(_FIELDS, self._values())
                       if value is not None)
         if self.device_type is not None:
-            out += f'/device:{self.device_type}:{self.device_index}'
+            index = '*' if self.device_index is None else self.device_index
+            out += f'/device:{self.device_type}:{index}'
         return out
 
 

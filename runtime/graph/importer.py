@@ -43,12 +43,12 @@ def import_graph_def(graph_def, payloads=None, return_elements=None):
     graph = Graph()
     library = {f['signature']['name']: f
                for f in graph_def.get('library', {}).get('function', [])}
-    importer = _Importer(graph, library, payloads)
+    importer = Importer(graph, library, payloads)
     built = {}
-    importer.nodes(graph, graph_def.get('node', []), _graph_ref, built)
+    importer.nodes(graph, graph_def.get('node', []), graph_ref, built)
     if return_elements is None:
         return graph
-    return graph, [_graph_ref(built, name, 'return_elements') for name in return_elements]
+    return graph, [graph_ref(built, name, 'return_elements') for name in return_elements]
 
 
 def call_function(library, name, inputs, payloads=None):
@@ -61,12 +61,12 @@ def call_function(library, name, inputs, payloads=None):
     fdef = library.get(name)
     if fdef is None:
         raise ValueError(f'The library does not define function {name!r}.')
-    importer = _Importer(graph, library, payloads)
+    importer = Importer(graph, library, payloads)
     return importer.call(graph, name, fdef, list(inputs), {},
                          graph.unique_name(name.lstrip('_')) + '/')
 
 
-def _graph_ref(built, text, node_name):
+def graph_ref(built, text, node_name):
     name, _, index = text.partition(':')
     op = built.get(name)
     if op is None:
@@ -107,7 +107,7 @@ def _function_ref(built, text, node_name):
     return _output(op, position, node_name, text)
 
 
-class _Importer:
+class Importer:
     def __init__(self, graph, library, payloads):
         self.graph = graph
         self.library = library

@@ -12,11 +12,11 @@ from runtime.core import errors
 from runtime.core.shapes import TensorShape
 from runtime.ops.convert import convert_to_tensor, unify_inputs
 from runtime.ops.dispatch import apply
-from runtime.ops.infer import constant_value
+from runtime.ops.infer import constant_value_as_shape
 from runtime.ops.registry import register
 
 
-def _out_size(size, k, stride, padding):
+def out_size(size, k, stride, padding):
     """(output size, padding before, padding after) of one spatial dim, as TensorFlow."""
     if padding == 'VALID':
         return (size - k) // stride + 1, 0, 0
@@ -27,8 +27,8 @@ def _out_size(size, k, stride, padding):
 
 def _geometry(in_shape, kernel_hw, strides, padding):
     (_, h, w, _), (kh, kw) = in_shape, kernel_hw
-    oh, top, bottom = _out_size(h, kh, strides[1], padding)
-    ow, left, right = _out_size(w, kw, strides[2], padding)
+    oh, top, bottom = out_size(h, kh, strides[1], padding)
+    ow, left, right = out_size(w, kw, strides[2], padding)
     return (oh, ow), ((0, 0), (top, bottom), (left, right), (0, 0))
 
 
@@ -97,15 +97,15 @@ def _conv2d_infer(inputs, attrs):
     if c is not None and ci is not None and c != ci:
         raise ValueError(f'conv2d: the input has {c} channels, the filter expects {ci}')
     strides, padding = attrs['strides'], attrs['padding']
-    oh = None if h is None or kh is None else _out_size(h, kh, strides[1], padding)[0]
-    ow = None if w is None or kw is None else _out_size(w, kw, strides[2], padding)[0]
+    oh = None if h is None or kh is None else out_size(h, kh, strides[1], padding)[0]
+    ow = None if w is None or kw is None else out_size(w, kw, strides[2], padding)[0]
     return [(x.dtype, TensorShape([n, oh, ow, co]))]
 
 
 def _sizes_infer(sizes_index, dtype_index):
     def infer(inputs, attrs):
-        sizes = constant_value(inputs[sizes_index])
-        dims = [None] * 4 if sizes is None else [int(d) for d in sizes]
+        sizes = constant_value_as_shape(inputs[sizes_index])  # the known dims
+        dims = [None] * 4 if sizes.rank is None else sizes.as_list()
         return [(inputs[dtype_index].dtype, TensorShape(dims))]
     return infer
 
@@ -122,17 +122,23 @@ BACKPROP_FILTER = register('Conv2DBackpropFilter', _backprop_filter_kernel, _siz
                            outputs=('output',), defaults=_CONV_DEFAULTS)
 
 
-def _four(value, name):
-    """TensorFlow's 4-element NHWC form of `strides`/`ksize` (an int or 1, 2 or 4 of them)."""
+def spatial_form(value, name, spatial):
+    """TensorFlow's full form of `strides`/`ksize`/`dilations` for `spatial` spatial dims: an
+    int, or 1, `spatial` or `spatial` + 2 ints (1 for the batch and channel dims)."""
     values = [int(v) for v in np.ravel(value)]
     if len(values) == 1:
-        values = values * 2
-    if len(values) == 2:
+        values = values * spatial
+    if len(values) == spatial:
         values = [1] + values + [1]
-    if len(values) != 4 or values[0] != 1 or values[3] != 1:
-        raise ValueError(f'{name} must be an int or 1, 2 or 4 ints (1 for the batch and channel '
-                         f'dims), got {value!r}.')
+    if len(values) != spatial + 2 or values[0] != 1 or values[-1] != 1:
+        raise ValueError(f'{name} must be an int or 1, {spatial} or {spatial + 2} ints (1 for '
+                         f'the batch and channel dims), got {value!r}.')
     return tuple(values)
+
+
+def _four(value, name):
+    """The NHWC form (see `spatial_form`)."""
+    return spatial_form(value, name, 2)
 
 
 def _check(padding, data_format, dilations):
@@ -216,8 +222,8 @@ def _pool_infer(inputs, attrs):
         return [(x.dtype, TensorShape([None] * 4))]
     n, h, w, c = x.shape.as_list()
     ksize, strides, padding = attrs['ksize'], attrs['strides'], attrs['padding']
-    oh = None if h is None else _out_size(h, ksize[1], strides[1], padding)[0]
-    ow = None if w is None else _out_size(w, ksize[2], strides[2], padding)[0]
+    oh = None if h is None else out_size(h, ksize[1], strides[1], padding)[0]
+    ow = None if w is None else out_size(w, ksize[2], strides[2], padding)[0]
     return [(x.dtype, TensorShape([n, oh, ow, c]))]
 
 

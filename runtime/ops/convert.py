@@ -182,9 +182,17 @@ def _reshape_constant(arr, shape):
     return out[()] if out.ndim == 0 else out
 
 
-def convert_to_tensor(value, dtype=None, name=None):
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     """A Tensor for `value`: tensors pass through (dtype checked), Variables are read, Python
-    and numpy values follow TensorFlow's conversion rules (see docs/runtime.md)."""
+    and numpy values follow TensorFlow's conversion rules (see docs/runtime.md). `dtype_hint`:
+    the dtype a Python or numpy value takes when `dtype` is None and it converts to it (else
+    its own)."""
+    if dtype is None and dtype_hint is not None and not isinstance(value, Tensor) and \
+            not hasattr(value, '__tf_tensor__'):
+        try:
+            return convert_to_tensor(value, dtype_hint, name=name)
+        except (TypeError, ValueError):
+            pass  # TensorFlow too falls back to the value's own dtype
     if isinstance(value, Tensor):
         if dtype is not None and value.dtype is not dtypes.as_dtype(dtype):
             raise TypeError(f'Expected a {dtypes.as_dtype(dtype).name} tensor, got '

@@ -182,7 +182,7 @@ def _tensor_scatter(opdef, tensor, indices, updates, name, bad_indices_policy=''
     return apply(opdef, [tensor, indices, updates], name=name)
 
 
-def tensor_scatter_nd_update(tensor, indices, updates, bad_indices_policy='', name=None):
+def tensor_scatter_nd_update(tensor, indices, updates, name=None, *, bad_indices_policy=''):
     """`tensor` with the values at the index tuples `indices` replaced by `updates` (op
     `TensorScatterUpdate`)."""
     return _tensor_scatter(TENSOR_SCATTER_UPDATE, tensor, indices, updates, name,

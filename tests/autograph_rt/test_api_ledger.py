@@ -17,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # The least coverage (names here with TensorFlow's signature / names in scope) each module keeps;
 # raise a floor when a module gains names, never lower one.
 FLOORS = {
-    'tf': 0.79, 'tf.math': 0.99, 'tf.nn': 0.69, 'tf.linalg': 0.97, 'tf.random': 1.0,
+    'tf': 0.98, 'tf.math': 0.99, 'tf.nn': 0.95, 'tf.linalg': 0.97, 'tf.random': 1.0,
     'tf.data': 0.64, 'tf.train': 0.45, 'tf.summary': 0.94, 'tf.config': 1.0,
     'tf.config.experimental': 1.0, 'tf.config.optimizer': 1.0, 'tf.config.threading': 1.0,
     'tf.debugging': 0.77, 'tf.dtypes': 0.95, 'tf.errors': 1.0, 'tf.nest': 1.0,

@@ -16,6 +16,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 import pytest
+from core_more_gradient_cases import GRADIENT_CASES, STATIC_ONLY, STEPS
 from surface_gradient_cases import CASES as SURFACE_CASES
 
 import runtime as rt
@@ -318,6 +319,10 @@ CASES['SparseSoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, True), [u
 CASES['SoftmaxCrossEntropyWithLogits'] += [Case(_xent_outputs(1, False), [u(2, 3), _LABEL_ROWS]),
                                            Case(_xent_outputs(None, False),
                                                 [u(2, 3), _LABEL_ROWS])]
+
+for _op_type, _cases in GRADIENT_CASES.items():
+    CASES[_op_type] = [Case(fn, inputs, dynamic=_op_type not in STATIC_ONLY,
+                            h=STEPS.get(_op_type, 1e-6)) for fn, inputs in _cases]
 
 
 _SPECIAL = special_more

@@ -6,6 +6,7 @@ names. `runtime.gradients` imports this package once; the op modules never impor
 """
 from runtime.gradients.rules import (
     array,
+    array_extra,
     array_more,
     bitwise,
     control_flow,
@@ -17,6 +18,7 @@ from runtime.gradients.rules import (
     lists,
     math,
     nn,
+    nn_more,
     py_func,
     signal,
     special,
@@ -25,6 +27,6 @@ from runtime.gradients.rules import (
     strings,
 )
 
-__all__ = ['array', 'array_more', 'bitwise', 'control_flow', 'decompositions', 'image',
-           'image_geometry', 'linalg', 'linalg_more', 'lists', 'math', 'nn', 'py_func', 'signal',
-           'special', 'special_bessel', 'state', 'strings']
+__all__ = ['array', 'array_extra', 'array_more', 'bitwise', 'control_flow', 'decompositions',
+           'image', 'image_geometry', 'linalg', 'linalg_more', 'lists', 'math', 'nn', 'nn_more',
+           'py_func', 'signal', 'special', 'special_bessel', 'state', 'strings']

@@ -13,6 +13,7 @@ import tempfile
 
 import numpy as np
 import pytest
+from core_more_gradient_cases import NO_GRADIENT_CASES
 from test_gradients_registry import CASES, Case
 
 import autograph as ag
@@ -279,6 +280,8 @@ EXTRA.update({
     'AllCandidateSampler': [Case(lambda x: rt.random.all_candidate_sampler(
         [[1, 2]], 2, 3, True)[1] + rt.cast(x[0, :2], rt.float32), [F])],
 })
+EXTRA.update({op: [Case(fn, inputs) for fn, inputs in cases]
+              for op, cases in NO_GRADIENT_CASES.items()})
 # the gradient ops of resize and crop_and_resize, which the gradient cases build
 BUILT_BY_GRADIENTS = {'ResizeBilinearGrad', 'ResizeNearestNeighborGrad', 'ResizeBicubicGrad',
                       'CropAndResizeGradImage'}
