@@ -35,14 +35,9 @@ def _table(weights):
 
 
 def _sampled_values(labels, num_true, num_sampled, num_classes, seed):
-    sampler = getattr(random_ops, 'log_uniform_candidate_sampler', None)
-    if sampler is None:
-        raise NotImplementedError('Drawing the sampled classes needs '
-                                  'rt.random.log_uniform_candidate_sampler; pass '
-                                  'sampled_values=(sampled, true_expected_count, '
-                                  'sampled_expected_count) instead.')
-    return sampler(true_classes=labels, num_true=num_true, num_sampled=num_sampled, unique=True,
-                   range_max=num_classes, seed=seed)
+    return random_ops.log_uniform_candidate_sampler(
+        true_classes=labels, num_true=num_true, num_sampled=num_sampled, unique=True,
+        range_max=num_classes, seed=seed)
 
 
 def compute_sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes,
