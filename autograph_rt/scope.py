@@ -68,6 +68,7 @@ PATHS = {
     'tf.distribute': DISTRIBUTE, 'tf.dtensor': DISTRIBUTE, 'tf.experimental.dtensor': DISTRIBUTE,
     'tf.data.experimental.service': DISTRIBUTE, 'tf.data.experimental.distributed_save': DISTRIBUTE,
     'tf.data.experimental.DistributeOptions': DISTRIBUTE,
+    'tf.data.experimental.ServiceOptions': DISTRIBUTE,
     'tf.data.experimental.AutoShardPolicy': DISTRIBUTE,
     'tf.data.experimental.SHARD_HINT': DISTRIBUTE,
     'tf.config.experimental_connect_to_cluster': DISTRIBUTE,

@@ -15,7 +15,7 @@ from runtime.core import context, dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor
 from runtime.core.tensor_spec import TensorSpec
-from runtime.data import functions, iterators, ops, structure
+from runtime.data import functions, iterators, more_ops, ops, structure
 from runtime.data.options import Options
 from runtime.data.prefetch import AUTOTUNE
 from runtime.data.values import INFINITE, UNKNOWN
@@ -294,6 +294,32 @@ class Dataset:
     def cardinality(self):
         return apply(ops.CARDINALITY, [self.variant_tensor])
 
+    def assert_cardinality(self, expected_cardinality, name=None):
+        """This dataset, of cardinality `expected_cardinality`: iterating it fails with
+        FailedPreconditionError when it has another number of elements."""
+        return self._derived(more_ops.ASSERT_CARDINALITY,
+                             [int64(expected_cardinality, 'expected_cardinality')], {})
+
+    def ignore_errors(self, log_warning=False, name=None):
+        """This dataset without the elements whose making fails (an op's error: a record
+        that does not parse, a failed check in a map function)."""
+        return self._derived(more_ops.IGNORE_ERRORS, [], {'log_warning': bool(log_warning)})
+
+    def unique(self, name=None):
+        """The first occurrence of each element (int32, int64 or string elements)."""
+        spec = self._element_spec
+        if getattr(spec, 'dtype', None) not in (dtypes.int32, dtypes.int64, dtypes.string):
+            raise TypeError('Dataset.unique() only supports datasets with 1 component of '
+                            'type tf.int32, tf.int64 or tf.string.')
+        return self._derived(more_ops.UNIQUE, [], {})
+
+    def get_single_element(self, name=None):
+        """The one element of this dataset; InvalidArgumentError when it has none or more
+        (op DatasetToSingleElement)."""
+        flat = located_apply(more_ops.SINGLE_ELEMENT, [self.variant_tensor],
+                             iterators.component_attrs(self._element_spec))
+        return structure.pack(self._element_spec, flat)
+
     def __len__(self):
         if not _is_eager(self.variant_tensor):
             raise TypeError('Dataset only supports len() in eager mode; use '
@@ -382,3 +408,24 @@ def zip_datasets(datasets, name=None):
             raise TypeError(f'Dataset.zip needs datasets (in a tuple or dict), got {d!r}.')
     spec = structure.pack(datasets, [d.element_spec for d in flat])
     return source(ops.ZIP, [d.variant_tensor for d in flat], {'N': len(flat)}, spec)
+
+
+def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+    """The elements of `datasets` in the order `choice_dataset` (int64 scalars, indices into
+    `datasets`) picks them; a pick of an exhausted dataset is skipped, or ends the result with
+    `stop_on_empty_dataset=True` (op DirectedInterleaveDataset)."""
+    datasets = list(datasets)
+    if not datasets:
+        raise ValueError('Invalid `datasets`. `datasets` should not be empty.')
+    spec = choice_dataset.element_spec
+    if getattr(spec, 'dtype', None) is not dtypes.int64 or spec.shape.rank not in (0, None):
+        raise TypeError(f'Invalid `choice_dataset`. Elements of `choice_dataset` must be '
+                        f'scalar of `tf.int64` dtype, but found {spec}.')
+    element_spec = datasets[0].element_spec
+    for d in datasets[1:]:
+        element_spec = structure.most_specific(element_spec, d.element_spec,
+                                               'Dataset.choose_from_datasets')
+    return source(ops.DIRECTED_INTERLEAVE, [choice_dataset.variant_tensor] +
+                  [d.variant_tensor for d in datasets],
+                  {'seed': 0, 'stop_on_empty_dataset': bool(stop_on_empty_dataset),
+                   'N': len(datasets)}, element_spec)

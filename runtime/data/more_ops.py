@@ -1,0 +1,155 @@
+"""More dataset ops, with TensorFlow's op types: the file readers (`TFRecordDatasetV2`,
+`FixedLengthRecordDatasetV2`), `AssertCardinalityDataset`, `IgnoreErrorsDataset`,
+`UniqueDataset` and `DatasetToSingleElement`, and the DatasetValues they make
+(runtime/data/values.py has the others)."""
+import numpy as np
+
+from runtime.core import errors
+from runtime.data import values
+from runtime.data.ops import components, dataset_op
+from runtime.io.records import fixed_length_records, tfrecords
+
+
+def _names(filenames):
+    return [f.decode() if isinstance(f, bytes) else str(f)
+            for f in np.atleast_1d(np.asarray(filenames, dtype=object)).tolist()]
+
+
+def _text(value):
+    value = value[()] if isinstance(value, np.ndarray) else value
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class RecordFiles(values.DatasetValue):
+    """The records of files, one file after the other: `read(path)` yields a file's records."""
+
+    def __init__(self, filenames, read):
+        self.filenames, self.read = filenames, read
+
+    def __iter__(self):
+        for name in self.filenames:
+            for record in self.read(name):
+                yield (record,)
+
+
+def _tfrecords(attrs, payload):
+    def make(filenames, compression_type, buffer_size, byte_offsets):
+        kind = _text(compression_type)
+        return RecordFiles(_names(filenames), lambda path: tfrecords(path, kind))
+    return make
+
+
+def _fixed_length(attrs, payload):
+    def make(filenames, header_bytes, record_bytes, footer_bytes, buffer_size,
+             compression_type):
+        kind, sizes = _text(compression_type), (int(header_bytes), int(footer_bytes))
+        if int(record_bytes) <= 0:
+            raise errors.InvalidArgumentError(
+                message=f'record_bytes must be > 0, got {int(record_bytes)}.')
+        return RecordFiles(_names(filenames), lambda path: fixed_length_records(
+            path, int(record_bytes), *sizes, compression_type=kind))
+    return make
+
+
+TFRECORD = dataset_op('TFRecordDatasetV2', _tfrecords,
+                      inputs=('filenames', 'compression_type', 'buffer_size', 'byte_offsets'),
+                      defaults={'metadata': ''})
+FIXED_LENGTH_RECORD = dataset_op(
+    'FixedLengthRecordDatasetV2', _fixed_length,
+    inputs=('filenames', 'header_bytes', 'record_bytes', 'footer_bytes', 'buffer_size',
+            'compression_type'), defaults={'metadata': ''})
+
+
+class AssertCardinality(values.DatasetValue):
+    """The input's elements, failing when there are not `expected` of them."""
+
+    def __init__(self, input_, expected):
+        self.input, self.cardinality = input_, int(expected)
+
+    def __iter__(self):
+        count = 0
+        for element in self.input:
+            count += 1
+            if self.cardinality != values.INFINITE and count > self.cardinality:
+                raise errors.FailedPreconditionError(
+                    message=f'Input dataset was expected to contain '
+                            f'{_elements(self.cardinality)} but contained at least '
+                            f'{_elements(count)}.')
+            yield element
+        if count != self.cardinality:
+            raise errors.FailedPreconditionError(
+                message=f'Input dataset was expected to contain '
+                        f'{_elements(self.cardinality)} but contained only {_elements(count)}.')
+
+
+def _elements(n):
+    if n == values.INFINITE:
+        return 'an infinite number of elements'
+    return f'{n} element' + ('' if n == 1 else 's')
+
+
+class IgnoreErrors(values.DatasetValue):
+    """The input's elements, without those whose making failed (an error of an op: a record
+    that does not parse, a failed check)."""
+
+    def __init__(self, input_, log_warning):
+        self.input, self.log_warning = input_, log_warning
+
+    def __iter__(self):
+        elements = iter(self.input)
+        while True:
+            try:
+                element = next(elements)
+            except StopIteration:
+                return
+            except errors.OpError as e:
+                if self.log_warning:
+                    print(f'Warning: ignoring an error of the input: {e}')
+                continue
+            yield element
+
+
+class Unique(values.DatasetValue):
+    """The input's elements, each first occurrence only (scalars and vectors of integers or
+    strings, as TensorFlow's UniqueDataset)."""
+
+    def __init__(self, input_):
+        self.input = input_
+
+    def __iter__(self):
+        seen = set()
+        for element in self.input:
+            value = element[0]
+            key = value.tobytes() if isinstance(value, np.ndarray) and \
+                value.dtype != object else repr(np.asarray(value).tolist())
+            if key not in seen:
+                seen.add(key)
+                yield element
+
+
+ASSERT_CARDINALITY = dataset_op(
+    'AssertCardinalityDataset',
+    lambda attrs, payload: lambda d, n: AssertCardinality(d, n),
+    inputs=('input_dataset', 'cardinality'), defaults={'metadata': ''})
+IGNORE_ERRORS = dataset_op(
+    'IgnoreErrorsDataset',
+    lambda attrs, payload: lambda d: IgnoreErrors(d, attrs.get('log_warning', False)),
+    defaults={'log_warning': False, 'metadata': ''})
+UNIQUE = dataset_op('UniqueDataset', lambda attrs, payload: Unique,
+                    defaults={'metadata': ''})
+
+
+def _single_element(dataset, **attrs):
+    elements = iter(dataset)
+    first = next(elements, None)
+    if first is None:
+        raise errors.InvalidArgumentError(message='Dataset was empty.')
+    if next(elements, None) is not None:
+        raise errors.InvalidArgumentError(message='Dataset had more than one element.')
+    return list(first)
+
+
+SINGLE_ELEMENT = dataset_op('DatasetToSingleElement',
+                            lambda attrs, payload: _single_element, inputs=('dataset',),
+                            outputs='components', infer=components,
+                            defaults={'metadata': ''})
