@@ -22,7 +22,7 @@ SPEC_NAMES = '''
 '''.split()
 NAMESPACES = {'bitwise', 'config', 'data', 'debugging', 'dtypes', 'errors', 'experimental',
               'image', 'io', 'linalg', 'math', 'nest', 'nn', 'optimizers', 'random', 'signal',
-              'strings', 'summary', 'train'}
+              'strings', 'summary', 'train', 'version'}
 
 
 def test_dir_lists_the_public_names_and_every_spec_name():
