@@ -985,8 +985,8 @@ COVERED: dict[str, tuple[str, ...]] = {
         'RepeatDataset', 'ScanDataset', 'ShardDataset', 'ShuffleDatasetV3', 'SkipDataset',
         'TakeDataset', 'TakeWhileDataset', 'TensorDataset', 'TensorSliceDataset',
         'TextLineDataset', 'UnbatchDataset', 'ZipDataset'),
-    'tests/runtime/data/test_data_more.py (file datasets and transformations recorded from '
-    'TensorFlow in tests/runtime/data/fixtures/data_more.json)': (
+    'tests/runtime/test_io_more.py (file datasets and transformations recorded from '
+    'TensorFlow by tools/tf_io_more_fixtures.py)': (
         'TFRecordDatasetV2', 'FixedLengthRecordDatasetV2', 'AssertCardinalityDataset',
         'IgnoreErrorsDataset', 'UniqueDataset', 'DatasetToSingleElement'),
     'tests/runtime/summary and tests/interop/test_tensorflow_summary.py (summaries)': (

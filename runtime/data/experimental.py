@@ -274,10 +274,11 @@ def _infer_column(values, na_value):
     """The dtype TensorFlow's make_csv_dataset infers for a column's first values: int32,
     then int64, float32, float64, else string."""
     kinds = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
-    best = 0
+    best, seen = 0, False
     for value in values:
         if value == na_value or value == '':
             continue
+        seen = True
         while best < len(kinds):
             try:
                 number = (int if best < 2 else float)(value)
@@ -294,7 +295,7 @@ def _infer_column(values, na_value):
                 best = 3
                 continue
             break
-    return kinds[best] if best < len(kinds) else dtypes.string
+    return kinds[best] if seen and best < len(kinds) else dtypes.string
 
 
 def _csv_rows(names, field_delim, use_quote_delim, header, encoding, limit):
@@ -345,8 +346,10 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
         rows = _csv_rows(names, field_delim, use_quote_delim, header, encoding,
                          num_rows_for_inference)
         picked = select if select is not None else range(len(column_names))
-        column_defaults = [_infer_column([r[i] for r in rows if i < len(r)], na_value)
-                           for i in picked]
+        column_defaults = [  # an inferred column's empty fields read as 0 or ''
+            convert_to_tensor(np.array([b'' if d is dtypes.string else 0], d.np_dtype), d)
+            for d in (_infer_column([r[i] for r in rows if i < len(r)], na_value)
+                      for i in picked)]
     column_defaults = [convert_to_tensor(np.zeros([0], d.np_dtype if d is not dtypes.string
                                                   else object), d)
                        if isinstance(d, dtypes.DType) else d for d in column_defaults]

@@ -343,7 +343,11 @@ class RepeatedField:
     def __setitem__(self, index, value):
         if self.kind in SCHEMA:
             raise TypeError('does not support assignment')
-        self.items[index] = _checked(self.kind, value)
+        if isinstance(index, slice):
+            self.items[index] = [_checked(self.kind, v) for v in value]
+            self._changed()
+        else:
+            self.items[index] = _checked(self.kind, value)
 
     def __delitem__(self, index):
         del self.items[index]

@@ -31,12 +31,10 @@ class CheckpointView:
     def __init__(self, save_path):
         _, self.nodes = read_checkpoint(checkpoint_prefix(save_path))
 
-    def children(self, node_id, special_object_name=False):
-        """{local name: node id} of the node's children (names starting with `_` only with
-        `special_object_name=True`)."""
+    def children(self, node_id):
+        """{local name: node id} of the node's children."""
         return {c.get('local_name', ''): c.get('node_id', 0)
-                for c in self.nodes[node_id].get('children', [])
-                if special_object_name or not c.get('local_name', '').startswith('_')}
+                for c in self.nodes[node_id].get('children', [])}
 
     def descendants(self):
         """Every node id reachable from node 0, breadth first."""
