@@ -92,7 +92,8 @@ def example_round_trip(tf: Any, scratch: str) -> Any:
     parsed = tf.train.Example.FromString(data)
     feature = parsed.features.feature
     return [sorted(feature.keys()), list(feature['label'].int64_list.value),
-            list(feature['weights'].float_list.value), plain(list(feature['name'].bytes_list.value)),
+            list(feature['weights'].float_list.value),
+            plain(list(feature['name'].bytes_list.value)),
             feature['empty'].WhichOneof('kind'), parsed == _example(tf),
             plain(parsed.SerializeToString(deterministic=True)) == plain(
                 _example(tf).SerializeToString(deterministic=True))]
