@@ -200,7 +200,7 @@ __version__ = '0.1.0'  # the project's version (pyproject.toml); a test keeps th
 # public name needs no edit here; a new namespace module goes in _NAMESPACES.
 from types import ModuleType as _ModuleType
 
-_NAMESPACES = frozenset({'bitwise', 'config', 'data', 'debugging', 'dtypes', 'errors',
+_NAMESPACES = frozenset({'audio', 'bitwise', 'config', 'data', 'debugging', 'dtypes', 'errors',
                          'experimental', 'image', 'io', 'linalg', 'math', 'nest', 'nn',
                          'optimizers', 'random', 'signal', 'strings', 'summary', 'train',
                          'version'})

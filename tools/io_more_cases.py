@@ -396,3 +396,41 @@ def checkpoint_manager_intervals(tf: Any, scratch: str) -> Any:
             [os.path.basename(p) for p in manager.checkpoints],
             error_name(lambda: tf.train.CheckpointManager(checkpoint, scratch, 1,
                                                           checkpoint_interval=2))]
+
+
+@case
+def strings_to_hash_bucket_fast(tf: Any, scratch: str) -> Any:
+    words = [bytes((i * 7 + j) % 256 for j in range(i)) for i in range(0, 140, 3)]
+    return [plain(tf.strings.to_hash_bucket_fast(words, 2 ** 62)),
+            plain(tf.strings.to_hash_bucket_fast([['hello', 'world'], ['', 'tf']], 10))]
+
+
+@case
+def wav_files(tf: Any, scratch: str) -> Any:
+    clip = np.array([[0.5, -1.2], [0.0000152, 1.0], [-0.5, 0.25], [0.99998, -0.99998]],
+                    np.float32)
+    encoded = tf.audio.encode_wav(clip, 8000)
+    audio, rate = tf.audio.decode_wav(encoded)
+    mono = tf.audio.encode_wav(clip[:, :1], 22050)
+    widened, _ = tf.audio.decode_wav(mono, desired_channels=2, desired_samples=6)
+    return [plain(encoded), plain(audio), plain(rate), plain(widened),
+            error_name(lambda: tf.audio.decode_wav(b'not a wav file'))]
+
+
+def _event_records(tf: Any, directory: str) -> list[Any]:
+    """The events of the event file in `directory` after the first, each without its
+    wall_time (the first 9 bytes: field 1, a double)."""
+    [name] = os.listdir(directory)
+    records = list(tf.data.TFRecordDataset(os.path.join(directory, name)).as_numpy_iterator())
+    return [plain(r[9:]) for r in records[1:]]
+
+
+@case
+def audio_summary_event(tf: Any, scratch: str) -> Any:
+    clips = np.sin(np.linspace(0, 20, 2 * 6 * 1)).reshape(2, 6, 1).astype(np.float32) * 0.8
+    writer = tf.summary.create_file_writer(scratch)
+    with writer.as_default():
+        tf.summary.audio('voice', clips, 16000, step=3, max_outputs=1, description='a tone')
+        tf.summary.audio('both', clips, 8000, step=4)
+    writer.close()
+    return _event_records(tf, scratch)

@@ -988,7 +988,8 @@ COVERED: dict[str, tuple[str, ...]] = {
     'tests/runtime/test_io_more.py (file datasets and transformations recorded from '
     'TensorFlow by tools/tf_io_more_fixtures.py)': (
         'TFRecordDatasetV2', 'FixedLengthRecordDatasetV2', 'AssertCardinalityDataset',
-        'IgnoreErrorsDataset', 'UniqueDataset', 'DatasetToSingleElement'),
+        'IgnoreErrorsDataset', 'UniqueDataset', 'DatasetToSingleElement',
+        'StringToHashBucketFast', 'EncodeWav', 'DecodeWav'),
     'tests/runtime/summary and tests/interop/test_tensorflow_summary.py (summaries)': (
         'SummaryWriter', 'FlushSummaryWriter', 'WriteSummary', 'WriteGraphSummary',
         'EncodePng'),
