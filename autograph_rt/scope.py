@@ -107,6 +107,7 @@ PATHS = {
     'tf.nn.approx_min_k': ACCELERATOR, 'tf.approx_top_k': ACCELERATOR,
     'tf.check_pinned': ACCELERATOR, 'tf.guarantee_const': ACCELERATOR,
     'tf.nondifferentiable_batch_function': ACCELERATOR,
+    'tf.image.generate_bounding_box_proposals': ACCELERATOR,  # TensorFlow has a GPU kernel only
     # dtypes numpy lacks, and TensorFlow's handle dtypes
     'tf.bfloat16': DTYPE, 'tf.dtypes.bfloat16': DTYPE, 'tf.qint8': DTYPE, 'tf.qint16': DTYPE,
     'tf.qint32': DTYPE, 'tf.quint8': DTYPE, 'tf.quint16': DTYPE, 'tf.dtypes.qint8': DTYPE,

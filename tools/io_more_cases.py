@@ -434,3 +434,41 @@ def audio_summary_event(tf: Any, scratch: str) -> Any:
         tf.summary.audio('both', clips, 8000, step=4)
     writer.close()
     return _event_records(tf, scratch)
+
+
+@case
+def combined_nms(tf: Any, scratch: str) -> Any:
+    rng = np.random.default_rng(5)
+    corners = rng.uniform(-0.1, 1.1, (2, 6, 1, 2, 2)).astype(np.float32)
+    boxes = np.concatenate([corners.min(axis=3), corners.max(axis=3)], axis=3)
+    boxes = boxes.reshape(2, 6, 1, 4)
+    scores = rng.permutation(np.linspace(0.05, 0.95, 2 * 6 * 3)).reshape(2, 6, 3).astype(
+        np.float32)
+    per_class_boxes = np.repeat(boxes, 3, axis=2) + np.float32(0.01) * np.arange(3).reshape(
+        1, 1, 3, 1).astype(np.float32)
+    out = []
+    for args, kwargs in (((boxes, scores, 2, 4), {}),
+                         ((boxes, scores, 2, 10), {'pad_per_class': True}),
+                         ((boxes, scores, 3, 5), {'iou_threshold': 0.3,
+                                                 'score_threshold': 0.4,
+                                                 'clip_boxes': False}),
+                         ((per_class_boxes, scores, 2, 6), {})):
+        out.append(plain(tf.image.combined_non_max_suppression(*args, **kwargs)))
+    return out
+
+
+@case
+def glimpses(tf: Any, scratch: str) -> Any:
+    images = np.arange(2 * 6 * 5 * 2, dtype=np.float32).reshape(2, 6, 5, 2)
+    out = []
+    for offsets, centered, normalized in (
+            ([[0.0, 0.0], [0.5, -0.8]], True, True), ([[1.0, 2.0], [-2.0, 3.0]], False, False),
+            ([[0.3, 0.9], [-0.45, 0.1]], False, True), ([[1.5, -1.0], [-4.0, 0.5]], True, False)):
+        out.append(plain(tf.image.extract_glimpse(images, [3, 4], offsets, centered=centered,
+                                                  normalized=normalized, noise='zero')))
+    noisy = tf.image.extract_glimpse(images, [3, 3], [[-1.0, -1.0], [0.0, 0.0]])
+    inside = plain(noisy[1])
+    corner = noisy.numpy()[0, 0, 0]
+    in_range = bool((corner >= images[0].min(axis=(0, 1))).all() and
+                    (corner <= images[0].max(axis=(0, 1))).all())
+    return [out, inside, in_range]

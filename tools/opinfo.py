@@ -989,7 +989,8 @@ COVERED: dict[str, tuple[str, ...]] = {
     'TensorFlow by tools/tf_io_more_fixtures.py)': (
         'TFRecordDatasetV2', 'FixedLengthRecordDatasetV2', 'AssertCardinalityDataset',
         'IgnoreErrorsDataset', 'UniqueDataset', 'DatasetToSingleElement',
-        'StringToHashBucketFast', 'EncodeWav', 'DecodeWav'),
+        'StringToHashBucketFast', 'EncodeWav', 'DecodeWav', 'CombinedNonMaxSuppression',
+        'ExtractGlimpseV2'),
     'tests/runtime/summary and tests/interop/test_tensorflow_summary.py (summaries)': (
         'SummaryWriter', 'FlushSummaryWriter', 'WriteSummary', 'WriteGraphSummary',
         'EncodePng'),
