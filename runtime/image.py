@@ -66,7 +66,8 @@ from runtime.ops.image_resize import ResizeMethod, resize
 
 __all__ = [
     'ResizeMethod', 'adjust_brightness', 'adjust_contrast', 'adjust_gamma', 'adjust_hue',
-    'adjust_saturation', 'central_crop', 'combined_non_max_suppression', 'extract_glimpse', 'convert_image_dtype', 'crop_and_resize',
+    'adjust_saturation', 'central_crop', 'combined_non_max_suppression', 'extract_glimpse',
+    'convert_image_dtype', 'crop_and_resize',
     'crop_to_bounding_box', 'draw_bounding_boxes',
     'decode_bmp', 'decode_image', 'decode_png', 'encode_png', 'extract_jpeg_shape',
     'extract_patches', 'flip_left_right', 'flip_up_down', 'grayscale_to_rgb', 'hsv_to_rgb',

@@ -7,7 +7,7 @@ from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply
-from runtime.ops.image_geometry import iou_with, greedy_selection
+from runtime.ops.image_geometry import greedy_selection, iou_with
 from runtime.ops.registry import NO_GRADIENT, register
 
 
@@ -37,9 +37,9 @@ def _combined_nms(boxes, scores, max_output_size_per_class, max_total_size, iou_
         for c in range(classes):
             class_boxes = boxes[b, :, 0 if q == 1 else c]
             class_scores = scores[b, :, c]
-            picked = greedy_selection(lambda j, i, bx=class_boxes: iou_with(bx, j, np.asarray([i]))[0],
-                                      class_scores, per_class, float(iou_threshold),
-                                      float(score_threshold))
+            picked = greedy_selection(
+                lambda j, i, bx=class_boxes: iou_with(bx, j, np.asarray([i]))[0],
+                class_scores, per_class, float(iou_threshold), float(score_threshold))
             found.extend((class_scores[i], c, class_boxes[i]) for i in picked)
         found.sort(key=lambda item: -item[0])
         found = found[:size]
