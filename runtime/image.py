@@ -3,6 +3,7 @@ image_color.py), geometry, crops, patches and non-maximum suppression (image_geo
 resizing (image_resize.py), and the codecs of `rt.io` (PNG, BMP, the shape of a JPEG)."""
 from runtime.io.codecs import (
     decode_bmp,
+    decode_gif,
     decode_image,
     decode_png,
     encode_png,
@@ -69,7 +70,7 @@ __all__ = [
     'adjust_saturation', 'central_crop', 'combined_non_max_suppression', 'extract_glimpse',
     'convert_image_dtype', 'crop_and_resize',
     'crop_to_bounding_box', 'draw_bounding_boxes',
-    'decode_bmp', 'decode_image', 'decode_png', 'encode_png', 'extract_jpeg_shape',
+    'decode_bmp', 'decode_gif', 'decode_image', 'decode_png', 'encode_png', 'extract_jpeg_shape',
     'extract_patches', 'flip_left_right', 'flip_up_down', 'grayscale_to_rgb', 'hsv_to_rgb',
     'image_gradients', 'is_jpeg', 'non_max_suppression', 'non_max_suppression_overlaps',
     'non_max_suppression_padded', 'non_max_suppression_with_scores', 'pad_to_bounding_box',

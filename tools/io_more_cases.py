@@ -472,3 +472,22 @@ def glimpses(tf: Any, scratch: str) -> Any:
     in_range = bool((corner >= images[0].min(axis=(0, 1))).all() and
                     (corner <= images[0].max(axis=(0, 1))).all())
     return [out, inside, in_range]
+
+
+GIFS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'tests',
+                    'runtime', 'fixtures', 'gif')
+
+
+@case
+def gif_frames(tf: Any, scratch: str) -> Any:
+    out = []
+    for name in sorted(os.listdir(GIFS)):
+        with open(os.path.join(GIFS, name), 'rb') as f:
+            data = f.read()
+        frames = tf.io.decode_gif(data)
+        out.append([name, list(frames.shape), plain(frames.numpy().sum(axis=(1, 2))),
+                    plain(frames.numpy()[:, ::3, ::2].reshape(-1)[:300]),
+                    list(tf.image.decode_image(data, expand_animations=False).shape),
+                    list(tf.image.decode_gif(data).shape)])
+    out.append(error_name(lambda: tf.io.decode_gif(b'GIF89a\x01')))
+    return out

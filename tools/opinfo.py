@@ -990,7 +990,7 @@ COVERED: dict[str, tuple[str, ...]] = {
         'TFRecordDatasetV2', 'FixedLengthRecordDatasetV2', 'AssertCardinalityDataset',
         'IgnoreErrorsDataset', 'UniqueDataset', 'DatasetToSingleElement',
         'StringToHashBucketFast', 'EncodeWav', 'DecodeWav', 'CombinedNonMaxSuppression',
-        'ExtractGlimpseV2'),
+        'ExtractGlimpseV2', 'DecodeGif'),
     'tests/runtime/summary and tests/interop/test_tensorflow_summary.py (summaries)': (
         'SummaryWriter', 'FlushSummaryWriter', 'WriteSummary', 'WriteGraphSummary',
         'EncodePng'),
