@@ -36,6 +36,10 @@ from runtime.ops.image_color import (
     yiq_to_rgb,
     yuv_to_rgb,
 )
+from runtime.ops.image_crops import (
+    sample_distorted_bounding_box,
+    stateless_sample_distorted_bounding_box,
+)
 from runtime.ops.image_geometry import (
     central_crop,
     crop_to_bounding_box,
@@ -77,7 +81,8 @@ __all__ = [
     'per_image_standardization', 'psnr', 'random_brightness', 'random_contrast', 'random_crop',
     'random_flip_left_right', 'random_flip_up_down', 'random_hue', 'random_saturation',
     'resize', 'resize_with_crop_or_pad', 'resize_with_pad', 'rgb_to_grayscale', 'rgb_to_hsv',
-    'rgb_to_yiq', 'rgb_to_yuv', 'rot90', 'sobel_edges', 'ssim', 'ssim_multiscale',
+    'rgb_to_yiq', 'rgb_to_yuv', 'rot90', 'sample_distorted_bounding_box',
+    'stateless_sample_distorted_bounding_box', 'sobel_edges', 'ssim', 'ssim_multiscale',
     'stateless_random_brightness',
     'stateless_random_contrast', 'stateless_random_crop', 'stateless_random_flip_left_right',
     'stateless_random_flip_up_down', 'stateless_random_hue', 'stateless_random_saturation',

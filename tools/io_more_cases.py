@@ -491,3 +491,26 @@ def gif_frames(tf: Any, scratch: str) -> Any:
                     list(tf.image.decode_gif(data).shape)])
     out.append(error_name(lambda: tf.io.decode_gif(b'GIF89a\x01')))
     return out
+
+
+@case
+def distorted_bounding_boxes(tf: Any, scratch: str) -> Any:
+    boxes = np.array([[[0.1, 0.2, 0.6, 0.7], [0.3, 0.0, 0.9, 0.4]]], np.float32)
+    out = []
+    for seed, kwargs in (([1, 2], {}), ([7, 0], {'min_object_covered': 0.5}),
+                         ([123, 456], {'aspect_ratio_range': [0.5, 2.0],
+                                       'area_range': [0.1, 0.5]}),
+                         ([5, 5], {'max_attempts': 3, 'min_object_covered': 0.99}),
+                         ([9, 1], {'area_range': [0.6, 0.9]})):
+        for size in ([40, 60, 3], [7, 5, 1], [300, 200, 3]):
+            out.append(plain(tf.image.stateless_sample_distorted_bounding_box(
+                np.array(size, np.int32), boxes, seed, **kwargs)))
+    out.append(plain(tf.image.stateless_sample_distorted_bounding_box(
+        np.array([50, 50, 3], np.int64), np.zeros([1, 0, 4], np.float32), [3, 4],
+        use_image_if_no_bounding_boxes=True)))
+    out.append(error_name(lambda: tf.image.stateless_sample_distorted_bounding_box(
+        np.array([50, 50, 3], np.int32), np.zeros([1, 0, 4], np.float32), [3, 4])))
+    tf.random.set_seed(11)
+    drawn = [plain(tf.image.sample_distorted_bounding_box([40, 60, 3], boxes, seed=4))
+             for _ in range(3)]
+    return [out, drawn]

@@ -990,7 +990,8 @@ COVERED: dict[str, tuple[str, ...]] = {
         'TFRecordDatasetV2', 'FixedLengthRecordDatasetV2', 'AssertCardinalityDataset',
         'IgnoreErrorsDataset', 'UniqueDataset', 'DatasetToSingleElement',
         'StringToHashBucketFast', 'EncodeWav', 'DecodeWav', 'CombinedNonMaxSuppression',
-        'ExtractGlimpseV2', 'DecodeGif'),
+        'ExtractGlimpseV2', 'DecodeGif', 'SampleDistortedBoundingBoxV2',
+        'StatelessSampleDistortedBoundingBox'),
     'tests/runtime/summary and tests/interop/test_tensorflow_summary.py (summaries)': (
         'SummaryWriter', 'FlushSummaryWriter', 'WriteSummary', 'WriteGraphSummary',
         'EncodePng'),

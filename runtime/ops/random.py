@@ -153,6 +153,9 @@ def _run(opdef, inputs, attrs, seed, name):
     return apply(opdef, inputs, attrs, name, payload=payload)
 
 
+run_seeded = _run  # for the random ops of other modules (runtime/ops/image_crops.py)
+
+
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
     """Uniform numbers in [minval, maxval); integer dtypes need `maxval`."""
     dtype = dtypes.as_dtype(dtype)
