@@ -514,3 +514,24 @@ def distorted_bounding_boxes(tf: Any, scratch: str) -> Any:
     drawn = [plain(tf.image.sample_distorted_bounding_box([40, 60, 3], boxes, seed=4))
              for _ in range(3)]
     return [out, drawn]
+
+
+@case
+def random_and_sql_datasets(tf: Any, scratch: str) -> Any:
+    import sqlite3  # noqa: PLC0415 - only this case makes a database
+    path = os.path.join(scratch, 'table.db')
+    connection = sqlite3.connect(path)
+    connection.execute('CREATE TABLE people (name TEXT, age INTEGER, height REAL)')
+    connection.executemany('INSERT INTO people VALUES (?, ?, ?)',
+                           [('ann', 31, 1.62), ('bob', 45, 1.80), ('cy', 7, 1.1)])
+    connection.commit()
+    connection.close()
+    rows = tf.data.experimental.SqlDataset(
+        'sqlite', path, 'SELECT name, age, height FROM people ORDER BY age',
+        (tf.string, tf.int32, tf.float64))
+    seeded = tf.data.experimental.RandomDataset(seed=42)
+    return [elements(rows), elements(seeded.take(5)), elements(seeded.take(5)),
+            elements(tf.data.Dataset.random(seed=7).take(3)),
+            plain(seeded.cardinality()),
+            error_name(lambda: elements(tf.data.experimental.SqlDataset(
+                'sqlite', path, 'SELECT nothing FROM nowhere', (tf.string,))))]

@@ -988,7 +988,8 @@ COVERED: dict[str, tuple[str, ...]] = {
     'tests/runtime/test_io_more.py (file datasets and transformations recorded from '
     'TensorFlow by tools/tf_io_more_fixtures.py)': (
         'TFRecordDatasetV2', 'FixedLengthRecordDatasetV2', 'AssertCardinalityDataset',
-        'IgnoreErrorsDataset', 'UniqueDataset', 'DatasetToSingleElement',
+        'IgnoreErrorsDataset', 'UniqueDataset', 'DatasetToSingleElement', 'SqlDataset',
+        'RandomDataset',
         'StringToHashBucketFast', 'EncodeWav', 'DecodeWav', 'CombinedNonMaxSuppression',
         'ExtractGlimpseV2', 'DecodeGif', 'SampleDistortedBoundingBoxV2',
         'StatelessSampleDistortedBoundingBox'),

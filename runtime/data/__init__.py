@@ -9,6 +9,7 @@ TensorFlow's op types.
 """
 from runtime.data import dataset as _dataset
 from runtime.data import experimental
+from runtime.data import readers as _readers
 from runtime.data import sources as _sources
 from runtime.data.dataset import Dataset
 from runtime.data.iterators import Iterator, NumpyIterator, Optional
@@ -29,6 +30,7 @@ Dataset.sample_from_datasets = staticmethod(_sources.sample_from_datasets)
 Dataset.choose_from_datasets = staticmethod(_dataset.choose_from_datasets)
 Dataset.counter = staticmethod(experimental.Counter)
 Dataset.from_list = staticmethod(experimental.from_list)
+Dataset.random = staticmethod(_readers.random_dataset)
 
 
 __all__ = ['AUTOTUNE', 'Dataset', 'DatasetSpec', 'FixedLengthRecordDataset',

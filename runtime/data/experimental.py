@@ -22,7 +22,13 @@ from runtime.data.options import (
     ThreadingOptions,
 )
 from runtime.data.prefetch import AUTOTUNE
-from runtime.data.readers import CsvDataset, TFRecordDataset, filename_list
+from runtime.data.readers import (
+    CsvDataset,
+    RandomDataset,
+    SqlDataset,
+    TFRecordDataset,
+    filename_list,
+)
 from runtime.data.sources import from_tensor_slices, from_tensors, sample_from_datasets
 from runtime.data.values import INFINITE as INFINITE_CARDINALITY
 from runtime.data.values import UNKNOWN as UNKNOWN_CARDINALITY
@@ -383,10 +389,11 @@ def _csv_rows_of(f, field_delim, use_quote_delim):
 
 __all__ = ['AUTOTUNE', 'AutotuneAlgorithm', 'AutotuneOptions', 'Counter', 'CsvDataset',
            'ExternalStatePolicy', 'INFINITE_CARDINALITY', 'Iterator', 'OptimizationOptions',
-           'Optional', 'TFRecordWriter', 'ThreadingOptions', 'UNKNOWN_CARDINALITY',
-           'assert_cardinality', 'at', 'cardinality', 'choose_from_datasets',
-           'enumerate_dataset', 'from_list', 'get_next_as_optional', 'get_single_element',
-           'get_structure', 'ignore_errors', 'make_batched_features_dataset',
-           'make_csv_dataset', 'map_and_batch', 'pad_to_cardinality', 'parallel_interleave',
-           'parse_example_dataset', 'sample_from_datasets', 'scan', 'shuffle_and_repeat',
-           'take_while', 'unbatch', 'unique']
+           'Optional', 'RandomDataset', 'SqlDataset', 'TFRecordWriter', 'ThreadingOptions',
+           'UNKNOWN_CARDINALITY', 'assert_cardinality', 'at', 'cardinality',
+           'choose_from_datasets', 'enumerate_dataset', 'from_list', 'get_next_as_optional',
+           'get_single_element', 'get_structure', 'ignore_errors',
+           'make_batched_features_dataset', 'make_csv_dataset', 'map_and_batch',
+           'pad_to_cardinality', 'parallel_interleave', 'parse_example_dataset',
+           'sample_from_datasets', 'scan', 'shuffle_and_repeat', 'take_while', 'unbatch',
+           'unique']

@@ -1,13 +1,19 @@
 """More dataset ops, with TensorFlow's op types: the file readers (`TFRecordDatasetV2`,
-`FixedLengthRecordDatasetV2`), `AssertCardinalityDataset`, `IgnoreErrorsDataset`,
-`UniqueDataset` and `DatasetToSingleElement`, and the DatasetValues they make
-(runtime/data/values.py has the others)."""
+`FixedLengthRecordDatasetV2`), `SqlDataset` (SQLite), `RandomDataset`,
+`AssertCardinalityDataset`, `IgnoreErrorsDataset`, `UniqueDataset` and
+`DatasetToSingleElement`, and the DatasetValues they make (runtime/data/values.py has the
+others)."""
+import itertools
+import sqlite3
+
 import numpy as np
 
-from runtime.core import errors
+from runtime.core import dtypes, errors
 from runtime.data import values
 from runtime.data.ops import components, dataset_op
 from runtime.io.records import fixed_length_records, tfrecords
+from runtime.ops import philox
+from runtime.ops.random import PhiloxStream
 
 
 def _names(filenames):
@@ -153,3 +159,83 @@ SINGLE_ELEMENT = dataset_op('DatasetToSingleElement',
                             lambda attrs, payload: _single_element, inputs=('dataset',),
                             outputs='components', infer=components,
                             defaults={'metadata': ''})
+
+
+class SqlRows(values.DatasetValue):
+    """The rows a query gives on an SQLite database, each converted to `types`."""
+
+    def __init__(self, database, query, types):
+        self.database, self.query, self.types = database, query, types
+
+    def __iter__(self):
+        try:
+            connection = sqlite3.connect(self.database)
+        except sqlite3.Error as e:
+            raise errors.UnknownError(message=f'Sqlite error: {e}') from None
+        try:
+            try:
+                cursor = connection.execute(self.query)
+            except sqlite3.Error as e:
+                raise errors.UnknownError(message=f'Sqlite error: {e}') from None
+            for row in cursor:
+                if len(row) != len(self.types):
+                    raise errors.InvalidArgumentError(
+                        message=f'The number of columns in the query ({len(row)}) must match '
+                                f'the number of output types ({len(self.types)}).')
+                yield tuple(_sql_value(v, t) for v, t in zip(row, self.types))
+        finally:
+            connection.close()
+
+
+def _sql_value(value, dtype):
+    if dtype is dtypes.string:
+        return np.array(value if isinstance(value, bytes) else str(value).encode(),
+                        dtype=object)[()]
+    if dtype is dtypes.bool:
+        return np.bool_(int(value) != 0)
+    return np.asarray(value, dtype.np_dtype)[()]
+
+
+def _sql(attrs, payload):
+    def make(driver_name, data_source_name, query):
+        if _text(driver_name) != 'sqlite':
+            raise errors.InvalidArgumentError(
+                message=f'The database type, {_text(driver_name)}, is not supported by '
+                        f'SqlDataset. The set of supported databases is: {{\'sqlite\'}}.')
+        return SqlRows(_text(data_source_name), _text(query), attrs['output_types'])
+    return make
+
+
+SQL = dataset_op('SqlDataset', _sql, inputs=('driver_name', 'data_source_name', 'query'))
+
+
+class RandomWords(values.DatasetValue):
+    """An endless stream of the 32-bit words of Philox blocks from a key and counter, as
+    int64 (TensorFlow's RandomDataset); with `rerandomize`, each pass goes on from where the
+    stream of the previous pass started plus a fresh reservation."""
+
+    cardinality = values.INFINITE
+
+    def __init__(self, key, counter, rerandomize):
+        self.key, self.counter, self.rerandomize = key, counter, rerandomize
+        self.passes = itertools.count()
+
+    def __iter__(self):
+        counter = self.counter
+        if self.rerandomize:
+            counter = philox.skip(counter, next(self.passes) << 40)
+        while True:
+            for word in philox.blocks(self.key, counter, 64).reshape(-1):
+                yield (np.int64(word),)
+            counter = philox.skip(counter, 64)
+
+
+def _random(attrs, payload):
+    def make(seed, seed2):
+        stream = PhiloxStream.from_seeds(int(seed), int(seed2))
+        return RandomWords(stream.key, stream.counter, bool(payload))
+    return make
+
+
+RANDOM = dataset_op('RandomDataset', _random, inputs=('seed', 'seed2'), stateful=True,
+                    defaults={'metadata': ''})

@@ -1,17 +1,19 @@
 """The file datasets of `tf.data`: `TFRecordDataset` (the records of TFRecord files, read with
-TensorFlow's framing and checksums), `FixedLengthRecordDataset` and `tf.data.experimental`'s
-`CsvDataset` (`TextLineDataset` is in runtime/data/sources.py)."""
+TensorFlow's framing and checksums), `FixedLengthRecordDataset`, and `tf.data.experimental`'s
+`CsvDataset`, `SqlDataset` (SQLite) and `RandomDataset` (`TextLineDataset` is in
+runtime/data/sources.py)."""
 import numpy as np
 
 from runtime.core import dtypes
 from runtime.core.tensor import EagerTensor
 from runtime.core.tensor_spec import TensorSpec
-from runtime.data import more_ops
+from runtime.data import more_ops, structure
 from runtime.data.dataset import Dataset, int64, source
 from runtime.data.sources import TextLineDataset
 from runtime.io.csv import decode_csv
 from runtime.io.records import TFRecordOptions
 from runtime.ops.convert import convert_to_tensor
+from runtime.ops.random import get_seed
 
 
 def filename_list(filenames, what):
@@ -104,3 +106,37 @@ class CsvDataset(Dataset):
                                     select_cols))
         made = lines.map(parse)
         super().__init__(made.variant_tensor, made.element_spec, None, 'MapDataset')
+
+
+class SqlDataset(Dataset):
+    """The rows of an SQL query on an SQLite database (`driver_name='sqlite'`), each a tuple
+    of scalars of `output_types`."""
+
+    def __init__(self, driver_name, data_source_name, query, output_types):
+        types = [dtypes.as_dtype(t) for t in structure.flatten(output_types)]
+        spec = structure.pack(output_types, [TensorSpec([], t) for t in types])
+        made = source(more_ops.SQL, [_string(driver_name), _string(data_source_name),
+                                     _string(query)], {}, spec)
+        super().__init__(made.variant_tensor, spec, None, more_ops.SQL.name)
+
+
+def _string(value):
+    return np.array(value.encode() if isinstance(value, str) else value, dtype=object)[()]
+
+
+class RandomDataset(Dataset):
+    """An endless dataset of random int64 scalars in [0, 2**32), TensorFlow's numbers for the
+    same seeds (`seed` as `tf.random`'s op seeds); `rerandomize_each_iteration=True` draws
+    other numbers on each pass (not TensorFlow's)."""
+
+    def __init__(self, seed=None, rerandomize_each_iteration=None, name=None):
+        seed, seed2 = get_seed(seed)
+        spec = TensorSpec([], dtypes.int64)
+        made = source(more_ops.RANDOM, [np.int64(seed or 0), np.int64(seed2 or 0)], {}, spec,
+                      payload=bool(rerandomize_each_iteration))
+        super().__init__(made.variant_tensor, spec, None, more_ops.RANDOM.name)
+
+
+def random_dataset(seed=None, rerandomize_each_iteration=None, name=None):
+    """`Dataset.random`: see RandomDataset."""
+    return RandomDataset(seed, rerandomize_each_iteration, name)
