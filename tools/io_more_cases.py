@@ -535,3 +535,20 @@ def random_and_sql_datasets(tf: Any, scratch: str) -> Any:
             plain(seeded.cardinality()),
             error_name(lambda: elements(tf.data.experimental.SqlDataset(
                 'sqlite', path, 'SELECT nothing FROM nowhere', (tf.string,))))]
+
+
+@case
+def grouped_windows_and_buckets(tf: Any, scratch: str) -> Any:
+    numbers = tf.data.Dataset.range(12)
+    windows = numbers.group_by_window(lambda x: x % 2, lambda key, window: window.batch(4),
+                                      window_size=3)
+    sized = numbers.apply(tf.data.experimental.group_by_window(
+        lambda x: x % 3, lambda key, window: window.map(lambda v: v * 10 + key).batch(10),
+        window_size_func=lambda key: key + 1))
+    lengths = [3, 1, 5, 2, 6, 4, 2, 7, 1]
+    sequences = tf.data.Dataset.from_generator(
+        lambda: (np.arange(n, dtype=np.int32) + 1 for n in lengths),
+        output_signature=tf.TensorSpec([None], tf.int32))
+    buckets = sequences.bucket_by_sequence_length(lambda s: tf.shape(s)[0], [3, 5], [2, 2, 3],
+                                                  drop_remainder=True)
+    return [elements(windows), elements(sized), elements(buckets)]

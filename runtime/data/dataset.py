@@ -19,7 +19,11 @@ from runtime.data import functions, iterators, more_ops, ops, structure
 from runtime.data.options import Options
 from runtime.data.prefetch import AUTOTUNE
 from runtime.data.values import INFINITE, UNKNOWN
+from runtime.ops.array import cast
+from runtime.ops.compare import less, less_equal, logical_and, where
 from runtime.ops.dispatch import apply
+from runtime.ops.reduce import reduce_min
+from runtime.ops.slicing import gather
 
 
 def located_apply(opdef, inputs, attrs, payload=None):
@@ -312,6 +316,76 @@ class Dataset:
             raise TypeError('Dataset.unique() only supports datasets with 1 component of '
                             'type tf.int32, tf.int64 or tf.string.')
         return self._derived(more_ops.UNIQUE, [], {})
+
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None,
+                        name=None):
+        """Elements grouped by `key_func(element)` (an int64 scalar); each group of
+        `window_size` (or `window_size_func(key)`) elements goes as a dataset to
+        `reduce_func(key, window)`, whose elements are this dataset's (op
+        GroupByWindowDataset)."""
+        if (window_size is None) == (window_size_func is None):
+            raise ValueError('Either the `window_size` argument or the `window_size_func` '
+                             'argument must be specified.')
+        if window_size_func is None:
+            size = int64(window_size, 'window_size')
+
+            def window_size_func(unused_key):
+                return size
+        spec = self._element_spec
+        key_fn = functions.TracedFunction(key_func, [spec], 'Dataset.group_by_window')
+        key_fn.single_output('Dataset.group_by_window key_func', dtypes.int64)
+        key_spec = TensorSpec([], dtypes.int64)
+        size_fn = functions.TracedFunction(window_size_func, [key_spec],
+                                           'Dataset.group_by_window')
+        size_fn.single_output('Dataset.group_by_window window_size_func', dtypes.int64)
+        reduce_fn = functions.TracedFunction(
+            reduce_func, [key_spec, TensorSpec([], dtypes.variant)], 'Dataset.group_by_window',
+            call=lambda f, key, variant: f(key, Dataset(variant, spec)), returns='dataset')
+        fns = (key_fn, reduce_fn, size_fn)
+        captured = [v for f in fns for v in f.captured_inputs]
+        attrs = {'key_func': key_fn.ref, 'reduce_func': reduce_fn.ref,
+                 'window_size_func': size_fn.ref,
+                 'Tkey_func_other_arguments': [_dtype_of(v) for v in key_fn.captured_inputs],
+                 'Treduce_func_other_arguments': [_dtype_of(v) for v in
+                                                  reduce_fn.captured_inputs],
+                 'Twindow_size_func_other_arguments': [_dtype_of(v) for v in
+                                                       size_fn.captured_inputs]}
+        return self._derived(more_ops.GROUP_BY_WINDOW, captured, attrs,
+                             reduce_fn.output_spec, fns)
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
+                                  bucket_batch_sizes, padded_shapes=None, padding_values=None,
+                                  pad_to_bucket_boundary=False, no_padding=False,
+                                  drop_remainder=False, name=None):
+        """Elements put in buckets by `element_length_func(element)` between
+        `bucket_boundaries`, each bucket batched (padded) by its size of
+        `bucket_batch_sizes`, as TensorFlow builds it on group_by_window."""
+        if len(bucket_batch_sizes) != len(bucket_boundaries) + 1:
+            raise ValueError(f'`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + '
+                             f'1` but `len(bucket_batch_sizes)={len(bucket_batch_sizes)}` and '
+                             f'`len(bucket_boundaries)={len(bucket_boundaries)}`.')
+        if pad_to_bucket_boundary:
+            raise NotImplementedError('bucket_by_sequence_length(pad_to_bucket_boundary=True) '
+                                      'is not provided: pad_to_bucket_boundary=False pads each '
+                                      'batch to its longest element.')
+        batch_sizes = np.asarray(bucket_batch_sizes, np.int64)
+        low = np.array([np.iinfo(np.int32).min] + list(bucket_boundaries), np.int64)
+        high = np.array(list(bucket_boundaries) + [np.iinfo(np.int32).max], np.int64)
+
+        def bucket_id(*args):
+            length = cast(element_length_func(*args), dtypes.int64)
+            return reduce_min(where(logical_and(less_equal(low, length), less(length, high))))
+
+        def window_size(bucket):
+            return gather(batch_sizes, bucket)
+
+        def batches(bucket, window):
+            size = window_size(bucket)
+            if no_padding:
+                return window.batch(size, drop_remainder=drop_remainder)
+            return window.padded_batch(size, padded_shapes, padding_values,
+                                       drop_remainder=drop_remainder)
+        return self.group_by_window(bucket_id, batches, window_size_func=window_size)
 
     def get_single_element(self, name=None):
         """The one element of this dataset; InvalidArgumentError when it has none or more

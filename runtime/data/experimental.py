@@ -83,6 +83,22 @@ def get_single_element(dataset):
     return dataset.get_single_element()
 
 
+def group_by_window(key_func, reduce_func, window_size=None, window_size_func=None):
+    """`lambda ds: ds.group_by_window(...)`."""
+    return lambda dataset: dataset.group_by_window(key_func, reduce_func, window_size,
+                                                   window_size_func)
+
+
+def bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_batch_sizes,
+                              padded_shapes=None, padding_values=None,
+                              pad_to_bucket_boundary=False, no_padding=False,
+                              drop_remainder=False):
+    """`lambda ds: ds.bucket_by_sequence_length(...)`."""
+    return lambda dataset: dataset.bucket_by_sequence_length(
+        element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes,
+        padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
+
+
 def enumerate_dataset(start=0):
     """A transformation pairing each element with its index from `start`."""
     return lambda dataset: dataset.enumerate(start)
@@ -390,10 +406,10 @@ def _csv_rows_of(f, field_delim, use_quote_delim):
 __all__ = ['AUTOTUNE', 'AutotuneAlgorithm', 'AutotuneOptions', 'Counter', 'CsvDataset',
            'ExternalStatePolicy', 'INFINITE_CARDINALITY', 'Iterator', 'OptimizationOptions',
            'Optional', 'RandomDataset', 'SqlDataset', 'TFRecordWriter', 'ThreadingOptions',
-           'UNKNOWN_CARDINALITY', 'assert_cardinality', 'at', 'cardinality',
-           'choose_from_datasets', 'enumerate_dataset', 'from_list', 'get_next_as_optional',
-           'get_single_element', 'get_structure', 'ignore_errors',
-           'make_batched_features_dataset', 'make_csv_dataset', 'map_and_batch',
-           'pad_to_cardinality', 'parallel_interleave', 'parse_example_dataset',
-           'sample_from_datasets', 'scan', 'shuffle_and_repeat', 'take_while', 'unbatch',
-           'unique']
+           'UNKNOWN_CARDINALITY', 'assert_cardinality', 'at', 'bucket_by_sequence_length',
+           'cardinality', 'choose_from_datasets', 'enumerate_dataset', 'from_list',
+           'get_next_as_optional', 'get_single_element', 'get_structure', 'group_by_window',
+           'ignore_errors', 'make_batched_features_dataset', 'make_csv_dataset',
+           'map_and_batch', 'pad_to_cardinality', 'parallel_interleave',
+           'parse_example_dataset', 'sample_from_datasets', 'scan', 'shuffle_and_repeat',
+           'take_while', 'unbatch', 'unique']

@@ -239,3 +239,61 @@ def _random(attrs, payload):
 
 RANDOM = dataset_op('RandomDataset', _random, inputs=('seed', 'seed2'), stateful=True,
                     defaults={'metadata': ''})
+
+
+class Elements(values.DatasetValue):
+    """A dataset of elements given as a list (a window of group_by_window)."""
+
+    def __init__(self, elements):
+        self.elements = elements
+        self.cardinality = len(elements)
+
+    def __iter__(self):
+        return iter(self.elements)
+
+
+class GroupByWindow(values.DatasetValue):
+    """Elements put in groups by `key` (an int64 per element); a group of `size(key)`
+    elements is given as a dataset to `reduce(key, window)`, whose elements follow; at the end
+    of the input the groups left are reduced in the order they began."""
+
+    def __init__(self, input_, functions, captured):
+        self.input, self.functions, self.captured = input_, functions, captured
+
+    def __iter__(self):
+        (key_fn, reduce_fn, size_fn), (key_args, reduce_args, size_args) = \
+            self.functions, self.captured
+        groups, sizes = {}, {}
+        for element in self.input:
+            key = int(key_fn.run(*element, *key_args)[0])
+            if key not in groups:
+                size = int(size_fn.run(np.int64(key), *size_args)[0])
+                if size <= 0:
+                    raise errors.InvalidArgumentError(
+                        message=f'Window size must be greater than zero, but got {size}.')
+                groups[key], sizes[key] = [], size
+            groups[key].append(element)
+            if len(groups[key]) == sizes[key]:
+                yield from reduce_fn.run(np.int64(key), Elements(groups.pop(key)),
+                                         *reduce_args)[0]
+        for key, window in groups.items():
+            yield from reduce_fn.run(np.int64(key), Elements(window), *reduce_args)[0]
+
+
+def _group_by_window(attrs, payload):
+    counts = [len(f.captures) for f in payload]
+
+    def make(dataset, *captured):
+        split, k = [], 0
+        for n in counts:
+            split.append(captured[k:k + n])
+            k += n
+        return GroupByWindow(dataset, payload, split)
+    return make
+
+
+GROUP_BY_WINDOW = dataset_op(
+    'GroupByWindowDataset', _group_by_window,
+    inputs=('input_dataset', 'key_func_other_arguments', 'reduce_func_other_arguments',
+            'window_size_func_other_arguments'),
+    function_attrs=('key_func', 'reduce_func', 'window_size_func'), defaults={'metadata': ''})
