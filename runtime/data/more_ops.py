@@ -27,33 +27,32 @@ def _text(value):
 
 
 class RecordFiles(values.DatasetValue):
-    """The records of files, one file after the other: `read(path)` yields a file's records."""
+    """The records of files, one file after the other: `read(path, *arguments)` yields a
+    file's records (a module function, so that the value pickles)."""
 
-    def __init__(self, filenames, read):
-        self.filenames, self.read = filenames, read
+    def __init__(self, filenames, read, arguments):
+        self.filenames, self.read, self.arguments = filenames, read, arguments
 
     def __iter__(self):
         for name in self.filenames:
-            for record in self.read(name):
+            for record in self.read(name, *self.arguments):
                 yield (record,)
 
 
 def _tfrecords(attrs, payload):
     def make(filenames, compression_type, buffer_size, byte_offsets):
-        kind = _text(compression_type)
-        return RecordFiles(_names(filenames), lambda path: tfrecords(path, kind))
+        return RecordFiles(_names(filenames), tfrecords, (_text(compression_type),))
     return make
 
 
 def _fixed_length(attrs, payload):
     def make(filenames, header_bytes, record_bytes, footer_bytes, buffer_size,
              compression_type):
-        kind, sizes = _text(compression_type), (int(header_bytes), int(footer_bytes))
         if int(record_bytes) <= 0:
             raise errors.InvalidArgumentError(
                 message=f'record_bytes must be > 0, got {int(record_bytes)}.')
-        return RecordFiles(_names(filenames), lambda path: fixed_length_records(
-            path, int(record_bytes), *sizes, compression_type=kind))
+        return RecordFiles(_names(filenames), fixed_length_records, (
+            int(record_bytes), int(header_bytes), int(footer_bytes), _text(compression_type)))
     return make
 
 

@@ -229,7 +229,10 @@ class Filter(WithFunction):
 
 
 def stack(parts, index):
-    """One component of a batch: the numpy stack of the elements' values."""
+    """One component of a batch: the numpy stack of the elements' values (strings in an object
+    array, which keeps their trailing NUL bytes)."""
+    if isinstance(parts[0], bytes):
+        return np.array(parts, dtype=object)
     try:
         return np.stack(parts)
     except ValueError:
