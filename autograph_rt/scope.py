@@ -165,7 +165,7 @@ def decision(path, patterns=True):
 
 CODEC = Reason(
     'image codecs that need a library', 'decoding and encoding JPEG, WebP and JPEG XL pixels '
-    'needs a codec library; the runtime depends on numpy alone (PNG and BMP are here, and '
+    'needs a codec library; the runtime depends on numpy alone (PNG, BMP and GIF are here, and '
     'tf.io.extract_jpeg_shape / is_jpeg read a JPEG header)',
     'decode such files with Pillow inside the input pipeline (tf.numpy_function), or store '
     'images as PNG')

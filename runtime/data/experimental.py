@@ -15,6 +15,7 @@ from runtime.core import dtypes, errors, nest
 from runtime.core.tensor import EagerTensor
 from runtime.data.dataset import Dataset, int64, range_dataset
 from runtime.data.dataset import choose_from_datasets as dataset_choose_from
+from runtime.data.functions import enable_debug_mode
 from runtime.data.iterators import Iterator, Optional
 from runtime.data.options import (
     AutotuneOptions,
@@ -407,9 +408,9 @@ __all__ = ['AUTOTUNE', 'AutotuneAlgorithm', 'AutotuneOptions', 'Counter', 'CsvDa
            'ExternalStatePolicy', 'INFINITE_CARDINALITY', 'Iterator', 'OptimizationOptions',
            'Optional', 'RandomDataset', 'SqlDataset', 'TFRecordWriter', 'ThreadingOptions',
            'UNKNOWN_CARDINALITY', 'assert_cardinality', 'at', 'bucket_by_sequence_length',
-           'cardinality', 'choose_from_datasets', 'enumerate_dataset', 'from_list',
-           'get_next_as_optional', 'get_single_element', 'get_structure', 'group_by_window',
-           'ignore_errors', 'make_batched_features_dataset', 'make_csv_dataset',
-           'map_and_batch', 'pad_to_cardinality', 'parallel_interleave',
+           'cardinality', 'choose_from_datasets', 'enable_debug_mode', 'enumerate_dataset',
+           'from_list', 'get_next_as_optional', 'get_single_element', 'get_structure',
+           'group_by_window', 'ignore_errors', 'make_batched_features_dataset',
+           'make_csv_dataset', 'map_and_batch', 'pad_to_cardinality', 'parallel_interleave',
            'parse_example_dataset', 'sample_from_datasets', 'scan', 'shuffle_and_repeat',
            'take_while', 'unbatch', 'unique']

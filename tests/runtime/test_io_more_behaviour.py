@@ -176,3 +176,18 @@ def test_a_scalar_string_ending_in_nul_bytes_keeps_them_when_reshaped():
 
 def test_version_is_a_module_of_the_runtime():
     assert sys.modules['runtime.version'] is rt.version
+
+
+def test_debug_mode_runs_dataset_functions_as_python_for_each_element():
+    from runtime.data import functions
+    seen = []
+    tf.data.experimental.enable_debug_mode()
+    try:
+        doubled = tf.data.Dataset.range(4).map(lambda x: (seen.append(x), x * 2)[1]).batch(2)
+        windows = tf.data.Dataset.range(5).group_by_window(
+            lambda x: x % 2, lambda key, window: window.batch(2), window_size=2)
+    finally:
+        functions.set_debug_mode(False)
+    assert [b.tolist() for b in doubled.as_numpy_iterator()] == [[0, 2], [4, 6]]
+    assert [int(x.numpy()) for x in seen[1:]] == [0, 1, 2, 3]  # seen[0]: the trace's
+    assert [w.tolist() for w in windows.as_numpy_iterator()] == [[0, 2], [1, 3], [4]]
