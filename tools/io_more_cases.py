@@ -552,3 +552,18 @@ def grouped_windows_and_buckets(tf: Any, scratch: str) -> Any:
     buckets = sequences.bucket_by_sequence_length(lambda s: tf.shape(s)[0], [3, 5], [2, 2, 3],
                                                   drop_remainder=True)
     return [elements(windows), elements(sized), elements(buckets)]
+
+
+@case
+def reducers(tf: Any, scratch: str) -> Any:
+    numbers = tf.data.Dataset.range(10)
+    reducer = tf.data.experimental.Reducer(
+        init_func=lambda key: (key * 100, np.int64(0)),
+        reduce_func=lambda state, x: (state[0] + x, state[1] + 1),
+        finalize_func=lambda total, count: (total, count))
+    grouped = numbers.apply(tf.data.experimental.group_by_reducer(lambda x: x % 3, reducer))
+    one_key = numbers.apply(tf.data.experimental.group_by_reducer(
+        lambda x: np.int64(0), tf.data.experimental.Reducer(
+            lambda key: tf.constant(1.0, tf.float64),
+            lambda state, x: state * tf.cast(x + 1, tf.float64), lambda state: state)))
+    return [sorted(elements(grouped)), elements(one_key)]

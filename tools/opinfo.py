@@ -989,7 +989,7 @@ COVERED: dict[str, tuple[str, ...]] = {
     'TensorFlow by tools/tf_io_more_fixtures.py)': (
         'TFRecordDatasetV2', 'FixedLengthRecordDatasetV2', 'AssertCardinalityDataset',
         'IgnoreErrorsDataset', 'UniqueDataset', 'DatasetToSingleElement', 'SqlDataset',
-        'RandomDataset', 'GroupByWindowDataset',
+        'RandomDataset', 'GroupByWindowDataset', 'GroupByReducerDataset',
         'StringToHashBucketFast', 'EncodeWav', 'DecodeWav', 'CombinedNonMaxSuppression',
         'ExtractGlimpseV2', 'DecodeGif', 'SampleDistortedBoundingBoxV2',
         'StatelessSampleDistortedBoundingBox'),

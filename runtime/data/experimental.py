@@ -13,7 +13,9 @@ import numpy as np
 
 from runtime.core import dtypes, errors, nest
 from runtime.core.tensor import EagerTensor
-from runtime.data.dataset import Dataset, int64, range_dataset
+from runtime.core.tensor_spec import TensorSpec
+from runtime.data import functions, more_ops, structure
+from runtime.data.dataset import Dataset, int64, range_dataset, source
 from runtime.data.dataset import choose_from_datasets as dataset_choose_from
 from runtime.data.functions import enable_debug_mode
 from runtime.data.iterators import Iterator, Optional
@@ -88,6 +90,49 @@ def group_by_window(key_func, reduce_func, window_size=None, window_size_func=No
     """`lambda ds: ds.group_by_window(...)`."""
     return lambda dataset: dataset.group_by_window(key_func, reduce_func, window_size,
                                                    window_size_func)
+
+
+class Reducer:
+    """What `group_by_reducer` does with each key's elements: `init_func(key)` makes a state,
+    `reduce_func(state, element)` folds an element into it and `finalize_func(state)` makes
+    the key's output element."""
+
+    def __init__(self, init_func, reduce_func, finalize_func):
+        self.init_func, self.reduce_func, self.finalize_func = (init_func, reduce_func,
+                                                                finalize_func)
+
+
+def group_by_reducer(key_func, reducer):
+    """A transformation giving one element per key of `key_func(element)` (an int64 scalar):
+    `reducer` folds the key's elements (op GroupByReducerDataset)."""
+    def apply(dataset):
+        spec = dataset.element_spec
+        key_spec = TensorSpec([], dtypes.int64)
+        key_fn = functions.TracedFunction(key_func, [spec], 'group_by_reducer')
+        key_fn.single_output('group_by_reducer key_func', dtypes.int64)
+        init_fn = functions.TracedFunction(reducer.init_func, [key_spec], 'group_by_reducer')
+        state_spec = init_fn.output_spec
+        reduce_fn = functions.TracedFunction(reducer.reduce_func, [state_spec, spec],
+                                             'group_by_reducer', call=lambda f, s, e: f(s, e))
+        problem = structure.structure_difference(state_spec, reduce_fn.output_spec) or [
+            f'{a.dtype.name} != {b.dtype.name}' for a, b in zip(
+                structure.flatten(state_spec), structure.flatten(reduce_fn.output_spec))
+            if a.dtype is not b.dtype]
+        if problem:
+            raise TypeError(f'The element types for the new state must match the initial '
+                            f'state. {problem}')
+        finalize_fn = functions.TracedFunction(reducer.finalize_func, [state_spec],
+                                               'group_by_reducer')
+        fns = (key_fn, init_fn, reduce_fn, finalize_fn)
+        captured = [v for f in fns for v in f.captured_inputs]
+        attrs = {f'{name}_func': f.ref for name, f in zip(
+            ('key', 'init', 'reduce', 'finalize'), fns)}
+        attrs.update({f'T{name}_func_other_arguments': [getattr(v, 'dtype', dtypes.resource)
+                                                        for v in f.captured_inputs]
+                      for name, f in zip(('key', 'init', 'reduce', 'finalize'), fns)})
+        return source(more_ops.GROUP_BY_REDUCER, [dataset.variant_tensor] + captured, attrs,
+                      finalize_fn.output_spec, payload=fns)
+    return apply
 
 
 def bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_batch_sizes,
@@ -406,11 +451,12 @@ def _csv_rows_of(f, field_delim, use_quote_delim):
 
 __all__ = ['AUTOTUNE', 'AutotuneAlgorithm', 'AutotuneOptions', 'Counter', 'CsvDataset',
            'ExternalStatePolicy', 'INFINITE_CARDINALITY', 'Iterator', 'OptimizationOptions',
-           'Optional', 'RandomDataset', 'SqlDataset', 'TFRecordWriter', 'ThreadingOptions',
-           'UNKNOWN_CARDINALITY', 'assert_cardinality', 'at', 'bucket_by_sequence_length',
-           'cardinality', 'choose_from_datasets', 'enable_debug_mode', 'enumerate_dataset',
-           'from_list', 'get_next_as_optional', 'get_single_element', 'get_structure',
-           'group_by_window', 'ignore_errors', 'make_batched_features_dataset',
-           'make_csv_dataset', 'map_and_batch', 'pad_to_cardinality', 'parallel_interleave',
+           'Optional', 'RandomDataset', 'Reducer', 'SqlDataset', 'TFRecordWriter',
+           'ThreadingOptions', 'UNKNOWN_CARDINALITY', 'assert_cardinality', 'at',
+           'bucket_by_sequence_length', 'cardinality', 'choose_from_datasets',
+           'enable_debug_mode', 'enumerate_dataset', 'from_list', 'get_next_as_optional',
+           'get_single_element', 'get_structure', 'group_by_reducer', 'group_by_window',
+           'ignore_errors', 'make_batched_features_dataset', 'make_csv_dataset',
+           'map_and_batch', 'pad_to_cardinality', 'parallel_interleave',
            'parse_example_dataset', 'sample_from_datasets', 'scan', 'shuffle_and_repeat',
            'take_while', 'unbatch', 'unique']

@@ -1,8 +1,8 @@
 """More dataset ops, with TensorFlow's op types: the file readers (`TFRecordDatasetV2`,
 `FixedLengthRecordDatasetV2`), `SqlDataset` (SQLite), `RandomDataset`,
-`AssertCardinalityDataset`, `IgnoreErrorsDataset`, `UniqueDataset` and
-`DatasetToSingleElement`, and the DatasetValues they make (runtime/data/values.py has the
-others)."""
+`AssertCardinalityDataset`, `IgnoreErrorsDataset`, `UniqueDataset`, `GroupByWindowDataset`,
+`GroupByReducerDataset` and `DatasetToSingleElement`, and the DatasetValues they make
+(runtime/data/values.py has the others)."""
 import itertools
 import sqlite3
 
@@ -240,6 +240,20 @@ RANDOM = dataset_op('RandomDataset', _random, inputs=('seed', 'seed2'), stateful
                     defaults={'metadata': ''})
 
 
+def _with_functions(value_class):
+    def bind(attrs, payload):
+        counts = [len(f.captures) for f in payload]
+
+        def make(dataset, *captured):
+            split, k = [], 0
+            for n in counts:
+                split.append(captured[k:k + n])
+                k += n
+            return value_class(dataset, payload, split)
+        return make
+    return bind
+
+
 class Elements(values.DatasetValue):
     """A dataset of elements given as a list (a window of group_by_window)."""
 
@@ -279,20 +293,38 @@ class GroupByWindow(values.DatasetValue):
             yield from reduce_fn.run(np.int64(key), Elements(window), *reduce_args)[0]
 
 
-def _group_by_window(attrs, payload):
-    counts = [len(f.captures) for f in payload]
-
-    def make(dataset, *captured):
-        split, k = [], 0
-        for n in counts:
-            split.append(captured[k:k + n])
-            k += n
-        return GroupByWindow(dataset, payload, split)
-    return make
-
-
 GROUP_BY_WINDOW = dataset_op(
-    'GroupByWindowDataset', _group_by_window,
+    'GroupByWindowDataset', _with_functions(GroupByWindow),
     inputs=('input_dataset', 'key_func_other_arguments', 'reduce_func_other_arguments',
             'window_size_func_other_arguments'),
     function_attrs=('key_func', 'reduce_func', 'window_size_func'), defaults={'metadata': ''})
+
+
+class GroupByReducer(values.DatasetValue):
+    """One element per key (an int64 of `key_fn`): the key's state made by `init_fn(key)`,
+    folded over its elements by `reduce_fn(state, element)`, then `finalize_fn(state)`; keys
+    in the order they first came."""
+
+    def __init__(self, input_, functions, captured):
+        self.input, self.functions, self.captured = input_, functions, captured
+
+    def __iter__(self):
+        (key_fn, init_fn, reduce_fn, finalize_fn), (key_args, init_args, reduce_args,
+                                                    finalize_args) = \
+            self.functions, self.captured
+        states = {}
+        for element in self.input:
+            key = int(key_fn.run(*element, *key_args)[0])
+            if key not in states:
+                states[key] = init_fn.run(np.int64(key), *init_args)
+            states[key] = reduce_fn.run(*states[key], *element, *reduce_args)
+        for state in states.values():
+            yield finalize_fn.run(*state, *finalize_args)
+
+
+GROUP_BY_REDUCER = dataset_op(
+    'GroupByReducerDataset', _with_functions(GroupByReducer),
+    inputs=('input_dataset', 'key_func_other_arguments', 'init_func_other_arguments',
+            'reduce_func_other_arguments', 'finalize_func_other_arguments'),
+    function_attrs=('key_func', 'init_func', 'reduce_func', 'finalize_func'),
+    defaults={'metadata': ''})
