@@ -28,6 +28,9 @@ _namespace.LAYOUT.extras.update({
                      'trace': 'autograph_rt.adapters:trace',
                      'set_verbosity': 'autograph:set_verbosity'},
     'tf.autodiff': {'GradientTape': 'runtime:GradientTape'},
+    'tf.debugging': {name: f'autograph.operators.frames:{name}' for name in (
+        'enable_traceback_filtering', 'disable_traceback_filtering',
+        'is_traceback_filtering_enabled')},
 })
 
 _namespace.make_root(_sys.modules[__name__])

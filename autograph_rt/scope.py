@@ -68,6 +68,7 @@ PATHS = {
     'tf.distribute': DISTRIBUTE, 'tf.dtensor': DISTRIBUTE, 'tf.experimental.dtensor': DISTRIBUTE,
     'tf.data.experimental.service': DISTRIBUTE, 'tf.data.experimental.distributed_save': DISTRIBUTE,
     'tf.data.experimental.DistributeOptions': DISTRIBUTE,
+    'tf.data.experimental.ServiceOptions': DISTRIBUTE,
     'tf.data.experimental.AutoShardPolicy': DISTRIBUTE,
     'tf.data.experimental.SHARD_HINT': DISTRIBUTE,
     'tf.config.experimental_connect_to_cluster': DISTRIBUTE,
@@ -107,6 +108,7 @@ PATHS = {
     'tf.nn.approx_min_k': ACCELERATOR, 'tf.approx_top_k': ACCELERATOR,
     'tf.check_pinned': ACCELERATOR, 'tf.guarantee_const': ACCELERATOR,
     'tf.nondifferentiable_batch_function': ACCELERATOR,
+    'tf.image.generate_bounding_box_proposals': ACCELERATOR,  # TensorFlow has a GPU kernel only
     # dtypes numpy lacks, and TensorFlow's handle dtypes
     'tf.bfloat16': DTYPE, 'tf.dtypes.bfloat16': DTYPE, 'tf.qint8': DTYPE, 'tf.qint16': DTYPE,
     'tf.qint32': DTYPE, 'tf.quint8': DTYPE, 'tf.quint16': DTYPE, 'tf.dtypes.qint8': DTYPE,
@@ -164,7 +166,7 @@ def decision(path, patterns=True):
 
 CODEC = Reason(
     'image codecs that need a library', 'decoding and encoding JPEG, WebP and JPEG XL pixels '
-    'needs a codec library; the runtime depends on numpy alone (PNG and BMP are here, and '
+    'needs a codec library; the runtime depends on numpy alone (PNG, BMP and GIF are here, and '
     'tf.io.extract_jpeg_shape / is_jpeg read a JPEG header)',
     'decode such files with Pillow inside the input pipeline (tf.numpy_function), or store '
     'images as PNG')

@@ -4,30 +4,42 @@
 """
 # ---- the namespaces: the math-like surface (rt.math, rt.nn, rt.linalg, rt.strings,
 # more rt.debugging), rt.train (checkpoints), rt.summary, rt.data; one line
-from runtime import data, debugging, linalg, math, nn, optimizers, random, strings, summary, train
+from runtime import (
+    data,
+    debugging,
+    linalg,
+    math,
+    nn,
+    optimizers,
+    random,
+    strings,
+    summary,
+    train,
+    version,
+)
 from runtime.control_flow import cond, switch_case, while_loop
 
 # ---- the array, structural and functional surface -----------------------------------------
 from runtime.core import config, dtypes, errors, nest
 from runtime.core.context import executing_eagerly, inside_function, name_scope
 from runtime.core.dtypes import (
-                            DType,
-                            as_dtype,
-                            bool,
-                            complex64,
-                            complex128,
-                            float16,
-                            float32,
-                            float64,
-                            int8,
-                            int16,
-                            int32,
-                            int64,
-                            string,
-                            uint8,
-                            uint16,
-                            uint32,
-                            uint64,
+    DType,
+    as_dtype,
+    bool,
+    complex64,
+    complex128,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    string,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import Tensor
@@ -42,16 +54,16 @@ from runtime.ops import list_ops as _list_ops
 from runtime.ops import operators as _operators  # noqa: F401 - registers ops
 from runtime.ops.array import cast, identity, placeholder, stop_gradient
 from runtime.ops.compare import (
-                            equal,
-                            greater,
-                            greater_equal,
-                            less,
-                            less_equal,
-                            logical_and,
-                            logical_not,
-                            logical_or,
-                            not_equal,
-                            where,
+    equal,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    logical_and,
+    logical_not,
+    logical_or,
+    not_equal,
+    where,
 )
 from runtime.ops.convert import constant, convert_to_tensor, stack
 from runtime.ops.creation import eye, fill, ones, ones_like, range, zeros, zeros_like
@@ -60,70 +72,70 @@ from runtime.ops.indexing import boolean_mask, gather_nd, scatter_nd, tensor_sca
 from runtime.ops.io import print
 from runtime.ops.linalg import clip_by_norm, einsum, norm, tensordot
 from runtime.ops.manipulation import (
-                            linspace,
-                            meshgrid,
-                            newaxis,
-                            one_hot,
-                            pad,
-                            repeat,
-                            reverse,
-                            slice,
-                            split,
-                            tile,
-                            unstack,
+    linspace,
+    meshgrid,
+    newaxis,
+    one_hot,
+    pad,
+    repeat,
+    reverse,
+    slice,
+    split,
+    tile,
+    unstack,
 )
 from runtime.ops.math import (
-                            abs,
-                            add,
-                            ceil,
-                            clip_by_value,
-                            cos,
-                            divide,
-                            exp,
-                            floor,
-                            floordiv,
-                            log,
-                            matmul,
-                            maximum,
-                            minimum,
-                            mod,
-                            multiply,
-                            negative,
-                            pow,
-                            relu,
-                            round,
-                            sigmoid,
-                            sign,
-                            sin,
-                            sqrt,
-                            square,
-                            subtract,
-                            tanh,
+    abs,
+    add,
+    ceil,
+    clip_by_value,
+    cos,
+    divide,
+    exp,
+    floor,
+    floordiv,
+    log,
+    matmul,
+    maximum,
+    minimum,
+    mod,
+    multiply,
+    negative,
+    pow,
+    relu,
+    round,
+    sigmoid,
+    sign,
+    sin,
+    sqrt,
+    square,
+    subtract,
+    tanh,
 )
 from runtime.ops.nn import clip_by_global_norm
 from runtime.ops.py_func import numpy_function, py_function
 from runtime.ops.reduce import (
-                            argmax,
-                            argmin,
-                            reduce_all,
-                            reduce_any,
-                            reduce_max,
-                            reduce_mean,
-                            reduce_min,
-                            reduce_prod,
-                            reduce_sum,
+    argmax,
+    argmin,
+    reduce_all,
+    reduce_any,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
 )
 from runtime.ops.scan import argsort, cumsum, sort
 from runtime.ops.shaping import (
-                            broadcast_to,
-                            concat,
-                            expand_dims,
-                            rank,
-                            reshape,
-                            shape,
-                            size,
-                            squeeze,
-                            transpose,
+    broadcast_to,
+    concat,
+    expand_dims,
+    rank,
+    reshape,
+    shape,
+    size,
+    squeeze,
+    transpose,
 )
 from runtime.ops.slicing import gather
 from runtime.ops.stats import reduce_logsumexp
@@ -238,9 +250,10 @@ from runtime.type_specs import NoneTensorSpec, OptionalSpec, TensorArraySpec, ty
 # public name needs no edit here; a new namespace module goes in _NAMESPACES.
 from types import ModuleType as _ModuleType
 
-_NAMESPACES = frozenset({'bitwise', 'config', 'data', 'debugging', 'dtypes', 'errors',
+_NAMESPACES = frozenset({'audio', 'bitwise', 'config', 'data', 'debugging', 'dtypes', 'errors',
                          'experimental', 'image', 'io', 'linalg', 'math', 'nest', 'nn',
-                         'optimizers', 'random', 'signal', 'strings', 'summary', 'train'})
+                         'optimizers', 'random', 'signal', 'strings', 'summary', 'train',
+                         'version'})
 __all__ = sorted(name for name, value in globals().items()
                  if not name.startswith('_') and (name in _NAMESPACES or
                                                   not isinstance(value, _ModuleType)))

@@ -3,6 +3,7 @@ image_color.py), geometry, crops, patches and non-maximum suppression (image_geo
 resizing (image_resize.py), and the codecs of `rt.io` (PNG, BMP, the shape of a JPEG)."""
 from runtime.io.codecs import (
     decode_bmp,
+    decode_gif,
     decode_image,
     decode_png,
     encode_png,
@@ -35,6 +36,10 @@ from runtime.ops.image_color import (
     yiq_to_rgb,
     yuv_to_rgb,
 )
+from runtime.ops.image_crops import (
+    sample_distorted_bounding_box,
+    stateless_sample_distorted_bounding_box,
+)
 from runtime.ops.image_geometry import (
     central_crop,
     crop_to_bounding_box,
@@ -60,21 +65,24 @@ from runtime.ops.image_geometry import (
     total_variation,
 )
 from runtime.ops.image_geometry import transpose_image as transpose
+from runtime.ops.image_more import combined_non_max_suppression, extract_glimpse
 from runtime.ops.image_quality import crop_and_resize, draw_bounding_boxes, ssim, ssim_multiscale
 from runtime.ops.image_resize import ResizeMethod, resize
 
 __all__ = [
     'ResizeMethod', 'adjust_brightness', 'adjust_contrast', 'adjust_gamma', 'adjust_hue',
-    'adjust_saturation', 'central_crop', 'convert_image_dtype', 'crop_and_resize',
+    'adjust_saturation', 'central_crop', 'combined_non_max_suppression', 'extract_glimpse',
+    'convert_image_dtype', 'crop_and_resize',
     'crop_to_bounding_box', 'draw_bounding_boxes',
-    'decode_bmp', 'decode_image', 'decode_png', 'encode_png', 'extract_jpeg_shape',
+    'decode_bmp', 'decode_gif', 'decode_image', 'decode_png', 'encode_png', 'extract_jpeg_shape',
     'extract_patches', 'flip_left_right', 'flip_up_down', 'grayscale_to_rgb', 'hsv_to_rgb',
     'image_gradients', 'is_jpeg', 'non_max_suppression', 'non_max_suppression_overlaps',
     'non_max_suppression_padded', 'non_max_suppression_with_scores', 'pad_to_bounding_box',
     'per_image_standardization', 'psnr', 'random_brightness', 'random_contrast', 'random_crop',
     'random_flip_left_right', 'random_flip_up_down', 'random_hue', 'random_saturation',
     'resize', 'resize_with_crop_or_pad', 'resize_with_pad', 'rgb_to_grayscale', 'rgb_to_hsv',
-    'rgb_to_yiq', 'rgb_to_yuv', 'rot90', 'sobel_edges', 'ssim', 'ssim_multiscale',
+    'rgb_to_yiq', 'rgb_to_yuv', 'rot90', 'sample_distorted_bounding_box',
+    'stateless_sample_distorted_bounding_box', 'sobel_edges', 'ssim', 'ssim_multiscale',
     'stateless_random_brightness',
     'stateless_random_contrast', 'stateless_random_crop', 'stateless_random_flip_left_right',
     'stateless_random_flip_up_down', 'stateless_random_hue', 'stateless_random_saturation',

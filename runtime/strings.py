@@ -25,6 +25,7 @@ from runtime.ops.strings import (
 from runtime.ops.strings_more import (
                                  ngrams,
                                  to_hash_bucket,
+                                 to_hash_bucket_fast,
                                  to_hash_bucket_strong,
                                  unicode_split_with_offsets,
                                  unicode_transcode,
@@ -33,6 +34,7 @@ from runtime.ops.strings_more import (
 
 __all__ = ['as_string', 'bytes_split', 'format', 'join', 'length', 'lower', 'ngrams',
            'reduce_join', 'regex_full_match', 'regex_replace', 'split', 'strip', 'substr',
-           'to_hash_bucket', 'to_hash_bucket_strong', 'to_number', 'unicode_decode',
+           'to_hash_bucket', 'to_hash_bucket_fast',
+           'to_hash_bucket_strong', 'to_number', 'unicode_decode',
            'unicode_decode_with_offsets', 'unicode_encode', 'unicode_split',
            'unicode_split_with_offsets', 'unicode_transcode', 'unsorted_segment_join', 'upper']

@@ -1283,6 +1283,14 @@ COVERED: dict[str, tuple[str, ...]] = {
         'RepeatDataset', 'ScanDataset', 'ShardDataset', 'ShuffleDatasetV3', 'SkipDataset',
         'TakeDataset', 'TakeWhileDataset', 'TensorDataset', 'TensorSliceDataset',
         'TextLineDataset', 'UnbatchDataset', 'ZipDataset'),
+    'tests/runtime/test_io_more.py (file datasets and transformations recorded from '
+    'TensorFlow by tools/tf_io_more_fixtures.py)': (
+        'TFRecordDatasetV2', 'FixedLengthRecordDatasetV2', 'AssertCardinalityDataset',
+        'IgnoreErrorsDataset', 'UniqueDataset', 'DatasetToSingleElement', 'SqlDataset',
+        'RandomDataset', 'GroupByWindowDataset', 'GroupByReducerDataset',
+        'StringToHashBucketFast', 'EncodeWav', 'DecodeWav', 'CombinedNonMaxSuppression',
+        'ExtractGlimpseV2', 'DecodeGif', 'SampleDistortedBoundingBoxV2',
+        'StatelessSampleDistortedBoundingBox'),
     'tests/runtime/summary and tests/interop/test_tensorflow_summary.py (summaries)': (
         'SummaryWriter', 'FlushSummaryWriter', 'WriteSummary', 'WriteGraphSummary',
         'EncodePng'),

@@ -11,7 +11,8 @@ function it was written in (its line is the line that runs).
 `warn` is what a converted call of `warnings.warn` runs: the warning's `stacklevel` counts
 those frames, so a `stacklevel=2` warning names the caller's line, not autograph's files.
 `without_library_frames` takes autograph's frames out of the traceback of an error leaving
-converted code (from verbosity 1 on they stay, for debugging autograph itself), and, when
+converted code (from verbosity 1 on, or after `disable_traceback_filtering()`, they stay, for
+debugging autograph itself), and, when
 frames of ours remain in it (block functions, the operator that raised), `add_user_frames_note`
 adds to it a note (PEP 678: the error's type, arguments and message stay as they are) listing
 the user's frames, with their file, line and source.
@@ -23,6 +24,21 @@ import warnings
 from autograph.pyct import origin_info
 
 _LIBRARY = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_filtering = [True]  # tf.debugging.disable_traceback_filtering turns it off
+
+
+def enable_traceback_filtering():
+    """Errors leaving converted code lose autograph's frames (the default)."""
+    _filtering[0] = True
+
+
+def disable_traceback_filtering():
+    """Errors leaving converted code keep every frame, autograph's too (for debugging)."""
+    _filtering[0] = False
+
+
+def is_traceback_filtering_enabled():
+    return _filtering[0]
 
 
 def user_frames(frame):

@@ -89,7 +89,7 @@ class FunctionScope:
         traceback = error.__traceback__ if error is not None else None
         if traceback is None:
             return
-        if not verbosity.get_verbosity():
+        if not verbosity.get_verbosity() and frames.is_traceback_filtering_enabled():
             frames.without_library_frames(traceback)
         frames.add_user_frames_note(error, traceback)
 

@@ -80,6 +80,12 @@ def recording(tape):
         state.tapes.remove(tape)
 
 
+def adjust_tapes(delta):
+    """Count one more (`delta` 1) or one fewer (-1) recorder in this thread's `state.tapes`,
+    for a recorder added or removed without `recording` (a debugging observer)."""
+    _count(active_tapes, delta)
+
+
 def current_name_scope():
     """The name scope ops and Variables created now are named under (`outer/inner/`, or '')."""
     graphs = state.graphs

@@ -15,11 +15,15 @@ from runtime.core import context, dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.core.tensor import EagerTensor
 from runtime.core.tensor_spec import TensorSpec
-from runtime.data import functions, iterators, ops, structure
+from runtime.data import functions, iterators, more_ops, ops, structure
 from runtime.data.options import Options
 from runtime.data.prefetch import AUTOTUNE
 from runtime.data.values import INFINITE, UNKNOWN
+from runtime.ops.array import cast
+from runtime.ops.compare import less, less_equal, logical_and, where
 from runtime.ops.dispatch import apply
+from runtime.ops.reduce import reduce_min
+from runtime.ops.slicing import gather
 
 
 def located_apply(opdef, inputs, attrs, payload=None):
@@ -294,6 +298,102 @@ class Dataset:
     def cardinality(self):
         return apply(ops.CARDINALITY, [self.variant_tensor])
 
+    def assert_cardinality(self, expected_cardinality, name=None):
+        """This dataset, of cardinality `expected_cardinality`: iterating it fails with
+        FailedPreconditionError when it has another number of elements."""
+        return self._derived(more_ops.ASSERT_CARDINALITY,
+                             [int64(expected_cardinality, 'expected_cardinality')], {})
+
+    def ignore_errors(self, log_warning=False, name=None):
+        """This dataset without the elements whose making fails (an op's error: a record
+        that does not parse, a failed check in a map function)."""
+        return self._derived(more_ops.IGNORE_ERRORS, [], {'log_warning': bool(log_warning)})
+
+    def unique(self, name=None):
+        """The first occurrence of each element (int32, int64 or string elements)."""
+        spec = self._element_spec
+        if getattr(spec, 'dtype', None) not in (dtypes.int32, dtypes.int64, dtypes.string):
+            raise TypeError('Dataset.unique() only supports datasets with 1 component of '
+                            'type tf.int32, tf.int64 or tf.string.')
+        return self._derived(more_ops.UNIQUE, [], {})
+
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None,
+                        name=None):
+        """Elements grouped by `key_func(element)` (an int64 scalar); each group of
+        `window_size` (or `window_size_func(key)`) elements goes as a dataset to
+        `reduce_func(key, window)`, whose elements are this dataset's (op
+        GroupByWindowDataset)."""
+        if (window_size is None) == (window_size_func is None):
+            raise ValueError('Either the `window_size` argument or the `window_size_func` '
+                             'argument must be specified.')
+        if window_size_func is None:
+            size = int64(window_size, 'window_size')
+
+            def window_size_func(unused_key):
+                return size
+        spec = self._element_spec
+        key_fn = functions.TracedFunction(key_func, [spec], 'Dataset.group_by_window')
+        key_fn.single_output('Dataset.group_by_window key_func', dtypes.int64)
+        key_spec = TensorSpec([], dtypes.int64)
+        size_fn = functions.TracedFunction(window_size_func, [key_spec],
+                                           'Dataset.group_by_window')
+        size_fn.single_output('Dataset.group_by_window window_size_func', dtypes.int64)
+        reduce_fn = functions.TracedFunction(
+            reduce_func, [key_spec, TensorSpec([], dtypes.variant)], 'Dataset.group_by_window',
+            call=lambda f, key, variant: f(key, Dataset(variant, spec)), returns='dataset')
+        fns = (key_fn, reduce_fn, size_fn)
+        captured = [v for f in fns for v in f.captured_inputs]
+        attrs = {'key_func': key_fn.ref, 'reduce_func': reduce_fn.ref,
+                 'window_size_func': size_fn.ref,
+                 'Tkey_func_other_arguments': [_dtype_of(v) for v in key_fn.captured_inputs],
+                 'Treduce_func_other_arguments': [_dtype_of(v) for v in
+                                                  reduce_fn.captured_inputs],
+                 'Twindow_size_func_other_arguments': [_dtype_of(v) for v in
+                                                       size_fn.captured_inputs]}
+        return self._derived(more_ops.GROUP_BY_WINDOW, captured, attrs,
+                             reduce_fn.output_spec, fns)
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
+                                  bucket_batch_sizes, padded_shapes=None, padding_values=None,
+                                  pad_to_bucket_boundary=False, no_padding=False,
+                                  drop_remainder=False, name=None):
+        """Elements put in buckets by `element_length_func(element)` between
+        `bucket_boundaries`, each bucket batched (padded) by its size of
+        `bucket_batch_sizes`, as TensorFlow builds it on group_by_window."""
+        if len(bucket_batch_sizes) != len(bucket_boundaries) + 1:
+            raise ValueError(f'`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + '
+                             f'1` but `len(bucket_batch_sizes)={len(bucket_batch_sizes)}` and '
+                             f'`len(bucket_boundaries)={len(bucket_boundaries)}`.')
+        if pad_to_bucket_boundary:
+            raise NotImplementedError('bucket_by_sequence_length(pad_to_bucket_boundary=True) '
+                                      'is not provided: pad_to_bucket_boundary=False pads each '
+                                      'batch to its longest element.')
+        batch_sizes = np.asarray(bucket_batch_sizes, np.int64)
+        low = np.array([np.iinfo(np.int32).min] + list(bucket_boundaries), np.int64)
+        high = np.array(list(bucket_boundaries) + [np.iinfo(np.int32).max], np.int64)
+
+        def bucket_id(*args):
+            length = cast(element_length_func(*args), dtypes.int64)
+            return reduce_min(where(logical_and(less_equal(low, length), less(length, high))))
+
+        def window_size(bucket):
+            return gather(batch_sizes, bucket)
+
+        def batches(bucket, window):
+            size = window_size(bucket)
+            if no_padding:
+                return window.batch(size, drop_remainder=drop_remainder)
+            return window.padded_batch(size, padded_shapes, padding_values,
+                                       drop_remainder=drop_remainder)
+        return self.group_by_window(bucket_id, batches, window_size_func=window_size)
+
+    def get_single_element(self, name=None):
+        """The one element of this dataset; InvalidArgumentError when it has none or more
+        (op DatasetToSingleElement)."""
+        flat = located_apply(more_ops.SINGLE_ELEMENT, [self.variant_tensor],
+                             iterators.component_attrs(self._element_spec))
+        return structure.pack(self._element_spec, flat)
+
     def __len__(self):
         if not _is_eager(self.variant_tensor):
             raise TypeError('Dataset only supports len() in eager mode; use '
@@ -382,3 +482,24 @@ def zip_datasets(datasets, name=None):
             raise TypeError(f'Dataset.zip needs datasets (in a tuple or dict), got {d!r}.')
     spec = structure.pack(datasets, [d.element_spec for d in flat])
     return source(ops.ZIP, [d.variant_tensor for d in flat], {'N': len(flat)}, spec)
+
+
+def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+    """The elements of `datasets` in the order `choice_dataset` (int64 scalars, indices into
+    `datasets`) picks them; a pick of an exhausted dataset is skipped, or ends the result with
+    `stop_on_empty_dataset=True` (op DirectedInterleaveDataset)."""
+    datasets = list(datasets)
+    if not datasets:
+        raise ValueError('Invalid `datasets`. `datasets` should not be empty.')
+    spec = choice_dataset.element_spec
+    if getattr(spec, 'dtype', None) is not dtypes.int64 or spec.shape.rank not in (0, None):
+        raise TypeError(f'Invalid `choice_dataset`. Elements of `choice_dataset` must be '
+                        f'scalar of `tf.int64` dtype, but found {spec}.')
+    element_spec = datasets[0].element_spec
+    for d in datasets[1:]:
+        element_spec = structure.most_specific(element_spec, d.element_spec,
+                                               'Dataset.choose_from_datasets')
+    return source(ops.DIRECTED_INTERLEAVE, [choice_dataset.variant_tensor] +
+                  [d.variant_tensor for d in datasets],
+                  {'seed': 0, 'stop_on_empty_dataset': bool(stop_on_empty_dataset),
+                   'N': len(datasets)}, element_spec)

@@ -9,7 +9,10 @@ so GraphDefs print as TensorFlow's (`f { func { name: "__inference_Dataset_map_.
 AutoGraph converts the functions first: `converters` holds the conversion autograph registers
 when its operators load (the runtime never imports autograph). Without it they run as written.
 """
+import numpy as np
+
 from runtime.core import context, dtypes, errors
+from runtime.core.tensor import EagerTensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.data import shipping, structure
 from runtime.executor import compile_graph
@@ -22,6 +25,21 @@ from runtime.ops.registry import IDENTITY, PLACEHOLDER
 
 # Callables fn -> converted fn, applied in order; autograph.operators appends its conversion.
 converters = []
+_debug_mode = [False]  # tf.data.experimental.enable_debug_mode() sets it
+
+
+def enable_debug_mode():
+    """From now on the functions given to dataset transformations run as Python, eagerly, for
+    each element (tf.data's debug mode: `print`, breakpoints and Python errors where they
+    happen); they are still traced once, for their element spec. Elements come in order
+    anyway, and no map is vectorised over a batch. The functions are still traced once,
+    symbolically, for the spec of their outputs: there a tensor has no value yet."""
+    set_debug_mode(True)
+
+
+def set_debug_mode(enabled):
+    """Turn tf.data's debug mode on or off for the functions given from now on."""
+    _debug_mode[0] = bool(enabled)
 
 
 def converted(fn):
@@ -51,6 +69,8 @@ class TracedFunction:
         if not callable(fn):
             raise TypeError(f'{what} needs a callable, got {fn!r}.')
         self.what = what
+        self.eager = _debug_mode[0]
+        self.python = (fn, list(input_specs), call, returns)
         outer = context.current_graph()
         name = f'__inference_Dataset_{what.split(".")[-1]}_{_fn_name(fn)}_{uid()}'
         graph = self.graph = FuncGraph(name, outer)
@@ -98,8 +118,32 @@ class TracedFunction:
         built, else eager tensors and variable storages."""
         return [value for value, _ in self.captures]
 
+    def run_eagerly(self, *flat):
+        """`run` in debug mode: the Python function called on eager tensors."""
+        fn, specs, call, returns = self.python
+        leaves = [s for spec in specs for s in structure.flatten(spec)]
+        tensors = [EagerTensor(np.asarray(v, dtype=object)[()] if s.dtype is dtypes.string else
+                               (v if s.dtype is dtypes.variant else np.asarray(
+                                   v, s.dtype.np_dtype)), s.dtype)
+                   for v, s in zip(flat, leaves)]
+        values, k = [], 0
+        for spec in specs:
+            n = len(structure.flatten(spec))
+            values.append(structure.pack(spec, tensors[k:k + n]))
+            k += n
+        result = call(fn, *values) if call is not None else call_with_element(
+            fn, values[0], specs[0])
+        if returns == 'dataset':
+            return (result.variant_tensor.value,)
+        if isinstance(result, list):
+            result = tuple(result)
+        output = structure.normalize(result, f'The function given to {self.what}')
+        return tuple(t.value for t in structure.flatten(output))
+
     @property
     def run(self):
+        if self.eager:
+            return self.run_eagerly
         if self._run is None:
             graph = self.graph
             self._run = compile_graph(graph, graph.inputs, graph.outputs)
@@ -144,6 +188,8 @@ def elementwise(function):
     stateless, the element-derived operands of one op have one rank (the op's output rank), the
     others (constants, captures) no higher rank; every output derives from the element; no
     string values."""
+    if function.eager:
+        return False
     graph = function.graph
     ranks = {}  # id(tensor) -> rank, for tensors derived from the element
     captures = {id(p) for _, p in function.captures}

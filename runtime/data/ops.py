@@ -83,8 +83,10 @@ CONCATENATE = _dataset_op('ConcatenateDataset',
                           defaults={'metadata': ''})
 DIRECTED_INTERLEAVE = _dataset_op(
     'DirectedInterleaveDataset',
-    lambda attrs, payload: lambda weights, *d: values.SampleFrom(
-        d, weights, attrs['seed'], attrs['stop_on_empty_dataset']),
+    lambda attrs, payload: lambda selector, *d: values.ChooseFrom(
+        selector, d, attrs['stop_on_empty_dataset']) if isinstance(
+        selector, values.DatasetValue) else values.SampleFrom(
+        d, selector, attrs['seed'], attrs['stop_on_empty_dataset']),
     inputs=('selector_input_dataset', 'data_input_datasets'),
     defaults={'stop_on_empty_dataset': False})
 
@@ -315,8 +317,21 @@ OPTIONAL_GET_VALUE = register('OptionalGetValue', _get_value, _components,
                               foldable=False, gradient=NO_GRADIENT)
 
 
-# Every op above: a graph holding one cannot be saved (docs/datasets.md).
-DATASET_OPS = frozenset(value for value in list(globals().values()) if isinstance(value, OpDef))
+# Every op above and every `dataset_op` of other modules: a graph holding one cannot be saved
+# (docs/datasets.md).
+DATASET_OPS = {value for value in list(globals().values()) if isinstance(value, OpDef)}
+
+
+def dataset_op(name, bind, inputs=('input_dataset',), **fields):
+    """A dataset op defined in another module (runtime/data/more_ops.py), as those above."""
+    opdef = _dataset_op(name, bind, inputs, **fields)
+    DATASET_OPS.add(opdef)
+    return opdef
+
+
+def components(inputs, attrs):
+    """The outputs of an op returning an element: one per `output_types`."""
+    return _components(inputs, attrs)
 
 
 def check_saveable(graph):

@@ -18,7 +18,30 @@ class ThreadingOptions:
 @dataclass(eq=False)
 class OptimizationOptions:
     apply_default_optimizations: object = None
+    filter_fusion: object = None
+    filter_parallelization: object = None
+    inject_prefetch: object = None
+    map_and_batch_fusion: object = None
+    map_and_filter_fusion: object = None
+    map_fusion: object = None
     map_parallelization: object = None
+    noop_elimination: object = None
+    parallel_batch: object = None
+    seq_interleave_prefetch: object = None
+    shuffle_and_repeat_fusion: object = None
+
+
+@dataclass(eq=False)
+class AutotuneOptions:
+    autotune_algorithm: object = None
+    cpu_budget: object = None
+    enabled: object = None
+    initial_parallelism: object = None
+    min_parallelism: object = None
+    ram_budget: object = None
+
+
+_GROUPS = (ThreadingOptions, OptimizationOptions, AutotuneOptions)
 
 
 class Options:
@@ -27,7 +50,7 @@ class Options:
 
     def __init__(self):
         self.deterministic = None
-        self.autotune = None
+        self.autotune = AutotuneOptions()
         self.threading = ThreadingOptions()
         self.experimental_optimization = OptimizationOptions()
         self.experimental_deterministic = None
@@ -38,7 +61,7 @@ class Options:
         merged = Options()
         for source in (self, other):
             for name, value in vars(source).items():
-                if isinstance(value, (ThreadingOptions, OptimizationOptions)):
+                if isinstance(value, _GROUPS):
                     target = getattr(merged, name)
                     for key, item in vars(value).items():
                         if item is not None:
@@ -53,7 +76,7 @@ class Options:
     def __repr__(self):
         parts = []
         for name, value in sorted(vars(self).items()):
-            if isinstance(value, (ThreadingOptions, OptimizationOptions)):
+            if isinstance(value, _GROUPS):
                 value = {k: v for k, v in sorted(vars(value).items()) if v is not None}
             parts.append(f'{name}={value!r}')
         return f'Options({", ".join(parts)})'

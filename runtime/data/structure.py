@@ -185,3 +185,30 @@ class DatasetSpec:
 
     def __repr__(self):
         return f'DatasetSpec({self.element_spec!r}, TensorShape([]))'
+
+
+class IteratorSpec:
+    """`rt.data.IteratorSpec(element_spec)`: the type of an iterator over elements of
+    `element_spec` (`IteratorSpec.from_value(iter(ds))`)."""
+
+    __slots__ = ('element_spec',)
+
+    def __init__(self, element_spec):
+        self.element_spec = element_spec
+
+    @classmethod
+    def from_value(cls, iterator):
+        return cls(iterator.element_spec)
+
+    def is_compatible_with(self, other):
+        return DatasetSpec(self.element_spec).is_compatible_with(other)
+
+    def __eq__(self, other):
+        return isinstance(other, IteratorSpec) and \
+            DatasetSpec(self.element_spec) == DatasetSpec(other.element_spec)
+
+    def __hash__(self):
+        return hash(DatasetSpec(self.element_spec))
+
+    def __repr__(self):
+        return f'IteratorSpec({self.element_spec!r})'

@@ -155,6 +155,31 @@ class SampleFrom(DatasetValue):
                 weights[k] = 0
 
 
+class ChooseFrom(DatasetValue):
+    """`choose_from_datasets`: each element of `selector` (an int64 index) picks the dataset
+    the next element comes from."""
+
+    def __init__(self, selector, inputs, stop_on_empty):
+        self.selector, self.inputs, self.stop_on_empty = selector, inputs, stop_on_empty
+
+    def __iter__(self):
+        iterators = [iter(d) for d in self.inputs]
+        ended = [False] * len(iterators)
+        for (index,) in self.selector:
+            k = int(index)
+            if not 0 <= k < len(iterators):
+                raise errors.InvalidArgumentError(
+                    message=f'Selector index out of range: {k} >= {len(iterators)}')
+            if ended[k]:
+                continue
+            try:
+                yield next(iterators[k])
+            except StopIteration:
+                if self.stop_on_empty:
+                    return
+                ended[k] = True
+
+
 # ---- transformations ------------------------------------------------------------------------
 
 class WithFunction(DatasetValue):
@@ -171,10 +196,23 @@ class Map(WithFunction):
         self.cardinality = input_.cardinality
 
     def __iter__(self):
-        run, captured = self.function.run, self.captured
-        if not captured:
-            return (run(*element) for element in self.input)
-        return (run(*element, *captured) for element in self.input)
+        return MapIterator(iter(self.input), self.function.run, self.captured)
+
+
+class MapIterator:
+    """A pass over a Map: an element whose function fails raises, and the pass goes on from
+    the next element (what `ignore_errors` needs; a generator would end at the error)."""
+
+    __slots__ = ('elements', 'run', 'captured')
+
+    def __init__(self, elements, run, captured):
+        self.elements, self.run, self.captured = elements, run, captured
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self.run(*next(self.elements), *self.captured)
 
 
 class Filter(WithFunction):
@@ -191,7 +229,10 @@ class Filter(WithFunction):
 
 
 def stack(parts, index):
-    """One component of a batch: the numpy stack of the elements' values."""
+    """One component of a batch: the numpy stack of the elements' values (strings in an object
+    array, which keeps their trailing NUL bytes)."""
+    if isinstance(parts[0], bytes):
+        return np.array(parts, dtype=object)
     try:
         return np.stack(parts)
     except ValueError:

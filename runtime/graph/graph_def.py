@@ -16,6 +16,7 @@ from runtime.graph.serialization.graph_io import (
     tensor_to_proto,
 )
 from runtime.ops.registry import CONST
+from runtime.version import GRAPH_DEF_VERSION
 
 __all__ = ['FunctionRef', 'const_node_def', 'function_def', 'graph_def', 'node_def', 'op_node_def']
 
@@ -65,7 +66,7 @@ def graph_def(graph):
     functions = [function_def(fg) for _, fg in sorted(graph.library.items())]
     if functions:
         fields['library'] = message('FunctionDefLibrary', {'function': functions})
-    fields['versions'] = message('VersionDef', {'producer': 1})
+    fields['versions'] = message('VersionDef', {'producer': GRAPH_DEF_VERSION})
     return message('GraphDef', fields)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 from runtime.core import dtypes, errors
 from runtime.core.shapes import TensorShape
 from runtime.io import images
+from runtime.io.gif import DECODE_GIF, decode_frames
 from runtime.ops.compare import equal
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply
@@ -103,6 +104,8 @@ def _scalar_bytes(contents):
 
 def _image_infer(inputs, attrs):
     channels = attrs.get('channels', 0)
+    if attrs.get('expand_animations', False):  # a GIF gives [frames, height, width, 3]
+        return [(attrs.get('dtype', dtypes.uint8), TensorShape(None))]
     return [(attrs.get('dtype', dtypes.uint8),
              TensorShape([None, None, channels or None]))]
 
@@ -124,10 +127,15 @@ def _decode_image(contents, channels=0, dtype=dtypes.uint8, expand_animations=Tr
         image = images.decode_png(data, channels, np.uint8)
     elif data.startswith(b'BM'):
         image = images.decode_bmp(data, channels)
-    elif data.startswith(b'\xff\xd8\xff') or data.startswith(b'GIF8') or \
-            data[8:12] == b'WEBP':
+    elif data.startswith(b'GIF8'):
+        if channels not in (0, 3):
+            raise errors.InvalidArgumentError(
+                None, None, f'channels must be 0 or 3 for GIF, got {channels}')
+        image = decode_frames(data)
+        image = image if expand_animations else image[0]
+    elif data.startswith(b'\xff\xd8\xff') or data[8:12] == b'WEBP':
         raise errors.UnimplementedError(
-            None, None, 'Decoding JPEG, GIF and WebP images needs a codec library the runtime '
+            None, None, 'Decoding JPEG and WebP images needs a codec library the runtime '
             'does not have; decode them with Pillow in the input pipeline '
             '(tf.numpy_function).')
     else:
@@ -193,3 +201,8 @@ def extract_jpeg_shape(contents, output_type=dtypes.int32, name=None):
 def is_jpeg(contents, name=None):
     """Whether `contents` starts as a JPEG file does (ops `Substr`, `Equal`)."""
     return equal(substr(_strings(contents, 'contents'), 0, 3), b'\xff\xd8\xff')
+
+
+def decode_gif(contents, name=None):
+    """The frames of a GIF file, uint8 [frames, height, width, 3] (op `DecodeGif`)."""
+    return apply(DECODE_GIF, [_strings(contents, 'contents')], name=name)

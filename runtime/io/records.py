@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from runtime.core import errors
 from runtime.graph.serialization import wire
+from runtime.summary.crc32c import masked_crc32c
 from runtime.summary.records import frame
 
 _COMPRESSION = {None: '', '': '', 'NONE': '', 'ZLIB': 'ZLIB', 'GZIP': 'GZIP'}
@@ -109,3 +110,64 @@ def write_graph(graph_or_graph_def, logdir, name, as_text=True):
         with open(path, 'wb') as f:
             f.write(wire.encode('GraphDef', graph_def))
     return path
+
+
+def _decompressed(path, compression_type):
+    """The bytes of the file `path`, decompressed as `compression_type` says."""
+    try:
+        with open(path, 'rb') as f:
+            content = f.read()
+    except FileNotFoundError:
+        raise errors.NotFoundError(None, None, f'{path}; No such file or directory') from None
+    kind = TFRecordOptions.get_compression_type_string(compression_type)
+    try:
+        if kind == 'GZIP':
+            return gzip.decompress(content)
+        if kind == 'ZLIB':
+            return zlib.decompress(content)
+    except (OSError, zlib.error, EOFError) as e:
+        raise errors.DataLossError(None, None, f'{path}: not a {kind} stream ({e})') from None
+    return content
+
+
+def tfrecords(path, compression_type=''):
+    """The data of each record of the TFRecord file `path`, as TensorFlow's reader reads them:
+    a checksum that does not match, or a record cut short, is a DataLossError."""
+    content = _decompressed(path, compression_type)
+    pos, end = 0, len(content)
+    while pos < end:
+        if pos + 12 > end:
+            raise errors.DataLossError(None, None, f'truncated record at {pos} in {path}')
+        header = content[pos:pos + 8]
+        if int.from_bytes(content[pos + 8:pos + 12], 'little') != masked_crc32c(header):
+            raise errors.DataLossError(None, None, f'corrupted record at {pos} in {path}')
+        size = int.from_bytes(header, 'little')
+        start, stop = pos + 12, pos + 12 + size
+        if stop + 4 > end:
+            raise errors.DataLossError(None, None, f'truncated record at {pos} in {path}')
+        data = content[start:stop]
+        if int.from_bytes(content[stop:stop + 4], 'little') != masked_crc32c(data):
+            raise errors.DataLossError(None, None, f'corrupted record at {start} in {path}')
+        yield data
+        pos = stop + 4
+
+
+def fixed_length_records(path, record_bytes, header_bytes=0, footer_bytes=0,
+                         compression_type=''):
+    """The records of `record_bytes` bytes each between a header and a footer of the file
+    `path` (as TensorFlow's reader: a body that is not a whole number of records is an
+    InvalidArgumentError before any record is read)."""
+    content = _decompressed(path, compression_type)
+    body = content[header_bytes:len(content) - footer_bytes]
+    if len(content) < header_bytes + footer_bytes:
+        raise errors.InvalidArgumentError(
+            None, None, f'File {path} is too small ({len(content)} bytes) for a header of '
+                        f'{header_bytes} and a footer of {footer_bytes} bytes.')
+    if len(body) % record_bytes:
+        raise errors.InvalidArgumentError(
+            None, None, f'Excluding the header ({header_bytes} bytes) and footer '
+                        f'({footer_bytes} bytes), input file "{path}" has body length '
+                        f'{len(body)} bytes, which is not an exact multiple of the record '
+                        f'length ({record_bytes} bytes).')
+    for start in range(0, len(body), record_bytes):
+        yield body[start:start + record_bytes]

@@ -308,7 +308,8 @@ def extract_patches(images, sizes, strides, rates, padding, name=None):
 
 
 # ---- non-maximum suppression ----------------------------------------------------------------
-def _iou(boxes, i, others):
+def iou_with(boxes, i, others):
+    """The intersection over union of box `i` of `boxes` with each of the boxes `others`."""
     def corners(b):
         return (np.minimum(b[..., 0], b[..., 2]), np.minimum(b[..., 1], b[..., 3]),
                 np.maximum(b[..., 0], b[..., 2]), np.maximum(b[..., 1], b[..., 3]))
@@ -321,7 +322,7 @@ def _iou(boxes, i, others):
         return np.where(union > 0, inter / union, 0.0)
 
 
-def _greedy(overlap, scores, max_output_size, threshold, score_threshold):
+def greedy_selection(overlap, scores, max_output_size, threshold, score_threshold):
     """Indices picked greedily by score, dropping those overlapping a picked one more than
     `threshold`, and their scores."""
     order = [i for i in np.argsort(-scores, kind='stable') if scores[i] > score_threshold]
@@ -335,7 +336,7 @@ def _greedy(overlap, scores, max_output_size, threshold, score_threshold):
 
 
 def _nms_v3(boxes, scores, max_output_size, iou_threshold, score_threshold):
-    return _greedy(lambda j, i: _iou(boxes, j, np.asarray([i]))[0], scores,
+    return greedy_selection(lambda j, i: iou_with(boxes, j, np.asarray([i]))[0], scores,
                    int(max_output_size), float(iou_threshold), float(score_threshold))
 
 
@@ -362,7 +363,7 @@ def _nms_v5(boxes, scores, max_output_size, iou_threshold, score_threshold, soft
 
 
 def _nms_overlaps(overlaps, scores, max_output_size, overlap_threshold, score_threshold):
-    return _greedy(lambda j, i: overlaps[j, i], scores, int(max_output_size),
+    return greedy_selection(lambda j, i: overlaps[j, i], scores, int(max_output_size),
                    float(overlap_threshold), float(score_threshold))
 
 

@@ -153,6 +153,8 @@ def run_seeded(opdef, inputs, attrs, seed, name):
     return apply(opdef, inputs, attrs, name, payload=payload)
 
 
+
+
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
     """Uniform numbers in [minval, maxval); integer dtypes need `maxval`."""
     dtype = dtypes.as_dtype(dtype)

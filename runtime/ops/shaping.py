@@ -112,6 +112,8 @@ def _reshape_kernel(tensor, shape):
         if min(shape, default=0) >= -1:  # numpy takes any negative size as -1
             if type(tensor) is np.ndarray:  # the method: no np.reshape layer
                 return tensor.reshape(shape)
+            if isinstance(tensor, bytes):  # a scalar string: an object array keeps its NULs
+                return np.array(tensor, dtype=object).reshape(shape)
             return np.reshape(tensor, shape)
     except ValueError:
         pass  # TensorFlow's rules decide, and word the error

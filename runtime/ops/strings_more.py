@@ -1,6 +1,7 @@
 """More of `tf.strings`: `ngrams` (op `StringNGrams`), `unsorted_segment_join`
 (`UnsortedSegmentJoin`), `to_hash_bucket` (`StringToHashBucket`, TensorFlow's 64-bit hash),
-`to_hash_bucket_strong` (`StringToHashBucketStrong`, SipHash-2-4), `unicode_transcode`
+`to_hash_bucket_fast` (`StringToHashBucketFast`, FarmHash), `to_hash_bucket_strong`
+(`StringToHashBucketStrong`, SipHash-2-4), `unicode_transcode`
 (`UnicodeTranscode`) and `unicode_split_with_offsets`."""
 import numpy as np
 
@@ -9,6 +10,7 @@ from runtime.core import errors as errors_module  # `errors` is a parameter name
 from runtime.core.shapes import TensorShape
 from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply
+from runtime.ops.farmhash import fingerprint64
 from runtime.ops.registry import NO_GRADIENT, register
 from runtime.ops.shaping import reshape
 from runtime.ops.string_split import unicode_decode_with_offsets, unicode_split
@@ -205,6 +207,9 @@ def _bucket_infer(inputs, attrs):
 TO_HASH_BUCKET = register('StringToHashBucket', _bucket_kernel(lambda s, key: hash64(s)),
                           _bucket_infer, inputs=('string_tensor',), outputs=('output',),
                           type_attrs=(), gradient=NO_GRADIENT)
+TO_HASH_BUCKET_FAST = register(
+    'StringToHashBucketFast', _bucket_kernel(lambda s, key: fingerprint64(s)), _bucket_infer,
+    inputs=('input',), outputs=('output',), type_attrs=(), gradient=NO_GRADIENT)
 TO_HASH_BUCKET_STRONG = register(
     'StringToHashBucketStrong', _bucket_kernel(lambda s, key: siphash24(key[0], key[1], s)),
     _bucket_infer, inputs=('input',), outputs=('output',), type_attrs=(), gradient=NO_GRADIENT)
@@ -217,6 +222,15 @@ def to_hash_bucket(input, num_buckets, name=None):  # noqa: A002 - TensorFlow's 
         raise ValueError('num_buckets must be >= 1')
     return apply(TO_HASH_BUCKET, [_strings(input, 'input')], {'num_buckets': int(num_buckets)},
                  name=name)
+
+
+def to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002 - TensorFlow's name
+    """Each string's bucket in [0, num_buckets) by FarmHash's Fingerprint64 (op
+    `StringToHashBucketFast`)."""
+    if num_buckets < 1:
+        raise ValueError('num_buckets must be >= 1')
+    return apply(TO_HASH_BUCKET_FAST, [_strings(input, 'input')],
+                 {'num_buckets': int(num_buckets)}, name=name)
 
 
 def to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002

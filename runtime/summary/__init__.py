@@ -10,11 +10,11 @@ TensorBoard shows.
 """
 from runtime.summary import experimental
 from runtime.summary.noop import NoopSummaryWriter, create_noop_writer, should_record_summaries
-from runtime.summary.summaries import graph, histogram, image, scalar, text, write
+from runtime.summary.summaries import audio, graph, histogram, image, scalar, text, write
 from runtime.summary.trace import trace_export, trace_off, trace_on
 from runtime.summary.writer import SummaryWriter, create_file_writer, flush, record_if
 
-__all__ = ['NoopSummaryWriter', 'SummaryWriter', 'create_file_writer', 'create_noop_writer',
-           'should_record_summaries', 'experimental', 'flush', 'graph', 'histogram',
-           'image', 'record_if', 'scalar', 'text', 'trace_export', 'trace_off', 'trace_on',
-           'write']
+__all__ = ['NoopSummaryWriter', 'SummaryWriter', 'audio', 'create_file_writer',
+           'create_noop_writer', 'should_record_summaries', 'experimental', 'flush', 'graph',
+           'histogram', 'image', 'record_if', 'scalar', 'text', 'trace_export', 'trace_off',
+           'trace_on', 'write']

@@ -8,6 +8,7 @@ of shape [buckets, 3] holding (left edge, right edge, count), text as strings, i
 something was written (False without a default writer or outside `record_if`).
 """
 from runtime import control_flow
+from runtime.audio import ENCODE_WAV
 from runtime.core import context, dtypes
 from runtime.functional import map_fn
 from runtime.graph.scopes import control_dependencies
@@ -149,6 +150,34 @@ def image(name, data, step=None, max_outputs=3, description=None):
     return _summary(name, 'images', value, step, description)
 
 
+def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None,
+          description=None):
+    """Up to `max_outputs` clips of `data` (float32 [k, frames, channels] in [-1, 1]) as
+    16-bit WAV files at `sample_rate`, for TensorBoard's Audio dashboard (each with an empty
+    label: a [k, 2] string tensor, as TensorBoard's audio summary)."""
+    if encoding not in (None, 'wav'):
+        raise ValueError(f'Unknown encoding: {encoding!r}; only "wav" is supported.')
+
+    def value():
+        clips = convert_to_tensor(data, dtypes.float32)
+        if clips.shape.rank not in (None, 3):
+            raise ValueError(f'rt.summary.audio({name!r}) takes clips of shape '
+                             f'[k, frames, channels]; got shape {clips.shape}.')
+        clips = clips[:max_outputs]
+        rate = convert_to_tensor(sample_rate, dtypes.int32)
+        encoded = map_fn(lambda clip: apply(ENCODE_WAV, [clip, rate]), clips,
+                         fn_output_signature=dtypes.string)
+        encoded = shaping.reshape(encoded, [-1])  # an empty batch keeps its string dtype
+        labels = manipulation.tile(constant([b'']), shaping.shape(clips)[:1])  # as TensorBoard
+        return shaping.transpose(stack([encoded, labels]))
+    tag = context.current_name_scope() + name
+    with context.name_scope(name):
+        return write(tag, value, step, plugin_metadata('audio', description, _WAV_ENCODING))
+
+
+_WAV_ENCODING = b'\x10\x0b'  # TensorBoard's AudioPluginData(encoding=WAV)
+
+
 def _to_uint8(images, name):
     """tf.image.convert_image_dtype(images, uint8, saturate=True): floats scale from [0, 1]."""
     if images.dtype is dtypes.uint8:
@@ -183,4 +212,4 @@ def graph(graph_data):
     return constant(True)
 
 
-__all__ = ['graph', 'histogram', 'image', 'plugin_metadata', 'scalar', 'text', 'write']
+__all__ = ['audio', 'graph', 'histogram', 'image', 'plugin_metadata', 'scalar', 'text', 'write']

@@ -380,21 +380,37 @@ def list_variables(ckpt_dir_or_file):
 
 
 class CheckpointManager:
-    """Numbered checkpoints in one directory, keeping the newest `max_to_keep` (None: all)."""
+    """Numbered checkpoints in one directory, keeping the newest `max_to_keep` (None: all),
+    and, with `keep_checkpoint_every_n_hours`, one checkpoint per that many hours besides
+    (never deleted). With `checkpoint_interval`, `save()` writes only once `step_counter` (a
+    variable or tensor) has advanced that many steps since the last checkpoint saved (at
+    `last_checkpoint_step` for a manager resuming). `init_fn` is what
+    `restore_or_initialize()` runs when there is no checkpoint to restore."""
 
-    def __init__(self, checkpoint, directory, max_to_keep, checkpoint_name='ckpt'):
+    def __init__(self, checkpoint, directory, max_to_keep, keep_checkpoint_every_n_hours=None,
+                 checkpoint_name='ckpt', step_counter=None, checkpoint_interval=None,
+                 init_fn=None, last_checkpoint_step=None):
         if max_to_keep is not None and max_to_keep <= 0:
             raise ValueError(f'max_to_keep must be a positive integer or None, got '
                              f'{max_to_keep}.')
+        if checkpoint_interval is not None and step_counter is None:
+            raise ValueError('`step_counter` should be passed if `checkpoint_interval` is not '
+                             'None.')
         self.checkpoint = checkpoint
         self.directory = os.fspath(directory)
         self.max_to_keep = max_to_keep
+        self.keep_checkpoint_every_n_hours = keep_checkpoint_every_n_hours
         self.checkpoint_name = checkpoint_name
+        self.step_counter = step_counter
+        self.checkpoint_interval = checkpoint_interval
+        self.init_fn = init_fn
+        self.last_checkpoint_step = None if last_checkpoint_step is None else \
+            _as_int(last_checkpoint_step)
         latest, paths, stamps = read_state(self.directory)
         self._latest = latest
         stamps = stamps if len(stamps) == len(paths) else [time.time()] * len(paths)
         self._kept = list(zip(paths, stamps))
-        self._preserved = time.time()
+        self._preserved = _last_preserved(self.directory)
 
     @property
     def checkpoints(self):
@@ -405,19 +421,33 @@ class CheckpointManager:
     def latest_checkpoint(self):
         return self._latest
 
-    def save(self, checkpoint_number=None):
+    def save(self, checkpoint_number=None, check_interval=True, options=None):
         """Write the next numbered checkpoint, forget the oldest beyond `max_to_keep` (their
-        files are deleted); returns its prefix."""
+        files are deleted unless `keep_checkpoint_every_n_hours` preserves them); returns its
+        prefix, or None when `checkpoint_interval` says it is not time to save yet."""
+        if self.checkpoint_interval is not None:
+            step = _as_int(self.step_counter)
+            if self.last_checkpoint_step is not None:
+                if step == self.last_checkpoint_step:
+                    return None
+                if check_interval and step < self.last_checkpoint_step + \
+                        self.checkpoint_interval:
+                    return None
+            self.last_checkpoint_step = step
         counter = self.checkpoint.save_counter
         counter.storage.value = np.int64(counter.storage.value + 1)
         number = int(counter.storage.value) if checkpoint_number is None else \
-            int(checkpoint_number)
+            _as_int(checkpoint_number)
         os.makedirs(self.directory, exist_ok=True)
         path = self.checkpoint.write(os.path.join(self.directory,
                                                   f'{self.checkpoint_name}-{number}'))
         self._kept = [(p, t) for p, t in self._kept if p != path] + [(path, time.time())]
         while self.max_to_keep is not None and len(self._kept) > self.max_to_keep:
-            old, _ = self._kept.pop(0)
+            old, stamp = self._kept.pop(0)
+            hours = self.keep_checkpoint_every_n_hours
+            if hours and stamp - hours * 3600.0 >= self._preserved:
+                self._preserved = stamp  # kept for good: no longer in the managed list
+                continue
             for name in (old + '.index', old + '.data-00000-of-00001'):
                 if os.path.exists(name):
                     os.remove(name)
@@ -427,8 +457,31 @@ class CheckpointManager:
         return path
 
     def restore_or_initialize(self):
-        """Restore the latest checkpoint if there is one (returns its path), else None."""
+        """Restore the latest checkpoint if there is one (returns its path), else run
+        `init_fn` (when given) and return None."""
         if self._latest is None:
+            if self.init_fn is not None:
+                self.init_fn()
             return None
         self.checkpoint.restore(self._latest)
         return self._latest
+
+
+def _as_int(value):
+    """A step or checkpoint number given as an int, a numpy scalar, a tensor or a variable."""
+    read = getattr(value, 'numpy', None)
+    return int(np.asarray(read() if callable(read) else value))
+
+
+def _last_preserved(directory):
+    """The `last_preserved_timestamp` of `directory`/checkpoint, or now."""
+    try:
+        with open(os.path.join(directory, STATE_FILE), encoding='utf-8') as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return time.time()  # no checkpoint yet: preserve from now on
+    for line in lines:
+        key, _, value = line.partition(':')
+        if key.strip() == 'last_preserved_timestamp':
+            return float(value)
+    return time.time()

@@ -20,9 +20,9 @@ SPEC_NAMES = '''
     broadcast_to meshgrid clip_by_norm stop_gradient norm control_dependencies group no_op
     init_scope map_fn scan foldl switch_case py_function numpy_function nest Module
 '''.split()
-NAMESPACES = {'bitwise', 'config', 'data', 'debugging', 'dtypes', 'errors', 'experimental',
+NAMESPACES = {'audio', 'bitwise', 'config', 'data', 'debugging', 'dtypes', 'errors', 'experimental',
               'image', 'io', 'linalg', 'math', 'nest', 'nn', 'optimizers', 'random', 'signal',
-              'strings', 'summary', 'train'}
+              'strings', 'summary', 'train', 'version'}
 
 
 def test_dir_lists_the_public_names_and_every_spec_name():

@@ -32,6 +32,7 @@ NOT_FROM_USER_SHAPES = {
     'ReduceJoin', 'DenseBincount', 'InTopKV2', 'TopKV2', 'Multinomial', 'MatrixDiagV3',
     'MatrixDiagPartV3',  # take one scalar (k, size, num_samples): covered by the scalar cases
     'Split',  # num_or_size_splits as a Python int: the split_dim is a Python int too
+    'ExtractGlimpseV2',  # its `size` is the glimpse's: tests/runtime/test_io_more.py's cases
 }
 
 

@@ -282,6 +282,30 @@ EXTRA.update({
 })
 EXTRA.update({op: [Case(fn, inputs) for fn, inputs in cases]
               for op, cases in NO_GRADIENT_CASES.items()})
+# the ops of tf.audio, GIF decoding, more image and string ops, and getting a dataset's one
+# element (tests/runtime/test_io_more.py compares them with TensorFlow)
+_GIF = bytes.fromhex('47494638376102000100810000000000ffffff0000000000002c0000000002000100'
+                     '0008050001040808003b')  # 2 x 1 pixels, black and white
+EXTRA.update({
+    'EncodeWav': [Case(lambda x: rt.audio.encode_wav(rt.cast(x[:, :2] / 4, rt.float32), 8000),
+                       [F])],
+    'DecodeWav': [Case(lambda x: rt.audio.decode_wav(rt.audio.encode_wav(
+        rt.cast(x[:, :2] / 4, rt.float32), 8000))[0], [F])],
+    'DecodeGif': [Case(_with(lambda: rt.io.decode_gif(_GIF)), [F])],
+    'StringToHashBucketFast': [Case(lambda x: rt.strings.to_hash_bucket_fast(
+        rt.strings.as_string(x), 10), [I32])],
+    'CombinedNonMaxSuppression': [Case(lambda x: rt.image.combined_non_max_suppression(
+        rt.reshape(rt.cast(x, rt.float32), [1, 3, 1, 4]), [[[0.9], [0.8], [0.7]]], 2, 3)[0],
+        [_BOXES])],
+    'ExtractGlimpseV2': [Case(lambda x: rt.image.extract_glimpse(
+        x, [2, 3], [[0.1, -0.2]], noise='zero'), [_IMAGE.astype(np.float32)])],
+    'StatelessSampleDistortedBoundingBox': [Case(
+        lambda x: rt.image.stateless_sample_distorted_bounding_box(
+            [40, 60, 3], rt.cast(x, rt.float32), [1, 2])[2],
+        [np.array([[[0.1, 0.2, 0.6, 0.7]]])])],
+    'DatasetToSingleElement': [Case(lambda x: rt.data.Dataset.from_tensors(
+        x).get_single_element() * 2, [F])],
+})
 # the gradient ops of resize and crop_and_resize, which the gradient cases build
 BUILT_BY_GRADIENTS = {'ResizeBilinearGrad', 'ResizeNearestNeighborGrad', 'ResizeBicubicGrad',
                       'CropAndResizeGradImage'}
@@ -305,6 +329,8 @@ RANDOM = {  # the same op seeds in both functions give the same numbers
         rt.random.fixed_unigram_candidate_sampler([[1, 2]], 2, 3, False, 4,
                                                   unigrams=[1.0, 2.0, 3.0, 4.0])[0],
         rt.float32) + x[0, 0],
+    'SampleDistortedBoundingBoxV2': lambda x: rt.image.sample_distorted_bounding_box(
+        [40, 60, 3], [[[0.1, 0.2, 0.6, 0.7]]], seed=3)[1] + rt.cast(x[0, 0], rt.int32),
 }
 
 

@@ -27,12 +27,11 @@ KNOWN_ARGS = {
     # example parsing handles dense features only: the sparse and ragged args are not here
     'ParseExampleV2': 'outputs', 'ParseSequenceExampleV2': 'inputs outputs',
 }
-KNOWN_STATEFUL = {
-    # datasets and summary writers are Python objects here, made once, not resources a graph
-    # re-creates; a variable handle is the variable's own
-    'VarHandleOp', 'TensorSliceDataset', 'TensorDataset', 'RangeDataset', 'TextLineDataset',
-    'ShuffleDatasetV3', 'SummaryWriter',
-}
+# datasets and summary writers are Python objects here, made once, not resources a graph
+# re-creates (every op with `Dataset` in its name); a variable handle is the variable's own
+KNOWN_STATEFUL = {'VarHandleOp', 'SummaryWriter'} | {
+    name for name in TF_OPS if 'Dataset' in name and name in REGISTRY
+    and REGISTRY[name].stateful != TF_OPS[name]['stateful']}
 KNOWN_DTYPES = {
     # tf.add writes an Add op for strings; here AddV2 takes them. TensorArray gradients
     # accumulate TensorLists (variant) with it.
