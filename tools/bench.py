@@ -425,23 +425,26 @@ def print_jit(rows):
     print('jit_compile=True (numba): µs are medians; its ratios to hand numpy, plain Python, '
           'the default executor, JAX jit and torch.compile (measured in this run; JAX\'s from '
           'an earlier run when marked *); native after: ms from the first call until native '
-          'code runs, in a process with an empty cache, then in a new one loading it; steady: '
-          'µs a call in those two processes')
+          'code runs, in a process with an empty cache, then in a new one loading it, and the '
+          'CPU ms of that process (all threads) over the same time; steady: µs a call in those '
+          'two processes')
     print(f'{"workload":<46} {"jit µs":>8} {"/numpy":>7} {"/python":>7} {"/default":>8} '
           f'{"/JAX":>7} {"/torch":>7} {"JAX µs":>8} {"torch µs":>9} {"native after":>13} '
-          f'{"steady µs":>17}')
+          f'{"CPU ms":>11} {"steady µs":>17}')
     startup, rows = rows[0], rows[1:]
     for r in rows:
         jax = ratio(r, 'jit_jax_ratio') if r.get('jax_measured') else \
             ('-' if r['jax_ratio'] is None else f'{r["jit_ratio"] / r["jax_ratio"]:.3f}*')
         native = f'{milliseconds(r, "jit_cold_native_ms")}/' \
                  f'{milliseconds(r, "jit_new_process_native_ms")}'
+        native_cpu = f'{milliseconds(r, "jit_cold_native_cpu_ms")}/' \
+                     f'{milliseconds(r, "jit_new_process_native_cpu_ms")}'
         steady = f'{microseconds(r, "jit_cold_steady_us")}/' \
                  f'{microseconds(r, "jit_cache_steady_us")}'
         print(f'{r["workload"]:<46} {r["jit_us"]:>8.2f} {r["jit_ratio"]:>7.3f} '
               f'{ratio(r, "jit_python_ratio"):>7} {r["jit_default_ratio"]:>8.3f} {jax:>7} '
               f'{ratio(r, "jit_torch_ratio"):>7} {microseconds(r, "jax_us"):>8} '
-              f'{microseconds(r, "torch_us"):>9} {native:>13} {steady:>17}')
+              f'{microseconds(r, "torch_us"):>9} {native:>13} {native_cpu:>11} {steady:>17}')
     print(f'{startup["workload"]}: {startup["jit_first_call_ms"]:.0f} ms')
 
 

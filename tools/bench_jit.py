@@ -14,7 +14,8 @@ peers' versions live in tools/bench_jax.py and tools/bench_torch.py. From the ch
 
     python3 -m tools.bench_jit --first-call INDEX                # from the usual cache, ms
     python3 -m tools.bench_jit --first-call INDEX --empty-cache  # cold, ms
-    python3 -m tools.bench_jit --first-call INDEX --until-native # + ms until native, steady µs
+    python3 -m tools.bench_jit --first-call INDEX --until-native # + ms until native, steady µs,
+                                                                 # CPU ms until native
     python3 -m tools.bench_jit --ops                             # each math op alone, µs
 
 `measure_ops()` (`--ops`) times each float math op alone (exp, log, tanh, sin of float32 and
@@ -44,7 +45,9 @@ def measure_jit(workloads, quick=False):
     executor and jit, their ratios, and the first calls of jit in ms, each in a new process: cold
     (`jit_first_call_ms`: trace + lower + compile into an empty cache) and from that cache
     (`jit_new_process_ms`), each with the ms from its start until native code runs
-    (`jit_cold_native_ms`, `jit_new_process_native_ms`), after a first row timing numba's
+    (`jit_cold_native_ms`, `jit_new_process_native_ms`; the process's CPU time over the same
+    span, all threads, in `jit_cold_native_cpu_ms` and `jit_new_process_native_cpu_ms`: the
+    figure a loaded machine inflates least), after a first row timing numba's
     start-up. Times and ratios are medians over rounds that time the three back to back, with
     native code running (the background compile waited for)."""
     repeat = 3 if quick else 9
@@ -60,15 +63,17 @@ def measure_jit(workloads, quick=False):
                 contextlib.nullcontext() if quick else cache_in(folder):
             if not quick:
                 index = workload_index(workload)  # the subprocess's: in WORKLOADS
-                first_call, cold_native, cold_steady = first_call_in_new_process(index, folder)
-                new_process, new_process_native, cache_steady = first_call_in_new_process(
+                first_call, cold_native, cold_steady, cold_cpu = first_call_in_new_process(
                     index, folder)
+                new_process, new_process_native, cache_steady, new_process_cpu = \
+                    first_call_in_new_process(index, folder)
             start = time.perf_counter()
             jit = ag.function(workload.program(), jit_compile=True)
             got = jit(*args).numpy()
             if quick:
                 first_call = (time.perf_counter() - start) * 1e3
                 new_process = cold_native = new_process_native = None
+                cold_cpu = new_process_cpu = None
                 cold_steady = cache_steady = None
             wait_for_native_code()
             got_native = jit(*args).numpy()
@@ -107,9 +112,11 @@ def measure_jit(workloads, quick=False):
             if python else None,
             'jit_first_call_ms': first_call,
             'jit_cold_native_ms': cold_native,
+            'jit_cold_native_cpu_ms': cold_cpu,
             'jit_cold_steady_us': cold_steady,
             'jit_new_process_ms': new_process,
             'jit_new_process_native_ms': new_process_native,
+            'jit_new_process_native_cpu_ms': new_process_cpu,
             'jit_cache_steady_us': cache_steady,
             'jax_ratio': workload.jax_ratio,
         })
@@ -213,14 +220,15 @@ def cache_in(folder):
 
 def first_call_in_new_process(index, folder):
     """(ms of the first call of WORKLOADS[index] in a new process whose cache is `folder`, ms
-    from its start until native code runs, µs of a steady call there then)."""
+    from its start until native code runs, µs of a steady call there then, CPU ms of the
+    process (all threads) from the first call's start until native code runs)."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     environment = {**os.environ, **cache_environment(folder), 'PYTHONPATH': root}
     out = subprocess.run([sys.executable, '-m', 'tools.bench_jit', '--first-call', str(index),
                           '--until-native'],
                          check=True, capture_output=True, text=True, env=environment).stdout
-    first, until_native, steady = map(float, out.split()[-3:])
-    return first, until_native, steady
+    first, until_native, steady, cpu = map(float, out.split()[-4:])
+    return first, until_native, steady, cpu
 
 
 def main(argv=None):
@@ -231,7 +239,8 @@ def main(argv=None):
                         help='cold: compile into an empty on-disk cache (a temp dir)')
     parser.add_argument('--until-native', action='store_true',
                         help='also print the ms from the first call until native code runs, '
-                             'and the µs of a steady call then')
+                             'the µs of a steady call then, and the CPU ms of the process '
+                             'until native code runs')
     options = parser.parse_args(argv)
     if options.ops:
         print_ops(measure_ops())
@@ -246,18 +255,19 @@ def main(argv=None):
         # created before the clock starts, as a decorator is when its module is imported (the
         # first `ag.function` imports autograph's tracing modules: ~40 ms of CPU here)
         jit = ag.function(workload.program(), jit_compile=True)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         jit(*args)
         first_call = (time.perf_counter() - start) * 1e3
         wait_for_native_code()
         jit(*args)
         until_native = (time.perf_counter() - start) * 1e3
+        until_native_cpu = (time.process_time() - start_cpu) * 1e3
         if not options.until_native:
             print(f'{first_call:.1f}')
             return
         once = median_time(lambda: jit(*args), 1, 3)
         steady = median_time(lambda: jit(*args), max(1, int(0.01 / max(once, 1e-7))), 9)
-        print(f'{first_call:.1f} {until_native:.1f} {steady * 1e6:.3f}')
+        print(f'{first_call:.1f} {until_native:.1f} {steady * 1e6:.3f} {until_native_cpu:.1f}')
 
 
 if __name__ == '__main__':

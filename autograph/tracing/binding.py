@@ -3,9 +3,12 @@ of 2 make the same cache key.
 
 A call is canonicalized to one value per parameter, in parameter order: a `*args` parameter
 holds a tuple and a `**kwargs` parameter a dict. `call_arguments` turns such values back into
-the (args, kwargs) to call the Python function with.
+the (args, kwargs) to call the Python function with. `has_python_code` tells which callables
+have parameters to bind (the others are called through as they are).
 """
+import functools
 import inspect
+import types
 
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
@@ -95,3 +98,15 @@ class Binder:
 
     def kind_name(self, index):
         return self.parameters[index].kind.name
+
+
+def has_python_code(func):
+    """Whether calling `func` runs Python code that can be traced (a function, method, partial
+    of one, or an object whose class defines `__call__` in Python); builtins such as `len`
+    and numpy ufuncs such as `np.add` have none."""
+    if isinstance(func, functools.partial):
+        return has_python_code(func.func)
+    if inspect.isfunction(func) or inspect.ismethod(func):
+        return True
+    return not isinstance(func, type) and isinstance(getattr(type(func), '__call__', None),
+                                                     types.FunctionType)

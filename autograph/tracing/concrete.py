@@ -81,6 +81,9 @@ class ConcreteFunction:
             else:
                 self._output_slots.append((index, leaf.dtype))
                 index += 1
+        # (*feeds) -> the structured outputs: what a call of the Function runs
+        self.call_feeds = self._packed if self._single_dtype is None else \
+            _single_output(run, self._single_dtype, len(graph.inputs) - len(captures))
 
     @property
     def name(self):
@@ -147,9 +150,10 @@ class ConcreteFunction:
         """Run the graph on flat feeds (argument values, in key order) and pack the outputs."""
         if _summary_tracing[0]:
             summary_trace.note(self.graph)
+        return self.call_feeds(*feeds)
+
+    def _packed(self, *feeds):
         values = self._call(*feeds)
-        if self._single_dtype is not None:
-            return EagerTensor(values[0], self._single_dtype)
         flat = [None if slot is None else EagerTensor(values[slot[0]], slot[1])
                 for slot in self._output_slots]
         return nest.pack_sequence_as(self.structured_outputs, flat)
@@ -200,6 +204,18 @@ class ConcreteFunction:
 
     def __repr__(self):
         return f'<ConcreteFunction {self._binder.name}{self._binder.signature} at {self.name}>'
+
+
+def _single_output(call, dtype, arity):
+    """(*feeds) -> the tensor of the one output of `call`'s tuple."""
+    if arity == 1:  # no tuple of feeds to pack and unpack
+        def one_feed(feed):
+            return EagerTensor(call(feed)[0], dtype)
+        return one_feed
+
+    def feeds(*feeds):
+        return EagerTensor(call(*feeds)[0], dtype)
+    return feeds
 
 
 def _output_shape(t):
@@ -259,16 +275,20 @@ def _trace(python_callable, binder, key, values, watch_object, check_variable,
                                 structured_outputs, captures, run)
     concrete.initialized_variables = tuple(fg.deferred_initializers or ())
     if jit_compile:  # once native code is ready, calls go to it without the plan's dispatch
-        plan.when_native(functools.partial(_call_natively, weakref.ref(concrete), captured))
+        plan.when_native(functools.partial(_call_natively, weakref.ref(concrete), plan,
+                                           captured))
     return concrete
 
 
-def _call_natively(concrete_ref, captured, run):
-    """Make the ConcreteFunction call `run`, its plan's native code, directly (from the thread
-    that compiled it: an attribute write, which a call in another thread sees whole)."""
+def _call_natively(concrete_ref, plan, captured, run):
+    """Make the ConcreteFunction call `run`, its plan's native code, directly, and a single
+    output's tensor made by a wrapper with the captures bound (from the thread that compiled
+    it: attribute writes, which a call in another thread sees whole)."""
     concrete = concrete_ref()
     if concrete is not None:
         concrete._call = functools.partial(run, *captured) if captured else run
+        if concrete._single_dtype is not None:
+            concrete.call_feeds = plan.wrapper(captured, (EagerTensor, concrete._single_dtype))
 
 
 def _placeholders(fg, element, value, name, watch_object):

@@ -8,7 +8,6 @@ different Functions trace in parallel (each thread has its own stack of graphs b
 """
 import dataclasses
 import functools
-import inspect
 import os
 import threading
 import types
@@ -18,17 +17,19 @@ from typing import Any, Callable, Sequence, overload
 
 from autograph.operators.call import to_graph
 from autograph.tracing import keys, reasons
-from autograph.tracing.binding import Binder
+from autograph.tracing.binding import Binder, has_python_code
 from autograph.tracing.concrete import ConcreteFunction, trace
 from runtime.core import config, context
 from runtime.core.nest import flatten
 from runtime.core.tensor import EagerTensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.data import DatasetSpec
+from runtime.summary import trace as summary_trace
 
 RETRACING_THRESHOLD = 5
 ACCEPTED_KEYS_CACHED = 64  # keys a relaxed graph accepts are cached up to this many, then looked up
-_functions_run_eagerly = config.functions_run_eagerly
+_running_eagerly = config.running_eagerly  # run_functions_eagerly(True) (a cell)
+_summary_tracing = summary_trace.active  # rt.summary.trace_on is recording graphs (a cell)
 _state = context.state  # this thread's graphs being built and tapes recording
 _active_tapes = context.active_tapes  # how many tapes record in all threads (a cell)
 _building_graphs = context.building_graphs  # how many graphs all threads are building (a cell)
@@ -135,7 +136,7 @@ class Function:
             raise TypeError(f'ag.function needs a callable, got {python_function!r}.')
         options = FunctionOptions(
             python_function, _checked_signature(input_signature, python_function), autograph,
-            reduce_retracing, calls_through=not _has_python_code(python_function),
+            reduce_retracing, calls_through=not has_python_code(python_function),
             jit_compile=bool(jit_compile))
         self._converted_function = None
         self._bound: dict[int, Function] = {}  # id(instance) -> the Function bound to it
@@ -160,6 +161,9 @@ class Function:
         self._instance_ref = instance_ref
         self._owner = owner
         self._cache = {}  # key -> ConcreteFunction; also holds keys a relaxed graph accepts
+        # (dtype, shape, ConcreteFunction) of the last call of one eager tensor that found its
+        # graph in the cache; None after any change to the cache (see __call__)
+        self._last = None
         self._traces = []  # (key, ConcreteFunction, ids of objects keyed by identity)
         self._tracing_reasons = []  # why each trace so far was made (autograph.tracing.reasons)
         self._watched = {}  # id(obj) -> weakref to obj, for objects in keys
@@ -175,11 +179,28 @@ class Function:
     # ---- calling ---------------------------------------------------------------------------
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        # The hot path is a cache hit: the checks for another kind of call at once (the cells
-        # first: another thread's graphs or tapes make this thread look at its own).
-        if self._keyed_by_arguments is False or _functions_run_eagerly() or \
+        # The hot path: one eager tensor of the dtype and shape of the last such call that found
+        # its graph in the cache (which forgets `_last` when it changes), while no thread builds
+        # a graph, no tape records, nothing runs eagerly and no summary trace records (cells).
+        last = self._last
+        if last is not None and len(args) == 1 and not kwargs and not (
+                _running_eagerly[0] or _building_graphs[0] or _active_tapes[0] or
+                _summary_tracing[0]):
+            tensor = args[0]
+            if type(tensor) is EagerTensor and tensor.dtype is last[0]:
+                array = tensor.value
+                try:
+                    shape = array.shape
+                except AttributeError:  # a scalar string tensor holds `bytes`
+                    shape = ()
+                if shape == last[1]:
+                    return last[2].call_feeds(array)
+        # Then a cache hit: the checks for another kind of call at once (the cells first:
+        # another thread's graphs or tapes make this thread look at its own).
+        if self._keyed_by_arguments is False or _running_eagerly[0] or \
                 _building_graphs[0] and _state.graphs or _active_tapes[0] and _state.tapes:
             return self._call_otherwise(args, kwargs)
+        one = not kwargs and len(args) == 1 == self._arity  # the call the hot path takes
         if kwargs or len(args) != self._arity:
             args = self._binder.canonical(args, kwargs)
         if len(args) == 1 and type(args[0]) is EagerTensor:  # keys.make_key's first case, inline
@@ -187,20 +208,24 @@ class Function:
             array = tensor.value
             feeds: list[Any] = [array]
             try:
-                key: tuple = ((tensor.dtype, array.shape),)
+                shape = array.shape
             except AttributeError:  # a scalar string tensor holds `bytes`
-                key = ((tensor.dtype, ()),)
+                shape = ()
+            key: tuple = ((tensor.dtype, shape),)
+            concrete = self._cache.get(key)
+            if concrete is not None and one:
+                self._last = (tensor.dtype, shape, concrete)
         else:
             feeds = []
             key = keys.make_key(args, feeds)
-        concrete = self._cache.get(key)
+            concrete = self._cache.get(key)
         if concrete is None:
             return self._call_miss(key, args, feeds)
         return concrete.call_flat(feeds)
 
     def _call_otherwise(self, args, kwargs):
         """A call that runs Python code, or the graph of an input_signature."""
-        if self._calls_through or _functions_run_eagerly() or _state.graphs or \
+        if self._calls_through or _running_eagerly[0] or _state.graphs or \
                 _active_tapes[0] and _state.tapes:
             return self._call_python(args, kwargs)
         binder = self._binder
@@ -373,6 +398,7 @@ class Function:
                     if outputs is not None:
                         return outputs
         if len(self._cache) < ACCEPTED_KEYS_CACHED:
+            self._last = None
             self._cache[key] = concrete
         return concrete.call_flat(feeds)
 
@@ -388,6 +414,7 @@ class Function:
                     trace_key = relaxed
                     break
         concrete, outputs = self._trace(trace_key, values, feeds)
+        self._last = None
         self._cache[trace_key] = concrete
         return concrete, outputs
 
@@ -548,6 +575,7 @@ class Function:
         for key, concrete in list(self._cache.items()):
             if concrete in dead_functions:
                 self._cache.pop(key, None)
+        self._last = None
 
 
 def _checked_signature(input_signature, python_function):
@@ -563,14 +591,3 @@ def _checked_signature(input_signature, python_function):
                             f'got {leaf!r}.')
     return tuple(input_signature)
 
-
-def _has_python_code(func):
-    """Whether calling `func` runs Python code that can be traced (a function, method, partial
-    of one, or an object whose class defines `__call__` in Python); builtins such as `len`
-    and numpy ufuncs such as `np.add` have none."""
-    if isinstance(func, functools.partial):
-        return _has_python_code(func.func)
-    if inspect.isfunction(func) or inspect.ismethod(func):
-        return True
-    return not isinstance(func, type) and isinstance(getattr(type(func), '__call__', None),
-                                                     types.FunctionType)

@@ -5,17 +5,18 @@ of them."""
 import types
 from dataclasses import dataclass
 
-_run_functions_eagerly = False
+# Whether `ag.function` calls run their Python functions (a cell: a Function's call reads it
+# without a function call).
+running_eagerly = [False]
 
 
 def run_functions_eagerly(run_eagerly):
     """When True, every `ag.function` call runs its Python function directly (no graph)."""
-    global _run_functions_eagerly
-    _run_functions_eagerly = bool(run_eagerly)
+    running_eagerly[0] = bool(run_eagerly)
 
 
 def functions_run_eagerly():
-    return _run_functions_eagerly
+    return running_eagerly[0]
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,10 @@ def test_bench_jit_first_call_with_an_empty_cache_leaves_the_cache_alone(tmp_pat
     bench_jit.main(['--first-call', '1'])  # from the usual cache: the one set
     assert float(capsys.readouterr().out) > 0
     assert any(path.suffix == '.py' for path in tmp_path.iterdir())
+    bench_jit.main(['--first-call', '1', '--until-native'])
+    # ms of the first call, ms until native code runs, µs of a steady call, CPU ms until native
+    first, until_native, steady, cpu = map(float, capsys.readouterr().out.split())
+    assert until_native >= first > 0 and steady > 0 and cpu > 0
 
 
 def test_bench_jit_new_processes_run_the_workload_by_its_index_in_workloads():

@@ -99,10 +99,15 @@ class Convention:
                  for storage in self.storages]
         return args + [value for _, value in self.constants]
 
-    def wrapper(self, function, default_plan):
+    def wrapper(self, function, default_plan, bound=(), result=None):
         """A Python function (*plan inputs) -> outputs calling `function` by this convention:
         variables' values in, written values stored back, outputs given their numpy scalar
-        types, boxed values in and out of the frame's store."""
+        types, boxed values in and out of the frame's store.
+
+        `bound` fixes the values of the first params (a traced function's captures): the
+        wrapper then takes the others. `result` = (make, tag), for a plan of one output, makes
+        it return `make(output, tag)` instead of a 1-tuple (a caller's result tensor, made
+        without a call of its own)."""
         arity = len(self.params)
         params = [f'p{i}' for i in range(arity)]
         # With no array argument but constants, the types of a call's arguments are those it
@@ -115,6 +120,7 @@ class Convention:
         namespace = {'native': next(iter(function.overloads.values())).entry_point if direct
                      else function, 'failed': failed, 'default_plan': default_plan,
                      'enter': enter, 'leave': leave, 'kernels': self.kernels}
+        namespace.update(zip(params, bound))  # bound params are the module's names
         scalar = '' if direct else '[()]'  # numba's dispatcher types a 0-d array as an array
         arguments = []
         for i, p in enumerate(params):
@@ -148,8 +154,15 @@ class Convention:
                  f'{", frame" if framed else ""})\n')
         if framed:
             body += '    finally:\n        leave(frame)\n'
-        source = (f'def run({", ".join(params)}):\n' + body + ''.join(stores) +
-                  ''.join(write_back) + f'    return ({"".join(o + ", " for o in outs)})\n')
+        if result is None:
+            returned = f'({"".join(o + ", " for o in outs)})'
+        else:
+            if len(outs) != 1:
+                raise ValueError(f'result= needs a plan of one output, not {len(outs)}')
+            namespace['make'], namespace['tag'] = result
+            returned = f'make({outs[0]}, tag)'
+        source = (f'def run({", ".join(params[len(bound):])}):\n' + body + ''.join(stores) +
+                  ''.join(write_back) + f'    return {returned}\n')
         exec(compile(source, '<rt native call>', 'exec'), namespace)
         return namespace['run']
 

@@ -31,7 +31,6 @@ use one CPU only, where POSIX semaphores are missing, or with `AUTOGRAPH_RT_JIT_
 Imports neither numba nor the rest of the native backend.
 """
 import ctypes
-import ctypes.util
 import os
 import threading
 
@@ -84,7 +83,9 @@ def _open():
         return False
     try:
         if _libc is None:
-            libc = ctypes.CDLL(ctypes.util.find_library('c') or None, use_errno=True)
+            # the process's own symbols, the C library's among them (`ctypes.util.find_library`
+            # would run `ldconfig` in a subprocess, 5-70 ms before native code runs)
+            libc = ctypes.CDLL(None, use_errno=True)
             libc.sem_init.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint]
             libc.sem_wait.argtypes = [ctypes.c_void_p]
             libc.sem_post.argtypes = [ctypes.c_void_p]

@@ -115,3 +115,33 @@ def test_listeners_before_the_compile_are_told_once_it_is_done(monkeypatch):
     jit(x, n)
     assert done.wait(timeout=60) and native.wait(timeout=60)
     assert told == [plan.run]
+
+
+def test_a_wrapper_binds_captures_and_makes_the_one_result(monkeypatch):
+    offset = rt.constant(5.0)
+    jit = ag.function(lambda x: x + offset, jit_compile=True)
+    x = rt.constant(1.0)
+    assert jit(x).numpy() == 6.0
+    plan = plan_of(jit, x)
+    run = plan.wrapper((offset.value,), (lambda value, tag: (tag, value), 'made'))
+    tag, value = run(np.float32(2.0))
+    assert tag == 'made' and value == 7.0 and type(value) is np.float32
+    concrete = jit.get_concrete_function(x)
+    assert concrete.call_feeds.__code__.co_filename == '<rt native call>'  # its own wrapper
+    assert concrete.call_feeds(np.float32(3.0)).numpy() == 8.0
+    pair = ag.function(two_results, jit_compile=True)
+    pair(x, x)
+    with pytest.raises(ValueError, match='one output'):
+        plan_of(pair, x, x).wrapper((), (lambda value, tag: value, None))
+
+
+def test_a_wrapper_is_made_only_once_native_code_is_ready(monkeypatch):
+    monkeypatch.setenv('AUTOGRAPH_RT_JIT_TIERED', '1')
+    jit = ag.function(scalar_math, jit_compile=True)
+    x, n = rt.constant(4.0), rt.constant(2)
+    plan = plan_of(jit, x, n)
+    with pytest.raises(ValueError, match='not ready'):
+        plan.wrapper()
+    jit(x, n)
+    assert native.wait(timeout=60)
+    assert plan.wrapper()(x.value, n.value) == plan.run(x.value, n.value)
