@@ -233,6 +233,9 @@ def run_entry(entry: opinfo.OpInfo, fixtures: dict[str, Any]) -> tuple[int, list
     """(samples run, disagreements) of one entry."""
     recorded = fixtures.get(entry.name, {}).get('samples', {})
     found: list[Disagreement] = []
+    # TensorFlow's answers were recorded with no global seed: a seeded op's layout (fractional
+    # pooling's) depends on it, so whatever an earlier caller set is cleared
+    rt.random.set_seed(None)
     samples = entry.generate()
     for sample in samples:
         if sample.tag not in recorded:

@@ -219,11 +219,11 @@ EXTRA.update({
     'DrawBoundingBoxesV2': [Case(lambda x: rt.image.draw_bounding_boxes(
         x, [[[0.1, 0.2, 0.8, 0.9]]], [[1.0, 0.0, 0.0, 1.0]]), [_IMAGE.astype(np.float32)])],
     'NonMaxSuppressionV3': [Case(lambda x: rt.image.non_max_suppression(
-        x, [0.9, 0.8, 0.7], 2), [_BOXES])],
+        rt.cast(x, rt.float32), [0.9, 0.8, 0.7], 2), [_BOXES])],
     'NonMaxSuppressionV4': [Case(lambda x: rt.image.non_max_suppression_padded(
-        x, [0.9, 0.8, 0.7], 3, pad_to_max_output_size=True)[0], [_BOXES])],
+        rt.cast(x, rt.float32), [0.9, 0.8, 0.7], 3, pad_to_max_output_size=True)[0], [_BOXES])],
     'NonMaxSuppressionV5': [Case(lambda x: rt.image.non_max_suppression_with_scores(
-        x, [0.9, 0.8, 0.7], 2)[1], [_BOXES])],
+        rt.cast(x, rt.float32), [0.9, 0.8, 0.7], 2)[1], [_BOXES])],
     'NonMaxSuppressionWithOverlaps': [Case(lambda x: rt.image.non_max_suppression_overlaps(
         x[:, :3], [0.9, 0.8, 0.7], 2), [_BOXES])],
     'DecodePng': [Case(_with(lambda: rt.io.decode_png(_PNG)), [F])],

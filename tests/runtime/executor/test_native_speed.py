@@ -211,8 +211,11 @@ def test_softmax_log_softmax_and_one_axis_sums_kept_run_natively_as_the_kernels_
     assert source.count('softmax_rows(') == 2 and 'call_kernel' not in source
 
 
-def test_the_training_steps_sgd_updates_and_softmax_are_loops_not_kernel_calls():
-    rt_dir = os.environ['AUTOGRAPH_RT_JIT_CACHE']
+def test_the_training_steps_sgd_updates_and_softmax_are_loops_not_kernel_calls(tmp_path,
+                                                                               monkeypatch):
+    # a cache directory of its own: the run's may hold other compilations of the step
+    rt_dir = str(tmp_path)
+    monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', rt_dir)
     step = workload(workloads.TrainStep)
     jit = ag.function(step.program(), jit_compile=True)
     jit(*step.arguments())
