@@ -179,7 +179,9 @@ def _maybe_unbound(graph: cfg.Graph, locals_not_params: set[str],
     # the join of a `for` -> the target names unbound on entry to it
     unbound_after: dict[cfg.Node, frozenset[str]] = {}
 
-    def transfer(node: cfg.Node, names: frozenset[str]) -> frozenset[str]:
+    def transfer(node: cfg.Node, names: frozenset) -> frozenset:
+        if jumps is not None:
+            names = jumps.entering(node, names)
         added = unbound_after.get(node)
         if added:
             names = names | added
@@ -187,25 +189,14 @@ def _maybe_unbound(graph: cfg.Graph, locals_not_params: set[str],
             return names
         if isinstance(node.ast_node, gast.Delete):
             return names | node.writes
-        return names - node.writes
-
-    def transfer_with_jumps(node: cfg.Node, names: frozenset) -> frozenset:
-        assert jumps is not None
-        names = jumps.entering(node, names)
-        added = unbound_after.get(node)
-        if added:
-            names = names | added
-        if not node.writes:
-            return names
-        if isinstance(node.ast_node, gast.Delete):
-            return names | node.writes
+        if jumps is None:
+            return names - node.writes
         writes = node.writes
         names = frozenset(n for n in names if (n if type(n) is str else n[0]) not in writes)
         return jumps.leaving(node, names)
 
     entry = frozenset(locals_not_params)
-    solve = transfer if jumps is None else transfer_with_jumps
-    solution = dataflow.solve(graph, solve, forward=True, entry_value=entry)
+    solution = dataflow.solve(graph, transfer, forward=True, entry_value=entry)
     for statement, header in graph.headers.items():
         if isinstance(statement, gast.For) and statement in graph.joins:
             inside = {id(n) for s in statement.body for n in walk.nodes(s)}
@@ -217,7 +208,7 @@ def _maybe_unbound(graph: cfg.Graph, locals_not_params: set[str],
                 unbound_after[graph.joins[statement]] = frozenset(before & targets)
     if not unbound_after:
         return solution
-    return dataflow.solve(graph, solve, forward=True, entry_value=entry)
+    return dataflow.solve(graph, transfer, forward=True, entry_value=entry)
 
 
 def _staged_names(statement: gast.AST, maybe_none: frozenset[str]) -> frozenset[str]:
