@@ -55,6 +55,7 @@ from autograph.operators.variables import (
     staged_call,
 )
 from autograph.pyct import origin_info as _origin_info
+from runtime.core import context as _rt_context
 from runtime.core import errors as _errors
 
 # The plain forms of converted code test types with these, never with the user's `type`/`id`
@@ -66,6 +67,8 @@ MethodType = types.MethodType
 # of the second kind): one of a plain value runs as it is, as no builtin with a tensor overload
 # is one (py_builtins.OVERLOADS)
 BUILTIN_METHOD_TYPES = frozenset({types.BuiltinMethodType, type(re.compile('').match)})
+# how many graphs are being built (0: none; converted code runs user code as it is)
+BUILDING_GRAPHS = _rt_context.building_graphs
 builtin_range, builtin_len, builtin_enumerate, builtin_zip, builtin_int, builtin_float, \
     builtin_abs = (PLAIN_BUILTINS[name] for name in (
         'range', 'len', 'enumerate', 'zip', 'int', 'float', 'abs'))
@@ -95,6 +98,7 @@ __all__ = ['callee', 'converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stm
            'UNDEFINED_RETURN_ON_EVERY_PATH', 'ld', 'ldu', 'staged_call', 'plan_of', 'StagedList',
            'PLAIN_TYPES',
            'PYTHON_ITERABLES', 'type_', 'id_', 'MethodType', 'BUILTIN_METHOD_TYPES',
+           'BUILDING_GRAPHS',
            'builtin_range',
            'builtin_len',
            'builtin_enumerate', 'builtin_zip', 'builtin_int', 'builtin_float', 'builtin_abs']

@@ -41,15 +41,19 @@ from autograph.converters import call_trees, lists, return_statements
 from autograph.converters.speed import dual, type_tests
 from autograph.pyct import anno, templates, transformer
 
+# a bound method is what `callee` returns for it while no graph is being built (user code
+# runs as it is), and when its function's plan is the function itself (a bound method is a new
+# object at each access, never a key of the plans)
+_BOUND_AS_IT_IS = ('ag__.type_(temp) is ag__.MethodType and (not ag__.BUILDING_GRAPHS[0] or '
+                   'ag__.plan_of(ag__.id_(temp.__func__)) is temp.__func__)')
+
 
 def _callee_of(value):
-    """What a call of `value` runs, without a Python call where the plans know it: a bound
-    method whose function's plan is the function itself is what `callee` would return (a bound
-    method is a new object at each access, never a key of the plans); else the plan of the
-    value; else `callee`. `value` is bound to `temp` where it is first read."""
-    return (f'(temp if ag__.type_(temp := {value}) is ag__.MethodType and '
-            'ag__.plan_of(ag__.id_(temp.__func__)) is temp.__func__ else '
-            'ag__.plan_of(ag__.id_(temp)) or ag__.callee(temp, scope))')
+    """What a call of `value` runs, without a Python call where it is known: a bound method as
+    it is (`_BOUND_AS_IT_IS`), else the plan of the value, else `callee`. `value` is bound to
+    `temp` where it is first read."""
+    return (f'(temp if {_BOUND_AS_IT_IS.replace("type_(temp)", f"type_(temp := {value})", 1)}'
+            ' else ag__.plan_of(ag__.id_(temp)) or ag__.callee(temp, scope))')
 
 
 # `ag_attr__` stands for the method's name
@@ -63,8 +67,7 @@ _ATTR = 'ag_attr__'
 # compiled pattern's): the plan first, then a bound method's as `_callee_of` and a builtin
 # method of a plain value as it is (what `callee` returns for it)
 _METHOD_OF_GLOBAL = '(ag__.plan_of(ag__.id_(temp := receiver.ag_attr__)) or ' \
-                    '(temp if ag__.type_(temp) is ag__.MethodType and ' \
-                    'ag__.plan_of(ag__.id_(temp.__func__)) is temp.__func__ or ' \
+                    '(temp if ' + _BOUND_AS_IT_IS + ' or ' \
                     'ag__.type_(temp) in ag__.BUILTIN_METHOD_TYPES and ' \
                     'ag__.type_(temp.__self__) in ag__.PLAIN_TYPES else ' \
                     'ag__.callee(temp, scope)))'
