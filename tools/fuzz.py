@@ -5,10 +5,10 @@
 
 Each generated function `f(a, b)` is rich in control flow (nested if/elif/else, `while` and
 `for ... in range`, break/continue, early returns inside loops, augmented assignment, variables
-first defined in branches or loops, and/or/not, chained comparisons, dicts and tuples as state)
-and calls helpers (`HELPERS`: a decorator, a class with private names, a generator, a recursive
-function) and, in some programs, a decorated nested function reading a closure variable and a
-class defined in the function.
+first defined in branches or loops, and/or/not (chains of up to 7 operands), chained
+comparisons, dicts and tuples as state) and calls helpers (`HELPERS`: a decorator, a class
+with private names, a generator, a recursive function) and, in some programs, a decorated
+nested function reading a closure variable and a class defined in the function.
 It runs
 
 1. as plain Python on two ints,
@@ -202,7 +202,11 @@ class Generator:
         if r < 0.75:
             return f'not {self.condition(depth + 1)}'
         joiner = self.choice(('and', 'or'))
-        return f'({self.condition(depth + 1)} {joiner} {self.condition(depth + 1)})'
+        if r < 0.9:
+            return f'({self.condition(depth + 1)} {joiner} {self.condition(depth + 1)})'
+        # a long chain: the compiler writes it flat (converters/logical_expressions.py)
+        operands = [self.condition(depth + 1) for _ in range(self.rng.randint(5, 7))]
+        return f'({f" {joiner} ".join(operands)})'
 
     def returned(self):
         if self.returns_tuple:

@@ -13,6 +13,7 @@ Reads in lambdas and nested functions run later: a free name there stays checked
 function (or an enclosing one) stages it anywhere. The staged form of a statement (the block
 functions) keeps every read checked; the converter strips the marks from its copy.
 """
+from dataclasses import dataclass
 from typing import Any, Container, Iterable
 
 import gast
@@ -60,10 +61,18 @@ def _python_test(test: gast.AST) -> bool:
 
 
 def analyze(graph: cfg.Graph, fn_node: gast.AST,
-            enclosing_staged: frozenset[str] = frozenset()) -> frozenset[str]:
+            enclosing_staged: frozenset[str] = frozenset(),
+            flags: frozenset[str] = frozenset()) -> frozenset[str]:
     """Marks the plain reads of `fn_node`'s own code (not of nested functions' bodies, which
-    are analysed on their own). `enclosing_staged`: the names the enclosing functions stage.
-    Returns the names this function's statements may stage."""
+    are analysed on their own). `enclosing_staged`: the names the enclosing functions stage;
+    `flags`: the names of the compiler's jump flags (`break_`, `continue_`, `do_return`).
+    Returns the names this function's statements may stage.
+
+    A read of a local that Python may find unbound is marked `UNBOUND_READ` where the plain
+    Python form may find it unbound: there a jump is taken (the rest of the block after it,
+    under `if not flag:`, does not run), so a name unbound only on the paths that set the flag
+    is bound in that rest. The staged form runs both sides of such a test, so a read unbound
+    on any path is marked `UNBOUND_IN_STAGED_FORM` for it (`strip_for_staged_form`)."""
     maybe_none = _maybe_none(graph, fn_node)
     sources = {}
     for statement, join in graph.joins.items():
@@ -84,28 +93,95 @@ def analyze(graph: cfg.Graph, fn_node: gast.AST,
     staged_out = dataflow.solve(graph, transfer, forward=True)
     scope = anno.getanno(fn_node, anno.Static.SCOPE)
     local_names = scope.local_names() if scope is not None else set()
-    unbound_out = _maybe_unbound(graph, local_names - (scope.params if scope else set()))
+    locals_not_params = local_names - (scope.params if scope else set())
+    unbound_out = _maybe_unbound(graph, locals_not_params)
+    jumps = _Jumps.of(graph, flags)
+    plain_out = _maybe_unbound(graph, locals_not_params, jumps) if jumps else unbound_out
     for node in graph.nodes:
         if not node.header or node is graph.entry:
             continue
         staged = frozenset().union(*(staged_out[p] for p in node.prev))
         unbound = frozenset().union(*(unbound_out[p] for p in node.prev))
+        plain_unbound = unbound if jumps is None else _names(
+            jumps.entering(node, frozenset().union(*(plain_out[p] for p in node.prev))))
         later = staged_anywhere | enclosing_staged
         checked = staged | (enclosing_staged - local_names)
         for part in node.header:
-            _mark(part, checked, later, unbound)
+            _mark(part, checked, later, plain_unbound, unbound - plain_unbound)
     return staged_anywhere
 
 
-def _maybe_unbound(graph: cfg.Graph, locals_not_params: set[str]
-                   ) -> dict[cfg.Node, frozenset[str]]:
+@dataclass
+class _Jumps:
+    """Where the jump flags are set (`flag = True`), cleared (`flag = False`) and tested: the
+    first node of the body of each `if not flag:` (reached from its test only)."""
+    sets: dict[cfg.Node, str]
+    clears: dict[cfg.Node, str]
+    guarded: dict[cfg.Node, str]
+
+    @classmethod
+    def of(cls, graph: cfg.Graph, flags: frozenset[str]) -> '_Jumps | None':
+        if not flags:
+            return None
+        sets, clears, guarded = {}, {}, {}
+        for node in graph.nodes:
+            statement: Any = node.ast_node
+            if type(statement) is not gast.Assign or len(statement.targets) != 1:
+                continue
+            target, value = statement.targets[0], statement.value
+            if isinstance(target, gast.Name) and target.id in flags and isinstance(
+                    value, gast.Constant):
+                if value.value is True:
+                    sets[node] = target.id
+                elif value.value is False:
+                    clears[node] = target.id
+        for statement, header in graph.headers.items():
+            test = getattr(statement, 'test', None)
+            if isinstance(statement, gast.If) and statement.body and header.next and isinstance(
+                    test, gast.UnaryOp) and isinstance(test.op, gast.Not) and isinstance(
+                    test.operand, gast.Name) and test.operand.id in flags:
+                first = header.next[0]     # the body's first node, when only the test leads there
+                if len(first.prev) == 1:
+                    guarded[first] = test.operand.id
+        return cls(sets, clears, guarded) if sets else None
+
+    def entering(self, node: cfg.Node, names: frozenset) -> frozenset:
+        """`names` as `node` sees them: in the body of `if not flag:`, without those noted
+        with `flag` (the paths that set it do not get there)."""
+        flag = self.guarded.get(node)
+        if flag is None:
+            return names
+        return frozenset(n for n in names if type(n) is not tuple or n[1] != flag)
+
+    def leaving(self, node: cfg.Node, names: frozenset) -> frozenset:
+        """`names` after `node` sets or clears a flag: after `flag = True`, the names unbound
+        so far are noted with it; after `flag = False`, no longer."""
+        flag = self.sets.get(node)
+        if flag is not None:
+            return frozenset((n, flag) if type(n) is str else n for n in names)
+        flag = self.clears.get(node)
+        if flag is not None:
+            return frozenset(n[0] if type(n) is tuple and n[1] == flag else n for n in names)
+        return names
+
+
+def _names(facts: frozenset) -> frozenset[str]:
+    """The names in `facts`: names and (name, flag) pairs."""
+    return frozenset(n if type(n) is str else n[0] for n in facts)
+
+
+def _maybe_unbound(graph: cfg.Graph, locals_not_params: set[str],
+                   jumps: '_Jumps | None' = None) -> dict[cfg.Node, frozenset]:
     """{node: the locals that may be unbound after it} (`del` unbinds). The header of a `for`
     binds its target only when there is an item: after a loop that may not run, the target is
-    as unbound as before it (found from a first solution, then solved again)."""
+    as unbound as before it (found from a first solution, then solved again). With `jumps`,
+    a name unbound on a path that set a jump flag is noted as (name, flag) (`_Jumps`)."""
     # the join of a `for` -> the target names unbound on entry to it
     unbound_after: dict[cfg.Node, frozenset[str]] = {}
 
-    def transfer(node: cfg.Node, names: frozenset[str]) -> frozenset[str]:
+    def transfer(node: cfg.Node, names: frozenset) -> frozenset:
+        if jumps is not None:
+            names = jumps.entering(node, names)
         added = unbound_after.get(node)
         if added:
             names = names | added
@@ -113,16 +189,20 @@ def _maybe_unbound(graph: cfg.Graph, locals_not_params: set[str]
             return names
         if isinstance(node.ast_node, gast.Delete):
             return names | node.writes
-        return names - node.writes
+        if jumps is None:
+            return names - node.writes
+        writes = node.writes
+        names = frozenset(n for n in names if (n if type(n) is str else n[0]) not in writes)
+        return jumps.leaving(node, names)
 
     entry = frozenset(locals_not_params)
     solution = dataflow.solve(graph, transfer, forward=True, entry_value=entry)
     for statement, header in graph.headers.items():
         if isinstance(statement, gast.For) and statement in graph.joins:
             inside = {id(n) for s in statement.body for n in walk.nodes(s)}
-            before = frozenset().union(*(
+            before = _names(frozenset().union(*(
                 solution[p] if p is not graph.entry else entry
-                for p in header.prev if id(p.ast_node) not in inside))
+                for p in header.prev if id(p.ast_node) not in inside)))
             targets = {n.id for n in walk.nodes(statement.target) if isinstance(n, gast.Name)}
             if before & targets:
                 unbound_after[graph.joins[statement]] = frozenset(before & targets)
@@ -192,16 +272,20 @@ def _is_list_append(value: gast.AST) -> bool:
 
 
 def _mark(node: Any, checked: frozenset[str], later: frozenset[str],
-          unbound: frozenset[str] = frozenset()) -> None:
+          unbound: frozenset[str] = frozenset(),
+          staged_unbound: frozenset[str] = frozenset()) -> None:
     """Marks the reads in `node` of names outside `checked`; in lambdas and nested functions,
     of names outside `later` (their own parameters are always plain). The reads of names in
-    `unbound` are marked `UNBOUND_READ`: Python may raise there, and the converter says where."""
+    `unbound` are marked `UNBOUND_READ`: Python may raise there, and the converter says where;
+    those of names in `staged_unbound`, `UNBOUND_IN_STAGED_FORM`."""
     node_class = type(node)
     if node_class is gast.Name:
         if node.id not in checked and not isinstance(node.ctx, gast.Del):
             anno.setanno(node, anno.Static.PLAIN_READ, True)
         if node.id in unbound:
             anno.setanno(node, anno.Static.UNBOUND_READ, True)
+        elif node.id in staged_unbound:
+            anno.setanno(node, anno.Static.UNBOUND_IN_STAGED_FORM, True)
         return
     if node_class is gast.FunctionDef or node_class is gast.AsyncFunctionDef:
         parts = node.decorator_list + node.args.defaults + [
@@ -219,7 +303,7 @@ def _mark(node: Any, checked: frozenset[str], later: frozenset[str],
         return
     for child in walk.children(node):
         if type(child)._fields:     # contexts and operators hold no reads
-            _mark(child, checked, later, unbound)
+            _mark(child, checked, later, unbound, staged_unbound)
 
 
 def strip(nodes: Iterable[gast.AST], names: Container[str] | None = None) -> None:
@@ -236,3 +320,12 @@ def strip_marks(annotations: dict[Any, Any]) -> None:
     """Removes the plain-read marks from the annotations of one node."""
     annotations.pop(anno.Static.PLAIN_READ, None)
     annotations.pop(anno.Static.UNBOUND_READ, None)
+    annotations.pop(anno.Static.UNBOUND_IN_STAGED_FORM, None)
+
+
+def strip_for_staged_form(annotations: dict[Any, Any]) -> None:
+    """The marks of a node copied into the staged form of a statement: every read checked,
+    and guarded where any path may leave its name unbound."""
+    annotations.pop(anno.Static.PLAIN_READ, None)
+    if annotations.pop(anno.Static.UNBOUND_IN_STAGED_FORM, None):
+        annotations[anno.Static.UNBOUND_READ] = True

@@ -10,8 +10,9 @@ a key of everything the conversion reads:
 - the function's source lines, file, first line, name, qualified name, free variables and the
   class whose private names it mangles (what `parser.parse_entity` gives);
 - the builtins its module shadows (`call_trees.shadowing`: the only use of the module's names);
-- the compiler itself: the size and time of each file of its packages (pyct, analysis,
-  converters, compiler), and the Python version (marshal's format and the bytecode).
+- the compiler itself: the size and time of each file of its packages and their
+  subpackages (pyct, analysis, converters and converters/speed, compiler), and the Python
+  version (marshal's format and the bytecode).
 
 A later process that converts the same function loads the code object (~50 µs) and registers
 its code objects as converted code (`loader.register_factory`), as compiling them does.
@@ -57,17 +58,26 @@ def directory():
     return path if usable else None
 
 
+def compiler_files():
+    """The compiler's source files, relative to the `autograph` folder: those of its packages
+    and of their subpackages (converters/speed), in a fixed order."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    files = []
+    for package in _PACKAGES:
+        for folder, subfolders, names in os.walk(os.path.join(root, package)):
+            subfolders[:] = sorted(d for d in subfolders if d != '__pycache__')
+            files += [os.path.relpath(os.path.join(folder, name), root)
+                      for name in sorted(names) if name.endswith('.py')]
+    return files
+
+
 def _compiler_fingerprint():
     if not _fingerprint:
         digest = hashlib.sha256(importlib.util.MAGIC_NUMBER + sys.version.encode())
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        for package in _PACKAGES:
-            folder = os.path.join(root, package)
-            for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-                if entry.name.endswith('.py'):
-                    stat = entry.stat()
-                    digest.update(f'{package}/{entry.name}:{stat.st_size}:{stat.st_mtime_ns};'
-                                  .encode())
+        for relative in compiler_files():
+            stat = os.stat(os.path.join(root, relative))
+            digest.update(f'{relative}:{stat.st_size}:{stat.st_mtime_ns};'.encode())
         _fingerprint.append(digest.digest())
     return _fingerprint[0]
 

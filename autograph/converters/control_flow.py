@@ -85,7 +85,9 @@ class ControlFlowTransformer(transformer.Base):
     def visit_FunctionDef(self, node):
         graph = analysis.analyze(node)
         enclosing = self.staged_names[-1] if self.staged_names else frozenset()
-        self.staged_names.append(enclosing | checked_reads.analyze(graph, node, enclosing))
+        flags = frozenset(name for name, base in self.ctx.namer.made.items() if base in _FLAGS)
+        self.staged_names.append(
+            enclosing | checked_reads.analyze(graph, node, enclosing, flags))
         graph.release()
         self.function_scopes.append(anno.getanno(node, anno.Static.SCOPE))
         self.captured.append(block_bindings.captured_names(node.body))
@@ -422,7 +424,7 @@ def _staged_annotations(annotations):
     """The marks of a node copied into a staged form (one walk: `dual.staged_copy`). A read
     Python may find unbound stays guarded: the name may be a cell of the function (a generated
     `lambda` reads it) that the staged form reaches as a free variable."""
-    annotations.pop(anno.Static.PLAIN_READ, None)
+    checked_reads.strip_for_staged_form(annotations)
     tests = annotations.get(anno.Basic.EXTRA_LOOP_TEST)
     if tests:
         annotations[anno.Basic.EXTRA_LOOP_TEST] = dual.staged_copy(tests)

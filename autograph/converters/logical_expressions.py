@@ -12,6 +12,19 @@ value Python's own operator, with the same value, evaluation order and short cir
 as an `if`'s test.)
 
 With more operands, `a and b and c` is `a and (b and c)`, and the rest picks its form again.
+That writes the staged form of each operand once for each operand before it; from
+`_FLAT_FROM` operands on, a chain is written flat instead, each operand once in each form:
+
+    (ag__.and_from(value, lambda: b, lambda: c, lambda: d)
+     if ag__.type_(value := (ag__.StagedOperand(0, left, False)
+                             if ag__.type_(left := a) not in ag__.PLAIN_TYPES
+                             and ag__.is_staged(left) else left)
+                   and (<the same for b, position 1> and <for c, 2> and d))
+     is ag__.StagedOperand
+     else value)
+
+Python's operator stops at the first symbolic operand (a `StagedOperand` is false in an `and`,
+true in an `or`), and `and_from` goes on from it with the staged forms of the rest.
 
 A chained comparison `a < b <= c` is `step and right <= c` where `step := a < (right := b)`;
 a symbolic `step` takes the staged form, `ag__.compare_chain_from(step, right, ('<=', lambda:
@@ -23,6 +36,8 @@ import gast
 from autograph.converters.speed import dual
 from autograph.pyct import anno, templates
 
+# chains of this many operands or more are written flat (linear in their length)
+_FLAT_FROM = 5
 SYMBOLS = {gast.Lt: '<', gast.LtE: '<=', gast.Gt: '>', gast.GtE: '>=', gast.Eq: '==',
             gast.NotEq: '!=', gast.Is: 'is', gast.IsNot: 'is not', gast.In: 'in',
             gast.NotIn: 'not in'}
@@ -37,7 +52,35 @@ class LogicalExpressionTransformer(dual.ExpressionTransformer):
             return self._staged_bool(self.generic_visit(node))
         staged = [self.visit(value) for value in dual.staged_copy(node.values[1:])]
         values = [self.visit(value) for value in node.values]
+        if len(values) >= _FLAT_FROM:
+            return self._flat_bool(node.op, values, staged)
         return self._both_bool(node.op, values, staged)
+
+    def _flat_bool(self, op, values, staged):
+        """`values[0] op values[1] op ...` with each operand once in each form (the module's
+        docstring); `staged`: the staged forms of values[1:]."""
+        left, value = self.ctx.namer.new('left'), self.ctx.namer.new('value')
+        stops_or = gast.Constant(value=isinstance(op, gast.Or), kind=None)
+        operands = []
+        for position, operand in enumerate(values[:-1]):
+            test = dual.is_staged_operand(left, operand)
+            anno.delanno(test, dual.PICKS_FORM)    # the whole chain's test picks the form
+            marker = templates.replace_as_expression(
+                'ag__.StagedOperand(position, left, stops_or)', left=left, stops_or=stops_or,
+                position=gast.Constant(value=position, kind=None))
+            operands.append(gast.IfExp(test=test, body=marker, orelse=_load(left)))
+        python = gast.BoolOp(op=op, values=operands + values[-1:])   # the last one as it is
+        anno.setanno(python, anno.Basic.PYTHON_TEST, True)
+        test = templates.replace_as_expression(
+            'ag__.type_(value := python) is ag__.StagedOperand', value=value, python=python)
+        anno.setanno(test, anno.Basic.PYTHON_TEST, True)
+        anno.setanno(test, dual.PICKS_FORM, True)
+        call = templates.replace_as_expression(
+            'ag__.and_from(value)' if isinstance(op, gast.And) else 'ag__.or_from(value)',
+            value=value)
+        call.args += [templates.replace_as_expression('lambda: operand', operand=operand)
+                      for operand in staged]
+        return gast.IfExp(test=test, body=call, orelse=_load(value))
 
     def _staged_bool(self, node, first=None):
         operator = 'ag__.and_' if isinstance(node.op, gast.And) else 'ag__.or_'

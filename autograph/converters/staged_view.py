@@ -62,6 +62,8 @@ class StagedViewTransformer(transformer.Base):
         named = _tested_value(self.visit(node.test))
         staged = self.visit(node.body)
         chain = _comparison_chain(named, staged)
+        if chain is None:
+            chain = _flat_chain(named, staged)
         if chain is not None:
             return chain
         [statement] = _put_value(named, [gast.Expr(value=staged)])
@@ -144,6 +146,20 @@ def _comparison_chain(named, staged):
         "ag__.compare_chain(lambda: left, (symbol, lambda: right))", left=first.left,
         symbol=symbol, right=right.value if isinstance(right, gast.NamedExpr) else right)
     call.args += staged.args[2:]
+    return call
+
+
+def _flat_chain(named, staged):
+    """A long `and`/`or`'s staged form, `ag__.and_from(value, lambda: b, ...)` where `value :=
+    (<a's test> ...) and ...` (converters/logical_expressions.py), as `ag__.and_(lambda: a,
+    lambda: b, ...)`; None for any other staged form."""
+    if not (isinstance(staged, gast.Call) and (_is_operator(staged.func, 'and_from')
+                                               or _is_operator(staged.func, 'or_from'))):
+        return None
+    first = _tested_value(named.value.values[0].test).value
+    call = templates.replace_as_expression(
+        f'ag__.{staged.func.attr[:-len("from")]}(lambda: first)', first=first)
+    call.args += staged.args[1:]
     return call
 
 

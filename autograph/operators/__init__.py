@@ -6,6 +6,7 @@ belong to the user's line, not to autograph's or to the generated file's.
 """
 import builtins
 import os
+import re
 import types
 
 from autograph.operators.call import callee, converted_call, plan_of, to_graph
@@ -31,7 +32,16 @@ from autograph.operators.function_scope import (
 )
 from autograph.operators.guards import python_only
 from autograph.operators.lists import StagedList, check_list_mutation, list_append
-from autograph.operators.logical import and_, compare_chain, compare_chain_from, not_, or_
+from autograph.operators.logical import (
+    StagedOperand,
+    and_,
+    and_from,
+    compare_chain,
+    compare_chain_from,
+    not_,
+    or_,
+    or_from,
+)
 from autograph.operators.py_builtins import PLAIN_BUILTINS
 from autograph.operators.tensor_iteration import PLAIN_TYPES, PYTHON_ITERABLES
 from autograph.operators.variables import (
@@ -45,6 +55,7 @@ from autograph.operators.variables import (
     staged_call,
 )
 from autograph.pyct import origin_info as _origin_info
+from runtime.core import context as _rt_context
 from runtime.core import errors as _errors
 
 # The plain forms of converted code test types with these, never with the user's `type`/`id`
@@ -52,6 +63,12 @@ from runtime.core import errors as _errors
 type_, id_ = builtins.type, builtins.id
 # a bound method whose function's plan is the function itself runs as it is, bound
 MethodType = types.MethodType
+# the types of builtin methods (`text.startswith`; a compiled pattern's `match` is a C method
+# of the second kind): one of a plain value runs as it is, as no builtin with a tensor overload
+# is one (py_builtins.OVERLOADS)
+BUILTIN_METHOD_TYPES = frozenset({types.BuiltinMethodType, type(re.compile('').match)})
+# how many graphs are being built (0: none; converted code runs user code as it is)
+BUILDING_GRAPHS = _rt_context.building_graphs
 builtin_range, builtin_len, builtin_enumerate, builtin_zip, builtin_int, builtin_float, \
     builtin_abs = (PLAIN_BUILTINS[name] for name in (
         'range', 'len', 'enumerate', 'zip', 'int', 'float', 'abs'))
@@ -75,9 +92,13 @@ __all__ = ['callee', 'converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stm
            'STD_SCOPES', 'new_scope',
            'STAGED_LISTS',
            'python_only', 'and_', 'compare_chain', 'compare_chain_from', 'not_', 'or_',
+           'and_from', 'or_from', 'StagedOperand',
            'check_list_mutation', 'list_append', 'Undefined', 'UndefinedReturnValue',
            'UndefinedReturnValueOnEveryPath', 'UNDEFINED_RETURN',
            'UNDEFINED_RETURN_ON_EVERY_PATH', 'ld', 'ldu', 'staged_call', 'plan_of', 'StagedList',
            'PLAIN_TYPES',
-           'PYTHON_ITERABLES', 'type_', 'id_', 'MethodType', 'builtin_range', 'builtin_len',
+           'PYTHON_ITERABLES', 'type_', 'id_', 'MethodType', 'BUILTIN_METHOD_TYPES',
+           'BUILDING_GRAPHS',
+           'builtin_range',
+           'builtin_len',
            'builtin_enumerate', 'builtin_zip', 'builtin_int', 'builtin_float', 'builtin_abs']

@@ -84,3 +84,32 @@ def _chain(result: Any, value: Any, links: tuple[tuple[str, Thunk], ...]) -> Any
             return result
         value = right
     return result
+
+
+class StagedOperand:
+    """In the plain form of a long `and`/`or` (converters/logical_expressions.py): the first
+    operand that is a symbolic tensor, and its position. Python's operator stops at it (it is
+    false in an `and`, true in an `or`); `and_from`/`or_from` go on from it."""
+
+    __slots__ = ('position', 'value', 'stops_or')
+
+    def __init__(self, position: int, value: Any, stops_or: bool) -> None:
+        self.position = position
+        self.value = value
+        self.stops_or = stops_or
+
+    def __bool__(self) -> bool:
+        return self.stops_or
+
+
+def and_from(operand: StagedOperand, *rest: Thunk) -> Any:
+    """`and_` of a long `and` from its first symbolic operand; `rest`: the operands after the
+    first one (`rest[k]` is operand k + 1)."""
+    value = operand.value
+    return and_(lambda: value, *rest[operand.position:])
+
+
+def or_from(operand: StagedOperand, *rest: Thunk) -> Any:
+    """`or_` of a long `or` from its first symbolic operand (as `and_from`)."""
+    value = operand.value
+    return or_(lambda: value, *rest[operand.position:])

@@ -38,6 +38,7 @@ class Static(enum.Enum):
     MAYBE_DEFINED = 'names that a definition may reach on entry to a statement'
     PLAIN_READ = 'a read of a name that cannot hold a placeholder: it needs no ag__.ld'
     UNBOUND_READ = 'a read of a local that may be unbound there (Python raises)'
+    UNBOUND_IN_STAGED_FORM = 'a read of a local that the staged form may find unbound'
 
     __hash__ = object.__hash__
 
@@ -56,3 +57,7 @@ def setanno(node: object, key: Basic | Static | str, value: Any) -> None:
         annotations = {}
         setattr(node, FIELD, annotations)
     annotations[key] = value
+
+
+def delanno(node: object, key: Basic | Static | str) -> None:
+    getattr(node, FIELD, {}).pop(key, None)

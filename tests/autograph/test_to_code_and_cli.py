@@ -40,7 +40,8 @@ def test_the_executed_form_is_the_code_that_runs():
     assert code.endswith('\n    except:\n        fscope.unwind()\n        raise\n')
     # the condition's value picks the form: the staged one on a symbolic tensor, else Python's
     assert ("if (cond := (ag__.plan_of(ag__.id_((callee_ := rt.greater))) or "
-            "ag__.callee(callee_, fscope))(x, 0)) is not False and cond is not True and "
+            "(callee_ if ag__.type_(callee_) is ag__.MethodType" in code)
+    assert ("ag__.callee(callee_, fscope)))(x, 0)) is not False and cond is not True and "
             "(ag__.type_(cond) not in ag__.PLAIN_TYPES) and ag__.is_staged(cond):" in code)
     assert ("ag__.if_stmt(cond, if_body, else_body, get_state, set_state, "
             "('do_return', 'retval_'), 2, ('do_return',))" in code)

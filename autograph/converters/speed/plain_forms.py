@@ -41,28 +41,47 @@ from autograph.converters import call_trees, lists, return_statements
 from autograph.converters.speed import dual, type_tests
 from autograph.pyct import anno, templates, transformer
 
+# a bound method is what `callee` returns for it while no graph is being built (user code
+# runs as it is), and when its function's plan is the function itself (a bound method is a new
+# object at each access, never a key of the plans)
+_BOUND_AS_IT_IS = ('ag__.type_(temp) is ag__.MethodType and (not ag__.BUILDING_GRAPHS[0] or '
+                   'ag__.plan_of(ag__.id_(temp.__func__)) is temp.__func__)')
+
+
+def _callee_of(value):
+    """What a call of `value` runs, without a Python call where it is known: a bound method as
+    it is (`_BOUND_AS_IT_IS`), else the plan of the value, else `callee`. `value` is bound to
+    `temp` where it is first read."""
+    return (f'(temp if {_BOUND_AS_IT_IS.replace("type_(temp)", f"type_(temp := {value})", 1)}'
+            ' else ag__.plan_of(ag__.id_(temp)) or ag__.callee(temp, scope))')
+
+
 # `ag_attr__` stands for the method's name
-_METHOD = '(receiver.ag_attr__ if plain else ' \
-          'ag__.plan_of(ag__.id_(temp := receiver.ag_attr__)) or ag__.callee(temp, scope))'
+_METHOD = '(receiver.ag_attr__ if plain else ' + _callee_of('receiver.ag_attr__') + ')'
 _METHOD_OF_NAME = '(receiver.ag_attr__ if ag__.type_(receiver) in ag__.PLAIN_TYPES else ' \
                   'ag__.callee(receiver.ag_attr__, scope))'
 _METHOD_OF_VALUE = '(temp.ag_attr__ if ag__.type_(temp := receiver) in ag__.PLAIN_TYPES ' \
-                   'else ag__.plan_of(ag__.id_(temp := temp.ag_attr__)) or ' \
-                   'ag__.callee(temp, scope))'
+                   'else ' + _callee_of('temp.ag_attr__') + ')'
 _ATTR = 'ag_attr__'
-# a method of a global (a module, a class): the plan first
+# a method of a global (a module's function, a class's, a module-level object's method, a
+# compiled pattern's): the plan first, then a bound method's as `_callee_of` and a builtin
+# method of a plain value as it is (what `callee` returns for it)
 _METHOD_OF_GLOBAL = '(ag__.plan_of(ag__.id_(temp := receiver.ag_attr__)) or ' \
-                    'ag__.callee(temp, scope))'
+                    '(temp if ' + _BOUND_AS_IT_IS + ' or ' \
+                    'ag__.type_(temp) in ag__.BUILTIN_METHOD_TYPES and ' \
+                    'ag__.type_(temp.__self__) in ag__.PLAIN_TYPES else ' \
+                    'ag__.callee(temp, scope)))'
 _FUNCTION_NAME = '(ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
+# a function in a local: its plan, else a plain value's builtin method (`startswith =
+# text.startswith`) as it is (what `callee` returns for it), else `callee`
+_FUNCTION_LOCAL = '(ag__.plan_of(ag__.id_(func)) or (func if ag__.type_(func) in ' \
+                  'ag__.BUILTIN_METHOD_TYPES and ag__.type_(func.__self__) in ag__.PLAIN_TYPES ' \
+                  'else ag__.callee(func, scope)))'
 # `len(x)`, `range(a, b)`, ... of plain names: the builtin itself on plain values
 _BUILTIN = '(func if func is builtin and plain else ' \
            'ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
 _FUNCTION_VALUE = '(ag__.plan_of(ag__.id_(temp := func)) or ag__.callee(temp, scope))'
-# a method of a value: a bound method whose function's plan is the function itself is what
-# `callee` would return (no Python call); else the plan of the value, else `callee`
-_BOUND_METHOD = '(temp if ag__.type_(temp := func) is ag__.MethodType and ' \
-                'ag__.plan_of(ag__.id_(temp.__func__)) is temp.__func__ else ' \
-                'ag__.plan_of(ag__.id_(temp)) or ag__.callee(temp, scope))'
+_BOUND_METHOD = _callee_of('func')   # a method of a value
 _LOAD = '(name if plain else ag__.ld(name))'
 _PLAIN_NAME = 'ag__.type_(name) in ag__.PLAIN_TYPES'
 _FLAG = 'flag = ag__.type_(name) in ag__.PLAIN_TYPES'
@@ -75,7 +94,7 @@ _NOT_SIMPLE = (gast.Call, gast.Lambda, gast.NamedExpr, gast.ListComp, gast.SetCo
                gast.IfExp)
 # the attributes of `ag__` that are constants (set when the module loads, never rebound)
 _CONSTANTS = frozenset({'type_', 'PLAIN_TYPES', 'PYTHON_ITERABLES', 'StagedList',
-                        'MethodType'})
+                        'MethodType', 'BUILTIN_METHOD_TYPES'})
 _CONSTANT_PREFIX = 'builtin_'   # ag__.builtin_len, ...: the builtins as Python starts
 _APPEND = '''
 if ag__.type_(name) is ag__.StagedList:
@@ -313,7 +332,9 @@ class PlainFormTransformer(transformer.Base):
                     node.attr = target.attr
             return expression
         if isinstance(target, gast.Name):
-            return templates.replace_as_expression(_FUNCTION_NAME, func=target, scope=scope)
+            template = _FUNCTION_LOCAL if walrus and target.id in self.bound[-1] else \
+                _FUNCTION_NAME
+            return templates.replace_as_expression(template, func=target, scope=scope)
         if walrus:
             return templates.replace_as_expression(_FUNCTION_VALUE, func=target,
                                                    temp=self._temp(), scope=scope)

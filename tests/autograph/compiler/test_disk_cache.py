@@ -140,3 +140,11 @@ def test_a_shadowed_builtin_is_part_of_the_key():
     parts = ('lines', 'file', 1)
     assert disk_cache.key(parts + (('print',),)) != disk_cache.key(parts + ((),))
     assert disk_cache.key(parts) == disk_cache.key(tuple(parts))
+
+
+def test_the_key_covers_every_compiler_file_subpackages_included():
+    from autograph.compiler import disk_cache
+    files = disk_cache.compiler_files()
+    assert os.path.join('converters', 'speed', 'plain_forms.py') in files
+    assert os.path.join('analysis', 'checked_reads.py') in files
+    assert os.path.join('pyct', 'templates.py') in files

@@ -104,7 +104,8 @@ def convert(module, folder):
         os.makedirs(os.path.dirname(converted), exist_ok=True)
         os.makedirs(os.path.dirname(swapped), exist_ok=True)
         done = subprocess.run(
-            [sys.executable, '-m', 'autograph', 'convert', path, '--output', converted],
+            [sys.executable, '-m', 'autograph', 'convert', path, '--output', converted,
+             '--form', 'executed'],
             capture_output=True, text=True, env=_environment(), cwd=ROOT)
         if done.returncode != 0:
             raise RuntimeError(f'autograph convert {path} failed:\n{done.stderr}')
@@ -189,12 +190,14 @@ def _prepare(swap_folder, module):
     if swap_folder:
         import agswap  # noqa: F401  (imported in the swapped module, where it would collect)
 
-        sys.meta_path.insert(sys.meta_path.index(importlib.machinery.PathFinder),
-                             _SwapFinder(swap_folder))
         parent = module.name.rpartition('.')[0]
         if parent:  # a module of a package (html.parser): its package looks in the swap first
+            # (imported before the swap finder, which would find the swap's folder of the
+            # same name as a namespace package)
             package = importlib.import_module(parent)
             package.__path__.insert(0, os.path.join(swap_folder, *parent.split('.')))
+        sys.meta_path.insert(sys.meta_path.index(importlib.machinery.PathFinder),
+                             _SwapFinder(swap_folder))
         for loaded in [m for m in sys.modules if m == module.name
                        or m.startswith(module.name + '.')]:
             del sys.modules[loaded]
