@@ -5,10 +5,11 @@ the staged form, the lazy `ag__.and_`/`ag__.or_` over lambdas (`ag__.not_(x)`), 
 value Python's own operator, with the same value, evaluation order and short circuit:
 
     a and b   ->   (ag__.and_(lambda: left, lambda: b)
-                    if ag__.type_(left := a) not in ag__.PLAIN_TYPES and ag__.is_staged(left)
+                    if (left := a) is not True and left is not False and left is not None
+                       and ag__.type_(left) not in ag__.PLAIN_TYPES and ag__.is_staged(left)
                     else left and b)
 
-(An operand that is a comparison, a bool, is told apart by `is not True`/`is not False` first,
+(An operand that is a comparison, a bool, is told apart by `is not True`/`is not False` only,
 as an `if`'s test.)
 
 With more operands, `a and b and c` is `a and (b and c)`, and the rest picks its form again.
@@ -17,8 +18,8 @@ That writes the staged form of each operand once for each operand before it; fro
 
     (ag__.and_from(value, lambda: b, lambda: c, lambda: d)
      if ag__.type_(value := (ag__.StagedOperand(0, left, False)
-                             if ag__.type_(left := a) not in ag__.PLAIN_TYPES
-                             and ag__.is_staged(left) else left)
+                             if (left := a) is not True and ... and ag__.is_staged(left)
+                             else left)
                    and (<the same for b, position 1> and <for c, 2> and d))
      is ag__.StagedOperand
      else value)

@@ -28,10 +28,11 @@ def _is_staged_template(first, second):
 
 
 _IS_STAGED = _is_staged_template(True, False)
-# an operand of `and`/`or`/`not` that is no comparison is as often another value (None, a
-# number, a list: `x or default`) as a bool: one type lookup tells all of them
-_IS_STAGED_TYPE_FIRST = ('ag__.type_(cond := test) not in ag__.PLAIN_TYPES and '
-                         'ag__.is_staged(cond)')
+# an operand of `and`/`or`/`not` that is no comparison is a bool (a flag: `self.strict and
+# ...`) or None (`not self.cdata_elem`) as often as another value (a number, a list: `x or
+# default`): those three are told apart by `is` (no call), any other by one type lookup
+_IS_STAGED_OPERAND = ('(cond := test) is not True and cond is not False and cond is not None '
+                      'and ag__.type_(cond) not in ag__.PLAIN_TYPES and ag__.is_staged(cond)')
 # an `if`'s test is False more often than True (guards: `if x: break`, `elif` chains): False,
 # tested first, takes the plain form at the first `is`
 _IS_STAGED_FALSE_FIRST = _is_staged_template(False, True)
@@ -45,8 +46,7 @@ def is_staged_test(cond, test, false_first=False):
     """The test that picks the staged form of a construct whose condition is `test`; it binds
     the value to the name `cond`. Its own `and` stays Python (`Basic.PYTHON_TEST`).
     `false_first`: test for False before True (an `if`; a loop's test is mostly True). An
-    operand of `and`/`or`/`not` that is no comparison tests its type first
-    (`is_staged_operand`)."""
+    operand of `and`/`or`/`not` that is no comparison tests None too (`is_staged_operand`)."""
     condition = templates.replace_as_expression(
         _IS_STAGED_FALSE_FIRST if false_first else _IS_STAGED, cond=cond, test=test)
     anno.setanno(condition, anno.Basic.PYTHON_TEST, True)
@@ -56,11 +56,12 @@ def is_staged_test(cond, test, false_first=False):
 
 def is_staged_operand(cond, operand):
     """`is_staged_test` for an operand of `and`/`or`/`not`: a comparison's value is a bool
-    (told apart by `is`), any other's type is looked up first."""
+    (told apart by `is`), any other is a bool, None or another value (`is` first for those
+    three)."""
     if isinstance(operand, gast.Compare) or (
             isinstance(operand, gast.UnaryOp) and isinstance(operand.op, gast.Not)):
         return is_staged_test(cond, operand)
-    condition = templates.replace_as_expression(_IS_STAGED_TYPE_FIRST, cond=cond, test=operand)
+    condition = templates.replace_as_expression(_IS_STAGED_OPERAND, cond=cond, test=operand)
     anno.setanno(condition, anno.Basic.PYTHON_TEST, True)
     anno.setanno(condition, PICKS_FORM, True)
     return condition

@@ -72,11 +72,12 @@ _METHOD_OF_GLOBAL = '(ag__.plan_of(ag__.id_(temp := receiver.ag_attr__)) or ' \
                     'ag__.type_(temp.__self__) in ag__.PLAIN_TYPES else ' \
                     'ag__.callee(temp, scope)))'
 _FUNCTION_NAME = '(ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
-# a function in a local: its plan, else a plain value's builtin method (`startswith =
-# text.startswith`) as it is (what `callee` returns for it), else `callee`
-_FUNCTION_LOCAL = '(ag__.plan_of(ag__.id_(func)) or (func if ag__.type_(func) in ' \
-                  'ag__.BUILTIN_METHOD_TYPES and ag__.type_(func.__self__) in ag__.PLAIN_TYPES ' \
-                  'else ag__.callee(func, scope)))'
+# a function in a local: a plain value's builtin method (`startswith = text.startswith`) as it
+# is (what `callee` returns for it, and never a key of the plans: the plans hold module-level
+# builtins, whose `__self__` is a module), else its plan, else `callee`
+_FUNCTION_LOCAL = '(func if ag__.type_(func) in ag__.BUILTIN_METHOD_TYPES and ' \
+                  'ag__.type_(func.__self__) in ag__.PLAIN_TYPES else ' \
+                  'ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
 # `len(x)`, `range(a, b)`, ... of plain names: the builtin itself on plain values
 _BUILTIN = '(func if func is builtin and plain else ' \
            'ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
