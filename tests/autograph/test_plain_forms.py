@@ -3,6 +3,7 @@ values is written as the original, and tensors still reach the operators."""
 import builtins
 import gc
 import sys
+import traceback
 
 import autograph as ag
 import runtime as rt
@@ -94,6 +95,33 @@ def test_an_overloaded_builtin_by_name_is_the_builtin_on_python_values():
     finally:
         builtins.len = original
     assert patched == hash('abc')
+
+
+def _checked(x, message):
+    assert x > 0, message
+    return x
+
+
+def test_an_assert_on_python_values_is_pythons_own_and_a_tensor_stages_one():
+    code = ag.to_code(_checked, form='executed')
+    assert 'assert assert_test, message' in code
+    assert 'ag__.assert_stmt(x > 0, lambda: message)' in ag.to_code(_checked)
+    converted = ag.to_graph(_checked)
+    assert converted(2, 'm') == 2
+    for message in ('must be positive', None):
+        failures = []
+        try:
+            converted(-1, message)
+        except AssertionError as error:
+            last = traceback.extract_tb(error.__traceback__)[-1]
+            failures.append((error.args, last.name, last.lineno, last.line))
+        # Python's exception (pytest rewrites this module's own asserts: no comparison with
+        # the original), raised in the user's function at the user's line
+        assert failures == [((message,), '_checked', _checked.__code__.co_firstlineno + 1,
+                             'assert x > 0, message')]
+    graph = ag.function(_checked).get_concrete_function(
+        rt.TensorSpec([], rt.int32), 'm').graph
+    assert any(op.type == 'Assert' for op in graph.get_operations())
 
 
 def test_a_list_a_tensor_loop_staged_is_appended_to_in_the_plain_form():

@@ -110,6 +110,17 @@ if ag__.STAGED_LISTS[0] is staged_before:
 return scope.ret(retval_, True, staged_before)
 '''
 
+# `assert test, msg` (`ag__.assert_stmt(test, lambda: msg)`): Python's own on any value that is
+# not a symbolic tensor (the same AssertionError, raised in the user's function, with no call)
+_ASSERT = '''
+if (value := test) is not True and value is not False and \\
+        ag__.type_(value) not in ag__.PLAIN_TYPES and ag__.is_staged(value):
+    ag__.assert_stmt(value, message)
+else:
+    assert value, msg
+'''
+_ASSERT_NO_MESSAGE = _ASSERT.replace(', msg', '')
+
 
 class PlainFormTransformer(transformer.Base):
 
@@ -242,6 +253,22 @@ class PlainFormTransformer(transformer.Base):
         if name is None or not self._plain(node):
             return node
         return templates.replace(_APPEND, name=name, value=node.value.args[1])
+
+    def visit_Expr(self, node):
+        node = self.generic_visit(node)
+        call = node.value
+        if not (self._plain(node) and not self.no_walrus and isinstance(call, gast.Call)
+                and _is_operator(call, 'assert_stmt')):
+            return node
+        test, message = call.args
+        msg = message.body
+        plain_message = isinstance(msg, gast.Constant) and msg.value is None
+        statements = templates.replace(
+            _ASSERT_NO_MESSAGE if plain_message else _ASSERT,
+            value=self.ctx.namer.new('assert_test'), test=test, message=message,
+            msg=templates.copy_tree(msg))
+        anno.setanno(statements[0].test, anno.Basic.PYTHON_TEST, True)
+        return statements
 
     def visit_Call(self, node):
         node = self.generic_visit(node)
@@ -409,13 +436,18 @@ def _simple(nodes):
     return True
 
 
+def _is_operator(node, name):
+    """Whether the Call `node` calls the converters' `ag__.<name>`."""
+    func = node.func
+    return (isinstance(func, gast.Attribute) and func.attr == name
+            and isinstance(func.value, gast.Name) and func.value.id == 'ag__'
+            and anno.getanno(func, anno.Basic.GENERATED))
+
+
 def _is_load(node):
     """Whether `node` is an `ag__.ld(name)` of the variables converter."""
-    func = node.func
-    return (isinstance(func, gast.Attribute) and func.attr == 'ld'
-            and isinstance(func.value, gast.Name) and func.value.id == 'ag__'
-            and len(node.args) == 1 and isinstance(node.args[0], gast.Name)
-            and anno.getanno(func, anno.Basic.GENERATED))
+    return (_is_operator(node, 'ld') and len(node.args) == 1
+            and isinstance(node.args[0], gast.Name))
 
 
 def transform(node, ctx):
