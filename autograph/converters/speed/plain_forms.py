@@ -15,7 +15,9 @@ the operator:
   are what `callee` would return), and for any other callee first the plan of an earlier call
   (`ag__.plan_of(ag__.id_(f)) or ag__.callee(f, fscope)`: a dict lookup, no Python call); a
   bound method (a new object at each access, never a key of the plans) is called as it is
-  when its function's plan is the function itself (`callee` would return it so).
+  when its function's plan is the function itself (`callee` would return it so);
+- `ag__.assert_stmt(test, lambda: msg)` is Python's `assert` unless the tested value is a
+  symbolic tensor.
 
 A receiver or callee that is not a plain name is evaluated once, into `callee_` (one name per
 function: each use stores it and reads it back at once, before anything else runs). Where an
