@@ -1,5 +1,5 @@
 """FarmHash's 64-bit fingerprint (`farmhash::Fingerprint64`, the `farmhashna` Hash64), the
-hash of TensorFlow's `tf.strings.to_hash_bucket_fast` and `tf.fingerprint`-style bucketing:
+hash of TensorFlow's `tf.strings.to_hash_bucket_fast` and `tf.fingerprint`:
 a stable function of the bytes, the same on every platform."""
 _MASK = (1 << 64) - 1
 K0 = 0xC3A5C85C97CB3127
