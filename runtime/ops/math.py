@@ -84,14 +84,14 @@ def _matmul_operator(a, b):
     return matmul(a, b, name='matmul')
 
 
-_multiply = _binary_function('multiply', 'mul')
+_MUL = OPS['multiply']
 
 
 def _multiply_operator(x, y):
     """`x * y`. Mul refuses bools, but TensorFlow's `*` multiplies them as int32 (Cast, Mul,
     Cast back): their logical and."""
     try:
-        return _multiply(x, y)
+        return apply(_MUL, (x, y), None, 'mul')  # as rt.multiply, without its frame
     except (errors.InvalidArgumentError, TypeError) as e:
         if dtypes.bool not in (getattr(x, 'dtype', None), getattr(y, 'dtype', None)):
             raise
@@ -100,7 +100,7 @@ def _multiply_operator(x, y):
         x, y = (cast(convert_to_tensor(v, dtypes.bool), dtypes.int32) for v in (x, y))
     except (TypeError, ValueError):
         raise refused from None
-    return cast(_multiply(x, y), dtypes.bool)
+    return cast(apply(_MUL, (x, y), None, 'mul'), dtypes.bool)
 
 
 OPERATORS = {
