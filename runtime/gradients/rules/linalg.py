@@ -35,14 +35,20 @@ def _det_gradient(op, grad):
     return [scale * matrix_transpose(inv(x))]
 
 
+def solve_matrix_gradient(x, grad_rhs, adjoint):
+    """The gradient of a linear solve's matrix given its solution `x` and the gradient of its
+    right-hand side: -grad_rhs x^T, or -x grad_rhs^T when the solve used the adjoint."""
+    return -matmul(x, grad_rhs, transpose_b=True) if adjoint else \
+        -matmul(grad_rhs, x, transpose_b=True)
+
+
 @defgradient(linalg.MATRIX_SOLVE)
 def _solve_gradient(op, grad):
     matrix = convert_to_tensor(op.inputs[0])
     adjoint = op.get_attr('adjoint')
     grad_rhs = solve(matrix, grad, adjoint=not adjoint)
     x = op.outputs[0]
-    grad_matrix = -matmul(x, grad_rhs, transpose_b=True) if adjoint else \
-        -matmul(grad_rhs, x, transpose_b=True)
+    grad_matrix = solve_matrix_gradient(x, grad_rhs, adjoint)
     return [grad_matrix, grad_rhs]
 
 
@@ -52,8 +58,7 @@ def _triangular_solve_gradient(op, grad):
     lower, adjoint = op.get_attr('lower'), op.get_attr('adjoint')
     grad_rhs = triangular_solve(matrix, grad, lower=lower, adjoint=not adjoint)
     x = op.outputs[0]
-    grad_matrix = -matmul(x, grad_rhs, transpose_b=True) if adjoint else \
-        -matmul(grad_rhs, x, transpose_b=True)
+    grad_matrix = solve_matrix_gradient(x, grad_rhs, adjoint)
     return [band_part(grad_matrix, -1, 0) if lower else band_part(grad_matrix, 0, -1), grad_rhs]
 
 

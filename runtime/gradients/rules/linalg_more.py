@@ -4,6 +4,7 @@ Lu and MatrixLogarithm)."""
 import numpy as np
 
 from runtime.gradients.rules.common import defgradient
+from runtime.gradients.rules.linalg import solve_matrix_gradient
 from runtime.ops import linalg_more
 from runtime.ops.convert import convert_to_tensor, stack
 from runtime.ops.creation import eye, zeros_like
@@ -14,7 +15,6 @@ from runtime.ops.linalg_more import (
     kron_matrices,
     tridiagonal_matmul,
 )
-from runtime.ops.math import matmul
 from runtime.ops.reduce import reduce_sum
 from runtime.ops.registry import UNREGISTERED_GRADIENT
 from runtime.ops.shaping import concat, reshape
@@ -76,8 +76,7 @@ def _banded_triangular_solve_gradient(op, grad):
     lower, adjoint = op.get_attr('lower'), op.get_attr('adjoint')
     grad_rhs = banded_triangular_solve(bands, grad, lower=lower, adjoint=not adjoint)
     x = op.outputs[0]
-    grad_dense = -matmul(x, grad_rhs, transpose_b=True) if adjoint else \
-        -matmul(grad_rhs, x, transpose_b=True)
+    grad_dense = solve_matrix_gradient(x, grad_rhs, adjoint)
     return [dense_to_bands(grad_dense, bands.shape.as_list()[-2], lower), grad_rhs]
 
 
