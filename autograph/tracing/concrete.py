@@ -208,13 +208,21 @@ class ConcreteFunction:
 
 def _single_output(call, dtype, arity):
     """(*feeds) -> the tensor of the one output of `call`'s tuple."""
+    # made as `EagerTensor(value, dtype)` is, without the Python frame of its `__init__`
+    new = object.__new__
     if arity == 1:  # no tuple of feeds to pack and unpack
         def one_feed(feed):
-            return EagerTensor(call(feed)[0], dtype)
+            tensor = new(EagerTensor)
+            tensor.value = call(feed)[0]
+            tensor.dtype = dtype
+            return tensor
         return one_feed
 
     def feeds(*feeds):
-        return EagerTensor(call(*feeds)[0], dtype)
+        tensor = new(EagerTensor)
+        tensor.value = call(*feeds)[0]
+        tensor.dtype = dtype
+        return tensor
     return feeds
 
 

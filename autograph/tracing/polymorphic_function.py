@@ -15,6 +15,8 @@ import warnings
 import weakref
 from typing import Any, Callable, Sequence, overload
 
+import numpy as np
+
 from autograph.operators.call import to_graph
 from autograph.tracing import keys, reasons
 from autograph.tracing.binding import Binder, has_python_code
@@ -24,15 +26,16 @@ from runtime.core.nest import flatten
 from runtime.core.tensor import EagerTensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.data import DatasetSpec
-from runtime.summary import trace as summary_trace
 
 RETRACING_THRESHOLD = 5
 ACCEPTED_KEYS_CACHED = 64  # keys a relaxed graph accepts are cached up to this many, then looked up
 _running_eagerly = config.running_eagerly  # run_functions_eagerly(True) (a cell)
-_summary_tracing = summary_trace.active  # rt.summary.trace_on is recording graphs (a cell)
 _state = context.state  # this thread's graphs being built and tapes recording
 _active_tapes = context.active_tapes  # how many tapes record in all threads (a cell)
 _building_graphs = context.building_graphs  # how many graphs all threads are building (a cell)
+# nonzero while any of those, or a summary trace, asks calls to look further (a cell)
+_calls_look_further = context.calls_look_further
+_NO_ARGUMENT = object()  # a call with no positional argument
 # code -> Functions that traced it
 _functions_tracing_code: weakref.WeakKeyDictionary[types.CodeType, Any] = \
     weakref.WeakKeyDictionary()
@@ -161,8 +164,9 @@ class Function:
         self._instance_ref = instance_ref
         self._owner = owner
         self._cache = {}  # key -> ConcreteFunction; also holds keys a relaxed graph accepts
-        # (dtype, shape, ConcreteFunction) of the last call of one eager tensor that found its
-        # graph in the cache; None after any change to the cache (see __call__)
+        # (dtype, type of its value, shape of an array value or None, ConcreteFunction) of the
+        # last call of one eager tensor that found its graph in the cache; None after any
+        # change to the cache (see __call__)
         self._last = None
         self._traces = []  # (key, ConcreteFunction, ids of objects keyed by identity)
         self._tracing_reasons = []  # why each trace so far was made (autograph.tracing.reasons)
@@ -178,23 +182,20 @@ class Function:
 
     # ---- calling ---------------------------------------------------------------------------
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, first: Any = _NO_ARGUMENT, /, *args: Any, **kwargs: Any) -> Any:
         # The hot path: one eager tensor of the dtype and shape of the last such call that found
         # its graph in the cache (which forgets `_last` when it changes), while no thread builds
-        # a graph, no tape records, nothing runs eagerly and no summary trace records (cells).
+        # a graph, no tape records, nothing runs eagerly and no summary trace records (a cell).
         last = self._last
-        if last is not None and len(args) == 1 and not kwargs and not (
-                _running_eagerly[0] or _building_graphs[0] or _active_tapes[0] or
-                _summary_tracing[0]):
-            tensor = args[0]
-            if type(tensor) is EagerTensor and tensor.dtype is last[0]:
-                array = tensor.value
-                try:
-                    shape = array.shape
-                except AttributeError:  # a scalar string tensor holds `bytes`
-                    shape = ()
-                if shape == last[1]:
-                    return last[2].call_feeds(array)
+        if type(first) is EagerTensor and not args and not kwargs and last is not None and \
+                not _calls_look_further[0] and first.dtype is last[0]:
+            array = first.value
+            # a value of another type than an array (a numpy scalar, a string's bytes) has the
+            # shape ()
+            if type(array) is last[1] and (last[2] is None or array.shape == last[2]):
+                return last[3].call_feeds(array)
+        if first is not _NO_ARGUMENT:
+            args = (first, *args)
         # Then a cache hit: the checks for another kind of call at once (the cells first:
         # another thread's graphs or tapes make this thread look at its own).
         if self._keyed_by_arguments is False or _running_eagerly[0] or \
@@ -214,7 +215,9 @@ class Function:
             key: tuple = ((tensor.dtype, shape),)
             concrete = self._cache.get(key)
             if concrete is not None and one:
-                self._last = (tensor.dtype, shape, concrete)
+                kind = type(array)
+                self._last = (tensor.dtype, kind, shape if kind is np.ndarray else None,
+                              concrete)
         else:
             feeds = []
             key = keys.make_key(args, feeds)

@@ -5,6 +5,8 @@ of them."""
 import types
 from dataclasses import dataclass
 
+from runtime.core import context
+
 # Whether `ag.function` calls run their Python functions (a cell: a Function's call reads it
 # without a function call).
 running_eagerly = [False]
@@ -12,7 +14,7 @@ running_eagerly = [False]
 
 def run_functions_eagerly(run_eagerly):
     """When True, every `ag.function` call runs its Python function directly (no graph)."""
-    running_eagerly[0] = bool(run_eagerly)
+    context.switch(running_eagerly, bool(run_eagerly))
 
 
 def functions_run_eagerly():

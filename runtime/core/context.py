@@ -22,6 +22,10 @@ state = _State()
 # each (a thread-local lookup costs more). Changed under `_count_lock` only.
 building_graphs = [0]
 active_tapes = [0]
+# Nonzero while a traced Function's call must look beyond its arguments: each graph being
+# built, each recording tape (in any thread), functions running eagerly and a summary trace
+# recording graphs adds one while it lasts (`switch`), so that call reads one cell.
+calls_look_further = [0]
 _count_lock = threading.Lock()
 # Called with True when a first graph starts being built (in any thread) and with False when
 # the last one ends, under the counts' lock (keep them short): AutoGraph's converted code calls
@@ -32,6 +36,7 @@ building_watchers: list = []
 def _count(cell, delta):
     with _count_lock:
         cell[0] += delta
+        calls_look_further[0] += delta
         if cell is building_graphs and cell[0] == (1 if delta > 0 else 0):
             _tell_watchers()
 
@@ -47,6 +52,8 @@ def _reset_in_child():
     and the lock (which another thread may have held at the fork) is new."""
     global _count_lock
     _count_lock = threading.Lock()
+    calls_look_further[0] += len(state.graphs) - building_graphs[0] + \
+        len(state.tapes) - active_tapes[0]
     building_graphs[0] = len(state.graphs)
     active_tapes[0] = len(state.tapes)
     _tell_watchers()
@@ -78,6 +85,15 @@ def recording(tape):
     finally:
         _count(active_tapes, -1)
         state.tapes.remove(tape)
+
+
+def switch(cell, on):
+    """Set the switch `cell` (functions run eagerly, a summary trace records graphs) to the
+    bool `on`, counted in `calls_look_further` while it is on."""
+    with _count_lock:
+        if on != cell[0]:
+            calls_look_further[0] += 1 if on else -1
+        cell[0] = on
 
 
 def adjust_tapes(delta):

@@ -330,10 +330,10 @@ class _Paused:
         if self._tape in tapes:
             self._was_recording = True
             tapes.remove(self._tape)
-            context.active_tapes[0] -= 1
+            context.adjust_tapes(-1)
 
     def __exit__(self, *exc_info):
         if self._was_recording:
             context.state.tapes.append(self._tape)
-            context.active_tapes[0] += 1
+            context.adjust_tapes(1)
 

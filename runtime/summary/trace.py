@@ -8,7 +8,7 @@ several ran, each function's nodes under its own name scope.
 """
 import threading
 
-from runtime.core import dtypes
+from runtime.core import context, dtypes
 from runtime.graph.serialization import graph_def_message, wire
 from runtime.ops.dispatch import apply
 from runtime.summary.ops import WRITE_GRAPH_SUMMARY
@@ -31,13 +31,13 @@ def trace_on(graph=True, profiler=False, profiler_outdir=None):
     no profiler here: `profiler=True` records the graphs only."""
     with _lock:
         _graphs.clear()
-        active[0] = bool(graph) or bool(profiler)
+        context.switch(active, bool(graph) or bool(profiler))
 
 
 def trace_off():
     """Stop recording and forget what was recorded."""
     with _lock:
-        active[0] = False
+        context.switch(active, False)
         _graphs.clear()
 
 

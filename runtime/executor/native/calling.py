@@ -105,9 +105,10 @@ class Convention:
         types, boxed values in and out of the frame's store.
 
         `bound` fixes the values of the first params (a traced function's captures): the
-        wrapper then takes the others. `result` = (make, tag), for a plan of one output, makes
-        it return `make(output, tag)` instead of a 1-tuple (a caller's result tensor, made
-        without a call of its own)."""
+        wrapper then takes the others. `result` = (kind, tag), for a plan of one output, makes
+        it return a `kind` (a class of `value` and `dtype` slots and an `__init__` setting
+        them, such as EagerTensor) of the output and `tag` instead of a 1-tuple: a caller's
+        result tensor, made without a call of its own."""
         arity = len(self.params)
         params = [f'p{i}' for i in range(arity)]
         # With no array argument but constants, the types of a call's arguments are those it
@@ -159,8 +160,11 @@ class Convention:
         else:
             if len(outs) != 1:
                 raise ValueError(f'result= needs a plan of one output, not {len(outs)}')
-            namespace['make'], namespace['tag'] = result
-            returned = f'make({outs[0]}, tag)'
+            namespace['new'], namespace['kind'], namespace['tag'] = object.__new__, *result
+            # `kind(output, tag)` without the Python frame of its `__init__`
+            write_back.append(f'    made = new(kind)\n    made.value = {outs[0]}\n'
+                              f'    made.dtype = tag\n')
+            returned = 'made'
         source = (f'def run({", ".join(params[len(bound):])}):\n' + body + ''.join(stores) +
                   ''.join(write_back) + f'    return {returned}\n')
         exec(compile(source, '<rt native call>', 'exec'), namespace)

@@ -150,3 +150,38 @@ def test_native_errors_of_a_hot_call_name_the_op():
     with pytest.raises(InvalidArgumentError, match='[Dd]ivision by zero|zero'):
         f(rt.constant(0))
     assert f(rt.constant(3)).numpy() == 2
+
+
+def test_a_zero_d_array_and_a_numpy_scalar_of_one_dtype_share_a_graph():
+    from runtime.core.tensor import EagerTensor
+    f = traced(double)
+    scalar = rt.constant(2.0)
+    array = EagerTensor(np.array(3.0, np.float32), rt.float32)  # a 0-d array value
+    for _ in range(2):
+        assert f(scalar).numpy() == 4.0
+        assert f(array).numpy() == 6.0
+    assert f(rt.constant([[1.0]])).numpy().tolist() == [[2.0]]  # an array of another shape
+    assert f(EagerTensor(np.zeros((2,), np.float32), rt.float32)).numpy().tolist() == [0, 0]
+    assert f.experimental_get_tracing_count() == 3
+
+
+def test_what_makes_calls_look_further_is_counted_while_it_lasts():
+    from runtime.core import context
+    cell = context.calls_look_further
+    start = cell[0]
+    with rt.GradientTape():
+        assert cell[0] == start + 1
+    with rt.Graph().as_default():
+        assert cell[0] == start + 1
+    for _ in range(2):  # switching on twice counts once
+        rt.config.run_functions_eagerly(True)
+    assert cell[0] == start + 1
+    for _ in range(2):
+        rt.config.run_functions_eagerly(False)
+    assert cell[0] == start
+    summary_trace.trace_on()
+    summary_trace.trace_on()
+    assert cell[0] == start + 1
+    summary_trace.trace_off()
+    summary_trace.trace_off()
+    assert cell[0] == start

@@ -117,22 +117,31 @@ def test_listeners_before_the_compile_are_told_once_it_is_done(monkeypatch):
     assert told == [plan.run]
 
 
+class Made:
+    """A result kind as the wrapper makes it: `value` and `dtype` slots, set without __init__."""
+    __slots__ = ('value', 'dtype')
+
+    def __init__(self, value, dtype):
+        raise AssertionError('the wrapper makes its result without calling __init__')
+
+
 def test_a_wrapper_binds_captures_and_makes_the_one_result(monkeypatch):
     offset = rt.constant(5.0)
     jit = ag.function(lambda x: x + offset, jit_compile=True)
     x = rt.constant(1.0)
     assert jit(x).numpy() == 6.0
     plan = plan_of(jit, x)
-    run = plan.wrapper((offset.value,), (lambda value, tag: (tag, value), 'made'))
-    tag, value = run(np.float32(2.0))
-    assert tag == 'made' and value == 7.0 and type(value) is np.float32
+    run = plan.wrapper((offset.value,), (Made, 'made'))
+    made = run(np.float32(2.0))
+    assert type(made) is Made and made.dtype == 'made'
+    assert made.value == 7.0 and type(made.value) is np.float32
     concrete = jit.get_concrete_function(x)
     assert concrete.call_feeds.__code__.co_filename == '<rt native call>'  # its own wrapper
     assert concrete.call_feeds(np.float32(3.0)).numpy() == 8.0
     pair = ag.function(two_results, jit_compile=True)
     pair(x, x)
     with pytest.raises(ValueError, match='one output'):
-        plan_of(pair, x, x).wrapper((), (lambda value, tag: value, None))
+        plan_of(pair, x, x).wrapper((), (Made, None))
 
 
 def test_a_wrapper_is_made_only_once_native_code_is_ready(monkeypatch):
