@@ -1,4 +1,4 @@
-"""The op conformance report: every entry of the conformance database (tools/opinfo.py) run by
+"""The op conformance report: every entry of the conformance database (tools/opinfo/) run by
 this project, eagerly and inside a function, against TensorFlow's recorded answers
 (tests/runtime/conformance/fixtures/), plus a finite-difference check of every gradient.
 

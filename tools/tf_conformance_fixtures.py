@@ -1,4 +1,4 @@
-"""Record TensorFlow's answers to every sample of the op conformance database (tools/opinfo.py)
+"""Record TensorFlow's answers to every sample of the op conformance database (tools/opinfo/)
 into tests/runtime/conformance/fixtures/, one JSON file per op family. Run from the repository
 root with a Python that has TensorFlow (never a project dependency):
 

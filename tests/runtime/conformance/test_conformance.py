@@ -1,5 +1,5 @@
 """Every op of the registry against TensorFlow 2.21, from recorded fixtures (no TensorFlow
-needed): the samples of the conformance database (tools/opinfo.py) run eagerly and inside
+needed): the samples of the conformance database (tools/opinfo/) run eagerly and inside
 `ag.function`, compared in value, dtype, shape, static shape, first and second order gradients
 and error type (tools/conformance.py holds the comparison and its tolerances), plus a
 finite-difference check of every gradient on smooth float64 samples.
