@@ -19,7 +19,9 @@ hold (strings, unknown ranks, TensorArrays of no fixed element shape or of dynam
 Locals are named by the lowering's `Namespace` after what they hold, as the numpy backend's
 are: an op's value after the op's type (`mat_mul`, `relu_3`), a constant `const`, a loop's
 index `i`; never a name the module takes from outside (`np`, the helpers' EXPORTS, the params
-`p0`...), nor a function of the module (`loop_0`, `kernel_1`), which the namespace names too.
+`p0`...), nor a function the generated function calls (`loop_0`, `kernel_1`), which the
+namespace names too (the helper thread's `worker_<job>`, which it does not call, keep their
+names: cache.py reads the job from them).
 
 `lower(program)` returns the source and its `calling.Convention`. This module does not import
 numba (`lower` reads the names of the helpers, which does).
@@ -263,8 +265,8 @@ class Lowering(emit.Emitter):
                                                        f'    return total')
         name, new = self._define(f'{params}, team', shared)
         if new:
-            worker = self.namespace.create_name(f'worker_{job:x}')  # (a job's id: unique)
-            self.sites.append(Site(worker, f'def {worker}(team, job):\n'
+            self.sites.append(Site(f'worker_{job:x}',
+                                   f'def worker_{job:x}(team, job):\n'
                                    f'    if start(team, job):\n'
                                    f'        done(team, {claim}({arrays}, team))\n\n',
                                    is_site=False))

@@ -1,7 +1,11 @@
 """The native backend's structure, without compiling: element expressions are trees whose
-operands and "may raise" are fields (native/rules/expr.py), and which TensorLists are boxed is
-settled by the list analysis before lowering (native/lists.py)."""
+operands and "may raise" are fields (native/rules/expr.py), which TensorLists are boxed is
+settled by the list analysis before lowering (native/lists.py), and locals are named by the
+lowering's Namespace."""
+import ast
+
 import numpy as np
+import pytest
 
 import autograph as ag
 import runtime as rt
@@ -17,6 +21,9 @@ from runtime.executor.native.rules.expr import (
     may_raise,
     reads,
 )
+
+pytest.importorskip('numba')  # lowering reads the names of the helpers, which import it
+from runtime.executor.native import helpers  # noqa: E402  (imports numba)
 
 
 def test_an_expression_renders_once_with_its_reads_renamed():
@@ -68,3 +75,20 @@ def test_a_list_one_kernel_call_needs_is_boxed_for_all_its_ops_before_lowering()
     assert 'list_reserve(' not in source and 'list_reserve_growing(' not in source
     assert 'list_grow(' not in source
     assert source.count('call_kernel') >= 3
+
+
+def likes(x, y):
+    return rt.zeros_like(x) + y, rt.ones_like(y)
+
+
+def test_locals_are_named_after_their_ops_and_shadow_nothing_the_function_calls():
+    source = lowered(likes, *[rt.constant(np.ones(3, np.float32))] * 2)
+    native = source[source.index('def native('):]
+    assert 'add_v2 = loop_0(p0, p1)' in native
+    # OnesLike's value is named after the op, but `ones_like` is a helper's name
+    assert 'ones_like_1 = loop_1(p1)' in native
+    tree = ast.parse(source)
+    functions = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    assigned = {node.id for node in ast.walk(tree.body[-1])
+                if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)}
+    assert not assigned & (set(helpers.EXPORTS) | functions | set(emitter.MODULE_NAMES))
