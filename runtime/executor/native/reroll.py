@@ -67,8 +67,8 @@ class Statement:
 
 @dataclass(slots=True)
 class Loop:
-    """A run of `blocks` replaced: its written lines and the index of the line each one was
-    written from (None for a loop's head)."""
+    """A run of blocks re-rolled: the lines from `start` to `end` (excluded) are replaced by
+    `written`, each written from the line `origins` gives (None for a loop's head)."""
 
     start: int
     end: int
