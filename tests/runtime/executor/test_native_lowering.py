@@ -92,3 +92,21 @@ def test_locals_are_named_after_their_ops_and_shadow_nothing_the_function_calls(
     assigned = {node.id for node in ast.walk(tree.body[-1])
                 if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)}
     assert not assigned & (set(helpers.EXPORTS) | functions | set(emitter.MODULE_NAMES))
+
+
+def unrolled_in_a_loop(x, w, n):
+    i = rt.constant(0)
+    while i < n:
+        for k in range(4):  # unrolled by Python into the loop's body
+            x = rt.matmul(x, w[2 * k + 1]) + 1.0
+        i += 1
+    return x
+
+
+def test_blocks_unrolled_inside_a_tensor_loop_are_re_rolled_there():
+    x, w = rt.constant(np.ones((4, 4), np.float32)), rt.constant(np.ones((8, 4, 4), np.float32))
+    source = lowered(unrolled_in_a_loop, x, w, rt.constant(3))
+    native = source[source.index('def native('):].splitlines()
+    head = next(k for k, line in enumerate(native) if 'for repeat in range(0, 4):' in line)
+    assert native[head].startswith('        ')  # inside the counted loop's body
+    assert '[(2 * repeat + 1)]' in native[head + 1] and source.count('dot(') == 1
