@@ -1,11 +1,11 @@
 """The calling convention of a native function: one plan, read when compiling, by the Python
 wrapper that calls it, and by the kernels it calls back.
 
-`native(p0, ..., s0, ..., c0, ...)` takes the plan's params in order (a variable's param as its
-storage's value, a boxed one as its index in the call's store), then the values of the graph
-variables it uses (`s`), then its array constants (`c`). Rank-0 arguments are numpy scalars
-(numba types them without compiling a cast). It returns the outputs, then the final values of
-the variables it wrote, which the wrapper stores back.
+`native(p0, ..., storage, ..., const, ...)` takes the plan's params in order (a variable's param
+as its storage's value, a boxed one as its index in the call's store), then the values of the
+graph variables it uses, then its array constants (arguments named by the lowering). Rank-0
+arguments are numpy scalars (numba types them without compiling a cast). It returns the
+outputs, then the final values of the variables it wrote, which the wrapper stores back.
 
 A call's *frame* (`enter`/`leave`, one per thread and nesting) holds the kernel calls of the
 function (`call_kernel(k, ...)` runs the k-th from an `objmode` block) and the store of the
@@ -34,6 +34,7 @@ class Parameter:
 class Convention:
     params: dict = field(default_factory=dict)  # param index -> Parameter
     storages: list = field(default_factory=list)  # VariableStorages of graph variables
+    storage_names: list = field(default_factory=list)  # the argument of each in native code
     constants: list = field(default_factory=list)  # [(name, array)]
     outputs: list = field(default_factory=list)  # [(dtype, shape, boxed)]
     writes: list = field(default_factory=list)  # [(param index or storage, dtype, shape)]
@@ -45,15 +46,16 @@ class Convention:
         self.params[index] = Parameter(BOXED if boxed else PARAM, scalar and not boxed)
         return f'p{index}'
 
-    def variable(self, source, storage):
+    def variable(self, source, storage, name):
         """The argument giving a variable's value: its param (`source` an index) or a graph
-        variable's storage."""
+        variable's storage, the argument `name` (None for a param)."""
         scalar = storage.shape.rank == 0
         if isinstance(source, int):
             self.params[source] = Parameter(VARIABLE, scalar)
             return f'p{source}'
         self.storages.append(source)
-        return f's{len(self.storages) - 1}'
+        self.storage_names.append(name)
+        return name
 
     def output(self, dtype, shape, boxed):
         self.outputs.append((dtype, shape, boxed))
@@ -66,7 +68,7 @@ class Convention:
 
     def parameter_names(self):
         return ([f'p{i}' for i in sorted(self.params)] +
-                [f's{k}' for k in range(len(self.storages))] +
+                self.storage_names +
                 [name for name, _ in self.constants])
 
     @property

@@ -16,12 +16,18 @@ hold (strings, unknown ranks, TensorArrays of no fixed element shape or of dynam
 `Lists.settle_boxing`). Elementwise loops are written from element expressions kept as trees
 (native/rules/expr.py) until their function is written.
 
+Locals are named by the lowering's `Namespace` after what they hold, as the numpy backend's
+are: an op's value after the op's type (`mat_mul`, `relu_3`), a constant `const`, a loop's
+index `i`; never a name the module takes from outside (`np`, the helpers' EXPORTS, the params
+`p0`...), nor a function the generated function calls (`loop_0`, `kernel_1`), which the
+namespace names too (the helper thread's `worker_<job>`, which it does not call, keep their
+names: cache.py reads the job from them).
+
 `lower(program)` returns the source and its `calling.Convention`. This module does not import
-numba.
+numba (`lower` reads the names of the helpers, which does).
 """
 import collections
 import hashlib
-import itertools
 
 import numpy as np
 
@@ -52,16 +58,20 @@ from runtime.executor.native.rules.forms import form_of
 from runtime.ops import registry
 from runtime.ops.state import VariableStorage
 
+# the globals of the generated module but the helpers' (native/cache.py's header) and its function
+MODULE_NAMES = ('np', 'EXPORTS', 'native')
+
 
 class Lowering(emit.Emitter):
     """The numba backend of the walk (runtime/executor/emit.py), and the state of one
     lowering: the lines written, the names of values, constants, variables, kernel calls, and
     the elementwise fusion in progress."""
 
-    def __init__(self, program):
-        super().__init__()
+    def __init__(self, program, reserved=()):
+        """`reserved`: the names of the generated module's globals (MODULE_NAMES, the
+        helpers') and the function's params."""
+        super().__init__(reserved)
         self.constants = []  # [(name, array)]: array constants, arguments after the params
-        self._ids = itertools.count()
         self.locals = set()  # the names of the locals and arguments (`fresh`, the params)
         self.lists = Lists(program)
         storages = {}  # resource Value -> its VariableStorage, where known
@@ -83,11 +93,17 @@ class Lowering(emit.Emitter):
 
     # ---- what rules call ----------------------------------------------------------------------
 
-    def fresh(self, prefix):
-        """A new local `v7`."""
-        name = self.namespace.create_name(f'{prefix}{next(self._ids)}')
+    def fresh(self, stem):
+        """A new local named after `stem` (`i`, `i_1`...)."""
+        name = self.namespace.create_name(stem)
         self.locals.add(name)
         return name
+
+    def result(self, node):
+        """A new local for a value of `node`, named after its op's type (`mat_mul_2`): the
+        names in the source are the same for graphs of the same ops, which share their
+        compiled code (native/cache.py)."""
+        return self.fresh(node.opdef.name)
 
     def operand(self, name):
         """The tree reading the value named `name` (a local, or a scalar constant's literal)."""
@@ -97,13 +113,13 @@ class Lowering(emit.Emitter):
         """A line computing `expr` into a new local, cast to the spec of `node`'s output (or
         `value_spec`; `same`: an array `expr` has its dtype already); the local, as a list of
         outputs."""
-        out = self.fresh('v')
+        out = self.result(node)
         self.line(depth, f'{out} = {cast(node, expr, value_spec or spec(node.outputs[0]), same)}')
         return [out]
 
-    def array_constant(self, value):
-        """The name of an argument holding the array `value`."""
-        name = self.fresh('c')
+    def array_constant(self, value, stem='const'):
+        """The name (from `stem`) of an argument holding the array `value`."""
+        name = self.fresh(stem)
         self.constants.append((name, value))
         return name
 
@@ -112,7 +128,8 @@ class Lowering(emit.Emitter):
         calls, the most elements it held in an earlier call; a reservation starts with that
         much room, so only a first call grows the list (a While gradient's accumulators)."""
         if self._rooms is None:
-            self._rooms = (self.array_constant(np.zeros(len(self.lists.growing), np.int64)), {})
+            self._rooms = (self.array_constant(np.zeros(len(self.lists.growing), np.int64),
+                                               'rooms'), {})
         name, slots = self._rooms
         return name, slots.setdefault(self.lists.root(ref), len(slots))
 
@@ -124,7 +141,7 @@ class Lowering(emit.Emitter):
                 return name
         if not self.holds(storage):
             raise Unsupported(node, 'it is a resource native code cannot hold as a variable')
-        name = self.fresh('r')
+        name = self.fresh('variable')
         self.variables[name] = (storage, source)
         return name
 
@@ -134,7 +151,7 @@ class Lowering(emit.Emitter):
         return holds_variable(storage) and id(storage) not in self.retained
 
     def loop_nest(self, dims, depth):
-        indexes = [self.fresh('e') for _ in dims]
+        indexes = [self.fresh('i') for _ in dims]
         for k, (index, size) in enumerate(zip(indexes, dims)):
             self.line(depth + k, f'for {index} in range({size}):')
         return indexes
@@ -184,6 +201,10 @@ class Lowering(emit.Emitter):
         self.line(depth, f'{targets} = {call}' if targets else call)
         self.line_calls[len(self.lines) - 1] = function
 
+    def function_name(self, stem):
+        """A new name of a function of the generated module: `loop_3`, `kernel_4`."""
+        return self.namespace.create_name(f'{stem}_{len(self.loops)}')
+
     def _define(self, params, text):
         """(name, whether new) of the loop function of the generated module with these params
         and body `text`: one function for every site of the same text."""
@@ -191,7 +212,7 @@ class Lowering(emit.Emitter):
         name = self.loops.get(key)
         if name is not None:
             return name, False
-        name = self.loops[key] = f'loop_{len(self.loops)}'
+        name = self.loops[key] = self.function_name('loop')
         self.sites.append(Site(name, f'def {name}({params}):\n{text}\n\n'))
         return name, True
 
@@ -250,7 +271,7 @@ class Lowering(emit.Emitter):
                                    f'        done(team, {claim}({arrays}, team))\n\n',
                                    is_site=False))
         if self._team is None:
-            self._team = self.array_constant(team.MAIL)
+            self._team = self.array_constant(team.MAIL, 'mail')
         self.shares = True
         self.call_line(depth, out, name, operands + [self._team])
         return out
@@ -274,7 +295,7 @@ class Lowering(emit.Emitter):
         if element is None:
             return name
         dtype, shape = spec(ref)
-        out = self.fresh('v')
+        out = self.result(ref.node)
         self.line(depth, f'{out} = np.empty({tuple(shape.as_list())!r}, np.{np_name(dtype)})')
         indexes = self.loop_nest(shape.as_list(), depth)
         self.line(depth + len(indexes),
@@ -311,11 +332,11 @@ class Lowering(emit.Emitter):
     def result_names(self, node, targets):
         if node.opdef.control_flow == 'while':
             return None  # the loop variables
-        return [self.fresh('v') for _ in node.outputs]
+        return [self.result(node) for _ in node.outputs]
 
     def loop_variables(self, node, inputs):
         # a variable passes through as the local holding its value, which its writes update
-        return [name if name in self.variables else self.fresh('w') for name in inputs]
+        return [name if name in self.variables else self.fresh('loop_var') for name in inputs]
 
     def loop_entry(self, node, k, name):
         return list_rules.loop_entry(self, node, k, name)
@@ -404,7 +425,10 @@ def lower(program, rolled=True):
     """(source, calling.Convention) of `program` (already optimized); raises Unsupported for a
     node that has neither a native form nor a kernel. `rolled`: repeated blocks of the source
     re-rolled into loops (native/reroll.py)."""
-    lowering = Lowering(program)
+    # deferred: optional dependency numba (helpers imports it; numba compiles what is lowered)
+    from runtime.executor.native import helpers
+    params = [f'p{index}' for index in range(len(program.params))]  # (calling.Convention's)
+    lowering = Lowering(program, {*MODULE_NAMES, *helpers.EXPORTS, *params})
     convention = calling.Convention()
     args = []
     for index, node in enumerate(program.params):
@@ -423,7 +447,9 @@ def lower(program, rolled=True):
     # variable); the values of the variables written are returned after the outputs
     prologue = []
     for name, (storage, source) in lowering.variables.items():
-        argument = convention.variable(source, storage)
+        graph_variable = not isinstance(source, int)  # an argument after the params
+        argument = convention.variable(
+            source, storage, lowering.namespace.create_name('storage') if graph_variable else None)
         prologue.append(f'    {name} = '
                         f'{cast(None, argument, (storage.dtype, storage.shape), same=True)}')
     returned = list(results)
@@ -438,7 +464,9 @@ def lower(program, rolled=True):
     header = f'def native({", ".join(convention.parameter_names())}):'
     body = prologue + lowering.lines + [f'    return ({"".join(r + ", " for r in returned)})']
     calls = {len(prologue) + index: name for index, name in lowering.line_calls.items()}
-    body, origins = rerolled(body) if rolled else (body, range(len(body)))
+    body, origins = rerolled(body, convention.parameter_names(),
+                             lambda: lowering.namespace.create_name('repeat')) \
+        if rolled else (body, range(len(body)))
     called = collections.Counter(calls[k] for k in origins if k in calls)
     source = '\n'.join(inlined(lowering.sites, called) + [header] + body) + '\n'
     return source, convention

@@ -1,7 +1,11 @@
 """The native backend's structure, without compiling: element expressions are trees whose
-operands and "may raise" are fields (native/rules/expr.py), and which TensorLists are boxed is
-settled by the list analysis before lowering (native/lists.py)."""
+operands and "may raise" are fields (native/rules/expr.py), which TensorLists are boxed is
+settled by the list analysis before lowering (native/lists.py), and locals are named by the
+lowering's Namespace."""
+import ast
+
 import numpy as np
+import pytest
 
 import autograph as ag
 import runtime as rt
@@ -17,6 +21,9 @@ from runtime.executor.native.rules.expr import (
     may_raise,
     reads,
 )
+
+pytest.importorskip('numba')  # lowering reads the names of the helpers, which import it
+from runtime.executor.native import helpers  # noqa: E402  (imports numba)
 
 
 def test_an_expression_renders_once_with_its_reads_renamed():
@@ -65,5 +72,41 @@ def test_a_list_one_kernel_call_needs_is_boxed_for_all_its_ops_before_lowering()
     # gather has no native form on a list of dynamic size: its kernel reads the runtime's
     # TensorList, so the reserve and the writes of that list call their kernels too
     source = lowered(rows_gathered, rt.constant(np.ones((4, 3), np.float32)))
-    assert 'list_reserve' not in source and 'list_grow(' not in source
+    assert 'list_reserve(' not in source and 'list_reserve_growing(' not in source
+    assert 'list_grow(' not in source
     assert source.count('call_kernel') >= 3
+
+
+def likes(x, y):
+    return rt.zeros_like(x) + y, rt.ones_like(y)
+
+
+def test_locals_are_named_after_their_ops_and_shadow_nothing_the_function_calls():
+    source = lowered(likes, *[rt.constant(np.ones(3, np.float32))] * 2)
+    native = source[source.index('def native('):]
+    assert 'add_v2 = loop_0(p0, p1)' in native
+    # OnesLike's value is named after the op, but `ones_like` is a helper's name
+    assert 'ones_like_1 = loop_1(p1)' in native
+    tree = ast.parse(source)
+    functions = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    assigned = {node.id for node in ast.walk(tree.body[-1])
+                if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)}
+    assert not assigned & (set(helpers.EXPORTS) | functions | set(emitter.MODULE_NAMES))
+
+
+def unrolled_in_a_loop(x, w, n):
+    i = rt.constant(0)
+    while i < n:
+        for k in range(4):  # unrolled by Python into the loop's body
+            x = rt.matmul(x, w[2 * k + 1]) + 1.0
+        i += 1
+    return x
+
+
+def test_blocks_unrolled_inside_a_tensor_loop_are_re_rolled_there():
+    x, w = rt.constant(np.ones((4, 4), np.float32)), rt.constant(np.ones((8, 4, 4), np.float32))
+    source = lowered(unrolled_in_a_loop, x, w, rt.constant(3))
+    native = source[source.index('def native('):].splitlines()
+    head = next(k for k, line in enumerate(native) if 'for repeat in range(0, 4):' in line)
+    assert native[head].startswith('        ')  # inside the counted loop's body
+    assert '[(2 * repeat + 1)]' in native[head + 1] and source.count('dot(') == 1

@@ -9,7 +9,7 @@ import pytest
 
 import autograph as ag
 import runtime as rt
-from runtime.executor.native import emitter, reroll
+from runtime.executor.native import emitter
 from runtime.executor.native.rules import Site
 from tools import workloads
 
@@ -70,104 +70,9 @@ def test_a_loop_writing_a_list_its_input_shares_with_another_gives_the_default_r
         assert (got.numpy() == expected.numpy()).all()
 
 
-def lines(text):
-    return [line[4:] for line in text.splitlines()[1:]]
-
-
-def test_repeated_blocks_become_the_first_and_a_loop_reading_the_last_ones_names():
-    layers = lines('''
-        v0 = p1[0]
-        v1 = dot(p0, v0)
-        v4 = loop_0(v1, c2)
-        v5 = p1[1]
-        v6 = dot(v4, v5)
-        v9 = loop_0(v6, c2)
-        v10 = p1[2]
-        v11 = dot(v9, v10)
-        v14 = loop_0(v11, c2)
-        v15 = p1[3]
-        v16 = dot(v14, v15)
-        v19 = loop_0(v16, c2)
-        return (v19, )''')
-    assert reroll.reroll(layers) == lines('''
-        v19, = p0,
-        for q0 in range(0, 4):
-            v15 = p1[q0]
-            v16 = dot(v19, v15)
-            v19 = loop_0(v16, c2)
-        return (v19, )''')
-
-
-def test_a_first_block_reading_what_the_others_do_not_stays_before_the_loop():
-    calls = lines('''
-        v2 = g(v0, v1)
-        v3 = g(v2, v2)
-        v4 = g(v3, v3)
-        v5 = g(v4, v4)''')
-    assert reroll.reroll(calls) == lines('''
-        v2 = g(v0, v1)
-        v5, = v2,
-        for q0 in range(1, 4):
-            v5 = g(v5, v5)''')
-
-
-def test_integers_growing_by_a_step_become_expressions_of_the_counter():
-    calls = lines('''
-        v1 = kernel_0(3, v0, 7)
-        v2 = kernel_0(5, v1, 7)
-        v3 = kernel_0(7, v2, 7)
-        v4 = kernel_0(9, v3, 7)''')
-    assert reroll.reroll(calls) == lines('''
-        v4, = v0,
-        for q0 in range(0, 4):
-            v4 = kernel_0((2 * q0 + 3), v4, 7)''')
-
-
-@pytest.mark.parametrize('text', [
-    # a local of a middle block read after the blocks
-    '''
-        v1 = f(v0)
-        v2 = f(v1)
-        v3 = f(v2)
-        v4 = f(v3)
-        return (v2, v4)''',
-    # integers that do not grow by one step
-    '''
-        v1 = g(v0, 1)
-        v2 = g(v1, 2)
-        v3 = g(v2, 4)
-        v4 = g(v3, 8)''',
-    # the previous block's local read after this block assigns its own
-    '''
-        v1 = f(v0)
-        v5 = h(v1, v0)
-        v2 = f(v1)
-        v6 = h(v2, v1)
-        v3 = f(v2)
-        v7 = h(v3, v2)
-        v4 = f(v3)
-        v8 = h(v4, v3)''',
-    # a break, which a loop around the blocks would catch
-    '''
-        if v1:
-            break
-        if v1:
-            break
-        if v1:
-            break''',
-    # different floats
-    '''
-        v1 = f(v0, 0.5)
-        v2 = f(v1, 1.5)
-        v3 = f(v2, 2.5)''',
-])
-def test_blocks_that_do_not_repeat_exactly_stay_as_they_are(text):
-    assert reroll.reroll(lines(text)) == lines(text)
-
-
 def test_the_mlp_forwards_fifty_layers_compile_as_a_loop():
     source = source_of(workload(workloads.mlp_forward))
-    assert source.count('dot(') == 1 and 'for q0 in range(0, 50):' in source
+    assert source.count('dot(') == 1 and 'for repeat in range(0, 50):' in source
     assert '@inline_site\ndef loop_0(' in source  # called once now
 
 
@@ -178,8 +83,8 @@ def test_code_numba_cannot_compile_re_rolled_compiles_as_written(monkeypatch):
         return x
 
     # a re-rolled loop whose types numba could not unify stands for one here
-    monkeypatch.setattr(emitter, 'rerolled', lambda body: (['    q0 = "a" + 1'] + body,
-                                                           [None, *range(len(body))]))
+    monkeypatch.setattr(emitter, 'rerolled', lambda body, params, name: (
+        ['    repeat = "a" + 1'] + body, [None, *range(len(body))]))
     x = rt.constant(np.eye(2, dtype=np.float32) * 0.5)
     jit = ag.function(twice, jit_compile=True)
     np.testing.assert_allclose(jit(x).numpy(), ag.function(twice)(x).numpy(), rtol=1e-6)

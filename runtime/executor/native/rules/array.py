@@ -58,10 +58,10 @@ def _transpose(lowering, node, inputs, depth):
     if dtype is None:
         raise Unsupported(node, f'its dtype {node.outputs[0].dtype.name} is not one native '
                                 f'code holds')
-    out = lowering.fresh('v')
+    out = lowering.result(node)
     lowering.line(depth, f'{out} = np.empty(({"".join(f"{x}.shape[{p}], " for p in perm)}), '
                          f'np.{dtype})')
-    indexes = [lowering.fresh('e') for _ in perm]
+    indexes = [lowering.fresh('i') for _ in perm]
     for k, (index, p) in enumerate(zip(indexes, perm)):
         lowering.line(depth + k, f'for {index} in range({x}.shape[{p}]):')
     source = [indexes[perm.index(axis)] for axis in range(rank)]
@@ -219,7 +219,7 @@ def _batch_matmul(lowering, node, inputs, depth):
         rows = 1 if own != batch else total
         operands.append(f'np.ascontiguousarray({name}).reshape(({rows}, '
                         f'{name}.shape[{ref.shape.rank - 2}], {name}.shape[{ref.shape.rank - 1}]))')
-    product = lowering.fresh('v')
+    product = lowering.fresh('product')
     attrs = {**node.opdef.defaults, **node.attrs}
     lowering.line(depth, f'{product} = batch_matmul({operands[0]}, {operands[1]}, '
                          f'{bool(attrs["adj_x"])}, {bool(attrs["adj_y"])})')

@@ -49,7 +49,7 @@ def lower_form(lowering: Lowers, node: Node, inputs: list[str], depth: int,
         raise Unsupported(node, 'the op has several outputs')
     given = {**node.opdef.defaults, **node.attrs}
     attrs = {key: literal(given[key]) for key in form.attrs}
-    out = out or lowering.fresh('v')
+    out = out or lowering.result(node)
     if not elementwise_loop(lowering, node, form, inputs, attrs, out, depth):
         # an operand left to be fused into this node's loop, which it does not have after all
         inputs = [lowering.materialized(ref, name, depth) for ref, name in zip(node.inputs, inputs)]
@@ -281,7 +281,7 @@ def fused_sum(lowering: Lowers, ref: Value, depth: int) -> str:
             lines + [f'{indent}for k in range(size):',
                      f'{indent}    total = accumulate(total, np.float64(b{stages[-1]}[k]))',
                      '        result[block] = total']
-    out = lowering.fresh('v')
+    out = lowering.fresh('total')
     exprs = [expr for expr, _ in indexes.stages]
     if blocks < team.MIN_BLOCKS or \
             lowering.shared_site_call(out, exprs, claims, blocks, depth, buffers=buffers) is None:

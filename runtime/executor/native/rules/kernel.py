@@ -184,10 +184,10 @@ def call(lowering, node, inputs, depth):
     text = '\n'.join([f'({", ".join(["k"] + params)}):'] + body)
     site_name = lowering.loops.get(text)  # sites of one signature are one function
     if site_name is None:
-        site_name = lowering.loops[text] = f'kernel_{len(lowering.loops)}'
+        site_name = lowering.loops[text] = lowering.function_name('kernel')
         lowering.sites.append(Site(site_name, f'def {site_name}{text}\n\n',
                                    inlinable=False))
-    names = [lowering.fresh('v') if result is not None else None for result in results]
+    names = [lowering.result(node) if result is not None else None for result in results]
     targets = [name for name in names if name is not None] + cells
     lowering.call_line(depth, ', '.join(targets), site_name, [str(k)] + args)
     lowering.assigned.update(cells)

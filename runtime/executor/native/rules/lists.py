@@ -56,7 +56,7 @@ def native_problem(lists: Any, node: Node) -> str | None:
 def _list_reserve(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> list[str]:
     dtype, dims = lowering.lists.layout(node, node.outputs[0])
     template = lowering.array_constant(np.empty([0] + dims, dtype))  # of the element rank
-    out = lowering.fresh('t')
+    out = lowering.result(node)
     if lowering.lists.grows(node.outputs[0]):
         rooms, slot = lowering.room(node.outputs[0])
         lowering.line(depth, f'{out} = list_reserve_growing({inputs[0]}, {template}, {rooms}, '
@@ -83,7 +83,7 @@ def _copy(lowering: Lowers, ref: Value, handle: str) -> str:
 def _list_to_write(lowering: Lowers, node: Node, handle: str, depth: int) -> str:
     """The local of the list that `node` writes: `handle` itself when nothing else can see
     it, else a copy."""
-    out = lowering.fresh('t')
+    out = lowering.result(node)
     if lowering.lists.in_place(node.inputs[0]):
         lowering.line(depth, f'{out} = {handle}')
     else:
@@ -107,7 +107,7 @@ def _list_set(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> li
     _, dims = lowering.lists.layout(node, node.inputs[0])
     out = _list_to_write(lowering, node, handle, depth)
     if lowering.lists.grows(node.inputs[0]):
-        grown = lowering.fresh('t')
+        grown = lowering.fresh('grown')
         rooms, slot = lowering.room(node.inputs[0])
         lowering.line(depth, f'{grown} = list_grow({out}[0], {out}[1], {out}[2], {index}, '
                              f'{rooms}, {slot})')
@@ -128,7 +128,7 @@ def _list_set(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> li
 def _list_get(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> list[str]:
     handle, index = inputs
     _, dims = lowering.lists.layout(node, node.inputs[0])
-    out = lowering.fresh('v')
+    out = lowering.result(node)
     data, written = _elements(lowering, node.inputs[0], handle)
     expr = f'list_get({data}, {written}, {index})'
     if dims:
@@ -142,7 +142,7 @@ def _list_get(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> li
 def _list_stack(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> list[str]:
     (handle,) = inputs
     lowering.lists.layout(node, node.inputs[0])
-    out = lowering.fresh('v')
+    out = lowering.result(node)
     data, written = _elements(lowering, node.inputs[0], handle)
     lowering.line(depth, f'list_check_written({written})')
     # no copy when nothing writes the list afterwards
@@ -153,7 +153,7 @@ def _list_stack(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> 
 
 @_rule(list_ops.LENGTH)
 def _list_length(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> list[str]:
-    out = lowering.fresh('v')
+    out = lowering.result(node)
     _, written = _elements(lowering, node.inputs[0], inputs[0])
     lowering.line(depth, f'{out} = np.int32(len({written}))')
     return [out]
@@ -164,7 +164,7 @@ def _list_from_tensor(lowering: Lowers, node: Node, inputs: list[str], depth: in
     """TensorArray.unstack: the rows of a tensor (copied: writes may update the list)."""
     lowering.lists.layout(node, node.outputs[0])
     tensor = inputs[0]
-    out = lowering.fresh('t')
+    out = lowering.result(node)
     lowering.line(depth, f'{out} = (np.ascontiguousarray({tensor}).copy(), '
                          f'np.ones({tensor}.shape[0], np.bool_))')
     return [out]
@@ -176,7 +176,7 @@ def _list_split(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> 
     reshaped, after checking the lengths."""
     tensor, _, lengths = inputs
     _, dims = lowering.lists.layout(node, node.outputs[0])
-    out = lowering.fresh('t')
+    out = lowering.result(node)
     lowering.line(depth, f'{out} = (list_split({tensor}, {lengths}, {dims[0]}), '
                          f'np.ones({tensor}.shape[0] // {dims[0]}, np.bool_))')
     return [out]

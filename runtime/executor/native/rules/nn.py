@@ -26,7 +26,7 @@ def _softmax(lowering, node, inputs, depth):
 def _sparse_xent(lowering, node, inputs, depth):
     """(loss, backprop) of a matrix of logits and a vector of labels; a label out of range
     raises (the default executor then reports it)."""
-    loss, backprop = lowering.fresh('v'), lowering.fresh('v')
+    loss, backprop = lowering.fresh('loss'), lowering.fresh('backprop')
     lowering.line(depth, f'{loss}, {backprop} = sparse_xent({inputs[0]}, {inputs[1]})')
     return [loss, backprop]
 

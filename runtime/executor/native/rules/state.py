@@ -31,7 +31,7 @@ def _var_handle(lowering, node, inputs, depth):
 
 @lowers(state.READ)
 def _read_variable(lowering, node, inputs, depth):
-    out = lowering.fresh('v')
+    out = lowering.result(node)
     lowering.line(depth, f'{out} = {inputs[0]}')
     return [out]
 
