@@ -29,6 +29,7 @@ from autograph.operators.function_scope import (
     ConversionOptions,
     FunctionScope,
     new_scope,
+    unwind,
 )
 from autograph.operators.guards import python_only
 from autograph.operators.lists import StagedList, check_list_mutation, list_append
@@ -89,7 +90,7 @@ __all__ = ['callee', 'converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stm
            'OperatorNotAllowedInGraphError',
            'assert_stmt', 'ConversionOptions', 'STD', 'STD_REQUESTED', 'FunctionScope',
            'STD_REQUESTED_SCOPES',
-           'STD_SCOPES', 'new_scope',
+           'STD_SCOPES', 'new_scope', 'unwind',
            'STAGED_LISTS',
            'python_only', 'and_', 'compare_chain', 'compare_chain_from', 'not_', 'or_',
            'and_from', 'or_from', 'StagedOperand',
