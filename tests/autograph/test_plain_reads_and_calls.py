@@ -197,9 +197,24 @@ def _bumps(counter, n):
 
 def test_a_method_of_an_object_runs_as_written_while_no_graph_is_built():
     code = ag.to_code(_bumps, form='executed')
-    assert 'counter.bump(1) if plain_counter or not building_graphs__[0] else' in code
+    assert ('counter.bump(1) if plain_counter or (not building_graphs__[0] and '
+            'type__(counter) is not moduletype__) else') in code
     assert ag.to_graph(_bumps)(_Counter(), 3) == 3
     # while a graph is built, the method goes through its plan (converted when it is user
     # code: test_plain_forms.py, a method of a user object is still converted)
     counter = _Counter()
     assert int(ag.function(_bumps)(counter, rt.constant(2))) == 1 == counter.calls
+
+
+def _warns_through_a_local_module():
+    import warnings as local_warnings
+    local_warnings.warn('careful', UserWarning, stacklevel=1)
+
+
+def test_a_function_of_a_module_in_a_local_keeps_its_overload_while_no_graph_is_built():
+    # `warnings.warn` is overloaded (its place counted in the user's frames): the module's
+    # method goes through its plan, and the warning names the user's line
+    with pytest.warns(UserWarning) as record:
+        ag.to_graph(_warns_through_a_local_module)()
+    assert (record[0].filename, record[0].lineno) == (
+        __file__, _warns_through_a_local_module.__code__.co_firstlineno + 2)

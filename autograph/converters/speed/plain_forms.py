@@ -63,14 +63,17 @@ def _callee_of(value):
 
 
 # no graph is being built (user code runs as it is): a method of a local or of a value runs
-# as written (see `_method_call`)
-_EAGER = 'not ag__.BUILDING_GRAPHS[0]'
+# as written (`callee` returns user code and bound methods as they are then), but a module's
+# function (`warnings.warn` after an `import` in the function): the plan first, which may be
+# an overload (the warning's place in the user's frames)
+_EAGER = '(not ag__.BUILDING_GRAPHS[0] and ag__.type_(receiver) is not ag__.ModuleType)'
 # `ag_attr__` stands for the method's name
 _METHOD = '(receiver.ag_attr__ if plain else ' + _callee_of('receiver.ag_attr__') + ')'
 _METHOD_OF_NAME = '(receiver.ag_attr__ if ag__.type_(receiver) in ag__.PLAIN_TYPES or ' + \
                   _EAGER + ' else ag__.callee(receiver.ag_attr__, scope))'
 _METHOD_OF_VALUE = '(temp.ag_attr__ if ag__.type_(temp := receiver) in ag__.PLAIN_TYPES or ' + \
-                   _EAGER + ' else ' + _callee_of('temp.ag_attr__') + ')'
+                   _EAGER.replace('receiver', 'temp') + ' else ' + \
+                   _callee_of('temp.ag_attr__') + ')'
 _ATTR = 'ag_attr__'
 # a method of a global (a module's function, a class's, a module-level object's method, a
 # compiled pattern's): the plan first, then a bound method's as `_callee_of` and a builtin
@@ -95,7 +98,8 @@ _BOUND_METHOD = _callee_of('func')   # a method of a value
 _LOAD = '(name if plain else ag__.ld(name))'
 _PLAIN_NAME = 'ag__.type_(name) in ag__.PLAIN_TYPES'
 _FLAG = 'flag = ag__.type_(name) in ag__.PLAIN_TYPES'
-_PLAIN_VALUE = 'ag__.type_(temp := receiver) in ag__.PLAIN_TYPES or ' + _EAGER
+_PLAIN_VALUE = 'ag__.type_(temp := receiver) in ag__.PLAIN_TYPES or ' + \
+    _EAGER.replace('receiver', 'temp')
 # the receivers that are objects of the user's classes by convention (a method's `self`, a
 # class method's `cls`): the mode is tested before their type (the order of two tests that
 # run no code, for speed only)
@@ -108,7 +112,7 @@ _NOT_SIMPLE = (gast.Call, gast.Lambda, gast.NamedExpr, gast.ListComp, gast.SetCo
                gast.IfExp)
 # the attributes of `ag__` that are constants (set when the module loads, never rebound)
 _CONSTANTS = frozenset({'type_', 'PLAIN_TYPES', 'PYTHON_ITERABLES', 'StagedList',
-                        'MethodType', 'BUILTIN_METHOD_TYPES', 'BUILDING_GRAPHS'})
+                        'MethodType', 'ModuleType', 'BUILTIN_METHOD_TYPES', 'BUILDING_GRAPHS'})
 _CONSTANT_PREFIX = 'builtin_'   # ag__.builtin_len, ...: the builtins as Python starts
 _APPEND = '''
 if ag__.type_(name) is ag__.StagedList:
@@ -237,7 +241,7 @@ class PlainFormTransformer(transformer.Base):
         """Whether a method of the local `name` runs as written: its value is plain or no
         graph is being built (`callee` returns a bound method as it is then, and the
         attribute of an object is the user's code, which runs as it is)."""
-        eager = templates.replace_as_expression(_EAGER)
+        eager = templates.replace_as_expression(_EAGER, receiver=templates.copy_tree(name))
         if name.id in _OBJECT_NAMES:
             values = [eager, templates.replace_as_expression(_PLAIN_NAME, name=name)]
         else:
