@@ -26,7 +26,7 @@ from autograph.converters import (
     unsupported,
     variables,
 )
-from autograph.converters.speed import plain_forms, staged_functions
+from autograph.converters.speed import plain_forms, scope_reads, staged_functions
 from autograph.pyct import (
     collector,
     loader,
@@ -56,12 +56,13 @@ CONVERTERS = (
     variables,                # reads -> ag__.ld
     plain_forms,              # plain Python forms as the original: real returns, fast calls
     function_scopes,          # fscope = (the function's scope); try: body except: unwind
+    scope_reads,              # no fscope on entry: its lookup where a slow path reads it
     staged_functions,         # each staged form in a function of its own: no cells
 )
 # The readable form `ag.to_code` shows: the converters less the speed machinery's, then the
 # staged form of each construct taken for the construct (converters/staged_view.py)
-STAGED_VIEW = tuple(c for c in CONVERTERS if c not in (plain_forms, staged_functions)) + (
-    staged_view,)
+STAGED_VIEW = tuple(c for c in CONVERTERS
+                    if c not in (plain_forms, scope_reads, staged_functions)) + (staged_view,)
 FORMS = ('staged', 'executed')
 
 _PREFIX = 'tf__'

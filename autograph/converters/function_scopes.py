@@ -10,13 +10,15 @@ becomes
         try:
             body
         except:
-            fscope.unwind()
+            ag__.unwind()
             raise
 
 The scope is built once per function name and options (`ag__.STD_REQUESTED_SCOPES` for the
 function the user asked to convert, `ag__.STD_SCOPES` for the functions it defines; `new_scope`
 makes it on first use) and holds nothing of a call; the lookup calls no Python code, so a
-converted call needs no more recursion depth than the original. The `try` costs nothing until
+converted call needs no more recursion depth than the original. The code that runs does not
+even look it up on entry: it reads it where it uses it, in its slow paths
+(converters/speed/scope_reads.py). The `try` costs nothing until
 an error leaves the function, when its handler takes autograph's frames out of the traceback
 (autograph/operators/function_scope.py). It is written after every other converter ran, so
 that none of them takes it for a `try` of the user's (which keeps tensor control flow out of
@@ -36,7 +38,7 @@ scope = scopes.get(function_name) or ag__.new_scope(function_name, options)
 try:
     body
 except:
-    scope.unwind()
+    ag__.unwind()
     raise
 '''
 

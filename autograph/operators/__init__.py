@@ -29,6 +29,7 @@ from autograph.operators.function_scope import (
     ConversionOptions,
     FunctionScope,
     new_scope,
+    unwind,
 )
 from autograph.operators.guards import python_only
 from autograph.operators.lists import StagedList, check_list_mutation, list_append
@@ -63,6 +64,9 @@ from runtime.core import errors as _errors
 type_, id_ = builtins.type, builtins.id
 # a bound method whose function's plan is the function itself runs as it is, bound
 MethodType = types.MethodType
+# a module's functions may be overloaded (`warnings.warn`): a method call of a module in a local
+# takes the plan first
+ModuleType = types.ModuleType
 # the types of builtin methods (`text.startswith`; a compiled pattern's `match` is a C method
 # of the second kind): one of a plain value runs as it is, as no builtin with a tensor overload
 # is one (py_builtins.OVERLOADS)
@@ -89,7 +93,7 @@ __all__ = ['callee', 'converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stm
            'OperatorNotAllowedInGraphError',
            'assert_stmt', 'ConversionOptions', 'STD', 'STD_REQUESTED', 'FunctionScope',
            'STD_REQUESTED_SCOPES',
-           'STD_SCOPES', 'new_scope',
+           'STD_SCOPES', 'new_scope', 'unwind',
            'STAGED_LISTS',
            'python_only', 'and_', 'compare_chain', 'compare_chain_from', 'not_', 'or_',
            'and_from', 'or_from', 'StagedOperand',
@@ -97,7 +101,7 @@ __all__ = ['callee', 'converted_call', 'to_graph', 'for_stmt', 'if_exp', 'if_stm
            'UndefinedReturnValueOnEveryPath', 'UNDEFINED_RETURN',
            'UNDEFINED_RETURN_ON_EVERY_PATH', 'ld', 'ldu', 'staged_call', 'plan_of', 'StagedList',
            'PLAIN_TYPES',
-           'PYTHON_ITERABLES', 'type_', 'id_', 'MethodType', 'BUILTIN_METHOD_TYPES',
+           'PYTHON_ITERABLES', 'type_', 'id_', 'MethodType', 'ModuleType', 'BUILTIN_METHOD_TYPES',
            'BUILDING_GRAPHS',
            'builtin_range',
            'builtin_len',

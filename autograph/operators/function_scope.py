@@ -1,7 +1,7 @@
 """The scope of a converted function, and the room staged constructs need for their frames.
 
-A converted function starts with its scope, one object per function built once, and runs its
-body in a `try` whose handler, `fscope.unwind()`, only sees errors (the generated form:
+A converted function has a scope, one object per function built once, and runs its body in a
+`try` whose handler, `ag__.unwind()`, only sees errors (the generated form:
 autograph/converters/function_scopes.py). So a call costs no bookkeeping: on Python values a
 converted call runs in its own frame only, as the original does, and Python's own recursion
 limit stops it where it stops the original.
@@ -52,7 +52,8 @@ STD = ConversionOptions(recursive=True)
 class FunctionScope:
     """The scope of one converted function: its name and options (`ag__.callee` reads them),
     and `ret`, which produces its return value. It holds nothing of a call, so converted code
-    takes it from `STD_REQUESTED_SCOPES`/`STD_SCOPES`, built once per function."""
+    takes it from `STD_REQUESTED_SCOPES`/`STD_SCOPES`, built once per function, where it uses
+    it (the code that runs reads it in its slow paths only: converters/speed/scope_reads.py)."""
 
     __slots__ = ('function_name', 'options')
 
@@ -74,27 +75,28 @@ class FunctionScope:
             return value
         return lists.stacked(value)
 
-    def unwind(self) -> None:
-        """In the handler of the function's `try`, while an error leaves the function: when
-        its caller is not converted code, the error leaves converted code, and its traceback
-        loses autograph's frames (kept from verbosity 1 on) and gains the user's frames note."""
-        caller = sys._getframe(1).f_back   # 0: unwind, 1: the converted function
-        # converted code reads the operators as `ag__`: a free variable of code the loader
-        # compiled, a global of a module `autograph convert` wrote (no Python call here: at
-        # the recursion limit this handler has no frame to spare)
-        if caller is not None and ('ag__' in caller.f_code.co_freevars
-                                   or 'ag__' in caller.f_code.co_names):
-            return
-        error = sys.exc_info()[1]
-        traceback = error.__traceback__ if error is not None else None
-        if traceback is None:
-            return
-        if not verbosity.get_verbosity() and frames.is_traceback_filtering_enabled():
-            frames.without_library_frames(traceback)
-        frames.add_user_frames_note(error, traceback)
-
     def __repr__(self) -> str:
         return f'FunctionScope({self.function_name!r})'
+
+
+def unwind() -> None:
+    """In the handler of a converted function's `try`, while an error leaves it: when
+    its caller is not converted code, the error leaves converted code, and its traceback
+    loses autograph's frames (kept from verbosity 1 on) and gains the user's frames note."""
+    caller = sys._getframe(1).f_back   # 0: unwind, 1: the converted function
+    # converted code reads the operators as `ag__`: a free variable of code the loader
+    # compiled, a global of a module `autograph convert` wrote (no Python call here: at
+    # the recursion limit this handler has no frame to spare)
+    if caller is not None and ('ag__' in caller.f_code.co_freevars
+                               or 'ag__' in caller.f_code.co_names):
+        return
+    error = sys.exc_info()[1]
+    traceback = error.__traceback__ if error is not None else None
+    if traceback is None:
+        return
+    if not verbosity.get_verbosity() and frames.is_traceback_filtering_enabled():
+        frames.without_library_frames(traceback)
+    frames.add_user_frames_note(error, traceback)
 
 
 # Function name -> the FunctionScope of the functions of that name converted with the options,

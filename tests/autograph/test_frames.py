@@ -177,7 +177,7 @@ def test_a_runtime_function_taking_user_functions_gets_them_converted():
 
 
 def _uses_options():
-    return sys._getframe(1).f_locals['fscope'].options
+    return 'called'
 
 
 def _asks_options():
@@ -192,7 +192,9 @@ def test_conversion_options_are_built_once_not_on_every_call(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError('options built on a call')
     monkeypatch.setattr(ag__, 'ConversionOptions', refuse)
-    assert converted() is ag__.STD_REQUESTED   # the callee's scope: a constant
+    assert converted() == 'called'
+    # the scope the callee's slow path was given: a constant, with the constant options
+    assert ag__.STD_REQUESTED_SCOPES['_asks_options'].options is ag__.STD_REQUESTED
     assert ag__.STD.recursive and ag__.STD_REQUESTED.user_requested
 
 
@@ -296,17 +298,17 @@ def _fails(x):
     return x['missing']
 
 
-def test_the_scope_of_a_converted_function_is_built_once_and_its_handler_only_runs_on_errors(
-        monkeypatch):
+def test_a_converted_call_reads_no_scope_and_its_handler_only_runs_on_errors(monkeypatch):
     converted = ag.to_graph(_parse_all)
-    assert converted('1', '2') == 5
+    assert converted('1', '2') == 5   # a callee's first call: its slow path gets the scope
     scope = ag__.STD_REQUESTED_SCOPES['_parse_all']
     assert converted('3', '4') == 9
-    assert ag__.STD_REQUESTED_SCOPES['_parse_all'] is scope
+    assert ag__.STD_REQUESTED_SCOPES['_parse_all'] is scope   # built once
 
-    def refuse(self):
-        raise AssertionError('unwind ran without an error')
-    monkeypatch.setattr(ag__.FunctionScope, 'unwind', refuse)
+    def refuse(*args):
+        raise AssertionError('a scope looked up or unwound on a call without an error')
+    monkeypatch.setattr(ag__, 'unwind', refuse)
+    monkeypatch.setattr(ag__, 'STD_REQUESTED_SCOPES', None)   # no `.get` on entry
     assert converted('5', '6') == 13
     monkeypatch.undo()
     try:

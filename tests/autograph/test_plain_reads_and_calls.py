@@ -130,3 +130,91 @@ def test_no_callable_callee_treats_specially_is_a_plain_values_builtin_method():
     for f in special:
         if type(f) in operators.BUILTIN_METHOD_TYPES:
             assert type(f.__self__) not in operators.PLAIN_TYPES, f
+
+
+def _tokens(text):
+    startswith, i, kinds = text.startswith, 0, []
+    while i < len(text):
+        if startswith('<', i):
+            kinds.append('tag')
+        elif startswith('&', i):
+            kinds.append('ref')
+        else:
+            kinds.append(_WORD.match(text, i) is not None)
+        i += 1
+    return kinds
+
+
+def test_a_local_builtin_method_is_tested_once_until_rebound_and_no_scope_is_read():
+    code = ag.to_code(_tokens, form='executed')
+    plain = _plain_form(code)
+    # the first test stores its flag; the `elif` reads it
+    assert plain.count('type__(startswith) in builtin_method_types__') == 1
+    assert 'startswith if method_startswith else' in plain
+    # a compiled pattern read from a global: its method as written
+    assert '_WORD.match(text, i) if type__(_WORD) in plain_types__ else' in plain
+    # the function's scope is looked up only where a slow path needs it
+    assert 'fscope' not in code
+    converted = ag.to_graph(_tokens)
+    for text in ('<a &b c', '', '&&', ' x<'):
+        assert converted(text) == _tokens(text)
+
+
+class _Finder:
+    def find(self, text):
+        return 'found ' + text
+
+
+def _rebinds_method(text, other):
+    find = text.find
+    first = find('b')
+    find = other.find
+    return first, find('b')
+
+
+def test_a_rebound_local_method_is_tested_again():
+    code = ag.to_code(_rebinds_method, form='executed')
+    assert code.count('ag__.type_(find) in ag__.BUILTIN_METHOD_TYPES') == 2
+    converted = ag.to_graph(_rebinds_method)
+    assert converted('abc', _Finder()) == _rebinds_method('abc', _Finder()) == (1, 'found b')
+    assert converted('abc', 'xb') == (1, 1)
+
+
+class _Counter:
+    def __init__(self):
+        self.calls = 0
+
+    def bump(self, by):
+        self.calls += by
+        return self.calls
+
+
+def _bumps(counter, n):
+    for _ in range(n):
+        counter.bump(1)
+    return counter.bump(0)
+
+
+def test_a_method_of_an_object_runs_as_written_while_no_graph_is_built():
+    code = ag.to_code(_bumps, form='executed')
+    assert ('counter.bump(1) if plain_counter or (not building_graphs__[0] and '
+            'type__(counter) is not moduletype__) else') in code
+    assert ag.to_graph(_bumps)(_Counter(), 3) == 3
+    # while a graph is built, the method goes through its plan (converted when it is user
+    # code: test_plain_forms.py, a method of a user object is still converted)
+    counter = _Counter()
+    assert int(ag.function(_bumps)(counter, rt.constant(2))) == 1 == counter.calls
+
+
+def _warns_through_a_local_module():
+    import warnings as local_warnings
+    local_warnings.warn('careful', UserWarning, stacklevel=1)
+
+
+def test_a_function_of_a_module_in_a_local_keeps_its_overload_while_no_graph_is_built():
+    # `warnings.warn` is overloaded (its place counted in the user's frames): the module's
+    # method goes through its plan, and the warning names the user's line
+    with pytest.warns(UserWarning) as record:
+        ag.to_graph(_warns_through_a_local_module)()
+    assert (record[0].filename, record[0].lineno) == (
+        __file__, _warns_through_a_local_module.__code__.co_firstlineno + 2)

@@ -35,13 +35,17 @@ def test_to_code_of_simple_relu_is_tensorflows_shape():
 
 def test_the_executed_form_is_the_code_that_runs():
     code = ag.to_code(simple_relu, form='executed')
-    assert ("\n    fscope = ag__.STD_REQUESTED_SCOPES.get('simple_relu') or "
-            "ag__.new_scope('simple_relu', ag__.STD_REQUESTED)\n    try:\n") in code
-    assert code.endswith('\n    except:\n        fscope.unwind()\n        raise\n')
+    # no scope lookup on entry: the slow paths read it where they need it
+    assert code.startswith('def tf__simple_relu(x):\n    try:\n') and 'fscope' not in code
+    assert code.endswith('\n    except:\n        ag__.unwind()\n        raise\n')
     # the condition's value picks the form: the staged one on a symbolic tensor, else Python's
-    assert ("if (cond := (ag__.plan_of(ag__.id_((callee_ := rt.greater))) or "
+    # a global's method: as written on a plain value (a compiled pattern), else the plan first
+    assert ("if (cond := (rt.greater(x, 0) if ag__.type_(rt) in ag__.PLAIN_TYPES else "
+            "(ag__.plan_of(ag__.id_((callee_ := rt.greater))) or "
             "(callee_ if ag__.type_(callee_) is ag__.MethodType" in code)
-    assert ("ag__.callee(callee_, fscope)))(x, 0)) is not False and cond is not True and "
+    assert ("ag__.callee(callee_, ag__.STD_REQUESTED_SCOPES.get('simple_relu') or "
+            "ag__.new_scope('simple_relu', ag__.STD_REQUESTED))))(x, 0))) is not False and "
+            "cond is not True and "
             "(ag__.type_(cond) not in ag__.PLAIN_TYPES) and ag__.is_staged(cond):" in code)
     assert ("ag__.if_stmt(cond, if_body, else_body, get_state, set_state, "
             "('do_return', 'retval_'), 2, ('do_return',))" in code)
@@ -132,7 +136,7 @@ def _last_return_after_a_loop(n):
 def _last_return(code):
     """The last line of the function's body (before the scope's `except` handler)."""
     lines = [line.strip() for line in code.splitlines()]
-    assert lines[-3:] == ['except:', 'fscope.unwind()', 'raise']
+    assert lines[-3:] == ['except:', 'ag__.unwind()', 'raise']
     return lines[-4]
 
 
@@ -144,7 +148,9 @@ def test_a_function_whose_one_return_ends_it_keeps_a_plain_return():
     assert ag.to_graph(_last_return_only)(2) == 6
     # a loop's appends may stage a list: the scope unstacks what is returned
     code = ag.to_code(_last_return_after_a_loop, form='executed')
-    assert _last_return(code) == 'return fscope.ret(retval_, True, staged_before)'
+    assert _last_return(code) == (
+        "return (ag__.STD_REQUESTED_SCOPES.get('_last_return_after_a_loop') or ag__.new_scope("
+        "'_last_return_after_a_loop', ag__.STD_REQUESTED)).ret(retval_, True, staged_before)")
     assert '\n        staged_before = ag__.STAGED_LISTS[0]\n' in code
     assert re.search(r'\n        retval_ = (ag__\.ld\(items\)|items)\n'
                      r'        if ag__\.STAGED_LISTS\[0\] is staged_before:\n'

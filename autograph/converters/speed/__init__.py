@@ -9,10 +9,12 @@ Python, and the value of its test picks one when it runs (`dual`). Then:
   returns, direct calls of plain values' methods, `ag__.ld(x)` only where `x` may hold a
   placeholder, the `ag__` constants of a loop read from locals;
 - `type_tests` finds where a local's type test can be made once for several uses;
+- `scope_reads` takes the function scope's lookup off a call's entry: the slow paths that use
+  the scope look it up where they run;
 - `staged_functions` moves each staged form into a function of its own, so that the plain
   path's variables stay fast locals rather than cells.
 
 The readable form of `ag.to_code` (converters/staged_view.py) leaves all of it out: it keeps
-the staged form of each construct, TensorFlow's shape, and runs neither `plain_forms` nor
-`staged_functions`. docs/performance.md measures what each part buys.
+the staged form of each construct, TensorFlow's shape, and runs none of `plain_forms`,
+`scope_reads` and `staged_functions`. docs/performance.md measures what each part buys.
 """

@@ -16,6 +16,10 @@ the operator:
   (`ag__.plan_of(ag__.id_(f)) or ag__.callee(f, fscope)`: a dict lookup, no Python call); a
   bound method (a new object at each access, never a key of the plans) is called as it is
   when its function's plan is the function itself (`callee` would return it so);
+- `obj.m(args)` of a local or a value runs as written (a LOAD_METHOD) while no graph is being
+  built (`not ag__.BUILDING_GRAPHS[0]`: user code runs as it is then, and `callee` returns a
+  bound method as it is), and on a plain value at any time; a global's method (a compiled
+  pattern's `match`) runs as written on a plain value, else takes the plan first;
 - `ag__.assert_stmt(test, lambda: msg)` is Python's `assert` unless the tested value is a
   symbolic tensor.
 
@@ -58,12 +62,18 @@ def _callee_of(value):
             ' else ag__.plan_of(ag__.id_(temp)) or ag__.callee(temp, scope))')
 
 
+# no graph is being built (user code runs as it is): a method of a local or of a value runs
+# as written (`callee` returns user code and bound methods as they are then), but a module's
+# function (`warnings.warn` after an `import` in the function): the plan first, which may be
+# an overload (the warning's place in the user's frames)
+_EAGER = '(not ag__.BUILDING_GRAPHS[0] and ag__.type_(receiver) is not ag__.ModuleType)'
 # `ag_attr__` stands for the method's name
 _METHOD = '(receiver.ag_attr__ if plain else ' + _callee_of('receiver.ag_attr__') + ')'
-_METHOD_OF_NAME = '(receiver.ag_attr__ if ag__.type_(receiver) in ag__.PLAIN_TYPES else ' \
-                  'ag__.callee(receiver.ag_attr__, scope))'
-_METHOD_OF_VALUE = '(temp.ag_attr__ if ag__.type_(temp := receiver) in ag__.PLAIN_TYPES ' \
-                   'else ' + _callee_of('temp.ag_attr__') + ')'
+_METHOD_OF_NAME = '(receiver.ag_attr__ if ag__.type_(receiver) in ag__.PLAIN_TYPES or ' + \
+                  _EAGER + ' else ag__.callee(receiver.ag_attr__, scope))'
+_METHOD_OF_VALUE = '(temp.ag_attr__ if ag__.type_(temp := receiver) in ag__.PLAIN_TYPES or ' + \
+                   _EAGER.replace('receiver', 'temp') + ' else ' + \
+                   _callee_of('temp.ag_attr__') + ')'
 _ATTR = 'ag_attr__'
 # a method of a global (a module's function, a class's, a module-level object's method, a
 # compiled pattern's): the plan first, then a bound method's as `_callee_of` and a builtin
@@ -77,9 +87,9 @@ _FUNCTION_NAME = '(ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
 # a function in a local: a plain value's builtin method (`startswith = text.startswith`) as it
 # is (what `callee` returns for it, and never a key of the plans: the plans hold module-level
 # builtins, whose `__self__` is a module), else its plan, else `callee`
-_FUNCTION_LOCAL = '(func if ag__.type_(func) in ag__.BUILTIN_METHOD_TYPES and ' \
-                  'ag__.type_(func.__self__) in ag__.PLAIN_TYPES else ' \
-                  'ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
+_FUNCTION_LOCAL = '(func if method else ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
+_BUILTIN_METHOD = ('ag__.type_(func) in ag__.BUILTIN_METHOD_TYPES and '
+                   'ag__.type_(func.__self__) in ag__.PLAIN_TYPES')
 # `len(x)`, `range(a, b)`, ... of plain names: the builtin itself on plain values
 _BUILTIN = '(func if func is builtin and plain else ' \
            'ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
@@ -88,7 +98,12 @@ _BOUND_METHOD = _callee_of('func')   # a method of a value
 _LOAD = '(name if plain else ag__.ld(name))'
 _PLAIN_NAME = 'ag__.type_(name) in ag__.PLAIN_TYPES'
 _FLAG = 'flag = ag__.type_(name) in ag__.PLAIN_TYPES'
-_PLAIN_VALUE = 'ag__.type_(temp := receiver) in ag__.PLAIN_TYPES'
+_PLAIN_VALUE = 'ag__.type_(temp := receiver) in ag__.PLAIN_TYPES or ' + \
+    _EAGER.replace('receiver', 'temp')
+# the receivers that are objects of the user's classes by convention (a method's `self`, a
+# class method's `cls`): the mode is tested before their type (the order of two tests that
+# run no code, for speed only)
+_OBJECT_NAMES = frozenset({'self', 'cls'})
 _LOADED = 'plain_forms: the plain form of an ag__.ld read'
 # what arguments may hold to be written twice (in the call of a plain value's method and in
 # the call through `callee`): nothing that runs user code before the call or binds a name
@@ -97,7 +112,7 @@ _NOT_SIMPLE = (gast.Call, gast.Lambda, gast.NamedExpr, gast.ListComp, gast.SetCo
                gast.IfExp)
 # the attributes of `ag__` that are constants (set when the module loads, never rebound)
 _CONSTANTS = frozenset({'type_', 'PLAIN_TYPES', 'PYTHON_ITERABLES', 'StagedList',
-                        'MethodType', 'BUILTIN_METHOD_TYPES'})
+                        'MethodType', 'ModuleType', 'BUILTIN_METHOD_TYPES', 'BUILDING_GRAPHS'})
 _CONSTANT_PREFIX = 'builtin_'   # ag__.builtin_len, ...: the builtins as Python starts
 _APPEND = '''
 if ag__.type_(name) is ag__.StagedList:
@@ -222,6 +237,17 @@ class PlainFormTransformer(transformer.Base):
         anno.setanno(test, type_tests.TYPE_TEST, name.id)
         return test
 
+    def _receiver_test(self, name):
+        """Whether a method of the local `name` runs as written: its value is plain or no
+        graph is being built (`callee` returns a bound method as it is then, and the
+        attribute of an object is the user's code, which runs as it is)."""
+        eager = templates.replace_as_expression(_EAGER, receiver=templates.copy_tree(name))
+        if name.id in _OBJECT_NAMES:
+            values = [eager, templates.replace_as_expression(_PLAIN_NAME, name=name)]
+        else:
+            values = [self._plain_test(name), eager]
+        return gast.BoolOp(op=gast.Or(), values=values)
+
     def _temp(self):
         if self.temps[-1] is None:
             self.temps[-1] = self.ctx.namer.new('callee_')
@@ -301,10 +327,15 @@ class PlainFormTransformer(transformer.Base):
         if not isinstance(target, gast.Attribute) or not _simple(call.args + call.keywords):
             return None
         receiver, walrus = target.value, not self.no_walrus
+        plain_receiver = False
         if isinstance(receiver, gast.Name):
             if walrus and receiver.id not in self.bound[-1]:
-                return None       # a module's or a class's function: the plan first
-            test = self._plain_test(receiver)
+                # a global: a plain value's method (a compiled pattern's `match`) as written,
+                # a module's or a class's function with the plan first (`_METHOD_OF_GLOBAL`)
+                test = templates.replace_as_expression(_PLAIN_NAME, name=receiver)
+                plain_receiver = True
+            else:
+                test = self._receiver_test(receiver)
             direct_receiver = templates.copy_tree(receiver)
         elif walrus:
             temp = self._temp()
@@ -317,7 +348,7 @@ class PlainFormTransformer(transformer.Base):
         direct = gast.Call(
             func=gast.Attribute(value=direct_receiver, attr=target.attr, ctx=gast.Load()),
             args=templates.copy_tree(call.args), keywords=templates.copy_tree(call.keywords))
-        general = gast.Call(func=self._callee(target, scope, plain_receiver=False),
+        general = gast.Call(func=self._callee(target, scope, plain_receiver=plain_receiver),
                             args=call.args, keywords=call.keywords)
         return gast.IfExp(test=test, body=direct, orelse=general)
 
@@ -353,7 +384,7 @@ class PlainFormTransformer(transformer.Base):
                 template = _METHOD_OF_VALUE
             else:
                 return None
-            plain = self._plain_test(receiver) if template is _METHOD else None
+            plain = self._receiver_test(receiver) if template is _METHOD else None
             expression = templates.replace_as_expression(
                 template, receiver=receiver, temp=self._temp() if walrus else 'temp',
                 scope=scope, plain=plain)
@@ -362,9 +393,13 @@ class PlainFormTransformer(transformer.Base):
                     node.attr = target.attr
             return expression
         if isinstance(target, gast.Name):
-            template = _FUNCTION_LOCAL if walrus and target.id in self.bound[-1] else \
-                _FUNCTION_NAME
-            return templates.replace_as_expression(template, func=target, scope=scope)
+            if walrus and target.id in self.bound[-1]:
+                # the test holds until the name is bound again: shared (type_tests)
+                method = templates.replace_as_expression(_BUILTIN_METHOD, func=target)
+                anno.setanno(method, type_tests.METHOD_TEST, target.id)
+                return templates.replace_as_expression(_FUNCTION_LOCAL, func=target,
+                                                       scope=scope, method=method)
+            return templates.replace_as_expression(_FUNCTION_NAME, func=target, scope=scope)
         if walrus:
             return templates.replace_as_expression(_FUNCTION_VALUE, func=target,
                                                    temp=self._temp(), scope=scope)

@@ -10,7 +10,9 @@ so `ag__.type_(x) in ag__.PLAIN_TYPES` holds until `x` is bound again.
   iterable, an assignment's value) surely makes a local's test (not behind an `and`/`or`, a
   condition or a comparison chain's later links), the first test stores its result
   (`char.isdigit() if (plain_char := ag__.type_(char) in ag__.PLAIN_TYPES) else ...`) and the
-  later tests of that name read the flag, up to code that may rebind it.
+  later tests of that name read the flag, up to code that may rebind it. The test that a local
+  holds a builtin method of a plain value (`startswith = text.startswith`, `METHOD_TEST`) is
+  shared the same way: the method's `__self__` cannot change either.
 
 Both look at the plain code only (`plain_code`): not the staged forms, which bind what the
 plain form of the same construct binds, nor nested scopes.
@@ -23,6 +25,11 @@ from autograph.converters.speed import dual
 from autograph.pyct import anno, scopes, templates, walk
 
 TYPE_TEST = 'type_tests: the type test of the local variable of this name'
+# on the test that a local holds a builtin method of a plain value (`startswith =
+# text.startswith`: its `__self__` cannot change either), the local's name
+METHOD_TEST = 'type_tests: the builtin-method test of the local variable of this name'
+# the flags' names, by the kind of test
+_FLAG_PREFIXES = {TYPE_TEST: 'plain_', METHOD_TEST: 'method_'}
 # nodes whose code runs in a scope of its own: their `ag__.` reads and type tests stay
 OWN_SCOPES = scopes.SCOPE_NODES
 
@@ -94,11 +101,16 @@ _TRIES = (gast.Try, getattr(gast, 'TryStar', gast.Try))
 class _Test:
     """A type test in a statement's own code, and where it is."""
     name: str
+    kind: str                     # TYPE_TEST or METHOD_TEST
     node: gast.AST
     parent: gast.AST
     field: str
     index: int                    # in the parent's list field, or None
     sure: bool                    # made whenever the statement's header is evaluated
+
+    @property
+    def key(self):
+        return self.name, self.kind
 
     def put(self, node):
         if self.index is None:
@@ -139,8 +151,7 @@ class _TypeTestSharing:
                 continue
             known = self.statement(statement, known)
             if known:
-                for name in self.bound(statement) & known.keys():
-                    del known[name]
+                known = _unbound(known, self.bound(statement))
 
     def statement(self, statement, known):
         """Replaces the tests of `known` names in `statement`; its blocks see those and the
@@ -150,25 +161,21 @@ class _TypeTestSharing:
         inner = dict(known)
         reads = known
         if kind is gast.While and known:   # its test runs again after the body
-            bound = self.bound(statement)
-            reads = {name: shared for name, shared in known.items() if name not in bound}
+            reads = _unbound(known, self.bound(statement))
         for test in self.scan(statement).tests:
-            shared = reads.get(test.name)
+            shared = reads.get(test.key)
             if shared is not None:
                 self.read_flag(shared, test)
-            elif test.sure and test.name in self.local_names and test.name not in inner:
-                inner[test.name] = _Shared(test)
+            elif test.sure and test.name in self.local_names and test.key not in inner:
+                inner[test.key] = _Shared(test)
         if kind in _LOOPS:
             # a later iteration follows the body's rebinding: known only what it leaves
             bound = self.bound(statement)
-            self.block(statement.body, {name: shared for name, shared in inner.items()
-                                        if name not in bound})
-            self.block(statement.orelse, {name: shared for name, shared in known.items()
-                                          if name not in bound})
+            self.block(statement.body, _unbound(inner, bound))
+            self.block(statement.orelse, _unbound(known, bound))
         elif kind in _TRIES or kind is gast.Match:
             # a handler, `else` or `finally` may follow any part of the body
-            after = {name: shared for name, shared in known.items()
-                     if name not in self.bound(statement)}
+            after = _unbound(known, self.bound(statement))
             if kind is gast.Match:
                 for case in statement.cases:
                     self.block(case.body, after)
@@ -188,7 +195,7 @@ class _TypeTestSharing:
     def read_flag(self, shared, test):
         """`test` reads the flag of `shared`, which its first test stores."""
         if shared.flag is None:
-            shared.flag = self.namer.new('plain_' + test.name)
+            shared.flag = self.namer.new(_FLAG_PREFIXES[test.kind] + test.name)
             store = gast.Name(id=shared.flag, ctx=gast.Store(), annotation=None,
                               type_comment=None)
             anno.setanno(store, anno.Basic.GENERATED, True)
@@ -213,6 +220,11 @@ class _TypeTestSharing:
         if facts is None:
             facts = self.facts[id(statement)] = _scan(statement)
         return facts
+
+
+def _unbound(known, bound):
+    """`known` (shared tests by (name, kind)) less the tests of the names in `bound`."""
+    return {key: shared for key, shared in known.items() if key[0] not in bound}
 
 
 def _own_code(node):
@@ -264,8 +276,11 @@ def _scan(statement):
                 bound.add(node.id)
             continue
         name = anno.getanno(node, TYPE_TEST)
+        test_kind = TYPE_TEST
+        if name is None:
+            name, test_kind = anno.getanno(node, METHOD_TEST), METHOD_TEST
         if name is not None:
-            tests.append(_Test(name, node, parent, field, index, sure))
+            tests.append(_Test(name, test_kind, node, parent, field, index, sure))
             continue
         if isinstance(node, OWN_SCOPES):
             bound |= scopes.level([node]).bound   # its defaults; a comprehension's `:=`
