@@ -386,7 +386,7 @@ def list_set_array(data, written, index, item):
 
 
 @_export
-@cached(linked=False)
+@cached
 def list_reserve(size, template):
     """A TensorList of `size` elements shaped like `template[0]`: (data, written)."""
     if size < 0:
@@ -396,7 +396,7 @@ def list_reserve(size, template):
 
 
 @_export
-@cached(linked=False)
+@cached
 def list_reserve_growing(size, template, rooms, slot):
     """A TensorList of dynamic size, `size` elements to start with: (data, written, size), with
     room for as many as this reservation's list had in an earlier call (`rooms[slot]`)."""
@@ -408,7 +408,7 @@ def list_reserve_growing(size, template, rooms, slot):
 
 
 @_export
-@cached(linked=False)
+@cached
 def list_grow(data, written, size, index, rooms, slot):  # room for `index`: twice when full
     if index < 0:
         raise IndexError('TensorArray index out of range')
@@ -480,7 +480,7 @@ def list_scatter(data, written, indices, tensor):
 
 
 @_export
-@cached(linked=False)
+@cached
 def list_split(tensor, lengths, length):
     """The data of the TensorList splitting `tensor` into pieces of `lengths` rows, each
     `length` (the element shape native code knows)."""

@@ -15,15 +15,22 @@ constant argument of a call from compiled code as a literal (`0`, a shape `(512,
 dispatcher compiled a variant for each value (the RNN gradient's `reshaped(x, (512,))` and
 `(1024,)`: 363 and 76 ms, once per machine but again for every new shape).
 
-**Unlinked helpers** (`cached(linked=False)`: matrix products, reductions, TensorList
-operations; loops over whole arrays, where a call costs nothing next to the work). numba links
-the code of every function a function calls into its module, and LLVM optimizes and generates
-that code again there: a cached helper's code was compiled again in every graph calling it,
-about a third of a training step's cold compile. A call of an unlinked helper calls the
-machine code its dispatcher already has, by its symbol, which the JIT resolves when it loads
-the caller. So a caller's code can be loaded only after the helpers it calls: each function
-cached by a `Dispatcher` stores the helpers it calls (`(module, name, argument types)`) with
-its code, and loading it loads them first (from their own cache).
+**Unlinked helpers** (`cached(linked=False)`: matrix products, reductions, gathers, reshapes,
+loops over whole arrays returning new ones, where a call costs nothing next to the work; and
+the generated module's sites). numba links the code of every function a function calls into
+its module, and LLVM optimizes and generates that code again there: a cached helper's code was
+compiled again in every graph calling it, about a fifth of a training step's cold compile. A
+call of an unlinked helper calls the machine code its dispatcher already has, by its symbol,
+which the JIT resolves when it loads the caller. So a caller's code can be loaded only after
+the helpers it calls: each function cached by a `Dispatcher` stores the helpers it calls
+(`(module, name, argument types)`) with its code, and loading it loads them first (from their
+own cache). Helpers allocating arrays that the caller's loops then write (a TensorList's) stay
+linked: inlined, LLVM knows the new array aliases nothing the loop reads, and vectorizes it.
+
+This reaches into numba's compiler where it has no public hook (its target context's table of
+implementations, its cache's `reduce`/`rebuild`); numba's version is part of the key of the
+on-disk cache of generated code, and tests/runtime/executor/test_native_once.py checks the
+behaviour.
 """
 import sys
 import types as pytypes
@@ -76,9 +83,17 @@ class Dispatcher(CPUDispatcher):
         super().enable_caching()
         impl = self._cache._impl
         reduce, rebuild = impl.reduce, impl.rebuild
+
+        def rebuild_after_callees(context, payload):
+            # a payload that cannot load (a helper gone): None, which numba takes for a miss
+            try:
+                callees, code = payload
+                _load(callees)
+            except Exception:  # any failure: compile instead of loading
+                return None
+            return rebuild(context, code)
         impl.reduce = lambda cres: (_callees(cres.library), reduce(cres))
-        impl.rebuild = lambda context, payload: (_load(payload[0]),
-                                                 rebuild(context, payload[1]))[1]
+        impl.rebuild = rebuild_after_callees
 
 
 def _callees(library):

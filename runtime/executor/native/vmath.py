@@ -247,8 +247,8 @@ def _vector_variants():
     if config.CPU_NAME is not None or config.CPU_FEATURES is not None:
         return [], False
     try:
-        mvec, libm = _library('mvec', 'libmvec.so.1'), _library('m', 'libm.so.6')
-        llvmlite.binding.load_library_permanently(mvec._name)
+        (mvec, path), (libm, _) = _library('mvec', 'libmvec.so.1'), _library('m', 'libm.so.6')
+        llvmlite.binding.load_library_permanently(path)
     except OSError:
         return [], False
     features = llvmlite.binding.get_host_cpu_features()
@@ -258,18 +258,18 @@ def _vector_variants():
 
 
 def _library(name, soname):
-    """The C library `name` by glibc's file name, else as `ctypes.util.find_library` finds it
-    (which runs `ldconfig` in a subprocess: ~35 ms before native code could run); OSError if
-    neither loads."""
+    """(the C library `name`, its file) by glibc's file name, else as `ctypes.util.find_library`
+    finds it (which runs `ldconfig` in a subprocess: ~35 ms before native code could run);
+    OSError if neither loads."""
     import ctypes  # deferred: start-up cost (only the vector math's set-up uses it)
     try:
-        return ctypes.CDLL(soname)
+        return ctypes.CDLL(soname), soname
     except OSError:
         import ctypes.util  # deferred: start-up cost (a C library other than glibc)
         path = ctypes.util.find_library(name)
         if path is None:
             raise
-        return ctypes.CDLL(path)
+        return ctypes.CDLL(path), path
 
 
 VARIANTS, _ALIASES = _vector_variants()
