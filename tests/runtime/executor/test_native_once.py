@@ -56,3 +56,13 @@ def test_generated_code_sees_numpy_with_cached_allocation_functions():
                                  once.zeros(n, np.bool_).sum(), once.ones(n, np.int32).sum(),
                                  once.ascontiguousarray(np.arange(6).reshape(2, 3).T).shape))
     assert make(3) == ((3, 2), 0, 3, (3, 2))
+
+
+def test_cached_code_whose_helpers_cannot_load_is_a_cache_miss():
+    dispatcher = once.cached(size)
+    dispatcher.enable_caching()
+    # numba's cache asks its implementation to rebuild what it read; a helper that cannot be
+    # loaded first makes that a miss (None: numba compiles), not an error or a crash
+    rebuild = dispatcher._cache._impl.rebuild
+    assert rebuild(dispatcher.targetctx, ((('no_such_module', 'f', ()),), None)) is None
+    assert rebuild(dispatcher.targetctx, 'a payload of an older format') is None
