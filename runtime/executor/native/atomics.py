@@ -10,6 +10,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from runtime.executor.native.once import carray
 from runtime.executor.native.team import (
     ARGS,
     COUNTER,
@@ -175,4 +176,4 @@ def done(mail, blocks):
 
 EXPORTS = {'claim': claim, 'counter': counter, 'begin': begin, 'give': give, 'post': post,
            'finish': finish, 'start': start, 'taken': taken, 'done': done,
-           'carray': numba.carray}
+           'carray': carray}

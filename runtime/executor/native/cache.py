@@ -49,7 +49,7 @@ def _fingerprint(numba):
     digest = hashlib.sha256()
     here = os.path.dirname(os.path.abspath(__file__))
     # the generated code inlines vmath's functions and the sharing steps (atomics.py, team.py)
-    for module in ('helpers.py', 'vmath.py', 'atomics.py', 'team.py'):
+    for module in ('helpers.py', 'once.py', 'vmath.py', 'atomics.py', 'team.py'):
         with open(os.path.join(here, module), 'rb') as f:
             digest.update(f.read())
     return numba.__version__.encode() + digest.digest()
@@ -92,10 +92,12 @@ def load(numba, source, name, nogil=False):
 
 
 def _dispatchers(numba, namespace, nogil, cache):
+    # deferred: optional dependency numba (once imports it)
+    from runtime.executor.native.once import cached
     # Called from Python only (the wrapper, the helper thread): no C wrapper, which LLVM would
     # compile for nothing (3-5% of a small graph's compile)
     options = {'error_model': 'numpy', 'cache': cache, 'no_cfunc_wrapper': True}
-    native = numba.njit(nogil=nogil, **options)(namespace['native'])
-    workers = {int(name[len('worker_'):], 16): numba.njit(nogil=True, **options)(function)
+    native = cached(namespace['native'], nogil=nogil, **options)
+    workers = {int(name[len('worker_'):], 16): cached(function, nogil=True, **options)
                for name, function in namespace.items() if name.startswith('worker_')}
     return native, workers

@@ -1,11 +1,10 @@
 """numba helpers that the native forms of ops call (native/rules/forms.py), and the dtype casts.
 
 Imported when a `jit_compile=True` graph is first lowered (it imports numba). Most helpers are
-`overload`s: numba picks the implementation for the argument types when it compiles the caller
-(their Python bodies give the same meaning with numpy). The others are `njit(cache=True)`,
-compiled once per machine: scalar code calls only those (overloads compile in each process).
-Errors have constant messages; the caller re-runs the graph with the default executor to report
-them with the op and the user's line (see runtime/executor/native).
+`cached` (native/once.py: compiled once per machine); the `overload`s pick an implementation
+for the argument types when numba compiles the caller and compile in each process, so scalar
+code calls their cached twins. The generated code's `np` is once.py's `NUMPY`. Errors have
+constant messages; the caller runs the graph again with the default executor to report them.
 """
 import numba
 import numpy as np
@@ -14,15 +13,16 @@ from numba.extending import overload
 
 from runtime.executor.native import atomics, vmath
 from runtime.executor.native.calling import call_kernel
+from runtime.executor.native.once import NUMPY, cached
 
 # A *site* (loop nest, kernel call): no Python or C wrapper (~20% of an RNN gradient's compile)
 SITE_OPTIONS = {'error_model': 'numpy', 'no_cpython_wrapper': True, 'no_cfunc_wrapper': True}
 
 # Every name the generated code calls (`namespace()` hands them to it). Kernel calls are `site`s
 # calling `call_kernel`; a loop nest called once is an `inline_site`, inlined by numba.
-EXPORTS = {'objmode': numba.objmode, 'call_kernel': call_kernel,
-           'site': numba.njit(cache=True, **SITE_OPTIONS),
-           'inline_site': numba.njit(cache=True, inline='always', **SITE_OPTIONS),
+EXPORTS = {'np': NUMPY, 'objmode': numba.objmode, 'call_kernel': call_kernel,
+           'site': cached(linked=False, **SITE_OPTIONS),
+           'inline_site': cached(inline='always', **SITE_OPTIONS),
            **vmath.EXPORTS, **atomics.EXPORTS}
 
 
@@ -132,7 +132,7 @@ def _ones_like(x):
 # compile again in each process (native/rules/elementwise.py picks them).
 
 @_export
-@numba.njit(cache=True)
+@cached
 def floordiv_scalar(x, y):
     """x // y of two numbers; an integer division by zero raises ZeroDivisionError (the
     lowering calls this only for integers with the check still to run)."""
@@ -142,7 +142,7 @@ def floordiv_scalar(x, y):
 
 
 @_export
-@numba.njit(cache=True)
+@cached
 def floormod_scalar(x, y):
     """x % y of two numbers, as floordiv_scalar."""
     if y == 0:
@@ -151,25 +151,25 @@ def floormod_scalar(x, y):
 
 
 @_export
-@numba.njit(cache=True)
+@cached
 def select_scalar(condition, x, y):
     return x if condition else y
 
 
 @_export
-@numba.njit(cache=True)
+@cached
 def zeros_like_scalar(x):
     return x - x
 
 
 @_export
-@numba.njit(cache=True)
+@cached
 def ones_like_scalar(x):
     return x - x + 1
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def arange(start, limit, delta):
     """`np.arange` in the dtype of `start` (numba's gives int64 for int32 bounds)."""
     if delta == 0:
@@ -178,7 +178,7 @@ def arange(start, limit, delta):
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def matmul(a, b, transpose_a, transpose_b):
     """`a @ b` as loops: numba's np.dot needs SciPy and takes no integer matrices. Integer
     products wrap around in the dtype's width, as numpy's do."""
@@ -200,7 +200,7 @@ def matmul(a, b, transpose_a, transpose_b):
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def sparse_xent(logits, labels):
     """Sparse softmax cross-entropy of a matrix of logits: (loss per row, backprop), computed
     in the logits' dtype as the kernel computes it."""
@@ -226,7 +226,7 @@ def sparse_xent(logits, labels):
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def softmax_rows(x, log):
     """Softmax (log-softmax with `log`) of each row of a float matrix, in its dtype as the
     kernel computes it: the row's max subtracted, exp, divided by (less the log of) the sum;
@@ -260,7 +260,7 @@ def softmax_rows(x, log):
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def descend(var, alpha, delta):
     """`var - alpha * delta` of two arrays of one shape, as a new array (the old value may
     still be read): SGD's update."""
@@ -272,7 +272,7 @@ def descend(var, alpha, delta):
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def dot(a, b):
     """`a @ b` of float matrices through BLAS (numba's np.dot calls SciPy's), compiled once
     per machine and layout rather than inlined at every call site."""
@@ -280,7 +280,7 @@ def dot(a, b):
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def batch_matmul(a, b, adj_x, adj_y):
     """Matrix products of 3-D stacks (a stack of one broadcasts), `adj_x`/`adj_y` transposing
     each matrix first."""
@@ -295,7 +295,7 @@ def batch_matmul(a, b, adj_x, adj_y):
 
 
 @_export
-@numba.njit(cache=True)
+@cached
 def counted_end(start, limit, step):
     """The counter of a counted loop after it: the first value not below `limit`, or `start`."""
     if limit <= start:
@@ -304,7 +304,7 @@ def counted_end(start, limit, step):
 
 
 @_export
-@numba.njit(cache=True)
+@cached
 def check_index(index, size):
     """`index` (negative counts from the end) if within `size`, else IndexError."""
     if index < 0:
@@ -315,7 +315,7 @@ def check_index(index, size):
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def reshaped(x, shape):
     """`x` of `shape` (a copy if `x` is not contiguous): numba's reshape compiles for ~0.5 s in
     each process, this once per machine."""
@@ -323,7 +323,7 @@ def reshaped(x, shape):
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def concatenated(arrays, axis):
     """`np.concatenate(arrays, axis)`, compiled once per machine (numba's compiles in each
     process)."""
@@ -339,7 +339,7 @@ def list_set(data, written, index, item):
     written[index] = True
 
 
-@overload(list_set)
+@overload(list_set, jit_options={'cache': True})  # its lambdas: once per machine
 def _list_set(data, written, index, item):
     """data[index] = item, by helpers compiled once per machine (an overload's own code
     compiles in each process)."""
@@ -352,14 +352,14 @@ def _list_set(data, written, index, item):
     return lambda data, written, index, item: list_set_array(data, written, index, item)
 
 
-@numba.njit(cache=True)
+@cached
 def list_set_scalar(data, written, index, item):
     list_check_index(written, index)
     data[index] = item
     written[index] = True
 
 
-@numba.njit(cache=True)
+@cached
 def list_set_row(data, written, index, item):  # per element: numba's `=` compiles slowly
     list_check_index(written, index)
     for k in range(item.shape[0]):
@@ -367,7 +367,7 @@ def list_set_row(data, written, index, item):  # per element: numba's `=` compil
     written[index] = True
 
 
-@numba.njit(cache=True)
+@cached
 def list_set_matrix(data, written, index, item):  # a loop nest LLVM vectorizes (not ndindex)
     list_check_index(written, index)
     for i in range(item.shape[0]):
@@ -376,7 +376,7 @@ def list_set_matrix(data, written, index, item):  # a loop nest LLVM vectorizes 
     written[index] = True
 
 
-@numba.njit(cache=True)
+@cached
 def list_set_array(data, written, index, item):
     list_check_index(written, index)
     row = data[index]
@@ -386,7 +386,7 @@ def list_set_array(data, written, index, item):
 
 
 @_export
-@numba.njit(cache=True)
+@cached
 def list_reserve(size, template):
     """A TensorList of `size` elements shaped like `template[0]`: (data, written)."""
     if size < 0:
@@ -396,7 +396,7 @@ def list_reserve(size, template):
 
 
 @_export
-@numba.njit(cache=True)
+@cached
 def list_reserve_growing(size, template, rooms, slot):
     """A TensorList of dynamic size, `size` elements to start with: (data, written, size), with
     room for as many as this reservation's list had in an earlier call (`rooms[slot]`)."""
@@ -408,7 +408,7 @@ def list_reserve_growing(size, template, rooms, slot):
 
 
 @_export
-@numba.njit(cache=True)
+@cached
 def list_grow(data, written, size, index, rooms, slot):  # room for `index`: twice when full
     if index < 0:
         raise IndexError('TensorArray index out of range')
@@ -429,14 +429,14 @@ def list_grow(data, written, size, index, rooms, slot):  # room for `index`: twi
 
 
 @_export
-@numba.njit(cache=True)
+@cached
 def list_check_index(written, index):
     if index < 0 or index >= written.shape[0]:
         raise IndexError('TensorArray index out of range')
 
 
 @_export
-@numba.njit(cache=True)
+@cached
 def check_bounds(index, size):
     """`index` if 0 <= index < size (gather indices do not count from the end)."""
     if index < 0 or index >= size:
@@ -445,7 +445,7 @@ def check_bounds(index, size):
 
 
 @_export
-@numba.njit(cache=True)
+@cached
 def list_get(data, written, index):
     if index < 0 or index >= data.shape[0] or not written[index]:
         raise IndexError('TensorArray read of an element never written')
@@ -453,7 +453,7 @@ def list_get(data, written, index):
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def list_gather(data, written, indices):
     """The elements `indices` of a TensorList, stacked; each must have been written."""
     out = np.empty((indices.shape[0],) + data.shape[1:], data.dtype)
@@ -466,7 +466,7 @@ def list_gather(data, written, indices):
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def list_scatter(data, written, indices, tensor):
     """Element `indices[k]` of a TensorList becomes `tensor[k]`."""
     if indices.shape[0] != tensor.shape[0]:
@@ -480,7 +480,7 @@ def list_scatter(data, written, indices, tensor):
 
 
 @_export
-@numba.njit(cache=True)
+@cached
 def list_split(tensor, lengths, length):
     """The data of the TensorList splitting `tensor` into pieces of `lengths` rows, each
     `length` (the element shape native code knows)."""
@@ -494,7 +494,7 @@ def list_split(tensor, lengths, length):
 
 
 @_export
-@numba.njit(cache=True)
+@cached
 def list_check_written(written):
     for i in range(written.shape[0]):
         if not written[i]:
@@ -504,7 +504,7 @@ def list_check_written(written):
 # ---- reductions as loops: numba's np.sum(axis=...) and np.max take seconds to compile -----------
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def sum_all(x, start):
     """The sum of all elements, accumulated from `start` (0.0: in float64, 0: in int64), in
     eight partial sums: independent additions the CPU overlaps (and LLVM vectorizes), where
@@ -525,7 +525,7 @@ def sum_all(x, start):
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def prod_all(x, start):
     """The product of all elements, accumulated from `start` (1.0 or 1)."""
     total = start
@@ -535,7 +535,7 @@ def prod_all(x, start):
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def max_all(x):
     flat = np.ascontiguousarray(x).ravel()
     if flat.shape[0] == 0:
@@ -550,7 +550,7 @@ def max_all(x):
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def min_all(x):
     flat = np.ascontiguousarray(x).ravel()
     if flat.shape[0] == 0:
@@ -565,7 +565,7 @@ def min_all(x):
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def any_all(x):
     for value in np.ascontiguousarray(x).ravel():
         if value:
@@ -574,7 +574,7 @@ def any_all(x):
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def all_all(x):
     for value in np.ascontiguousarray(x).ravel():
         if not value:
@@ -583,7 +583,7 @@ def all_all(x):
 
 
 @_export
-@numba.njit(cache=True)
+@cached(linked=False)
 def sum_axis(x, axis, start):
     """Sums of a matrix over `axis` (0 or 1), accumulated from `start` (0.0 or 0)."""
     rows, columns = x.shape
@@ -596,5 +596,5 @@ def sum_axis(x, axis, start):
 
 def namespace():
     """The globals of generated code compiled in memory (its sites are not cached: no file)."""
-    return {'np': np, **EXPORTS, 'site': numba.njit(**SITE_OPTIONS),
-            'inline_site': numba.njit(inline='always', **SITE_OPTIONS)}
+    return {**EXPORTS, 'site': cached(linked=False, cache=False, **SITE_OPTIONS),
+            'inline_site': cached(cache=False, inline='always', **SITE_OPTIONS)}

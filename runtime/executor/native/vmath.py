@@ -242,22 +242,34 @@ def _vector_variants():
     """[(ISA letter, vector bits)] of libmvec's variants this process can call, best first
     (loaded into the process's symbol table for the JIT), and whether libm has the `sinf64`
     style aliases; ([], False) where not available."""
-    import ctypes.util  # deferred: start-up cost (only the vector math's set-up uses it)
-
     import llvmlite.binding  # deferred: optional dependency numba (the jit extra)
     from numba.core import config  # deferred: optional dependency numba (the jit extra)
-    library = ctypes.util.find_library('mvec')
-    if library is None or config.CPU_NAME is not None or config.CPU_FEATURES is not None:
+    if config.CPU_NAME is not None or config.CPU_FEATURES is not None:
         return [], False
     try:
-        mvec, libm = ctypes.CDLL(library), ctypes.CDLL(ctypes.util.find_library('m'))
-        llvmlite.binding.load_library_permanently(library)
+        (mvec, path), (libm, _) = _library('mvec', 'libmvec.so.1'), _library('m', 'libm.so.6')
+        llvmlite.binding.load_library_permanently(path)
     except OSError:
         return [], False
     features = llvmlite.binding.get_host_cpu_features()
     variants = [(letter, bits) for letter, feature, bits in _ISAS if features.get(feature) and
                 hasattr(mvec, f'_ZGV{letter}N{bits // 64}v_sin')]
     return variants, hasattr(libm, 'sinf64') and hasattr(libm, 'tanhf32')
+
+
+def _library(name, soname):
+    """(the C library `name`, its file) by glibc's file name, else as `ctypes.util.find_library`
+    finds it (which runs `ldconfig` in a subprocess: ~35 ms before native code could run);
+    OSError if neither loads."""
+    import ctypes  # deferred: start-up cost (only the vector math's set-up uses it)
+    try:
+        return ctypes.CDLL(soname), soname
+    except OSError:
+        import ctypes.util  # deferred: start-up cost (a C library other than glibc)
+        path = ctypes.util.find_library(name)
+        if path is None:
+            raise
+        return ctypes.CDLL(path), path
 
 
 VARIANTS, _ALIASES = _vector_variants()
