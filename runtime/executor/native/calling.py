@@ -5,7 +5,8 @@ wrapper that calls it, and by the kernels it calls back.
 as its storage's value, a boxed one as its index in the call's store), then the values of the
 graph variables it uses, then its array constants (arguments named by the lowering). Rank-0
 arguments are numpy scalars (numba types them without compiling a cast). It returns the
-outputs, then the final values of the variables it wrote, which the wrapper stores back.
+outputs, then the final values of the variables it wrote, which the wrapper stores back (in a
+tuple; one value as it is).
 
 A call's *frame* (`enter`/`leave`, one per thread and nesting) holds the kernel calls of the
 function (`call_kernel(k, ...)` runs the k-th from an `objmode` block) and the store of the
@@ -138,13 +139,16 @@ class Convention:
             namespace[name] = constant
             arguments.append(name)
         stores = []  # statements putting rank-0 results into their buffers
-        outs = [_converted(namespace, stores, f'r[{k}]', dtype, shape, boxed)
+        # the generated function returns one value as it is, more in a tuple
+        single = len(self.outputs) + len(self.writes) == 1
+        outs = [_converted(namespace, stores, 'r' if single else f'r[{k}]', dtype, shape, boxed)
                 for k, (dtype, shape, boxed) in enumerate(self.outputs)]
         write_back = []
         for k, (source, dtype, shape) in enumerate(self.writes):
             target = f'p{source}' if isinstance(source, int) else \
                 f's{self.storages.index(source)}'
-            value = _converted(namespace, stores, f'r[{len(outs) + k}]', dtype, shape, False)
+            value = _converted(namespace, stores, 'r' if single else f'r[{len(outs) + k}]',
+                               dtype, shape, False)
             write_back.append(f'    {target}.value = {value}\n')
         framed = self.framed
         call = f'r = native({", ".join(arguments)})'

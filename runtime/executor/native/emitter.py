@@ -462,7 +462,10 @@ def lower(program, rolled=True):
     convention.kernels = lowering.kernels
     convention.shares = lowering.shares
     header = f'def native({", ".join(convention.parameter_names())}):'
-    body = prologue + lowering.lines + [f'    return ({"".join(r + ", " for r in returned)})']
+    # one value is returned as it is (no tuple to build and index at each call), more in a tuple
+    body = prologue + lowering.lines + [
+        f'    return {returned[0]}' if len(returned) == 1 else
+        f'    return ({"".join(r + ", " for r in returned)})']
     calls = {len(prologue) + index: name for index, name in lowering.line_calls.items()}
     body, origins = rerolled(body, convention.parameter_names(),
                              lambda: lowering.namespace.create_name('repeat')) \
