@@ -98,6 +98,46 @@ def test_an_overloaded_builtin_by_name_is_the_builtin_on_python_values():
     assert patched == hash('abc')
 
 
+def _last_size(chunks, d):
+    return len(chunks[-1]) + abs(d - 3)
+
+
+def _last_size_of_symbolic(chunks):
+    return len(chunks[-1]) * 2
+
+
+def test_an_overloaded_builtin_of_a_computed_argument_evaluates_it_once():
+    code = ag.to_code(_last_size, form='executed')
+    assert 'ag__.type_((argument := chunks[-1])) in ag__.PLAIN_TYPES' in code
+    converted = ag.to_graph(_last_size)
+    assert converted(['ab', 'xyz'], 1) == _last_size(['ab', 'xyz'], 1) == 5
+
+    class Counted(list):
+        reads = 0
+
+        def __getitem__(self, index):
+            Counted.reads += 1
+            return list.__getitem__(self, index)
+    assert converted(Counted(['ab', 'c']), 5) == 3 and Counted.reads == 1
+    # an error in the argument: the original's exception and its line
+    try:
+        converted([], 0)
+    except IndexError as e:
+        assert traceback.extract_tb(e.__traceback__)[-1].line == \
+            'return len(chunks[-1]) + abs(d - 3)'
+    else:
+        raise AssertionError('no IndexError')
+    # a tensor argument: the overload (a graph's length of its first dimension)
+    assert ag.function(_last_size_of_symbolic)([rt.constant([1, 2, 3])]).numpy() == 6
+    original = builtins.len
+    builtins.len = hash                                     # patched: runs the patch
+    try:
+        patched = converted(['ab'], 3)
+    finally:
+        builtins.len = original
+    assert patched == hash('ab')
+
+
 def _checked(x, message):
     assert x > 0, message
     return x

@@ -93,6 +93,13 @@ _BUILTIN_METHOD = ('ag__.type_(func) in ag__.BUILTIN_METHOD_TYPES and '
 # `len(x)`, `range(a, b)`, ... of plain names: the builtin itself on plain values
 _BUILTIN = '(func if func is builtin and plain else ' \
            'ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
+# `len(chunks[-1])`, `abs(a - b)`: one argument that is no name, evaluated once into `value`
+# after the function is read into `temp`, as Python's call (the argument in the last
+# parentheses again only where the test stopped before it: a shadowed builtin)
+_BUILTIN_OF_VALUE = ('(temp(value) if (temp := func) is builtin and '
+                     'ag__.type_(value := argument) in ag__.PLAIN_TYPES else '
+                     '(ag__.plan_of(ag__.id_(temp)) or ag__.callee(temp, scope))'
+                     '(value if temp is builtin else again))')
 _FUNCTION_VALUE = '(ag__.plan_of(ag__.id_(temp := func)) or ag__.callee(temp, scope))'
 _BOUND_METHOD = _callee_of('func')   # a method of a value
 _LOAD = '(name if plain else ag__.ld(name))'
@@ -317,6 +324,9 @@ class PlainFormTransformer(transformer.Base):
         method = self._method_call(target, scope, node)
         if method is not None:
             return method
+        builtin = self._builtin_of_value(target, scope, node)
+        if builtin is not None:
+            return builtin
         node.func = self._builtin(target, scope, node) or self._callee(target, scope) or func
         return node
 
@@ -363,6 +373,20 @@ class PlainFormTransformer(transformer.Base):
         plain = tests[0] if len(tests) == 1 else gast.BoolOp(op=gast.And(), values=tests)
         return templates.replace_as_expression(_BUILTIN, func=target, scope=scope, plain=plain,
                                                builtin='ag__.builtin_' + target.id)
+
+    def _builtin_of_value(self, target, scope, call):
+        """The plain form of a call of a builtin with a tensor overload on one argument that
+        is no name but can be written twice (`_BUILTIN_OF_VALUE`), or None."""
+        if not (isinstance(target, gast.Name) and target.id in call_trees.OVERLOADED_BUILTINS
+                and len(call.args) == 1 and not call.keywords and not self.no_walrus):
+            return None
+        argument = call.args[0]
+        if isinstance(argument, (gast.Name, gast.Starred)) or not _simple([argument]):
+            return None
+        return templates.replace_as_expression(
+            _BUILTIN_OF_VALUE, func=target, scope=scope, temp=self._temp(),
+            value=self.ctx.namer.new('argument'), argument=argument,
+            again=templates.copy_tree(argument), builtin='ag__.builtin_' + target.id)
 
     def _callee(self, target, scope, plain_receiver=True):
         """The plain form of `ag__.callee(target, scope)`, or None to keep it;
