@@ -122,6 +122,10 @@ def convert(module, folder):
 
 def _environment():
     environment = dict(os.environ)
+    # numpy's BLAS starts a thread of its own per core, which spins for ~0.5 s after the
+    # import (autograph's, untimed, on both sides): on a machine of two cores it took the
+    # CPU from the timed run (~60 ms of CPU over a run of 10-50 ms). One thread: none
+    environment.update(OPENBLAS_NUM_THREADS='1', OMP_NUM_THREADS='1')
     environment['PYTHONPATH'] = os.pathsep.join(
         [ROOT, HERE] + [p for p in environment.get('PYTHONPATH', '').split(os.pathsep) if p])
     return environment
