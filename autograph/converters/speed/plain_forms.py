@@ -20,6 +20,9 @@ the operator:
   built (`not ag__.BUILDING_GRAPHS[0]`: user code runs as it is then, and `callee` returns a
   bound method as it is), and on a plain value at any time; a global's method (a compiled
   pattern's `match`) runs as written on a plain value, else takes the plan first;
+- an overloaded builtin (`len`, `abs`, ...) on plain names is the builtin itself on plain
+  values, and on one argument that is no name (`len(chunks[-1])`) too: the argument is
+  evaluated once, into a name of its own, and tested like a name;
 - `ag__.assert_stmt(test, lambda: msg)` is Python's `assert` unless the tested value is a
   symbolic tensor.
 
