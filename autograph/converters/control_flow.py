@@ -282,6 +282,8 @@ class ControlFlowTransformer(transformer.Base):
         else:
             staged, node = self._both_forms(node, lambda copy: self._staged_if(copy, _load(cond)))
             python_test = _load(cond)
+            if isinstance(test, gast.BoolOp):
+                anno.setanno(test, dual.IF_TEST, True)
         python = gast.If(test=python_test, body=node.body, orelse=node.orelse)
         return gast.If(test=dual.is_staged_test(cond, test, false_first=True), body=staged,
                       orelse=[python])

@@ -395,3 +395,41 @@ def test_a_name_a_staged_form_rebinds_is_tested_again():
     assert ag.to_graph(_rebound_by_a_staged_if)(1, -3) == (3, 2)
     first, second = ag.function(_rebound_by_a_staged_if)(rt.constant(-2), -3)
     assert int(first.numpy()) == 3 and int(second.numpy()) == 2
+
+
+class _Truth:
+    """A value that counts the tests of its truth."""
+    tests = 0
+
+    def __init__(self, value):
+        self.value = value
+
+    def __bool__(self):
+        _Truth.tests += 1
+        return self.value
+
+
+def _chains(a, b, c):
+    if a and b:
+        return 1
+    elif a or c:
+        return 2
+    return 3
+
+
+def test_an_and_or_if_test_tests_each_operands_truth_once_as_python_does():
+    code = ag.to_code(_chains, form='executed')
+    assert 'if left else False' in code and 'True if left_1 else' in code
+    converted = ag.to_graph(_chains)
+    for values in [(x, y, z) for x in (0, 1, None, '', 'a') for y in ([], [0], 2)
+                   for z in (0, 3)]:
+        assert converted(*values) == _chains(*values), values
+    for flags in [(x, y, z) for x in (False, True) for y in (False, True) for z in (False, True)]:
+        _Truth.tests = 0
+        expected = _chains(*[_Truth(f) for f in flags])
+        tests = _Truth.tests
+        _Truth.tests = 0
+        assert converted(*[_Truth(f) for f in flags]) == expected
+        assert _Truth.tests == tests, flags
+    # a tensor operand: the staged form
+    assert ag.function(_chains)(rt.constant(True), rt.constant(False), True).numpy() == 2
