@@ -433,3 +433,21 @@ def test_an_and_or_if_test_tests_each_operands_truth_once_as_python_does():
         assert _Truth.tests == tests, flags
     # a tensor operand: the staged form
     assert ag.function(_chains)(rt.constant(True), rt.constant(False), True).numpy() == 2
+
+
+def _count_while(flags, limit):
+    k = 0
+    while flags[k] and k < limit:
+        k += 1
+    return k
+
+
+def test_an_and_or_while_test_tests_each_operands_truth_once_as_python_does():
+    converted = ag.to_graph(_count_while)
+    for values, limit in [((True, True, False), 5), ((True, True, True), 1), ((False,), 0)]:
+        _Truth.tests = 0
+        expected = _count_while([_Truth(v) for v in values], limit)
+        tests = _Truth.tests
+        _Truth.tests = 0
+        assert converted([_Truth(v) for v in values], limit) == expected
+        assert _Truth.tests == tests, values
