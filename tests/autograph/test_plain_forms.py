@@ -102,6 +102,20 @@ def _last_size(chunks, d):
     return len(chunks[-1]) + abs(d - 3)
 
 
+def _parsed(text, digits, n):
+    return int(text, 16) + int(digits[1:3], 10) + len(range(0, 8, 2)) * n
+
+
+def test_an_overloaded_builtin_with_constant_arguments_is_the_builtin_on_python_values():
+    code = ag.to_code(_parsed, form='executed')
+    assert 'int if int is ag__.builtin_int and ag__.type_(text) in ag__.PLAIN_TYPES' in code
+    assert 'ag__.type_((argument := digits[1:3])) in ag__.PLAIN_TYPES' in code
+    converted = ag.to_graph(_parsed)
+    assert 'range if range is ag__.builtin_range else' in code
+    assert converted('ff', 'x42y', 7) == _parsed('ff', 'x42y', 7) == 255 + 42 + 4 * 7
+    assert ag.function(_parsed)('ff', 'x42y', rt.constant(7)).numpy() == 255 + 42 + 4 * 7
+
+
 def _last_size_of_symbolic(chunks):
     return len(chunks[-1]) * 2
 

@@ -367,29 +367,40 @@ class PlainFormTransformer(transformer.Base):
 
     def _builtin(self, target, scope, call):
         """The plain form of a call of a builtin with a tensor overload by its name, on
-        arguments that are plain names, or None."""
+        arguments that are names or constants, or None."""
         if not (isinstance(target, gast.Name) and target.id in call_trees.OVERLOADED_BUILTINS
                 and call.args and not call.keywords
-                and all(isinstance(a, gast.Name) for a in call.args)):
+                and all(isinstance(a, (gast.Name, gast.Constant)) for a in call.args)):
             return None
-        tests = [self._plain_test(a) for a in call.args]
+        # a constant (`int(text, 16)`, `range(0, 32, 4)`) is a plain value: no test
+        tests = [self._plain_test(a) for a in call.args if isinstance(a, gast.Name)]
+        if not tests:
+            return templates.replace_as_expression(
+                _BUILTIN.replace(' and plain', ''), func=target, scope=scope,
+                builtin='ag__.builtin_' + target.id)
         plain = tests[0] if len(tests) == 1 else gast.BoolOp(op=gast.And(), values=tests)
         return templates.replace_as_expression(_BUILTIN, func=target, scope=scope, plain=plain,
                                                builtin='ag__.builtin_' + target.id)
 
     def _builtin_of_value(self, target, scope, call):
-        """The plain form of a call of a builtin with a tensor overload on one argument that
-        is no name but can be written twice (`_BUILTIN_OF_VALUE`), or None."""
+        """The plain form of a call of a builtin with a tensor overload whose first argument
+        is no name but can be written twice (`_BUILTIN_OF_VALUE`) and the others constants,
+        or None."""
         if not (isinstance(target, gast.Name) and target.id in call_trees.OVERLOADED_BUILTINS
-                and len(call.args) == 1 and not call.keywords and not self.no_walrus):
+                and call.args and not call.keywords and not self.no_walrus
+                and all(isinstance(a, gast.Constant) for a in call.args[1:])):
             return None
-        argument = call.args[0]
-        if isinstance(argument, (gast.Name, gast.Starred)) or not _simple([argument]):
+        argument = call.args[0]   # the others constants (`int(text[i:j], 16)`)
+        if isinstance(argument, (gast.Name, gast.Starred, gast.Constant)) or \
+                not _simple([argument]):
             return None
-        return templates.replace_as_expression(
+        expression = templates.replace_as_expression(
             _BUILTIN_OF_VALUE, func=target, scope=scope, temp=self._temp(),
             value=self.ctx.namer.new('argument'), argument=argument,
             again=templates.copy_tree(argument), builtin='ag__.builtin_' + target.id)
+        expression.body.args += templates.copy_tree(call.args[1:])
+        expression.orelse.args += call.args[1:]
+        return expression
 
     def _callee(self, target, scope, plain_receiver=True):
         """The plain form of `ag__.callee(target, scope)`, or None to keep it;
