@@ -5,7 +5,9 @@
 Runs tests/autograph/stdlib/stdlib_harness.py on each module (all of its MODULES by default) and
 prints, per module, the tests that pass on the original, those that pass converted, the
 regressions (passing on the original, not converted), the functions swapped and the times:
-import and tests (`ratio`), and the tests alone (`tests`). Both sides load bytecode, as a
+import and tests (`ratio`), the tests alone (`tests`), and the CPU time of the import and tests
+(`cpu`, the process's: on a shared machine the steadier figure, which others' load moves
+less than the wall-clock `ratio`). Both sides load bytecode, as a
 user's program would: the original from the standard library's `__pycache__`, the converted
 module from the caches one untimed import writes first (its `.pyc` and the converted code
 objects, stdlib_harness.py); the converted side's import still includes the swap itself
@@ -37,7 +39,7 @@ def main(argv=None):
     modules = [harness.BY_NAME[m] for m in arguments.modules] or list(harness.MODULES)
     base = arguments.keep or tempfile.mkdtemp(prefix='stdlib_diff_')
     print(f'{"module":<14}{"original":>9}{"converted":>10}{"lost":>6}{"swapped":>8}'
-          f'{"t orig":>8}{"t conv":>8}{"ratio":>7}{"tests":>7}')
+          f'{"t orig":>8}{"t conv":>8}{"ratio":>7}{"tests":>7}{"cpu":>7}')
     totals = [0, 0, 0]
     for module in modules:
         result = harness.compare(module, os.path.join(base, module.name),
@@ -50,9 +52,12 @@ def main(argv=None):
         tests_original = result.original.get('tests_seconds', 0.0)
         tests_ratio = result.converted.get('tests_seconds', 0.0) / tests_original \
             if tests_original else float('nan')
+        cpu_original = result.original.get('cpu_seconds', 0.0)
+        cpu_ratio = result.converted.get('cpu_seconds', 0.0) / cpu_original \
+            if cpu_original else float('nan')
         print(f'{module.name:<14}{original:>9}{converted:>10}{lost:>6}'
               f'{len(result.converted["swapped"] or ()):>8}{t_original:>8.2f}'
-              f'{t_converted:>8.2f}{ratio:>7.1f}{tests_ratio:>7.1f}', flush=True)
+              f'{t_converted:>8.2f}{ratio:>7.1f}{tests_ratio:>7.1f}{cpu_ratio:>7.1f}', flush=True)
         if result.converted['error']:
             print(f'    error: {result.converted["error"][:300]}')
         for test in result.regressions[:arguments.show]:

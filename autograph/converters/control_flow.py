@@ -282,6 +282,8 @@ class ControlFlowTransformer(transformer.Base):
         else:
             staged, node = self._both_forms(node, lambda copy: self._staged_if(copy, _load(cond)))
             python_test = _load(cond)
+            if isinstance(test, gast.BoolOp):
+                anno.setanno(test, dual.TRUTH_TEST, True)
         python = gast.If(test=python_test, body=node.body, orelse=node.orelse)
         return gast.If(test=dual.is_staged_test(cond, test, false_first=True), body=staged,
                       orelse=[python])
@@ -324,6 +326,8 @@ class ControlFlowTransformer(transformer.Base):
             node = self.generic_visit(node)
             node.body = dual.breaks_for_real(node, node.body, 'while')
             return node
+        if isinstance(node.test, gast.BoolOp):
+            anno.setanno(node.test, dual.TRUTH_TEST, True)
         cond = self.ctx.namer.new('cond')
         staged, node = self._both_forms(
             node, lambda copy: self._staged_while(copy, _load(cond)))

@@ -12,6 +12,11 @@ value Python's own operator, with the same value, evaluation order and short cir
 (An operand that is a comparison, a bool, is told apart by `is not True`/`is not False` only,
 as an `if`'s test.)
 
+The test of an `if` or `while` statement uses only the truth of its value: there the plain
+form is `(<rest> if left else False)` (`True if left else <rest>` for `or`), so that the
+statement tells an operand that stopped the chain apart by `is` and tests its truth once, as
+Python's does.
+
 With more operands, `a and b and c` is `a and (b and c)`, and the rest picks its form again.
 That writes the staged form of each operand once for each operand before it; from
 `_FLAT_FROM` operands on, a chain is written flat instead, each operand once in each form:
@@ -55,7 +60,7 @@ class LogicalExpressionTransformer(dual.ExpressionTransformer):
         values = [self.visit(value) for value in node.values]
         if len(values) >= _FLAT_FROM:
             return self._flat_bool(node.op, values, staged)
-        return self._both_bool(node.op, values, staged)
+        return self._both_bool(node.op, values, staged, anno.getanno(node, dual.TRUTH_TEST, False))
 
     def _flat_bool(self, op, values, staged):
         """`values[0] op values[1] op ...` with each operand once in each form (the module's
@@ -90,14 +95,25 @@ class LogicalExpressionTransformer(dual.ExpressionTransformer):
                      for value in ([first] if first is not None else []) + node.values]
         return call
 
-    def _both_bool(self, op, values, staged):
-        """`values[0] op values[1] op ...`, `staged` the staged forms of values[1:]."""
+    def _both_bool(self, op, values, staged, if_test=False):
+        """`values[0] op values[1] op ...`, `staged` the staged forms of values[1:].
+        `if_test`: the test of an `if` or `while` statement, which uses only its truth: in
+        the plain form an operand that stops the chain gives False (`and`) or True (`or`), so
+        that the statement tells it apart by `is` and tests the operand's truth once, as
+        Python's does."""
         if len(values) == 1:
             return values[0]
         left = self.ctx.namer.new('left')
-        python = gast.BoolOp(op=op, values=[_load(left), self._both_bool(op, values[1:],
-                                                                          staged[1:])])
-        anno.setanno(python, anno.Basic.PYTHON_TEST, True)
+        rest = self._both_bool(op, values[1:], staged[1:], if_test)
+        if if_test:
+            stop = gast.Constant(value=isinstance(op, gast.Or), kind=None)
+            python = gast.IfExp(test=_load(left), body=stop, orelse=rest) \
+                if isinstance(op, gast.Or) else gast.IfExp(test=_load(left), body=rest,
+                                                           orelse=stop)
+            anno.setanno(python.test, anno.Basic.PYTHON_TEST, True)
+        else:
+            python = gast.BoolOp(op=op, values=[_load(left), rest])
+            anno.setanno(python, anno.Basic.PYTHON_TEST, True)
         return gast.IfExp(test=dual.is_staged_operand(left, values[0]),
                           body=self._staged_bool(gast.BoolOp(op=op, values=staged),
                                                  first=_load(left)),

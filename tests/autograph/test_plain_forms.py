@@ -98,6 +98,60 @@ def test_an_overloaded_builtin_by_name_is_the_builtin_on_python_values():
     assert patched == hash('abc')
 
 
+def _last_size(chunks, d):
+    return len(chunks[-1]) + abs(d - 3)
+
+
+def _parsed(text, digits, n):
+    return int(text, 16) + int(digits[1:3], 10) + len(range(0, 8, 2)) * n
+
+
+def test_an_overloaded_builtin_with_constant_arguments_is_the_builtin_on_python_values():
+    code = ag.to_code(_parsed, form='executed')
+    assert 'int if int is ag__.builtin_int and ag__.type_(text) in ag__.PLAIN_TYPES' in code
+    assert 'ag__.type_((argument := digits[1:3])) in ag__.PLAIN_TYPES' in code
+    converted = ag.to_graph(_parsed)
+    assert 'range if range is ag__.builtin_range else' in code
+    assert converted('ff', 'x42y', 7) == _parsed('ff', 'x42y', 7) == 255 + 42 + 4 * 7
+    assert ag.function(_parsed)('ff', 'x42y', rt.constant(7)).numpy() == 255 + 42 + 4 * 7
+
+
+def _last_size_of_symbolic(chunks):
+    return len(chunks[-1]) * 2
+
+
+def test_an_overloaded_builtin_of_a_computed_argument_evaluates_it_once():
+    code = ag.to_code(_last_size, form='executed')
+    assert 'ag__.type_((argument := chunks[-1])) in ag__.PLAIN_TYPES' in code
+    converted = ag.to_graph(_last_size)
+    assert converted(['ab', 'xyz'], 1) == _last_size(['ab', 'xyz'], 1) == 5
+
+    class Counted(list):
+        reads = 0
+
+        def __getitem__(self, index):
+            Counted.reads += 1
+            return list.__getitem__(self, index)
+    assert converted(Counted(['ab', 'c']), 5) == 3 and Counted.reads == 1
+    # an error in the argument: the original's exception and its line
+    try:
+        converted([], 0)
+    except IndexError as e:
+        assert traceback.extract_tb(e.__traceback__)[-1].line == \
+            'return len(chunks[-1]) + abs(d - 3)'
+    else:
+        raise AssertionError('no IndexError')
+    # a tensor argument: the overload (a graph's length of its first dimension)
+    assert ag.function(_last_size_of_symbolic)([rt.constant([1, 2, 3])]).numpy() == 6
+    original = builtins.len
+    builtins.len = hash                                     # patched: runs the patch
+    try:
+        patched = converted(['ab'], 3)
+    finally:
+        builtins.len = original
+    assert patched == hash('ab')
+
+
 def _checked(x, message):
     assert x > 0, message
     return x
@@ -355,3 +409,59 @@ def test_a_name_a_staged_form_rebinds_is_tested_again():
     assert ag.to_graph(_rebound_by_a_staged_if)(1, -3) == (3, 2)
     first, second = ag.function(_rebound_by_a_staged_if)(rt.constant(-2), -3)
     assert int(first.numpy()) == 3 and int(second.numpy()) == 2
+
+
+class _Truth:
+    """A value that counts the tests of its truth."""
+    tests = 0
+
+    def __init__(self, value):
+        self.value = value
+
+    def __bool__(self):
+        _Truth.tests += 1
+        return self.value
+
+
+def _chains(a, b, c):
+    if a and b:
+        return 1
+    elif a or c:
+        return 2
+    return 3
+
+
+def test_an_and_or_if_test_tests_each_operands_truth_once_as_python_does():
+    code = ag.to_code(_chains, form='executed')
+    assert 'if left else False' in code and 'True if left_1 else' in code
+    converted = ag.to_graph(_chains)
+    for values in [(x, y, z) for x in (0, 1, None, '', 'a') for y in ([], [0], 2)
+                   for z in (0, 3)]:
+        assert converted(*values) == _chains(*values), values
+    for flags in [(x, y, z) for x in (False, True) for y in (False, True) for z in (False, True)]:
+        _Truth.tests = 0
+        expected = _chains(*[_Truth(f) for f in flags])
+        tests = _Truth.tests
+        _Truth.tests = 0
+        assert converted(*[_Truth(f) for f in flags]) == expected
+        assert _Truth.tests == tests, flags
+    # a tensor operand: the staged form
+    assert ag.function(_chains)(rt.constant(True), rt.constant(False), True).numpy() == 2
+
+
+def _count_while(flags, limit):
+    k = 0
+    while flags[k] and k < limit:
+        k += 1
+    return k
+
+
+def test_an_and_or_while_test_tests_each_operands_truth_once_as_python_does():
+    converted = ag.to_graph(_count_while)
+    for values, limit in [((True, True, False), 5), ((True, True, True), 1), ((False,), 0)]:
+        _Truth.tests = 0
+        expected = _count_while([_Truth(v) for v in values], limit)
+        tests = _Truth.tests
+        _Truth.tests = 0
+        assert converted([_Truth(v) for v in values], limit) == expected
+        assert _Truth.tests == tests, values

@@ -40,6 +40,10 @@ STAGED_FORM = 'the node is in the staged form of an enclosing construct'
 # on the test of an `if` statement or expression whose body is a staged form, its `else` the
 # plain one (converters/speed/staged_functions moves the staged form into a function of its own)
 PICKS_FORM = 'the test picks the staged form (the body) or the plain one (the else part)'
+# on an `and`/`or` that is the test of an `if` or `while` statement: its plain form may give
+# True or False for an operand that stopped it, whose truth Python's statement tests once
+# (logical_expressions)
+TRUTH_TEST = 'the and/or is the test of an if or while statement: only its truth is used'
 
 
 def is_staged_test(cond, test, false_first=False):

@@ -20,6 +20,9 @@ the operator:
   built (`not ag__.BUILDING_GRAPHS[0]`: user code runs as it is then, and `callee` returns a
   bound method as it is), and on a plain value at any time; a global's method (a compiled
   pattern's `match`) runs as written on a plain value, else takes the plan first;
+- an overloaded builtin (`len`, `abs`, ...) on plain names is the builtin itself on plain
+  values, and on one argument that is no name (`len(chunks[-1])`) too: the argument is
+  evaluated once, into a name of its own, and tested like a name;
 - `ag__.assert_stmt(test, lambda: msg)` is Python's `assert` unless the tested value is a
   symbolic tensor.
 
@@ -93,6 +96,13 @@ _BUILTIN_METHOD = ('ag__.type_(func) in ag__.BUILTIN_METHOD_TYPES and '
 # `len(x)`, `range(a, b)`, ... of plain names: the builtin itself on plain values
 _BUILTIN = '(func if func is builtin and plain else ' \
            'ag__.plan_of(ag__.id_(func)) or ag__.callee(func, scope))'
+# `len(chunks[-1])`, `abs(a - b)`: one argument that is no name, evaluated once into `value`
+# after the function is read into `temp`, as Python's call (the argument in the last
+# parentheses again only where the test stopped before it: a shadowed builtin)
+_BUILTIN_OF_VALUE = ('(temp(value) if (temp := func) is builtin and '
+                     'ag__.type_(value := argument) in ag__.PLAIN_TYPES else '
+                     '(ag__.plan_of(ag__.id_(temp)) or ag__.callee(temp, scope))'
+                     '(value if temp is builtin else again))')
 _FUNCTION_VALUE = '(ag__.plan_of(ag__.id_(temp := func)) or ag__.callee(temp, scope))'
 _BOUND_METHOD = _callee_of('func')   # a method of a value
 _LOAD = '(name if plain else ag__.ld(name))'
@@ -317,6 +327,9 @@ class PlainFormTransformer(transformer.Base):
         method = self._method_call(target, scope, node)
         if method is not None:
             return method
+        builtin = self._builtin_of_value(target, scope, node)
+        if builtin is not None:
+            return builtin
         node.func = self._builtin(target, scope, node) or self._callee(target, scope) or func
         return node
 
@@ -354,15 +367,40 @@ class PlainFormTransformer(transformer.Base):
 
     def _builtin(self, target, scope, call):
         """The plain form of a call of a builtin with a tensor overload by its name, on
-        arguments that are plain names, or None."""
+        arguments that are names or constants, or None."""
         if not (isinstance(target, gast.Name) and target.id in call_trees.OVERLOADED_BUILTINS
                 and call.args and not call.keywords
-                and all(isinstance(a, gast.Name) for a in call.args)):
+                and all(isinstance(a, (gast.Name, gast.Constant)) for a in call.args)):
             return None
-        tests = [self._plain_test(a) for a in call.args]
+        # a constant (`int(text, 16)`, `range(0, 32, 4)`) is a plain value: no test
+        tests = [self._plain_test(a) for a in call.args if isinstance(a, gast.Name)]
+        if not tests:
+            return templates.replace_as_expression(
+                _BUILTIN.replace(' and plain', ''), func=target, scope=scope,
+                builtin='ag__.builtin_' + target.id)
         plain = tests[0] if len(tests) == 1 else gast.BoolOp(op=gast.And(), values=tests)
         return templates.replace_as_expression(_BUILTIN, func=target, scope=scope, plain=plain,
                                                builtin='ag__.builtin_' + target.id)
+
+    def _builtin_of_value(self, target, scope, call):
+        """The plain form of a call of a builtin with a tensor overload whose first argument
+        is no name but can be written twice (`_BUILTIN_OF_VALUE`) and the others constants,
+        or None."""
+        if not (isinstance(target, gast.Name) and target.id in call_trees.OVERLOADED_BUILTINS
+                and call.args and not call.keywords and not self.no_walrus
+                and all(isinstance(a, gast.Constant) for a in call.args[1:])):
+            return None
+        argument = call.args[0]   # the others constants (`int(text[i:j], 16)`)
+        if isinstance(argument, (gast.Name, gast.Starred, gast.Constant)) or \
+                not _simple([argument]):
+            return None
+        expression = templates.replace_as_expression(
+            _BUILTIN_OF_VALUE, func=target, scope=scope, temp=self._temp(),
+            value=self.ctx.namer.new('argument'), argument=argument,
+            again=templates.copy_tree(argument), builtin='ag__.builtin_' + target.id)
+        expression.body.args += templates.copy_tree(call.args[1:])
+        expression.orelse.args += call.args[1:]
+        return expression
 
     def _callee(self, target, scope, plain_receiver=True):
         """The plain form of `ag__.callee(target, scope)`, or None to keep it;

@@ -122,6 +122,10 @@ def convert(module, folder):
 
 def _environment():
     environment = dict(os.environ)
+    # numpy's BLAS starts a thread of its own per core, which spins for ~0.5 s after the
+    # import (autograph's, untimed, on both sides): on a machine of two cores it took the
+    # CPU from the timed run (~60 ms of CPU over a run of 10-50 ms). One thread: none
+    environment.update(OPENBLAS_NUM_THREADS='1', OMP_NUM_THREADS='1')
     environment['PYTHONPATH'] = os.pathsep.join(
         [ROOT, HERE] + [p for p in environment.get('PYTHONPATH', '').split(os.pathsep) if p])
     return environment
@@ -198,9 +202,11 @@ def _prepare(swap_folder, module):
             package.__path__.insert(0, os.path.join(swap_folder, *parent.split('.')))
         sys.meta_path.insert(sys.meta_path.index(importlib.machinery.PathFinder),
                              _SwapFinder(swap_folder))
-        for loaded in [m for m in sys.modules if m == module.name
-                       or m.startswith(module.name + '.')]:
-            del sys.modules[loaded]
+    # either side imports the module in its timed run, from its bytecode: the original too,
+    # which autograph (`string`, `json`, `copy`, ...) or unittest may have imported already
+    for loaded in [m for m in sys.modules if m == module.name
+                   or m.startswith(module.name + '.')]:
+        del sys.modules[loaded]
 
 
 def _warm(swap_folder, name):
@@ -213,7 +219,7 @@ def _run_side(swap_folder, name, out_path):
     """In the child process: runs the module's tests (converted when `swap_folder`)."""
     module = BY_NAME[name]
     _prepare(swap_folder, module)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     result = _Outcomes()
     try:
         importlib.import_module(name)
@@ -228,9 +234,11 @@ def _run_side(swap_folder, name, out_path):
     except Exception as e:  # the module does not import: every test counts as failed
         error = f'{type(e).__name__}: {e}'
         swapped, tests_seconds = [], 0.0
+    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
     with open(out_path, 'w') as f:
         json.dump({'outcomes': result.outcomes, 'error': error, 'swapped': swapped,
-                   'seconds': time.perf_counter() - start, 'tests_seconds': tests_seconds}, f)
+                   'seconds': seconds, 'tests_seconds': tests_seconds,
+                   'cpu_seconds': cpu_seconds}, f)
 
 
 def run_side(folder, module, converted, timeout=600):
@@ -250,7 +258,7 @@ def run_side(folder, module, converted, timeout=600):
                           env=environment, cwd=folder, timeout=timeout)
     if not os.path.exists(out):
         return {'outcomes': {}, 'error': f'the test process died:\n{done.stderr[-3000:]}',
-                'swapped': [], 'seconds': 0.0, 'tests_seconds': 0.0}
+                'swapped': [], 'seconds': 0.0, 'tests_seconds': 0.0, 'cpu_seconds': 0.0}
     with open(out) as f:
         return json.load(f)
 
@@ -288,7 +296,7 @@ def compare(module, folder, repeat=1):
     for _ in range(repeat - 1):
         for first, again in ((original, run_side(folder, module, False)),
                              (converted, run_side(folder, module, True))):
-            for key in ('seconds', 'tests_seconds'):
+            for key in ('seconds', 'tests_seconds', 'cpu_seconds'):
                 first[key] = min(first[key], again[key])
     return Comparison(module, original, converted, notes)
 

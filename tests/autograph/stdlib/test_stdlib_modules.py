@@ -125,10 +125,11 @@ def test_a_repeated_comparison_keeps_each_sides_fastest_times(tmp_path, monkeypa
         runs.append(converted)
         seconds = next(times)
         return {'outcomes': {'t': 'pass'}, 'error': None, 'swapped': ['f'],
-                'seconds': seconds, 'tests_seconds': seconds / 2}
+                'seconds': seconds, 'tests_seconds': seconds / 2, 'cpu_seconds': seconds / 4}
     monkeypatch.setattr(harness, 'run_side', run_side)
     monkeypatch.setattr(harness, 'convert', lambda module, folder: [])
     result = harness.compare(harness.BY_NAME['colorsys'], str(tmp_path / 'c'), repeat=3)
     assert runs == [False, True] * 3
     assert (result.original['seconds'], result.converted['seconds']) == (1.0, 7.0)
     assert (result.original['tests_seconds'], result.converted['tests_seconds']) == (0.5, 3.5)
+    assert (result.original['cpu_seconds'], result.converted['cpu_seconds']) == (0.25, 1.75)
