@@ -21,7 +21,7 @@ SITE_OPTIONS = {'error_model': 'numpy', 'no_cpython_wrapper': True, 'no_cfunc_wr
 # Every name the generated code calls (`namespace()` hands them to it). Kernel calls are `site`s
 # calling `call_kernel`; a loop nest called once is an `inline_site`, inlined by numba.
 EXPORTS = {'np': NUMPY, 'objmode': numba.objmode, 'call_kernel': call_kernel,
-           'site': cached(linked=False, **SITE_OPTIONS),
+           'site': cached(**SITE_OPTIONS),
            'inline_site': cached(inline='always', **SITE_OPTIONS),
            **vmath.EXPORTS, **atomics.EXPORTS}
 
@@ -169,7 +169,7 @@ def ones_like_scalar(x):
 
 
 @_export
-@cached(linked=False)
+@cached
 def arange(start, limit, delta):
     """`np.arange` in the dtype of `start` (numba's gives int64 for int32 bounds)."""
     if delta == 0:
@@ -178,7 +178,7 @@ def arange(start, limit, delta):
 
 
 @_export
-@cached(linked=False)
+@cached
 def matmul(a, b, transpose_a, transpose_b):
     """`a @ b` as loops: numba's np.dot needs SciPy and takes no integer matrices. Integer
     products wrap around in the dtype's width, as numpy's do."""
@@ -200,7 +200,7 @@ def matmul(a, b, transpose_a, transpose_b):
 
 
 @_export
-@cached(linked=False)
+@cached
 def sparse_xent(logits, labels):
     """Sparse softmax cross-entropy of a matrix of logits: (loss per row, backprop), computed
     in the logits' dtype as the kernel computes it."""
@@ -226,7 +226,7 @@ def sparse_xent(logits, labels):
 
 
 @_export
-@cached(linked=False)
+@cached
 def softmax_rows(x, log):
     """Softmax (log-softmax with `log`) of each row of a float matrix, in its dtype as the
     kernel computes it: the row's max subtracted, exp, divided by (less the log of) the sum;
@@ -260,7 +260,7 @@ def softmax_rows(x, log):
 
 
 @_export
-@cached(linked=False)
+@cached
 def descend(var, alpha, delta):
     """`var - alpha * delta` of two arrays of one shape, as a new array (the old value may
     still be read): SGD's update."""
@@ -272,7 +272,7 @@ def descend(var, alpha, delta):
 
 
 @_export
-@cached(linked=False)
+@cached
 def dot(a, b):
     """`a @ b` of float matrices through BLAS (numba's np.dot calls SciPy's), compiled once
     per machine and layout rather than inlined at every call site."""
@@ -280,7 +280,7 @@ def dot(a, b):
 
 
 @_export
-@cached(linked=False)
+@cached
 def batch_matmul(a, b, adj_x, adj_y):
     """Matrix products of 3-D stacks (a stack of one broadcasts), `adj_x`/`adj_y` transposing
     each matrix first."""
@@ -315,7 +315,7 @@ def check_index(index, size):
 
 
 @_export
-@cached(linked=False)
+@cached
 def reshaped(x, shape):
     """`x` of `shape` (a copy if `x` is not contiguous): numba's reshape compiles for ~0.5 s in
     each process, this once per machine."""
@@ -323,7 +323,7 @@ def reshaped(x, shape):
 
 
 @_export
-@cached(linked=False)
+@cached
 def concatenated(arrays, axis):
     """`np.concatenate(arrays, axis)`, compiled once per machine (numba's compiles in each
     process)."""
@@ -453,7 +453,7 @@ def list_get(data, written, index):
 
 
 @_export
-@cached(linked=False)
+@cached
 def list_gather(data, written, indices):
     """The elements `indices` of a TensorList, stacked; each must have been written."""
     out = np.empty((indices.shape[0],) + data.shape[1:], data.dtype)
@@ -466,7 +466,7 @@ def list_gather(data, written, indices):
 
 
 @_export
-@cached(linked=False)
+@cached
 def list_scatter(data, written, indices, tensor):
     """Element `indices[k]` of a TensorList becomes `tensor[k]`."""
     if indices.shape[0] != tensor.shape[0]:
@@ -504,7 +504,7 @@ def list_check_written(written):
 # ---- reductions as loops: numba's np.sum(axis=...) and np.max take seconds to compile -----------
 
 @_export
-@cached(linked=False)
+@cached
 def sum_all(x, start):
     """The sum of all elements, accumulated from `start` (0.0: in float64, 0: in int64), in
     eight partial sums: independent additions the CPU overlaps (and LLVM vectorizes), where
@@ -525,7 +525,7 @@ def sum_all(x, start):
 
 
 @_export
-@cached(linked=False)
+@cached
 def prod_all(x, start):
     """The product of all elements, accumulated from `start` (1.0 or 1)."""
     total = start
@@ -535,7 +535,7 @@ def prod_all(x, start):
 
 
 @_export
-@cached(linked=False)
+@cached
 def max_all(x):
     flat = np.ascontiguousarray(x).ravel()
     if flat.shape[0] == 0:
@@ -550,7 +550,7 @@ def max_all(x):
 
 
 @_export
-@cached(linked=False)
+@cached
 def min_all(x):
     flat = np.ascontiguousarray(x).ravel()
     if flat.shape[0] == 0:
@@ -565,7 +565,7 @@ def min_all(x):
 
 
 @_export
-@cached(linked=False)
+@cached
 def any_all(x):
     for value in np.ascontiguousarray(x).ravel():
         if value:
@@ -574,7 +574,7 @@ def any_all(x):
 
 
 @_export
-@cached(linked=False)
+@cached
 def all_all(x):
     for value in np.ascontiguousarray(x).ravel():
         if not value:
@@ -583,7 +583,7 @@ def all_all(x):
 
 
 @_export
-@cached(linked=False)
+@cached
 def sum_axis(x, axis, start):
     """Sums of a matrix over `axis` (0 or 1), accumulated from `start` (0.0 or 0)."""
     rows, columns = x.shape
@@ -596,5 +596,5 @@ def sum_axis(x, axis, start):
 
 def namespace():
     """The globals of generated code compiled in memory (its sites are not cached: no file)."""
-    return {**EXPORTS, 'site': cached(linked=False, cache=False, **SITE_OPTIONS),
+    return {**EXPORTS, 'site': cached(cache=False, **SITE_OPTIONS),
             'inline_site': cached(cache=False, inline='always', **SITE_OPTIONS)}

@@ -15,62 +15,32 @@ constant argument of a call from compiled code as a literal (`0`, a shape `(512,
 dispatcher compiled a variant for each value (the RNN gradient's `reshaped(x, (512,))` and
 `(1024,)`: 363 and 76 ms, once per machine but again for every new shape).
 
-**Unlinked helpers** (`cached(linked=False)`: matrix products, reductions, gathers, reshapes,
-loops over whole arrays returning new ones, where a call costs nothing next to the work; and
-the generated module's sites). numba links the code of every function a function calls into
-its module, and LLVM optimizes and generates that code again there: a cached helper's code was
-compiled again in every graph calling it, about a fifth of a training step's cold compile. A
-call of an unlinked helper calls the machine code its dispatcher already has, by its symbol,
-which the JIT resolves when it loads the caller. So a caller's code can be loaded only after
-the helpers it calls: each function cached by a `Dispatcher` stores the helpers it calls
-(`(module, name, argument types)`) with its code, and loading it loads them first (from their
-own cache). Helpers allocating arrays that the caller's loops then write (a TensorList's) stay
-linked: inlined, LLVM knows the new array aliases nothing the loop reads, and vectorizes it.
-
-This reaches into numba's compiler where it has no public hook (its target context's table of
-implementations, its cache's `reduce`/`rebuild`); numba's version is part of the key of the
-on-disk cache of generated code, and tests/runtime/executor/test_native_once.py checks the
+Every helper is *linked*: numba compiles its code into each function calling it, as its own
+implementations of numpy's functions are. Calling a helper's machine code by its symbol
+instead would skip that work, but numba names a function's symbol with a counter of the
+process that compiled it, so code loaded from the cache in another process may call a symbol
+that process named otherwise. tests/runtime/executor/test_native_once.py checks the
 behaviour.
 """
-import sys
 import types as pytypes
 
 import numba
 import numpy as np
 from numba import types
-from numba.core.base import OverloadSelector
 from numba.core.compiler_lock import global_compiler_lock
-from numba.core.imputils import user_function
 from numba.core.registry import CPUDispatcher
-
-# the symbol of each compiled variant of an unlinked helper in this process:
-# (module, qualified name, argument types), which loads it
-_unlinked = {}
 
 
 class Dispatcher(CPUDispatcher):
     """numba's dispatcher, typing a call from compiled code by its arguments' types without
-    their constant values (one compiled variant serves every constant of a type), whose cached
-    code records the unlinked helpers it calls. `linked=False`: an unlinked helper."""
+    their constant values (one compiled variant serves every constant of a type)."""
 
-    linked = True
     cache_pending = False  # caching is on, its on-disk cache to open at the first compile
 
     def get_call_template(self, args, kws):
         return super().get_call_template(
             tuple(types.unliteral(t) for t in args),
             {name: types.unliteral(t) for name, t in kws.items()})
-
-    def add_overload(self, cres):
-        super().add_overload(cres)
-        if self.linked or cres.objectmode:
-            return
-        # calls from compiled code call this variant's symbol, without its library to link
-        selector = OverloadSelector()
-        selector.append(user_function(cres.fndesc, ()), cres.fndesc.argtypes)
-        self.targetctx._defns[cres.entry_point] = selector
-        _unlinked[cres.fndesc.mangled_name] = (self.py_func.__module__,
-                                               self.py_func.__qualname__, cres.signature.args)
 
     def compile(self, sig):
         with global_compiler_lock:
@@ -79,43 +49,12 @@ class Dispatcher(CPUDispatcher):
                 self.enable_caching()
             return super().compile(sig)
 
-    def enable_caching(self):
-        super().enable_caching()
-        impl = self._cache._impl
-        reduce, rebuild = impl.reduce, impl.rebuild
 
-        def rebuild_after_callees(context, payload):
-            # a payload that cannot load (a helper gone): None, which numba takes for a miss
-            try:
-                callees, code = payload
-                _load(callees)
-            except Exception:  # any failure: compile instead of loading
-                return None
-            return rebuild(context, code)
-        impl.reduce = lambda cres: (_callees(cres.library), reduce(cres))
-        impl.rebuild = rebuild_after_callees
-
-
-def _callees(library):
-    """The unlinked helpers (module, name, argument types) that `library`'s code calls."""
-    return tuple(_unlinked[f.name] for f in library._final_module.functions
-                 if f.is_declaration and f.name in _unlinked)
-
-
-def _load(callees):
-    """Compile (load from the cache) the helpers of `_callees`, before code calling them."""
-    for module, name, args in callees:
-        __import__(module)
-        getattr(sys.modules[module], name).compile(args)
-
-
-def cached(function=None, linked=True, cache=True, **options):
+def cached(function=None, cache=True, **options):
     """`numba.njit(cache=cache, **options)` as a `Dispatcher` (also `@cached(**options)`)."""
     if function is None:
-        return lambda f: cached(f, linked, cache, **options)
+        return lambda f: cached(f, cache, **options)
     dispatcher = Dispatcher(function, targetoptions={'nopython': True, **options})
-    if not linked:
-        dispatcher.linked = False
     dispatcher.cache_pending = cache
     return dispatcher
 
