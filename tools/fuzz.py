@@ -50,6 +50,9 @@ DOCUMENTED_ERRORS = re.compile('|'.join([
     # both branches of a tensor `if` (and both sides of `and`/`or`) are traced, so a branch
     # Python never takes may read a variable that is not bound
     r"(name|variable) '\w+' is not defined",
+    # so is the code after a `return` inside a tensor loop (it runs when the loop did not
+    # return): a local it reads before assigning it there raises Python's own error
+    r"cannot access local variable '\w+' where it is not associated with a value",
 ]))
 
 ARGUMENTS = ((3, 2), (0, 0), (-2, 5), (4, -1), (1, 1), (5, 3), (-3, -3), (2, 0))

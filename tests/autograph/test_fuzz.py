@@ -67,3 +67,18 @@ def test_an_intermediate_int32_overflow_is_not_a_disagreement():
     f, _ = fuzz.load(source)
     assert f(0, 0) == 2 * 3 ** 40 % 7
     assert fuzz.check(source) is None
+
+
+def test_code_after_a_return_in_a_tensor_loop_is_traced_and_may_raise_pythons_error():
+    """The code after a `return` inside a loop over a tensor range is traced (it runs when the
+    loop does not return), so an unbound local read there raises while tracing even where
+    Python returned from the loop (seed 42, program 1985, shrunk by hand): Python's own
+    UnboundLocalError is the documented outcome, a wrong value is still a disagreement."""
+    body = [fuzz.Stmt('y = b'),
+            fuzz.Stmt('for c1 in range(b % 3):', [[fuzz.Stmt('return -y')]]),
+            fuzz.Stmt('try:', [[fuzz.Stmt('z = w')], [fuzz.Stmt('w = -z')]], ['finally:']),
+            fuzz.Stmt('return z + y + y')]
+    source = fuzz.render(body)
+    f, _ = fuzz.load(source)
+    assert f(3, 2) == -2
+    assert fuzz.check(source) is None
