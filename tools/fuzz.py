@@ -50,8 +50,9 @@ DOCUMENTED_ERRORS = re.compile('|'.join([
     # both branches of a tensor `if` (and both sides of `and`/`or`) are traced, so a branch
     # Python never takes may read a variable that is not bound
     r"(name|variable) '\w+' is not defined",
-    # so is the code after a `return` inside a tensor loop (it runs when the loop did not
-    # return): a local it reads before assigning it there raises Python's own error
+    # so is the code after a `return` inside a tensor `if` or loop (it runs when that did not
+    # return): a local it reads before assigning it (in a `finally` after a failed `try`)
+    # raises Python's own error
     r"cannot access local variable '\w+' where it is not associated with a value",
 ]))
 
