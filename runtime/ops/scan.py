@@ -216,7 +216,8 @@ SEGMENT_SUM = register('SegmentSum', _segment_sum_kernel, _segment_infer,
                        type_attrs=(('T', 0), ('Tindices', 1)))
 
 
-def _ids(segment_ids):
+def segment_ids_tensor(segment_ids):
+    """`segment_ids` as a tensor, refused unless of an integer dtype."""
     ids = convert_to_tensor(segment_ids)
     if not ids.dtype.is_integer:
         raise TypeError(f'segment_ids must be int32 or int64, got {ids.dtype.name}.')
@@ -225,7 +226,7 @@ def _ids(segment_ids):
 
 def segment_sum(data, segment_ids, name=None):
     """Sums of the rows of `data` that share a (sorted) segment id (op `SegmentSum`)."""
-    return apply(SEGMENT_SUM, [convert_to_tensor(data), _ids(segment_ids)], name=name)
+    return apply(SEGMENT_SUM, [convert_to_tensor(data), segment_ids_tensor(segment_ids)], name=name)
 
 
 # ---- CumulativeLogsumexp -----------------------------------------------------------------------

@@ -10,6 +10,7 @@ from runtime.ops.convert import convert_to_tensor
 from runtime.ops.dispatch import apply
 from runtime.ops.infer import constant_value
 from runtime.ops.registry import NUMBERS, register
+from runtime.ops.scan import segment_ids_tensor
 
 
 def _product(data, ids, n):
@@ -59,16 +60,10 @@ UNSORTED_SEGMENT_PROD = register(
     type_attrs=(('T', 0), ('Tindices', 1), ('Tnumsegments', 2)), dtypes=NUMBERS)
 
 
-def _ids(segment_ids):
-    ids = convert_to_tensor(segment_ids)
-    if not ids.dtype.is_integer:
-        raise TypeError(f'segment_ids must be int32 or int64, got {ids.dtype.name}.')
-    return ids
-
-
 def segment_prod(data, segment_ids, name=None):
     """Products of the rows of `data` that share a (sorted) segment id (op `SegmentProd`)."""
-    return apply(SEGMENT_PROD, [convert_to_tensor(data), _ids(segment_ids)], name=name)
+    return apply(SEGMENT_PROD, [convert_to_tensor(data), segment_ids_tensor(segment_ids)],
+                 name=name)
 
 
 def unsorted_segment_prod(data, segment_ids, num_segments, name=None):
@@ -76,5 +71,5 @@ def unsorted_segment_prod(data, segment_ids, num_segments, name=None):
     `i` is the product of the rows `j` with `segment_ids[j] == i`, 1 where there are none."""
     if not isinstance(num_segments, Tensor):
         num_segments = np.int32(num_segments)
-    return apply(UNSORTED_SEGMENT_PROD, [convert_to_tensor(data), _ids(segment_ids),
+    return apply(UNSORTED_SEGMENT_PROD, [convert_to_tensor(data), segment_ids_tensor(segment_ids),
                                          num_segments], name=name)

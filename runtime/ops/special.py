@@ -91,7 +91,8 @@ POLYGAMMA = register('Polygamma', lambda a, x: _as(x, lambda: _polygamma(a, x)),
                      dtypes=frozenset((dtypes.float32, dtypes.float64)))  # no float16, as TF
 
 
-def _float(x, public_name):
+def floating_tensor(x, public_name):
+    """`x` as a tensor, refused unless floating (`rt.math.<public_name>` names the caller)."""
     x = convert_to_tensor(x)
     if not x.dtype.is_floating:
         raise refused_dtype(f'rt.math.{public_name} needs a floating-point tensor, got '
@@ -101,12 +102,12 @@ def _float(x, public_name):
 
 def lgamma(x, name=None):
     """log |Gamma(x)| elementwise (op `Lgamma`)."""
-    return apply(LGAMMA, [_float(x, 'lgamma')], name=name)
+    return apply(LGAMMA, [floating_tensor(x, 'lgamma')], name=name)
 
 
 def digamma(x, name=None):
     """The derivative of lgamma, psi(x) (op `Digamma`)."""
-    return apply(DIGAMMA, [_float(x, 'digamma')], name=name)
+    return apply(DIGAMMA, [floating_tensor(x, 'digamma')], name=name)
 
 
 def polygamma(a, x, name=None):

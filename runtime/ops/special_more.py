@@ -19,7 +19,7 @@ from runtime.ops.convert import convert_to_tensor, unify_operands
 from runtime.ops.dispatch import apply, refused_dtype
 from runtime.ops.infer import broadcast, broadcast_shape, same_as_input
 from runtime.ops.registry import register
-from runtime.ops.special import digamma64, hurwitz_zeta
+from runtime.ops.special import digamma64, floating_tensor, hurwitz_zeta
 
 FLOAT_TYPES = frozenset((dtypes.float32, dtypes.float64))
 ALL_FLOAT_TYPES = FLOAT_TYPES | {dtypes.float16}
@@ -404,14 +404,6 @@ BETAINC = register('Betainc', _in_dtype(0, betainc64), _broadcast3, inputs=('a',
 
 # ---- the public functions ---------------------------------------------------------------------
 
-def _float(x, public_name):
-    x = convert_to_tensor(x)
-    if not x.dtype.is_floating:
-        raise refused_dtype(f'rt.math.{public_name} needs a floating-point tensor, got '
-                            f'{x.dtype.name}.', x)
-    return x
-
-
 def _floats(op_name, public_name, *operands):
     operands, dtype = unify_operands(op_name, *operands)
     if not dtype.is_floating:
@@ -422,12 +414,12 @@ def _floats(op_name, public_name, *operands):
 
 def erfinv(x, name=None):
     """The inverse of erf: y with erf(y) = x, for x in [-1, 1] (op `Erfinv`)."""
-    return apply(ERFINV, [_float(x, 'erfinv')], name=name)
+    return apply(ERFINV, [floating_tensor(x, 'erfinv')], name=name)
 
 
 def ndtri(x, name=None):
     """The standard normal distribution's quantile function (op `Ndtri`)."""
-    return apply(NDTRI, [_float(x, 'ndtri')], name=name)
+    return apply(NDTRI, [floating_tensor(x, 'ndtri')], name=name)
 
 
 def erfcinv(x, name=None):
@@ -440,22 +432,22 @@ def erfcinv(x, name=None):
 
 def bessel_i0(x, name=None):
     """The modified Bessel function of the first kind of order 0 (op `BesselI0`)."""
-    return apply(BESSEL_I0, [_float(x, 'bessel_i0')], name=name)
+    return apply(BESSEL_I0, [floating_tensor(x, 'bessel_i0')], name=name)
 
 
 def bessel_i0e(x, name=None):
     """exp(-|x|) bessel_i0(x) (op `BesselI0e`)."""
-    return apply(BESSEL_I0E, [_float(x, 'bessel_i0e')], name=name)
+    return apply(BESSEL_I0E, [floating_tensor(x, 'bessel_i0e')], name=name)
 
 
 def bessel_i1(x, name=None):
     """The modified Bessel function of the first kind of order 1 (op `BesselI1`)."""
-    return apply(BESSEL_I1, [_float(x, 'bessel_i1')], name=name)
+    return apply(BESSEL_I1, [floating_tensor(x, 'bessel_i1')], name=name)
 
 
 def bessel_i1e(x, name=None):
     """exp(-|x|) bessel_i1(x) (op `BesselI1e`)."""
-    return apply(BESSEL_I1E, [_float(x, 'bessel_i1e')], name=name)
+    return apply(BESSEL_I1E, [floating_tensor(x, 'bessel_i1e')], name=name)
 
 
 def igamma(a, x, name=None):
