@@ -223,7 +223,11 @@ def first_call_in_new_process(index, folder):
     from its start until native code runs, µs of a steady call there then, CPU ms of the
     process (all threads) from the first call's start until native code runs)."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    environment = {**os.environ, **cache_environment(folder), 'PYTHONPATH': root}
+    # Python's bytecode caches in the folder too, written whatever the environment says: the
+    # later process imports the modules a first call imports as an installed package does
+    environment = {**os.environ, **cache_environment(folder), 'PYTHONPATH': root,
+                   'PYTHONPYCACHEPREFIX': os.path.join(folder, 'bytecode')}
+    environment.pop('PYTHONDONTWRITEBYTECODE', None)
     out = subprocess.run([sys.executable, '-m', 'tools.bench_jit', '--first-call', str(index),
                           '--until-native'],
                          check=True, capture_output=True, text=True, env=environment).stdout

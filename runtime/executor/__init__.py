@@ -27,7 +27,8 @@ def compile_graph(graph, inputs, outputs, jit_compile=False, pipeline=passes.PIP
         # deferred: start-up cost (the native backend; only jit_compile=True functions use it)
         from runtime.executor import native
         plan = graph.plans[key] = native.NativePlan(
-            graph, lambda: optimized_program(graph, inputs, outputs, pipeline),
+            graph, lambda: lower(graph, inputs, outputs),
+            lambda program: passes.optimize(program, pipeline), pipeline,
             lambda: default_plan(graph, inputs, outputs, pipeline))
     return plan
 

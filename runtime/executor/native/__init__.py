@@ -13,7 +13,10 @@ do: the first call runs the graph with the default executor and hands the loweri
 compile (or its load from the on-disk cache) to a background thread; the calls until the
 native code is ready run the default executor too, then calls run native code. A graph with
 an op that has no kernel (one that may have no native form either) is lowered by the first
-call itself, which raises if it does not lower. A compile that fails raises its error at every
+call itself, which raises if it does not lower. A graph whose code the on-disk cache's index
+holds (native/keys.py, native/cache.py) is neither optimized nor lowered again: with numba
+imported and code for the call's argument types in the cache, the first call loads it and
+runs it. A compile that fails raises its error at every
 call after it. Compiles run one at a time; the process waits at exit for the one running
 (numba writes its cache files atomically) and starts no other; a forked child compiles again
 what its parent was compiling. `wait()` blocks until the
@@ -35,7 +38,7 @@ import sys
 import threading
 
 from runtime.core import errors
-from runtime.executor.native import cache, team
+from runtime.executor.native import cache, calling, team
 from runtime.executor.native.rules import Unsupported
 from runtime.executor.recursion import room
 from runtime.ops import registry
@@ -116,12 +119,14 @@ def wait(timeout=None):
 @dataclasses.dataclass(frozen=True, slots=True)
 class Compiled:
     """What a NativePlan runs, for comparing two processes: the same graph compiled cold and
-    restored from the on-disk cache must give equal records but for `restored`."""
+    restored from the on-disk cache must give equal records but for `indexed` and
+    `restored`."""
 
     source_digest: str  # sha256 of the generated source
     signatures: tuple  # numba's types of the arguments of each compiled variant
     nogil: bool  # whether it runs without the GIL (it shares loops with the helper thread)
     jobs: tuple  # the ids of its loops shared with the helper thread, each with its worker
+    indexed: bool  # its source and convention came from the cache's index (not lowered here)
     restored: bool  # loaded from the on-disk cache rather than compiled in this process
 
 
@@ -131,17 +136,23 @@ class NativePlan:
     `native` whether calls run the native code yet (tiered: once the compile is done);
     `compiled` what runs then (a `Compiled`)."""
 
-    __slots__ = ('run', 'source', 'native', 'compiled', '_graph', '_program', '_default_plan',
-                 '_lock', '_failure', '_listeners', '_wrap')
+    __slots__ = ('run', 'source', 'native', 'compiled', '_graph', '_lowered_program',
+                 '_optimize', '_pipeline', '_default_plan', '_lock', '_failure', '_listeners',
+                 '_wrap', '_key', '_unoptimized')
 
-    def __init__(self, graph, optimized_program, default_plan):
-        """`optimized_program()` gives the Program of `graph` to lower; `default_plan()` the
-        default executor's compiled function, which reports errors."""
+    def __init__(self, graph, program, optimize, pipeline, default_plan):
+        """`program()` gives the Program of `graph` (unoptimized), `optimize(program)` runs
+        the passes of `pipeline` on it; `default_plan()` gives the default executor's
+        compiled function, which reports errors."""
         self._graph = graph
-        self._program = optimized_program
+        self._lowered_program = program
+        self._optimize = optimize
+        self._pipeline = pipeline
         self._default_plan = default_plan
         self._lock = threading.RLock()  # the first call holds it while it may call _ready
         self._failure = None  # the error a background compile raised
+        self._key = None  # the graph's key in the on-disk cache's index (native/keys.py)
+        self._unoptimized = None  # the Program the key was computed from, until optimized
         self.source = None
         self.native = False
         self.compiled = None
@@ -153,24 +164,59 @@ class NativePlan:
         return self.run(*values)
 
     def first_call(self, *values):
-        """`run` until a call compiled (or started compiling) the graph: does that, then runs."""
+        """`run` until a call compiled (or started compiling) the graph: does that, then runs.
+
+        A graph the on-disk cache's index holds is not optimized nor lowered: its source and
+        calling convention are the index's. When the index also holds code compiled for the
+        types of these values and numba is imported, the first call loads it and runs it (a
+        load takes milliseconds); otherwise the compile is tiered as for any graph."""
         with self._lock:
             if self.run == self.first_call:
+                found = self._indexed()
+                if found is not None and 'numba' in sys.modules and \
+                        _compiled_for(found, values):
+                    wrap = self._compile(import_numba(), values, *found[:3])
+                    if wrap is not None:
+                        self._ready(wrap)
+                        return self.run(*values)
                 if tiered():
                     check_numba()
                     program = None
-                    if not _kernels_for_all(self._graph):  # lowered now, to report such an op
-                        program = self._lowered(self._program())[0]
+                    if found is None and not _kernels_for_all(self._graph):
+                        program = self._lowered(self._program())[0]  # to report such an op
                     self.run = self._default_plan()
                     try:
                         return self.run(*values)
                     finally:  # started after, so it does not compete with this call for the GIL
-                        self._start(program, values)
-                wrap = self._compile(import_numba(), values, *self._lowered(self._program()))
+                        self._start(program, values, found)
+                found = found or self._lowered(self._program())
+                wrap = self._compile(import_numba(), values, *found[:3])
                 if wrap is None:  # a variable without a value: the default executor reports it
                     return self._default_plan()(*values)
                 self._ready(wrap)
         return self.run(*values)
+
+    def _indexed(self):
+        """(None, source, convention, types) from the on-disk cache's index for this graph
+        (`types`: the argument types its code was compiled for), or None."""
+        # deferred: start-up cost (keys reads the runtime's file list: only jit_compile=True
+        # first calls use it)
+        from runtime.executor.native import keys
+        self._unoptimized = self._lowered_program()
+        self._key = keys.program_key(self._unoptimized, self._pipeline)
+        found = cache.entry(self._key)
+        if found is None:
+            return None
+        self._unoptimized = None  # lowered again only if numba cannot compile the source
+        self.source = found['source']
+        return (None, found['source'],
+                calling.Convention.from_record(found['convention'], (team.MAIL,)),
+                found['types'])
+
+    def _program(self):
+        """The optimized Program (from the one the key was computed from, if not yet used)."""
+        program, self._unoptimized = self._unoptimized, None
+        return self._optimize(program if program is not None else self._lowered_program())
 
     def when_native(self, listener):
         """Call `listener(run)` with the wrapper of the native code (which takes the plan's
@@ -211,22 +257,24 @@ class NativePlan:
         self.source = source
         return program, source, convention
 
-    def _start(self, program, values):
-        thread = threading.Thread(target=self._compile_in_background, args=(program, values),
+    def _start(self, program, values, found):
+        thread = threading.Thread(target=self._compile_in_background,
+                                  args=(program, values, found),
                                   name=f'jit_compile {getattr(self._graph, "name", "graph")}')
         with _pending_changed:
             _pending[thread] = self
         thread.start()
 
-    def _compile_in_background(self, program, values):
-        """Lower `program` (None: optimize the graph first), compile it, then calls run it."""
+    def _compile_in_background(self, program, values, found):
+        """Lower `program` (None: optimize the graph first) unless the index `found` its
+        source, compile it, then calls run it."""
         try:
             with _compiling:
                 if not threading.main_thread().is_alive():  # the process is exiting
                     return
-                if program is None:
-                    program = self._program()
-                wrap = self._compile(import_numba(), values, *self._lowered(program))
+                if found is None:
+                    found = self._lowered(program if program is not None else self._program())
+                wrap = self._compile(import_numba(), values, *found[:3])
             if wrap is None:  # a variable without a value: try again at the next call
                 self.run = self.first_call
             else:
@@ -246,13 +294,16 @@ class NativePlan:
     def _compile(self, numba, values, program, source, convention):
         """`wrap(bound=(), result=None)` making wrappers calling the code of `source` compiled
         for the types of `values` (None when a variable has no value yet). A re-rolled source
-        numba cannot compile is lowered again as written."""
+        numba cannot compile is lowered again as written. `program` (None: the index gave
+        `source`) is the optimized Program. Code of a convention the index can hold is
+        remembered there for the types it was compiled for."""
         rolled = True
+        name = getattr(self._graph, 'name', 'graph')
         while True:
             args = convention.example_arguments(values)
             if args is None:
                 return None
-            function, workers = cache.load(numba, source, program.name, convention.shares)
+            function, workers = cache.load(numba, source, name, convention.shares)
             try:
                 function.compile(tuple(numba.typeof(v) for v in args))
                 for job, worker in workers.items():  # the helper thread runs them
@@ -262,21 +313,32 @@ class NativePlan:
                     hashlib.sha256(source.encode()).hexdigest(),
                     tuple(str(signature) for signature in function.signatures),
                     bool(function.targetoptions.get('nogil')), tuple(sorted(workers)),
-                    bool(function.stats.cache_hits))
+                    program is None, bool(function.stats.cache_hits))
                 break
             except numba.core.errors.NumbaError as e:
                 if rolled:
                     rolled = False
+                    program = program if program is not None else self._program()
                     unrolled, unrolled_convention = lower(program, False)
                     if unrolled != source:
                         source = self.source = unrolled
                         convention = unrolled_convention
                         continue
                 raise errors.InvalidArgumentError(
-                    None, None, f'jit_compile=True could not compile {program.name} to native '
+                    None, None, f'jit_compile=True could not compile {name} to native '
                                 f'code: {_first_line(e)}. Remove jit_compile=True to run it '
                                 f'with the default executor.') from None
+        if self._key is not None and convention.recordable:
+            cache.remember(self._key, source, convention.record((team.MAIL,)),
+                           calling.argument_types(args))
         return functools.partial(convention.wrapper, function, self._default_plan)
+
+
+def _compiled_for(found, values):
+    """Whether the index entry `found` (see `NativePlan._indexed`) holds code compiled for the
+    types of the arguments `values` give."""
+    args = found[2].example_arguments(values)
+    return args is not None and calling.argument_types(args) in found[3]
 
 
 _MXFAST, _MMAP_THRESHOLD, _TRIM_THRESHOLD = 1, -3, -1  # glibc's mallopt parameters (malloc.h)

@@ -6,14 +6,20 @@ generated source is written to a file named by the hash of its text (the source 
 constant but array constants, which are arguments) and numba caches the machine code next to
 it; a later process, or another graph with the same code, loads it in milliseconds.
 
+Its *index* (`index/<key>.pickle`, native/keys.py) maps a graph's key to the source its
+lowering gave, the calling convention (calling.py) and the argument types it was compiled for:
+a later process with the same graph loads its code without optimizing and lowering it again.
+
 The directory is `$AUTOGRAPH_RT_JIT_CACHE`, else `~/.cache/autograph-rt/jit`; set the variable
 to an empty string to compile in memory only. An unwritable directory also means no cache.
 """
+import contextlib
 import hashlib
 import importlib.util
 import itertools
 import linecache
 import os
+import pickle
 import sys
 import tempfile
 
@@ -41,6 +47,50 @@ def directory():
     except OSError:
         return None
     return path if os.access(path, os.W_OK) else None
+
+
+def entry(key):
+    """The index entry of `key`: {'source', 'convention' (a record), 'types' (a list of
+    calling.argument_types it was compiled for)}, or None (none, or no on-disk cache). An
+    entry that does not read back (a write cut short, another version's) is none."""
+    folder = directory()
+    if folder is None or key is None:
+        return None
+    try:
+        with open(os.path.join(folder, 'index', f'{key}.pickle'), 'rb') as f:
+            found = pickle.load(f)
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError,
+            IndexError, TypeError, ValueError):
+        return None
+    return found if isinstance(found, dict) and {'source', 'convention', 'types'} <= set(found) \
+        else None
+
+
+def remember(key, source, record, types):
+    """Add the index entry of `key` (see `entry`), or its argument `types` to it."""
+    folder = directory()
+    if folder is None:
+        return
+    known = entry(key)
+    compiled = known['types'] if known is not None and known['source'] == source else []
+    if types in compiled:
+        return
+    index = os.path.join(folder, 'index')
+    # written whole (a temporary file renamed); a full disk or a folder made read-only leaves
+    # no entry, and the next process lowers the graph again
+    try:
+        os.makedirs(index, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=index, suffix='.tmp')
+    except OSError:
+        return
+    try:
+        with os.fdopen(handle, 'wb') as f:
+            pickle.dump({'source': source, 'convention': record, 'types': [*compiled, types]},
+                        f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, os.path.join(index, f'{key}.pickle'))
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
 
 
 def _fingerprint(numba):

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from runtime.core import errors
+from runtime.core import dtypes, errors
+from runtime.core.shapes import TensorShape
 
 PARAM, VARIABLE, BOXED = 'param', 'variable', 'boxed'
 
@@ -102,6 +103,43 @@ class Convention:
                  for storage in self.storages]
         return args + [value for _, value in self.constants]
 
+    @property
+    def recordable(self):
+        """Whether `record()` holds all of it: it passes no graph variable (their storages are
+        this process's objects) and calls no kernel (a kernel call holds this process's op)."""
+        return not self.storages and not self.kernels
+
+    def record(self, shared=()):
+        """The convention as plain data (see `recordable`), for the on-disk cache's index:
+        array constants by value, as they are before any call writes one, except those in
+        `shared` (arrays every plan of the process passes, the helper thread's mailbox), which
+        are recorded by their position there."""
+        def constant(value):
+            for k, array in enumerate(shared):
+                if value is array:
+                    return ('shared', k)
+            return ('array', value)
+        return {'params': [(index, p.kind, p.scalar) for index, p in sorted(self.params.items())],
+                'constants': [(name, *constant(value)) for name, value in self.constants],
+                'outputs': [(dtype.name, _dims(shape), boxed)
+                            for dtype, shape, boxed in self.outputs],
+                'writes': [(source, dtype.name, _dims(shape))
+                           for source, dtype, shape in self.writes],
+                'shares': self.shares}
+
+    @classmethod
+    def from_record(cls, record, shared=()):
+        """The convention `record()` gave (its `shared` arrays those of this process)."""
+        return cls(params={index: Parameter(kind, scalar)
+                           for index, kind, scalar in record['params']},
+                   constants=[(name, shared[value] if how == 'shared' else value)
+                              for name, how, value in record['constants']],
+                   outputs=[(dtypes.as_dtype(dtype), TensorShape(dims), boxed)
+                            for dtype, dims, boxed in record['outputs']],
+                   writes=[(source, dtypes.as_dtype(dtype), TensorShape(dims))
+                           for source, dtype, dims in record['writes']],
+                   shares=record['shares'])
+
     def wrapper(self, function, default_plan, bound=(), result=None):
         """A Python function (*plan inputs) -> outputs calling `function` by this convention:
         variables' values in, written values stored back, outputs given their numpy scalar
@@ -175,6 +213,24 @@ class Convention:
                   ''.join(write_back) + f'    return {returned}\n')
         exec(compile(source, '<rt native call>', 'exec'), namespace)
         return namespace['run']
+
+
+def argument_types(args):
+    """What decides the types numba gives `args` (`example_arguments`' values), found without
+    numba: equal for two lists of arguments only if numba types them alike."""
+    types = []
+    for arg in args:
+        if isinstance(arg, np.ndarray):
+            flags = arg.flags
+            types.append(('array', arg.dtype.str, arg.ndim, flags.c_contiguous,
+                          flags.f_contiguous, flags.writeable, flags.aligned))
+        else:  # a numpy scalar or a store index
+            types.append((type(arg).__name__,))
+    return tuple(types)
+
+
+def _dims(shape):
+    return None if shape.rank is None else shape.as_list()
 
 
 def _converted(namespace, stores, expr, dtype, shape, boxed):

@@ -5,7 +5,9 @@ native code; errors still surface, and the process waits at exit for the compile
 Each test holds the background compile at its start (`cache.load` waits for an event), so what
 runs before and after it is known, not raced.
 """
+import dataclasses
 import os
+import pickle
 import sys
 import threading
 
@@ -23,10 +25,11 @@ pytest.importorskip('numba')
 
 
 @pytest.fixture(autouse=True)
-def tiered(tmp_path_factory, monkeypatch):
-    """Tiering on (tests/conftest.py turns it off), compiling into the test run's temp dir."""
+def tiered(tmp_path, monkeypatch):
+    """Tiering on (tests/conftest.py turns it off), compiling into the test's own temp dir (a
+    graph an earlier test compiled would be in the cache's index: its first call loads it)."""
     monkeypatch.setenv('AUTOGRAPH_RT_JIT_TIERED', '1')
-    monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path_factory.getbasetemp() / 'jit'))
+    monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path / 'jit'))
     yield
     assert native.wait(timeout=60)
 
@@ -63,6 +66,48 @@ def test_calls_run_the_default_executor_until_the_native_code_is_ready(held):
     assert plan.native and 'def native(' in plan.source
     assert jit(n).numpy() == expected and jit(rt.constant(31)).numpy() == default(
         rt.constant(31)).numpy()
+
+
+def test_a_graph_in_the_caches_index_is_loaded_by_its_first_call():
+    first = ag.function(workloads.range_sum, jit_compile=True)
+    n = rt.constant(30)
+    assert first(n).numpy() == 435
+    assert native.wait(timeout=60) and plan_of(first, n).native
+    # another trace of the same function: its graph is the same, and so is its key
+    again = ag.function(workloads.range_sum, jit_compile=True)
+    assert again(n).numpy() == 435
+    plan = plan_of(again, n)
+    compiled = plan_of(first, n).compiled
+    assert plan.native and plan.compiled == dataclasses.replace(compiled, indexed=True,
+                                                                      restored=True)
+    assert not [t for t in threading.enumerate() if t.name.startswith('jit_compile')]
+
+
+def test_a_graph_in_the_index_for_other_types_is_compiled_in_the_background(monkeypatch,
+                                                                            held):
+    first = ag.function(workloads.range_sum, jit_compile=True)
+    n = rt.constant(30)
+    held.set()
+    assert first(n).numpy() == 435 and native.wait(timeout=60)
+    index = os.path.join(os.environ['AUTOGRAPH_RT_JIT_CACHE'], 'index')
+    (path,) = [os.path.join(index, name) for name in os.listdir(index)]
+    with open(path, 'rb') as f:
+        entry = pickle.load(f)
+    with open(path, 'wb') as f:  # as if compiled for other argument types only
+        pickle.dump({**entry, 'types': [(('float64',),)]}, f)
+    held.clear()
+
+    def lowered(*args):
+        raise AssertionError('a graph the index holds is not lowered again')
+    monkeypatch.setattr(native, 'lower', lowered)
+    again = ag.function(workloads.range_sum, jit_compile=True)
+    assert again(n).numpy() == 435
+    plan = plan_of(again, n)
+    assert not plan.native and plan.source == entry['source']  # compiling in the background
+    held.set()
+    assert native.wait(timeout=60) and plan.native and again(n).numpy() == 435
+    with open(path, 'rb') as f:  # now compiled for these types too
+        assert len(pickle.load(f)['types']) == 2
 
 
 def test_a_compile_in_flight_keeps_the_process_alive_until_it_is_done(held):
