@@ -38,7 +38,7 @@ import sys
 import threading
 
 from runtime.core import errors
-from runtime.executor.native import cache, calling, team
+from runtime.executor.native import cache, calling, keys, team
 from runtime.executor.native.rules import Unsupported
 from runtime.executor.recursion import room
 from runtime.ops import registry
@@ -199,9 +199,6 @@ class NativePlan:
     def _indexed(self):
         """(None, source, convention, types) from the on-disk cache's index for this graph
         (`types`: the argument types its code was compiled for), or None."""
-        # deferred: start-up cost (keys reads the runtime's file list: only jit_compile=True
-        # first calls use it)
-        from runtime.executor.native import keys
         self._unoptimized = self._lowered_program()
         self._key = keys.program_key(self._unoptimized, self._pipeline)
         found = cache.entry(self._key)
