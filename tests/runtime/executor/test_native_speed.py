@@ -51,8 +51,8 @@ def test_lists_two_loop_vars_start_from_are_copied_once_not_at_every_write():
     # the RNN gradient's forward loop keeps two accumulators that start as one reserved
     # list: each is copied when the loop starts, and written in place in the loop
     source = source_of(workload(workloads.rnn_gradient))
-    assert '[0].copy(), ' in source
-    assert not any('[0].copy(), ' in line for line in loop_bodies(source))
+    assert '[0]), copied(' in source
+    assert not any('[0]), copied(' in line for line in loop_bodies(source))
 
 
 def test_a_loop_writing_a_list_its_input_shares_with_another_gives_the_default_results():

@@ -21,15 +21,12 @@ def _range(lowering, node, inputs, depth):
 
 @lowers(math.MATMUL)
 def _matmul(lowering, node, inputs, depth):
-    """Float matrices through BLAS (helpers.dot), integer ones (which BLAS has no form for), and
+    """Float matrices through BLAS (blas.dot), integer ones (which BLAS has no form for), and
     floats without SciPy, in the loops of helpers.matmul."""
     attrs = {**node.opdef.defaults, **node.attrs}
     a, b = inputs
-    if BLAS and node.outputs[0].dtype.is_floating:
-        a = f'{a}.T' if attrs['transpose_a'] else a
-        b = f'{b}.T' if attrs['transpose_b'] else b
-        return lowering.assign(node, f'dot({a}, {b})', depth, same=True)
-    return lowering.assign(node, f'matmul({a}, {b}, {bool(attrs["transpose_a"])}, '
+    helper = 'dot' if BLAS and node.outputs[0].dtype.is_floating else 'matmul'
+    return lowering.assign(node, f'{helper}({a}, {b}, {bool(attrs["transpose_a"])}, '
                                  f'{bool(attrs["transpose_b"])})', depth, same=True)
 
 
