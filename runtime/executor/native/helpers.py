@@ -11,7 +11,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from runtime.executor.native import atomics, blas, once, vmath
+from runtime.executor.native import atomics, once, vmath
 from runtime.executor.native.calling import call_kernel
 from runtime.executor.native.once import NUMPY, cached
 
@@ -23,7 +23,7 @@ SITE_OPTIONS = {'error_model': 'numpy', 'no_cpython_wrapper': True, 'no_cfunc_wr
 EXPORTS = {'np': NUMPY, 'objmode': numba.objmode, 'call_kernel': call_kernel,
            'site': cached(**SITE_OPTIONS),
            'inline_site': cached(inline='always', **SITE_OPTIONS),
-           **vmath.EXPORTS, **atomics.EXPORTS, **blas.EXPORTS, **once.EXPORTS}
+           **vmath.EXPORTS, **atomics.EXPORTS, **once.EXPORTS}
 
 
 def _export(stub):

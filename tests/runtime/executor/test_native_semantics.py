@@ -135,7 +135,7 @@ def test_zeros_and_ones_like_of_inf_and_nan_are_zeros_and_ones():
 
 
 def products(a, b, c):
-    """Float matrix products of every transposition (the BLAS flags of native/blas.py)."""
+    """Float matrix products of every transposition (the BLAS flags of native/once.py)."""
     return rt.matmul(a, b), rt.matmul(a, c, transpose_b=True), \
         rt.matmul(b, b, transpose_a=True), rt.matmul(b, c, transpose_a=True, transpose_b=True)
 

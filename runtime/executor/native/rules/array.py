@@ -21,7 +21,7 @@ def _range(lowering, node, inputs, depth):
 
 @lowers(math.MATMUL)
 def _matmul(lowering, node, inputs, depth):
-    """Float matrices through BLAS (blas.dot), integer ones (which BLAS has no form for), and
+    """Float matrices through BLAS (once.dot), integer ones (which BLAS has no form for), and
     floats without SciPy, in the loops of helpers.matmul."""
     attrs = {**node.opdef.defaults, **node.attrs}
     a, b = inputs
