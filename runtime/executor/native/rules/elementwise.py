@@ -268,7 +268,7 @@ def fused_sum(lowering: Lowers, ref: Value, depth: int) -> str:
         indent = '    ' * len(dims)
         lines += [f'{indent}for block in range({-(-last // block)}):',
                   f'{indent}    start = block * {block}',
-                  f'{indent}    size = min({block}, {last} - start)']
+                  f'{indent}    size = smaller({block}, {last} - start)']
         for buffer, expr in zip(stages, exprs):
             lines += [f'{indent}    for k in range(size):',
                       f'{indent}        {indexes[-1]} = start + k',
@@ -318,11 +318,11 @@ def claimed(indexes: Sequence[str], dims: Sequence[int], block: int,
         indent = '        '
         lines += [f'        row = block // np.uint64({per_row})',
                   f'        start = (block - row * np.uint64({per_row})) * np.uint64({block})',
-                  f'        size = min(np.uint64({block}), np.uint64({last}) - start)']
+                  f'        size = smaller(np.uint64({block}), np.uint64({last}) - start)']
     else:
         indent = '            '
         lines += [f'        first = block * np.uint64({group})',
-                  f'        for row in range(first, min(np.uint64({rows}), '
+                  f'        for row in range(first, smaller(np.uint64({rows}), '
                   f'first + np.uint64({group}))):',
                   '            start = np.uint64(0)', f'            size = np.uint64({last})']
     if len(dims) > 1:
