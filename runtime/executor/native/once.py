@@ -86,6 +86,11 @@ def ones(shape, dtype):
 
 
 @cached
+def full(shape, fill_value, dtype=None):
+    return np.full(shape, fill_value, dtype)
+
+
+@cached
 def ascontiguousarray(a):
     return np.ascontiguousarray(a)
 
@@ -191,7 +196,8 @@ def dot(a, b, transpose_a, transpose_b):
 # so the namespace keeps it for the functions not replaced
 NUMPY = pytypes.ModuleType('numpy', 'numpy, its allocation functions compiled once per machine')
 vars(NUMPY).update({name: value for name, value in vars(np).items() if not name.startswith('__')})
-vars(NUMPY).update(empty=empty, zeros=zeros, ones=ones, ascontiguousarray=ascontiguousarray)
+vars(NUMPY).update(empty=empty, zeros=zeros, ones=ones, full=full,
+                   ascontiguousarray=ascontiguousarray)
 
 # the array methods generated code calls, as functions (`astype(x, np.float32)`, `copied(x)`),
 # its matrix product and `min`

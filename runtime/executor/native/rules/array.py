@@ -39,7 +39,7 @@ def _reshape(lowering, node, inputs, depth):
     if node.inputs[0].shape.rank == 0:
         expr = inputs[0] if shape.rank == 0 else f'np.full({tuple(shape.as_list())!r}, {inputs[0]})'
     elif shape.rank == 0:
-        expr = f'np.ascontiguousarray({inputs[0]}).reshape(-1)[0]'
+        expr = f'reshaped({inputs[0]}, (-1,))[0]'
     return lowering.assign(node, expr, depth, same=True)
 
 
@@ -214,12 +214,12 @@ def _batch_matmul(lowering, node, inputs, depth):
             raise Unsupported(node, 'native code broadcasts whole batches only (each operand '
                                     'has the batch dims of the result, or none)')
         rows = 1 if own != batch else total
-        operands.append(f'np.ascontiguousarray({name}).reshape(({rows}, '
+        operands.append(f'reshaped({name}, ({rows}, '
                         f'{name}.shape[{ref.shape.rank - 2}], {name}.shape[{ref.shape.rank - 1}]))')
     product = lowering.fresh('product')
     attrs = {**node.opdef.defaults, **node.attrs}
     lowering.line(depth, f'{product} = batch_matmul({operands[0]}, {operands[1]}, '
                          f'{bool(attrs["adj_x"])}, {bool(attrs["adj_y"])})')
     dims = ''.join(f'{d}, ' for d in batch)
-    return lowering.assign(node, f'{product}.reshape(({dims}{product}.shape[1], '
+    return lowering.assign(node, f'reshaped({product}, ({dims}{product}.shape[1], '
                                  f'{product}.shape[2]))', depth, same=True)

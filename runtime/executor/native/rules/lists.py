@@ -207,7 +207,7 @@ def _list_concat(lowering: Lowers, node: Node, inputs: list[str], depth: int) ->
     _, dims = lowering.lists.layout(node, node.inputs[0])
     lowering.line(depth, f'list_check_written({handle}[1])')
     rows = f'{handle}[0].shape[0] * {dims[0]}'
-    tensor = lowering.assign(node, f'copied({handle}[0]).reshape(({rows}, '
+    tensor = lowering.assign(node, f'reshaped(copied({handle}[0]), ({rows}, '
                                    f'{"".join(f"{d}, " for d in dims[1:])}))', depth, same=True)
     lengths = lowering.assign(node, f'np.full({handle}[1].shape[0], {dims[0]}, np.int64)', depth,
                               spec(node.outputs[1]))
