@@ -8,7 +8,10 @@ RNN gradient's 2.2 s), its next ones ~45 ms each; its code is not cached with th
 calling it. The generated module's `np` (`NUMPY`) is numpy's namespace with those functions
 replaced by `cached` functions calling them, which numba compiles once per machine and loads
 from its cache in later processes; numba links their code into the generated function as it
-linked its own implementation's, so the compiled code is the same.
+linked its own implementation's, so the compiled code is the same. The same holds for array
+methods (`.astype`, `.copy()`, `.reshape`: generated code calls `astype`, `copied` and
+helpers.py's `reshaped`) and builtins (`min`: `smaller`); a first call of each in a process
+cost 35-150 ms (`np.array` of a tuple ~115, `np.stack` ~140, `np.argmax` ~145).
 
 `cached` functions also compile one variant for all the constants of a type: numba types a
 constant argument of a call from compiled code as a literal (`0`, a shape `(512,)`), and a
@@ -88,6 +91,26 @@ def ones(shape, dtype):
 @cached
 def full(shape, fill_value, dtype=None):
     return np.full(shape, fill_value, dtype)
+
+
+@cached
+def array(values, dtype=None):
+    return np.array(values, dtype)
+
+
+@cached
+def stack(arrays):
+    return np.stack(arrays)
+
+
+@cached
+def argmax(a):
+    return np.argmax(a)
+
+
+@cached
+def argmin(a):
+    return np.argmin(a)
 
 
 @cached
@@ -196,8 +219,8 @@ def dot(a, b, transpose_a, transpose_b):
 # so the namespace keeps it for the functions not replaced
 NUMPY = pytypes.ModuleType('numpy', 'numpy, its allocation functions compiled once per machine')
 vars(NUMPY).update({name: value for name, value in vars(np).items() if not name.startswith('__')})
-vars(NUMPY).update(empty=empty, zeros=zeros, ones=ones, full=full,
-                   ascontiguousarray=ascontiguousarray)
+vars(NUMPY).update(empty=empty, zeros=zeros, ones=ones, full=full, array=array, stack=stack,
+                   argmax=argmax, argmin=argmin, ascontiguousarray=ascontiguousarray)
 
 # the array methods generated code calls, as functions (`astype(x, np.float32)`, `copied(x)`),
 # its matrix product and `min`

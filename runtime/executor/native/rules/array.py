@@ -84,7 +84,7 @@ def _shape_of(lowering, node, inputs, depth):
     if rank is None:
         raise Unsupported(node, 'its input rank is not known when tracing')
     x = inputs[0]
-    expr = {shaping.SHAPE: f'np.array([{"".join(f"{x}.shape[{i}], " for i in range(rank))}])'
+    expr = {shaping.SHAPE: f'np.array(({"".join(f"{x}.shape[{i}], " for i in range(rank))}))'
             if rank else 'np.zeros(0, np.int64)',
             shaping.SIZE: f'{x}.size' if rank else '1',
             shaping.RANK: repr(rank)}[node.opdef]
@@ -106,7 +106,7 @@ def _pack(lowering, node, inputs, depth):
         return [None]  # StridedSlice reads the packed scalars directly
     axis = node.attrs.get('axis', 0)
     if all(ref.shape.rank == 0 for ref in node.inputs):
-        expr = f'np.array([{", ".join(inputs)}])'
+        expr = f'np.array(({"".join(f"{name}, " for name in inputs)}))'  # a tuple: once.array
     elif axis == 0:
         expr = f'np.stack(({", ".join(inputs)},))'
     else:
