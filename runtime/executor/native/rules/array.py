@@ -96,7 +96,8 @@ def _fill(lowering, node, inputs, depth):
     rank = node.outputs[0].shape.rank
     if rank is None:
         raise Unsupported(node, 'its output rank is not known when tracing')
-    dims = ', '.join(f'np.int64({inputs[0]}[{i}])' for i in range(rank))  # int(): compiled per process
+    # np.int64, not int(): numba compiles int() in every process
+    dims = ', '.join(f'np.int64({inputs[0]}[{i}])' for i in range(rank))
     return lowering.assign(node, f"np.full(({dims},), {inputs[1]})", depth, same=True)
 
 
