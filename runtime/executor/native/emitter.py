@@ -26,6 +26,7 @@ names: cache.py reads the job from them).
 `lower(program)` returns the source and its `calling.Convention`. This module does not import
 numba (`lower` reads the names of the helpers, which does).
 """
+import ast
 import collections
 import hashlib
 
@@ -471,8 +472,54 @@ def lower(program, rolled=True):
                              lambda: lowering.namespace.create_name('repeat')) \
         if rolled else (body, range(len(body)))
     called = collections.Counter(calls[k] for k in origins if k in calls)
-    source = '\n'.join(inlined(lowering.sites, called) + [header] + body) + '\n'
+    sites = {site.name: site for site in lowering.sites}
+    written = set()  # the loop nests written where they are called
+    lines = []
+    for line, origin in zip(body, origins):
+        site = sites.get(calls.get(origin, ''))
+        text = None if site is None or not site.inlinable or called[site.name] != 1 else \
+            written_at(line, site.text, lowering.namespace.create_name)
+        if text is None:
+            lines.append(line)
+        else:
+            lines += text
+            written.add(site.name)
+    source = '\n'.join(inlined([site for site in lowering.sites if site.name not in written],
+                               called) + [header] + lines) + '\n'
     return source, convention
+
+
+def written_at(line, text, fresh):
+    """The lines of the function `text` (a site's) written where `line` calls it (its params
+    the call's arguments, its locals renamed by `fresh`, its return an assignment to the
+    call's targets), or None when it does not take that form (an argument that is no name, a
+    param assigned, a return before the end). numba types and lowers the loop with the
+    caller: ~15 ms less a loop nest than inlining a function (`inline_site`)."""
+    call = ast.parse(line.strip()).body[0]
+    function = ast.parse(text).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    value = call.value if isinstance(call, (ast.Assign, ast.Expr)) else None
+    *statements, last = function.body
+    if not isinstance(value, ast.Call) or not all(isinstance(a, ast.Name) for a in value.args) \
+            or any(isinstance(node, ast.Return) for s in statements for node in ast.walk(s)):
+        return None
+    renames = {param.arg: arg.id for param, arg in zip(function.args.args, value.args)}
+    names = [node for node in ast.walk(function) if isinstance(node, ast.Name)]
+    if any(isinstance(node.ctx, ast.Store) and node.id in renames for node in names):
+        return None
+    for node in names:
+        if node.id not in renames and isinstance(node.ctx, ast.Store):
+            renames[node.id] = fresh(node.id)
+    for node in names:
+        node.id = renames.get(node.id, node.id)
+    if isinstance(last, ast.Return):
+        if isinstance(call, ast.Assign) and last.value is not None:
+            statements.append(ast.Assign(call.targets, last.value, lineno=0))
+    else:
+        statements.append(last)
+    indent = line[:len(line) - len(line.lstrip())]
+    return [indent + text_line for statement in statements
+            for text_line in ast.unparse(statement).split('\n')]
 
 
 def inlined(sites, called):

@@ -11,7 +11,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from runtime.executor.native import atomics, vmath
+from runtime.executor.native import atomics, once, vmath
 from runtime.executor.native.calling import call_kernel
 from runtime.executor.native.once import NUMPY, cached
 
@@ -23,7 +23,7 @@ SITE_OPTIONS = {'error_model': 'numpy', 'no_cpython_wrapper': True, 'no_cfunc_wr
 EXPORTS = {'np': NUMPY, 'objmode': numba.objmode, 'call_kernel': call_kernel,
            'site': cached(**SITE_OPTIONS),
            'inline_site': cached(inline='always', **SITE_OPTIONS),
-           **vmath.EXPORTS, **atomics.EXPORTS}
+           **vmath.EXPORTS, **atomics.EXPORTS, **once.EXPORTS}
 
 
 def _export(stub):
@@ -158,18 +158,6 @@ def select_scalar(condition, x, y):
 
 @_export
 @cached
-def zeros_like_scalar(x):
-    return x - x
-
-
-@_export
-@cached
-def ones_like_scalar(x):
-    return x - x + 1
-
-
-@_export
-@cached
 def arange(start, limit, delta):
     """`np.arange` in the dtype of `start` (numba's gives int64 for int32 bounds)."""
     if delta == 0:
@@ -269,14 +257,6 @@ def descend(var, alpha, delta):
     for i in range(flat.shape[0]):
         new[i] = flat[i] - alpha * step[i]
     return out
-
-
-@_export
-@cached
-def dot(a, b):
-    """`a @ b` of float matrices through BLAS (numba's np.dot calls SciPy's), compiled once
-    per machine and layout rather than inlined at every call site."""
-    return np.dot(a, b)
 
 
 @_export

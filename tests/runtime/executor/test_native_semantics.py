@@ -122,6 +122,32 @@ def test_float_division_by_zero_gives_inf_and_nan_as_the_default_executor(dtype)
     compare(float_division, x[2], y[2])
 
 
+def likes(x, y):
+    """ZerosLike and OnesLike of inf and nan: new arrays, fused into a loop, and scalars."""
+    return rt.zeros_like(x), rt.ones_like(x), rt.zeros_like(x) + y, rt.ones_like(x) * y, \
+        rt.zeros_like(x[0]), rt.ones_like(x[1])
+
+
+def test_zeros_and_ones_like_of_inf_and_nan_are_zeros_and_ones():
+    x = rt.constant([np.inf, np.nan, -np.inf, 1.0], rt.float32)
+    expected = compare(likes, x, rt.constant([1.0, 2.0, 3.0, 4.0], rt.float32))
+    assert not np.isnan(expected[2].numpy()).any()
+
+
+def products(a, b, c):
+    """Float matrix products of every transposition (the BLAS flags of native/once.py)."""
+    return rt.matmul(a, b), rt.matmul(a, c, transpose_b=True), \
+        rt.matmul(b, b, transpose_a=True), rt.matmul(b, c, transpose_a=True, transpose_b=True)
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_float_matmuls_of_every_transposition_as_the_default_executor(dtype):
+    rng = np.random.default_rng(5)
+    a, b, c = (rt.constant(rng.standard_normal(shape).astype(dtype))
+               for shape in ((3, 4), (4, 5), (5, 4)))
+    compare(products, a, b, c)
+
+
 def casts(x):
     return rt.cast(x, rt.int32), rt.cast(x, rt.int64), rt.cast(x, rt.uint8), \
         rt.cast(rt.cast(x, rt.int32), rt.float32), rt.cast(x > 0.5, rt.int32)

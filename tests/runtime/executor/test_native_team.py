@@ -56,7 +56,7 @@ def alone():
 
 def test_a_large_sum_is_shared_and_gives_the_same_result_helped_or_not():
     jit, source = compiled(chain, X)
-    assert 'def worker_' in source and 'post(team, ' in source
+    assert 'def worker_' in source and 'post(mail, ' in source
     expected = ag.function(chain)(X).numpy()
     with alone():
         by_itself = jit(X).numpy()

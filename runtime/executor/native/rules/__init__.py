@@ -181,7 +181,7 @@ def cast(node: Node | None, expr: str, value_spec: tuple[DType, TensorShape],
         return f'bool({expr})' if dtype.is_bool else f'np.{name}({expr})'
     if same:
         return expr
-    return f'(({expr}) != 0)' if dtype.is_bool else f'({expr}).astype(np.{name})'
+    return f'(({expr}) != 0)' if dtype.is_bool else f'astype({expr}, np.{name})'
 
 
 def is_structural(opdef: OpDef) -> bool:

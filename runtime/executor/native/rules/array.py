@@ -21,15 +21,12 @@ def _range(lowering, node, inputs, depth):
 
 @lowers(math.MATMUL)
 def _matmul(lowering, node, inputs, depth):
-    """Float matrices through BLAS (helpers.dot), integer ones (which BLAS has no form for), and
+    """Float matrices through BLAS (once.dot), integer ones (which BLAS has no form for), and
     floats without SciPy, in the loops of helpers.matmul."""
     attrs = {**node.opdef.defaults, **node.attrs}
     a, b = inputs
-    if BLAS and node.outputs[0].dtype.is_floating:
-        a = f'{a}.T' if attrs['transpose_a'] else a
-        b = f'{b}.T' if attrs['transpose_b'] else b
-        return lowering.assign(node, f'dot({a}, {b})', depth, same=True)
-    return lowering.assign(node, f'matmul({a}, {b}, {bool(attrs["transpose_a"])}, '
+    helper = 'dot' if BLAS and node.outputs[0].dtype.is_floating else 'matmul'
+    return lowering.assign(node, f'{helper}({a}, {b}, {bool(attrs["transpose_a"])}, '
                                  f'{bool(attrs["transpose_b"])})', depth, same=True)
 
 
@@ -42,7 +39,7 @@ def _reshape(lowering, node, inputs, depth):
     if node.inputs[0].shape.rank == 0:
         expr = inputs[0] if shape.rank == 0 else f'np.full({tuple(shape.as_list())!r}, {inputs[0]})'
     elif shape.rank == 0:
-        expr = f'np.ascontiguousarray({inputs[0]}).reshape(-1)[0]'
+        expr = f'reshaped({inputs[0]}, (-1,))[0]'
     return lowering.assign(node, expr, depth, same=True)
 
 
@@ -87,7 +84,7 @@ def _shape_of(lowering, node, inputs, depth):
     if rank is None:
         raise Unsupported(node, 'its input rank is not known when tracing')
     x = inputs[0]
-    expr = {shaping.SHAPE: f'np.array([{"".join(f"{x}.shape[{i}], " for i in range(rank))}])'
+    expr = {shaping.SHAPE: f'np.array(({"".join(f"{x}.shape[{i}], " for i in range(rank))}))'
             if rank else 'np.zeros(0, np.int64)',
             shaping.SIZE: f'{x}.size' if rank else '1',
             shaping.RANK: repr(rank)}[node.opdef]
@@ -99,7 +96,8 @@ def _fill(lowering, node, inputs, depth):
     rank = node.outputs[0].shape.rank
     if rank is None:
         raise Unsupported(node, 'its output rank is not known when tracing')
-    dims = ', '.join(f'int({inputs[0]}[{i}])' for i in range(rank))
+    # np.int64, not int(): numba compiles int() in every process
+    dims = ', '.join(f'np.int64({inputs[0]}[{i}])' for i in range(rank))
     return lowering.assign(node, f"np.full(({dims},), {inputs[1]})", depth, same=True)
 
 
@@ -109,7 +107,7 @@ def _pack(lowering, node, inputs, depth):
         return [None]  # StridedSlice reads the packed scalars directly
     axis = node.attrs.get('axis', 0)
     if all(ref.shape.rank == 0 for ref in node.inputs):
-        expr = f'np.array([{", ".join(inputs)}])'
+        expr = f'np.array(({"".join(f"{name}, " for name in inputs)}))'  # a tuple: once.array
     elif axis == 0:
         expr = f'np.stack(({", ".join(inputs)},))'
     else:
@@ -217,12 +215,12 @@ def _batch_matmul(lowering, node, inputs, depth):
             raise Unsupported(node, 'native code broadcasts whole batches only (each operand '
                                     'has the batch dims of the result, or none)')
         rows = 1 if own != batch else total
-        operands.append(f'np.ascontiguousarray({name}).reshape(({rows}, '
+        operands.append(f'reshaped({name}, ({rows}, '
                         f'{name}.shape[{ref.shape.rank - 2}], {name}.shape[{ref.shape.rank - 1}]))')
     product = lowering.fresh('product')
     attrs = {**node.opdef.defaults, **node.attrs}
     lowering.line(depth, f'{product} = batch_matmul({operands[0]}, {operands[1]}, '
                          f'{bool(attrs["adj_x"])}, {bool(attrs["adj_y"])})')
     dims = ''.join(f'{d}, ' for d in batch)
-    return lowering.assign(node, f'{product}.reshape(({dims}{product}.shape[1], '
+    return lowering.assign(node, f'reshaped({product}, ({dims}{product}.shape[1], '
                                  f'{product}.shape[2]))', depth, same=True)

@@ -106,14 +106,14 @@ def _select(condition: str, x: str, y: str, scalar: bool) -> str:
     return f'{_helper("select", scalar)}({condition}, {x}, {y})'
 
 
-@writes(creation.ZEROS_LIKE)
+@writes(creation.ZEROS_LIKE)  # a scalar: 0, cast to the dtype (`x - x` is NaN for inf)
 def _zeros_like(x: str, scalar: bool) -> str:
-    return f'{_helper("zeros_like", scalar)}({x})'
+    return '0' if scalar else f'zeros_like({x})'
 
 
 @writes(creation.ONES_LIKE)
 def _ones_like(x: str, scalar: bool) -> str:
-    return f'{_helper("ones_like", scalar)}({x})'
+    return '1' if scalar else f'ones_like({x})'
 
 
 @writes(IDENTITY, array.CAST)  # the emitter casts every result to its dtype

@@ -76,8 +76,8 @@ def _elements(lowering: Lowers, ref: Value, handle: str) -> tuple[str, str]:
 def _copy(lowering: Lowers, ref: Value, handle: str) -> str:
     """The expression of a copy of the native list `handle` (a value of `ref`'s list)."""
     if lowering.lists.grows(ref):
-        return f'({handle}[0].copy(), {handle}[1].copy(), {handle}[2])'
-    return f'({handle}[0].copy(), {handle}[1].copy())'
+        return f'(copied({handle}[0]), copied({handle}[1]), {handle}[2])'
+    return f'(copied({handle}[0]), copied({handle}[1]))'
 
 
 def _list_to_write(lowering: Lowers, node: Node, handle: str, depth: int) -> str:
@@ -132,7 +132,7 @@ def _list_get(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> li
     data, written = _elements(lowering, node.inputs[0], handle)
     expr = f'list_get({data}, {written}, {index})'
     if dims:
-        expr += '.copy()'
+        expr = f'copied({expr})'
     spec = (node.outputs[0].dtype, TensorShape(dims))
     lowering.line(depth, f'{out} = {cast(node, expr, spec, same=True)}')
     return [out]
@@ -146,7 +146,7 @@ def _list_stack(lowering: Lowers, node: Node, inputs: list[str], depth: int) -> 
     data, written = _elements(lowering, node.inputs[0], handle)
     lowering.line(depth, f'list_check_written({written})')
     # no copy when nothing writes the list afterwards
-    expr = data if node.inputs[0] in lowering.lists.unconsumed else f'{data}.copy()'
+    expr = data if node.inputs[0] in lowering.lists.unconsumed else f'copied({data})'
     lowering.line(depth, f'{out} = {expr}')
     return [out]
 
@@ -165,7 +165,7 @@ def _list_from_tensor(lowering: Lowers, node: Node, inputs: list[str], depth: in
     lowering.lists.layout(node, node.outputs[0])
     tensor = inputs[0]
     out = lowering.result(node)
-    lowering.line(depth, f'{out} = (np.ascontiguousarray({tensor}).copy(), '
+    lowering.line(depth, f'{out} = (copied(np.ascontiguousarray({tensor})), '
                          f'np.ones({tensor}.shape[0], np.bool_))')
     return [out]
 
@@ -207,7 +207,7 @@ def _list_concat(lowering: Lowers, node: Node, inputs: list[str], depth: int) ->
     _, dims = lowering.lists.layout(node, node.inputs[0])
     lowering.line(depth, f'list_check_written({handle}[1])')
     rows = f'{handle}[0].shape[0] * {dims[0]}'
-    tensor = lowering.assign(node, f'{handle}[0].copy().reshape(({rows}, '
+    tensor = lowering.assign(node, f'reshaped(copied({handle}[0]), ({rows}, '
                                    f'{"".join(f"{d}, " for d in dims[1:])}))', depth, same=True)
     lengths = lowering.assign(node, f'np.full({handle}[1].shape[0], {dims[0]}, np.int64)', depth,
                               spec(node.outputs[1]))

@@ -17,8 +17,8 @@ def _softmax(lowering, node, inputs, depth):
     if rank == 2:
         return lowering.assign(node, f'softmax_rows({name}, {log})', depth, same=True)
     dims = ''.join(f'{name}.shape[{k}], ' for k in range(rank))
-    rows = f'np.ascontiguousarray({name}).reshape((-1, {name}.shape[{rank - 1}]))'
-    return lowering.assign(node, f'softmax_rows({rows}, {log}).reshape(({dims}))', depth,
+    rows = f'reshaped({name}, (-1, {name}.shape[{rank - 1}]))'
+    return lowering.assign(node, f'reshaped(softmax_rows({rows}, {log}), ({dims}))', depth,
                            same=True)
 
 

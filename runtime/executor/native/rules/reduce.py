@@ -38,7 +38,7 @@ def _reduction(function, start=None):
                 expr = f'{expr} / {inputs[0]}.shape[{axis}]'
             if node.attrs.get('keep_dims'):
                 kept = f'1, {inputs[0]}.shape[1]' if axis == 0 else f'{inputs[0]}.shape[0], 1'
-                expr = f'({expr}).reshape(({kept}))'
+                expr = f'reshaped({expr}, ({kept}))'
         else:
             raise Unsupported(node, 'native code reduces over all axes, or sums and averages '
                                     'a matrix over one')
