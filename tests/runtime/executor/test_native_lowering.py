@@ -68,6 +68,21 @@ def test_a_list_native_code_lays_out_is_written_natively():
     assert 'call_kernel' not in source
 
 
+def summed(x, y, z):
+    return rt.math.add_n([x, y * 2.0, z])
+
+
+def test_add_n_is_written_natively_adding_in_order():
+    scalar, matrix = rt.constant(1.5), rt.constant(np.ones((2, 3), np.float32))
+    for args in ((scalar, scalar, scalar), (matrix, matrix, matrix)):
+        source = lowered(summed, *args)
+        assert 'call_kernel' not in source
+    assert '((p0 + ' in lowered(summed, scalar, scalar, scalar)  # x first, then y * 2, then z
+    compiled = ag.function(summed, jit_compile=True)
+    assert compiled(scalar, scalar, scalar).numpy() == 6.0
+    assert np.array_equal(compiled(matrix, matrix, matrix).numpy(), np.full((2, 3), 4.0))
+
+
 def test_a_list_one_kernel_call_needs_is_boxed_for_all_its_ops_before_lowering():
     # gather has no native form on a list of dynamic size: its kernel reads the runtime's
     # TensorList, so the reserve and the writes of that list call their kernels too

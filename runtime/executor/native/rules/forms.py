@@ -91,6 +91,12 @@ def _helper(name: str, scalar: bool) -> str:
     return f'{name}_scalar' if scalar else name
 
 
+@writes(elementwise.ADD_N)
+def _add_n(*operands: str, scalar: bool) -> str:
+    """The operands added in order, as AddN's kernel adds them."""
+    return '(' * (len(operands) - 1) + operands[0] + ''.join(f' + {x})' for x in operands[1:])
+
+
 @writes(math.OPS['floordiv'], raises=True)
 def _floordiv(x: str, y: str, scalar: bool) -> str:
     return f'{_helper("floordiv", scalar)}({x}, {y})'
