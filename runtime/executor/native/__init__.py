@@ -138,7 +138,7 @@ class NativePlan:
 
     __slots__ = ('run', 'source', 'native', 'compiled', '_graph', '_lowered_program',
                  '_optimize', '_pipeline', '_default_plan', '_lock', '_failure', '_listeners',
-                 '_wrap', '_key', '_unoptimized')
+                 '_wrap', '_key', '_unoptimized', '_workers')
 
     def __init__(self, graph, program, optimize, pipeline, default_plan):
         """`program()` gives the Program of `graph` (unoptimized), `optimize(program)` runs
@@ -153,6 +153,7 @@ class NativePlan:
         self._failure = None  # the error a background compile raised
         self._key = None  # the graph's key in the on-disk cache's index (native/keys.py)
         self._unoptimized = None  # the Program the key was computed from, until optimized
+        self._workers = {}  # the helper thread's workers to compile once the code runs
         self.source = None
         self.native = False
         self.compiled = None
@@ -243,6 +244,22 @@ class NativePlan:
             listeners, self._listeners = self._listeners, []
         for listener in listeners:
             listener(run)
+        self._serve_shared_loops()
+
+    def _serve_shared_loops(self):
+        """Compile the helper thread's workers of the loops the code shares, and register them.
+        This comes after the code runs: a loop whose job has no worker yet is computed by its
+        caller alone (the helper takes no job it has no worker for)."""
+        workers, self._workers = self._workers, {}
+        if not workers:
+            return
+        numba = import_numba()
+        for job, worker in workers.items():
+            try:
+                worker.compile((numba.typeof(team.MAIL), numba.int64))
+            except numba.core.errors.NumbaError:
+                continue  # its loop stays the caller's alone, as without a helper thread
+            team.register(job, worker)
 
     @room()  # the emitter's walks recurse per nesting level (recursion.py)
     def _lowered(self, program):
@@ -303,9 +320,7 @@ class NativePlan:
             function, workers = cache.load(numba, source, name, convention.shares)
             try:
                 function.compile(tuple(numba.typeof(v) for v in args))
-                for job, worker in workers.items():  # the helper thread runs them
-                    worker.compile((numba.typeof(team.MAIL), numba.int64))
-                    team.register(job, worker)
+                self._workers = workers  # compiled once the code runs (`_ready`)
                 self.compiled = Compiled(
                     hashlib.sha256(source.encode()).hexdigest(),
                     tuple(str(signature) for signature in function.signatures),
