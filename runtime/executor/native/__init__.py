@@ -201,6 +201,8 @@ class NativePlan:
         """(None, source, convention, types) from the on-disk cache's index for this graph
         (`types`: the argument types its code was compiled for), or None."""
         self._unoptimized = self._lowered_program()
+        if cache.directory() is None:  # no on-disk cache: no index either
+            return None
         self._key = keys.program_key(self._unoptimized, self._pipeline)
         found = cache.entry(self._key)
         if found is None:
