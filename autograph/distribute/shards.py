@@ -16,6 +16,7 @@ dies mid-shard loses its task's partial result; the scheduler runs the task agai
 worker (up to the scheduler's `allowed-failures`), which reads the shard again from its first
 element, so every element lands once in the results.
 """
+import concurrent.futures
 import copy
 
 from runtime.core.tensor import EagerTensor
@@ -73,11 +74,29 @@ def map_shards(client, dataset, fn=None, num_shards=None, policy='data'):
     """[fn(shard 0), fn(shard 1), ...]: one Dask task per shard of `dataset` (None shards: one
     per worker). `fn` takes an `rt.data.Dataset` and returns something picklable; it must be
     importable on the workers (a module's top-level function, or defined in `__main__`).
-    A task whose worker dies is run again from the start of its shard."""
+    A task whose worker dies is run again from the start of its shard; a task the scheduler
+    cancels (the workers holding the scattered dataset died with it) is submitted again, with
+    the dataset scattered again, up to `RESUBMISSIONS` times."""
     if num_shards is None:
         num_shards = len(client.nthreads())
     shard_dataset(dataset, num_shards, 0, policy)  # a bad policy or pipeline fails here
-    shipped = client.scatter(dataset, broadcast=True, hash=False)
-    futures = [client.submit(read_shard, shipped, num_shards, i, policy, fn, pure=False)
-               for i in range(num_shards)]
-    return client.gather(futures)
+    results = [None] * num_shards
+    pending = list(range(num_shards))
+    for _ in range(RESUBMISSIONS + 1):
+        shipped = client.scatter(dataset, broadcast=True, hash=False)
+        futures = {i: client.submit(read_shard, shipped, num_shards, i, policy, fn, pure=False)
+                   for i in pending}
+        pending = []
+        for i, future in futures.items():
+            try:
+                results[i] = future.result()
+            except concurrent.futures.CancelledError:
+                pending.append(i)
+        if not pending:
+            return results
+    raise RuntimeError(f'map_shards: the tasks of shards {pending} were cancelled by the Dask '
+                       f'scheduler {RESUBMISSIONS + 1} times (workers dying as they ran?); '
+                       f'check the workers\' logs.')
+
+
+RESUBMISSIONS = 2  # how often map_shards submits again the tasks the scheduler cancelled

@@ -1,6 +1,7 @@
 """autograph.distribute on a LocalCluster of 2 worker processes: data-parallel training keeps
 identical replicas and the single-process loss curve, sharded pipelines read every example
 once (also when a worker dies mid-shard), batch inference equals a local run."""
+import concurrent.futures
 import os
 import signal
 import sys
@@ -219,3 +220,39 @@ def test_a_worker_killed_mid_shard_is_replaced_and_its_shard_read_again(client, 
     assert sorted(read) == list(range(100))  # every example exactly once
     client.wait_for_workers(2, timeout=60)  # the nanny started a new worker process
     assert killed not in client.run(os.getpid).values()
+
+
+class CancellingClient:
+    """A stand-in for a Dask client whose scheduler cancels shard 1's task the first time (its
+    scattered dataset lost with the workers holding it), as a loaded machine's can."""
+
+    def __init__(self):
+        self.submitted = []
+
+    def nthreads(self):
+        return {'a': 1, 'b': 1}
+
+    def scatter(self, data, broadcast, hash):
+        return data
+
+    def submit(self, function, *args, pure):
+        self.submitted.append(args[2])
+        cancelled = args[2] == 1 and self.submitted.count(1) == 1
+        return Done(None if cancelled else function(*args))
+
+
+class Done:
+    def __init__(self, value):
+        self.value = value
+
+    def result(self):
+        if self.value is None:
+            raise concurrent.futures.CancelledError('already forgotten')
+        return self.value
+
+
+def test_a_task_the_scheduler_cancels_is_submitted_again():
+    client = CancellingClient()
+    shards = distribute.map_shards(client, rt.data.Dataset.range(6))
+    assert sorted(int(v) for shard in shards for v in shard) == list(range(6))
+    assert client.submitted == [0, 1, 1]  # shard 1 again, shard 0 not
