@@ -121,9 +121,9 @@ class Convention:
             return ('array', value)
         return {'params': [(index, p.kind, p.scalar) for index, p in sorted(self.params.items())],
                 'constants': [(name, *constant(value)) for name, value in self.constants],
-                'outputs': [(dtype.name, _dims(shape), boxed)
+                'outputs': [(dtype.name, shape.dims, boxed)
                             for dtype, shape, boxed in self.outputs],
-                'writes': [(source, dtype.name, _dims(shape))
+                'writes': [(source, dtype.name, shape.dims)
                            for source, dtype, shape in self.writes],
                 'shares': self.shares}
 
@@ -227,10 +227,6 @@ def argument_types(args):
         else:  # a numpy scalar or a store index
             types.append((type(arg).__name__,))
     return tuple(types)
-
-
-def _dims(shape):
-    return None if shape.rank is None else shape.as_list()
 
 
 def _converted(namespace, stores, expr, dtype, shape, boxed):

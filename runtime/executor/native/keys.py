@@ -72,7 +72,7 @@ def _program(write: Callable[[bytes], Any], program: Any) -> None:
         write(repr((node.opdef.name,
                     [(positions[value.node], value.index) for value in node.inputs],
                     [positions[other] for other in node.control],
-                    [(value.dtype.name, _dims(value.shape)) for value in node.outputs])
+                    [(value.dtype.name, value.shape.dims) for value in node.outputs])
                    ).encode())
         skipped = node.opdef.function_attrs  # their functions are the branches, below
         for name in sorted(node.attrs):
@@ -87,15 +87,11 @@ def _program(write: Callable[[bytes], Any], program: Any) -> None:
                 [(positions[value.node], value.index) for value in program.outputs])).encode())
 
 
-def _dims(shape: TensorShape) -> tuple[int | None, ...] | None:
-    return None if shape.rank is None else tuple(shape.as_list())
-
-
 def _payload(write: Callable[[bytes], Any], payload: Any) -> None:
     if payload is None:
         write(b' -')
     elif isinstance(payload, VariableStorage):
-        write(repr(('storage', payload.dtype.name, _dims(payload.shape))).encode())
+        write(repr(('storage', payload.dtype.name, payload.shape.dims)).encode())
     else:  # a generator, a table, a summary writer...: what the lowering makes of it is its own
         raise Unkeyable(type(payload).__name__)
 
@@ -106,7 +102,7 @@ def _value(write: Callable[[bytes], Any], value: Any) -> None:
     elif isinstance(value, dtypes.DType):
         write(b'dtype ' + value.name.encode())
     elif isinstance(value, TensorShape):
-        write(repr(('shape', _dims(value))).encode())
+        write(repr(('shape', value.dims)).encode())
     elif isinstance(value, (np.ndarray, np.generic)):
         array = np.asarray(value)
         if array.dtype.hasobject:
