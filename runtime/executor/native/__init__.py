@@ -127,7 +127,7 @@ class Compiled:
     nogil: bool  # whether it runs without the GIL (it shares loops with the helper thread)
     jobs: tuple  # the ids of its loops shared with the helper thread, each with its worker
     indexed: bool  # its source and convention came from the cache's index (not lowered here)
-    restored: bool  # loaded from the on-disk cache rather than compiled in this process
+    restored: bool  # loaded from the on-disk cache, or another plan's: not compiled for this one
 
 
 class NativePlan:
@@ -321,13 +321,15 @@ class NativePlan:
                 return None
             function, workers = cache.load(numba, source, name, convention.shares)
             try:
-                function.compile(tuple(numba.typeof(v) for v in args))
+                argument_types = tuple(numba.typeof(v) for v in args)
+                reused = argument_types in function.overloads  # another plan's, same source
+                function.compile(argument_types)
                 self._workers = workers  # compiled once the code runs (`_ready`)
                 self.compiled = Compiled(
                     hashlib.sha256(source.encode()).hexdigest(),
                     tuple(str(signature) for signature in function.signatures),
                     bool(function.targetoptions.get('nogil')), tuple(sorted(workers)),
-                    program is None, bool(function.stats.cache_hits))
+                    program is None, reused or bool(function.stats.cache_hits))
                 break
             except numba.core.errors.NumbaError as e:
                 if rolled:

@@ -33,6 +33,7 @@ globals().update(EXPORTS)
 
 '''
 _memory_files = itertools.count()
+_loaded: dict = {}  # (file, nogil): the dispatchers `load` made
 
 
 def directory():
@@ -138,7 +139,13 @@ def load(numba, source, name, nogil=False):
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         sys.modules[module_name] = module
-    return _dispatchers(numba, vars(module), nogil, cache=True)
+    # one set of dispatchers per generated module and process: a graph another plan of this
+    # process compiled (the same function traced again, another function with the same graph)
+    # is not loaded from numba's cache again
+    key = (path, nogil)
+    if key not in _loaded:
+        _loaded[key] = _dispatchers(numba, vars(module), nogil, cache=True)
+    return _loaded[key]
 
 
 def _dispatchers(numba, namespace, nogil, cache):

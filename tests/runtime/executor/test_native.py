@@ -319,6 +319,20 @@ def test_compiled_code_is_cached_on_disk(tmp_path, monkeypatch):
     assert list(tmp_path.glob('__pycache__/rt_native_*.nbi'))
 
 
+def test_a_graph_two_functions_trace_is_compiled_once_in_a_process(tmp_path, monkeypatch):
+    monkeypatch.setenv('AUTOGRAPH_RT_JIT_CACHE', str(tmp_path))
+    first, again = (ag.function(workloads.range_sum, jit_compile=True) for _ in range(2))
+    assert first(rt.constant(10)).numpy() == 45 and again(rt.constant(10)).numpy() == 45
+    native.wait(timeout=60)
+    plans = [f.get_concrete_function(rt.constant(10))._run for f in (first, again)]
+    source = plans[0].source
+    numba = pytest.importorskip('numba')
+    assert plans[1].source == source
+    # one dispatcher for the generated module: its code is neither compiled nor loaded twice
+    assert cache.load(numba, source, 'again')[0] is cache.load(numba, source, 'again')[0]
+    assert plans[1].compiled.restored and not plans[0].compiled.restored
+
+
 def test_without_numba_the_first_call_says_which_extra_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, 'numba', None)  # `import numba` raises ImportError
     jit = ag.function(workloads.range_sum, jit_compile=True)
