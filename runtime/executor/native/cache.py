@@ -33,7 +33,9 @@ globals().update(EXPORTS)
 
 '''
 _memory_files = itertools.count()
-_loaded: dict = {}  # (file, nogil): the dispatchers `load` made
+# (file, nogil): the dispatchers `load` made; kept for the process's life, as is the machine
+# code numba loads
+_loaded: dict = {}
 
 
 def directory():

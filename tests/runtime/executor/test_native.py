@@ -324,9 +324,9 @@ def test_a_graph_two_functions_trace_is_compiled_once_in_a_process(tmp_path, mon
     first, again = (ag.function(workloads.range_sum, jit_compile=True) for _ in range(2))
     assert first(rt.constant(10)).numpy() == 45 and again(rt.constant(10)).numpy() == 45
     native.wait(timeout=60)
+    numba = pytest.importorskip('numba')
     plans = [f.get_concrete_function(rt.constant(10))._run for f in (first, again)]
     source = plans[0].source
-    numba = pytest.importorskip('numba')
     assert plans[1].source == source
     # one dispatcher for the generated module: its code is neither compiled nor loaded twice
     assert cache.load(numba, source, 'again')[0] is cache.load(numba, source, 'again')[0]
